@@ -1,0 +1,84 @@
+// What a run computes: sizes, mask, scaling, weight initialisation. See docs/computation.md.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attention/matrix.hpp"
+#include "attention/status.hpp"
+
+namespace attention {
+
+// Documented limits (README "Limits"); beyond them a run returns kLimitExceeded.
+struct Limits {
+  static constexpr int kMaxTokens = 2048;
+  static constexpr int kMaxDModel = 1024;
+  static constexpr int kMaxDK = 1024;
+  static constexpr double kMinTemperature = 0.01;
+  static constexpr double kMaxTemperature = 100.0;
+};
+
+enum class MaskType { kNone, kCausal, kWindow, kPadding, kCustom };
+
+struct MaskSpec {
+  MaskType type = MaskType::kNone;
+  int width = 1;               // kWindow: query i sees keys j with |i - j| <= width
+  bool causal = false;         // kWindow: additionally j <= i
+  std::vector<int> positions;  // kPadding: key positions nobody may attend to
+  MaskMatrix matrix;           // kCustom: [n_query × n_key], 1 = may attend
+};
+
+enum class Init {
+  kRandn,   // raw N(0, 1) draws, as the tutorials' np.random.randn
+  kScaled,  // N(0, 1) / sqrt(fan_in): softmax stays unsaturated at large dModel
+};
+
+enum class EmbeddingSource {
+  kHash,    // row i from a stable hash of token i's text and the seed
+  kStream,  // X drawn first from the seed's stream (np.random.seed(s); randn(n, dModel))
+  kGiven,   // supplied by the caller
+};
+
+struct Config {
+  int d_model = 8;
+  int heads = 2;
+  int d_k = 0;  // 0: dModel / heads (heads must divide dModel)
+  uint32_t seed = 42;
+  MaskSpec mask;
+  bool scale = true;         // divide scores by sqrt(dK)
+  double temperature = 1.0;  // scores are divided by it
+  bool bias = false;
+  bool output_projection = true;
+  Init init = Init::kScaled;
+  bool positional_encoding = true;
+  EmbeddingSource embedding = EmbeddingSource::kHash;
+
+  // dK after resolving 0 to dModel / heads.
+  int ResolvedDK() const { return d_k > 0 ? d_k : (heads > 0 ? d_model / heads : 0); }
+  // P = heads · dK: the width of Q, K, V and of the concatenated heads.
+  int ProjectionWidth() const { return heads * ResolvedDK(); }
+};
+
+// Matrices a caller may supply instead of generated ones. Biases are [1 × width].
+struct GivenMatrices {
+  std::optional<Matrix> x, x_kv;
+  std::optional<Matrix> w_q, w_k, w_v, w_o;
+  std::optional<Matrix> b_q, b_k, b_v, b_o;
+};
+
+struct Input {
+  std::vector<std::string> tokens;     // queries (and keys/values in self-attention)
+  bool cross = false;                  // cross-attention: keys/values from kv_tokens
+  std::vector<std::string> kv_tokens;  // only read when cross
+  GivenMatrices given;
+};
+
+// Checks every field of `config` alone (sizes, temperature, mask parameters).
+Status ValidateConfig(const Config& config);
+// Checks `input` against a valid `config`: token counts and text, mask shapes and positions,
+// the shape and finiteness of every given matrix.
+Status ValidateInput(const Config& config, const Input& input);
+
+}  // namespace attention

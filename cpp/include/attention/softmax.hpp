@@ -1,0 +1,20 @@
+// Steps 6–7 for one head: mask the scaled scores, then a numerically safe softmax per row.
+#pragma once
+
+#include "attention/matrix.hpp"
+
+namespace attention {
+
+struct RowStats {
+  float max = 0.0f;      // largest weight of the row
+  float entropy = 0.0f;  // −Σ a·ln a, with 0·ln 0 = 0
+  bool all_masked = false;
+};
+
+// scaled, mask: [n × m]. Writes masked (−∞ where mask is 0) and weights (rows sum to 1,
+// masked entries exactly 0; an all-masked row is all zeros and flagged, never NaN), and
+// the statistics of each row into `stats` (size n).
+void MaskedSoftmax(const Matrix& scaled, const MaskMatrix& mask, Matrix* masked, Matrix* weights,
+                   RowStats* stats);
+
+}  // namespace attention

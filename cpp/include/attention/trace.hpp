@@ -1,0 +1,92 @@
+// One run of attention with every intermediate step kept or recomputable, by name.
+//
+// Memory: the trace stores only what grows as n·d (X, Q, K, V, the head outputs, the output)
+// and per-row statistics. The n×m steps of a head (scores, scaled, masked, weights) are
+// recomputed from Q and K when asked for, one head at a time, so n = 1024 with 8 heads never
+// holds 8 × 4 n×n matrices at once.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attention/config.hpp"
+#include "attention/cost.hpp"
+#include "attention/matrix.hpp"
+#include "attention/softmax.hpp"
+#include "attention/status.hpp"
+#include "attention/weights.hpp"
+
+namespace attention {
+
+// What the rows or columns of a step are: tokens, feature dimensions, or a single column.
+enum class Axis { kQuery, kKey, kModel, kProjection, kHeadDim, kOne };
+
+struct StepInfo {
+  const char* name;  // e.g. "scores"; the same strings are used by the JS API
+  bool per_head;     // one matrix per head (ask with a head index) or one for the trace
+  Axis rows;
+  Axis cols;
+  bool cross_only;  // only present in cross-attention (the key/value side's inputs)
+};
+
+// Every step in computation order.
+const std::vector<StepInfo>& StepCatalog();
+// nullptr when there is no step of that name.
+const StepInfo* FindStep(std::string_view name);
+
+class Trace {
+ public:
+  // Validates, then computes the whole forward pass. On error `trace` is left unchanged.
+  static Status Run(const Config& config, const Input& input, Trace* trace);
+
+  const Config& config() const { return config_; }
+  bool cross() const { return cross_; }
+  const std::vector<std::string>& tokens() const { return tokens_; }
+  // Keys/values: kvTokens in cross-attention, the tokens themselves otherwise.
+  const std::vector<std::string>& key_tokens() const { return cross_ ? kv_tokens_ : tokens_; }
+  int n_query() const { return static_cast<int>(tokens_.size()); }
+  int n_key() const { return static_cast<int>(key_tokens().size()); }
+
+  // Rows and columns of `info` in this trace.
+  int AxisSize(Axis axis) const;
+  bool HasStep(const StepInfo& info) const { return cross_ || !info.cross_only; }
+
+  // A read-only view of a step. Per-head n×m steps are computed into a cache that holds one
+  // head, so the view stays valid until the next call of View or Copy.
+  Status View(std::string_view name, int head, const Matrix** out) const;
+  Status Copy(std::string_view name, int head, Matrix* out) const;
+
+  int64_t parameter_count() const { return ParameterCount(config_); }
+  Flops flops() const { return CountFlops(config_, n_query(), n_key()); }
+
+ private:
+  // Fills cache_ with the n×m steps of `head` unless it already holds them.
+  void ComputeHead(int head) const;
+  // Columns h·dK … h·dK + dK − 1 of a [rows × P] matrix.
+  const Matrix& HeadSlice(const Matrix& whole, int head) const;
+  Status FindChecked(std::string_view name, int head, const StepInfo** info) const;
+
+  Config config_;
+  bool cross_ = false;
+  std::vector<std::string> tokens_, kv_tokens_;
+  Matrix x_, pe_, x_pe_;           // [n × dModel]
+  Matrix x_kv_, pe_kv_, x_pe_kv_;  // [m × dModel], cross-attention only
+  Weights weights_;
+  Matrix q_, k_, v_;              // [n × P], [m × P], [m × P]
+  MaskMatrix mask_;               // [n × m]
+  Matrix mask_values_;            // the mask as 1.0 / 0.0, for viewing
+  Matrix row_masked_;             // [n × 1]
+  Matrix row_max_, row_entropy_;  // [heads × n]: row h is head h's [n × 1] column
+  Matrix concat_;                 // [n × P]
+  Matrix output_;                 // [n × dModel]
+
+  struct HeadCache {
+    int head = -1;
+    Matrix scores, scaled, masked, weights;  // [n × m]
+  };
+  mutable HeadCache cache_;
+  mutable Matrix scratch_;  // per-head slices handed out by View
+};
+
+}  // namespace attention

@@ -1,0 +1,183 @@
+#include "attention/config.hpp"
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+#include "attention/tokenizer.hpp"
+#include "format.hpp"
+
+namespace attention {
+namespace {
+
+Status Invalid(const std::string& field, const std::string& message) {
+  return Status(ErrorCode::kInvalidArgument, field, message);
+}
+
+Status ValidateTokens(const std::vector<std::string>& tokens, const std::string& field) {
+  if (tokens.empty()) {
+    return Invalid(field, field + " must hold at least 1 token, got none");
+  }
+  if (tokens.size() > static_cast<size_t>(Limits::kMaxTokens)) {
+    return Status(ErrorCode::kLimitExceeded, field,
+                  Format("%s (%zu tokens) must hold at most %d tokens", field.c_str(),
+                         tokens.size(), Limits::kMaxTokens));
+  }
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    const std::string name = Format("%s[%zu]", field.c_str(), i);
+    if (tokens[i].empty()) return Invalid(name, name + " must not be empty");
+    Status utf8 = CheckUtf8(tokens[i], name);
+    if (!utf8.ok()) return utf8;
+  }
+  return Status::Ok();
+}
+
+Status ValidateMask(const MaskSpec& mask, int n_query, int n_key) {
+  switch (mask.type) {
+    case MaskType::kNone:
+    case MaskType::kCausal:
+      return Status::Ok();
+    case MaskType::kWindow:
+      if (mask.width < 0 || mask.width > Limits::kMaxTokens) {
+        return Invalid("mask.width", Format("mask.width (%d) must be an integer from 0 to %d",
+                                            mask.width, Limits::kMaxTokens));
+      }
+      return Status::Ok();
+    case MaskType::kPadding:
+      for (size_t i = 0; i < mask.positions.size(); ++i) {
+        const int p = mask.positions[i];
+        if (p < 0 || p >= n_key) {
+          const std::string name = Format("mask.positions[%zu]", i);
+          return Invalid(name, Format("%s (%d) must be a key position from 0 to %d", name.c_str(),
+                                      p, n_key - 1));
+        }
+      }
+      return Status::Ok();
+    case MaskType::kCustom:
+      if (mask.matrix.rows() != n_query || mask.matrix.cols() != n_key) {
+        return Status(
+            ErrorCode::kShapeMismatch, "mask.matrix",
+            Format("mask.matrix must be %d × %d (queries × keys), got %ld × %ld", n_query, n_key,
+                   static_cast<long>(mask.matrix.rows()), static_cast<long>(mask.matrix.cols())));
+      }
+      for (Eigen::Index i = 0; i < mask.matrix.size(); ++i) {
+        if (mask.matrix.data()[i] > 1) {
+          return Invalid("mask.matrix", "mask.matrix values must be 0 (masked) or 1 (visible)");
+        }
+      }
+      return Status::Ok();
+  }
+  return Invalid("mask.type", "mask.type must be one of none, causal, window, padding, custom");
+}
+
+struct Expected {
+  const char* field;
+  const std::optional<Matrix>* matrix;
+  int rows;
+  int cols;
+  const char* meaning;
+};
+
+Status ValidateGivenMatrix(const Expected& e) {
+  const Matrix& m = **e.matrix;
+  if (m.rows() != e.rows || m.cols() != e.cols) {
+    return Status(ErrorCode::kShapeMismatch, e.field,
+                  Format("%s must be %d × %d (%s), got %ld × %ld", e.field, e.rows, e.cols,
+                         e.meaning, static_cast<long>(m.rows()), static_cast<long>(m.cols())));
+  }
+  for (Eigen::Index r = 0; r < m.rows(); ++r) {
+    for (Eigen::Index c = 0; c < m.cols(); ++c) {
+      const float v = m(r, c);
+      if (!std::isfinite(v)) {
+        return Status(ErrorCode::kNonFinite, e.field,
+                      Format("%s[%ld][%ld] is %s; every value must be a finite number", e.field,
+                             static_cast<long>(r), static_cast<long>(c),
+                             std::isnan(v) ? "NaN" : (v > 0 ? "Infinity" : "-Infinity")));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ValidateConfig(const Config& config) {
+  if (config.d_model < 1 || config.d_model > Limits::kMaxDModel) {
+    return Invalid("dModel", Format("dModel (%d) must be an integer from 1 to %d", config.d_model,
+                                    Limits::kMaxDModel));
+  }
+  if (config.heads < 1 || config.heads > config.d_model) {
+    return Invalid("heads", Format("heads (%d) must be an integer from 1 to dModel (%d)",
+                                   config.heads, config.d_model));
+  }
+  if (config.d_k < 0 || config.d_k > Limits::kMaxDK) {
+    return Invalid("dK", Format("dK (%d) must be 0 (meaning dModel / heads) or from 1 to %d",
+                                config.d_k, Limits::kMaxDK));
+  }
+  if (config.d_k == 0 && config.d_model % config.heads != 0) {
+    return Invalid("heads", Format("heads (%d) must divide dModel (%d), or set dK explicitly",
+                                   config.heads, config.d_model));
+  }
+  if (static_cast<long>(config.heads) * config.ResolvedDK() > Limits::kMaxDK * 4L) {
+    return Status(ErrorCode::kLimitExceeded, "dK",
+                  Format("heads × dK (%d × %d) must be at most %d", config.heads, config.d_k,
+                         Limits::kMaxDK * 4));
+  }
+  if (!(config.temperature >= Limits::kMinTemperature &&
+        config.temperature <= Limits::kMaxTemperature)) {
+    return Invalid("temperature",
+                   Format("temperature (%g) must be a number from %g to %g", config.temperature,
+                          Limits::kMinTemperature, Limits::kMaxTemperature));
+  }
+  return Status::Ok();
+}
+
+Status ValidateInput(const Config& config, const Input& input) {
+  Status status = ValidateTokens(input.tokens, "tokens");
+  if (!status.ok()) return status;
+  if (input.cross) {
+    status = ValidateTokens(input.kv_tokens, "kvTokens");
+    if (!status.ok()) return status;
+  }
+  const int n = static_cast<int>(input.tokens.size());
+  const int m = input.cross ? static_cast<int>(input.kv_tokens.size()) : n;
+  status = ValidateMask(config.mask, n, m);
+  if (!status.ok()) return status;
+
+  const GivenMatrices& g = input.given;
+  if (config.embedding == EmbeddingSource::kGiven) {
+    if (!g.x) return Invalid("given.x", "given.x is required when embedding is \"given\"");
+    if (input.cross && !g.x_kv) {
+      return Invalid("given.xKv",
+                     "given.xKv is required when embedding is \"given\" in cross-attention");
+    }
+  } else if (g.x || g.x_kv) {
+    return Invalid(g.x ? "given.x" : "given.xKv",
+                   "given embeddings need embedding \"given\" (it is \"hash\" or \"stream\")");
+  }
+  if (g.x_kv && !input.cross) {
+    return Invalid("given.xKv", "given.xKv is only used in cross-attention (set cross)");
+  }
+  const int d = config.d_model;
+  const int p = config.ProjectionWidth();
+  const Expected expected[] = {
+      {"given.x", &g.x, n, d, "tokens × dModel"},
+      {"given.xKv", &g.x_kv, m, d, "kvTokens × dModel"},
+      {"given.wQ", &g.w_q, d, p, "dModel × heads·dK"},
+      {"given.wK", &g.w_k, d, p, "dModel × heads·dK"},
+      {"given.wV", &g.w_v, d, p, "dModel × heads·dK"},
+      {"given.wO", &g.w_o, p, d, "heads·dK × dModel"},
+      {"given.bQ", &g.b_q, 1, p, "1 × heads·dK"},
+      {"given.bK", &g.b_k, 1, p, "1 × heads·dK"},
+      {"given.bV", &g.b_v, 1, p, "1 × heads·dK"},
+      {"given.bO", &g.b_o, 1, d, "1 × dModel"},
+  };
+  for (const Expected& e : expected) {
+    if (!e.matrix->has_value()) continue;
+    status = ValidateGivenMatrix(e);
+    if (!status.ok()) return status;
+  }
+  return Status::Ok();
+}
+
+}  // namespace attention

@@ -1,0 +1,293 @@
+#include "attention/trace.hpp"
+
+#include <cmath>
+#include <utility>
+
+#include "attention/embedding.hpp"
+#include "attention/mask.hpp"
+#include "attention/random.hpp"
+#include "format.hpp"
+
+namespace attention {
+namespace {
+
+constexpr Axis kQ = Axis::kQuery;
+constexpr Axis kK = Axis::kKey;
+constexpr Axis kD = Axis::kModel;
+constexpr Axis kP = Axis::kProjection;
+constexpr Axis kH = Axis::kHeadDim;
+constexpr Axis k1 = Axis::kOne;
+
+Status Overflow(const char* step, int head) {
+  std::string where = head >= 0 ? Format("%s (head %d)", step, head) : std::string(step);
+  return Status(ErrorCode::kNonFinite, step,
+                "the computation overflowed float32 at step " + where +
+                    ": the inputs or weights are too large in magnitude; scale them down");
+}
+
+// scores = Q_h·K_hᵀ, scaled = α·scores, then mask and softmax: steps 4–7 of one head.
+void HeadSteps(const Matrix& q, const Matrix& k, const MaskMatrix& mask, int head, int d_k,
+               float alpha, Matrix* scores, Matrix* scaled, Matrix* masked, Matrix* weights,
+               RowStats* stats) {
+  const auto q_h = q.middleCols(head * d_k, d_k);  // [n × dK]
+  const auto k_h = k.middleCols(head * d_k, d_k);  // [m × dK]
+  scores->noalias() = q_h * k_h.transpose();       // [n × m]
+  *scaled = *scores * alpha;
+  MaskedSoftmax(*scaled, mask, masked, weights, stats);
+}
+
+float ScoreScale(const Config& config) {
+  const double scale =
+      config.scale ? 1.0 / std::sqrt(static_cast<double>(config.ResolvedDK())) : 1.0;
+  return static_cast<float>(scale / config.temperature);
+}
+
+void AddBias(bool enabled, const Matrix& bias, Matrix* m) {
+  if (enabled) m->rowwise() += bias.row(0);
+}
+
+}  // namespace
+
+const std::vector<StepInfo>& StepCatalog() {
+  static const std::vector<StepInfo> steps = {
+      {"x", false, kQ, kD, false},         {"pe", false, kQ, kD, false},
+      {"xPe", false, kQ, kD, false},       {"xKv", false, kK, kD, true},
+      {"peKv", false, kK, kD, true},       {"xPeKv", false, kK, kD, true},
+      {"wQ", false, kD, kP, false},        {"wK", false, kD, kP, false},
+      {"wV", false, kD, kP, false},        {"bQ", false, k1, kP, false},
+      {"bK", false, k1, kP, false},        {"bV", false, k1, kP, false},
+      {"q", false, kQ, kP, false},         {"k", false, kK, kP, false},
+      {"v", false, kK, kP, false},         {"qHead", true, kQ, kH, false},
+      {"kHead", true, kK, kH, false},      {"vHead", true, kK, kH, false},
+      {"scores", true, kQ, kK, false},     {"scaled", true, kQ, kK, false},
+      {"mask", false, kQ, kK, false},      {"masked", true, kQ, kK, false},
+      {"weights", true, kQ, kK, false},    {"rowMasked", false, kQ, k1, false},
+      {"rowMax", true, kQ, k1, false},     {"rowEntropy", true, kQ, k1, false},
+      {"headOutput", true, kQ, kH, false}, {"concat", false, kQ, kP, false},
+      {"wO", false, kP, kD, false},        {"bO", false, k1, kD, false},
+      {"output", false, kQ, kD, false},
+  };
+  return steps;
+}
+
+const StepInfo* FindStep(std::string_view name) {
+  for (const StepInfo& info : StepCatalog()) {
+    if (name == info.name) return &info;
+  }
+  return nullptr;
+}
+
+Status Trace::Run(const Config& config, const Input& input, Trace* trace) {
+  Status status = ValidateConfig(config);
+  if (!status.ok()) return status;
+  status = ValidateInput(config, input);
+  if (!status.ok()) return status;
+
+  Trace t;
+  t.config_ = config;
+  t.cross_ = input.cross;
+  t.tokens_ = input.tokens;
+  if (input.cross) t.kv_tokens_ = input.kv_tokens;
+  const int n = t.n_query();
+  const int m = t.n_key();
+  const int d = config.d_model;
+  const int d_k = config.ResolvedDK();
+
+  // Step 1: embeddings. In "stream" mode X comes first from the same stream as the weights,
+  // exactly as np.random.seed(s); X = randn(n, d); W_q = randn(...) in the tutorials.
+  RandomState stream(config.seed);
+  switch (config.embedding) {
+    case EmbeddingSource::kHash:
+      t.x_ = HashEmbeddings(t.tokens_, d, config.seed);
+      if (t.cross_) t.x_kv_ = HashEmbeddings(t.kv_tokens_, d, config.seed);
+      break;
+    case EmbeddingSource::kStream:
+      t.x_ = stream.RandnMatrix(n, d);
+      if (t.cross_) t.x_kv_ = stream.RandnMatrix(m, d);
+      break;
+    case EmbeddingSource::kGiven:
+      t.x_ = *input.given.x;
+      if (t.cross_) t.x_kv_ = *input.given.x_kv;
+      break;
+  }
+  t.pe_ = config.positional_encoding ? PositionalEncoding(n, d) : Matrix::Zero(n, d);
+  t.x_pe_ = t.x_ + t.pe_;
+  if (t.cross_) {
+    t.pe_kv_ = config.positional_encoding ? PositionalEncoding(m, d) : Matrix::Zero(m, d);
+    t.x_pe_kv_ = t.x_kv_ + t.pe_kv_;
+  }
+  t.weights_ = MakeWeights(config, input.given, &stream);
+
+  // Step 2: projections. Keys and values read the other sentence in cross-attention.
+  const Matrix& kv_input = t.cross_ ? t.x_pe_kv_ : t.x_pe_;
+  const Weights& w = t.weights_;
+  t.q_.noalias() = t.x_pe_ * w.w_q;
+  t.k_.noalias() = kv_input * w.w_k;
+  t.v_.noalias() = kv_input * w.w_v;
+  AddBias(config.bias, w.b_q, &t.q_);
+  AddBias(config.bias, w.b_k, &t.k_);
+  AddBias(config.bias, w.b_v, &t.v_);
+  if (!t.q_.allFinite()) return Overflow("q", -1);
+  if (!t.k_.allFinite()) return Overflow("k", -1);
+  if (!t.v_.allFinite()) return Overflow("v", -1);
+
+  t.mask_ = BuildMask(config.mask, n, m);
+  t.mask_values_ = t.mask_.cast<float>();
+  t.row_masked_.resize(n, 1);
+  for (int i = 0; i < n; ++i) t.row_masked_(i, 0) = t.mask_.row(i).any() ? 0.0f : 1.0f;
+
+  // Steps 3–8, one head at a time: only this head's n×m matrices exist at once.
+  t.row_max_.resize(config.heads, n);
+  t.row_entropy_.resize(config.heads, n);
+  t.concat_.resize(n, config.ProjectionWidth());
+  std::vector<RowStats> stats(static_cast<size_t>(n));
+  HeadCache& c = t.cache_;
+  const float alpha = ScoreScale(config);
+  for (int h = 0; h < config.heads; ++h) {
+    HeadSteps(t.q_, t.k_, t.mask_, h, d_k, alpha, &c.scores, &c.scaled, &c.masked, &c.weights,
+              stats.data());
+    c.head = h;
+    if (!c.scaled.allFinite()) return Overflow("scaled", h);
+    for (int i = 0; i < n; ++i) {
+      t.row_max_(h, i) = stats[static_cast<size_t>(i)].max;
+      t.row_entropy_(h, i) = stats[static_cast<size_t>(i)].entropy;
+    }
+    t.concat_.middleCols(h * d_k, d_k).noalias() = c.weights * t.v_.middleCols(h * d_k, d_k);
+  }
+
+  // Steps 9–10: the concatenation is already in place; project it back to dModel.
+  if (config.output_projection) {
+    t.output_.noalias() = t.concat_ * w.w_o;
+    AddBias(config.bias, w.b_o, &t.output_);
+  } else {
+    t.output_ = t.concat_;
+  }
+  if (!t.output_.allFinite()) return Overflow("output", -1);
+
+  *trace = std::move(t);
+  return Status::Ok();
+}
+
+int Trace::AxisSize(Axis axis) const {
+  switch (axis) {
+    case Axis::kQuery:
+      return n_query();
+    case Axis::kKey:
+      return n_key();
+    case Axis::kModel:
+      return config_.d_model;
+    case Axis::kProjection:
+      return config_.ProjectionWidth();
+    case Axis::kHeadDim:
+      return config_.ResolvedDK();
+    case Axis::kOne:
+      return 1;
+  }
+  return 0;
+}
+
+void Trace::ComputeHead(int head) const {
+  if (cache_.head == head) return;
+  std::vector<RowStats> stats(static_cast<size_t>(n_query()));
+  HeadSteps(q_, k_, mask_, head, config_.ResolvedDK(), ScoreScale(config_), &cache_.scores,
+            &cache_.scaled, &cache_.masked, &cache_.weights, stats.data());
+  cache_.head = head;
+}
+
+const Matrix& Trace::HeadSlice(const Matrix& whole, int head) const {
+  const int d_k = config_.ResolvedDK();
+  scratch_ = whole.middleCols(head * d_k, d_k);
+  return scratch_;
+}
+
+Status Trace::FindChecked(std::string_view name, int head, const StepInfo** info) const {
+  const StepInfo* found = FindStep(name);
+  if (found == nullptr || !HasStep(*found)) {
+    std::string names;
+    for (const StepInfo& s : StepCatalog()) {
+      if (!HasStep(s)) continue;
+      if (!names.empty()) names += ", ";
+      names += s.name;
+    }
+    return Status(ErrorCode::kUnknownStep, "step",
+                  "step \"" + std::string(name) + "\" does not exist; steps are: " + names);
+  }
+  const int max_head = found->per_head ? config_.heads - 1 : 0;
+  if (head < 0 || head > max_head) {
+    return Status(ErrorCode::kUnknownStep, "head",
+                  found->per_head ? Format("head (%d) must be from 0 to %d", head, max_head)
+                                  : Format("head (%d) must be 0: step \"%s\" is not per head", head,
+                                           found->name));
+  }
+  *info = found;
+  return Status::Ok();
+}
+
+Status Trace::View(std::string_view name, int head, const Matrix** out) const {
+  const StepInfo* info = nullptr;
+  Status status = FindChecked(name, head, &info);
+  if (!status.ok()) return status;
+  const std::string_view s = info->name;
+  const std::pair<const char*, const Matrix*> stored[] = {
+      {"x", &x_},
+      {"pe", &pe_},
+      {"xPe", &x_pe_},
+      {"xKv", &x_kv_},
+      {"peKv", &pe_kv_},
+      {"xPeKv", &x_pe_kv_},
+      {"wQ", &weights_.w_q},
+      {"wK", &weights_.w_k},
+      {"wV", &weights_.w_v},
+      {"wO", &weights_.w_o},
+      {"bQ", &weights_.b_q},
+      {"bK", &weights_.b_k},
+      {"bV", &weights_.b_v},
+      {"bO", &weights_.b_o},
+      {"q", &q_},
+      {"k", &k_},
+      {"v", &v_},
+      {"mask", &mask_values_},
+      {"rowMasked", &row_masked_},
+      {"concat", &concat_},
+      {"output", &output_},
+  };
+  for (const auto& [step, matrix] : stored) {
+    if (s == step) {
+      *out = matrix;
+      return Status::Ok();
+    }
+  }
+  if (s == "qHead") {
+    *out = &HeadSlice(q_, head);
+  } else if (s == "kHead") {
+    *out = &HeadSlice(k_, head);
+  } else if (s == "vHead") {
+    *out = &HeadSlice(v_, head);
+  } else if (s == "headOutput") {
+    *out = &HeadSlice(concat_, head);
+  } else if (s == "rowMax" || s == "rowEntropy") {
+    scratch_ = (s == "rowMax" ? row_max_ : row_entropy_).row(head).transpose();
+    *out = &scratch_;
+  } else {
+    ComputeHead(head);
+    if (s == "scores") {
+      *out = &cache_.scores;
+    } else if (s == "scaled") {
+      *out = &cache_.scaled;
+    } else if (s == "masked") {
+      *out = &cache_.masked;
+    } else {
+      *out = &cache_.weights;
+    }
+  }
+  return Status::Ok();
+}
+
+Status Trace::Copy(std::string_view name, int head, Matrix* out) const {
+  const Matrix* view = nullptr;
+  Status status = View(name, head, &view);
+  if (status.ok()) *out = *view;
+  return status;
+}
+
+}  // namespace attention

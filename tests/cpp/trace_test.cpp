@@ -1,0 +1,146 @@
+// Properties of a trace that the fixtures do not pin down by themselves.
+#include "attention/trace.hpp"
+
+#include <gtest/gtest.h>
+
+#include "attention/embedding.hpp"
+
+namespace attention {
+namespace {
+
+Input Tokens(std::vector<std::string> tokens) {
+  Input input;
+  input.tokens = std::move(tokens);
+  return input;
+}
+
+Matrix Step(const Trace& trace, const char* name, int head = 0) {
+  Matrix m;
+  const Status status = trace.Copy(name, head, &m);
+  EXPECT_TRUE(status.ok()) << status.message();
+  return m;
+}
+
+TEST(Trace, SameTokenHasTheSameEmbeddingInEverySentence) {
+  Config config;
+  config.d_model = 16;
+  Trace a, b;
+  ASSERT_TRUE(Trace::Run(config, Tokens({"我", "爱", "吃", "火锅"}), &a).ok());
+  ASSERT_TRUE(Trace::Run(config, Tokens({"火锅", "很", "好吃"}), &b).ok());
+  EXPECT_TRUE(Step(a, "x").row(3) == Step(b, "x").row(0));
+  config.seed = 43;
+  Trace c;
+  ASSERT_TRUE(Trace::Run(config, Tokens({"火锅"}), &c).ok());
+  EXPECT_FALSE(Step(a, "x").row(3) == Step(c, "x").row(0));
+}
+
+TEST(Trace, HeadStepsAreRecomputedIdenticallyInAnyOrder) {
+  Config config;
+  config.d_model = 32;
+  config.heads = 4;
+  config.mask.type = MaskType::kCausal;
+  Trace trace;
+  ASSERT_TRUE(Trace::Run(config, Tokens({"a", "b", "c", "d", "e"}), &trace).ok());
+  const Matrix w2 = Step(trace, "weights", 2);
+  const Matrix w0 = Step(trace, "weights", 0);
+  EXPECT_TRUE(Step(trace, "weights", 2) == w2);
+  EXPECT_FALSE(w0 == w2);
+  // The head output is exactly A·V of the same head.
+  const Matrix av = w2 * Step(trace, "vHead", 2);
+  EXPECT_TRUE(av.isApprox(Step(trace, "headOutput", 2), 1e-6f));
+  for (int i = 0; i < 5; ++i) EXPECT_NEAR(w2.row(i).sum(), 1.0f, 1e-6f);
+}
+
+TEST(Trace, TogglingBiasesOrOutputProjectionKeepsTheOtherWeights) {
+  Config config;
+  config.d_model = 8;
+  Trace plain, with_bias, without_wo;
+  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y"}), &plain).ok());
+  config.bias = true;
+  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y"}), &with_bias).ok());
+  config.output_projection = false;
+  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y"}), &without_wo).ok());
+  for (const char* w : {"wQ", "wK", "wV", "wO"}) {
+    EXPECT_TRUE(Step(plain, w) == Step(with_bias, w)) << w;
+    EXPECT_TRUE(Step(plain, w) == Step(without_wo, w)) << w;
+  }
+  EXPECT_TRUE(Step(without_wo, "output") == Step(without_wo, "concat"));
+}
+
+TEST(Trace, CrossAttentionHasQueryByKeyScores) {
+  Config config;
+  config.d_model = 8;
+  Input input = Tokens({"I", "love", "hotpot"});
+  input.cross = true;
+  input.kv_tokens = {"我", "爱", "吃", "火锅"};
+  Trace trace;
+  ASSERT_TRUE(Trace::Run(config, input, &trace).ok());
+  EXPECT_EQ(trace.n_query(), 3);
+  EXPECT_EQ(trace.n_key(), 4);
+  const Matrix scores = Step(trace, "scores", 1);
+  EXPECT_EQ(scores.rows(), 3);
+  EXPECT_EQ(scores.cols(), 4);
+  EXPECT_EQ(Step(trace, "xKv").rows(), 4);
+  EXPECT_EQ(Step(trace, "output").rows(), 3);
+}
+
+TEST(Trace, SelfAttentionHasNoKeyValueInputSteps) {
+  Config config;
+  Trace trace;
+  ASSERT_TRUE(Trace::Run(config, Tokens({"a"}), &trace).ok());
+  Matrix m;
+  const Status status = trace.Copy("xKv", 0, &m);
+  EXPECT_EQ(status.code(), ErrorCode::kUnknownStep);
+}
+
+TEST(Trace, UnknownStepsAndHeadsAreClearErrors) {
+  Config config;
+  config.d_model = 8;
+  config.heads = 2;
+  Trace trace;
+  ASSERT_TRUE(Trace::Run(config, Tokens({"a", "b"}), &trace).ok());
+  Matrix m;
+  Status s = trace.Copy("attention", 0, &m);
+  EXPECT_EQ(s.code(), ErrorCode::kUnknownStep);
+  EXPECT_NE(s.message().find("step \"attention\" does not exist; steps are: x, pe"),
+            std::string::npos)
+      << s.message();
+  s = trace.Copy("weights", 2, &m);
+  EXPECT_EQ(s.field(), "head");
+  EXPECT_EQ(s.message(), "head (2) must be from 0 to 1");
+  s = trace.Copy("output", 1, &m);
+  EXPECT_EQ(s.message(), "head (1) must be 0: step \"output\" is not per head");
+}
+
+TEST(Trace, PositionalEncodingOffIsZerosAndXPeIsX) {
+  Config config;
+  config.positional_encoding = false;
+  Trace trace;
+  ASSERT_TRUE(Trace::Run(config, Tokens({"a", "b", "c"}), &trace).ok());
+  EXPECT_TRUE(Step(trace, "pe").isZero());
+  EXPECT_TRUE(Step(trace, "xPe") == Step(trace, "x"));
+}
+
+TEST(PositionalEncoding, FirstRowIsSinZeroCosZero) {
+  const Matrix pe = PositionalEncoding(3, 6);
+  for (int c = 0; c < 6; ++c) EXPECT_EQ(pe(0, c), c % 2 == 0 ? 0.0f : 1.0f);
+  EXPECT_NEAR(pe(1, 0), std::sin(1.0), 1e-7);
+  EXPECT_NEAR(pe(2, 3), std::cos(2.0 / std::pow(10000.0, 2.0 / 6)), 1e-7);
+}
+
+TEST(Trace, ExtremeGivenWeightsGiveAnOverflowErrorNotNaN) {
+  Config config;
+  config.d_model = 4;
+  config.heads = 1;
+  Input input = Tokens({"a", "b"});
+  // 1e30 is a valid float, but Q·Kᵀ reaches 1e60: beyond float32.
+  input.given.w_q = Matrix::Constant(4, 4, 1e30f);
+  input.given.w_k = Matrix::Constant(4, 4, 1e30f);
+  Trace trace;
+  const Status status = Trace::Run(config, input, &trace);
+  EXPECT_EQ(status.code(), ErrorCode::kNonFinite);
+  EXPECT_NE(status.message().find("overflowed float32"), std::string::npos) << status.message();
+}
+
+}  // namespace
+}  // namespace attention
