@@ -1,0 +1,20 @@
+// The raw Embind surface. The public API is engine.js, which validates, copies results out
+// of WASM memory and frees every handle; nothing else should call these names directly.
+#include <emscripten/bind.h>
+
+#include "trace_handle.hpp"
+
+EMSCRIPTEN_BINDINGS(attention_engine) {
+  using attention::bindings::TraceHandle;
+  emscripten::class_<TraceHandle>("TraceHandle")
+      .constructor<>()
+      .function("run", &TraceHandle::run)
+      .function("summary", &TraceHandle::summary)
+      .function("step", &TraceHandle::step)
+      .function("errorCode", &TraceHandle::errorCode)
+      .function("errorField", &TraceHandle::errorField)
+      .function("errorMessage", &TraceHandle::errorMessage);
+  emscripten::function("tokenize", &attention::bindings::Tokenize);
+  emscripten::function("limits", &attention::bindings::GetLimits);
+  emscripten::function("heapBytesInUse", &attention::bindings::HeapBytesInUse);
+}

@@ -1,0 +1,194 @@
+// Type declarations of the attention engine's public API (engine.js).
+
+export type ErrorCode =
+  | 'INVALID_ARGUMENT'
+  | 'SHAPE_MISMATCH'
+  | 'NON_FINITE'
+  | 'INVALID_UTF8'
+  | 'LIMIT_EXCEEDED'
+  | 'UNKNOWN_STEP'
+  | 'DISPOSED';
+
+/** Every failure: a stable code, the field at fault and a sentence naming the allowed values. */
+export class AttentionError extends Error {
+  readonly name: 'AttentionError';
+  readonly code: ErrorCode;
+  /** e.g. "heads", "mask.width", "given.wQ", "tokens[3]" */
+  readonly field: string;
+}
+
+/** A matrix: row-major numbers with a shape, or an array of rows. Biases may be flat arrays. */
+export type MatrixInput = { data: ArrayLike<number>; rows: number; cols: number } | number[][] | ArrayLike<number>;
+
+export type MaskOption =
+  | 'none'
+  | 'causal'
+  | { type: 'none' | 'causal' }
+  /** query i sees key j when |i − j| ≤ width (and j ≤ i when causal) */
+  | { type: 'window'; width: number; causal?: boolean }
+  /** key positions nobody may attend to */
+  | { type: 'padding'; positions: number[] }
+  /** [nQuery × nKey], 1 = may attend, 0 = masked */
+  | { type: 'custom'; matrix: MatrixInput };
+
+export interface RunOptions {
+  /** Query tokens (and keys/values in self-attention). Give tokens or text. */
+  tokens?: string[];
+  /** Text split by the engine's tokenizer. */
+  text?: string;
+  /** Cross-attention: keys and values from these tokens (or kvText). */
+  kvTokens?: string[];
+  kvText?: string;
+  /** 1–1024. Default 8. */
+  dModel?: number;
+  /** 1–dModel; must divide dModel unless dK is set. Default 2. */
+  heads?: number;
+  /** Width of one head; 0 (default) means dModel / heads. */
+  dK?: number;
+  /** 0–4294967295. Default 42. */
+  seed?: number;
+  /** Default 'none'. */
+  mask?: MaskOption;
+  /** Divide scores by √dK. Default true. */
+  scale?: boolean;
+  /** Scores are divided by it; 0.01–100. Default 1. */
+  temperature?: number;
+  /** Add b_Q, b_K, b_V (and b_O). Default false. */
+  bias?: boolean;
+  /** Apply W_O after concatenating heads. Default true. */
+  outputProjection?: boolean;
+  /** 'randn': raw N(0,1) like the tutorials; 'scaled' (default): N(0,1)/√fanIn. */
+  init?: 'randn' | 'scaled';
+  /** Add sinusoidal positional encoding to X. Default true. */
+  positionalEncoding?: boolean;
+  /**
+   * 'hash' (default): each token's vector from a hash of its text and the seed;
+   * 'stream': np.random.seed(seed); X = randn(n, dModel) first, then the weights;
+   * 'given': X (and xKv) from `given`.
+   */
+  embedding?: 'hash' | 'stream' | 'given';
+  /** Matrices that replace generated ones: x, xKv [tokens × dModel], wQ/wK/wV [dModel × heads·dK], wO, biases. */
+  given?: Partial<Record<'x' | 'xKv' | 'wQ' | 'wK' | 'wV' | 'wO' | 'bQ' | 'bK' | 'bV' | 'bO', MatrixInput>>;
+}
+
+export type StepName =
+  | 'x'
+  | 'pe'
+  | 'xPe'
+  | 'xKv'
+  | 'peKv'
+  | 'xPeKv'
+  | 'wQ'
+  | 'wK'
+  | 'wV'
+  | 'bQ'
+  | 'bK'
+  | 'bV'
+  | 'q'
+  | 'k'
+  | 'v'
+  | 'qHead'
+  | 'kHead'
+  | 'vHead'
+  | 'scores'
+  | 'scaled'
+  | 'mask'
+  | 'masked'
+  | 'weights'
+  | 'rowMasked'
+  | 'rowMax'
+  | 'rowEntropy'
+  | 'headOutput'
+  | 'concat'
+  | 'wO'
+  | 'bO'
+  | 'output';
+
+export type Axis = 'query' | 'key' | 'model' | 'projection' | 'headDim' | 'one';
+
+export interface Step {
+  name: StepName;
+  /** The head of a per-head step, null otherwise. */
+  head: number | null;
+  rows: number;
+  cols: number;
+  /** Row-major values, a copy owned by JS. "masked" holds -Infinity where masked. */
+  data: Float32Array;
+  rowsAxis: Axis;
+  colsAxis: Axis;
+  /** Tokens for token axes, "0", "1", … for feature axes. */
+  rowLabels: string[];
+  colLabels: string[];
+}
+
+export interface Flops {
+  qProjection: number;
+  kProjection: number;
+  vProjection: number;
+  scores: number;
+  scaling: number;
+  mask: number;
+  softmax: number;
+  weightedSum: number;
+  outputProjection: number;
+  total: number;
+}
+
+interface TraceSummary {
+  tokens: string[];
+  /** Keys/values: kvTokens in cross-attention, the tokens otherwise. */
+  kvTokens: string[];
+  cross: boolean;
+  nQuery: number;
+  nKey: number;
+  dModel: number;
+  heads: number;
+  dK: number;
+  projectionWidth: number;
+  parameterCount: number;
+  flops: Flops;
+  stepNames: StepName[];
+}
+
+/** A fully copied trace: plain data, nothing to free. */
+export interface Trace extends TraceSummary {
+  /** Per-head steps are arrays indexed by head. */
+  steps: Partial<Record<StepName, Step | Step[]>>;
+  step(name: StepName, head?: number): Step;
+}
+
+/** A trace kept in WASM memory. Call dispose() when done (it is not garbage-collected). */
+export interface LiveTrace extends TraceSummary {
+  info(name: StepName): { name: StepName; perHead: boolean; rowsAxis: Axis; colsAxis: Axis };
+  step(name: StepName, head?: number): Step;
+  dispose(): void;
+  readonly disposed: boolean;
+}
+
+export interface Limits {
+  maxTokens: number;
+  maxDModel: number;
+  maxDK: number;
+  minTemperature: number;
+  maxTemperature: number;
+}
+
+export interface Engine {
+  readonly limits: Limits;
+  /** Whitespace and punctuation split; one token per CJK character; emoji sequences kept whole. */
+  tokenize(text: string): string[];
+  /** Runs and copies every step (or only `steps`) into JS. Frees all WASM memory it used. */
+  run(options: RunOptions, selection?: { steps?: StepName[] }): Trace;
+  /** Runs and keeps the trace in WASM memory; the caller must dispose() it. */
+  open(options: RunOptions): LiveTrace;
+  /** malloc'ed bytes in use and the size of WASM memory. */
+  heapStats(): { inUse: number; memory: number };
+}
+
+export const DEFAULTS: Readonly<Required<Omit<RunOptions, 'tokens' | 'text' | 'kvTokens' | 'kvText' | 'given'>>>;
+
+/** Loads the WebAssembly module (from disk in node, from beside engine.js in a browser). */
+export function createEngine(options?: {
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  wasmUrl?: string | URL;
+}): Promise<Engine>;

@@ -1,0 +1,112 @@
+#include "request.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace attention::bindings {
+namespace {
+
+using emscripten::val;
+
+Status Invalid(const std::string& field, const std::string& message) {
+  return Status(ErrorCode::kInvalidArgument, field, message);
+}
+
+std::vector<std::string> ReadStrings(const val& array) {
+  std::vector<std::string> out;
+  const unsigned length = array["length"].as<unsigned>();
+  out.reserve(length);
+  for (unsigned i = 0; i < length; ++i) out.push_back(array[i].as<std::string>());
+  return out;
+}
+
+// A { data, rows, cols } object → Matrix, copied in one typed-array set.
+Matrix ReadMatrix(const val& object) {
+  const int rows = object["rows"].as<int>();
+  const int cols = object["cols"].as<int>();
+  Matrix m(rows, cols);
+  val view(emscripten::typed_memory_view(static_cast<size_t>(m.size()), m.data()));
+  view.call<void>("set", object["data"]);
+  return m;
+}
+
+Status ReadMask(const val& mask, MaskSpec* spec) {
+  const std::string type = mask["type"].as<std::string>();
+  if (type == "none") {
+    spec->type = MaskType::kNone;
+  } else if (type == "causal") {
+    spec->type = MaskType::kCausal;
+  } else if (type == "window") {
+    spec->type = MaskType::kWindow;
+    spec->width = mask["width"].as<int>();
+    spec->causal = mask["causal"].as<bool>();
+  } else if (type == "padding") {
+    spec->type = MaskType::kPadding;
+    spec->positions = emscripten::convertJSArrayToNumberVector<int>(mask["positions"]);
+  } else if (type == "custom") {
+    spec->type = MaskType::kCustom;
+    spec->matrix.resize(mask["rows"].as<int>(), mask["cols"].as<int>());
+    val view(emscripten::typed_memory_view(static_cast<size_t>(spec->matrix.size()),
+                                           spec->matrix.data()));
+    view.call<void>("set", mask["matrix"]);
+  } else {
+    return Invalid("mask.type", "mask.type (\"" + type +
+                                    "\") must be one of none, causal, window, padding, custom");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ReadRequest(const val& request, Config* config, Input* input) {
+  config->d_model = request["dModel"].as<int>();
+  config->heads = request["heads"].as<int>();
+  config->d_k = request["dK"].as<int>();
+  config->seed = request["seed"].as<unsigned>();
+  config->scale = request["scale"].as<bool>();
+  config->temperature = request["temperature"].as<double>();
+  config->bias = request["bias"].as<bool>();
+  config->output_projection = request["outputProjection"].as<bool>();
+  config->positional_encoding = request["positionalEncoding"].as<bool>();
+
+  const std::string init = request["init"].as<std::string>();
+  if (init == "randn") {
+    config->init = Init::kRandn;
+  } else if (init == "scaled") {
+    config->init = Init::kScaled;
+  } else {
+    return Invalid("init", "init (\"" + init + "\") must be one of randn, scaled");
+  }
+  const std::string embedding = request["embedding"].as<std::string>();
+  if (embedding == "hash") {
+    config->embedding = EmbeddingSource::kHash;
+  } else if (embedding == "stream") {
+    config->embedding = EmbeddingSource::kStream;
+  } else if (embedding == "given") {
+    config->embedding = EmbeddingSource::kGiven;
+  } else {
+    return Invalid("embedding",
+                   "embedding (\"" + embedding + "\") must be one of hash, stream, given");
+  }
+  Status status = ReadMask(request["mask"], &config->mask);
+  if (!status.ok()) return status;
+
+  input->tokens = ReadStrings(request["tokens"]);
+  input->cross = request["cross"].as<bool>();
+  if (input->cross) input->kv_tokens = ReadStrings(request["kvTokens"]);
+
+  const val given = request["given"];
+  GivenMatrices& g = input->given;
+  const std::pair<const char*, std::optional<Matrix>*> slots[] = {
+      {"x", &g.x},    {"xKv", &g.x_kv}, {"wQ", &g.w_q}, {"wK", &g.w_k}, {"wV", &g.w_v},
+      {"wO", &g.w_o}, {"bQ", &g.b_q},   {"bK", &g.b_k}, {"bV", &g.b_v}, {"bO", &g.b_o},
+  };
+  for (const auto& [name, slot] : slots) {
+    const val matrix = given[name];
+    if (!matrix.isUndefined() && !matrix.isNull()) *slot = ReadMatrix(matrix);
+  }
+  return Status::Ok();
+}
+
+}  // namespace attention::bindings

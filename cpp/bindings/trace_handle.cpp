@@ -1,0 +1,142 @@
+#include "trace_handle.hpp"
+
+#include <malloc.h>
+
+#include <vector>
+
+#include "attention/tokenizer.hpp"
+#include "request.hpp"
+
+namespace attention::bindings {
+namespace {
+
+using emscripten::val;
+
+const char* AxisName(Axis axis) {
+  switch (axis) {
+    case Axis::kQuery:
+      return "query";
+    case Axis::kKey:
+      return "key";
+    case Axis::kModel:
+      return "model";
+    case Axis::kProjection:
+      return "projection";
+    case Axis::kHeadDim:
+      return "headDim";
+    case Axis::kOne:
+      return "one";
+  }
+  return "";
+}
+
+val StringArray(const std::vector<std::string>& strings) {
+  val out = val::array();
+  for (size_t i = 0; i < strings.size(); ++i) out.set(i, strings[i]);
+  return out;
+}
+
+val ErrorObject(const Status& status) {
+  val out = val::object();
+  out.set("ok", false);
+  out.set("code", std::string(ErrorCodeName(status.code())));
+  out.set("field", status.field());
+  out.set("message", status.message());
+  return out;
+}
+
+}  // namespace
+
+bool TraceHandle::run(const val& request) {
+  Config config;
+  Input input;
+  status_ = ReadRequest(request, &config, &input);
+  if (status_.ok()) status_ = Trace::Run(config, input, &trace_);
+  has_trace_ = status_.ok();
+  return has_trace_;
+}
+
+val TraceHandle::summary() const {
+  if (!has_trace_) return val::null();
+  const Config& c = trace_.config();
+  val out = val::object();
+  out.set("nQuery", trace_.n_query());
+  out.set("nKey", trace_.n_key());
+  out.set("dModel", c.d_model);
+  out.set("heads", c.heads);
+  out.set("dK", c.ResolvedDK());
+  out.set("projectionWidth", c.ProjectionWidth());
+  out.set("parameterCount", static_cast<double>(trace_.parameter_count()));
+  const Flops f = trace_.flops();
+  val flops = val::object();
+  const std::pair<const char*, int64_t> counts[] = {
+      {"qProjection", f.q_projection},
+      {"kProjection", f.k_projection},
+      {"vProjection", f.v_projection},
+      {"scores", f.scores},
+      {"scaling", f.scaling},
+      {"mask", f.mask},
+      {"softmax", f.softmax},
+      {"weightedSum", f.weighted_sum},
+      {"outputProjection", f.output_projection},
+  };
+  for (const auto& [name, count] : counts) flops.set(name, static_cast<double>(count));
+  flops.set("total", static_cast<double>(f.Total()));
+  out.set("flops", flops);
+  out.set("cross", trace_.cross());
+  out.set("tokens", StringArray(trace_.tokens()));
+  out.set("kvTokens", StringArray(trace_.key_tokens()));
+  val steps = val::array();
+  unsigned index = 0;
+  for (const StepInfo& info : StepCatalog()) {
+    if (!trace_.HasStep(info)) continue;
+    val s = val::object();
+    s.set("name", std::string(info.name));
+    s.set("perHead", info.per_head);
+    s.set("rowsAxis", std::string(AxisName(info.rows)));
+    s.set("colsAxis", std::string(AxisName(info.cols)));
+    steps.set(index++, s);
+  }
+  out.set("steps", steps);
+  return out;
+}
+
+val TraceHandle::step(const std::string& name, int head) {
+  if (!has_trace_) {
+    status_ = Status(ErrorCode::kUnknownStep, "trace", "no trace: run() did not succeed");
+    return val::null();
+  }
+  const Matrix* view = nullptr;
+  status_ = trace_.View(name, head, &view);
+  if (!status_.ok()) return val::null();
+  val out = val::object();
+  out.set("rows", static_cast<int>(view->rows()));
+  out.set("cols", static_cast<int>(view->cols()));
+  out.set("data",
+          val(emscripten::typed_memory_view(static_cast<size_t>(view->size()), view->data())));
+  return out;
+}
+
+val Tokenize(const std::string& text) {
+  std::vector<std::string> tokens;
+  const Status status = attention::Tokenize(text, &tokens);
+  if (!status.ok()) return ErrorObject(status);
+  val out = val::object();
+  out.set("ok", true);
+  out.set("tokens", StringArray(tokens));
+  return out;
+}
+
+val GetLimits() {
+  val out = val::object();
+  out.set("maxTokens", Limits::kMaxTokens);
+  out.set("maxDModel", Limits::kMaxDModel);
+  out.set("maxDK", Limits::kMaxDK);
+  out.set("minTemperature", Limits::kMinTemperature);
+  out.set("maxTemperature", Limits::kMaxTemperature);
+  return out;
+}
+
+double HeapBytesInUse() { return static_cast<double>(mallinfo().uordblks); }
+
+}  // namespace attention::bindings
