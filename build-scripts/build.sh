@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds the WebAssembly engine (dist/engine/) and bundles the page (dist/site/).
+# Incremental: CMake and esbuild only redo what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Emscripten 3.1.6 from Debian needs Debian's node modules (acorn) to run its JS optimizer.
+export NODE_PATH=/usr/share/nodejs
+if [ ! -f build/wasm/CMakeCache.txt ]; then
+  emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+cmake --build build/wasm -j"$(nproc)"
+unset NODE_PATH
+
+node build-scripts/bundle.mjs

@@ -1,0 +1,58 @@
+// Starts the page's own server and Debian's Chromium (never a downloaded browser).
+import { chromium } from 'playwright-core';
+import path from 'node:path';
+import { startServer } from '../../build-scripts/serve.mjs';
+import { root } from '../node/support.mjs';
+
+export const screenshotDir = path.join(root, 'tests/e2e/screenshots');
+
+export async function startBrowser() {
+  const server = await startServer({ port: 0, host: '127.0.0.1' });
+  const { port } = server.address();
+  // Playwright gives every launch a fresh, empty profile of its own.
+  const browser = await chromium
+    .launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    })
+    .catch((error) => {
+      server.close();
+      throw error;
+    });
+  return {
+    browser,
+    url: `http://127.0.0.1:${port}/`,
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** A page that records console messages, page errors, CSP violations and requests. */
+export async function openPage(browser, url, { viewport = { width: 1280, height: 800 } } = {}) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const problems = [];
+  const requests = [];
+  page.on('console', (message) => {
+    if (['error', 'warning'].includes(message.type())) problems.push(`console ${message.type()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('request', (request) => requests.push(request.url()));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  await page.goto(url);
+  return { page, context, problems, requests };
+}

@@ -1,0 +1,54 @@
+// Shared by the node suites: the built engine, the NumPy fixtures and the error measure.
+import { readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const fixtureDir = path.join(root, 'tests/fixtures');
+export { createEngine, AttentionError } from '../../dist/engine/engine.js';
+
+export function loadFixture(name) {
+  return JSON.parse(readFileSync(path.join(fixtureDir, `${name}.json`), 'utf8'));
+}
+
+export function fixtureNames() {
+  return readdirSync(fixtureDir)
+    .filter((f) => f.endsWith('.json') && f !== 'generator.json')
+    .map((f) => f.slice(0, -5))
+    .sort();
+}
+
+/** The engine options that reproduce a fixture. */
+export function optionsOf(fixture) {
+  const { config, tokens, kvTokens, given } = fixture;
+  const options = { ...config, tokens, given: {} };
+  if (kvTokens) options.kvTokens = kvTokens;
+  for (const [name, m] of Object.entries(given)) {
+    options.given[name] = { data: m.data, rows: m.shape[0], cols: m.shape[1] };
+  }
+  return options;
+}
+
+/**
+ * Normwise relative error max|a − b| / max(|b|, floor); −∞ in the reference ("-inf") must be
+ * matched exactly, shapes too (both give Infinity otherwise).
+ */
+export function relativeError(step, reference, floor = 0) {
+  const [rows, cols] = reference.shape;
+  if (step.rows !== rows || step.cols !== cols) return Infinity;
+  let maxReference = floor;
+  let maxDifference = 0;
+  reference.data.forEach((value, i) => {
+    const actual = step.data[i];
+    if (value === '-inf') {
+      if (actual !== -Infinity) maxDifference = Infinity;
+      return;
+    }
+    if (!Number.isFinite(actual)) maxDifference = Infinity;
+    maxReference = Math.max(maxReference, Math.abs(value));
+    maxDifference = Math.max(maxDifference, Math.abs(actual - value));
+  });
+  return maxReference > 0 ? maxDifference / maxReference : maxDifference;
+}
+
+export const TOLERANCE = 1e-5;
