@@ -1,0 +1,99 @@
+// The sentence box, presets, tokenization mode and model controls: each change goes to the
+// store; typing is debounced so that the view follows the keystrokes without a flash.
+import { D_MODELS, MASKS, PRESETS } from './state.js';
+import { TOKENIZATION_MODES } from './tokenize.js';
+
+const $ = (id) => document.getElementById(id);
+
+function options(select, values, label) {
+  select.replaceChildren(
+    ...values.map((value) => {
+      const option = document.createElement('option');
+      option.value = String(value);
+      option.textContent = label(value);
+      return option;
+    }),
+  );
+}
+
+export function buildControls(store) {
+  let typing = null;
+  $('sentence').addEventListener('input', (event) => {
+    clearTimeout(typing);
+    const sentence = event.target.value;
+    typing = setTimeout(() => store.set({ sentence }), 120);
+  });
+  $('preset').addEventListener('change', (event) => {
+    if (event.target.value) store.set({ sentence: event.target.value });
+  });
+  const bind = (id, field, parse) =>
+    $(id).addEventListener('change', (event) => {
+      const value = parse(event.target);
+      if (value !== undefined) store.set({ [field]: value });
+    });
+  bind('tokenization', 'tokenization', (el) => el.value);
+  bind('dModel', 'dModel', (el) => Number(el.value));
+  bind('heads', 'heads', (el) => Number(el.value));
+  bind('mask', 'mask', (el) => el.value);
+  bind('init', 'init', (el) => el.value);
+  bind('scale', 'scale', (el) => el.checked);
+  bind('positionalEncoding', 'positionalEncoding', (el) => el.checked);
+  bind('head', 'head', (el) => (el.value === 'all' ? 'all' : Number(el.value)));
+  const number = (min, max, integer) => (el) => {
+    const v = Number(el.value);
+    const ok = el.value !== '' && Number.isFinite(v) && v >= min && v <= max && (!integer || Number.isInteger(v));
+    el.setAttribute('aria-invalid', String(!ok));
+    return ok ? v : undefined;
+  };
+  bind('seed', 'seed', number(0, 4294967295, true));
+  bind('window', 'window', number(0, 64, true));
+  bind('temperature', 'temperature', number(0.05, 20, false));
+}
+
+/** Writes the state into the controls (after a URL load, a preset, or a language switch). */
+export function updateControls(state, strings) {
+  const sentence = $('sentence');
+  if (sentence.value !== state.sentence && document.activeElement !== sentence) sentence.value = state.sentence;
+  options($('preset'), ['', ...PRESETS], (p) => (p === '' ? '—' : p));
+  $('preset').value = PRESETS.includes(state.sentence) ? state.sentence : '';
+  options($('tokenization'), TOKENIZATION_MODES, (m) => strings[`tokenization.${m}`]);
+  $('tokenization').value = state.tokenization;
+  options($('dModel'), D_MODELS, String);
+  $('dModel').value = String(state.dModel);
+  options(
+    $('heads'),
+    [1, 2, 4, 8, 16].filter((h) => state.dModel % h === 0 && h <= state.dModel),
+    String,
+  );
+  $('heads').value = String(state.heads);
+  options($('mask'), MASKS, (m) => strings[`mask.${m}`]);
+  $('mask').value = state.mask;
+  $('window').closest('label').hidden = state.mask !== 'window';
+  options($('init'), ['scaled', 'randn'], (i) => strings[`init.${i}`]);
+  $('init').value = state.init;
+  $('scale').checked = state.scale;
+  $('positionalEncoding').checked = state.positionalEncoding;
+  if (document.activeElement !== $('seed')) $('seed').value = String(state.seed);
+  if (document.activeElement !== $('window')) $('window').value = String(state.window);
+  if (document.activeElement !== $('temperature')) $('temperature').value = String(state.temperature);
+  options($('head'), ['all', ...Array.from({ length: state.heads }, (_, h) => h)], (h) =>
+    h === 'all' ? strings.allHeads : strings.headN(h),
+  );
+  $('head').value = String(state.head);
+}
+
+/** The engine options for a state and its tokens. */
+export function engineOptions(state, tokens) {
+  const mask = state.mask === 'window' ? { type: 'window', width: state.window } : state.mask;
+  return {
+    tokens,
+    dModel: state.dModel,
+    heads: state.heads,
+    seed: state.seed,
+    mask,
+    scale: state.scale,
+    temperature: state.temperature,
+    positionalEncoding: state.positionalEncoding,
+    init: state.init,
+  };
+}

@@ -1,0 +1,70 @@
+// Colours and number formats shared by every view. All scales are colour-blind safe
+// (ColorBrewer YlGnBu and PuOr, Okabe–Ito for heads) and always come with a legend.
+import * as d3 from 'd3';
+
+// Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
+const HEAD_COLORS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#8c6d31', '#000000'];
+
+export function headColor(head) {
+  return HEAD_COLORS[head % HEAD_COLORS.length];
+}
+
+/** Weights in [0, 1]: light for 0, dark blue for 1. */
+export function weightScale() {
+  return d3.scaleSequential(d3.interpolateYlGnBu).domain([0, 1]);
+}
+
+/** Signed values: symmetric around 0 (purple positive, orange negative). */
+export function signedScale(maxAbs) {
+  const m = maxAbs > 0 ? maxAbs : 1;
+  return d3.scaleDiverging(d3.interpolatePuOr).domain([-m, 0, m]);
+}
+
+export function maxAbs(data) {
+  let m = 0;
+  for (const v of data) if (Number.isFinite(v) && Math.abs(v) > m) m = Math.abs(v);
+  return m;
+}
+
+/** Black or white text, whichever reads on `color`. */
+export function textColorOn(color) {
+  const { r, g, b } = d3.rgb(color);
+  const luminance = (0.299 * r + 0.587 * g + 0.114 * b) / 255;
+  return luminance > 0.55 ? '#111' : '#fff';
+}
+
+/** Short form for cells: 3 significant digits, −∞ for masked scores. */
+export function formatShort(v) {
+  if (v === -Infinity) return '−∞';
+  if (v === Infinity) return '∞';
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 1000 || a < 0.001) return d3.format('.2~e')(v).replace('-', '−');
+  return d3.format('.3~r')(v).replace('-', '−');
+}
+
+/** As short as needed to fit `chars` characters (cells): fewer digits, then nothing. */
+export function formatFit(v, chars) {
+  if (v === -Infinity) return '−∞';
+  for (const digits of [3, 2, 1]) {
+    const text =
+      v === 0
+        ? '0'
+        : Math.abs(v) >= 1000 || Math.abs(v) < 0.01
+          ? d3.format(`.${Math.max(0, digits - 2)}e`)(v)
+          : d3.format(`.${digits}~r`)(v);
+    const clean = text.replace('-', '−').replace(/^(−?)0\./, '$1.');
+    if ([...clean].length <= chars) return clean;
+  }
+  return '';
+}
+
+/** Long form for tooltips: the float32 value as the engine computed it. */
+export function formatExact(v) {
+  if (v === -Infinity) return '−∞';
+  return String(Math.fround(v));
+}
+
+export function formatCount(n, lang) {
+  return new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en-US').format(n);
+}

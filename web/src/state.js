@@ -1,0 +1,125 @@
+// The page's whole state, kept in the URL so that any view is a link:
+// ?s=我爱吃火锅&tok=words&d=8&h=2&seed=42&mask=causal&w=2&scale=1&t=1&pe=1&init=scaled&step=7&view=links&head=1&q=0&lang=zh
+// Bad or unknown values fall back to the defaults and are reported as notices.
+import { LANGUAGES } from './i18n.js';
+import { TOKENIZATION_MODES } from './tokenize.js';
+
+export const STEP_COUNT = 10;
+export const VIEWS = ['links', 'heatmap', 'matrices', 'softmax'];
+export const MASKS = ['none', 'causal', 'window'];
+export const D_MODELS = [4, 8, 16, 32, 64, 128, 256, 512];
+
+export const PRESETS = [
+  '我 爱 吃 火锅',
+  '猫追着球跑',
+  '小明在北京的清华大学读书',
+  'The cat chased the ball because it was fast',
+  'I love eating hotpot',
+];
+
+export function defaultState(lang = 'en') {
+  return {
+    sentence: PRESETS[0],
+    tokenization: 'words',
+    dModel: 8,
+    heads: 2,
+    seed: 42,
+    mask: 'none',
+    window: 1,
+    scale: true,
+    temperature: 1,
+    positionalEncoding: true,
+    init: 'scaled',
+    step: 1,
+    view: 'links',
+    head: 'all', // 'all' or a 0-based head index
+    query: 0,
+    lang,
+    playing: false,
+  };
+}
+
+const int = (min, max) => (text) => {
+  const v = Number(text);
+  return Number.isInteger(v) && v >= min && v <= max ? v : undefined;
+};
+const oneOf = (list) => (text) => (list.includes(text) ? text : undefined);
+const flag = (text) => (text === '1' ? true : text === '0' ? false : undefined);
+
+// URL key → [state field, parse, format]
+const FIELDS = {
+  s: ['sentence', (t) => (t.length <= 10000 ? t : undefined), String],
+  tok: ['tokenization', oneOf(TOKENIZATION_MODES), String],
+  d: ['dModel', (t) => (D_MODELS.includes(Number(t)) ? Number(t) : undefined), String],
+  h: ['heads', int(1, 16), String],
+  seed: ['seed', int(0, 4294967295), String],
+  mask: ['mask', oneOf(MASKS), String],
+  w: ['window', int(0, 64), String],
+  scale: ['scale', flag, (v) => (v ? '1' : '0')],
+  t: ['temperature', (t) => (Number(t) >= 0.05 && Number(t) <= 20 ? Number(t) : undefined), String],
+  pe: ['positionalEncoding', flag, (v) => (v ? '1' : '0')],
+  init: ['init', oneOf(['scaled', 'randn']), String],
+  step: ['step', int(1, STEP_COUNT), String],
+  view: ['view', oneOf(VIEWS), String],
+  head: [
+    'head',
+    (t) => (t === 'all' ? 'all' : int(1, 16)(t) !== undefined ? Number(t) - 1 : undefined),
+    (v) => (v === 'all' ? 'all' : String(v + 1)),
+  ],
+  q: ['query', int(0, 10000), String],
+  lang: ['lang', oneOf(LANGUAGES), String],
+};
+
+/** Reads a state from URL search params: { state, notices: ["d=7"] }. */
+export function stateFromURL(search, base) {
+  const params = new URLSearchParams(search);
+  const state = { ...base };
+  const notices = [];
+  for (const [key, text] of params) {
+    const field = FIELDS[key];
+    const value = field ? field[1](text) : undefined;
+    if (value === undefined) notices.push(`${key}=${text}`);
+    else state[field[0]] = value;
+  }
+  return { state: constrain(state), notices };
+}
+
+/** Only the fields that differ from the defaults, so links stay short. */
+export function stateToURL(state, base) {
+  const params = new URLSearchParams();
+  for (const [key, [name, , format]] of Object.entries(FIELDS)) {
+    if (state[name] !== base[name]) params.set(key, format(state[name]));
+  }
+  const query = params.toString();
+  return query ? `?${query}` : '';
+}
+
+/** Keeps dependent fields consistent: heads divide dModel, the head and query exist. */
+export function constrain(state) {
+  const s = { ...state };
+  if (s.dModel % s.heads !== 0 || s.heads > s.dModel) {
+    const divisors = [1, 2, 4, 8, 16].filter((h) => s.dModel % h === 0 && h <= s.dModel);
+    s.heads = divisors.reduce((best, h) => (Math.abs(h - s.heads) < Math.abs(best - s.heads) ? h : best), 1);
+  }
+  if (s.head !== 'all' && s.head >= s.heads) s.head = 'all';
+  return s;
+}
+
+export function createStore(initial) {
+  let state = initial;
+  const listeners = new Set();
+  return {
+    get: () => state,
+    set(patch) {
+      const next = constrain({ ...state, ...patch });
+      const changed = Object.keys(next).filter((k) => next[k] !== state[k]);
+      if (!changed.length) return;
+      state = next;
+      for (const listener of listeners) listener(state, new Set(changed));
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+// The explanation beside the stage: the step's title, the attention formula with the current
+// term highlighted (KaTeX, rendered to DOM nodes: no HTML strings, CSP-safe), the shapes
+// with this run's numbers, and a short explanation drawn from the tutorials.
+import katex from 'katex';
+import { FORMULA, FORMULA_CONTEXT, STEPS } from '../steps.js';
+
+const KATEX_OPTIONS = {
+  throwOnError: false,
+  strict: false,
+  output: 'html',
+  // Only \htmlClass is trusted: it marks the terms that each step highlights.
+  trust: (context) => context.command === '\\htmlClass',
+};
+
+let rendered = false;
+
+export function drawExplanation(root, trace, state, strings) {
+  const index = state.step - 1;
+  const def = STEPS[index];
+  const text = strings.steps[index];
+  root.querySelector('.step-title').textContent = `${state.step}. ${text.title}`;
+  const formula = root.querySelector('.formula');
+  const context = root.querySelector('.formula-context');
+  if (!rendered) {
+    katex.render(FORMULA, formula, { ...KATEX_OPTIONS, displayMode: true });
+    katex.render(FORMULA_CONTEXT, context, { ...KATEX_OPTIONS, displayMode: true });
+    rendered = true;
+  }
+  for (const el of root.querySelectorAll('[class*="t-"]')) {
+    const terms = [...el.classList].filter((c) => c.startsWith('t-'));
+    el.classList.toggle(
+      'active',
+      terms.some((t) => def.terms.includes(t)),
+    );
+  }
+  const head = state.head === 'all' ? 0 : state.head;
+  katex.render(def.detail(trace, head, state), root.querySelector('.shapes'), { ...KATEX_OPTIONS, displayMode: false });
+  root.querySelector('.step-text').textContent = text.text;
+}

@@ -1,0 +1,147 @@
+// The links view: queries on the left, keys on the right, one line per (query, key, head)
+// whose width AND opacity are the attention weight. One colour per head (Okabe–Ito), all
+// heads overlaid or one at a time. Hover a token to isolate its links, click to lock.
+import * as d3 from 'd3';
+import { formatExact, headColor } from '../scales.js';
+import { hideTooltip, showTooltip } from '../tooltip.js';
+import { duration } from '../motion.js';
+
+const MAX_WIDTH = 9;
+const MIN_WEIGHT = 0.004; // thinner than a hair: not drawn
+
+/**
+ * @param svg d3 selection of an <svg>
+ * @param trace the engine's trace (steps.weights per head)
+ * @param o { head: 'all' | number, focus: { side: 'query'|'key', index } | null,
+ *            pair: { head, i, j } | null, onFocus(focus|null, lock: bool), strings }
+ */
+export function drawLinks(svg, trace, o) {
+  const n = trace.nQuery;
+  const m = trace.nKey;
+  const rowGap = Math.max(14, Math.min(34, 420 / Math.max(n, m)));
+  const labelWidth = 110;
+  const width = 520;
+  const height = Math.max(n, m) * rowGap + 40;
+  const xLeft = labelWidth;
+  const xRight = width - labelWidth;
+  const yOf = (index) => 30 + index * rowGap;
+  const heads = o.head === 'all' ? d3.range(trace.heads) : [o.head];
+  svg.attr('viewBox', `0 0 ${width} ${height}`).attr('height', height).attr('role', 'img');
+  svg.attr('aria-label', `${o.strings['view.links']}: ${n} × ${m}`);
+
+  svg
+    .selectAll('text.side-title')
+    .data([o.strings.queries, o.strings.keys])
+    .join('text')
+    .attr('class', 'side-title')
+    .attr('x', (_, k) => (k === 0 ? xLeft - 8 : xRight + 8))
+    .attr('y', 12)
+    .attr('text-anchor', (_, k) => (k === 0 ? 'end' : 'start'))
+    .text((d) => d);
+
+  const offset = (h) =>
+    heads.length > 1 ? (heads.indexOf(h) - (heads.length - 1) / 2) * Math.min(2.5, rowGap / (2 * heads.length)) : 0;
+  const links = [];
+  for (const h of heads) {
+    const w = trace.step('weights', h);
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < m; j++) {
+        const weight = w.data[i * m + j];
+        if (weight >= MIN_WEIGHT) links.push({ key: `${h}:${i}:${j}`, h, i, j, weight });
+      }
+    }
+  }
+  const visible = (d) => !o.focus || (o.focus.side === 'query' ? d.i === o.focus.index : d.j === o.focus.index);
+  const isPair = (d) => o.pair && o.pair.head === d.h && o.pair.i === d.i && o.pair.j === d.j;
+  const t = duration(500);
+
+  svg
+    .selectAll('g.links')
+    .data([0])
+    .join('g')
+    .attr('class', 'links')
+    .selectAll('line')
+    .data(links, (d) => d.key)
+    .join(
+      (enter) => enter.append('line').attr('stroke-width', 0).attr('stroke-opacity', 0),
+      (update) => update,
+      (exit) => exit.transition().duration(t).attr('stroke-width', 0).attr('stroke-opacity', 0).remove(),
+    )
+    .attr('class', (d) => (isPair(d) ? 'link pair' : 'link'))
+    .attr('data-head', (d) => d.h)
+    .attr('data-i', (d) => d.i)
+    .attr('data-j', (d) => d.j)
+    .attr('data-weight', (d) => d.weight)
+    .attr('stroke', (d) => headColor(d.h))
+    .attr('stroke-linecap', 'round')
+    .on('pointerenter', (event, d) =>
+      showTooltip(event, [
+        `${trace.tokens[d.i]} → ${trace.kvTokens[d.j]}`,
+        `${o.strings.headN(d.h)}: A[${d.i}, ${d.j}] = ${formatExact(d.weight)}`,
+      ]),
+    )
+    .on('pointerleave', hideTooltip)
+    .transition()
+    .duration(t)
+    .attr('x1', xLeft)
+    .attr('x2', xRight)
+    .attr('y1', (d) => yOf(d.i) + offset(d.h))
+    .attr('y2', (d) => yOf(d.j) + offset(d.h))
+    .attr('stroke-width', (d) => (isPair(d) ? 2 : 0) + Math.max(0.5, d.weight * MAX_WIDTH))
+    .attr('stroke-opacity', (d) => (visible(d) ? (isPair(d) ? 1 : Math.max(0.05, d.weight)) : 0.03));
+
+  const tokens = [
+    ...trace.tokens.map((text, index) => ({ side: 'query', index, text })),
+    ...trace.kvTokens.map((text, index) => ({ side: 'key', index, text })),
+  ];
+  const focused = (d) => o.focus && o.focus.side === d.side && o.focus.index === d.index;
+  svg
+    .selectAll('text.token')
+    .data(tokens, (d) => `${d.side}:${d.index}`)
+    .join('text')
+    .attr(
+      'class',
+      (d) => `token ${d.side}${focused(d) ? ' focused' : ''}${o.focus?.locked && focused(d) ? ' locked' : ''}`,
+    )
+    .attr('x', (d) => (d.side === 'query' ? xLeft - 8 : xRight + 8))
+    .attr('y', (d) => yOf(d.index))
+    .attr('text-anchor', (d) => (d.side === 'query' ? 'end' : 'start'))
+    .attr('tabindex', 0)
+    .attr('role', 'button')
+    .attr('aria-pressed', (d) => String(Boolean(o.focus?.locked && focused(d))))
+    .attr('aria-label', (d) => `${d.side === 'query' ? o.strings.query : o.strings.keys} ${d.index}: ${d.text}`)
+    .text((d) => d.text)
+    .on('pointerenter focus', (event, d) => {
+      if (!o.focus?.locked) o.onFocus({ side: d.side, index: d.index, locked: false });
+    })
+    .on('pointerleave blur', () => {
+      if (!o.focus?.locked) o.onFocus(null);
+    })
+    .on('click', (event, d) => {
+      const same = o.focus?.locked && focused(d);
+      o.onFocus(same ? null : { side: d.side, index: d.index, locked: true });
+    })
+    .on('keydown', (event, d) => {
+      if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        event.stopPropagation();
+        const same = o.focus?.locked && focused(d);
+        o.onFocus(same ? null : { side: d.side, index: d.index, locked: true });
+      }
+    });
+}
+
+/** Head colours and what width means, as a small HTML legend. */
+export function linksLegend(container, trace, o) {
+  const heads = o.head === 'all' ? d3.range(trace.heads) : [o.head];
+  d3.select(container)
+    .selectAll('span.swatch')
+    .data(heads, (h) => h)
+    .join('span')
+    .attr('class', 'swatch')
+    .each(function swatch(h) {
+      const mark = document.createElement('i');
+      mark.style.background = headColor(h);
+      this.replaceChildren(mark, document.createTextNode(o.strings.headN(h)));
+    });
+}

@@ -1,0 +1,219 @@
+// A matrix as a grid of coloured cells with its name, shape and token labels. Small
+// matrices are SVG cells (numbers printed when they fit); large ones one <image> drawn on a
+// canvas. Hovering or focusing a cell shows its exact value and index.
+import * as d3 from 'd3';
+import { formatExact, formatFit, textColorOn } from '../scales.js';
+import { hideTooltip, showTooltip } from '../tooltip.js';
+import { duration } from '../motion.js';
+
+const SVG_CELL_LIMIT = 4096;
+const LABEL_FONT = 11;
+
+function labelWidth(labels) {
+  if (!labels) return 0;
+  const longest = labels.reduce((m, l) => Math.max(m, [...l].length), 0);
+  return Math.min(90, 8 + longest * 9);
+}
+
+/** Entry delay of cell (i, j) for each kind of animation. */
+function delayOf(animation, rows, cols) {
+  const total = 900;
+  switch (animation) {
+    case 'rows':
+      return (i) => (i * total) / Math.max(1, rows);
+    case 'cols':
+      return (i, j) => (j * total) / Math.max(1, cols);
+    case 'sweep':
+      return (i, j) => ((i * cols + j) * 1600) / Math.max(1, rows * cols);
+    default:
+      return () => 0;
+  }
+}
+
+/**
+ * Size of the drawing for `step` with `options` (see drawMatrix), without drawing it.
+ */
+export function measureMatrix(step, { cell, showRowLabels = true, showColLabels = true, transpose = false }) {
+  const rows = transpose ? step.cols : step.rows;
+  const cols = transpose ? step.rows : step.cols;
+  const rowLabels = transpose ? step.colLabels : step.rowLabels;
+  const colLabels = transpose ? step.rowLabels : step.colLabels;
+  const tokenRows = showRowLabels && isTokenAxis(transpose ? step.colsAxis : step.rowsAxis);
+  const tokenCols = showColLabels && isTokenAxis(transpose ? step.rowsAxis : step.colsAxis);
+  const left = tokenRows ? labelWidth(rowLabels) : 4;
+  const top = 18 + (tokenCols ? Math.min(60, labelWidth(colLabels)) : 4);
+  return { rows, cols, left, top, width: left + cols * cell + 2, height: top + rows * cell + 2, tokenRows, tokenCols };
+}
+
+function isTokenAxis(axis) {
+  return axis === 'query' || axis === 'key';
+}
+
+/**
+ * Draws into the <g> selection `g`:
+ *  step: { name, rows, cols, data, rowLabels, colLabels, rowsAxis, colsAxis }
+ *  options: { cell, color(v) → css, title, transpose, animation: 'none'|'fade'|'rows'|'cols'|'sweep',
+ *             numbers: bool, masked(i, j) → bool, columnColor(j) → css|null, onCell(i, j, event) }
+ */
+export function drawMatrix(g, step, options) {
+  const { cell, color, title, transpose = false, animation = 'none', numbers = true } = options;
+  const m = measureMatrix(step, options);
+  const value = transpose ? (i, j) => step.data[j * step.cols + i] : (i, j) => step.data[i * step.cols + j];
+  const rowLabels = transpose ? step.colLabels : step.rowLabels;
+  const colLabels = transpose ? step.rowLabels : step.colLabels;
+
+  g.selectAll('text.matrix-title')
+    .data([title])
+    .join('text')
+    .attr('class', 'matrix-title')
+    .attr('x', m.left)
+    .attr('y', 12)
+    .text((d) => `${d}  [${m.rows} × ${m.cols}]`);
+
+  g.selectAll('text.row-label')
+    .data(m.tokenRows ? rowLabels : [])
+    .join('text')
+    .attr('class', 'row-label')
+    .attr('x', m.left - 4)
+    .attr('y', (_, i) => m.top + i * cell + cell / 2)
+    .attr('font-size', Math.min(LABEL_FONT + 2, Math.max(8, cell * 0.6)))
+    .text((d) => d);
+  g.selectAll('text.col-label')
+    .data(m.tokenCols ? colLabels : [])
+    .join('text')
+    .attr('class', 'col-label')
+    .attr('transform', (_, j) => `translate(${m.left + j * cell + cell / 2},${m.top - 4}) rotate(-50)`)
+    .attr('font-size', Math.min(LABEL_FONT + 2, Math.max(8, cell * 0.6)))
+    .text((d) => d);
+
+  const cellsGroup = g
+    .selectAll('g.cells')
+    .data([0])
+    .join('g')
+    .attr('class', 'cells')
+    .attr('transform', `translate(${m.left},${m.top})`);
+  const tooltipLines = (i, j) => {
+    const v = value(i, j);
+    const masked = options.masked?.(i, j);
+    return [
+      `${title}[${i}, ${j}] = ${formatExact(v)}`,
+      `${m.tokenRows ? rowLabels[i] : `row ${i}`} → ${m.tokenCols ? colLabels[j] : `col ${j}`}${masked ? ' (masked)' : ''}`,
+    ];
+  };
+
+  if (m.rows * m.cols > SVG_CELL_LIMIT) {
+    drawAsImage(cellsGroup, m, value, color, cell, tooltipLines);
+    return m;
+  }
+  cellsGroup.selectAll('image').remove();
+
+  const cells = [];
+  for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) cells.push({ i, j, v: value(i, j) });
+  const delay = delayOf(animation, m.rows, m.cols);
+  const t = duration(animation === 'none' ? 350 : 450);
+  const showNumbers = numbers && cell >= 22;
+  const fontSize = Math.min(12, Math.max(8, cell * 0.36));
+  const chars = Math.floor((cell - 3) / (fontSize * 0.58));
+
+  const groups = cellsGroup
+    .selectAll('g.cell')
+    .data(cells, (d) => `${d.i}:${d.j}`)
+    .join(
+      (enter) => {
+        const e = enter
+          .append('g')
+          .attr('class', 'cell')
+          .attr('tabindex', -1)
+          .attr('opacity', t ? 0 : 1);
+        e.append('rect');
+        e.append('text');
+        e.transition()
+          .duration(t)
+          .delay((d) => (t ? delay(d.i, d.j) : 0))
+          .attr('opacity', 1);
+        return e;
+      },
+      (update) => update,
+      (exit) => exit.remove(),
+    )
+    .attr('transform', (d) => `translate(${d.j * cell},${d.i * cell})`)
+    .classed('masked', (d) => Boolean(options.masked?.(d.i, d.j)))
+    .attr('data-i', (d) => d.i)
+    .attr('data-j', (d) => d.j)
+    .attr('data-value', (d) => d.v);
+
+  groups
+    .select('rect')
+    .attr('width', cell - 1)
+    .attr('height', cell - 1)
+    .transition()
+    .duration(t)
+    .attr('fill', (d) => (options.masked?.(d.i, d.j) ? 'url(#hatch)' : color(d.v)));
+  groups
+    .select('text')
+    .attr('x', (cell - 1) / 2)
+    .attr('y', (cell - 1) / 2)
+    .attr('font-size', fontSize)
+    // A style, not an attribute: the page's CSS colours svg text, and styles win over attributes.
+    .style('fill', (d) => (options.masked?.(d.i, d.j) ? '#555' : textColorOn(color(d.v))))
+    .text((d) => (showNumbers ? formatFit(d.v, chars) : ''));
+
+  groups
+    .on('pointerenter', (event, d) => {
+      d3.select(event.currentTarget).classed('hover', true);
+      showTooltip(event, tooltipLines(d.i, d.j));
+    })
+    .on('pointerleave', (event) => {
+      d3.select(event.currentTarget).classed('hover', false);
+      hideTooltip();
+    })
+    .on('click', (event, d) => options.onCell?.(d.i, d.j, event));
+
+  const bands = options.columnColor ? d3.range(m.cols).map((j) => ({ j, color: options.columnColor(j) })) : [];
+  g.selectAll('rect.band')
+    .data(bands)
+    .join('rect')
+    .attr('class', 'band')
+    .attr('x', (d) => m.left + d.j * cell)
+    .attr('y', m.top - 3)
+    .attr('width', cell - 1)
+    .attr('height', 3)
+    .attr('fill', (d) => d.color);
+  return m;
+}
+
+function drawAsImage(group, m, value, color, cell, tooltipLines) {
+  group.selectAll('g.cell').remove();
+  const canvas = document.createElement('canvas');
+  canvas.width = m.cols;
+  canvas.height = m.rows;
+  const context = canvas.getContext('2d');
+  const image = context.createImageData(m.cols, m.rows);
+  for (let i = 0; i < m.rows; i++) {
+    for (let j = 0; j < m.cols; j++) {
+      const c = d3.rgb(color(value(i, j)));
+      const k = (i * m.cols + j) * 4;
+      image.data[k] = c.r;
+      image.data[k + 1] = c.g;
+      image.data[k + 2] = c.b;
+      image.data[k + 3] = 255;
+    }
+  }
+  context.putImageData(image, 0, 0);
+  group
+    .selectAll('image')
+    .data([0])
+    .join('image')
+    .attr('class', 'pixels')
+    .attr('width', m.cols * cell)
+    .attr('height', m.rows * cell)
+    .attr('preserveAspectRatio', 'none')
+    .attr('href', canvas.toDataURL())
+    .on('pointermove', (event) => {
+      const [x, y] = d3.pointer(event);
+      const i = Math.min(m.rows - 1, Math.max(0, Math.floor(y / cell)));
+      const j = Math.min(m.cols - 1, Math.max(0, Math.floor(x / cell)));
+      showTooltip(event, tooltipLines(i, j));
+    })
+    .on('pointerleave', hideTooltip);
+}

@@ -1,0 +1,152 @@
+// The stage: the current step drawn as an equation of matrices (X + PE = X', Q·Kᵀ = S, ...),
+// animated as it enters. Operands are keyed, so a new trace at the same step updates the
+// cells in place (colours and numbers transition) instead of redrawing.
+import * as d3 from 'd3';
+import { drawMatrix, measureMatrix } from './matrix.js';
+import { duration } from '../motion.js';
+
+const GAP = 14;
+const OP_WIDTH = 26;
+
+function rowWidth(operands, cell) {
+  return operands.reduce(
+    (sum, o) =>
+      sum +
+      GAP +
+      (o.op
+        ? Math.max(OP_WIDTH, o.op.length * 9 + 8)
+        : measureMatrix(o.step, { cell, transpose: o.transpose, showRowLabels: o.rowLabels !== false }).width),
+    0,
+  );
+}
+
+function cellSizeFor(operands, width) {
+  // Prefer the whole equation on one line with cells of at least 20 px; otherwise the largest
+  // cell (≤ 34 px) with which every operand fits on a line of its own.
+  for (let cell = 34; cell >= 20; cell -= 2) if (rowWidth(operands, cell) <= width) return cell;
+  for (let cell = 34; cell > 4; cell -= 2) {
+    const widest = Math.max(
+      ...operands.filter((o) => !o.op).map((o) => measureMatrix(o.step, { cell, transpose: o.transpose }).width),
+    );
+    if (widest <= width) return cell;
+  }
+  return 4;
+}
+
+/** Lays operands out left to right, wrapping when the stage is too narrow. */
+function layout(operands, width, cell) {
+  let x = 0;
+  let y = 0;
+  let rowHeight = 0;
+  const placed = [];
+  for (const operand of operands) {
+    const size = operand.op
+      ? { width: Math.max(OP_WIDTH, operand.op.length * 9 + 8), height: 0 }
+      : measureMatrix(operand.step, { cell, transpose: operand.transpose, showRowLabels: operand.rowLabels !== false });
+    if (x > 0 && x + size.width > width) {
+      x = 0;
+      y += rowHeight + GAP * 2;
+      rowHeight = 0;
+    }
+    placed.push({ ...operand, x, y, size });
+    x += size.width + GAP;
+    rowHeight = Math.max(rowHeight, size.height);
+  }
+  for (const p of placed) if (p.op) p.y += (rowHeightOf(placed, p.y) || 0) / 2 + 12;
+  return { placed, height: y + rowHeight };
+}
+
+function rowHeightOf(placed, y) {
+  return Math.max(0, ...placed.filter((p) => !p.op && p.y === y).map((p) => p.size.height));
+}
+
+/**
+ * @param svg d3 selection of the stage <svg>
+ * @param operands from STEPS[i].operands(trace, head)
+ * @param options { width, stepKey, onCell(operand, i, j) }
+ */
+export function drawStage(svg, operands, { width, stepKey, onCell }) {
+  const cell = cellSizeFor(operands, width);
+  const { placed, height } = layout(operands, width, cell);
+  svg.attr('viewBox', `0 0 ${width} ${Math.max(40, height + 8)}`).attr('height', Math.max(40, height + 8));
+  const t = duration(400);
+
+  svg
+    .selectAll('g.operand')
+    .data(placed, (d) => `${stepKey}:${d.op ? `op:${d.op}` : d.id}`)
+    .join(
+      (enter) =>
+        enter
+          .append('g')
+          .attr('class', (d) => (d.op ? 'operand operator' : 'operand matrix'))
+          .attr('transform', (d) => `translate(${d.x},${d.y})`)
+          .attr('opacity', t ? 0 : 1)
+          .call((e) => e.transition().duration(t).attr('opacity', 1)),
+      (update) =>
+        update.call((u) =>
+          u
+            .transition()
+            .duration(t)
+            .attr('transform', (d) => `translate(${d.x},${d.y})`),
+        ),
+      (exit) => exit.remove(),
+    )
+    .each(function draw(d) {
+      const g = d3.select(this);
+      if (d.op) {
+        g.selectAll('text')
+          .data([d.op])
+          .join('text')
+          .attr('class', 'operator-text')
+          .attr('x', 4)
+          .attr('y', 0)
+          .text(d.op);
+        return;
+      }
+      g.attr('data-step', d.step.name).attr('data-head', d.step.head ?? '');
+      drawMatrix(g, d.step, {
+        cell,
+        color: d.color,
+        title: d.title,
+        transpose: d.transpose,
+        animation: d.animation,
+        masked: d.masked,
+        columnColor: d.columnColor,
+        showRowLabels: d.rowLabels !== false,
+        onCell: (i, j, event) => onCell?.(d, i, j, event),
+      });
+    });
+  return { cell };
+}
+
+/**
+ * Step 4's sweep: a highlight moves along query row i of Q and key column j of Kᵀ while the
+ * score cell (i, j) fills (the cells enter with the same row-major timing). Motion only.
+ */
+export function sweepHighlights(svg, cell) {
+  const scores = svg.select('g.operand[data-step="scores"]');
+  const q = svg.select('g.operand[data-step="qHead"] g.cells');
+  const k = svg.select('g.operand[data-step="kHead"] g.cells');
+  const cells = scores.selectAll('g.cell').data();
+  if (!cells.length || q.empty() || k.empty() || !duration(1)) return;
+  const cols = d3.max(cells, (d) => d.j) + 1;
+  const qWidth = (d3.max(q.selectAll('g.cell').data(), (d) => d.j) + 1) * cell;
+  const kHeight = (d3.max(k.selectAll('g.cell').data(), (d) => d.i) + 1) * cell;
+  q.selectAll('rect.sweep').remove();
+  k.selectAll('rect.sweep').remove();
+  const row = q.append('rect').attr('class', 'sweep').attr('width', qWidth).attr('height', cell);
+  const col = k.append('rect').attr('class', 'sweep').attr('width', cell).attr('height', kHeight);
+  row
+    .transition('sweep')
+    .duration(1600)
+    .ease(d3.easeLinear)
+    .tween('sweep', () => (u) => {
+      const index = Math.min(cells.length - 1, Math.floor(u * cells.length));
+      row.attr('y', Math.floor(index / cols) * cell);
+      col.attr('x', (index % cols) * cell);
+    })
+    .on('end interrupt', () => {
+      row.remove();
+      col.remove();
+    });
+}

@@ -1,0 +1,88 @@
+// Step buttons 1–10, previous / play / next, a scrubber, and the keys ← → and space.
+import { STEP_COUNT } from '../state.js';
+
+export function buildStepper(root, store) {
+  const list = root.querySelector('.step-list');
+  const buttons = Array.from({ length: STEP_COUNT }, (_, k) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'step-button';
+    button.dataset.step = String(k + 1);
+    button.addEventListener('click', () => store.set({ step: k + 1 }));
+    const li = document.createElement('li');
+    li.append(button);
+    list.append(li);
+    return button;
+  });
+  const scrubber = root.querySelector('.scrubber');
+  scrubber.max = String(STEP_COUNT);
+  scrubber.addEventListener('input', () => store.set({ step: Number(scrubber.value) }));
+  root.querySelector('.previous').addEventListener('click', () => go(store, -1));
+  root.querySelector('.next').addEventListener('click', () => go(store, +1));
+  root.querySelector('.play').addEventListener('click', () => togglePlay(store));
+
+  document.addEventListener('keydown', (event) => {
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+    const tag = event.target?.tagName;
+    if (['INPUT', 'SELECT', 'TEXTAREA'].includes(tag) && event.target.type !== 'range') return;
+    if (event.target?.type === 'range' && event.target !== scrubber) return;
+    if (event.key === 'ArrowRight') go(store, +1);
+    else if (event.key === 'ArrowLeft') go(store, -1);
+    else if (event.key === ' ' && tag !== 'BUTTON') togglePlay(store);
+    else return;
+    event.preventDefault();
+  });
+  return { buttons, scrubber };
+}
+
+function go(store, delta) {
+  const step = Math.min(STEP_COUNT, Math.max(1, store.get().step + delta));
+  store.set({ step });
+}
+
+let timer = null;
+
+export function isPlaying() {
+  return timer !== null;
+}
+
+function togglePlay(store) {
+  if (timer) {
+    stop(store);
+    return;
+  }
+  if (store.get().step === STEP_COUNT) store.set({ step: 1 });
+  timer = setInterval(() => {
+    if (store.get().step >= STEP_COUNT) stop(store);
+    else go(store, +1);
+  }, 2600);
+  store.set({ playing: true });
+}
+
+function stop(store) {
+  clearInterval(timer);
+  timer = null;
+  store.set({ playing: false });
+}
+
+export function updateStepper(root, ui, state, strings) {
+  ui.buttons.forEach((button, k) => {
+    const current = k + 1 === state.step;
+    button.textContent = `${k + 1} ${strings.steps[k].short}`;
+    button.setAttribute('aria-current', current ? 'step' : 'false');
+    button.title = strings.steps[k].title;
+  });
+  ui.scrubber.value = String(state.step);
+  ui.scrubber.setAttribute(
+    'aria-valuetext',
+    `${strings.stepOf(state.step, ui.buttons.length)}: ${strings.steps[state.step - 1].title}`,
+  );
+  ui.scrubber.setAttribute('aria-label', strings.stepper);
+  const play = root.querySelector('.play');
+  play.textContent = state.playing ? '⏸' : '▶';
+  play.setAttribute('aria-label', state.playing ? strings.pause : strings.play);
+  play.setAttribute('aria-pressed', String(Boolean(state.playing)));
+  root.querySelector('.previous').setAttribute('aria-label', strings.previous);
+  root.querySelector('.next').setAttribute('aria-label', strings.next);
+  root.querySelector('.step-counter').textContent = strings.stepOf(state.step, ui.buttons.length);
+}
