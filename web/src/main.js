@@ -13,6 +13,7 @@ import { STEPS } from './steps.js';
 import { tokenizeSentence } from './tokenize.js';
 import { formatCount, headColor, maxAbs, signedScale } from './scales.js';
 import { drawStage, sweepHighlights } from './views/stage.js';
+import { drawStageExtras } from './views/stage-extras.js';
 import { drawExplanation } from './views/explain.js';
 import { drawLinks, linksLegend } from './views/links.js';
 import { drawHeatmaps, heatmapTables } from './views/heatmap.js';
@@ -138,6 +139,9 @@ function renderStage(state, s, stepChanged) {
     },
   });
   if (stepChanged && def.key === 'scores') sweepHighlights(svg, cell);
+  const [, , width, height] = svg.attr('viewBox').split(' ').map(Number);
+  const extra = drawStageExtras(svg, trace, state, s, height);
+  if (extra) svg.attr('viewBox', `0 0 ${width} ${height + extra + 40}`).attr('height', height + extra + 40);
   drawExplanation(document.querySelector('.explain'), trace, state, s);
 }
 
@@ -156,7 +160,9 @@ function renderViews(state, s) {
       strings: s,
       onFocus(next) {
         focus = next;
+        if (next?.locked && next.side === 'query') store.set({ query: next.index });
         renderViews(store.get(), strings());
+        if (store.get().step === 7) renderStage(store.get(), strings(), false);
       },
     });
   } else if (state.view === 'heatmap') {
@@ -260,10 +266,9 @@ const stepperUI = buildStepper(document.querySelector('.stepper'), store);
 buildControls(store);
 const engine = await createEngine();
 $('loading').hidden = true;
-if (notices.length) showMessage(`Ignored URL values: ${notices.join(', ')}`);
 store.subscribe(render);
 render(store.get(), new Set(MODEL_FIELDS));
-if (notices.length) showMessage(`Ignored URL values: ${notices.join(', ')}`);
+if (notices.length) showMessage(strings().ignoredURL(notices.join(', ')));
 let resizeTimer;
 window.addEventListener('resize', () => {
   clearTimeout(resizeTimer);

@@ -10,7 +10,7 @@ function row(step, i) {
   return Array.from(step.data.subarray(i * step.cols, (i + 1) * step.cols));
 }
 
-function barChart(g, values, labels, { width, height, title, color, domain }) {
+export function barChart(g, values, labels, { width, height, title, color, domain }) {
   const finite = values.map((v) => (Number.isFinite(v) ? v : 0));
   const [lo, hi] = domain ?? [Math.min(0, ...finite), Math.max(0, ...finite)];
   const y = d3
@@ -64,7 +64,7 @@ function barChart(g, values, labels, { width, height, title, color, domain }) {
     .text((d) => (labels.length <= 16 ? d : ''));
 }
 
-function histogram(g, values, { width, height, title, color, domain }) {
+export function histogram(g, values, { width, height, title, color, domain }) {
   const x = d3.scaleLinear().domain(domain).range([0, width]);
   const bins = d3.bin().domain(x.domain()).thresholds(24)(values.filter(Number.isFinite));
   const y = d3

@@ -1,0 +1,61 @@
+// What the stage adds under the equation at two steps: the spread of the scores before and
+// after ÷√d_k (step 5), and one query's scores becoming weights that sum to 1 (step 7).
+import * as d3 from 'd3';
+import { barChart, histogram } from './softmax.js';
+import { formatShort, headColor } from '../scales.js';
+
+const HEIGHT = 150;
+
+export function drawStageExtras(svg, trace, state, strings, top) {
+  const head = state.head === 'all' ? 0 : state.head;
+  const key = state.step === 5 ? 'spread' : state.step === 7 ? 'bars' : null;
+  const g = svg
+    .selectAll('g.stage-extra')
+    .data(key ? [key] : [], (d) => d)
+    .join('g')
+    .attr('class', 'stage-extra')
+    .attr('transform', `translate(20,${top + 40})`);
+  if (!key) return 0;
+  const width = Math.min(520, Number(svg.attr('viewBox').split(' ')[2]) - 40);
+  if (key === 'spread') {
+    const raw = Array.from(trace.step('scores', head).data);
+    const scaled = Array.from(trace.step('scaled', head).data);
+    const domain = d3.extent([...raw, ...scaled]);
+    const sd = (values) => Math.sqrt(d3.variance(values) ?? 0);
+    const halves = [
+      { title: `${strings.withoutScaling}: σ = ${formatShort(sd(raw))}`, values: raw, color: '#7b6fb0' },
+      {
+        title: `${state.scale ? strings.withScaling : strings.scaledScores}: σ = ${formatShort(sd(scaled))}`,
+        values: scaled,
+        color: '#b35806',
+      },
+    ];
+    g.selectAll('g.half')
+      .data(halves)
+      .join('g')
+      .attr('class', 'half')
+      .attr('transform', (_, k) => `translate(${k * (width / 2 + 10)},0)`)
+      .each(function draw(d) {
+        histogram(d3.select(this), d.values, {
+          width: width / 2 - 20,
+          height: HEIGHT - 60,
+          title: d.title,
+          color: d.color,
+          domain,
+        });
+      });
+  } else {
+    const i = Math.min(state.query, trace.nQuery - 1);
+    const row = (name) => Array.from(trace.step(name, head).data.subarray(i * trace.nKey, (i + 1) * trace.nKey));
+    const weights = row('weights');
+    const sum = weights.reduce((a, b) => a + b, 0);
+    barChart(g, weights, trace.kvTokens, {
+      width,
+      height: HEIGHT - 60,
+      title: `${trace.tokens[i]}: ${strings.weights} · Σ = ${sum.toFixed(3)}`,
+      color: headColor(head),
+      domain: [0, 1],
+    });
+  }
+  return HEIGHT;
+}
