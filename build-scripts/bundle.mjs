@@ -1,34 +1,99 @@
-// Bundles the page into dist/site/: the app (D3 and the engine's JS API included), its CSS,
-// index.html and the engine's .wasm beside the bundle. Nothing is loaded from a CDN.
+// Bundles the front end into dist/ (nothing is loaded from a CDN):
+//   dist/site/                 the page (index.html, embed.html), app.js, embed.js, the web
+//                              component attention-explorer.js, CSS, fonts and the engine's .wasm
+//   dist/attention-explorer.html  everything in one file (JS, CSS, fonts, WASM) for file://
 import { build } from 'esbuild';
-import { copyFile, mkdir, readdir, rm } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const site = path.join(root, 'dist/site');
+const src = (file) => path.join(root, 'web/src', file);
+
+// KaTeX lists woff2, woff and ttf for each font; every browser we support reads woff2.
+const woff2Only = {
+  name: 'katex-woff2-only',
+  setup(b) {
+    b.onLoad({ filter: /katex(\.min)?\.css$/ }, async (args) => ({
+      contents: (await readFile(args.path, 'utf8')).replace(
+        /,url\([^)]*\.(woff|ttf)\) format\("(woff|truetype)"\)/g,
+        '',
+      ),
+      loader: 'css',
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
+const common = {
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  minify: true,
+  logLevel: 'warning',
+  plugins: [woff2Only],
+  // Only reached under node (engine.js reads the .wasm from disk there), never in a browser.
+  external: ['node:fs/promises'],
+};
+
 // Start clean: a file removed from web/public must not linger in the site.
 await rm(site, { recursive: true, force: true });
 await mkdir(site, { recursive: true });
 
 await build({
-  entryPoints: { app: path.join(root, 'web/src/main.js') },
-  bundle: true,
-  format: 'esm',
-  target: 'es2022',
+  ...common,
+  entryPoints: { app: src('main.js'), embed: src('embed.js') },
   outdir: site,
-  // KaTeX's fonts are copied beside the CSS that names them.
-  loader: { '.woff2': 'file', '.woff': 'file', '.ttf': 'file' },
-  assetNames: 'fonts/[name]-[hash]',
-  // Only reached under node (engine.js reads the .wasm from disk there), never in a browser.
-  external: ['node:fs/promises'],
   sourcemap: true,
-  minify: true,
-  logLevel: 'warning',
+  loader: { '.woff2': 'file' },
+  assetNames: 'fonts/[name]-[hash]',
 });
 
-for (const file of await readdir(path.join(root, 'web/public'))) {
-  await copyFile(path.join(root, 'web/public', file), path.join(site, file));
-}
+// The CSS with fonts inlined, as text for the web component and the single file.
+const cssResult = await build({
+  ...common,
+  entryPoints: [src('app.css')],
+  write: false,
+  outdir: site,
+  loader: { '.woff2': 'dataurl' },
+});
+const css = cssResult.outputFiles.find((f) => f.path.endsWith('.css')).text;
+const virtualCss = {
+  name: 'virtual-css',
+  setup(b) {
+    b.onResolve({ filter: /^virtual:explorer-css$/ }, () => ({ path: 'explorer-css', namespace: 'virtual' }));
+    b.onLoad({ filter: /.*/, namespace: 'virtual' }, () => ({
+      contents: `export default ${JSON.stringify(css)};`,
+      loader: 'js',
+    }));
+  },
+};
+
+await build({
+  ...common,
+  plugins: [woff2Only, virtualCss],
+  entryPoints: { 'attention-explorer': src('component.js') },
+  outdir: site,
+});
+
+const single = await build({
+  ...common,
+  entryPoints: [src('single.js')],
+  write: false,
+  outdir: site,
+  loader: { '.wasm': 'binary', '.woff2': 'dataurl' },
+});
+const singleJs = single.outputFiles.find((f) => f.path.endsWith('.js')).text;
+const page = (await readFile(path.join(root, 'web/public/index.html'), 'utf8'))
+  .replace(/\s*<link rel="icon"[^>]*>/, '')
+  .replace('<link rel="stylesheet" href="app.css" />', () => `<style>${css}</style>`)
+  .replace(
+    '<script type="module" src="app.js"></script>',
+    () => `<script type="module">${singleJs.replace(/<\/script/gi, '<\\/script')}</script>`,
+  );
+await writeFile(path.join(root, 'dist/attention-explorer.html'), page);
+
+await cp(path.join(root, 'web/public'), site, { recursive: true });
 await copyFile(path.join(root, 'dist/engine/attention-engine.wasm'), path.join(site, 'attention-engine.wasm'));
-console.log(`bundle: ${path.relative(root, site)}/ ready`);
+console.log(`bundle: dist/site/ and dist/attention-explorer.html (${Math.round(page.length / 1024)} KiB) ready`);

@@ -22,7 +22,7 @@ const shot = (page, name) => page.screenshot({ path: path.join(screenshotDir, `$
 
 /** Reads the chips, the URL state, and runs the node engine with the same options. */
 async function engineTraceFor(page) {
-  const tokens = await page.locator('#tokens li').allTextContents();
+  const tokens = await page.locator('[data-role=tokens] li').allTextContents();
   const params = new URL(page.url()).searchParams;
   const mask = params.get('mask') ?? 'none';
   return engine.run({
@@ -39,9 +39,11 @@ async function engineTraceFor(page) {
 }
 
 async function typeSentence(page, text) {
-  await page.fill('#sentence', text);
+  await page.fill('[data-role=sentence]', text);
   await page.waitForFunction(
-    (n) => document.querySelectorAll('#tokens li').length > 0 && new URL(location.href).searchParams.get('s') !== null,
+    (n) =>
+      document.querySelectorAll('[data-role=tokens] li').length > 0 &&
+      new URL(location.href).searchParams.get('s') !== null,
     0,
   );
   await page.waitForTimeout(300);
@@ -49,9 +51,9 @@ async function typeSentence(page, text) {
 
 test('typing 我爱吃火锅 gives word chips, and all ten steps play through in English and 中文', async () => {
   const { page, context, problems, requests } = await openPage(session.browser, `${session.url}?lang=en`);
-  await page.waitForSelector('#stage g.cell');
+  await page.waitForSelector('[data-role=stage] g.cell');
   await typeSentence(page, '我爱吃火锅');
-  assert.deepEqual(await page.locator('#tokens li').allTextContents(), ['我', '爱', '吃', '火锅']);
+  assert.deepEqual(await page.locator('[data-role=tokens] li').allTextContents(), ['我', '爱', '吃', '火锅']);
   const expectedStages = [
     ['x', 'pe', 'xPe'],
     ['xPe', 'q', 'k', 'v'],
@@ -74,11 +76,11 @@ test('typing 我爱吃火锅 gives word chips, and all ten steps play through in
         step,
       );
       const stages = await page
-        .locator('#stage g.operand.matrix')
+        .locator('[data-role=stage] g.operand.matrix')
         .evaluateAll((els) => els.map((el) => el.dataset.step));
       assert.deepEqual(stages, expectedStages[step - 1], `step ${step}`);
       assert.equal(await page.locator('.step-button[aria-current="step"]').getAttribute('data-step'), String(step));
-      const title = await page.locator('#step-title').textContent();
+      const title = await page.locator('.step-title').textContent();
       assert.ok(title.startsWith(`${step}. `), title);
       assert.ok((await page.locator('.explain .active').count()) > 0, `step ${step} highlights a formula term`);
       await page.waitForTimeout(lang === 'en' ? 900 : 50);
@@ -109,23 +111,23 @@ test('links and heatmap cells match the engine, and hover shows its exact number
     session.browser,
     `${session.url}?lang=en&h=4&d=16&step=7&s=The+cat+chased+the+ball`,
   );
-  await page.waitForSelector('#links line.link', { state: 'attached' });
+  await page.waitForSelector('[data-role=links] line.link', { state: 'attached' });
   const trace = await engineTraceFor(page);
   let expectedLinks = 0;
   for (let h = 0; h < trace.heads; h++) expectedLinks += trace.step('weights', h).data.filter((w) => w >= 0.004).length;
   await page.waitForTimeout(700); // exiting links finish their transition
-  assert.equal(await page.locator('#links line.link').count(), expectedLinks);
+  assert.equal(await page.locator('[data-role=links] line.link').count(), expectedLinks);
   const linkWeights = await page
-    .locator('#links line.link')
+    .locator('[data-role=links] line.link')
     .evaluateAll((els) =>
       els.map((el) => [Number(el.dataset.head), Number(el.dataset.i), Number(el.dataset.j), Number(el.dataset.weight)]),
     );
   for (const [h, i, j, w] of linkWeights) assert.equal(w, trace.step('weights', h).data[i * trace.nKey + j]);
 
-  await page.click('#tab-heatmap');
-  await page.waitForSelector('#heatmaps g.cell');
-  assert.equal(await page.locator('#heatmaps g.cell').count(), trace.heads * trace.nQuery * trace.nKey);
-  const cell = page.locator('#heatmaps g.multiple[data-head="2"] g.cell[data-i="1"][data-j="3"]');
+  await page.click('[role=tab][data-view=heatmap]');
+  await page.waitForSelector('[data-role=heatmaps] g.cell');
+  assert.equal(await page.locator('[data-role=heatmaps] g.cell').count(), trace.heads * trace.nQuery * trace.nKey);
+  const cell = page.locator('[data-role=heatmaps] g.multiple[data-head="2"] g.cell[data-i="1"][data-j="3"]');
   await cell.hover();
   const expected = trace.step('weights', 2).data[1 * trace.nKey + 3];
   const tip = await page.locator('.tooltip').textContent();
@@ -133,27 +135,30 @@ test('links and heatmap cells match the engine, and hover shows its exact number
   await page.waitForTimeout(700);
   await shot(page, 'view-heatmap');
 
-  await page.click('#table-toggle');
-  assert.equal(await page.locator('#heatmap-tables table').count(), 4);
-  assert.equal(await page.locator('#heatmap-tables table').first().locator('td').count(), trace.nQuery * trace.nKey);
+  await page.click('[data-role=table-toggle]');
+  assert.equal(await page.locator('[data-role=heatmap-tables] table').count(), 4);
+  assert.equal(
+    await page.locator('[data-role=heatmap-tables] table').first().locator('td').count(),
+    trace.nQuery * trace.nKey,
+  );
 
   await cell.click(); // a cell highlights its link in the links view
-  await page.waitForSelector('#links line.link.pair', { state: 'attached' });
-  const pair = page.locator('#links line.link.pair');
+  await page.waitForSelector('[data-role=links] line.link.pair', { state: 'attached' });
+  const pair = page.locator('[data-role=links] line.link.pair');
   assert.deepEqual(
     [await pair.getAttribute('data-head'), await pair.getAttribute('data-i'), await pair.getAttribute('data-j')],
     ['2', '1', '3'],
   );
 
-  await page.hover('#links text.token.query >> nth=1');
+  await page.hover('[data-role=links] text.token.query >> nth=1');
   await page.waitForTimeout(600);
   const opacities = await page
-    .locator('#links line.link')
+    .locator('[data-role=links] line.link')
     .evaluateAll((els) => els.map((el) => [Number(el.dataset.i), Number(el.getAttribute('stroke-opacity'))]));
   for (const [i, opacity] of opacities) if (i !== 1) assert.ok(opacity <= 0.03 + 1e-9, 'other queries fade out');
   await shot(page, 'view-links');
 
-  await page.click('#tab-softmax');
+  await page.click('[role=tab][data-view=softmax]');
   await page.waitForSelector('.chart-weights rect.bar');
   await page.waitForTimeout(700);
   const bars = await page
@@ -161,11 +166,11 @@ test('links and heatmap cells match the engine, and hover shows its exact number
     .evaluateAll((els) => els.map((el) => Number(el.dataset.value)));
   assert.deepEqual(bars, Array.from(trace.step('weights', 0).data.slice(0, trace.nKey)));
   await shot(page, 'view-softmax');
-  await page.click('#tab-matrices');
-  await page.waitForSelector('#matrices g.operand[data-step="wQ"] g.cell');
+  await page.click('[role=tab][data-view=matrices]');
+  await page.waitForSelector('[data-role=matrices] g.operand[data-step="wQ"] g.cell');
   await page.waitForTimeout(700);
   const wq = await page
-    .locator('#matrices g.operand[data-step="wQ"] g.cell')
+    .locator('[data-role=matrices] g.operand[data-step="wQ"] g.cell')
     .evaluateAll((els) => els.map((el) => Number(el.dataset.value)));
   assert.deepEqual(wq, Array.from(trace.step('wQ').data));
   await shot(page, 'view-matrices');
@@ -178,8 +183,8 @@ test('the causal mask zeroes the upper triangle in the DOM and hatches it', asyn
     session.browser,
     `${session.url}?mask=causal&step=7&view=heatmap&s=猫追着球跑&tok=chars`,
   );
-  await page.waitForSelector('#heatmaps g.cell');
-  const cells = await page.locator('#heatmaps g.cell').evaluateAll((els) =>
+  await page.waitForSelector('[data-role=heatmaps] g.cell');
+  const cells = await page.locator('[data-role=heatmaps] g.cell').evaluateAll((els) =>
     els.map((el) => ({
       i: Number(el.dataset.i),
       j: Number(el.dataset.j),
@@ -204,14 +209,14 @@ test('a sentence with HTML in it is shown as text and runs nothing', async () =>
     dialogs++;
     dialog.dismiss();
   });
-  await page.waitForSelector('#stage g.cell');
+  await page.waitForSelector('[data-role=stage] g.cell');
   const attack = '<img src=x onerror=alert(1)> <script>alert(2)</script>';
   await typeSentence(page, attack);
-  const chips = await page.locator('#tokens li').allTextContents();
+  const chips = await page.locator('[data-role=tokens] li').allTextContents();
   assert.ok(chips.join(' ').includes('<img') || chips.join('').includes('img'), chips.join('|'));
   assert.equal(await page.locator('body img').count(), 0);
   assert.equal(await page.locator('main script').count(), 0);
-  const labels = await page.locator('#links text.token').allTextContents();
+  const labels = await page.locator('[data-role=links] text.token').allTextContents();
   assert.ok(labels.some((l) => l.includes('<') || l.includes('img')));
   await page.waitForTimeout(300);
   assert.equal(dialogs, 0);
@@ -222,12 +227,12 @@ test('a sentence with HTML in it is shown as text and runs nothing', async () =>
 test('reduced motion: a new step shows its final state at once', async () => {
   const { page, context, problems } = await openPage(session.browser, session.url);
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  await page.waitForSelector('#stage g.cell');
+  await page.waitForSelector('[data-role=stage] g.cell');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   const opacities = await page
-    .locator('#stage g.cell')
+    .locator('[data-role=stage] g.cell')
     .evaluateAll((els) => els.map((el) => el.getAttribute('opacity')));
   assert.ok(opacities.length > 0);
   assert.ok(
@@ -235,7 +240,7 @@ test('reduced motion: a new step shows its final state at once', async () => {
     'no cell is still fading in',
   );
   assert.equal(new URL(page.url()).searchParams.get('step'), '4');
-  assert.equal(await page.locator('#stage rect.sweep').count(), 0, 'no sweep animation');
+  assert.equal(await page.locator('[data-role=stage] rect.sweep').count(), 0, 'no sweep animation');
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -245,7 +250,7 @@ test('phone size and dark theme: no horizontal scroll, dark background', async (
     viewport: { width: 390, height: 844 },
   });
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.waitForSelector('#stage g.cell');
+  await page.waitForSelector('[data-role=stage] g.cell');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the phone`);
   const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
@@ -257,14 +262,14 @@ test('phone size and dark theme: no horizontal scroll, dark background', async (
 
 test('keyboard: tabs, play and pause, token lock', async () => {
   const { page, context, problems } = await openPage(session.browser, session.url);
-  await page.waitForSelector('#links text.token');
-  await page.focus('#tab-links');
+  await page.waitForSelector('[data-role=links] text.token');
+  await page.focus('[role=tab][data-view=links]');
   await page.keyboard.press('ArrowRight');
-  assert.equal(await page.locator('#tab-heatmap').getAttribute('aria-selected'), 'true');
+  assert.equal(await page.locator('[role=tab][data-view=heatmap]').getAttribute('aria-selected'), 'true');
   await page.keyboard.press('ArrowLeft');
-  await page.focus('#links text.token.key >> nth=2');
+  await page.focus('[data-role=links] text.token.key >> nth=2');
   await page.keyboard.press('Enter');
-  assert.equal(await page.locator('#links text.token.locked').count(), 1);
+  assert.equal(await page.locator('[data-role=links] text.token.locked').count(), 1);
   await page.locator('.transport .play').focus();
   await page.keyboard.press('Enter');
   assert.equal(await page.locator('.transport .play').getAttribute('aria-pressed'), 'true');

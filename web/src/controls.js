@@ -3,8 +3,6 @@
 import { D_MODELS, MASKS, PRESETS } from './state.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
 
-const $ = (id) => document.getElementById(id);
-
 function options(select, values, label) {
   select.replaceChildren(
     ...values.map((value) => {
@@ -16,7 +14,8 @@ function options(select, values, label) {
   );
 }
 
-export function buildControls(store) {
+export function buildControls(root, store) {
+  const $ = (role) => root.querySelector(`[data-role="${role}"]`);
   let typing = null;
   $('sentence').addEventListener('input', (event) => {
     clearTimeout(typing);
@@ -51,7 +50,8 @@ export function buildControls(store) {
 }
 
 /** Writes the state into the controls (after a URL load, a preset, or a language switch). */
-export function updateControls(state, strings) {
+export function updateControls(root, state, strings) {
+  const $ = (role) => root.querySelector(`[data-role="${role}"]`);
   const sentence = $('sentence');
   if (sentence.value !== state.sentence && document.activeElement !== sentence) sentence.value = state.sentence;
   options($('preset'), ['', ...PRESETS], (p) => (p === '' ? '—' : p));
@@ -68,7 +68,7 @@ export function updateControls(state, strings) {
   $('heads').value = String(state.heads);
   options($('mask'), MASKS, (m) => strings[`mask.${m}`]);
   $('mask').value = state.mask;
-  $('window').closest('label').hidden = state.mask !== 'window';
+  $('window-control').hidden = state.mask !== 'window';
   options($('init'), ['scaled', 'randn'], (i) => strings[`init.${i}`]);
   $('init').value = state.init;
   $('scale').checked = state.scale;

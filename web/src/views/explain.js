@@ -12,8 +12,6 @@ const KATEX_OPTIONS = {
   trust: (context) => context.command === '\\htmlClass',
 };
 
-let rendered = false;
-
 export function drawExplanation(root, trace, state, strings) {
   const index = state.step - 1;
   const def = STEPS[index];
@@ -21,10 +19,9 @@ export function drawExplanation(root, trace, state, strings) {
   root.querySelector('.step-title').textContent = `${state.step}. ${text.title}`;
   const formula = root.querySelector('.formula');
   const context = root.querySelector('.formula-context');
-  if (!rendered) {
+  if (!formula.hasChildNodes()) {
     katex.render(FORMULA, formula, { ...KATEX_OPTIONS, displayMode: true });
     katex.render(FORMULA_CONTEXT, context, { ...KATEX_OPTIONS, displayMode: true });
-    rendered = true;
   }
   for (const el of root.querySelectorAll('[class*="t-"]')) {
     const terms = [...el.classList].filter((c) => c.startsWith('t-'));

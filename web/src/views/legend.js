@@ -12,7 +12,7 @@ let gradientCount = 0;
  */
 export function drawLegend(g, color, domain, { width = 180, label = '', hatchLabel = null } = {}) {
   const id = g.attr('data-gradient') ?? `legend-gradient-${++gradientCount}`;
-  g.attr('data-gradient', id).attr('class', 'legend');
+  g.attr('data-gradient', id).classed('legend', true);
   const stops = d3.range(0, 1.0001, 0.1).map((t) => ({ t, color: color(domain[0] + t * (domain[1] - domain[0])) }));
   const defs = g.selectAll('defs').data([0]).join('defs');
   defs

@@ -111,9 +111,9 @@ export function drawMatrix(g, step, options) {
   for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) cells.push({ i, j, v: value(i, j) });
   const delay = delayOf(animation, m.rows, m.cols);
   const t = duration(animation === 'none' ? 350 : 450);
-  const showNumbers = numbers && cell >= 22;
+  const showNumbers = numbers && cell >= 24;
   const fontSize = Math.min(12, Math.max(8, cell * 0.36));
-  const chars = Math.floor((cell - 3) / (fontSize * 0.58));
+  const chars = Math.floor((cell - 4) / (fontSize * 0.62));
 
   const groups = cellsGroup
     .selectAll('g.cell')

@@ -1,7 +1,26 @@
 // Step buttons 1–10, previous / play / next, a scrubber, and the keys ← → and space.
 import { STEP_COUNT } from '../state.js';
 
-export function buildStepper(root, store) {
+/** keyTarget: where ← → and space are heard (the explorer, or the whole document for the page). */
+export function buildStepper(root, store, keyTarget = root) {
+  let timer = null;
+  const stop = () => {
+    clearInterval(timer);
+    timer = null;
+    store.set({ playing: false });
+  };
+  const togglePlay = () => {
+    if (timer) {
+      stop();
+      return;
+    }
+    if (store.get().step === STEP_COUNT) store.set({ step: 1 });
+    timer = setInterval(() => {
+      if (store.get().step >= STEP_COUNT) stop();
+      else go(store, +1);
+    }, 2600);
+    store.set({ playing: true });
+  };
   const list = root.querySelector('.step-list');
   const buttons = Array.from({ length: STEP_COUNT }, (_, k) => {
     const button = document.createElement('button');
@@ -19,50 +38,25 @@ export function buildStepper(root, store) {
   scrubber.addEventListener('input', () => store.set({ step: Number(scrubber.value) }));
   root.querySelector('.previous').addEventListener('click', () => go(store, -1));
   root.querySelector('.next').addEventListener('click', () => go(store, +1));
-  root.querySelector('.play').addEventListener('click', () => togglePlay(store));
+  root.querySelector('.play').addEventListener('click', togglePlay);
 
-  document.addEventListener('keydown', (event) => {
+  keyTarget.addEventListener('keydown', (event) => {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
     const tag = event.target?.tagName;
     if (['INPUT', 'SELECT', 'TEXTAREA'].includes(tag) && event.target.type !== 'range') return;
     if (event.target?.type === 'range' && event.target !== scrubber) return;
     if (event.key === 'ArrowRight') go(store, +1);
     else if (event.key === 'ArrowLeft') go(store, -1);
-    else if (event.key === ' ' && tag !== 'BUTTON') togglePlay(store);
+    else if (event.key === ' ' && tag !== 'BUTTON') togglePlay();
     else return;
     event.preventDefault();
   });
-  return { buttons, scrubber };
+  return { buttons, scrubber, stop: () => timer && stop() };
 }
 
 function go(store, delta) {
   const step = Math.min(STEP_COUNT, Math.max(1, store.get().step + delta));
   store.set({ step });
-}
-
-let timer = null;
-
-export function isPlaying() {
-  return timer !== null;
-}
-
-function togglePlay(store) {
-  if (timer) {
-    stop(store);
-    return;
-  }
-  if (store.get().step === STEP_COUNT) store.set({ step: 1 });
-  timer = setInterval(() => {
-    if (store.get().step >= STEP_COUNT) stop(store);
-    else go(store, +1);
-  }, 2600);
-  store.set({ playing: true });
-}
-
-function stop(store) {
-  clearInterval(timer);
-  timer = null;
-  store.set({ playing: false });
 }
 
 export function updateStepper(root, ui, state, strings) {

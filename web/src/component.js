@@ -1,0 +1,103 @@
+// <attention-explorer sentence="我 爱 吃 火锅" heads="2" step="softmax" view="heatmap"></attention-explorer>
+// One script tag defines the element. Each instance renders in its own shadow root; all share
+// one WASM engine. Attributes are live: changing one updates that explorer.
+import 'd3-transition';
+import css from 'virtual:explorer-css';
+import { defaultLanguage } from './i18n.js';
+import { defaultState, stateFromURL } from './state.js';
+import { createExplorer } from './explorer/explorer.js';
+import { sharedEngine } from './explorer/engine.js';
+
+const STEP_NAMES = ['embed', 'project', 'split', 'scores', 'scale', 'mask', 'softmax', 'weighted', 'concat', 'output'];
+
+// attribute → URL key of state.js (the same parser checks both)
+const ATTRIBUTES = {
+  sentence: 's',
+  tokenization: 'tok',
+  'd-model': 'd',
+  heads: 'h',
+  seed: 'seed',
+  mask: 'mask',
+  window: 'w',
+  scale: 'scale',
+  temperature: 't',
+  'positional-encoding': 'pe',
+  init: 'init',
+  step: 'step',
+  view: 'view',
+  head: 'head',
+  lang: 'lang',
+};
+const CHROME = ['controls', 'stepper', 'explain', 'views'];
+
+// @font-face only works in the document, not in a shadow root: split those rules out.
+const fontFaces = css.match(/@font-face\s*{[^}]*}/g) ?? [];
+const documentSheet = new CSSStyleSheet();
+documentSheet.replaceSync(`${fontFaces.join('\n')}\n${css.match(/\.tooltip\s*{[^}]*}/)?.[0] ?? ''}`);
+const shadowSheet = new CSSStyleSheet();
+shadowSheet.replaceSync(css.replace(/@font-face\s*{[^}]*}/g, ''));
+
+function stateFromAttributes(element, base) {
+  const query = new URLSearchParams();
+  for (const [attribute, key] of Object.entries(ATTRIBUTES)) {
+    let value = element.getAttribute(attribute);
+    if (value === null) continue;
+    if (attribute === 'step' && STEP_NAMES.includes(value)) value = String(STEP_NAMES.indexOf(value) + 1);
+    if (['scale', 'positional-encoding'].includes(attribute)) value = value === 'false' || value === '0' ? '0' : '1';
+    query.set(key, value);
+  }
+  return stateFromURL(query.toString(), base);
+}
+
+class AttentionExplorerElement extends HTMLElement {
+  static observedAttributes = [...Object.keys(ATTRIBUTES), ...CHROME];
+
+  #explorer = null;
+  #base = null;
+
+  async connectedCallback() {
+    if (this.#explorer || this.shadowRoot) return;
+    if (!document.adoptedStyleSheets.includes(documentSheet)) {
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, documentSheet];
+    }
+    const shadow = this.attachShadow({ mode: 'open' });
+    shadow.adoptedStyleSheets = [shadowSheet];
+    const root = document.createElement('div');
+    shadow.append(root);
+    this.#base = defaultState(this.getAttribute('lang') ?? defaultLanguage());
+    const { state, notices } = stateFromAttributes(this, this.#base);
+    const chrome = { header: false, share: false };
+    for (const flag of CHROME)
+      if (this.hasAttribute(flag))
+        chrome[flag] = this.getAttribute(flag) !== 'false' && this.getAttribute(flag) !== '0';
+    const engine = await sharedEngine();
+    this.#explorer = createExplorer(root, {
+      engine,
+      state,
+      chrome,
+      onChange: (s) => this.dispatchEvent(new CustomEvent('statechange', { detail: { ...s } })),
+    });
+    if (notices.length) this.#explorer.showNotice(`Ignored attribute values: ${notices.join(', ')}`);
+    this.dispatchEvent(new Event('ready'));
+  }
+
+  attributeChangedCallback() {
+    if (!this.#explorer) return;
+    const { state, notices } = stateFromAttributes(this, this.#base);
+    this.#explorer.showNotice(notices.length ? `Ignored attribute values: ${notices.join(', ')}` : null);
+    this.#explorer.store.set(state);
+  }
+
+  disconnectedCallback() {
+    this.#explorer?.destroy();
+    this.#explorer = null;
+    this.shadowRoot?.replaceChildren();
+  }
+
+  /** The explorer inside (store, trace, viewSVG(), traceCSV(), traceJSON()). */
+  get explorer() {
+    return this.#explorer;
+  }
+}
+
+if (!customElements.get('attention-explorer')) customElements.define('attention-explorer', AttentionExplorerElement);

@@ -1,0 +1,354 @@
+// One explorer: a store of state → the engine's trace → the views. Several can live on one
+// page (the web component); each finds its elements under its own root. Views are functions
+// of the trace and the state; only this module calls the engine.
+import * as d3 from 'd3';
+import { buildControls, engineOptions, updateControls } from '../controls.js';
+import { strings as stringsFor } from '../i18n.js';
+import { createStore, STEP_COUNT } from '../state.js';
+import { STEPS } from '../steps.js';
+import { tokenizeSentence } from '../tokenize.js';
+import { formatCount, headColor, maxAbs, signedScale } from '../scales.js';
+import { drawStage, sweepHighlights } from '../views/stage.js';
+import { drawStageExtras } from '../views/stage-extras.js';
+import { drawExplanation } from '../views/explain.js';
+import { drawLinks, linksLegend } from '../views/links.js';
+import { drawHeatmaps, heatmapTables } from '../views/heatmap.js';
+import { drawSoftmax } from '../views/softmax.js';
+import { buildStepper, updateStepper } from '../views/stepper.js';
+import { hideTooltip } from '../tooltip.js';
+import { explorerMarkup } from './template.js';
+import { download, figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js';
+
+export const MODEL_FIELDS = [
+  'sentence',
+  'tokenization',
+  'dModel',
+  'heads',
+  'seed',
+  'mask',
+  'window',
+  'scale',
+  'temperature',
+  'positionalEncoding',
+  'init',
+];
+
+const MATRICES = [
+  ['x', 'X'],
+  ['pe', 'PE'],
+  ['xPe', "X'"],
+  ['wQ', 'W_Q'],
+  ['wK', 'W_K'],
+  ['wV', 'W_V'],
+  ['q', 'Q'],
+  ['k', 'K'],
+  ['v', 'V'],
+  ['headOutput', 'head'],
+  ['concat', 'Concat'],
+  ['wO', 'W_O'],
+  ['output', 'O'],
+];
+
+/**
+ * @param root an empty element to fill
+ * @param o { engine, state, chrome: { header, controls, explain, views, share } (all shown by
+ *            default), keyTarget, onChange(state), shareLinks: { page(state), embed(state) } }
+ */
+export function createExplorer(root, o) {
+  root.classList.add('attention-explorer');
+  root.innerHTML = explorerMarkup();
+  const $ = (role) => root.querySelector(`[data-role="${role}"]`);
+  const store = createStore(o.state);
+  const chrome = {
+    header: true,
+    controls: true,
+    stepper: true,
+    stage: true,
+    explain: true,
+    views: true,
+    share: true,
+    ...o.chrome,
+  };
+  for (const el of root.querySelectorAll('[data-chrome]')) el.hidden = chrome[el.dataset.chrome] === false;
+  if (!chrome.explain) root.querySelector('.stage-row').classList.add('no-explain');
+
+  let trace = null;
+  let focus = null; // links: { side, index, locked }
+  let pair = null; // a heatmap cell picked: { head, i, j }
+  let tablesShown = false;
+  const strings = () => stringsFor(store.get().lang);
+
+  function showMessage(text) {
+    const message = $('message');
+    message.hidden = !text;
+    message.textContent = text ?? '';
+    if (chrome.controls === false && text) showNotice(text);
+  }
+
+  function showNotice(text) {
+    $('notice').hidden = !text;
+    $('notice').textContent = text ?? '';
+  }
+
+  function compute(state) {
+    const tokens = tokenizeSentence(state.sentence, state.tokenization);
+    $('empty').hidden = tokens.length > 0;
+    if (!tokens.length) {
+      trace = null;
+      showMessage(null);
+      return;
+    }
+    try {
+      trace = o.engine.run(engineOptions(state, tokens));
+      showMessage(null);
+    } catch (error) {
+      trace = null;
+      showMessage(`${strings().engineError}: ${error.message}`);
+    }
+  }
+
+  function renderChips() {
+    d3.select($('tokens'))
+      .selectAll('li')
+      .data(trace?.tokens ?? [], (d, i) => `${i}:${d}`)
+      .join('li')
+      .attr('class', 'chip')
+      .text((d) => d)
+      .attr('title', (_, i) => `#${i}`);
+  }
+
+  function renderTexts(state, s) {
+    root.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
+    for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = s[el.dataset.i18n];
+    for (const el of root.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', s[el.dataset.i18nLabel]);
+    for (const button of root.querySelectorAll('.language button')) {
+      button.setAttribute('aria-pressed', String(button.dataset.lang === state.lang));
+    }
+    for (const tab of root.querySelectorAll('[role=tab]')) {
+      tab.textContent = s[`view.${tab.dataset.view}`];
+      const selected = tab.dataset.view === state.view;
+      tab.setAttribute('aria-selected', String(selected));
+      tab.tabIndex = selected ? 0 : -1;
+      root.querySelector(`[data-panel="${tab.dataset.view}"]`).hidden = !selected;
+    }
+    $('table-toggle').textContent = tablesShown ? s.hideTable : s.showTable;
+    $('table-toggle').setAttribute('aria-expanded', String(tablesShown));
+    if (trace) {
+      $('summary').textContent = s.summary(
+        trace.nQuery,
+        trace.heads,
+        trace.dK,
+        formatCount(trace.parameterCount, state.lang),
+      );
+      const f = trace.flops;
+      $('cost').textContent = s.cost(
+        formatCount(f.scores + f.scaling + f.mask + f.softmax + f.weightedSum, state.lang),
+        formatCount(f.qProjection + f.kProjection + f.vProjection + f.outputProjection, state.lang),
+      );
+    } else {
+      $('summary').textContent = '';
+      $('cost').textContent = '';
+    }
+  }
+
+  function stageWidth() {
+    return Math.max(300, Math.floor($('stage').parentElement.clientWidth - 24) || 800);
+  }
+
+  function renderStage(state, s, stepChanged) {
+    const svg = d3.select($('stage'));
+    if (!trace) {
+      svg.selectAll('*').remove();
+      return;
+    }
+    const def = STEPS[state.step - 1];
+    const head = state.head === 'all' ? 0 : state.head;
+    const { cell } = drawStage(svg, def.operands(trace, head), {
+      width: stageWidth(),
+      stepKey: `${def.key}:${head}`,
+      onCell: (operand, i, j) => {
+        const step = operand.step;
+        if (step.rows === trace.nQuery && step.cols === trace.nKey && step.head !== null) {
+          pair = { head: step.head, i, j };
+          store.set({ view: 'links' });
+          renderViews(store.get(), strings());
+        }
+      },
+    });
+    if (stepChanged && def.key === 'scores') sweepHighlights(svg, cell);
+    const [, , width, height] = svg.attr('viewBox').split(' ').map(Number);
+    const extra = drawStageExtras(svg, trace, state, s, height);
+    if (extra) svg.attr('viewBox', `0 0 ${width} ${height + extra + 40}`).attr('height', height + extra + 40);
+    drawExplanation(root.querySelector('.explain'), trace, state, s);
+  }
+
+  function renderViews(state, s) {
+    if (!trace) {
+      for (const role of ['links', 'heatmaps', 'matrices', 'softmax']) d3.select($(role)).selectAll('*').remove();
+      return;
+    }
+    if (state.view === 'links') {
+      linksLegend(root.querySelector('.links-legend'), trace, { head: state.head, strings: s });
+      drawLinks(d3.select($('links')), trace, {
+        head: state.head,
+        focus,
+        pair,
+        strings: s,
+        onFocus(next) {
+          focus = next;
+          if (next?.locked && next.side === 'query') store.set({ query: next.index });
+          renderViews(store.get(), strings());
+          if (store.get().step === 7) renderStage(store.get(), strings(), false);
+        },
+      });
+    } else if (state.view === 'heatmap') {
+      const onPair = (p) => {
+        pair = p;
+        store.set({ view: 'links', head: state.head === 'all' ? 'all' : p.head });
+      };
+      const width = Math.max(320, root.querySelector('.views').clientWidth - 40 || 900);
+      drawHeatmaps(d3.select($('heatmaps')), trace, { step: state.step, head: state.head, strings: s, width, onPair });
+      $('heatmap-tables').hidden = !tablesShown;
+      if (tablesShown) heatmapTables($('heatmap-tables'), trace, { step: state.step, head: state.head, strings: s });
+    } else if (state.view === 'matrices') {
+      const head = state.head === 'all' ? 0 : state.head;
+      const operands = MATRICES.map(([name, title]) => {
+        const step = name === 'headOutput' ? trace.step(name, head) : trace.step(name);
+        const scale = signedScale(maxAbs(step.data));
+        const banded = ['q', 'k', 'v', 'concat'].includes(name);
+        return {
+          id: name,
+          step,
+          title: name === 'headOutput' ? `head ${head + 1}` : title,
+          color: (v) => scale(v),
+          animation: 'none',
+          columnColor: banded ? (j) => headColor(Math.floor(j / trace.dK)) : null,
+        };
+      });
+      drawStage(d3.select($('matrices')), operands, { width: 1100, stepKey: 'matrices' });
+    } else {
+      drawSoftmax($('softmax'), trace, {
+        head: state.head,
+        query: state.query,
+        strings: s,
+        scale: state.scale,
+        temperature: state.temperature,
+        onQuery: (query) => store.set({ query }),
+        onTemperature: (temperature) => store.set({ temperature }),
+      });
+    }
+  }
+
+  function render(state, changed) {
+    const s = strings();
+    if (MODEL_FIELDS.some((f) => changed.has(f))) {
+      compute(state);
+      if (focus && trace && (focus.side === 'query' ? focus.index >= trace.nQuery : focus.index >= trace.nKey))
+        focus = null;
+      if (pair && trace && (pair.head >= trace.heads || pair.i >= trace.nQuery || pair.j >= trace.nKey)) pair = null;
+      renderChips();
+    }
+    hideTooltip();
+    updateControls(root, state, s);
+    updateStepper(root.querySelector('.stepper'), stepperUI, state, s);
+    renderTexts(state, s);
+    renderStage(state, s, changed.has('step'));
+    renderViews(state, s);
+    o.onChange?.(state);
+  }
+
+  /** The current view as a standalone SVG string, with a title, the legend and labels. */
+  function viewSVG() {
+    const state = store.get();
+    const s = strings();
+    const view = state.view;
+    const svg =
+      view === 'softmax'
+        ? root.querySelector('.softmax-charts')
+        : $({ links: 'links', heatmap: 'heatmaps', matrices: 'matrices' }[view]);
+    const heads = view === 'links' && trace ? (state.head === 'all' ? d3.range(trace.heads) : [state.head]) : [];
+    return figureSVG(svg, {
+      title: `${s[`view.${view}`]} · ${state.step}. ${s.steps[state.step - 1].title}`,
+      subtitle: `${trace?.tokens.join(' ') ?? ''} · d_model ${state.dModel}, ${state.heads} heads, seed ${state.seed}, mask ${state.mask}`,
+      heads,
+      headLabel: s.headN,
+    });
+  }
+
+  async function exportAs(kind) {
+    if (!trace) return;
+    const state = store.get();
+    const name = `attention-${state.view}-step${state.step}`;
+    if (kind === 'svg') download(`${name}.svg`, viewSVG(), 'image/svg+xml');
+    else if (kind === 'png') download(`${name}.png`, await svgToPNG(viewSVG()), 'image/png');
+    else if (kind === 'csv') download('attention-trace.csv', traceCSV(trace), 'text/csv');
+    else download('attention-trace.json', traceJSON(trace, state), 'application/json');
+  }
+
+  async function copy(text, button) {
+    try {
+      await navigator.clipboard.writeText(text);
+      button.dataset.copied = 'true';
+    } catch {
+      // No clipboard permission (e.g. inside some iframes): show the text to copy by hand.
+      showNotice(text);
+    }
+    setTimeout(() => delete button.dataset.copied, 1500);
+  }
+
+  for (const button of root.querySelectorAll('.language button')) {
+    button.addEventListener('click', () => store.set({ lang: button.dataset.lang }));
+  }
+  for (const tab of root.querySelectorAll('[role=tab]')) {
+    tab.addEventListener('click', () => store.set({ view: tab.dataset.view }));
+    tab.addEventListener('keydown', (event) => {
+      const tabs = [...root.querySelectorAll('[role=tab]')];
+      const k = tabs.indexOf(tab);
+      const delta = { ArrowRight: 1, ArrowLeft: tabs.length - 1 }[event.key];
+      if (!delta) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const next = tabs[(k + delta) % tabs.length];
+      store.set({ view: next.dataset.view });
+      next.focus();
+    });
+  }
+  $('table-toggle').addEventListener('click', () => {
+    tablesShown = !tablesShown;
+    render(store.get(), new Set());
+  });
+  for (const button of root.querySelectorAll('[data-export]')) {
+    button.addEventListener('click', () => exportAs(button.dataset.export));
+  }
+  $('copy-link').addEventListener('click', (event) =>
+    copy(o.shareLinks?.page(store.get()) ?? location.href, event.currentTarget),
+  );
+  $('copy-embed').addEventListener('click', (event) =>
+    copy(o.shareLinks?.embed(store.get()) ?? '', event.currentTarget),
+  );
+  if (!o.shareLinks) root.querySelector('.share').hidden = true;
+
+  const stepperUI = buildStepper(root.querySelector('.stepper'), store, o.keyTarget ?? root);
+  buildControls(root, store);
+  store.subscribe(render);
+  render(store.get(), new Set(MODEL_FIELDS));
+
+  return {
+    store,
+    get trace() {
+      return trace;
+    },
+    showNotice,
+    viewSVG,
+    traceCSV: () => (trace ? traceCSV(trace) : ''),
+    traceJSON: () => (trace ? traceJSON(trace, store.get()) : ''),
+    /** Re-renders at the current size (after the container was resized). */
+    refresh: () => render(store.get(), new Set()),
+    destroy() {
+      stepperUI.stop();
+      root.replaceChildren();
+    },
+  };
+}
+
+export { STEP_COUNT };

@@ -1,0 +1,110 @@
+// The markup of one explorer. Static text only (no user data ever goes through innerHTML);
+// every element is found by its data-role, so several explorers can live on one page.
+
+let instances = 0;
+
+const VIEWS = ['links', 'heatmap', 'matrices', 'softmax'];
+
+export function explorerMarkup() {
+  const id = `ae${++instances}`;
+  const tab = (view) =>
+    `<button role="tab" type="button" id="${id}-tab-${view}" data-view="${view}" aria-controls="${id}-panel-${view}"></button>`;
+  const panel = (view, inner) =>
+    `<div role="tabpanel" id="${id}-panel-${view}" data-panel="${view}" aria-labelledby="${id}-tab-${view}" hidden>${inner}</div>`;
+  return `
+<svg class="defs" aria-hidden="true" width="0" height="0"><defs>
+  <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+    <rect width="6" height="6" class="hatch-bg" /><line x1="0" y1="0" x2="0" y2="6" class="hatch-line" />
+  </pattern>
+</defs></svg>
+<header class="top" data-chrome="header">
+  <div>
+    <h1 data-i18n="title"></h1>
+    <p class="tagline" data-i18n="tagline"></p>
+  </div>
+  <div class="top-actions">
+    <div class="share" data-chrome="share">
+      <button type="button" data-role="copy-link" data-i18n="copyLink"></button>
+      <button type="button" data-role="copy-embed" data-i18n="copyEmbed"></button>
+    </div>
+    <div class="language" role="group" aria-label="Language / 语言">
+      <button type="button" data-lang="zh" aria-pressed="false">中文</button>
+      <button type="button" data-lang="en" aria-pressed="false">English</button>
+    </div>
+  </div>
+</header>
+<p class="notice" data-role="notice" role="status" hidden></p>
+<div class="explorer-grid">
+  <section class="input panel" data-chrome="controls">
+    <label class="sentence-row"><span data-i18n="sentence"></span>
+      <input data-role="sentence" type="text" autocomplete="off" spellcheck="false" maxlength="10000" />
+    </label>
+    <div class="input-options">
+      <label><span data-i18n="presets"></span> <select data-role="preset"></select></label>
+      <label><span data-i18n="tokenization"></span> <select data-role="tokenization"></select></label>
+    </div>
+    <ol data-role="tokens" class="chips" aria-live="polite"></ol>
+    <p data-role="empty" class="empty" hidden data-i18n="emptyState"></p>
+    <p data-role="message" class="message" role="alert" hidden></p>
+  </section>
+  <section class="controls panel" data-chrome="controls">
+    <h2 data-i18n="controls"></h2>
+    <div class="control-grid">
+      <label><span data-i18n="dModel"></span> <select data-role="dModel"></select></label>
+      <label><span data-i18n="heads"></span> <select data-role="heads"></select></label>
+      <label><span data-i18n="seed"></span> <input data-role="seed" type="number" min="0" max="4294967295" step="1" /></label>
+      <label><span data-i18n="mask"></span> <select data-role="mask"></select></label>
+      <label data-role="window-control"><span data-i18n="window"></span> <input data-role="window" type="number" min="0" max="64" step="1" /></label>
+      <label class="check"><input data-role="scale" type="checkbox" /> <span data-i18n="scale"></span></label>
+      <label><span data-i18n="temperature"></span> <input data-role="temperature" type="number" min="0.05" max="20" step="0.05" /></label>
+      <label class="check"><input data-role="positionalEncoding" type="checkbox" /> <span data-i18n="positionalEncoding"></span></label>
+      <label><span data-i18n="init"></span> <select data-role="init"></select></label>
+    </div>
+    <p data-role="summary" class="summary"></p>
+    <p data-role="cost" class="summary"></p>
+  </section>
+  <section class="stepper panel" data-chrome="stepper">
+    <div class="transport">
+      <button type="button" class="previous">◀</button>
+      <button type="button" class="play">▶</button>
+      <button type="button" class="next">▶▶</button>
+      <input class="scrubber" type="range" min="1" max="10" step="1" />
+      <span class="step-counter" aria-live="polite"></span>
+    </div>
+    <ol class="step-list"></ol>
+  </section>
+  <section class="stage-row" data-chrome="stage">
+    <div class="stage panel">
+      <svg data-role="stage" class="stage-svg" role="img" aria-labelledby="${id}-step-title"></svg>
+    </div>
+    <aside class="explain panel" aria-live="polite" data-chrome="explain">
+      <h2 id="${id}-step-title" class="step-title"></h2>
+      <div class="formula"></div>
+      <div class="formula-context"></div>
+      <p class="shapes"></p>
+      <p class="step-text"></p>
+    </aside>
+  </section>
+  <section class="views panel" data-chrome="views">
+    <div class="view-bar">
+      <div role="tablist" class="tabs" aria-label="Views">${VIEWS.map(tab).join('')}</div>
+      <div class="view-actions">
+        <label><span data-i18n="head"></span> <select data-role="head"></select></label>
+        <div class="export" role="group" data-i18n-label="export">
+          <button type="button" data-export="svg">SVG</button>
+          <button type="button" data-export="png">PNG</button>
+          <button type="button" data-export="csv">CSV</button>
+          <button type="button" data-export="json">JSON</button>
+        </div>
+      </div>
+    </div>
+    ${panel('links', '<p class="hint" data-i18n="linksHint"></p><div class="links-legend"></div><svg data-role="links" class="links-svg"></svg>')}
+    ${panel(
+      'heatmap',
+      '<p class="hint" data-i18n="heatmapHint"></p><button type="button" data-role="table-toggle" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>',
+    )}
+    ${panel('matrices', '<p class="hint" data-i18n="matricesHint"></p><svg data-role="matrices" class="matrices-svg" role="img"></svg>')}
+    ${panel('softmax', '<p class="hint" data-i18n="softmaxHint"></p><div data-role="softmax"></div>')}
+  </section>
+</div>`;
+}
