@@ -5,6 +5,8 @@ import { LANGUAGES } from './i18n.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
 
 export const STEP_COUNT = 10;
+// Longer sentences are refused with an offer to truncate (README, Limits).
+export const MAX_SENTENCE_CHARS = 20000;
 export const VIEWS = ['links', 'heatmap', 'matrices', 'softmax'];
 export const MASKS = ['none', 'causal', 'window'];
 export const D_MODELS = [4, 8, 16, 32, 64, 128, 256, 512];
@@ -48,7 +50,7 @@ const flag = (text) => (text === '1' ? true : text === '0' ? false : undefined);
 
 // URL key → [state field, parse, format]
 const FIELDS = {
-  s: ['sentence', (t) => (t.length <= 10000 ? t : undefined), String],
+  s: ['sentence', (t) => (t.length <= MAX_SENTENCE_CHARS ? t : undefined), String],
   tok: ['tokenization', oneOf(TOKENIZATION_MODES), String],
   d: ['dModel', (t) => (D_MODELS.includes(Number(t)) ? Number(t) : undefined), String],
   h: ['heads', int(1, 16), String],

@@ -4,9 +4,9 @@
 import * as d3 from 'd3';
 import { buildControls, engineOptions, updateControls } from '../controls.js';
 import { strings as stringsFor } from '../i18n.js';
-import { createStore, STEP_COUNT } from '../state.js';
+import { createStore, MAX_SENTENCE_CHARS, STEP_COUNT } from '../state.js';
 import { STEPS } from '../steps.js';
-import { tokenizeSentence } from '../tokenize.js';
+import { tokenizeSentence, truncateToTokens } from '../tokenize.js';
 import { formatCount, headColor, maxAbs, signedScale } from '../scales.js';
 import { drawStage, sweepHighlights } from '../views/stage.js';
 import { drawStageExtras } from '../views/stage-extras.js';
@@ -17,6 +17,7 @@ import { drawSoftmax } from '../views/softmax.js';
 import { buildStepper, updateStepper } from '../views/stepper.js';
 import { hideTooltip } from '../tooltip.js';
 import { explorerMarkup } from './template.js';
+import { lazyTrace } from './lazy-trace.js';
 import { download, figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js';
 
 export const MODEL_FIELDS = [
@@ -78,10 +79,19 @@ export function createExplorer(root, o) {
   let tablesShown = false;
   const strings = () => stringsFor(store.get().lang);
 
-  function showMessage(text) {
+  /** A message under the sentence; `action` adds a button, e.g. { label, run } to truncate. */
+  function showMessage(text, action = null) {
     const message = $('message');
     message.hidden = !text;
     message.textContent = text ?? '';
+    if (text && action) {
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'message-action';
+      button.textContent = action.label;
+      button.addEventListener('click', action.run);
+      message.append(' ', button);
+    }
     if (chrome.controls === false && text) showNotice(text);
   }
 
@@ -91,7 +101,29 @@ export function createExplorer(root, o) {
   }
 
   function compute(state) {
+    trace?.dispose();
+    trace = null;
+    const s = strings();
+    const { maxTokens } = o.engine.limits;
+    if (state.sentence.length > MAX_SENTENCE_CHARS) {
+      trace = null;
+      $('empty').hidden = true;
+      showMessage(s.tooLong(state.sentence.length, MAX_SENTENCE_CHARS), {
+        label: s.truncate(MAX_SENTENCE_CHARS),
+        run: () => store.set({ sentence: state.sentence.slice(0, MAX_SENTENCE_CHARS) }),
+      });
+      return;
+    }
     const tokens = tokenizeSentence(state.sentence, state.tokenization);
+    if (tokens.length > maxTokens) {
+      trace = null;
+      $('empty').hidden = true;
+      showMessage(s.tooManyTokens(tokens.length, maxTokens), {
+        label: s.truncateTokens(maxTokens),
+        run: () => store.set({ sentence: truncateToTokens(state.sentence, state.tokenization, maxTokens) }),
+      });
+      return;
+    }
     $('empty').hidden = tokens.length > 0;
     if (!tokens.length) {
       trace = null;
@@ -99,11 +131,11 @@ export function createExplorer(root, o) {
       return;
     }
     try {
-      trace = o.engine.run(engineOptions(state, tokens));
+      trace = lazyTrace(o.engine.open(engineOptions(state, tokens)));
       showMessage(null);
     } catch (error) {
       trace = null;
-      showMessage(`${strings().engineError}: ${error.message}`);
+      showMessage(`${s.engineError}: ${error.message}`);
     }
   }
 
@@ -189,7 +221,7 @@ export function createExplorer(root, o) {
     }
     if (state.view === 'links') {
       linksLegend(root.querySelector('.links-legend'), trace, { head: state.head, strings: s });
-      drawLinks(d3.select($('links')), trace, {
+      const { shown, total } = drawLinks(d3.select($('links')), trace, {
         head: state.head,
         focus,
         pair,
@@ -201,6 +233,8 @@ export function createExplorer(root, o) {
           if (store.get().step === 7) renderStage(store.get(), strings(), false);
         },
       });
+      $('links-note').hidden = shown === total;
+      $('links-note').textContent = shown === total ? '' : s.linksCapped(shown, total);
     } else if (state.view === 'heatmap') {
       const onPair = (p) => {
         pair = p;
@@ -335,6 +369,7 @@ export function createExplorer(root, o) {
 
   return {
     store,
+    engine: o.engine,
     get trace() {
       return trace;
     },
@@ -346,6 +381,8 @@ export function createExplorer(root, o) {
     refresh: () => render(store.get(), new Set()),
     destroy() {
       stepperUI.stop();
+      trace?.dispose();
+      trace = null;
       root.replaceChildren();
     },
   };

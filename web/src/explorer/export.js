@@ -82,11 +82,16 @@ export async function svgToPNG(svgText, scale = 2) {
   }
 }
 
+/** A step: one matrix, or one per head. */
+function allOf(trace, name) {
+  return trace.isPerHead(name) ? Array.from({ length: trace.heads }, (_, h) => trace.step(name, h)) : trace.step(name);
+}
+
 /** Every step of the trace as JSON: shapes, labels and values (−∞ as null). */
 export function traceJSON(trace, state) {
   const steps = {};
   for (const name of trace.stepNames) {
-    const s = trace.steps[name];
+    const s = allOf(trace, name);
     const plain = (m) => ({
       head: m.head,
       shape: [m.rows, m.cols],
@@ -116,7 +121,7 @@ function csvField(value) {
 export function traceCSV(trace) {
   const lines = [];
   for (const name of trace.stepNames) {
-    const s = trace.steps[name];
+    const s = allOf(trace, name);
     for (const m of Array.isArray(s) ? s : [s]) {
       lines.push(['# step', name, 'head', m.head ?? '', 'shape', `${m.rows}x${m.cols}`].map(csvField).join(','));
       lines.push(['', ...m.colLabels].map(csvField).join(','));

@@ -37,7 +37,7 @@ export function explorerMarkup() {
 <div class="explorer-grid">
   <section class="input panel" data-chrome="controls">
     <label class="sentence-row"><span data-i18n="sentence"></span>
-      <input data-role="sentence" type="text" autocomplete="off" spellcheck="false" maxlength="10000" />
+      <input data-role="sentence" type="text" autocomplete="off" spellcheck="false" />
     </label>
     <div class="input-options">
       <label><span data-i18n="presets"></span> <select data-role="preset"></select></label>
@@ -98,7 +98,7 @@ export function explorerMarkup() {
         </div>
       </div>
     </div>
-    ${panel('links', '<p class="hint" data-i18n="linksHint"></p><div class="links-legend"></div><svg data-role="links" class="links-svg"></svg>')}
+    ${panel('links', '<p class="hint" data-i18n="linksHint"></p><div class="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>')}
     ${panel(
       'heatmap',
       '<p class="hint" data-i18n="heatmapHint"></p><button type="button" data-role="table-toggle" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>',

@@ -65,9 +65,19 @@ export function drawHeatmaps(svg, trace, o) {
 }
 
 /** The same numbers as an HTML table (one per head), for screen readers and copying. */
+const MAX_TABLE_CELLS = 20000;
+
 export function heatmapTables(container, trace, o) {
   const name = heatmapStepFor(o.step);
   const heads = o.head === 'all' ? d3.range(trace.heads) : [o.head];
+  const cells = heads.length * trace.nQuery * trace.nKey;
+  if (cells > MAX_TABLE_CELLS) {
+    const note = document.createElement('p');
+    note.className = 'hint';
+    note.textContent = o.strings.tableTooLarge(cells);
+    container.replaceChildren(note);
+    return;
+  }
   container.replaceChildren(
     ...heads.map((h) => {
       const s = trace.step(name, h);

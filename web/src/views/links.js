@@ -8,6 +8,8 @@ import { duration } from '../motion.js';
 
 const MAX_WIDTH = 9;
 const MIN_WEIGHT = 0.004; // thinner than a hair: not drawn
+// Beyond this many lines the view keeps the strongest ones: a long paste must not freeze the tab.
+const MAX_LINKS = 3000;
 
 /**
  * @param svg d3 selection of an <svg>
@@ -50,6 +52,11 @@ export function drawLinks(svg, trace, o) {
         if (weight >= MIN_WEIGHT) links.push({ key: `${h}:${i}:${j}`, h, i, j, weight });
       }
     }
+  }
+  const total = links.length;
+  if (links.length > MAX_LINKS) {
+    links.sort((a, b) => b.weight - a.weight);
+    links.length = MAX_LINKS;
   }
   const visible = (d) => !o.focus || (o.focus.side === 'query' ? d.i === o.focus.index : d.j === o.focus.index);
   const isPair = (d) => o.pair && o.pair.head === d.h && o.pair.i === d.i && o.pair.j === d.j;
@@ -129,6 +136,7 @@ export function drawLinks(svg, trace, o) {
         o.onFocus(same ? null : { side: d.side, index: d.index, locked: true });
       }
     });
+  return { shown: links.length, total };
 }
 
 /** Head colours and what width means, as a small HTML legend. */

@@ -1,0 +1,181 @@
+// Hostile and huge input in the page: limits with an offer to truncate, 500 edits without
+// growth, text never turned into HTML anywhere, and a Content-Security-Policy that holds.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { openPage, startBrowser } from './browser.mjs';
+
+let session;
+before(async () => {
+  session = await startBrowser();
+});
+after(async () => {
+  await session?.close();
+});
+
+const ATTACK = `<img src=x onerror="alert(1)">"'&<script>alert(2)</script>`;
+
+test('a 10,000-character paste of 3,000 words: the page says so, offers to truncate, and stays responsive', async () => {
+  const { page, context, problems } = await openPage(session.browser, session.url);
+  await page.waitForSelector('[data-role=stage] g.cell');
+  const paste = Array.from({ length: 3000 }, (_, i) => `w${i % 90}`)
+    .join(' ')
+    .slice(0, 10000);
+  assert.ok(paste.length >= 9990);
+  await page.fill('[data-role=sentence]', paste);
+  const message = page.locator('[data-role=message]');
+  await message.getByRole('button').waitFor();
+  assert.match(await message.textContent(), /has \d{4} tokens; the engine takes at most 2048/);
+  const started = Date.now();
+  await message.getByRole('button').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-role=tokens] li').length === 2048, null, {
+    timeout: 60000,
+  });
+  await page.waitForSelector('[data-role=stage] image.pixels, [data-role=stage] g.cell');
+  const elapsed = Date.now() - started;
+  // The main thread answers again: a trivial evaluate returns.
+  assert.equal(await page.evaluate(() => 1 + 1), 2);
+  assert.ok(
+    await page.locator('[data-role=links-note]').isVisible(),
+    'the links view says it shows the strongest links only',
+  );
+  console.log(`  2048 tokens: truncate → first view in ${elapsed} ms`);
+  await page.fill('[data-role=sentence]', '');
+  await page.waitForSelector('[data-role=empty]:not([hidden])');
+  assert.equal(await page.locator('[data-role=stage] g.operand').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('500 edits of the sentence keep the JS heap, the WASM heap and the DOM bounded', async () => {
+  const { page, context, problems } = await openPage(session.browser, `${session.url}?step=7`);
+  await page.waitForSelector('[data-role=stage] g.cell');
+  const cdp = await context.newCDPSession(page);
+  const sentences = [
+    '我 爱 吃 火锅',
+    '猫追着球跑',
+    '小明在北京的清华大学读书',
+    'The cat chased the ball because it was fast',
+    'a b',
+  ];
+  const edit = (count, offset) =>
+    page.evaluate(
+      async ({ count, offset, sentences }) => {
+        const explorer = window.attentionExplorer;
+        for (let i = 0; i < count; i++) {
+          explorer.store.set({ sentence: `${sentences[(i + offset) % sentences.length]} ${i % 7}` });
+          if (i % 25 === 0) await new Promise(requestAnimationFrame);
+        }
+        explorer.store.set({ sentence: sentences[0] });
+        await new Promise((r) => setTimeout(r, 800)); // transitions end
+      },
+      { count, offset, sentences },
+    );
+  const measure = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    const dom = await page.evaluate(() => document.getElementsByTagName('*').length);
+    const wasm = await page.evaluate(() => window.attentionExplorer.engine.heapStats());
+    return { usedSize, dom, wasm };
+  };
+  // A few edits through the real, debounced input first.
+  for (const s of sentences) {
+    await page.fill('[data-role=sentence]', s);
+    await page.waitForTimeout(200);
+  }
+  await edit(50, 0);
+  const before = await measure();
+  await edit(500, 1);
+  const afterEdits = await measure();
+  console.log(
+    `  JS heap ${before.usedSize} → ${afterEdits.usedSize} B; DOM ${before.dom} → ${afterEdits.dom} elements; WASM in use ${before.wasm.inUse} → ${afterEdits.wasm.inUse} B`,
+  );
+  assert.ok(afterEdits.usedSize - before.usedSize < 3 * 1024 * 1024, 'JS heap grows by less than 3 MB over 500 edits');
+  assert.equal(afterEdits.dom, before.dom, 'the same sentence has the same number of elements');
+  assert.equal(afterEdits.wasm.inUse, before.wasm.inUse, 'every replaced trace was freed in WASM');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('text is never HTML: chips, links, tooltips, table, exported SVG, embed page and web component', async () => {
+  let dialogs = 0;
+  const check = async (page) => {
+    assert.equal(await page.evaluate(() => document.querySelectorAll('img').length), 0);
+    assert.equal(dialogs, 0);
+  };
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?tok=whitespace&view=heatmap&step=7`,
+  );
+  page.on('dialog', (d) => {
+    dialogs++;
+    d.dismiss();
+  });
+  await page.waitForSelector('[data-role=heatmaps] g.cell');
+  await page.evaluate((text) => window.attentionExplorer.store.set({ sentence: text }), ATTACK);
+  await page.waitForSelector('[data-role=tokens] li');
+  const chips = await page.locator('[data-role=tokens] li').allTextContents();
+  assert.equal(chips.join(' '), ATTACK.split(/\s+/).join(' '));
+  await page.locator('[data-role=heatmaps] g.cell').first().hover();
+  assert.match(await page.locator('.tooltip').textContent(), /<img/);
+  await page.click('[data-role=table-toggle]');
+  const headers = await page.locator('[data-role=heatmap-tables] th').allTextContents();
+  assert.ok(headers.includes('src=x'));
+  const svg = await page.evaluate(() => window.attentionExplorer.viewSVG());
+  assert.ok(svg.includes('&lt;img'), 'the figure escapes token text');
+  assert.ok(!svg.includes('<img') && !svg.includes('<script'));
+  await check(page);
+
+  const embed = await context.newPage();
+  embed.on('dialog', (d) => {
+    dialogs++;
+    d.dismiss();
+  });
+  await embed.goto(`${session.url}embed.html?tok=whitespace&s=${encodeURIComponent(ATTACK)}`);
+  await embed.waitForSelector('[data-role=links] text.token');
+  assert.ok((await embed.locator('[data-role=links] text.token').allTextContents()).includes('<img'));
+  await check(embed);
+
+  const component = await context.newPage();
+  component.on('dialog', (d) => {
+    dialogs++;
+    d.dismiss();
+  });
+  await component.goto(`${session.url}examples/component.html`);
+  await component.waitForFunction(() => document.querySelector('#full')?.shadowRoot?.querySelector('g.cell'));
+  await component.evaluate((text) => {
+    const el = document.querySelector('#full');
+    el.setAttribute('tokenization', 'whitespace');
+    el.setAttribute('sentence', text);
+  }, ATTACK);
+  await component.waitForFunction(
+    () => document.querySelector('#full').shadowRoot.querySelector('[data-role=tokens] li')?.textContent === '<img',
+  );
+  assert.equal(
+    await component.evaluate(() => document.querySelector('#full').shadowRoot.querySelectorAll('img').length),
+    0,
+  );
+  await check(component);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the Content-Security-Policy forbids eval and inline script, and the app runs under it', async () => {
+  const response = await fetch(session.url);
+  const csp = response.headers.get('content-security-policy');
+  assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+  assert.doesNotMatch(csp, / 'unsafe-eval'| 'unsafe-inline'/);
+  assert.match(csp, /default-src 'self'/);
+  const engineJs = await readFile(new URL('../../dist/engine/attention-engine.mjs', import.meta.url), 'utf8');
+  assert.doesNotMatch(engineJs, /\beval\(|new Function\(/, 'the Emscripten glue has no eval (-sDYNAMIC_EXECUTION=0)');
+
+  // Every page test above records securitypolicyviolation events and console errors as
+  // problems and asserts there are none; here, one full step-through under the policy.
+  const { page, context, problems } = await openPage(session.browser, `${session.url}?view=softmax`);
+  await page.waitForSelector('[data-role=stage] g.cell');
+  for (let step = 2; step <= 10; step++) await page.keyboard.press('ArrowRight');
+  for (const view of ['links', 'heatmap', 'matrices']) await page.click(`[role=tab][data-view=${view}]`);
+  await page.waitForTimeout(300);
+  assert.deepEqual(problems, [], 'no CSP violation, no console error');
+  await context.close();
+});
