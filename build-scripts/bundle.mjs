@@ -30,7 +30,7 @@ const common = {
   bundle: true,
   format: 'esm',
   target: 'es2022',
-  minify: true,
+  minify: process.env.MINIFY !== '0',
   logLevel: 'warning',
   plugins: [woff2Only],
   // Only reached under node (engine.js reads the .wasm from disk there), never in a browser.

@@ -239,7 +239,7 @@ test('reduced motion: a new step shows its final state at once', async () => {
     opacities.every((o) => o === '1'),
     'no cell is still fading in',
   );
-  assert.equal(new URL(page.url()).searchParams.get('step'), '4');
+  assert.equal(await page.locator('.step-button[aria-current="step"]').getAttribute('data-step'), '4');
   assert.equal(await page.locator('[data-role=stage] rect.sweep').count(), 0, 'no sweep animation');
   assert.deepEqual(problems, []);
   await context.close();

@@ -12,6 +12,7 @@ import { embedSnippet, pageLink } from './explorer/share.js';
 const base = defaultState(defaultLanguage());
 const { state, notices } = stateFromURL(location.search, base);
 const engine = await sharedEngine();
+let urlTimer;
 document.getElementById('loading').hidden = true;
 
 const explorer = createExplorer(document.getElementById('app'), {
@@ -22,14 +23,13 @@ const explorer = createExplorer(document.getElementById('app'), {
   onChange(s) {
     document.documentElement.lang = s.lang === 'zh' ? 'zh-CN' : 'en';
     document.title = strings(s.lang).title;
-    history.replaceState(null, '', `${location.pathname}${stateToURL(s, base)}${location.hash}`);
+    // replaceState costs milliseconds: write the URL once typing pauses, not per keystroke.
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(
+      () => history.replaceState(null, '', `${location.pathname}${stateToURL(s, base)}${location.hash}`),
+      150,
+    );
   },
 });
 if (notices.length) explorer.showNotice(strings(state.lang).ignoredURL(notices.join(', ')));
 window.attentionExplorer = explorer; // for the console and for tests
-
-let resizeTimer;
-window.addEventListener('resize', () => {
-  clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(explorer.refresh, 150);
-});

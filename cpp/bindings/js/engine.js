@@ -167,9 +167,11 @@ export class Engine {
     try {
       const names = steps ?? live.stepNames;
       const out = {};
-      for (const name of names) {
-        const info = live.info(name);
-        out[name] = info.perHead ? Array.from({ length: live.heads }, (_, h) => live.step(name, h)) : live.step(name);
+      for (const name of names) out[name] = live.info(name).perHead ? [] : live.step(name);
+      // Head by head: the engine recomputes one head's n×m steps at a time, so reading every
+      // step of head 0, then of head 1, … computes each head once.
+      for (let h = 0; h < live.heads; h++) {
+        for (const name of names) if (Array.isArray(out[name])) out[name].push(live.step(name, h));
       }
       const { tokens, kvTokens, cross, nQuery, nKey, dModel, heads, dK, projectionWidth, parameterCount, flops } = live;
       return {

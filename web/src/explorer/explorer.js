@@ -183,8 +183,24 @@ export function createExplorer(root, o) {
     }
   }
 
+  // Widths are read once and then kept by a ResizeObserver: reading clientWidth on every
+  // keystroke would force a layout each time.
+  const widths = { stage: 800, views: 900 };
+  const observer = new ResizeObserver((entries) => {
+    let changed = false;
+    for (const entry of entries) {
+      const key = entry.target.dataset.width;
+      const width = Math.floor(entry.contentRect.width);
+      if (width > 0 && widths[key] !== width) {
+        widths[key] = width;
+        changed = true;
+      }
+    }
+    if (changed) render(store.get(), new Set());
+  });
+
   function stageWidth() {
-    return Math.max(300, Math.floor($('stage').parentElement.clientWidth - 24) || 800);
+    return Math.max(300, widths.stage - 8);
   }
 
   function renderStage(state, s, stepChanged) {
@@ -240,7 +256,7 @@ export function createExplorer(root, o) {
         pair = p;
         store.set({ view: 'links', head: state.head === 'all' ? 'all' : p.head });
       };
-      const width = Math.max(320, root.querySelector('.views').clientWidth - 40 || 900);
+      const width = Math.max(320, widths.views - 16);
       drawHeatmaps(d3.select($('heatmaps')), trace, { step: state.step, head: state.head, strings: s, width, onPair });
       $('heatmap-tables').hidden = !tablesShown;
       if (tablesShown) heatmapTables($('heatmap-tables'), trace, { step: state.step, head: state.head, strings: s });
@@ -363,6 +379,10 @@ export function createExplorer(root, o) {
   if (!o.shareLinks) root.querySelector('.share').hidden = true;
 
   const stepperUI = buildStepper(root.querySelector('.stepper'), store, o.keyTarget ?? root);
+  $('stage').parentElement.dataset.width = 'stage';
+  root.querySelector('.views').dataset.width = 'views';
+  observer.observe($('stage').parentElement);
+  observer.observe(root.querySelector('.views'));
   buildControls(root, store);
   store.subscribe(render);
   render(store.get(), new Set(MODEL_FIELDS));
@@ -380,6 +400,7 @@ export function createExplorer(root, o) {
     /** Re-renders at the current size (after the container was resized). */
     refresh: () => render(store.get(), new Set()),
     destroy() {
+      observer.disconnect();
       stepperUI.stop();
       trace?.dispose();
       trace = null;
