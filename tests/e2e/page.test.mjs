@@ -54,6 +54,14 @@ test('typing 我爱吃火锅 gives word chips, and all ten steps play through in
   await page.waitForSelector('[data-role=stage] g.cell');
   await typeSentence(page, '我爱吃火锅');
   assert.deepEqual(await page.locator('[data-role=tokens] li').allTextContents(), ['我', '爱', '吃', '火锅']);
+  // Layout at 1280 px: input and model side by side, every button labelled.
+  const [input, controls] = await Promise.all([
+    page.locator('section.input').boundingBox(),
+    page.locator('section.controls').boundingBox(),
+  ]);
+  assert.equal(Math.round(input.y), Math.round(controls.y));
+  assert.ok(controls.x > input.x + input.width);
+  for (const label of await page.locator('button').allTextContents()) assert.ok(label.trim() !== '', 'no empty button');
   const expectedStages = [
     ['x', 'pe', 'xPe'],
     ['xPe', 'q', 'k', 'v'],
