@@ -62,17 +62,30 @@ export function drawLinks(svg, trace, o) {
   const isPair = (d) => o.pair && o.pair.head === d.h && o.pair.i === d.i && o.pair.j === d.j;
   const t = duration(500);
 
-  svg
-    .selectAll('g.links')
-    .data([0])
-    .join('g')
-    .attr('class', 'links')
+  // Many lines: no per-line transition and one listener on the group, or a keystroke at
+  // 32 tokens × 2 heads would schedule 2,048 transitions and 4,096 listeners.
+  const animate = t > 0 && links.length <= 400;
+  const group = svg.selectAll('g.links').data([0]).join('g').attr('class', 'links');
+  group
+    .on('pointerover', (event) => {
+      const d = d3.select(event.target).datum();
+      if (!d?.key) return;
+      showTooltip(event, [
+        `${trace.tokens[d.i]} → ${trace.kvTokens[d.j]}`,
+        `${o.strings.headN(d.h)}: A[${d.i}, ${d.j}] = ${formatExact(d.weight)}`,
+      ]);
+    })
+    .on('pointerout', hideTooltip);
+  const lines = group
     .selectAll('line')
     .data(links, (d) => d.key)
     .join(
       (enter) => enter.append('line').attr('stroke-width', 0).attr('stroke-opacity', 0),
       (update) => update,
-      (exit) => exit.transition().duration(t).attr('stroke-width', 0).attr('stroke-opacity', 0).remove(),
+      (exit) =>
+        animate
+          ? exit.transition().duration(t).attr('stroke-width', 0).attr('stroke-opacity', 0).remove()
+          : exit.remove(),
     )
     .attr('class', (d) => (isPair(d) ? 'link pair' : 'link'))
     .attr('data-head', (d) => d.h)
@@ -80,16 +93,8 @@ export function drawLinks(svg, trace, o) {
     .attr('data-j', (d) => d.j)
     .attr('data-weight', (d) => d.weight)
     .attr('stroke', (d) => headColor(d.h))
-    .attr('stroke-linecap', 'round')
-    .on('pointerenter', (event, d) =>
-      showTooltip(event, [
-        `${trace.tokens[d.i]} → ${trace.kvTokens[d.j]}`,
-        `${o.strings.headN(d.h)}: A[${d.i}, ${d.j}] = ${formatExact(d.weight)}`,
-      ]),
-    )
-    .on('pointerleave', hideTooltip)
-    .transition()
-    .duration(t)
+    .attr('stroke-linecap', 'round');
+  (animate ? lines.transition().duration(t) : lines.interrupt())
     .attr('x1', xLeft)
     .attr('x2', xRight)
     .attr('y1', (d) => yOf(d.i) + offset(d.h))

@@ -142,13 +142,14 @@ export function drawMatrix(g, step, options) {
     .attr('data-j', (d) => d.j)
     .attr('data-value', (d) => d.v);
 
-  groups
+  const rects = groups
     .select('rect')
     .attr('width', cell - 1)
-    .attr('height', cell - 1)
-    .transition()
-    .duration(t)
-    .attr('fill', (d) => (options.masked?.(d.i, d.j) ? 'url(#hatch)' : color(d.v)));
+    .attr('height', cell - 1);
+  // Colours glide to their new values on small grids; large ones change at once (cheaper).
+  (t && cells.length <= 600 ? rects.transition().duration(t) : rects.interrupt()).attr('fill', (d) =>
+    options.masked?.(d.i, d.j) ? 'url(#hatch)' : color(d.v),
+  );
   groups
     .select('text')
     .attr('x', (cell - 1) / 2)
@@ -158,16 +159,26 @@ export function drawMatrix(g, step, options) {
     .style('fill', (d) => (options.masked?.(d.i, d.j) ? '#555' : textColorOn(color(d.v))))
     .text((d) => (showNumbers ? formatFit(d.v, chars) : ''));
 
-  groups
-    .on('pointerenter', (event, d) => {
-      d3.select(event.currentTarget).classed('hover', true);
-      showTooltip(event, tooltipLines(d.i, d.j));
+  // One set of listeners on the grid, not one per cell: cells are re-rendered on every edit.
+  const cellOf = (event) => {
+    const node = event.target.closest?.('g.cell');
+    return node ? { node, d: d3.select(node).datum() } : null;
+  };
+  cellsGroup
+    .on('pointerover', (event) => {
+      const hit = cellOf(event);
+      if (!hit) return;
+      hit.node.classList.add('hover');
+      showTooltip(event, tooltipLines(hit.d.i, hit.d.j), hit.node);
     })
-    .on('pointerleave', (event) => {
-      d3.select(event.currentTarget).classed('hover', false);
+    .on('pointerout', (event) => {
+      cellOf(event)?.node.classList.remove('hover');
       hideTooltip();
     })
-    .on('click', (event, d) => options.onCell?.(d.i, d.j, event));
+    .on('click', (event) => {
+      const hit = cellOf(event);
+      if (hit) options.onCell?.(hit.d.i, hit.d.j, event);
+    });
 
   const bands = options.columnColor ? d3.range(m.cols).map((j) => ({ j, color: options.columnColor(j) })) : [];
   g.selectAll('rect.band')
