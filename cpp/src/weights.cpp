@@ -7,28 +7,40 @@ namespace attention {
 Weights MakeWeights(const Config& config, const GivenMatrices& given, RandomState* stream) {
   const int d = config.d_model;
   const int p = config.ProjectionWidth();
+  // init "scaled": each W and b is divided by sqrt(fan_in) so that Q, K, V entries stay near
+  // unit variance.
+  const bool scaled = config.init == Init::kScaled;
+  const float in = scaled ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(d))) : 1.0f;
+  const float out = scaled ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(p))) : 1.0f;
   Weights w;
-  w.w_q = stream->RandnMatrix(d, p);
-  w.w_k = stream->RandnMatrix(d, p);
-  w.w_v = stream->RandnMatrix(d, p);
-  w.w_o = stream->RandnMatrix(p, d);
-  w.b_q = stream->RandnMatrix(1, p);
-  w.b_k = stream->RandnMatrix(1, p);
-  w.b_v = stream->RandnMatrix(1, p);
-  w.b_o = stream->RandnMatrix(1, d);
-  if (config.init == Init::kScaled) {
-    // Each W and b is divided by sqrt(fan_in) so that Q, K, V entries stay near unit variance.
-    const float input_scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(d)));
-    const float output_scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(p)));
-    for (Matrix* m : {&w.w_q, &w.w_k, &w.w_v, &w.b_q, &w.b_k, &w.b_v}) *m *= input_scale;
-    for (Matrix* m : {&w.w_o, &w.b_o}) *m *= output_scale;
-  }
-  const std::pair<const std::optional<Matrix>*, Matrix*> overrides[] = {
-      {&given.w_q, &w.w_q}, {&given.w_k, &w.w_k}, {&given.w_v, &w.w_v}, {&given.w_o, &w.w_o},
-      {&given.b_q, &w.b_q}, {&given.b_k, &w.b_k}, {&given.b_v, &w.b_v}, {&given.b_o, &w.b_o},
+  struct Draw {
+    const std::optional<Matrix>* given;
+    Matrix* target;
+    int rows, cols;
+    float scale;
   };
-  for (const auto& [source, target] : overrides) {
-    if (source->has_value()) *target = **source;
+  const Draw draws[] = {
+      {&given.w_q, &w.w_q, d, p, in}, {&given.w_k, &w.w_k, d, p, in},
+      {&given.w_v, &w.w_v, d, p, in}, {&given.w_o, &w.w_o, p, d, out},
+      {&given.b_q, &w.b_q, 1, p, in}, {&given.b_k, &w.b_k, 1, p, in},
+      {&given.b_v, &w.b_v, 1, p, in}, {&given.b_o, &w.b_o, 1, d, out},
+  };
+  // A given matrix is still drawn when a generated one follows it, so that the stream stays
+  // aligned; the draws after the last generated matrix change nothing and are skipped (with
+  // every matrix given, a 512-wide layer would otherwise draw a million numbers per run).
+  int needed = 0;
+  for (int i = 0; i < 8; ++i) {
+    if (!draws[i].given->has_value()) needed = i + 1;
+  }
+  for (int i = 0; i < 8; ++i) {
+    const Draw& draw = draws[i];
+    if (draw.given->has_value()) {
+      if (i < needed) stream->RandnMatrix(draw.rows, draw.cols);
+      *draw.target = **draw.given;
+    } else {
+      *draw.target = stream->RandnMatrix(draw.rows, draw.cols);
+      if (scaled) *draw.target *= draw.scale;
+    }
   }
   return w;
 }

@@ -17,4 +17,11 @@ struct RowStats {
 void MaskedSoftmax(const Matrix& scaled, const MaskMatrix& mask, Matrix* masked, Matrix* weights,
                    RowStats* stats);
 
+// The same weights and statistics straight from the raw scores [n × m]: scaled = α·scores is
+// formed on the fly, and neither it nor masked is stored (a forward pass needs only the
+// weights). Bit for bit the weights of MaskedSoftmax(α·scores, ...). Returns false when some
+// α·score, masked or not, is not finite (float32 overflow).
+bool ScaledMaskedSoftmax(const Matrix& scores, float alpha, const MaskMatrix& mask, Matrix* weights,
+                         RowStats* stats);
+
 }  // namespace attention

@@ -1,0 +1,20 @@
+// Every matrix product of the engine goes through Gemm: Eigen everywhere, except in a
+// WebAssembly build with SIMD128, where Eigen 3.4 has no packet math and a small
+// register-blocked kernel (gemm.cpp) is about twice as fast.
+#pragma once
+
+#include "attention/matrix.hpp"
+
+namespace attention {
+
+// Row-major views with any row stride, so head slices (middleCols) bind without a copy.
+using ConstMatrixRef = Eigen::Ref<const Matrix, 0, Eigen::OuterStride<>>;
+using MatrixRef = Eigen::Ref<Matrix, 0, Eigen::OuterStride<>>;
+
+enum class TransposeB { kNo, kYes };
+
+// c = a · b, or a · bᵀ with TransposeB::kYes.
+// a [M × K]; b [K × N] (kNo) or [N × K] (kYes); c [M × N], already sized, must not alias a or b.
+void Gemm(const ConstMatrixRef& a, const ConstMatrixRef& b, TransposeB transpose_b, MatrixRef c);
+
+}  // namespace attention
