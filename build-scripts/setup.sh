@@ -11,6 +11,7 @@ APT_PACKAGES=(
   libgtest-dev              # native test suites
   nlohmann-json3-dev        # reading the NumPy fixtures in the native tests
   emscripten                # em++ 3.1.6: the WebAssembly build
+  clang-14 libclang-rt-14-dev llvm-14  # libFuzzer, AddressSanitizer, UBSan (tests/fuzz)
   chromium                  # end-to-end tests (driven by playwright-core; never downloaded)
   python3-numpy             # the independent reference that writes tests/fixtures
   clang-format              # formatting check of the C++ sources

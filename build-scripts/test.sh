@@ -65,6 +65,15 @@ else
   record native 1 0 0
 fi
 
+echo "== sanitizers (GoogleTest under ASan + UBSan, short libFuzzer runs)"
+bash build-scripts/test-sanitizers.sh >"$logs/sanitizers.log" 2>&1
+sanitizers_status=$?
+grep -vE "^sanitizers: " "$logs/sanitizers.log" | grep -E "passed|failed|FAILED|ERROR|error:|runtime error|Done|fuzz" | tail -20
+line=$(grep -E "^sanitizers: [0-9]+ passed, [0-9]+ failed" "$logs/sanitizers.log" | tail -1)
+echo "${line:-sanitizers: no closing line}"
+[ $sanitizers_status -ne 0 ] && tail -40 "$logs/sanitizers.log"
+record sanitizers "$sanitizers_status" "$(echo "$line" | awk '{print $2}' | grep . || echo 0)" "$(echo "$line" | awk '{print $4}' | grep . || echo 0)"
+
 node_suite node tests/node/*.test.mjs
 node_suite e2e tests/e2e/*.test.mjs
 

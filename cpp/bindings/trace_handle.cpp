@@ -94,7 +94,7 @@ val TraceHandle::summary() const {
     s.set("name", std::string(info.name));
     s.set("perHead", info.per_head);
     s.set("rowsAxis", std::string(AxisName(info.rows)));
-    s.set("colsAxis", std::string(AxisName(info.cols)));
+    s.set("colsAxis", std::string(AxisName(trace_.ColsAxis(info))));
     steps.set(index++, s);
   }
   out.set("steps", steps);
@@ -130,6 +130,8 @@ val Tokenize(const std::string& text) {
 val GetLimits() {
   val out = val::object();
   out.set("maxTokens", Limits::kMaxTokens);
+  out.set("maxTextBytes", Limits::kMaxTextBytes);
+  out.set("maxTokenBytes", Limits::kMaxTokenBytes);
   out.set("maxDModel", Limits::kMaxDModel);
   out.set("maxDK", Limits::kMaxDK);
   out.set("minTemperature", Limits::kMinTemperature);

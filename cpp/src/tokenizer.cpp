@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "attention/config.hpp"
+#include "format.hpp"
 #include "unicode.hpp"
 
 namespace attention {
@@ -128,6 +130,12 @@ Status Tokenize(std::string_view text, std::vector<std::string>* tokens) {
     return Status(ErrorCode::kInvalidArgument, "tokens", "tokens must not be null");
   }
   tokens->clear();
+  // Checked first: the work and the memory below grow with the text (16 bytes per character).
+  if (text.size() > static_cast<std::size_t>(Limits::kMaxTextBytes)) {
+    return Status(ErrorCode::kLimitExceeded, "text",
+                  Format("text (%zu bytes) must be at most %d bytes of UTF-8; truncate it",
+                         text.size(), Limits::kMaxTextBytes));
+  }
   std::vector<Char> chars;
   Status status = Decode(text, &chars);
   if (!status.ok()) return status;

@@ -6,7 +6,9 @@
 #include "attention/embedding.hpp"
 #include "attention/mask.hpp"
 #include "attention/random.hpp"
+#include "finite.hpp"
 #include "format.hpp"
+#include "gemm.hpp"
 
 namespace attention {
 namespace {
@@ -25,13 +27,18 @@ Status Overflow(const char* step, int head) {
                     ": the inputs or weights are too large in magnitude; scale them down");
 }
 
-// scores = Q_h·K_hᵀ, scaled = α·scores, then mask and softmax: steps 4–7 of one head.
+// scores = Q_h·K_hᵀ [n × m] of one head (step 4).
+void HeadScores(const Matrix& q, const Matrix& k, int head, int d_k, Matrix* scores) {
+  scores->resize(q.rows(), k.rows());
+  Gemm(q.middleCols(head * d_k, d_k), k.middleCols(head * d_k, d_k), TransposeB::kYes, *scores);
+}
+
+// Steps 4–7 of one head, every matrix kept: what a view of scores, scaled, masked or weights
+// recomputes (Trace::Run computes only the weights, bit for bit the same).
 void HeadSteps(const Matrix& q, const Matrix& k, const MaskMatrix& mask, int head, int d_k,
                float alpha, Matrix* scores, Matrix* scaled, Matrix* masked, Matrix* weights,
                RowStats* stats) {
-  const auto q_h = q.middleCols(head * d_k, d_k);  // [n × dK]
-  const auto k_h = k.middleCols(head * d_k, d_k);  // [m × dK]
-  scores->noalias() = q_h * k_h.transpose();       // [n × m]
+  HeadScores(q, k, head, d_k, scores);
   *scaled = *scores * alpha;
   MaskedSoftmax(*scaled, mask, masked, weights, stats);
 }
@@ -121,22 +128,26 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace) {
   // Step 2: projections. Keys and values read the other sentence in cross-attention.
   const Matrix& kv_input = t.cross_ ? t.x_pe_kv_ : t.x_pe_;
   const Weights& w = t.weights_;
-  t.q_.noalias() = t.x_pe_ * w.w_q;
-  t.k_.noalias() = kv_input * w.w_k;
-  t.v_.noalias() = kv_input * w.w_v;
+  t.q_.resize(n, config.ProjectionWidth());
+  t.k_.resize(m, config.ProjectionWidth());
+  t.v_.resize(m, config.ProjectionWidth());
+  Gemm(t.x_pe_, w.w_q, TransposeB::kNo, t.q_);
+  Gemm(kv_input, w.w_k, TransposeB::kNo, t.k_);
+  Gemm(kv_input, w.w_v, TransposeB::kNo, t.v_);
   AddBias(config.bias, w.b_q, &t.q_);
   AddBias(config.bias, w.b_k, &t.k_);
   AddBias(config.bias, w.b_v, &t.v_);
-  if (!t.q_.allFinite()) return Overflow("q", -1);
-  if (!t.k_.allFinite()) return Overflow("k", -1);
-  if (!t.v_.allFinite()) return Overflow("v", -1);
+  if (!AllFinite(t.q_)) return Overflow("q", -1);
+  if (!AllFinite(t.k_)) return Overflow("k", -1);
+  if (!AllFinite(t.v_)) return Overflow("v", -1);
 
   t.mask_ = BuildMask(config.mask, n, m);
   t.mask_values_ = t.mask_.cast<float>();
   t.row_masked_.resize(n, 1);
   for (int i = 0; i < n; ++i) t.row_masked_(i, 0) = t.mask_.row(i).any() ? 0.0f : 1.0f;
 
-  // Steps 3–8, one head at a time: only this head's n×m matrices exist at once.
+  // Steps 3–8, one head at a time: only this head's scores and weights exist at once. The
+  // other n×m steps (scaled, masked) are left for View to recompute when asked.
   t.row_max_.resize(config.heads, n);
   t.row_entropy_.resize(config.heads, n);
   t.concat_.resize(n, config.ProjectionWidth());
@@ -144,25 +155,28 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace) {
   HeadCache& c = t.cache_;
   const float alpha = ScoreScale(config);
   for (int h = 0; h < config.heads; ++h) {
-    HeadSteps(t.q_, t.k_, t.mask_, h, d_k, alpha, &c.scores, &c.scaled, &c.masked, &c.weights,
-              stats.data());
-    c.head = h;
-    if (!c.scaled.allFinite()) return Overflow("scaled", h);
+    HeadScores(t.q_, t.k_, h, d_k, &c.scores);
+    if (!ScaledMaskedSoftmax(c.scores, alpha, t.mask_, &c.weights, stats.data())) {
+      return Overflow("scaled", h);
+    }
     for (int i = 0; i < n; ++i) {
       t.row_max_(h, i) = stats[static_cast<size_t>(i)].max;
       t.row_entropy_(h, i) = stats[static_cast<size_t>(i)].entropy;
     }
-    t.concat_.middleCols(h * d_k, d_k).noalias() = c.weights * t.v_.middleCols(h * d_k, d_k);
+    Gemm(c.weights, t.v_.middleCols(h * d_k, d_k), TransposeB::kNo,
+         t.concat_.middleCols(h * d_k, d_k));
   }
+  c = HeadCache{};  // holds no complete head: View recomputes
 
   // Steps 9–10: the concatenation is already in place; project it back to dModel.
   if (config.output_projection) {
-    t.output_.noalias() = t.concat_ * w.w_o;
+    t.output_.resize(n, d);
+    Gemm(t.concat_, w.w_o, TransposeB::kNo, t.output_);
     AddBias(config.bias, w.b_o, &t.output_);
   } else {
     t.output_ = t.concat_;
   }
-  if (!t.output_.allFinite()) return Overflow("output", -1);
+  if (!AllFinite(t.output_)) return Overflow("output", -1);
 
   *trace = std::move(t);
   return Status::Ok();
@@ -184,6 +198,11 @@ int Trace::AxisSize(Axis axis) const {
       return 1;
   }
   return 0;
+}
+
+Axis Trace::ColsAxis(const StepInfo& info) const {
+  const bool concat_output = std::string_view(info.name) == "output" && !config_.output_projection;
+  return concat_output ? Axis::kProjection : info.cols;
 }
 
 void Trace::ComputeHead(int head) const {

@@ -65,6 +65,8 @@ TEST(Trace, TogglingBiasesOrOutputProjectionKeepsTheOtherWeights) {
     EXPECT_TRUE(Step(plain, w) == Step(without_wo, w)) << w;
   }
   EXPECT_TRUE(Step(without_wo, "output") == Step(without_wo, "concat"));
+  EXPECT_EQ(without_wo.ColsAxis(*FindStep("output")), Axis::kProjection);
+  EXPECT_EQ(plain.ColsAxis(*FindStep("output")), Axis::kModel);
 }
 
 TEST(Trace, CrossAttentionHasQueryByKeyScores) {

@@ -167,6 +167,10 @@ export interface LiveTrace extends TraceSummary {
 
 export interface Limits {
   maxTokens: number;
+  /** Longest text tokenize() accepts, in UTF-8 bytes (not UTF-16 code units). */
+  maxTextBytes: number;
+  /** Longest single token a run accepts, in UTF-8 bytes. */
+  maxTokenBytes: number;
   maxDModel: number;
   maxDK: number;
   minTemperature: number;

@@ -119,6 +119,19 @@ export class LiveTrace {
   }
 }
 
+/** The UTF-8 length of a string, without encoding it. */
+function utf8Length(text) {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) ((bytes += 4), i++);
+    else bytes += 3;
+  }
+  return bytes;
+}
+
 function errorOf(handle) {
   return new AttentionError(handle.errorCode(), handle.errorField(), handle.errorMessage());
 }
@@ -136,6 +149,15 @@ export class Engine {
   tokenize(text, field = 'text') {
     if (typeof text !== 'string') {
       throw new AttentionError('INVALID_ARGUMENT', field, `${field} must be a string`);
+    }
+    // Each UTF-16 code unit is at least one UTF-8 byte: a longer string is over the limit, and
+    // is refused here instead of being copied into WASM memory, which never shrinks.
+    if (text.length > this.limits.maxTextBytes) {
+      throw new AttentionError(
+        'LIMIT_EXCEEDED',
+        field,
+        `${field} (${utf8Length(text)} bytes) must be at most ${this.limits.maxTextBytes} bytes of UTF-8; truncate it`,
+      );
     }
     const result = this.#module.tokenize(checkWellFormed(text, field));
     if (!result.ok) throw new AttentionError(result.code, field, result.message.replace(/^text\b/, field));

@@ -11,9 +11,16 @@
 
 namespace attention {
 
-// Documented limits (README "Limits"); beyond them a run returns kLimitExceeded.
+// Documented limits (README "Limits"); beyond them Tokenize or a run returns kLimitExceeded.
 struct Limits {
   static constexpr int kMaxTokens = 2048;
+  // Tokenize's input: 100,000 bytes of UTF-8 (a long article) tokenizes in a few ms, and
+  // bounds what one call may allocate. A page offers to truncate beyond it.
+  static constexpr int kMaxTextBytes = 100000;
+  // One token: far above any word, URL or emoji sequence (the longest ZWJ family is 25
+  // bytes), but it keeps 2048 given tokens within 2 MB, so a run never exhausts memory
+  // because of its labels. A run refuses longer tokens (field "tokens[i]").
+  static constexpr int kMaxTokenBytes = 1024;
   static constexpr int kMaxDModel = 1024;
   static constexpr int kMaxDK = 1024;
   static constexpr double kMinTemperature = 0.01;

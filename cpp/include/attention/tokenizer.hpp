@@ -22,8 +22,9 @@ namespace attention {
 // E.g. "I love 火锅!" gives I | love | 火 | 锅 | ! and "don't" gives don | ' | t.
 // Invalid UTF-8 (bad lead or continuation bytes, truncated sequences, overlong forms,
 // surrogates, > U+10FFFF) gives kInvalidUtf8 for field "text", naming the byte offset; `tokens`
-// is then left empty. Empty or all-whitespace text gives no tokens. A null `tokens` gives
-// kInvalidArgument.
+// is then left empty. Text longer than Limits::kMaxTextBytes gives kLimitExceeded for field
+// "text", naming both lengths, and no tokens. Empty or all-whitespace text gives no tokens. A
+// null `tokens` gives kInvalidArgument.
 Status Tokenize(std::string_view text, std::vector<std::string>* tokens);
 
 // kInvalidUtf8 naming `field` and the byte offset when `text` is not valid UTF-8.

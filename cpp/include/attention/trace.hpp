@@ -50,6 +50,9 @@ class Trace {
 
   // Rows and columns of `info` in this trace.
   int AxisSize(Axis axis) const;
+  // The columns of `info` in this trace: "output" is the concatenation (heads·dK wide) when
+  // W_O is off.
+  Axis ColsAxis(const StepInfo& info) const;
   bool HasStep(const StepInfo& info) const { return cross_ || !info.cross_only; }
 
   // A read-only view of a step. Per-head n×m steps are computed into a cache that holds one

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The engine under Clang's sanitizers, in two parts (after setup.sh; needs clang-14,
+# libclang-rt-14-dev and llvm-14 from Debian):
+#   1. the native GoogleTest suites built with AddressSanitizer + UndefinedBehaviorSanitizer
+#      (any error is fatal) in build/sanitize, run through ctest;
+#   2. a short libFuzzer run of each harness of tests/fuzz (build/fuzz): first every committed
+#      seed of tests/fuzz/corpus/<harness>/, then FUZZ_SECONDS (default 20) of mutations from
+#      a fixed seed. Longer runs: tests/fuzz/README.md.
+# Runs both parts even when one fails, then prints one closing line and fails if any failed:
+#   sanitizers: N passed, M failed      (each GoogleTest test and each harness counts as one)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+FUZZ_SECONDS=${FUZZ_SECONDS:-20}
+CLANG=${CLANG:-$(command -v clang++-14 || command -v clang++ || true)}
+SYMBOLIZER=$(command -v llvm-symbolizer-14 || command -v llvm-symbolizer ||
+  echo /usr/lib/llvm-14/bin/llvm-symbolizer)
+export ASAN_SYMBOLIZER_PATH=$SYMBOLIZER
+export ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+logs=$(mktemp -d)
+passed=0
+failed=0
+jobs=$(nproc)
+
+if [ -z "$CLANG" ]; then
+  echo "clang++ not found: apt-get install clang-14 libclang-rt-14-dev llvm-14"
+  echo "sanitizers: 0 passed, 1 failed"
+  exit 1
+fi
+
+echo "== sanitize (GoogleTest under ASan + UBSan, $(basename "$CLANG"))"
+sanitize_flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+if cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER="$CLANG" \
+  -DCMAKE_CXX_FLAGS="$sanitize_flags" >"$logs/sanitize-configure.log" 2>&1 &&
+  cmake --build build/sanitize -j"$jobs" >"$logs/sanitize-build.log" 2>&1; then
+  ctest --test-dir build/sanitize --output-on-failure -j"$jobs" >"$logs/ctest.log" 2>&1
+  ctest_status=$?
+  grep -E "tests passed|tests failed|\*\*\*|runtime error|ERROR: AddressSanitizer|ERROR: LeakSanitizer|SUMMARY" \
+    "$logs/ctest.log" | head -40
+  total=$(grep -oE "out of [0-9]+" "$logs/ctest.log" | awk '{print $3}')
+  bad=$(grep -oE "[0-9]+ tests failed" "$logs/ctest.log" | awk '{print $1}')
+  total=${total:-0}
+  bad=${bad:-0}
+  passed=$((passed + total - bad))
+  failed=$((failed + bad))
+  if [ "$ctest_status" -ne 0 ] && [ "$bad" -eq 0 ]; then failed=$((failed + 1)); fi
+else
+  cat "$logs/sanitize-configure.log" "$logs/sanitize-build.log" | grep -E "error|Error" | head -40
+  failed=$((failed + 1))
+fi
+
+echo "== fuzz (libFuzzer + ASan + UBSan, ${FUZZ_SECONDS} s per harness)"
+harnesses=$(find tests/fuzz -maxdepth 1 -name '*_fuzzer.cpp' -printf '%f\n' | sed 's/_fuzzer\.cpp$//' | sort)
+if cmake -S tests/fuzz -B build/fuzz -DCMAKE_CXX_COMPILER="$CLANG" >"$logs/fuzz-configure.log" 2>&1 &&
+  cmake --build build/fuzz -j"$jobs" >"$logs/fuzz-build.log" 2>&1; then
+  for harness in $harnesses; do
+    # A fresh working corpus each time, so that -seed=1 makes the run repeatable; the committed
+    # seeds are read-only (libFuzzer writes new inputs to the first folder only).
+    work=build/fuzz/corpus/$harness
+    rm -rf "$work"
+    mkdir -p "$work" build/fuzz/artifacts
+    "./build/fuzz/${harness}_fuzzer" -seed=1 -max_total_time="$FUZZ_SECONDS" -timeout=10 \
+      -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="build/fuzz/artifacts/$harness-" \
+      "$work" "tests/fuzz/corpus/$harness" >"$logs/fuzz-$harness.log" 2>&1
+    status=$?
+    runs=$(grep -oE "^Done [0-9]+ runs in [0-9]+ second" "$logs/fuzz-$harness.log" | awk '{print $2}')
+    seeds=$(find "tests/fuzz/corpus/$harness" -type f | wc -l)
+    if [ "$status" -eq 0 ]; then
+      echo "  $harness: ok, $seeds seeds then ${runs:-?} runs"
+      passed=$((passed + 1))
+    else
+      echo "  $harness: FAILED (exit $status)"
+      grep -E "invariant violated|runtime error|ERROR: |SUMMARY|Test unit written|^Base64" \
+        "$logs/fuzz-$harness.log" | head -20
+      failed=$((failed + 1))
+    fi
+  done
+else
+  cat "$logs/fuzz-configure.log" "$logs/fuzz-build.log" | grep -E "error|Error" | head -40
+  failed=$((failed + $(echo "$harnesses" | wc -w)))
+fi
+
+echo
+echo "sanitizers: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of the fuzz harnesses: tests/fuzz/corpus/{tokenize,run}/.
+
+The seeds are the edge cases of issue 5 (empty input, one token, only punctuation, only spaces,
+a long paste, emoji and ZWJ sequences, combining marks, right-to-left text, control characters,
+mixed scripts, every row masked, temperature at its bounds, extreme weights, NaN and Infinity in
+given matrices) in each harness's input layout (see the comment at the top of run_fuzzer.cpp).
+Run it after changing that layout: python3 tests/fuzz/make_corpus.py
+"""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+TEXTS = {
+    'empty': '',
+    'one_token': 'hello',
+    'only_punctuation': '?!…,.;:()「」',
+    'only_spaces': ' \t\n\u00a0\u3000 ',
+    'sentence': 'I love 火锅! The cat sat on the mat.',
+    'chinese': '我爱吃火锅',
+    'emoji_zwj': '👨\u200d👩\u200d👧\u200d👦 🏳️\u200d🌈 👍🏽 🇨🇳🇺🇸 1️⃣ ❤️ 🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f',
+    'combining_marks': 'e\u0301cole \u0301\u0302 Z\u0335\u0321\u031b\u0354a\u0337lgo नमस्ते',
+    'right_to_left': 'שלום עולם מרחבא بالعالم! \u200fمَرْحَبًا\u200e، \u202eabc\u202c',
+    'control_characters': 'a\x00b\x01c\x1b[0m\x7fd\u0085e\u009ff\r\n',
+    'mixed_scripts': 'Hello 世界 Привет مرحبا 🙂 नमस्ते こんにちは 한국어 Γειά',
+    'keycaps_and_flags': '#️⃣ 12\u20e3 🇺🇸🇨',
+}
+
+# A long paste: the tokenizer corpus keeps 10,000 characters; the run harness only reads its
+# first 24 tokens, so it gets a shorter one.
+PASTE = ('The quick brown fox jumps over the lazy dog. 我爱吃火锅！ 👍🏽 ' * 250)[:10000]
+
+INVALID_UTF8 = {
+    'invalid_lead_byte': b'ab\x80cd',
+    'invalid_continuation': b'\xe4\xbd\x41',
+    'truncated': b'ok \xf0\x9f\x98',
+    'overlong': b'\xc0\xaf\xe0\x80\xaf',
+    'surrogate': b'\xed\xa0\x80',
+    'above_max': b'\xf4\x90\x80\x80',
+}
+
+TEMPERATURES = [1.0, 0.01, 100.0, 0.5, 2.0, 0.0099, 100.5]  # indexes into kTemperatures
+GIVEN = ['x', 'xKv', 'wQ', 'wK', 'wV', 'wO', 'bQ', 'bK', 'bV', 'bO']
+MASKS = ['none', 'causal', 'window', 'padding', 'custom']
+EMBEDDINGS = ['hash', 'stream', 'given']
+SPECIAL = [0.0, 1.0, -1.0, 0.5, 1e30, -1e30, 1e19, -1e19, 1.5e19, 3e38, -3e38, 1e-45, 1e-38, 65504.0, 'nan', 'inf']
+
+
+def run_seed(text, kv=None, d_model=8, heads=2, d_k=0, no_scale=False, bias=False, no_wo=False,
+             no_pe=False, randn=False, raw=False, causal=False, embedding='hash', mask='none',
+             width=1, temperature=1.0, seed=42, given=(), taller=False, values='small', data=b''):
+    """One input of run_fuzzer.cpp's layout."""
+    flags = (no_scale * 1 | bias * 2 | no_wo * 4 | no_pe * 8 | randn * 16 | (kv is not None) * 32
+             | raw * 64 | causal * 128)
+    given_bits = sum(1 << GIVEN.index(g) for g in given) | taller << 10
+    given_bits |= ['small', 'special', 'raw', 'large'].index(values) << 11
+    header = bytes([
+        d_model, heads, 0 if d_k == 0 else 160 + d_k + 1, flags,
+        EMBEDDINGS.index(embedding) + 3 * MASKS.index(mask), width + 2,
+        TEMPERATURES.index(temperature),
+    ]) + struct.pack('<IH', seed, given_bits)
+    body = text.encode() if isinstance(text, str) else text
+    body += b'\0'
+    if kv is not None:
+        body += (kv.encode() if isinstance(kv, str) else kv) + b'\0'
+    return header + body + data
+
+
+def special(*values):
+    return bytes(SPECIAL.index(v) for v in values)
+
+
+def run_seeds():
+    seeds = {}
+    for name, text in TEXTS.items():
+        seeds[name] = run_seed(text)
+        seeds[name + '_causal_4_heads'] = run_seed(text, d_model=16, heads=4, mask='causal', bias=True)
+    seeds['paste'] = run_seed(PASTE[:600], d_model=32, heads=4)
+    seeds['cross_attention'] = run_seed('I love hot pot', kv='我爱吃火锅', mask='window', width=1, causal=True)
+    seeds['cross_one_key'] = run_seed('a b c d', kv='z')
+    seeds['tutorial_stream'] = run_seed('我 爱 吃 火锅', d_model=8, heads=1, d_k=4, no_pe=True, no_wo=True,
+                                        randn=True, embedding='stream', seed=42)
+    seeds['raw_tokens'] = run_seed(b'\xe6\x88\x91\x1f\x1fok\x1f\xff')
+    # Every row masked: a custom mask of zeros (even bytes), and padding on every key.
+    seeds['custom_mask_all_zero'] = run_seed('a b c', mask='custom', data=bytes(9))
+    seeds['custom_mask_one_row'] = run_seed('a b c', mask='custom', data=bytes([1, 1, 0, 0, 0, 0, 1, 0, 1]))
+    seeds['padding_every_key'] = run_seed('a b c', mask='padding', data=bytes([3, 1, 2, 3]))
+    seeds['window_zero'] = run_seed('a b c d e', mask='window', width=0)
+    for t in [0.01, 100.0, 0.0099, 100.5]:
+        seeds[f'temperature_{t}'] = run_seed('we love attention', temperature=t, randn=True)
+    seeds['extreme_weights_overflow'] = run_seed('a b', d_model=4, heads=1, given=['wQ', 'wK'], values='special',
+                                                 data=special(1e30, -1e30) * 16)
+    seeds['extreme_values_pass_through'] = run_seed('a b', d_model=4, heads=1, given=['wV'], values='special',
+                                                    data=special(1e30, -1e30) * 8)
+    # Scores 2.25e38 and −1.5e38 in one row: finite, but their difference is not.
+    seeds['extreme_score_spread'] = run_seed('a b', d_model=1, heads=1, no_scale=True, no_wo=True, no_pe=True,
+                                             embedding='given', given=['x', 'wQ', 'wK', 'wV'], values='special',
+                                             data=special(1.5e19, -1e19, 1.0, 1.0, 1.0))
+    seeds['given_nan'] = run_seed('a b', d_model=2, heads=1, given=['wO'], values='special',
+                                  data=special(1.0, 'nan', 0.5, 0.5))
+    seeds['given_infinity'] = run_seed('a b', d_model=2, heads=1, embedding='given', given=['x'], values='special',
+                                       data=special(1.0, 0.5, 'inf', 0.5))
+    seeds['given_raw_floats'] = run_seed('a b c', d_model=4, heads=2, bias=True, given=['wQ', 'bQ', 'bO'],
+                                         values='raw', data=struct.pack('<24f', *[(-1) ** i * 2.0 ** (i - 12) for i in range(24)]))
+    seeds['given_wrong_shape'] = run_seed('a b', d_model=4, heads=1, given=['wK'], taller=True)
+    seeds['bad_dmodel'] = run_seed('a', d_model=0)
+    seeds['bad_heads'] = run_seed('a', d_model=10, heads=3)
+    return seeds
+
+
+def write(folder, files):
+    # Files are (over)written, never deleted: regression inputs saved beside them stay.
+    path = os.path.join(HERE, 'corpus', folder)
+    os.makedirs(path, exist_ok=True)
+    for name, data in sorted(files.items()):
+        with open(os.path.join(path, name), 'wb') as f:
+            f.write(data)
+
+
+def main():
+    tokenize = {name: text.encode() for name, text in TEXTS.items()}
+    tokenize['paste_10000_characters'] = PASTE.encode()
+    tokenize['paste_one_word'] = b'a' * 10000
+    tokenize.update(INVALID_UTF8)
+    write('tokenize', tokenize)
+    write('run', run_seeds())
+
+
+if __name__ == '__main__':
+    main()
