@@ -195,19 +195,8 @@ export class Engine {
       for (let h = 0; h < live.heads; h++) {
         for (const name of names) if (Array.isArray(out[name])) out[name].push(live.step(name, h));
       }
-      const { tokens, kvTokens, cross, nQuery, nKey, dModel, heads, dK, projectionWidth, parameterCount, flops } = live;
       return {
-        tokens,
-        kvTokens,
-        cross,
-        nQuery,
-        nKey,
-        dModel,
-        heads,
-        dK,
-        projectionWidth,
-        parameterCount,
-        flops,
+        ...live, // the summary fields (tokens, sizes, parameterCount, flops): plain data
         stepNames: names.slice(),
         steps: out,
         /** A step by name (and head for per-head steps). */

@@ -5,33 +5,8 @@
 /** Wraps an engine LiveTrace. Call dispose() when a newer trace replaces it. */
 export function lazyTrace(live) {
   const cache = new Map();
-  const {
-    tokens,
-    kvTokens,
-    cross,
-    nQuery,
-    nKey,
-    dModel,
-    heads,
-    dK,
-    projectionWidth,
-    parameterCount,
-    flops,
-    stepNames,
-  } = live;
   return {
-    tokens,
-    kvTokens,
-    cross,
-    nQuery,
-    nKey,
-    dModel,
-    heads,
-    dK,
-    projectionWidth,
-    parameterCount,
-    flops,
-    stepNames,
+    ...live, // the summary fields of a LiveTrace (tokens, sizes, flops) are plain own properties
     isPerHead: (name) => live.info(name).perHead,
     step(name, head = 0) {
       const key = `${name}:${head}`;
