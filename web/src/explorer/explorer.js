@@ -275,7 +275,11 @@ export function createExplorer(root, o) {
           columnColor: banded ? (j) => headColor(Math.floor(j / trace.dK)) : null,
         };
       });
-      drawStage(d3.select($('matrices')), operands, { width: 1100, stepKey: 'matrices' });
+      drawStage(d3.select($('matrices')), operands, {
+        width: Math.max(600, widths.views - 16),
+        stepKey: 'matrices',
+        maxCell: 24,
+      });
     } else {
       drawSoftmax($('softmax'), trace, {
         head: state.head,

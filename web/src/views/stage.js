@@ -20,11 +20,11 @@ function rowWidth(operands, cell) {
   );
 }
 
-function cellSizeFor(operands, width) {
+function cellSizeFor(operands, width, maxCell) {
   // Prefer the whole equation on one line with cells of at least 20 px; otherwise the largest
-  // cell (≤ 34 px) with which every operand fits on a line of its own.
-  for (let cell = 34; cell >= 20; cell -= 2) if (rowWidth(operands, cell) <= width) return cell;
-  for (let cell = 34; cell > 4; cell -= 2) {
+  // cell (≤ maxCell) with which every operand fits on a line of its own.
+  for (let cell = maxCell; cell >= 20; cell -= 2) if (rowWidth(operands, cell) <= width) return cell;
+  for (let cell = maxCell; cell > 4; cell -= 2) {
     const widest = Math.max(
       ...operands.filter((o) => !o.op).map((o) => measureMatrix(o.step, { cell, transpose: o.transpose }).width),
     );
@@ -39,11 +39,16 @@ function layout(operands, width, cell) {
   let y = 0;
   let rowHeight = 0;
   const placed = [];
-  for (const operand of operands) {
-    const size = operand.op
+  const sizes = operands.map((operand) =>
+    operand.op
       ? { width: Math.max(OP_WIDTH, operand.op.length * 9 + 8), height: 0 }
-      : measureMatrix(operand.step, { cell, transpose: operand.transpose, showRowLabels: operand.rowLabels !== false });
-    if (x > 0 && x + size.width > width) {
+      : measureMatrix(operand.step, { cell, transpose: operand.transpose, showRowLabels: operand.rowLabels !== false }),
+  );
+  for (const [k, operand] of operands.entries()) {
+    const size = sizes[k];
+    // An operator wraps together with the matrix it leads to: never "· W_K =" alone at a line's end.
+    const unit = operand.op && sizes[k + 1] ? size.width + GAP + sizes[k + 1].width : size.width;
+    if (x > 0 && x + unit > width) {
       x = 0;
       y += rowHeight + GAP * 2;
       rowHeight = 0;
@@ -65,8 +70,8 @@ function rowHeightOf(placed, y) {
  * @param operands from STEPS[i].operands(trace, head)
  * @param options { width, stepKey, onCell(operand, i, j) }
  */
-export function drawStage(svg, operands, { width, stepKey, onCell }) {
-  const cell = cellSizeFor(operands, width);
+export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34 }) {
+  const cell = cellSizeFor(operands, width, maxCell);
   const { placed, height } = layout(operands, width, cell);
   svg.attr('viewBox', `0 0 ${width} ${Math.max(40, height + 8)}`).attr('height', Math.max(40, height + 8));
   const t = duration(400);
