@@ -123,7 +123,15 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace) {
     t.pe_kv_ = config.positional_encoding ? PositionalEncoding(m, d) : Matrix::Zero(m, d);
     t.x_pe_kv_ = t.x_kv_ + t.pe_kv_;
   }
-  t.weights_ = MakeWeights(config, input.given, &stream);
+  const GivenMatrices& g = input.given;
+  const bool weights_given = g.w_q || g.w_k || g.w_v || g.w_o || g.b_q || g.b_k || g.b_v || g.b_o;
+  if (weights_given) {
+    t.weights_ = MakeWeights(config, g, &stream);
+  } else {
+    const bool stream_x = config.embedding == EmbeddingSource::kStream;
+    const int64_t prior_draws = stream_x ? static_cast<int64_t>(n + (t.cross_ ? m : 0)) * d : 0;
+    t.weights_ = GeneratedWeights(config, prior_draws, &stream);
+  }
 
   // Step 2: projections. Keys and values read the other sentence in cross-attention.
   const Matrix& kv_input = t.cross_ ? t.x_pe_kv_ : t.x_pe_;

@@ -1,6 +1,10 @@
 #include "attention/weights.hpp"
 
 #include <cmath>
+#include <mutex>
+#include <optional>
+#include <tuple>
+#include <utility>
 
 namespace attention {
 
@@ -43,6 +47,16 @@ Weights MakeWeights(const Config& config, const GivenMatrices& given, RandomStat
     }
   }
   return w;
+}
+
+Weights GeneratedWeights(const Config& config, int64_t prior_draws, RandomState* stream) {
+  using Key = std::tuple<uint32_t, int, int, Init, int64_t>;
+  static std::mutex mutex;
+  static std::optional<std::pair<Key, Weights>> last;
+  const Key key{config.seed, config.d_model, config.ProjectionWidth(), config.init, prior_draws};
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!last || last->first != key) last.emplace(key, MakeWeights(config, GivenMatrices{}, stream));
+  return last->second;
 }
 
 }  // namespace attention

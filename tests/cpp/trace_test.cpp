@@ -146,3 +146,30 @@ TEST(Trace, ExtremeGivenWeightsGiveAnOverflowErrorNotNaN) {
 
 }  // namespace
 }  // namespace attention
+
+namespace attention {
+namespace {
+
+TEST(GeneratedWeights, ACachedLayerEqualsAFreshDraw) {
+  // The same layer twice (the second from the cache), then with "stream" X of another length
+  // (the weights follow X in the stream, so they must differ), then the first again.
+  Config config;
+  config.d_model = 16;
+  config.heads = 2;
+  config.embedding = EmbeddingSource::kStream;
+  Trace a, b, c, again;
+  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y"}), &a).ok());
+  ASSERT_TRUE(Trace::Run(config, Tokens({"p", "q"}), &b).ok());
+  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y", "z"}), &c).ok());
+  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y"}), &again).ok());
+  RandomState fresh(config.seed);
+  fresh.RandnMatrix(2, 16);  // X
+  const Matrix w_q = fresh.RandnMatrix(16, 16) * static_cast<float>(1.0 / std::sqrt(16.0));
+  EXPECT_TRUE(Step(a, "wQ") == w_q);
+  EXPECT_TRUE(Step(b, "wQ") == w_q);
+  EXPECT_FALSE(Step(c, "wQ") == w_q);
+  EXPECT_TRUE(Step(again, "output") == Step(a, "output"));
+}
+
+}  // namespace
+}  // namespace attention

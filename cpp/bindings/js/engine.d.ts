@@ -181,7 +181,7 @@ export interface Engine {
   readonly limits: Limits;
   /** Whitespace and punctuation split; one token per CJK character; emoji sequences kept whole. */
   tokenize(text: string): string[];
-  /** Runs and copies every step (or only `steps`) into JS. Frees all WASM memory it used. */
+  /** Runs and copies every step (or only `steps`) into JS, then frees the trace's WASM memory. */
   run(options: RunOptions, selection?: { steps?: StepName[] }): Trace;
   /** Runs and keeps the trace in WASM memory; the caller must dispose() it. */
   open(options: RunOptions): LiveTrace;
