@@ -77,7 +77,12 @@ export function toMatrix(value, field) {
     if (rows < 0 || cols < 0 || value.data?.length !== rows * cols) {
       throw invalid(field, `${field}.data must hold rows × cols = ${rows * cols} numbers, got ${describe(value.data)}`);
     }
-    return { data: Float32Array.from(value.data, (v) => number(v, field)), rows, cols };
+    // A typed array holds only numbers: copy it natively (a per-value callback costs
+    // milliseconds for a 512×512 weight).
+    const data = ArrayBuffer.isView(value.data)
+      ? new Float32Array(value.data)
+      : Float32Array.from(value.data, (v) => number(v, field));
+    return { data, rows, cols };
   }
   if (Array.isArray(value) && value.every(Array.isArray)) {
     const cols = value[0]?.length ?? 0;
@@ -92,6 +97,16 @@ export function toMatrix(value, field) {
     return { data: Float32Array.from(value, (v) => number(v, field)), rows: 1, cols: value.length };
   }
   throw invalid(field, `${field} (${describe(value)}) must be a matrix: { data, rows, cols } or an array of rows`);
+}
+
+/** A typed array of numbers (not a DataView, not BigInt64Array). */
+function isNumberArray(data) {
+  return (
+    ArrayBuffer.isView(data) &&
+    !(data instanceof DataView) &&
+    !(data instanceof BigInt64Array) &&
+    !(data instanceof BigUint64Array)
+  );
 }
 
 function number(value, field) {
