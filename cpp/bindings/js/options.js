@@ -77,6 +77,9 @@ export function toMatrix(value, field) {
     if (rows < 0 || cols < 0 || value.data?.length !== rows * cols) {
       throw invalid(field, `${field}.data must hold rows × cols = ${rows * cols} numbers, got ${describe(value.data)}`);
     }
+    if (value.data instanceof BigInt64Array || value.data instanceof BigUint64Array) {
+      throw invalid(field, `${field}.data holds BigInt values; every value must be a number`);
+    }
     // A typed array holds only numbers: copy it natively (a per-value callback costs
     // milliseconds for a 512×512 weight).
     const data = ArrayBuffer.isView(value.data)
