@@ -18,6 +18,7 @@ text.token.focused { font-weight: 700; fill: #d55e00; }
 line.zero, .axis path, .axis line { stroke: #d9d9e0; }
 .hatch-bg { fill: #eeeeee; } .hatch-line { stroke: #9a9a9a; stroke-width: 2; }
 rect.sweep { display: none; }
+image.pixels { image-rendering: pixelated; }
 `;
 
 const SVG_NS = 'http://www.w3.org/2000/svg';

@@ -7,6 +7,10 @@ import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 
 const SVG_CELL_LIMIT = 4096;
+// Past this many cells, a grid too small to print numbers is drawn as one image: thousands of
+// SVG cells cost a keystroke tens of milliseconds and show nothing more.
+const SMALL_CELL_LIMIT = 400;
+const MASKED_PIXEL = '#c8c8c8';
 const LABEL_FONT = 11;
 
 function labelWidth(labels) {
@@ -101,8 +105,9 @@ export function drawMatrix(g, step, options) {
     ];
   };
 
-  if (m.rows * m.cols > SVG_CELL_LIMIT) {
-    drawAsImage(cellsGroup, m, value, color, cell, tooltipLines);
+  const cellCount = m.rows * m.cols;
+  if (cellCount > SVG_CELL_LIMIT || (cellCount > SMALL_CELL_LIMIT && (cell < 24 || !numbers))) {
+    drawAsImage(cellsGroup, m, value, color, cell, tooltipLines, options.masked);
     return m;
   }
   cellsGroup.selectAll('image').remove();
@@ -193,7 +198,7 @@ export function drawMatrix(g, step, options) {
   return m;
 }
 
-function drawAsImage(group, m, value, color, cell, tooltipLines) {
+function drawAsImage(group, m, value, color, cell, tooltipLines, masked) {
   group.selectAll('g.cell').remove();
   const canvas = document.createElement('canvas');
   canvas.width = m.cols;
@@ -216,11 +221,13 @@ function drawAsImage(group, m, value, color, cell, tooltipLines) {
   const span = hi > lo ? hi - lo : 1;
   const table = Array.from({ length: 256 }, (_, k) => d3.rgb(color(lo + (k / 255) * span)));
   const special = new Map();
+  const maskedColor = d3.rgb(MASKED_PIXEL);
   for (let i = 0; i < m.rows; i++) {
     for (let j = 0; j < m.cols; j++) {
       const v = value(i, j);
       let c;
-      if (Number.isFinite(v)) c = table[Math.round(((v - lo) / span) * 255)];
+      if (masked?.(i, j)) c = maskedColor;
+      else if (Number.isFinite(v)) c = table[Math.round(((v - lo) / span) * 255)];
       else {
         if (!special.has(v)) special.set(v, d3.rgb(color(v)));
         c = special.get(v);
