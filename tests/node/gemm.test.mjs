@@ -4,19 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine } from './support.mjs';
+import { seededValues } from '../../bench/timing.mjs'; // the benchmark's seeded inputs
 
 const engine = await createEngine();
-
-/** Seeded uniform values in [−scale, scale). */
-function values(count, seed, scale) {
-  const out = new Float32Array(count);
-  let state = seed >>> 0;
-  for (let i = 0; i < count; i++) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    out[i] = (state / 2 ** 32 - 0.5) * 2 * scale;
-  }
-  return out;
-}
 
 /** c [m × n] = a [m × k] · b [k × n] (or bᵀ with b [n × k]), in double. */
 function product(a, b, m, k, n, transposeB = false) {
@@ -78,12 +68,12 @@ const SHAPES = [
 for (const [n, d, heads, dK] of SHAPES) {
   test(`n ${n}, dModel ${d}, ${heads} heads of ${dK}: every product matches double precision`, () => {
     const p = heads * dK;
-    const x = values(n * d, n * 1000 + d, 1);
+    const x = seededValues(n * d, n * 1000 + d, 1);
     const w = {
-      wQ: values(d * p, 1, 1 / Math.sqrt(d)),
-      wK: values(d * p, 2, 1 / Math.sqrt(d)),
-      wV: values(d * p, 3, 1 / Math.sqrt(d)),
-      wO: values(p * d, 4, 1 / Math.sqrt(p)),
+      wQ: seededValues(d * p, 1, 1 / Math.sqrt(d)),
+      wK: seededValues(d * p, 2, 1 / Math.sqrt(d)),
+      wV: seededValues(d * p, 3, 1 / Math.sqrt(d)),
+      wO: seededValues(p * d, 4, 1 / Math.sqrt(p)),
     };
     const trace = engine.run({
       tokens: Array.from({ length: n }, (_, i) => `t${i}`),

@@ -43,7 +43,3 @@ export function showTooltip(event, lines, target = event?.currentTarget) {
 export function hideTooltip() {
   if (element) element.hidden = true;
 }
-
-export function tooltipText() {
-  return element && !element.hidden ? element.textContent : '';
-}

@@ -4,7 +4,7 @@
 import * as d3 from 'd3';
 import { buildControls, engineOptions, updateControls } from '../controls.js';
 import { strings as stringsFor } from '../i18n.js';
-import { createStore, MAX_SENTENCE_CHARS, STEP_COUNT } from '../state.js';
+import { createStore, MAX_SENTENCE_CHARS } from '../state.js';
 import { STEPS } from '../steps.js';
 import { tokenizeSentence, truncateToTokens } from '../tokenize.js';
 import { formatCount, headColor, maxAbs, signedScale } from '../scales.js';
@@ -412,5 +412,3 @@ export function createExplorer(root, o) {
     },
   };
 }
-
-export { STEP_COUNT };
