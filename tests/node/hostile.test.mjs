@@ -36,46 +36,53 @@ test('arrays with holes are refused naming the hole, and the engine stays health
     refuses(() => engine.run({ tokens: new Array(3) }), { ...hole, field: 'tokens[0]' });
     refuses(() => engine.open({ tokens: ['a'], kvTokens: ['x', , 'y'] }), { ...hole, field: 'kvTokens[1]' });
   }
-  refuses(() => engine.run({ tokens: ['a', 'b'], mask: { type: 'padding', positions: [0, , 1] } }), {
-    ...hole,
-    field: 'mask.positions[1]',
-  });
-  refuses(() => engine.run({ tokens: ['a', 'b'], mask: { type: 'padding', positions: new Array(1) } }), {
-    ...hole,
-    field: 'mask.positions[0]',
-  });
-  refuses(() => engine.run({ tokens: ['a', 'b'], mask: { type: 'custom', matrix: [[1, ,], [1, 1]] } }), {
-    ...hole,
-    field: 'mask.matrix',
-    message: /mask\.matrix\[0\]\[1\]/,
-  });
-  refuses(() => engine.run({ tokens: ['a', 'b'], mask: { type: 'custom', matrix: [[1, 1], ,] } }), {
-    ...hole,
-    field: 'mask.matrix',
-    message: /mask\.matrix\[1\]/,
-  });
-  const base = { tokens: ['a', 'b'], dModel: 2, heads: 1 };
-  refuses(() => engine.run({ ...base, given: { wQ: [[1, 0], , [0, 1]] } }), {
-    ...hole,
-    field: 'given.wQ',
-    message: /given\.wQ\[1\]/,
-  });
-  refuses(() => engine.run({ ...base, given: { wQ: [[1, ,], [0, 1]] } }), {
-    ...hole,
-    field: 'given.wQ',
-    message: /given\.wQ\[0\]\[1\]/,
-  });
-  refuses(() => engine.run({ ...base, given: { wQ: [[1, '0'], [0, 1]] } }), {
-    ...hole,
-    field: 'given.wQ',
-    message: /given\.wQ\[0\]\[1\] \("0"\)/,
-  });
-  refuses(() => engine.run({ ...base, given: { wQ: { data: [1, , 0, 1], rows: 2, cols: 2 } } }), {
-    ...hole,
-    field: 'given.wQ',
-    message: /given\.wQ\.data\[1\]/,
-  });
-  refuses(() => engine.run({ ...base, bias: true, given: { bQ: [1, , 0] } }), { ...hole, field: 'given.bQ' });
+  const two = { tokens: ['a', 'b'], dModel: 2, heads: 1 };
+  const custom = (matrix) => ({ ...two, mask: { type: 'custom', matrix } });
+  /* eslint-disable no-sparse-arrays */
+  const cases = [
+    [{ ...two, mask: { type: 'padding', positions: [0, , 1] } }, 'mask.positions[1]', /mask\.positions\[1\]/],
+    [{ ...two, mask: { type: 'padding', positions: new Array(1) } }, 'mask.positions[0]', /mask\.positions\[0\]/],
+    [
+      custom([
+        [1, ,],
+        [1, 1],
+      ]),
+      'mask.matrix',
+      /mask\.matrix\[0\]\[1\]/,
+    ],
+    [custom([[1, 1], ,]), 'mask.matrix', /mask\.matrix\[1\]/],
+    [{ ...two, given: { wQ: [[1, 0], , [0, 1]] } }, 'given.wQ', /given\.wQ\[1\]/],
+    [
+      {
+        ...two,
+        given: {
+          wQ: [
+            [1, ,],
+            [0, 1],
+          ],
+        },
+      },
+      'given.wQ',
+      /given\.wQ\[0\]\[1\]/,
+    ],
+    [
+      {
+        ...two,
+        given: {
+          wQ: [
+            [1, '0'],
+            [0, 1],
+          ],
+        },
+      },
+      'given.wQ',
+      /given\.wQ\[0\]\[1\] \("0"\)/,
+    ],
+    [{ ...two, given: { wQ: { data: [1, , 0, 1], rows: 2, cols: 2 } } }, 'given.wQ', /given\.wQ\.data\[1\]/],
+    [{ ...two, bias: true, given: { bQ: [1, , 0] } }, 'given.bQ', /given\.bQ\[1\]/],
+  ];
+  /* eslint-enable no-sparse-arrays */
+  for (const [options, field, message] of cases) refuses(() => engine.run(options), { ...hole, field, message });
   assert.equal(engine.heapStats().inUse, before, 'nothing leaked');
   healthy();
 });
@@ -135,10 +142,11 @@ test('counts and lengths are checked before anything is copied into WASM memory'
     message: 'mask.matrix must be 2 × 2 (queries × keys), got 5000 × 5000',
   });
   // A 100 MB weight far larger than any valid one: refused by its shape, not copied.
-  refuses(
-    () => fresh.run({ tokens: ['a'], given: { wQ: { data: new Float32Array(25e6), rows: 5000, cols: 5000 } } }),
-    { code: 'LIMIT_EXCEEDED', field: 'given.wQ', message: /^given\.wQ \(5000 × 5000\) is larger than/ },
-  );
+  refuses(() => fresh.run({ tokens: ['a'], given: { wQ: { data: new Float32Array(25e6), rows: 5000, cols: 5000 } } }), {
+    code: 'LIMIT_EXCEEDED',
+    field: 'given.wQ',
+    message: /^given\.wQ \(5000 × 5000\) is larger than/,
+  });
   assert.equal(fresh.heapStats().memory, memory, 'WASM memory grew');
   healthy(fresh);
 });

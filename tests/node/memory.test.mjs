@@ -75,7 +75,8 @@ test('live traces are capped by the WASM memory they hold (maxLiveBytes)', async
     {
       code: 'LIMIT_EXCEEDED',
       field: 'maxLiveBytes',
-      message: /^\d+ open traces hold [\d.]+ MB of WASM memory, more than the limit \(maxLiveBytes, 4 MB\); call dispose\(\) on the traces you no longer need$/,
+      message:
+        /^\d+ open traces hold [\d.]+ MB of WASM memory, more than the limit \(maxLiveBytes, 4 MB\); call dispose\(\) on the traces you no longer need$/,
     },
   );
   assert.ok(traces.length >= 1 && traces.length < 100, `${traces.length} traces opened`);

@@ -36,12 +36,15 @@ test('tokenizer chooses characters, whitespace or the engine’s own tokenizer',
   assert.deepEqual(tokensOf({ text: '我爱吃火锅', tokenizer: 'engine' }), engine.tokenize('我爱吃火锅'));
   assert.deepEqual(tokensOf({ text: '我爱吃火锅', tokenizer: 'engine' }), ['我', '爱', '吃', '火', '锅']);
   assert.deepEqual(tokensOf({ tokens: ['火锅'], tokenizer: 'chars' }), ['火锅'], 'tokens are never re-split');
-  assert.throws(() => engine.run({ text: 'a', tokenizer: 'toString' }), (error) => {
-    assert.ok(error instanceof AttentionError);
-    assert.equal(error.field, 'tokenizer');
-    assert.equal(error.message, 'tokenizer ("toString") must be one of words, chars, whitespace, engine');
-    return true;
-  });
+  assert.throws(
+    () => engine.run({ text: 'a', tokenizer: 'toString' }),
+    (error) => {
+      assert.ok(error instanceof AttentionError);
+      assert.equal(error.field, 'tokenizer');
+      assert.equal(error.message, 'tokenizer ("toString") must be one of words, chars, whitespace, engine');
+      return true;
+    },
+  );
 });
 
 test('text limits hold for every tokenizer', () => {

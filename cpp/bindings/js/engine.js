@@ -80,7 +80,11 @@ export class Engine {
     try {
       this.#module = this.#instantiate();
     } catch (error) {
-      throw new AttentionError('INTERNAL', 'engine', `the WebAssembly engine could not be restarted: ${errorText(error)}`);
+      throw new AttentionError(
+        'INTERNAL',
+        'engine',
+        `the WebAssembly engine could not be restarted: ${errorText(error)}`,
+      );
     }
   }
 

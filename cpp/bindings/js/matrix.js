@@ -49,7 +49,8 @@ export function matrixShape(value, field) {
     const rows = value.length;
     const first = rows > 0 ? element(value, 0, `${field}[0]`, field) : undefined;
     // A flat array is one row (a bias).
-    if (!Array.isArray(first) && !isNumberArray(first)) return { rows: 1, cols: rows, read: flatReader(value, rows, field, field) };
+    if (!Array.isArray(first) && !isNumberArray(first))
+      return { rows: 1, cols: rows, read: flatReader(value, rows, field, field) };
     const cols = first.length;
     const read = (check) => {
       const out = new Float32Array(rows * cols);

@@ -103,7 +103,11 @@ function normalizeMask(mask, nQuery, nKey, limits) {
     cols: 0,
   };
   if (type === 'window') {
-    out.width = integer(get(mask, 'width', 'mask.width') ?? 1, 'mask.width', `an integer from 0 to ${limits.maxTokens}`);
+    out.width = integer(
+      get(mask, 'width', 'mask.width') ?? 1,
+      'mask.width',
+      `an integer from 0 to ${limits.maxTokens}`,
+    );
     out.causal = boolean(get(mask, 'causal', 'mask.causal') ?? false, 'mask.causal');
   } else if (type === 'padding') {
     const range = `a key position from 0 to ${nKey - 1}`;
