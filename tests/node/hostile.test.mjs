@@ -102,6 +102,29 @@ test('a getter that throws is reported as an AttentionError for its field', () =
     },
   };
   refuses(() => engine.run(options), { code: 'INVALID_ARGUMENT', field: 'dModel', message: /threw RangeError: no/ });
+  const trap = new Proxy(
+    {},
+    {
+      get() {
+        throw 7;
+      },
+    },
+  );
+  refuses(() => engine.run({ tokens: ['a'], heads: trap }), {
+    code: 'INVALID_ARGUMENT',
+    field: 'heads',
+    message: 'heads (a hostile object) must be an integer',
+  });
+  refuses(() => engine.run({ tokens: ['a'], mask: trap }), { code: 'INVALID_ARGUMENT', field: 'mask.type' });
+  const keys = new Proxy(
+    {},
+    {
+      ownKeys() {
+        throw 7;
+      },
+    },
+  );
+  refuses(() => engine.run(keys), { code: 'INVALID_ARGUMENT', field: 'options', message: /threw 7/ });
   healthy();
 });
 

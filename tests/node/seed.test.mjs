@@ -38,7 +38,7 @@ test('seeds outside 0 … 4294967295 or not integers are refused, naming the val
     [NaN, 'NaN'],
     [Infinity, 'Infinity'],
     ['42', '"42"'],
-    [42n, 'a BigInt'],
+    [42n, '42n'],
   ];
   for (const [seed, shown] of cases) {
     assert.throws(
