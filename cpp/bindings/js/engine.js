@@ -112,8 +112,8 @@ export class Engine {
       throw invalid('options', `reading the options threw ${errorText(error)}`);
     }
     this.#checkLive();
-    const module = this.#module;
-    const handle = this.#call(() => new module.TraceHandle());
+    const handle = this.#call((m) => new m.TraceHandle());
+    const module = this.#module; // the instance the handle belongs to
     let trace;
     try {
       this.#call(() => {
