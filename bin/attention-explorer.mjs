@@ -139,14 +139,18 @@ set('init', oneOf('init', ['scaled', 'randn']));
 set('embedding', oneOf('embedding', ['hash', 'stream']));
 const head = integer('head');
 
-const engine = await createEngine();
-let trace;
-try {
-  trace = engine.open(options);
-} catch (error) {
-  if (error instanceof AttentionError) fail(`${error.field}: ${error.message} [${error.code}]`, 1);
-  throw error;
+/** The engine refusing the input (an AttentionError, when running or reading a step): exit 1. */
+async function refusedBy(work) {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AttentionError) fail(`${error.field}: ${error.message} [${error.code}]`, 1);
+    throw error;
+  }
 }
+
+const engine = await createEngine();
+const trace = await refusedBy(() => engine.open(options));
 
 // A reader that stops early (`| head`) closes the pipe: that is not an error.
 process.stdout.on('error', (error) => {
@@ -168,6 +172,7 @@ async function write(pieces) {
 }
 
 const isPerHead = (name) => trace.info(name).perHead;
+let pieces;
 if (values.step !== undefined) {
   const name = values.step;
   // stepNames is an array: "__proto__" or "constructor" is no step.
@@ -176,11 +181,11 @@ if (values.step !== undefined) {
     fail(`--head (${head}): step ${show(name)} is not per head; leave --head out`);
   if (head !== undefined && (head < 0 || head >= trace.heads))
     fail(`--head (${head}) must be from 0 to ${trace.heads - 1}`);
-  const step = trace.step(name, head ?? 0);
-  await write(format === 'csv' ? matrixCSV(step) : [...matrixJSON(step), '\n']);
-} else if (format === 'csv') {
-  await write(traceCSV(matricesOf(trace, isPerHead)));
+  const step = await refusedBy(() => trace.step(name, head ?? 0));
+  pieces = format === 'csv' ? matrixCSV(step) : [...matrixJSON(step), '\n'];
 } else {
-  await write(traceJSON(summaryOf(trace), matricesOf(trace, isPerHead)));
+  const matrices = matricesOf(trace, isPerHead); // read one by one as they are written
+  pieces = format === 'csv' ? traceCSV(matrices) : traceJSON(summaryOf(trace), matrices);
 }
+await refusedBy(() => write(pieces));
 trace.dispose();
