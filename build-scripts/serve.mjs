@@ -58,7 +58,7 @@ function reply(response, status, extra = {}) {
  * or absolute-form "http://host/a/b" (RFC 9112 §3.2); percent-encoding must decode to UTF-8
  * without NUL.
  */
-export function targetPath(target) {
+function targetPath(target) {
   let pathname;
   if (target.startsWith('/')) pathname = target.replace(/[?#][^]*$/, '');
   else if (/^https?:\/\//i.test(target) && URL.canParse(target)) pathname = new URL(target).pathname;
@@ -109,7 +109,7 @@ export async function startServer({ port: listenPort = port, host: listenHost = 
   // Requests node's parser refuses (bad header lines, too long): the same headers as the rest.
   server.on('clientError', (error, socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
-    const status = { HPE_HEADER_OVERFLOW: 431, ERR_HTTP_REQUEST_TIMEOUT: 408 }[error.code] ?? 400;
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const headers = Object.entries(HARDENING).map(([name, value]) => `${name}: ${value}\r\n`);
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers.join('')}Connection: close\r\nContent-Length: 0\r\n\r\n`,
