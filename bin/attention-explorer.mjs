@@ -28,7 +28,10 @@ options:
   --tokens a,b,c     give the tokens directly (instead of a sentence)
   --step NAME        print one step (e.g. weights, scores, output); --head H for per-head steps
   --format F         json (default) | csv             --json         same as --format json
-  -h, --help`;
+  -h, --help
+
+exit status: 0 ok, 1 the engine refused the input, 2 bad arguments, 3 the output could not be
+written.`;
 
 function fail(message, code = 2) {
   process.stderr.write(`attention-explorer: ${message}\n`);

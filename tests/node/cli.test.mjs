@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { createEngine, root } from './support.mjs';
 import { matricesOf, summaryOf, traceCSV, traceJSON } from '../../dist/engine/serialize.js';
@@ -111,6 +112,24 @@ test('a reader that stops early (| head) ends the CLI quietly with status 0', as
   assert.equal(stderr, '');
   assert.equal(status, 0);
 });
+
+test(
+  'an output that cannot be written (a full disk) exits 3 with a message',
+  { skip: !existsSync('/dev/full') },
+  () => {
+    const full = openSync('/dev/full', 'w');
+    try {
+      const r = spawnSync(process.execPath, [bin, 'trace', 'a b'], {
+        stdio: ['ignore', full, 'pipe'],
+        encoding: 'utf8',
+      });
+      assert.equal(r.status, 3);
+      assert.match(r.stderr, /^attention-explorer: cannot write the output: ENOSPC/);
+    } finally {
+      closeSync(full);
+    }
+  },
+);
 
 test('--step and --head: names of the trace only, own properties only', () => {
   for (const step of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'nope']) {
