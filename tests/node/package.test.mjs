@@ -21,6 +21,7 @@ before(() => {
     'dist/engine/engine.js',
     'dist/engine/engine.d.ts',
     'dist/engine/attention-engine.wasm',
+    'dist/engine/serialize.js',
     'bin/attention-explorer.mjs',
   ]) {
     assert.ok(packed.includes(needed), `${needed} is in the tarball`);
@@ -95,16 +96,16 @@ test('bad arguments: clear messages and exit codes', () => {
   assert.match(r.stderr, /heads \(3\) must divide dModel \(8\)/);
   r = run('trace', 'a b', '--heads', 'two');
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /--heads \(two\) must be an integer/);
+  assert.match(r.stderr, /--heads \("two"\) must be an integer/);
   r = run('explain', 'a');
   assert.equal(r.status, 2);
   assert.match(r.stderr, /unknown command "explain"/);
   r = run('trace', 'a', '--format', 'xml');
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /--format \(xml\) must be json or csv/);
+  assert.match(r.stderr, /--format \("xml"\) must be one of json, csv/);
   r = run('trace', 'a', '--step', 'nope');
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /step "nope"/);
+  assert.match(r.stderr, /--step \("nope"\) must be one of x, /);
   r = run('trace', 'a', '--bogus');
   assert.equal(r.status, 2);
   assert.match(r.stderr, /Unknown option '--bogus'/);
