@@ -149,6 +149,19 @@ test('a start that fails says so on the page instead of loading forever', async 
   }
 });
 
+test('a module that throws while loading (no Intl.Segmenter) shows the error too', async () => {
+  for (const entry of ['', 'embed.html']) {
+    const context = await session.browser.newContext();
+    // As in a browser that predates Intl.Segmenter: the tokenizer throws as its module loads.
+    await context.addInitScript(() => delete Intl.Segmenter);
+    const page = await context.newPage();
+    await page.goto(`${session.url}${entry}`);
+    await page.waitForFunction(() => document.getElementById('loading').getAttribute('role') === 'alert');
+    assert.match(await page.locator('#loading').textContent(), /could not start: .*Segmenter/);
+    await context.close();
+  }
+});
+
 const ACCEPTED_SEEDS = ['0', '1', '2147483648', '3000000000', '4294967295', '0042'];
 const REFUSED_SEEDS = [
   '4294967296',

@@ -1,13 +1,14 @@
 // The embed page (embed.html): minimal chrome for an iframe. Flags in the URL hide parts:
 // controls=0, stepper=0, explain=0, views=0. It tells the parent its height through
 // postMessage, and accepts one well-formed message to change its state.
+// First: its error listeners must exist before any other module runs.
+import { startPage } from './startup.js';
 import './app.css';
 import 'd3-transition';
 import { defaultLanguage, strings } from './i18n.js';
 import { defaultState, stateFromURL } from './state.js';
 import { createExplorer } from './explorer/explorer.js';
 import { sharedEngine } from './explorer/engine.js';
-import { startPage } from './startup.js';
 
 const CHROME_FLAGS = ['controls', 'stepper', 'explain', 'views'];
 

@@ -1,4 +1,6 @@
 // The page: one explorer with its whole state in the URL.
+// First: its error listeners must exist before any other module runs.
+import { startPage } from './startup.js';
 import './app.css';
 // d3 declares itself free of side effects, so the bundler would drop the module that adds
 // selection.transition(): import it for its side effect.
@@ -8,7 +10,6 @@ import { defaultState, stateFromURL } from './state.js';
 import { createExplorer } from './explorer/explorer.js';
 import { sharedEngine } from './explorer/engine.js';
 import { embedLink, embedSnippet, MAX_LINK_CHARS, pageLink } from './explorer/share.js';
-import { startPage } from './startup.js';
 
 await startPage(async () => {
   const base = defaultState(defaultLanguage());
