@@ -35,6 +35,11 @@ test('a link whose key or value is an inherited name starts the page and names w
     for (const query of queries) assert.ok((await noticeText(page)).includes(query), query);
     assert.equal(await page.locator('#loading').isHidden(), true, name);
   }
+  // Refused keys and values of 5,000 characters are named, not pasted whole into the notice.
+  await page.goto(`${session.url}?view=${'v'.repeat(5000)}&${'k'.repeat(5000)}=1`);
+  await started(page);
+  const long = await noticeText(page);
+  assert.ok(long.length < 300 && long.includes('view=vvvv') && long.includes('kkkk'), `${long.length} characters`);
   // The page's own keys still work after an inherited one in the same link.
   await page.goto(`${session.url}?toString=1&step=7&view=heatmap&lang=zh`);
   await page.waitForSelector('[data-role=heatmaps] g.cell');
@@ -147,6 +152,29 @@ test('a start that fails says so on the page instead of loading forever', async 
     if (entry === '') await page.screenshot({ path: path.join(screenshotDir, 'startup-error.png') });
     await context.close();
   }
+  // The web component: each element says so in its own box and fires 'error'.
+  const context = await session.browser.newContext();
+  await context.route('**/attention-engine.wasm', (route) => route.abort());
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.componentErrors = 0;
+    addEventListener(
+      'error',
+      (event) => event.target.localName === 'attention-explorer' && window.componentErrors++,
+      true,
+    );
+  });
+  await page.goto(`${session.url}examples/component.html`);
+  await page.waitForFunction(() => window.componentErrors === 2);
+  const boxes = await page.evaluate(() =>
+    [...document.querySelectorAll('attention-explorer')].map(
+      (e) => e.shadowRoot.querySelector('.startup-error[role=alert]')?.textContent,
+    ),
+  );
+  assert.equal(boxes.length, 2);
+  for (const text of boxes) assert.match(text, /could not start/);
+  await page.screenshot({ path: path.join(screenshotDir, 'component-startup-error.png') });
+  await context.close();
 });
 
 test('a module that throws while loading (no Intl.Segmenter) shows the error too', async () => {

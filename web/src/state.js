@@ -88,6 +88,13 @@ export function parseField(key, text) {
   return FIELDS.get(key)?.[1](text);
 }
 
+// A link can carry tens of kilobytes: the notice names each refused value in a few words.
+function clip(text, max = 60) {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, ''); // never half a surrogate pair
+  return `${cut}…`;
+}
+
 /** Reads a state from URL search params: { state, notices: ["d=7"] }. */
 export function stateFromURL(search, base) {
   const params = new URLSearchParams(search);
@@ -95,7 +102,7 @@ export function stateFromURL(search, base) {
   const notices = [];
   for (const [key, text] of params) {
     const value = parseField(key, text);
-    if (value === undefined) notices.push(`${key}=${text}`);
+    if (value === undefined) notices.push(clip(`${key}=${text}`));
     else state[FIELDS.get(key)[0]] = value;
   }
   return { state: constrain(state), notices };
