@@ -240,6 +240,39 @@ test('seed= takes whole decimal numbers 0 … 4294967295 and refuses the rest wi
   await context.close();
 });
 
+test('every number in a link is decimal digits: d, h, w, t, step, head and q', async () => {
+  const { page, context, problems } = await openPage(session.browser, `${session.url}?lang=en`);
+  await started(page);
+  const state = () => page.evaluate(() => window.attentionExplorer.store.get());
+  const defaults = await state();
+  const refused = ['d=16.0', 'h=0x4', 'w=1e1', 't=2e0', 'step=%202', 'head=%2B1', 'q=-0', 't=', 'w=1.'];
+  await page.goto(`${session.url}?mask=window&${refused.join('&')}`);
+  await started(page);
+  const after = await state();
+  for (const field of ['dModel', 'heads', 'window', 'temperature', 'step', 'head', 'query'])
+    assert.equal(after[field], defaults[field], field);
+  const notice = await noticeText(page);
+  for (const entry of refused) assert.ok(notice.includes(decodeURIComponent(entry)), entry);
+  await page.goto(`${session.url}?d=16&h=4&mask=window&w=3&t=.5&step=3&head=2&q=1`);
+  await started(page);
+  const accepted = await state();
+  assert.deepEqual(
+    [
+      accepted.dModel,
+      accepted.heads,
+      accepted.window,
+      accepted.temperature,
+      accepted.step,
+      accepted.head,
+      accepted.query,
+    ],
+    [16, 4, 3, 0.5, 3, 1, 1],
+  );
+  assert.equal(await page.locator('[data-role=notice]').isHidden(), true);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the component’s seed attribute: the full range, anything else refused with a notice', async () => {
   const { page, context, problems } = await openPage(session.browser, `${session.url}examples/component.html`);
   for (const seed of ['4294967295', '3000000000', '0']) {

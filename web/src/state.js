@@ -49,7 +49,7 @@ const int = (min, max) => (text) => {
   return v >= min && v <= max ? v : undefined;
 };
 const decimal = (min, max) => (text) => {
-  if (!/^[0-9]{1,6}(\.[0-9]{1,20})?$/.test(text)) return undefined;
+  if (!/^([0-9]{1,6}|[0-9]{0,6}\.[0-9]{1,20})$/.test(text)) return undefined; // 2, 0.5, .5
   const v = Number(text);
   return v >= min && v <= max ? v : undefined;
 };
