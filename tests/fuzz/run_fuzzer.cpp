@@ -200,7 +200,7 @@ void Check(const std::uint8_t* bytes, std::size_t size) {
   }
 
   // The shapes validation expects, in kGivenSlots order (bit k supplies slot k).
-  const auto size = [&](Axis axis) {
+  const auto length = [&](Axis axis) {
     return axis == Axis::kProjection
                ? static_cast<long>(config.heads) * std::max(0, config.ResolvedDK())
                : static_cast<long>(AxisSize(axis, config, n, m));
@@ -210,8 +210,8 @@ void Check(const std::uint8_t* bytes, std::size_t size) {
   for (int k = 0; k < static_cast<int>(std::size(kGivenSlots)); ++k) {
     if (!(given_bits & (1u << k))) continue;
     const GivenSlot& slot = kGivenSlots[k];
-    const int rows = Size(size(slot.rows) + (first && taller ? 1 : 0)),
-              cols = Size(size(slot.cols));
+    const int rows = Size(length(slot.rows) + (first && taller ? 1 : 0)),
+              cols = Size(length(slot.cols));
     if (static_cast<long>(rows) * cols > 1 << 16) continue;
     perturbed = perturbed || (first && taller);
     first = false;
