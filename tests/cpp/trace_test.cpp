@@ -150,7 +150,7 @@ TEST(Trace, ExtremeGivenWeightsGiveAnOverflowErrorNotNaN) {
 namespace attention {
 namespace {
 
-TEST(GeneratedWeights, ACachedLayerEqualsAFreshDraw) {
+TEST(WeightCache, ACachedLayerEqualsAFreshDraw) {
   // The same layer twice (the second from the cache), then with "stream" X of another length
   // (the weights follow X in the stream, so they must differ), then the first again.
   Config config;
