@@ -6,6 +6,9 @@
 
 EMSCRIPTEN_BINDINGS(attention_engine) {
   using attention::bindings::TraceHandle;
+  // The generated layer remembered between runs, one per instance: engine.js makes it beside
+  // the instance and hands it to every run.
+  emscripten::class_<attention::WeightCache>("WeightCache").constructor<>();
   emscripten::class_<TraceHandle>("TraceHandle")
       .constructor<>()
       .function("run", &TraceHandle::run)
@@ -16,5 +19,6 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
       .function("errorMessage", &TraceHandle::errorMessage);
   emscripten::function("tokenize", &attention::bindings::Tokenize);
   emscripten::function("limits", &attention::bindings::GetLimits);
+  emscripten::function("givenNames", &attention::bindings::GivenNames);
   emscripten::function("heapBytesInUse", &attention::bindings::HeapBytesInUse);
 }

@@ -1,8 +1,9 @@
 #include "request.hpp"
 
 #include <string>
-#include <utility>
 #include <vector>
+
+#include "attention/given.hpp"
 
 namespace attention::bindings {
 namespace {
@@ -97,14 +98,9 @@ Status ReadRequest(const val& request, Config* config, Input* input) {
   if (input->cross) input->kv_tokens = ReadStrings(request["kvTokens"]);
 
   const val given = request["given"];
-  GivenMatrices& g = input->given;
-  const std::pair<const char*, std::optional<Matrix>*> slots[] = {
-      {"x", &g.x},    {"xKv", &g.x_kv}, {"wQ", &g.w_q}, {"wK", &g.w_k}, {"wV", &g.w_v},
-      {"wO", &g.w_o}, {"bQ", &g.b_q},   {"bK", &g.b_k}, {"bV", &g.b_v}, {"bO", &g.b_o},
-  };
-  for (const auto& [name, slot] : slots) {
-    const val matrix = given[name];
-    if (!matrix.isUndefined() && !matrix.isNull()) *slot = ReadMatrix(matrix);
+  for (const GivenSlot& slot : kGivenSlots) {
+    const val matrix = given[slot.name];
+    if (!matrix.isUndefined() && !matrix.isNull()) input->given.*slot.given = ReadMatrix(matrix);
   }
   return Status::Ok();
 }

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "attention/given.hpp"
 #include "attention/tokenizer.hpp"
 #include "request.hpp"
 
@@ -11,24 +12,6 @@ namespace attention::bindings {
 namespace {
 
 using emscripten::val;
-
-const char* AxisName(Axis axis) {
-  switch (axis) {
-    case Axis::kQuery:
-      return "query";
-    case Axis::kKey:
-      return "key";
-    case Axis::kModel:
-      return "model";
-    case Axis::kProjection:
-      return "projection";
-    case Axis::kHeadDim:
-      return "headDim";
-    case Axis::kOne:
-      return "one";
-  }
-  return "";
-}
 
 val StringArray(const std::vector<std::string>& strings) {
   val out = val::array();
@@ -47,11 +30,11 @@ val ErrorObject(const Status& status) {
 
 }  // namespace
 
-bool TraceHandle::run(const val& request) {
+bool TraceHandle::run(const val& request, WeightCache& weights) {
   Config config;
   Input input;
   status_ = ReadRequest(request, &config, &input);
-  if (status_.ok()) status_ = Trace::Run(config, input, &trace_);
+  if (status_.ok()) status_ = Trace::Run(config, input, &trace_, &weights);
   has_trace_ = status_.ok();
   return has_trace_;
 }
@@ -93,8 +76,8 @@ val TraceHandle::summary() const {
     val s = val::object();
     s.set("name", std::string(info.name));
     s.set("perHead", info.per_head);
-    s.set("rowsAxis", std::string(AxisName(info.rows)));
-    s.set("colsAxis", std::string(AxisName(trace_.ColsAxis(info))));
+    s.set("rowsAxis", std::string(AxisKey(info.rows)));
+    s.set("colsAxis", std::string(AxisKey(trace_.ColsAxis(info))));
     steps.set(index++, s);
   }
   out.set("steps", steps);
@@ -137,6 +120,13 @@ val GetLimits() {
   out.set("maxProjectionWidth", Limits::kMaxProjectionWidth);
   out.set("minTemperature", Limits::kMinTemperature);
   out.set("maxTemperature", Limits::kMaxTemperature);
+  return out;
+}
+
+val GivenNames() {
+  val out = val::array();
+  unsigned index = 0;
+  for (const GivenSlot& slot : kGivenSlots) out.set(index++, std::string(slot.name));
   return out;
 }
 

@@ -13,8 +13,9 @@ namespace attention::bindings {
 
 class TraceHandle {
  public:
-  // Validates and runs `request` (see request.hpp). False on error.
-  bool run(const emscripten::val& request);
+  // Validates and runs `request` (see request.hpp), with generated weights from `weights`:
+  // the cache the JS Engine keeps beside its instance. False on error.
+  bool run(const emscripten::val& request, WeightCache& weights);
 
   // { nQuery, nKey, dModel, heads, dK, projectionWidth, parameterCount, flops: {...},
   //   tokens, kvTokens, cross, steps: [{ name, perHead, rows, cols, rowsAxis, colsAxis }] }
@@ -39,6 +40,9 @@ emscripten::val Tokenize(const std::string& text);
 
 // The engine's documented limits, so the JS layer never repeats them.
 emscripten::val GetLimits();
+
+// The names of the given matrices (kGivenSlots), so the JS layer never repeats them.
+emscripten::val GivenNames();
 
 // Bytes currently allocated by malloc in WASM memory (dlmalloc's mallinfo): what a leak test
 // watches, since WebAssembly memory itself never shrinks.

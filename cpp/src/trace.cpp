@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "attention/embedding.hpp"
+#include "attention/given.hpp"
 #include "attention/mask.hpp"
 #include "attention/random.hpp"
 #include "finite.hpp"
@@ -56,23 +57,49 @@ void AddBias(bool enabled, const Matrix& bias, Matrix* m) {
 }  // namespace
 
 const std::vector<StepInfo>& StepCatalog() {
+  constexpr auto stored = [](Matrix Trace::*m) { return StepSource{Source::kStored, m, nullptr}; };
+  constexpr auto weight = [](Matrix Weights::*w) {
+    return StepSource{Source::kWeight, nullptr, w};
+  };
+  constexpr auto slice = [](Matrix Trace::*m) {
+    return StepSource{Source::kHeadSlice, m, nullptr};
+  };
+  constexpr auto row = [](Matrix Trace::*m) { return StepSource{Source::kHeadRow, m, nullptr}; };
+  constexpr auto head = [](Matrix Trace::*m) { return StepSource{Source::kHeadStep, m, nullptr}; };
+  using T = Trace;
+  using W = Weights;
   static const std::vector<StepInfo> steps = {
-      {"x", false, kQ, kD, false},         {"pe", false, kQ, kD, false},
-      {"xPe", false, kQ, kD, false},       {"xKv", false, kK, kD, true},
-      {"peKv", false, kK, kD, true},       {"xPeKv", false, kK, kD, true},
-      {"wQ", false, kD, kP, false},        {"wK", false, kD, kP, false},
-      {"wV", false, kD, kP, false},        {"bQ", false, k1, kP, false},
-      {"bK", false, k1, kP, false},        {"bV", false, k1, kP, false},
-      {"q", false, kQ, kP, false},         {"k", false, kK, kP, false},
-      {"v", false, kK, kP, false},         {"qHead", true, kQ, kH, false},
-      {"kHead", true, kK, kH, false},      {"vHead", true, kK, kH, false},
-      {"scores", true, kQ, kK, false},     {"scaled", true, kQ, kK, false},
-      {"mask", false, kQ, kK, false},      {"masked", true, kQ, kK, false},
-      {"weights", true, kQ, kK, false},    {"rowMasked", false, kQ, k1, false},
-      {"rowMax", true, kQ, k1, false},     {"rowEntropy", true, kQ, k1, false},
-      {"headOutput", true, kQ, kH, false}, {"concat", false, kQ, kP, false},
-      {"wO", false, kP, kD, false},        {"bO", false, k1, kD, false},
-      {"output", false, kQ, kD, false},
+      {"x", false, kQ, kD, false, stored(&T::x_)},
+      {"pe", false, kQ, kD, false, stored(&T::pe_)},
+      {"xPe", false, kQ, kD, false, stored(&T::x_pe_)},
+      {"xKv", false, kK, kD, true, stored(&T::x_kv_)},
+      {"peKv", false, kK, kD, true, stored(&T::pe_kv_)},
+      {"xPeKv", false, kK, kD, true, stored(&T::x_pe_kv_)},
+      {"wQ", false, kD, kP, false, weight(&W::w_q)},
+      {"wK", false, kD, kP, false, weight(&W::w_k)},
+      {"wV", false, kD, kP, false, weight(&W::w_v)},
+      {"bQ", false, k1, kP, false, weight(&W::b_q)},
+      {"bK", false, k1, kP, false, weight(&W::b_k)},
+      {"bV", false, k1, kP, false, weight(&W::b_v)},
+      {"q", false, kQ, kP, false, stored(&T::q_)},
+      {"k", false, kK, kP, false, stored(&T::k_)},
+      {"v", false, kK, kP, false, stored(&T::v_)},
+      {"qHead", true, kQ, kH, false, slice(&T::q_)},
+      {"kHead", true, kK, kH, false, slice(&T::k_)},
+      {"vHead", true, kK, kH, false, slice(&T::v_)},
+      {"scores", true, kQ, kK, false, head(&T::head_scores_)},
+      {"scaled", true, kQ, kK, false, head(&T::head_scaled_)},
+      {"mask", false, kQ, kK, false, stored(&T::mask_values_)},
+      {"masked", true, kQ, kK, false, head(&T::head_masked_)},
+      {"weights", true, kQ, kK, false, head(&T::head_weights_)},
+      {"rowMasked", false, kQ, k1, false, stored(&T::row_masked_)},
+      {"rowMax", true, kQ, k1, false, row(&T::row_max_)},
+      {"rowEntropy", true, kQ, k1, false, row(&T::row_entropy_)},
+      {"headOutput", true, kQ, kH, false, slice(&T::concat_)},
+      {"concat", false, kQ, kP, false, stored(&T::concat_)},
+      {"wO", false, kP, kD, false, weight(&W::w_o)},
+      {"bO", false, k1, kD, false, weight(&W::b_o)},
+      {"output", false, kQ, kD, false, stored(&T::output_)},
   };
   return steps;
 }
@@ -84,7 +111,7 @@ const StepInfo* FindStep(std::string_view name) {
   return nullptr;
 }
 
-Status Trace::Run(const Config& config, const Input& input, Trace* trace) {
+Status Trace::Run(const Config& config, const Input& input, Trace* trace, WeightCache* cache) {
   Status status = ValidateConfig(config);
   if (!status.ok()) return status;
   status = ValidateInput(config, input);
@@ -123,14 +150,12 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace) {
     t.pe_kv_ = config.positional_encoding ? PositionalEncoding(m, d) : Matrix::Zero(m, d);
     t.x_pe_kv_ = t.x_kv_ + t.pe_kv_;
   }
-  const GivenMatrices& g = input.given;
-  const bool weights_given = g.w_q || g.w_k || g.w_v || g.w_o || g.b_q || g.b_k || g.b_v || g.b_o;
-  if (weights_given) {
-    t.weights_ = MakeWeights(config, g, &stream);
+  if (cache == nullptr || AnyWeightGiven(input.given)) {
+    t.weights_ = MakeWeights(config, input.given, &stream);
   } else {
     const bool stream_x = config.embedding == EmbeddingSource::kStream;
     const int64_t prior_draws = stream_x ? static_cast<int64_t>(n + (t.cross_ ? m : 0)) * d : 0;
-    t.weights_ = GeneratedWeights(config, prior_draws, &stream);
+    t.weights_ = cache->Generated(config, prior_draws, &stream);
   }
 
   // Step 2: projections. Keys and values read the other sentence in cross-attention.
@@ -160,21 +185,22 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace) {
   t.row_entropy_.resize(config.heads, n);
   t.concat_.resize(n, config.ProjectionWidth());
   std::vector<RowStats> stats(static_cast<size_t>(n));
-  HeadCache& c = t.cache_;
   const float alpha = ScoreScale(config);
   for (int h = 0; h < config.heads; ++h) {
-    HeadScores(t.q_, t.k_, h, d_k, &c.scores);
-    if (!ScaledMaskedSoftmax(c.scores, alpha, t.mask_, &c.weights, stats.data())) {
+    HeadScores(t.q_, t.k_, h, d_k, &t.head_scores_);
+    if (!ScaledMaskedSoftmax(t.head_scores_, alpha, t.mask_, &t.head_weights_, stats.data())) {
       return Overflow("scaled", h);
     }
     for (int i = 0; i < n; ++i) {
       t.row_max_(h, i) = stats[static_cast<size_t>(i)].max;
       t.row_entropy_(h, i) = stats[static_cast<size_t>(i)].entropy;
     }
-    Gemm(c.weights, t.v_.middleCols(h * d_k, d_k), TransposeB::kNo,
+    Gemm(t.head_weights_, t.v_.middleCols(h * d_k, d_k), TransposeB::kNo,
          t.concat_.middleCols(h * d_k, d_k));
   }
-  c = HeadCache{};  // holds no complete head: View recomputes
+  // No complete head is kept (scaled and masked were never filled): View recomputes.
+  t.head_scores_ = Matrix();
+  t.head_weights_ = Matrix();
 
   // Steps 9–10: the concatenation is already in place; project it back to dModel.
   if (config.output_projection) {
@@ -191,21 +217,7 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace) {
 }
 
 int Trace::AxisSize(Axis axis) const {
-  switch (axis) {
-    case Axis::kQuery:
-      return n_query();
-    case Axis::kKey:
-      return n_key();
-    case Axis::kModel:
-      return config_.d_model;
-    case Axis::kProjection:
-      return config_.ProjectionWidth();
-    case Axis::kHeadDim:
-      return config_.ResolvedDK();
-    case Axis::kOne:
-      return 1;
-  }
-  return 0;
+  return attention::AxisSize(axis, config_, n_query(), n_key());
 }
 
 Axis Trace::ColsAxis(const StepInfo& info) const {
@@ -214,11 +226,11 @@ Axis Trace::ColsAxis(const StepInfo& info) const {
 }
 
 void Trace::ComputeHead(int head) const {
-  if (cache_.head == head) return;
+  if (cached_head_ == head) return;
   std::vector<RowStats> stats(static_cast<size_t>(n_query()));
-  HeadSteps(q_, k_, mask_, head, config_.ResolvedDK(), ScoreScale(config_), &cache_.scores,
-            &cache_.scaled, &cache_.masked, &cache_.weights, stats.data());
-  cache_.head = head;
+  HeadSteps(q_, k_, mask_, head, config_.ResolvedDK(), ScoreScale(config_), &head_scores_,
+            &head_scaled_, &head_masked_, &head_weights_, stats.data());
+  cached_head_ = head;
 }
 
 const Matrix& Trace::HeadSlice(const Matrix& whole, int head) const {
@@ -254,58 +266,25 @@ Status Trace::View(std::string_view name, int head, const Matrix** out) const {
   const StepInfo* info = nullptr;
   Status status = FindChecked(name, head, &info);
   if (!status.ok()) return status;
-  const std::string_view s = info->name;
-  const std::pair<const char*, const Matrix*> stored[] = {
-      {"x", &x_},
-      {"pe", &pe_},
-      {"xPe", &x_pe_},
-      {"xKv", &x_kv_},
-      {"peKv", &pe_kv_},
-      {"xPeKv", &x_pe_kv_},
-      {"wQ", &weights_.w_q},
-      {"wK", &weights_.w_k},
-      {"wV", &weights_.w_v},
-      {"wO", &weights_.w_o},
-      {"bQ", &weights_.b_q},
-      {"bK", &weights_.b_k},
-      {"bV", &weights_.b_v},
-      {"bO", &weights_.b_o},
-      {"q", &q_},
-      {"k", &k_},
-      {"v", &v_},
-      {"mask", &mask_values_},
-      {"rowMasked", &row_masked_},
-      {"concat", &concat_},
-      {"output", &output_},
-  };
-  for (const auto& [step, matrix] : stored) {
-    if (s == step) {
-      *out = matrix;
-      return Status::Ok();
-    }
-  }
-  if (s == "qHead") {
-    *out = &HeadSlice(q_, head);
-  } else if (s == "kHead") {
-    *out = &HeadSlice(k_, head);
-  } else if (s == "vHead") {
-    *out = &HeadSlice(v_, head);
-  } else if (s == "headOutput") {
-    *out = &HeadSlice(concat_, head);
-  } else if (s == "rowMax" || s == "rowEntropy") {
-    scratch_ = (s == "rowMax" ? row_max_ : row_entropy_).row(head).transpose();
-    *out = &scratch_;
-  } else {
-    ComputeHead(head);
-    if (s == "scores") {
-      *out = &cache_.scores;
-    } else if (s == "scaled") {
-      *out = &cache_.scaled;
-    } else if (s == "masked") {
-      *out = &cache_.masked;
-    } else {
-      *out = &cache_.weights;
-    }
+  const StepSource& source = info->source;
+  switch (source.kind) {
+    case Source::kStored:
+      *out = &(this->*source.matrix);
+      break;
+    case Source::kWeight:
+      *out = &(weights_.*source.weight);
+      break;
+    case Source::kHeadSlice:
+      *out = &HeadSlice(this->*source.matrix, head);
+      break;
+    case Source::kHeadRow:
+      scratch_ = (this->*source.matrix).row(head).transpose();
+      *out = &scratch_;
+      break;
+    case Source::kHeadStep:
+      ComputeHead(head);
+      *out = &(this->*source.matrix);
+      break;
   }
   return Status::Ok();
 }

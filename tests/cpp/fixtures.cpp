@@ -7,6 +7,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "attention/given.hpp"
+
 namespace attention::testing {
 
 using nlohmann::json;
@@ -89,13 +91,10 @@ void ReadCase(const json& fixture, Config* config, Input* input) {
   input->cross = !fixture.at("kvTokens").is_null();
   if (input->cross) input->kv_tokens = fixture.at("kvTokens").get<std::vector<std::string>>();
   const json& given = fixture.at("given");
-  GivenMatrices& g = input->given;
-  const std::pair<const char*, std::optional<Matrix>*> slots[] = {
-      {"x", &g.x},    {"xKv", &g.x_kv}, {"wQ", &g.w_q}, {"wK", &g.w_k}, {"wV", &g.w_v},
-      {"wO", &g.w_o}, {"bQ", &g.b_q},   {"bK", &g.b_k}, {"bV", &g.b_v}, {"bO", &g.b_o},
-  };
-  for (const auto& [name, slot] : slots) {
-    if (given.contains(name)) *slot = ToMatrix(given.at(name));
+  for (const auto& [name, matrix] : given.items()) {
+    const GivenSlot* slot = FindGivenSlot(name);
+    if (slot == nullptr) throw std::runtime_error("fixture gives an unknown matrix " + name);
+    input->given.*slot->given = ToMatrix(matrix);
   }
 }
 

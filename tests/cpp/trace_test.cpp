@@ -150,18 +150,21 @@ TEST(Trace, ExtremeGivenWeightsGiveAnOverflowErrorNotNaN) {
 namespace attention {
 namespace {
 
-TEST(GeneratedWeights, ACachedLayerEqualsAFreshDraw) {
+TEST(WeightCache, ACachedLayerEqualsAFreshDraw) {
   // The same layer twice (the second from the cache), then with "stream" X of another length
   // (the weights follow X in the stream, so they must differ), then the first again.
   Config config;
   config.d_model = 16;
   config.heads = 2;
   config.embedding = EmbeddingSource::kStream;
+  WeightCache cache;
   Trace a, b, c, again;
-  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y"}), &a).ok());
-  ASSERT_TRUE(Trace::Run(config, Tokens({"p", "q"}), &b).ok());
-  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y", "z"}), &c).ok());
-  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y"}), &again).ok());
+  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y"}), &a, &cache).ok());
+  ASSERT_TRUE(Trace::Run(config, Tokens({"p", "q"}), &b, &cache).ok());
+  EXPECT_EQ(cache.draws(), 1);
+  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y", "z"}), &c, &cache).ok());
+  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y"}), &again, &cache).ok());
+  EXPECT_EQ(cache.draws(), 3);
   RandomState fresh(config.seed);
   fresh.RandnMatrix(2, 16);  // X
   const Matrix w_q = fresh.RandnMatrix(16, 16) * static_cast<float>(1.0 / std::sqrt(16.0));

@@ -27,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
@@ -34,6 +35,7 @@
 #include <vector>
 
 #include "attention/config.hpp"
+#include "attention/given.hpp"
 #include "attention/tokenizer.hpp"
 #include "attention/trace.hpp"
 #include "invariants.hpp"
@@ -197,29 +199,30 @@ void Check(const std::uint8_t* bytes, std::size_t size) {
     }
   }
 
-  // The shapes config.cpp expects, in GivenMatrices order.
-  const long d = config.d_model,
-             p = static_cast<long>(config.heads) * std::max(0, config.ResolvedDK());
-  std::optional<Matrix>* slots[] = {
-      &input.given.x,   &input.given.x_kv, &input.given.w_q, &input.given.w_k, &input.given.w_v,
-      &input.given.w_o, &input.given.b_q,  &input.given.b_k, &input.given.b_v, &input.given.b_o};
-  const long shapes[10][2] = {{n, d}, {m, d}, {d, p}, {d, p}, {d, p},
-                              {p, d}, {1, p}, {1, p}, {1, p}, {1, d}};
+  // The shapes validation expects, in kGivenSlots order (bit k supplies slot k).
+  const auto length = [&](Axis axis) {
+    return axis == Axis::kProjection
+               ? static_cast<long>(config.heads) * std::max(0, config.ResolvedDK())
+               : static_cast<long>(AxisSize(axis, config, n, m));
+  };
   bool perturbed = taller && config.mask.type == MaskType::kCustom;
   bool first = true;
-  for (int k = 0; k < 10; ++k) {
+  for (int k = 0; k < static_cast<int>(std::size(kGivenSlots)); ++k) {
     if (!(given_bits & (1u << k))) continue;
-    const int rows = Size(shapes[k][0] + (first && taller ? 1 : 0)), cols = Size(shapes[k][1]);
+    const GivenSlot& slot = kGivenSlots[k];
+    const int rows = Size(length(slot.rows) + (first && taller ? 1 : 0)),
+              cols = Size(length(slot.cols));
     if (static_cast<long>(rows) * cols > 1 << 16) continue;
     perturbed = perturbed || (first && taller);
     first = false;
     Matrix matrix(rows, cols);
     for (Eigen::Index i = 0; i < matrix.size(); ++i) matrix.data()[i] = Value(&in, value_mode);
-    *slots[k] = std::move(matrix);
+    input.given.*slot.given = std::move(matrix);
   }
 
   Trace trace;
-  const Status status = Trace::Run(config, input, &trace);
+  WeightCache cache;  // the second run below reads the layer this one draws
+  const Status status = Trace::Run(config, input, &trace, &cache);
   const bool must_fail = config.d_model < 1 || config.d_model > Limits::kMaxDModel ||
                          config.heads < 1 || config.heads > config.d_model || config.d_k < 0 ||
                          config.d_k > Limits::kMaxDK ||
@@ -237,10 +240,11 @@ void Check(const std::uint8_t* bytes, std::size_t size) {
   const std::string violation = invariants::CheckTrace(trace);
   if (!violation.empty()) Fail("trace", violation);
 
-  // Reproducible: a second run gives the same bits (no uninitialised memory, no hidden state).
+  // Reproducible: a second run, its layer from the cache, gives the same bits (no uninitialised
+  // memory, no hidden state).
   Trace again;
   Matrix a, b;
-  if (!Trace::Run(config, input, &again).ok()) Fail("repeat", "the second run failed");
+  if (!Trace::Run(config, input, &again, &cache).ok()) Fail("repeat", "the second run failed");
   trace.Copy("output", 0, &a);
   again.Copy("output", 0, &b);
   if (std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) != 0) {

@@ -36,6 +36,10 @@ function positiveInteger(value, field, fallback) {
 export class Engine {
   #instantiate;
   #module;
+  /** The instance's WeightCache: the generated layer kept between runs, one per instance. */
+  #weights;
+  /** The names of the given matrices, as C++ lists them (kGivenSlots). */
+  #givenNames;
   #live = new Set();
 
   /**
@@ -48,7 +52,8 @@ export class Engine {
       maxLiveBytes: positiveInteger(maxLiveBytes, 'maxLiveBytes', MAX_LIVE_BYTES),
     };
     this.#instantiate = instantiate;
-    this.#module = instantiate();
+    this.#start();
+    this.#givenNames = Object.freeze(this.#module.givenNames());
     /** { maxTokens, maxTextBytes, maxTokenBytes, maxDModel, maxDK, maxProjectionWidth, ..., maxLiveTraces, maxLiveBytes } */
     this.limits = Object.freeze({ ...this.#module.limits(), ...live });
   }
@@ -73,12 +78,20 @@ export class Engine {
     }
   }
 
+  /** A fresh instance and the weight cache that lives in it (dropped with it). */
+  #start() {
+    const module = this.#instantiate();
+    this.#weights = new module.WeightCache();
+    this.#module = module;
+  }
+
   #restart() {
     for (const trace of this.#live) trace.orphan();
     this.#live.clear();
     this.#module = null;
+    this.#weights = null;
     try {
-      this.#module = this.#instantiate();
+      this.#start();
     } catch (error) {
       throw new AttentionError(
         'INTERNAL',
@@ -105,6 +118,7 @@ export class Engine {
     try {
       request = normalizeOptions(options, {
         limits: this.limits,
+        givenNames: this.#givenNames,
         tokenizeText: (text, field, tokenizer) => this.#textTokens(text, field, tokenizer),
       });
     } catch (error) {
@@ -117,7 +131,7 @@ export class Engine {
     let trace;
     try {
       this.#call(() => {
-        if (!handle.run(request)) {
+        if (!handle.run(request, this.#weights)) {
           throw new AttentionError(handle.errorCode(), handle.errorField(), handle.errorMessage());
         }
       });

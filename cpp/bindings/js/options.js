@@ -30,7 +30,6 @@ export const DEFAULTS = Object.freeze({
 export const TOKENIZERS = [...TOKENIZATION_MODES, 'engine'];
 const OPTION_NAMES = ['tokens', 'text', 'kvTokens', 'kvText', 'given', ...Object.keys(DEFAULTS)];
 const MASK_TYPES = ['none', 'causal', 'window', 'padding', 'custom'];
-const MATRIX_NAMES = ['x', 'xKv', 'wQ', 'wK', 'wV', 'wO', 'bQ', 'bK', 'bV', 'bO'];
 const INT32_MAX = 2 ** 31 - 1;
 const UINT32_MAX = 2 ** 32 - 1;
 
@@ -136,7 +135,8 @@ function normalizeMask(mask, nQuery, nKey, limits) {
   return out;
 }
 
-function normalizeGiven(given, limits) {
+/** `names`: the given matrices C++ knows (kGivenSlots in cpp/include/attention/given.hpp). */
+function normalizeGiven(given, limits, names) {
   if (given === undefined) return {};
   if (!given || typeof given !== 'object') throw invalid('given', 'given must be an object of matrices');
   // The largest valid matrix: X is tokens × dModel, a weight dModel × P or P × dModel.
@@ -144,7 +144,7 @@ function normalizeGiven(given, limits) {
   const maxValues = Math.max(limits.maxTokens, limits.maxProjectionWidth) * limits.maxDModel;
   const shapes = [];
   for (const name of Object.keys(given)) {
-    oneOf(name, 'given', MATRIX_NAMES);
+    oneOf(name, 'given', names);
     const value = get(given, name, `given.${name}`);
     if (value == null) continue;
     const shape = matrixShape(value, `given.${name}`);
@@ -173,10 +173,10 @@ function snapshot(options) {
 
 /**
  * @param {object} options what the user passed to run()
- * @param {{ limits: object, tokenizeText: (text: string, field: string, tokenizer: string) => string[] }} engine
+ * @param {{ limits: object, givenNames: string[], tokenizeText: (text: string, field: string, tokenizer: string) => string[] }} engine
  * @returns the request object for TraceHandle.run
  */
-export function normalizeOptions(options, { limits, tokenizeText }) {
+export function normalizeOptions(options, { limits, givenNames, tokenizeText }) {
   const o = snapshot(options);
   const tokenizer = oneOf(o.tokenizer, 'tokenizer', TOKENIZERS);
   const tokensFrom = (tokens, text, name, textName) => {
@@ -212,6 +212,6 @@ export function normalizeOptions(options, { limits, tokenizeText }) {
     positionalEncoding: boolean(o.positionalEncoding, 'positionalEncoding'),
     init: oneOf(o.init, 'init', ['randn', 'scaled']),
     embedding: oneOf(o.embedding, 'embedding', ['hash', 'stream', 'given']),
-    given: normalizeGiven(o.given, limits),
+    given: normalizeGiven(o.given, limits, givenNames),
   };
 }

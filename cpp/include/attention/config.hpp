@@ -70,7 +70,19 @@ struct Config {
   int ProjectionWidth() const { return heads * ResolvedDK(); }
 };
 
-// Matrices a caller may supply instead of generated ones. Biases are [1 × width].
+// What the rows or columns of a matrix are: tokens, feature dimensions, or a single row or
+// column. Shared by the step catalogue (trace.hpp) and the given matrices (given.hpp).
+enum class Axis { kQuery, kKey, kModel, kProjection, kHeadDim, kOne };
+
+// The length of `axis` under a valid `config` with n_query queries and n_key keys.
+int AxisSize(Axis axis, const Config& config, int n_query, int n_key);
+// What the JS API calls it: "query", "key", "model", "projection", "headDim", "one".
+const char* AxisKey(Axis axis);
+// What an error message calls it: "tokens", "kvTokens", "dModel", "heads·dK", "dK", "1".
+const char* AxisMeaning(Axis axis);
+
+// Matrices a caller may supply instead of generated ones. Biases are [1 × width]. Every member
+// has one row in kGivenSlots (given.hpp), which is what code iterating over them reads.
 struct GivenMatrices {
   std::optional<Matrix> x, x_kv;
   std::optional<Matrix> w_q, w_k, w_v, w_o;

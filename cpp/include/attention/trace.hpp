@@ -19,8 +19,22 @@
 
 namespace attention {
 
-// What the rows or columns of a step are: tokens, feature dimensions, or a single column.
-enum class Axis { kQuery, kKey, kModel, kProjection, kHeadDim, kOne };
+class Trace;
+
+// Where Trace::View finds a step's matrix.
+enum class Source {
+  kStored,     // a matrix the trace keeps whole: trace.*matrix
+  kWeight,     // a weight or bias of the layer: trace's Weights.*weight
+  kHeadSlice,  // head h's dK columns of the stored [rows × P] trace.*matrix
+  kHeadRow,    // row h of the stored [heads × n] trace.*matrix, as an [n × 1] column
+  kHeadStep,   // recomputed for one head at a time (scores … weights) into trace.*matrix
+};
+
+struct StepSource {
+  Source kind;
+  Matrix Trace::*matrix;    // every kind but kWeight
+  Matrix Weights::*weight;  // kWeight
+};
 
 struct StepInfo {
   const char* name;  // e.g. "scores"; the same strings are used by the JS API
@@ -28,6 +42,7 @@ struct StepInfo {
   Axis rows;
   Axis cols;
   bool cross_only;  // only present in cross-attention (the key/value side's inputs)
+  StepSource source;
 };
 
 // Every step in computation order.
@@ -38,7 +53,10 @@ const StepInfo* FindStep(std::string_view name);
 class Trace {
  public:
   // Validates, then computes the whole forward pass. On error `trace` is left unchanged.
-  static Status Run(const Config& config, const Input& input, Trace* trace);
+  // Generated weights (nothing given) come from `cache` when there is one: the owner of the
+  // engine instance keeps it across runs (see WeightCache); without it they are drawn anew.
+  static Status Run(const Config& config, const Input& input, Trace* trace,
+                    WeightCache* cache = nullptr);
 
   const Config& config() const { return config_; }
   bool cross() const { return cross_; }
@@ -64,7 +82,10 @@ class Trace {
   Flops flops() const { return CountFlops(config_, n_query(), n_key()); }
 
  private:
-  // Fills cache_ with the n×m steps of `head` unless it already holds them.
+  // The catalogue's source column names the private matrices below.
+  friend const std::vector<StepInfo>& StepCatalog();
+
+  // Fills head_* with the n×m steps of `head` unless they already hold them.
   void ComputeHead(int head) const;
   // Columns h·dK … h·dK + dK − 1 of a [rows × P] matrix.
   const Matrix& HeadSlice(const Matrix& whole, int head) const;
@@ -84,11 +105,9 @@ class Trace {
   Matrix concat_;                 // [n × P]
   Matrix output_;                 // [n × dModel]
 
-  struct HeadCache {
-    int head = -1;
-    Matrix scores, scaled, masked, weights;  // [n × m]
-  };
-  mutable HeadCache cache_;
+  // The n×m steps of one head (cached_head_, −1 for none), recomputed by View when asked for.
+  mutable int cached_head_ = -1;
+  mutable Matrix head_scores_, head_scaled_, head_masked_, head_weights_;  // [n × m]
   mutable Matrix scratch_;  // per-head slices handed out by View
 };
 
