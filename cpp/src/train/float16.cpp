@@ -1,27 +1,11 @@
 // IEEE 754 binary16 conversions for float16 tensors of the model file (model_file.hpp).
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 #include "attention/train/model_file.hpp"
+#include "float_bits.hpp"
 
 namespace attention::train {
-namespace {
-
-uint32_t FloatBits(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
-float BitsFloat(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
-}  // namespace
-
 uint16_t FloatToHalf(float value) {
   const uint32_t bits = FloatBits(value);
   const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);

@@ -9,6 +9,7 @@
 
 #include "attention/random.hpp"
 #include "attention/tokenizer.hpp"
+#include "float_bits.hpp"
 #include "format.hpp"
 
 namespace attention::train {
@@ -29,18 +30,6 @@ std::string ShapeText(const std::vector<int>& shape) {
 }
 
 size_t TypeBytes(TensorType type) { return type == TensorType::kFloat16 ? 2 : 4; }
-
-uint32_t FloatBits(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits;
-}
-
-float BitsFloat(uint32_t bits) {
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
 
 class Writer {
  public:
