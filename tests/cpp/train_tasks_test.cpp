@@ -167,7 +167,7 @@ TEST(TrainTasks, BatchesFlattenExamplesRowByRow) {
     for (int t = 0; t < 6; ++t) {
       EXPECT_EQ(batch.tokens[b * 6 + t], examples[b].tokens[t]);
       EXPECT_EQ(batch.targets[b * 6 + t], examples[b].targets[t]);
-      EXPECT_EQ(batch.mask[b * 6 + t], examples[b].mask[t]);
+      EXPECT_EQ(batch.loss_weights[b * 6 + t], examples[b].mask[t]);
     }
   }
 }

@@ -169,7 +169,7 @@ Batch MakeBatch(const std::vector<Example>& examples) {
   for (const Example& e : examples) {
     batch.tokens.insert(batch.tokens.end(), e.tokens.begin(), e.tokens.end());
     batch.targets.insert(batch.targets.end(), e.targets.begin(), e.targets.end());
-    batch.mask.insert(batch.mask.end(), e.mask.begin(), e.mask.end());
+    batch.loss_weights.insert(batch.loss_weights.end(), e.mask.begin(), e.mask.end());
   }
   return batch;
 }

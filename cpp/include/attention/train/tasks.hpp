@@ -25,6 +25,7 @@
 
 #include "attention/random.hpp"
 #include "attention/status.hpp"
+#include "attention/train/model.hpp"
 
 namespace attention::train {
 
@@ -71,14 +72,7 @@ struct Example {
   std::vector<int> source;
 };
 
-// Examples flattened for a model, row-major: element [b][t] at b·T + t.
-struct Batch {
-  int size = 0;                     // B
-  int length = 0;                   // T
-  std::vector<int> tokens;          // [B × T]
-  std::vector<int> targets;         // [B × T]
-  std::vector<unsigned char> mask;  // [B × T]
-};
+// The examples as one model batch (model.hpp), row-major [B × T], the mask as loss weights 0/1.
 Batch MakeBatch(const std::vector<Example>& examples);
 
 // Each split draws from its own seed stream RandomState({seed, split}). Training and held-out
