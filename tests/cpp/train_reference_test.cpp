@@ -82,7 +82,7 @@ void CompareWithReference(const std::string& name) {
   const Status status = model.Forward(BatchOf(fixture.at("batch")));
   ASSERT_TRUE(status.ok()) << status.message();
   model.ZeroGradients();
-  model.Backward();
+  ASSERT_TRUE(model.Backward().ok());
 
   const double expected_loss = fixture.at("loss").get<double>();
   const double loss_error = std::abs(model.loss() - expected_loss) / std::abs(expected_loss);
