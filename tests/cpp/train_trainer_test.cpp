@@ -130,6 +130,7 @@ TEST(TrainHeadScores, RecomputedWeightsReproduceTheModelsAttentionOutput) {
       config.init_std = 0.3;
       Model<float> model(config);
       model.InitParameters(4);
+      EXPECT_EQ(HeadWeights(model, 9, 0, 0, 0).size(), 0) << "no Forward yet";
       Batch batch;
       batch.size = 2;
       batch.length = 9;

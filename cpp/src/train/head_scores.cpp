@@ -11,6 +11,7 @@ Matrix HeadWeights(const Model<float>& model, int length, int layer, int head, i
   int p = 0;
   const float* q = model.Activation("q", layer, &p);
   const float* k = model.Activation("k", layer, &p);
+  if (q == nullptr || k == nullptr) return Matrix();  // no Forward yet
   const double alpha = config.scale ? 1.0 / std::sqrt(static_cast<double>(d_k)) : 1.0;
   // Rows of sequence `sequence`, columns of head `head`: element (t, c) at row0 + t·P + c.
   const size_t row0 = static_cast<size_t>(sequence) * length * p + static_cast<size_t>(head) * d_k;

@@ -17,7 +17,8 @@ namespace attention::train {
 
 // The weights [T × T] of head `head` of layer `layer` for sequence `sequence` of the model's
 // last Forward, which ran on sequences of `length` tokens: softmax(α · q_h · k_hᵀ) with
-// α = 1/√dK when the model scales, and the causal mask when it is causal.
+// α = 1/√dK when the model scales, and the causal mask when it is causal. Empty before the
+// first Forward.
 Matrix HeadWeights(const Model<float>& model, int length, int layer, int head, int sequence);
 
 struct HeadScores {
