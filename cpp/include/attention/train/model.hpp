@@ -1,0 +1,129 @@
+// A trainable transformer language model (model_config.hpp): parameters, gradients and the
+// activations of the last forward pass, each in one contiguous buffer, and a hand-written
+// backward pass. Templated on the scalar: Model<float> trains, Model<double> exists so that
+// the gradients can be checked by finite differences (tests/cpp/train_gradient_test.cpp).
+//
+//   Model<float> model(config);        // config must pass ValidateModelConfig
+//   model.InitParameters(seed);
+//   model.Forward(batch);              // loss in model.loss()
+//   model.ZeroGradients(); model.Backward();   // gradients in model.gradients()
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "attention/status.hpp"
+#include "attention/train/model_config.hpp"
+#include "attention/train/parameters.hpp"
+
+namespace attention::train {
+
+// B sequences of length T, row-major [B × T].
+struct Batch {
+  int size = 0;             // B
+  int length = 0;           // T, 1 … contextLength
+  std::vector<int> tokens;  // [B × T], each 0 … V − 1
+  // [B × T] next tokens, each 0 … V − 1; empty: no loss (forward only, e.g. to trace).
+  std::vector<int> targets;
+  // [B × T] weight of each position in the loss (e.g. 1 on the answer half of a toy task, 0
+  // elsewhere); empty: every position weighs 1. The loss is Σ w·(−ln p) / Σ w.
+  std::vector<float> loss_weights;
+};
+
+// Checks a batch against a valid config; errors name the field, e.g. "tokens[5]". A batch
+// whose activations would take more than kMaxActivationBytes (float) is refused ("batch").
+inline constexpr int64_t kMaxActivationBytes = int64_t{1} << 30;
+Status ValidateBatch(const ModelConfig& config, const Batch& batch);
+
+// Bytes one model needs for a batch of B × T, by buffer (the benchmark prints them).
+struct MemoryUse {
+  int64_t parameters = 0;   // the weights
+  int64_t gradients = 0;    // as many as the weights
+  int64_t activations = 0;  // kept from forward to backward: O(layers · B · T · d)
+  int64_t scratch = 0;      // backward's activation gradients (one layer) + one head's T × T
+};
+MemoryUse EstimateMemory(const ModelConfig& config, int batch, int length, int scalar_bytes);
+
+// Softmax statistics of one layer, summed over every row of every head and sequence of the
+// last Forward (and Backward): what the √dK experiment logs.
+struct AttentionStats {
+  double entropy_sum = 0.0;  // Σ over rows of −Σⱼ aⱼ·ln aⱼ (nats)
+  int64_t rows = 0;          // rows summed: B · heads · T
+  double max_weight = 0.0;   // the largest attention weight anywhere
+  // Σ (∂L/∂scores)² over every entry of every head, scores = q·kᵀ before scaling; set by
+  // Backward.
+  double dscores_sq_sum = 0.0;
+};
+
+template <typename T>
+class Model {
+ public:
+  // `config` must pass ValidateModelConfig. Parameters start at zero: call InitParameters or
+  // fill parameters().
+  explicit Model(const ModelConfig& config);
+  ~Model();
+  Model(Model&&) noexcept;
+  Model& operator=(Model&&) noexcept;
+
+  const ModelConfig& config() const { return config_; }
+  const std::vector<TensorInfo>& layout() const { return layout_; }
+  size_t parameter_count() const { return params_.size(); }
+
+  // Draws every tensor from RandomState(seed), in layout order, each row by row as
+  // randn(rows, cols) · std (InitRule; zeros and ones draw nothing).
+  void InitParameters(uint32_t seed);
+
+  T* parameters() { return params_.data(); }
+  const T* parameters() const { return params_.data(); }
+  T* gradients() { return grads_.data(); }
+  const T* gradients() const { return grads_.data(); }
+  // One tensor's row-major data, by its layout index or name (nullptr if absent).
+  T* parameter(size_t index) { return params_.data() + layout_[index].offset; }
+  const TensorInfo* FindTensor(std::string_view name) const;
+
+  // Runs the model on `batch` (checked by ValidateBatch) and keeps what Backward needs. With
+  // targets, loss() is the weighted mean cross-entropy; a non-finite loss is an error
+  // (kNonFinite, field "loss"): training diverged.
+  Status Forward(const Batch& batch);
+  T loss() const { return loss_; }
+  // Sets every gradient to 0.
+  void ZeroGradients();
+  // Adds ∂loss/∂parameter of the last Forward to gradients(). An error (field "targets") when
+  // there was no successful Forward with targets since the model was made.
+  Status Backward();
+
+  // Of the last Forward, each [B·T × width], row b·T + t: position t of sequence b.
+  // Steps: "embedding", and per layer "ln1", "q", "k", "v", "concat", "attention",
+  // "residual1", "ln2", "ffnHidden", "ffnActivation", "ffnOut", "residual2"; then "lnFinal",
+  // "logits", "probabilities". nullptr if the step does not exist in this model (LayerNorm
+  // and FFN steps in attention-only models) or before the first Forward.
+  const T* Activation(std::string_view step, int layer, int* width) const;
+  // Softmax statistics per layer of the last Forward (and Backward: ∂L/∂scores).
+  const std::vector<AttentionStats>& attention_stats() const;
+
+  MemoryUse memory() const;
+
+ private:
+  struct Buffers;
+  void Allocate(int batch, int length);
+  // A tensor's parameters or gradients by kind and layer (−1: model-wide); nullptr if absent.
+  const T* Param(TensorKind kind, int layer = -1) const;
+  T* Grad(TensorKind kind, int layer = -1);
+  // What layer l reads ([N × C]): the embedding, or the previous layer's last residual.
+  const T* LayerInput(int layer) const;
+  void ForwardLayer(int layer);
+  void BackwardLayer(int layer);
+
+  ModelConfig config_;
+  std::vector<TensorInfo> layout_;
+  std::vector<T> params_, grads_;
+  std::unique_ptr<Buffers> buffers_;
+  T loss_ = 0;
+};
+
+extern template class Model<float>;
+extern template class Model<double>;
+
+}  // namespace attention::train

@@ -1,0 +1,60 @@
+// The shape and switches of a trainable transformer language model (issue 10 §1).
+//
+// A model is: token embedding [V × d] + positional encoding (sinusoidal, or learned [T × d]);
+// `layers` pre-LN blocks
+//     x → LN₁ → multi-head attention (W_Q, W_K, W_V [d × P], W_O [P × d], biases) → + x
+//       → LN₂ → FFN (d → d_ff → d, GELU tanh approximation) → + residual₁;
+// a final LayerNorm; logits = lnFinal · Eᵀ with E the token embedding (tied) or a separate
+// unembedding [V × d]; cross-entropy over the positions whose loss weight is not 0.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "attention/status.hpp"
+
+namespace attention::train {
+
+enum class PositionalKind {
+  kSinusoidal,  // fixed, the engine's PositionalEncoding (no parameters)
+  kLearned,     // a parameter [contextLength × dModel]
+};
+
+struct ModelConfig {
+  int vocab_size = 16;      // V
+  int context_length = 32;  // the longest sequence T the model takes
+  int d_model = 64;         // d
+  int heads = 4;
+  int d_k = 0;  // per-head width of Q, K and V; 0: dModel / heads (heads must divide dModel)
+  int layers = 2;
+  int d_ff = 0;                 // FFN hidden width; 0: 4 · dModel
+  bool causal = true;           // a query sees keys j ≤ i; false: bidirectional
+  bool scale = true;            // divide scores by √dK
+  bool residual = true;         // the two residual adds of each block
+  bool attention_only = false;  // no FFN and no LayerNorm anywhere (ln1, ln2, lnFinal)
+  bool tied_embeddings = true;  // logits from the token embedding, else a separate matrix
+  PositionalKind positional = PositionalKind::kSinusoidal;
+  // Initial weights ~ N(0, initStd²) (GPT-2's 0.02); W_O and W_2 get initStd / √(2·layers).
+  double init_std = 0.02;
+
+  int ResolvedDK() const { return d_k > 0 ? d_k : (heads > 0 ? d_model / heads : 0); }
+  int ProjectionWidth() const { return heads * ResolvedDK(); }  // P
+  int ResolvedDFF() const { return d_ff > 0 ? d_ff : 4 * d_model; }
+  bool has_layer_norm() const { return !attention_only; }
+  bool has_ffn() const { return !attention_only; }
+};
+
+struct ModelLimits {
+  static constexpr int kMaxLayers = 6;
+  static constexpr int kMaxVocab = 65536;
+  static constexpr int kMaxContext = 2048;
+  static constexpr int kMaxWidth = 1024;  // dModel and P; dFF up to 4 times it
+};
+
+// Checks every field; the error names the field (JSON spelling, e.g. "dModel") and the
+// allowed values.
+Status ValidateModelConfig(const ModelConfig& config);
+
+const char* PositionalKindName(PositionalKind kind);  // "sinusoidal" or "learned"
+
+}  // namespace attention::train

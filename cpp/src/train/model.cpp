@@ -1,0 +1,338 @@
+// Model<T>: construction, initialisation, buffers and accessors. The passes: model_passes.cpp.
+#include "attention/train/model.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "attention/embedding.hpp"
+#include "attention/random.hpp"
+#include "format.hpp"
+#include "model_buffers.hpp"
+
+namespace attention::train {
+
+namespace {
+
+// Hands out consecutive arrays of `base` (or only counts, when base is null).
+template <typename T>
+struct Carver {
+  T* base;
+  size_t used = 0;
+  T* operator()(size_t count) {
+    T* at = base != nullptr ? base + used : nullptr;
+    used += count;
+    return at;
+  }
+};
+
+// Scalars of the [N × width] arrays.
+struct Widths {
+  size_t n, nc, np, nf, nv;
+  Widths(const ModelConfig& config, int rows)
+      : n(static_cast<size_t>(rows)),
+        nc(n * config.d_model),
+        np(n * config.ProjectionWidth()),
+        nf(n * config.ResolvedDFF()),
+        nv(n * config.vocab_size) {}
+};
+
+}  // namespace
+
+template <typename T>
+size_t PlaceActivations(const ModelConfig& config, int rows, T* base, Activations<T>* a) {
+  Carver<T> place{base};
+  const Widths w(config, rows);
+  const size_t n = w.n, nc = w.nc, np = w.np, nf = w.nf, nv = w.nv;
+  a->embedding = place(nc);
+  a->layers.assign(static_cast<size_t>(config.layers), LayerActivations<T>{});
+  for (LayerActivations<T>& l : a->layers) {
+    if (config.has_layer_norm()) {
+      l.ln1 = place(nc);
+      l.ln1_mean = place(n);
+      l.ln1_rstd = place(n);
+    }
+    l.q = place(np);
+    l.k = place(np);
+    l.v = place(np);
+    l.concat = place(np);
+    l.attention = place(nc);
+    l.residual1 = place(nc);
+    if (config.has_ffn()) {
+      l.ln2 = place(nc);
+      l.ln2_mean = place(n);
+      l.ln2_rstd = place(n);
+      l.ffn_hidden = place(nf);
+      l.ffn_activation = place(nf);
+      l.ffn_out = place(nc);
+      l.residual2 = place(nc);
+    }
+  }
+  if (config.has_layer_norm()) {
+    a->ln_final = place(nc);
+    a->ln_final_mean = place(n);
+    a->ln_final_rstd = place(n);
+  }
+  a->logits = place(nv);
+  a->probabilities = place(nv);
+  return place.used;
+}
+
+template <typename T>
+size_t PlaceScratch(const ModelConfig& config, int rows, T* base, Scratch<T>* s) {
+  Carver<T> place{base};
+  const Widths w(config, rows);
+  const size_t nc = w.nc, np = w.np, nf = w.nf;
+  s->dlogits = place(w.nv);
+  s->dstream = place(nc);
+  s->dnorm = place(nc);
+  if (config.has_ffn()) {
+    s->dhidden = place(nf);
+    s->dactivation = place(nf);
+  }
+  s->dq = place(np);
+  s->dk = place(np);
+  s->dv = place(np);
+  s->dconcat = place(np);
+  return place.used;
+}
+
+MemoryUse EstimateMemory(const ModelConfig& config, int batch, int length, int scalar_bytes) {
+  const int n = batch * length;
+  Activations<float> a;
+  Scratch<float> s;
+  const int64_t params = static_cast<int64_t>(ParameterCount(ParameterLayout(config)));
+  const int64_t t = static_cast<int64_t>(length);
+  MemoryUse use;
+  use.parameters = params * scalar_bytes;
+  use.gradients = params * scalar_bytes;
+  use.activations =
+      static_cast<int64_t>(PlaceActivations<float>(config, n, nullptr, &a)) * scalar_bytes;
+  // + one head's scores, weights and their gradient [T × T], and the mask (bytes).
+  use.scratch = static_cast<int64_t>(PlaceScratch<float>(config, n, nullptr, &s)) * scalar_bytes +
+                3 * t * t * scalar_bytes + t * t;
+  return use;
+}
+
+Status ValidateBatch(const ModelConfig& config, const Batch& batch) {
+  if (batch.size < 1 || batch.size > 65536) {
+    return Status(ErrorCode::kInvalidArgument, "batch",
+                  Format("batch (%d) must be an integer from 1 to 65536", batch.size));
+  }
+  if (batch.length < 1 || batch.length > config.context_length) {
+    return Status(ErrorCode::kInvalidArgument, "length",
+                  Format("length (%d) must be an integer from 1 to contextLength (%d)",
+                         batch.length, config.context_length));
+  }
+  const size_t n = static_cast<size_t>(batch.size) * static_cast<size_t>(batch.length);
+  const MemoryUse use = EstimateMemory(config, batch.size, batch.length, 4);
+  if (use.activations + use.scratch > kMaxActivationBytes) {
+    return Status(ErrorCode::kLimitExceeded, "batch",
+                  Format("batch · length (%d · %d) needs %lld MB of activations for this model; "
+                         "at most %lld MB: use a smaller batch",
+                         batch.size, batch.length,
+                         static_cast<long long>((use.activations + use.scratch) >> 20),
+                         static_cast<long long>(kMaxActivationBytes >> 20)));
+  }
+  auto check_ids = [&](const std::vector<int>& ids, const char* field) {
+    if (ids.size() != n) {
+      return Status(
+          ErrorCode::kShapeMismatch, field,
+          Format("%s must hold batch · length = %zu values, got %zu", field, n, ids.size()));
+    }
+    for (size_t i = 0; i < n; ++i) {
+      if (ids[i] < 0 || ids[i] >= config.vocab_size) {
+        const std::string name = Format("%s[%zu]", field, i);
+        return Status(ErrorCode::kInvalidArgument, name,
+                      Format("%s (%d) must be a token id from 0 to %d", name.c_str(), ids[i],
+                             config.vocab_size - 1));
+      }
+    }
+    return Status::Ok();
+  };
+  Status status = check_ids(batch.tokens, "tokens");
+  if (!status.ok() || batch.targets.empty()) return status;
+  status = check_ids(batch.targets, "targets");
+  if (!status.ok() || batch.loss_weights.empty()) return status;
+  if (batch.loss_weights.size() != n) {
+    return Status(ErrorCode::kShapeMismatch, "lossWeights",
+                  Format("lossWeights must be empty or hold batch · length = %zu values, got %zu",
+                         n, batch.loss_weights.size()));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const float w = batch.loss_weights[i];
+    if (!(std::isfinite(w) && w >= 0.0f)) {
+      const std::string name = Format("lossWeights[%zu]", i);
+      return Status(ErrorCode::kInvalidArgument, name,
+                    Format("%s (%g) must be a finite number ≥ 0", name.c_str(), w));
+    }
+  }
+  return Status::Ok();
+}
+
+template <typename T>
+Model<T>::Model(const ModelConfig& config)
+    : config_(config), layout_(ParameterLayout(config)), buffers_(std::make_unique<Buffers>()) {
+  params_.assign(ParameterCount(layout_), T(0));
+  grads_.assign(params_.size(), T(0));
+  Buffers& b = *buffers_;
+  std::array<int, kTensorKinds> none;
+  none.fill(-1);
+  b.index.assign(static_cast<size_t>(config.layers) + 1, none);
+  for (size_t i = 0; i < layout_.size(); ++i) {
+    b.index[static_cast<size_t>(layout_[i].layer + 1)][static_cast<int>(layout_[i].kind)] =
+        static_cast<int>(i);
+  }
+  if (config.positional == PositionalKind::kSinusoidal) {
+    b.positions = PositionalEncoding(config.context_length, config.d_model).cast<T>();
+  }
+  b.stats.resize(static_cast<size_t>(config.layers));
+}
+
+template <typename T>
+Model<T>::~Model() = default;
+template <typename T>
+Model<T>::Model(Model&&) noexcept = default;
+template <typename T>
+Model<T>& Model<T>::operator=(Model&&) noexcept = default;
+
+template <typename T>
+void Model<T>::InitParameters(uint32_t seed) {
+  RandomState stream(seed);
+  const double residual_std = config_.init_std / std::sqrt(2.0 * config_.layers);
+  for (const TensorInfo& info : layout_) {
+    T* p = params_.data() + info.offset;
+    const size_t size = info.size();
+    switch (info.init) {
+      case InitRule::kNormal:
+      case InitRule::kNormalResidual: {
+        const double std = info.init == InitRule::kNormal ? config_.init_std : residual_std;
+        for (size_t i = 0; i < size; ++i) p[i] = static_cast<T>(stream.Randn() * std);
+        break;
+      }
+      case InitRule::kZeros:
+        std::fill(p, p + size, T(0));
+        break;
+      case InitRule::kOnes:
+        std::fill(p, p + size, T(1));
+        break;
+    }
+  }
+}
+
+template <typename T>
+const TensorInfo* Model<T>::FindTensor(std::string_view name) const {
+  for (const TensorInfo& info : layout_) {
+    if (info.name == name) return &info;
+  }
+  return nullptr;
+}
+
+template <typename T>
+const T* Model<T>::Param(TensorKind kind, int layer) const {
+  const int i = buffers_->index[static_cast<size_t>(layer + 1)][static_cast<int>(kind)];
+  return i < 0 ? nullptr : params_.data() + layout_[static_cast<size_t>(i)].offset;
+}
+
+template <typename T>
+T* Model<T>::Grad(TensorKind kind, int layer) {
+  const int i = buffers_->index[static_cast<size_t>(layer + 1)][static_cast<int>(kind)];
+  return i < 0 ? nullptr : grads_.data() + layout_[static_cast<size_t>(i)].offset;
+}
+
+template <typename T>
+void Model<T>::ZeroGradients() {
+  std::fill(grads_.begin(), grads_.end(), T(0));
+}
+
+template <typename T>
+void Model<T>::Allocate(int batch, int length) {
+  Buffers& b = *buffers_;
+  if (b.batch == batch && b.length == length) return;
+  const int n = batch * length;
+  // resize never shrinks capacity: alternating shapes do not reallocate.
+  b.activation_data.resize(PlaceActivations<T>(config_, n, nullptr, &b.acts));
+  PlaceActivations<T>(config_, n, b.activation_data.data(), &b.acts);
+  b.scratch_data.resize(PlaceScratch<T>(config_, n, nullptr, &b.scratch));
+  PlaceScratch<T>(config_, n, b.scratch_data.data(), &b.scratch);
+  b.batch = batch;
+  b.length = length;
+}
+
+template <typename T>
+const T* Model<T>::LayerInput(int layer) const {
+  const Activations<T>& a = buffers_->acts;
+  if (layer == 0) return a.embedding;
+  const LayerActivations<T>& prev = a.layers[static_cast<size_t>(layer - 1)];
+  return config_.has_ffn() ? prev.residual2 : prev.residual1;
+}
+
+template <typename T>
+const T* Model<T>::Activation(std::string_view step, int layer, int* width) const {
+  const Buffers& b = *buffers_;
+  if (b.batch == 0) return nullptr;
+  const int c = config_.d_model;
+  const int p = config_.ProjectionWidth();
+  const int f = config_.ResolvedDFF();
+  const int v = config_.vocab_size;
+  const Activations<T>& a = b.acts;
+  struct Entry {
+    const char* name;
+    const T* data;
+    int width;
+  };
+  if (layer >= 0 && layer < config_.layers) {
+    const LayerActivations<T>& l = a.layers[static_cast<size_t>(layer)];
+    const Entry entries[] = {
+        {"ln1", l.ln1, c},
+        {"q", l.q, p},
+        {"k", l.k, p},
+        {"v", l.v, p},
+        {"concat", l.concat, p},
+        {"attention", l.attention, c},
+        {"residual1", l.residual1, c},
+        {"ln2", l.ln2, c},
+        {"ffnHidden", l.ffn_hidden, f},
+        {"ffnActivation", l.ffn_activation, f},
+        {"ffnOut", l.ffn_out, c},
+        {"residual2", l.residual2, c},
+    };
+    for (const Entry& e : entries) {
+      if (step == e.name && e.data != nullptr) {
+        *width = e.width;
+        return e.data;
+      }
+    }
+    return nullptr;
+  }
+  const Entry entries[] = {
+      {"embedding", a.embedding, c},
+      {"lnFinal", a.ln_final, c},
+      {"logits", a.logits, v},
+      {"probabilities", a.probabilities, v},
+  };
+  for (const Entry& e : entries) {
+    if (step == e.name && e.data != nullptr) {
+      *width = e.width;
+      return e.data;
+    }
+  }
+  return nullptr;
+}
+
+template <typename T>
+const std::vector<AttentionStats>& Model<T>::attention_stats() const {
+  return buffers_->stats;
+}
+
+template <typename T>
+MemoryUse Model<T>::memory() const {
+  const Buffers& b = *buffers_;
+  MemoryUse use = EstimateMemory(config_, b.batch, b.length, static_cast<int>(sizeof(T)));
+  use.activations = static_cast<int64_t>(b.activation_data.size() * sizeof(T));
+  return use;
+}
+
+template class Model<float>;
+template class Model<double>;
+
+}  // namespace attention::train

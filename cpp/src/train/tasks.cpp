@@ -1,0 +1,287 @@
+#include "attention/train/tasks.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <string_view>
+
+#include "format.hpp"
+
+namespace attention::train {
+namespace {
+
+constexpr uint64_t kHeldOutModulus = 8;  // one input in 8 is held out
+constexpr double kMinSplitSpace = 64;    // smaller input spaces are not split
+constexpr const char* kTaskNames[] = {"copy", "reverse", "sort", "induction", "modular"};
+
+Status Invalid(const std::string& field, const std::string& message) {
+  return Status(ErrorCode::kInvalidArgument, field, message);
+}
+
+Status CheckRange(const char* field, int value, int low, int high) {
+  if (value >= low && value <= high) return Status::Ok();
+  return Invalid(field,
+                 Format("%s (%d) must be an integer from %d to %d", field, value, low, high));
+}
+
+// A uniform integer in [0, k), without the modulo bias of NextUint32() % k.
+int Uniform(RandomState* random, int k) {
+  const uint32_t n = static_cast<uint32_t>(k);
+  const uint32_t limit = UINT32_MAX - UINT32_MAX % n;
+  uint32_t x;
+  do x = random->NextUint32();
+  while (x >= limit);
+  return static_cast<int>(x % n);
+}
+
+int Separator(const TaskConfig& config) { return config.alphabet; }
+
+// The number of distinct inputs, saturating (only compared with kMinSplitSpace).
+double InputSpace(const TaskConfig& config) {
+  if (config.kind == TaskKind::kModularAddition) {
+    return static_cast<double>(config.modulus) * config.modulus;
+  }
+  double space = 1;
+  for (int i = 0; i < config.length && space < 1e18; ++i) space *= config.alphabet;
+  return space;
+}
+
+}  // namespace
+
+const char* TaskKindName(TaskKind kind) { return kTaskNames[static_cast<int>(kind)]; }
+
+Status ParseTaskKind(const std::string& name, TaskKind* kind) {
+  for (int i = 0; i < 5; ++i) {
+    if (name == kTaskNames[i]) {
+      *kind = static_cast<TaskKind>(i);
+      return Status::Ok();
+    }
+  }
+  return Invalid("task",
+                 "task (\"" + name + "\") must be one of copy, reverse, sort, induction, modular");
+}
+
+Status ValidateTaskConfig(const TaskConfig& config) {
+  const int kind = static_cast<int>(config.kind);
+  if (kind < 0 || kind > 4) return Invalid("task", Format("task (%d) is not a task", kind));
+  if (config.kind == TaskKind::kModularAddition) {
+    return CheckRange("modulus", config.modulus, 2, TaskLimits::kMaxModulus);
+  }
+  const int min_length = config.kind == TaskKind::kInduction ? 2 : 1;
+  Status status = CheckRange("length", config.length, min_length, TaskLimits::kMaxLength);
+  if (!status.ok()) return status;
+  return CheckRange("alphabet", config.alphabet, 2, TaskLimits::kMaxAlphabet);
+}
+
+TaskLayout LayoutOf(const TaskConfig& config) {
+  TaskLayout layout;
+  const int n = config.length;
+  const int symbols = config.kind == TaskKind::kModularAddition ? config.modulus : config.alphabet;
+  for (int i = 0; i < symbols; ++i) layout.symbols.push_back(std::to_string(i));
+  switch (config.kind) {
+    case TaskKind::kCopy:
+    case TaskKind::kReverse:
+    case TaskKind::kSort:
+      layout.symbols.push_back("|");
+      layout.sequence_length = 2 * n;
+      layout.answer_length = n;
+      break;
+    case TaskKind::kInduction:
+      layout.sequence_length = 2 * n - 1;
+      layout.answer_length = n - 1;
+      break;
+    case TaskKind::kModularAddition:
+      layout.symbols.push_back("+");
+      layout.symbols.push_back("=");
+      layout.sequence_length = 4;
+      layout.answer_length = 1;
+      break;
+  }
+  layout.vocab_size = static_cast<int>(layout.symbols.size());
+  return layout;
+}
+
+Example MakeExample(const TaskConfig& config, const std::vector<int>& input) {
+  // s: the whole sequence; answers[k]: the s-index of the k-th answer, source[k]: an s-index
+  // before the answers holding the same token.
+  std::vector<int> s = input;
+  std::vector<int> answer_at;
+  std::vector<int> source_of;
+  const int n = static_cast<int>(input.size());
+  switch (config.kind) {
+    case TaskKind::kCopy:
+    case TaskKind::kReverse:
+    case TaskKind::kSort: {
+      std::vector<int> order(n);
+      std::iota(order.begin(), order.end(), 0);
+      if (config.kind == TaskKind::kReverse) std::reverse(order.begin(), order.end());
+      if (config.kind == TaskKind::kSort) {
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int i, int j) { return input[i] < input[j]; });
+      }
+      s.push_back(Separator(config));
+      for (int k = 0; k < n; ++k) {
+        answer_at.push_back(static_cast<int>(s.size()));
+        source_of.push_back(order[k]);
+        s.push_back(input[order[k]]);
+      }
+      break;
+    }
+    case TaskKind::kInduction: {
+      // input = filler (2(len - m)) ++ segment (m), so m = 2·len - |input|.
+      const int m = 2 * config.length - n;
+      const int start = n - m;
+      for (int k = 0; k < m; ++k) {
+        if (k > 0) {
+          answer_at.push_back(static_cast<int>(s.size()));
+          source_of.push_back(start + k);
+        }
+        s.push_back(input[start + k]);
+      }
+      break;
+    }
+    case TaskKind::kModularAddition: {
+      const int p = config.modulus;
+      s = {input[0], p, input[1], p + 1};
+      answer_at.push_back(4);
+      source_of.push_back(-1);
+      s.push_back((input[0] + input[1]) % p);
+      break;
+    }
+  }
+  Example example;
+  const int length = static_cast<int>(s.size()) - 1;
+  example.tokens.assign(s.begin(), s.end() - 1);
+  example.targets.assign(s.begin() + 1, s.end());
+  example.mask.assign(length, 0);
+  example.source.assign(length, -1);
+  for (size_t k = 0; k < answer_at.size(); ++k) {
+    const int position = answer_at[k] - 1;  // the position whose target is the answer
+    example.mask[position] = 1;
+    example.source[position] = source_of[k];
+  }
+  return example;
+}
+
+Batch MakeBatch(const std::vector<Example>& examples) {
+  Batch batch;
+  batch.size = static_cast<int>(examples.size());
+  batch.length = examples.empty() ? 0 : static_cast<int>(examples[0].tokens.size());
+  for (const Example& e : examples) {
+    batch.tokens.insert(batch.tokens.end(), e.tokens.begin(), e.tokens.end());
+    batch.targets.insert(batch.targets.end(), e.targets.begin(), e.targets.end());
+    batch.loss_weights.insert(batch.loss_weights.end(), e.mask.begin(), e.mask.end());
+  }
+  return batch;
+}
+
+TaskStream::TaskStream(const TaskConfig& config, uint32_t seed, Split split)
+    : config_(config),
+      layout_(LayoutOf(config)),
+      split_(split),
+      random_(std::vector<uint32_t>{seed, static_cast<uint32_t>(split)}) {}
+
+std::vector<int> TaskStream::DrawInput() {
+  std::vector<int> input;
+  if (config_.kind == TaskKind::kModularAddition) {
+    input.push_back(Uniform(&random_, config_.modulus));
+    input.push_back(Uniform(&random_, config_.modulus));
+    return input;
+  }
+  int count = config_.length;
+  if (config_.kind == TaskKind::kInduction) {
+    const int n = config_.length;
+    const int low = std::max(2, (n + 1) / 2);
+    const int m = low + Uniform(&random_, n - low + 1);
+    count = 2 * (n - m) + m;
+  }
+  for (int i = 0; i < count; ++i) input.push_back(Uniform(&random_, config_.alphabet));
+  return input;
+}
+
+bool TaskStream::InSplit(const std::vector<int>& input) const {
+  if (config_.kind == TaskKind::kInduction || InputSpace(config_) < kMinSplitSpace) return true;
+  std::string bytes;
+  for (int token : input) bytes += std::to_string(token) + ",";
+  const bool held_out = Fnv1a64(bytes) % kHeldOutModulus == 0;
+  return held_out == (split_ == Split::kHeldOut);
+}
+
+Example TaskStream::Next() {
+  std::vector<int> input = DrawInput();
+  // An input space of ≥ 64 holds inputs of both splits with near certainty; the bound on the
+  // attempts only guards against a pathological hash pattern.
+  for (int attempt = 0; attempt < 100000 && !InSplit(input); ++attempt) input = DrawInput();
+  return MakeExample(config_, input);
+}
+
+std::vector<Example> TaskStream::Take(int count) {
+  std::vector<Example> examples;
+  examples.reserve(std::max(count, 0));
+  for (int i = 0; i < count; ++i) examples.push_back(Next());
+  return examples;
+}
+
+namespace {
+
+// Scores the predictions `predicted` [≤ T] of one example against its answers; a position the
+// predictor did not answer counts as wrong. Returns true when every answer is right.
+bool Score(const Example& e, const std::vector<int>& predicted, int* right, int* total) {
+  bool all_right = true;
+  for (size_t i = 0; i < e.mask.size(); ++i) {
+    if (!e.mask[i]) continue;
+    ++*total;
+    const bool correct = i < predicted.size() && predicted[i] == e.targets[i];
+    *right += correct ? 1 : 0;
+    all_right = all_right && correct;
+  }
+  return all_right;
+}
+
+}  // namespace
+
+Accuracy Evaluate(const TaskConfig& config, const std::vector<Example>& examples,
+                  const Predictor& predictor, Decoding decoding, int batch_size) {
+  Accuracy accuracy;
+  accuracy.examples = static_cast<int>(examples.size());
+  if (examples.empty()) return accuracy;
+  if (config.kind == TaskKind::kInduction) decoding = Decoding::kTeacherForced;
+  batch_size = std::max(1, batch_size);
+  int right = 0;
+  int total = 0;
+  int exact = 0;
+  for (size_t begin = 0; begin < examples.size(); begin += batch_size) {
+    const size_t end = std::min(examples.size(), begin + batch_size);
+    std::vector<std::vector<int>> batch;
+    for (size_t b = begin; b < end; ++b) batch.push_back(examples[b].tokens);
+    // predicted[b][i]: the model's next token at position i.
+    std::vector<std::vector<int>> predicted(batch.size());
+    if (decoding == Decoding::kTeacherForced) {
+      predicted = predictor(batch);
+    } else {
+      // Every non-induction task answers at the same positions: from `first` to the end.
+      const Example& e0 = examples[begin];
+      const int first =
+          static_cast<int>(std::find(e0.mask.begin(), e0.mask.end(), 1) - e0.mask.begin());
+      const int length = static_cast<int>(e0.tokens.size());
+      for (auto& tokens : batch) tokens.resize(first + 1);
+      for (int position = first; position < length; ++position) {
+        const std::vector<std::vector<int>> next = predictor(batch);
+        for (size_t b = 0; b < batch.size(); ++b) {
+          const int token = b < next.size() && !next[b].empty() ? next[b].back() : -1;
+          predicted[b].resize(position + 1, -1);
+          predicted[b][position] = token;
+          if (position + 1 < length) batch[b].push_back(token);
+        }
+      }
+    }
+    predicted.resize(batch.size());
+    for (size_t b = begin; b < end; ++b) {
+      exact += Score(examples[b], predicted[b - begin], &right, &total) ? 1 : 0;
+    }
+  }
+  accuracy.exact_match = static_cast<double>(exact) / accuracy.examples;
+  accuracy.token = total > 0 ? static_cast<double>(right) / total : 0.0;
+  return accuracy;
+}
+
+}  // namespace attention::train
