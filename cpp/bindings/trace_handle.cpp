@@ -5,36 +5,13 @@
 #include <vector>
 
 #include "attention/tokenizer.hpp"
+#include "convert.hpp"
 #include "request.hpp"
 
 namespace attention::bindings {
 namespace {
 
 using emscripten::val;
-
-const char* AxisName(Axis axis) {
-  switch (axis) {
-    case Axis::kQuery:
-      return "query";
-    case Axis::kKey:
-      return "key";
-    case Axis::kModel:
-      return "model";
-    case Axis::kProjection:
-      return "projection";
-    case Axis::kHeadDim:
-      return "headDim";
-    case Axis::kOne:
-      return "one";
-  }
-  return "";
-}
-
-val StringArray(const std::vector<std::string>& strings) {
-  val out = val::array();
-  for (size_t i = 0; i < strings.size(); ++i) out.set(i, strings[i]);
-  return out;
-}
 
 val ErrorObject(const Status& status) {
   val out = val::object();

@@ -11,9 +11,11 @@
 import createAttentionModule from './attention-engine.mjs';
 import { AttentionError } from './errors.js';
 import { checkWellFormed, normalizeOptions } from './options.js';
+import { createTrainer, loadModel } from './training.js';
 
 export { AttentionError } from './errors.js';
 export { DEFAULTS } from './options.js';
+export { TRAINER_DEFAULTS, TRAINER_FIELDS, TASKS } from './training_config.js';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
 
@@ -217,6 +219,16 @@ export class Engine {
     } finally {
       live.dispose();
     }
+  }
+
+  /** A trainer for a toy task (training.js); the caller must call dispose() on it. */
+  createTrainer(config) {
+    return createTrainer(this.#module, config);
+  }
+
+  /** A model from a model file's bytes (training.js); the caller must call dispose() on it. */
+  loadModel(bytes) {
+    return loadModel(this.#module, bytes);
   }
 
   /** Bytes malloc'ed in WASM memory right now, and the size of WASM memory. */
