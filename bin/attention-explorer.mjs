@@ -5,6 +5,10 @@
 // Exit codes: 0 ok, 1 the engine refused the input, 2 bad arguments.
 import { parseArgs } from 'node:util';
 import { AttentionError, createEngine } from '../dist/engine/engine.js';
+import { isTrainingCommand, runTrainingCommand } from './train.mjs';
+
+// train, eval and trace --model: bin/train.mjs.
+if (isTrainingCommand(process.argv.slice(2))) process.exit(await runTrainingCommand(process.argv.slice(2)));
 
 const USAGE = `usage: attention-explorer trace <sentence> [options]
 
