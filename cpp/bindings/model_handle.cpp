@@ -28,10 +28,7 @@ Status ModelHandle::Fail(ErrorCode code, const std::string& field, const std::st
   return status_;
 }
 
-train::Model<float>* ModelHandle::model() {
-  if (trainer_) return &trainer_->model();
-  return bare_.get();
-}
+train::Model<float>* ModelHandle::model() { return trainer_ ? &trainer_->model() : nullptr; }
 
 bool ModelHandle::create(const val& config) {
   train::TrainerConfig trainer_config;
@@ -54,40 +51,45 @@ val ModelHandle::read(const val& bytes) {
 
 bool ModelHandle::build(const val& config) {
   trainer_.reset();
-  bare_.reset();
-  const val trainer = config["trainer"];
-  if (!trainer.isNull() && !trainer.isUndefined()) {
-    train::TrainerConfig trainer_config;
-    status_ = ReadTrainerConfig(trainer, &trainer_config);
-    if (status_.ok()) status_ = train::Trainer::Create(trainer_config, &trainer_);
-  } else {
-    train::ModelConfig model_config;
-    status_ = ReadModelConfig(config["model"], &model_config);
-    if (status_.ok()) status_ = train::ValidateModelConfig(model_config);
-    if (status_.ok()) bare_ = std::make_unique<train::Model<float>>(model_config);
+  train::TrainerConfig trainer_config;
+  status_ = ReadTrainerConfig(config, &trainer_config);
+  // The model the task implies (as Trainer::Create makes it), checked against the file's
+  // tensors before anything is allocated: a forged configuration cannot make the engine
+  // allocate more than the file holds.
+  train::ModelConfig model_config = trainer_config.model;
+  if (status_.ok()) status_ = train::ValidateTaskConfig(trainer_config.task);
+  if (status_.ok()) {
+    const train::TaskLayout layout = train::LayoutOf(trainer_config.task);
+    model_config.vocab_size = layout.vocab_size;
+    model_config.context_length = layout.sequence_length;
+    status_ = train::ValidateModelConfig(model_config);
   }
   if (!status_.ok()) {
     // A configuration the engine refuses is a fault of the file, not of the caller.
     status_ = Status(status_.code(), "model.config." + status_.field(), status_.message());
     return false;
   }
-  train::Model<float>& m = *model();
-  const int vocab_size = m.config().vocab_size;
-  if (static_cast<int>(file_.vocabulary.size()) != vocab_size) {
+  if (static_cast<int>(file_.vocabulary.size()) != model_config.vocab_size) {
     Fail(ErrorCode::kShapeMismatch, "model.vocabulary",
          "the vocabulary has " + std::to_string(file_.vocabulary.size()) +
-             " symbols but the configuration needs " + std::to_string(vocab_size));
-  }
-  for (size_t i = 0; i < m.layout().size() && status_.ok(); ++i) {
-    const train::TensorInfo& info = m.layout()[i];
-    const train::NamedTensor* tensor = nullptr;
-    status_ = train::ExpectTensor(file_, info.name, {info.rows, info.cols}, &tensor);
-    if (status_.ok()) std::copy(tensor->data.begin(), tensor->data.end(), m.parameter(i));
-  }
-  if (!status_.ok()) {
-    trainer_.reset();
-    bare_.reset();
+             " symbols but the configuration needs " + std::to_string(model_config.vocab_size));
     return false;
+  }
+  const std::vector<train::TensorInfo> layout = train::ParameterLayout(model_config);
+  std::vector<const train::NamedTensor*> tensors(layout.size(), nullptr);
+  for (size_t i = 0; i < layout.size(); ++i) {
+    status_ =
+        train::ExpectTensor(file_, layout[i].name, {layout[i].rows, layout[i].cols}, &tensors[i]);
+    if (!status_.ok()) return false;
+  }
+  status_ = train::Trainer::Create(trainer_config, &trainer_);
+  if (!status_.ok()) {
+    status_ = Status(status_.code(), "model.config." + status_.field(), status_.message());
+    return false;
+  }
+  train::Model<float>& m = trainer_->model();
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    std::copy(tensors[i]->data.begin(), tensors[i]->data.end(), m.parameter(i));
   }
   vocabulary_ = file_.vocabulary;
   file_ = train::ModelFile();
@@ -95,7 +97,7 @@ bool ModelHandle::build(const val& config) {
 }
 
 val ModelHandle::info() const {
-  const train::Model<float>* m = trainer_ ? &trainer_->model() : bare_.get();
+  const train::Model<float>* m = trainer_ ? &trainer_->model() : nullptr;
   if (m == nullptr) return val::null();
   val out = val::object();
   out.set("parameterCount", static_cast<double>(m->parameter_count()));
@@ -113,7 +115,7 @@ val ModelHandle::info() const {
 val ModelHandle::step(int count) {
   trace_.Clear();
   if (!trainer_) {
-    Fail(ErrorCode::kInvalidArgument, "task", "this model has no task to train on");
+    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or build() did not succeed");
     return val::null();
   }
   train::StepMetrics metrics;
@@ -132,7 +134,7 @@ val ModelHandle::step(int count) {
 val ModelHandle::evaluate(int count) {
   trace_.Clear();
   if (!trainer_) {
-    Fail(ErrorCode::kInvalidArgument, "task", "this model has no task to evaluate on");
+    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or build() did not succeed");
     return val::null();
   }
   const train::TrainerConfig& config = trainer_->config();
@@ -187,7 +189,7 @@ val ModelHandle::traceStep(const std::string& name, int layer, int head) {
 }
 
 val ModelHandle::save(const std::string& config_json, bool float16) {
-  const train::Model<float>* m = trainer_ ? &trainer_->model() : bare_.get();
+  const train::Model<float>* m = trainer_ ? &trainer_->model() : nullptr;
   if (m == nullptr) {
     Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or build() did not succeed");
     return val::null();

@@ -28,8 +28,8 @@ class ModelHandle {
 
   // Parses a model file (Uint8Array). { configJson, vocabulary: string[] } or null.
   emscripten::val read(const emscripten::val& bytes);
-  // After read(): the model `config` describes, { model, trainer?: {…ReadTrainerConfig} },
-  // with every tensor the model needs taken from the file. False on error.
+  // After read(): the model of the trainer configuration `config` (ReadTrainerConfig), every
+  // tensor it needs taken from the file. False on error.
   bool build(const emscripten::val& config);
 
   // { parameterCount, vocabulary: string[], vocabSize, contextLength, sequenceLength,
@@ -59,10 +59,9 @@ class ModelHandle {
   train::Model<float>* model();
   Status Fail(ErrorCode code, const std::string& field, const std::string& message);
 
-  std::unique_ptr<train::Trainer> trainer_;    // task models: weights, optimizer, examples
-  std::unique_ptr<train::Model<float>> bare_;  // loaded models without a task
-  std::vector<std::string> vocabulary_;        // [V]
-  train::ModelFile file_;                      // between read() and build()
+  std::unique_ptr<train::Trainer> trainer_;  // the weights, the optimizer, the task's examples
+  std::vector<std::string> vocabulary_;      // [V]
+  train::ModelFile file_;                    // between read() and build()
   ModelTrace trace_;
   std::vector<uint8_t> saved_;
   Status status_;

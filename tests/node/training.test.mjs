@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine } from './support.mjs';
-import { TINY, reseal, replaceText, throwsAttention } from './training_support.mjs';
+import { TINY, reseal, replaceText, throwsAttention, withConfig } from './training_support.mjs';
 
 const engine = await createEngine();
 
@@ -276,4 +276,45 @@ test('200 create / step / trace / save / dispose cycles do not grow the WASM hea
   console.log(`  heap in use: start ${start.inUse} B, end ${end.inUse} B; memory ${start.memory} → ${end.memory} B`);
   assert.equal(end.inUse, start.inUse, 'every allocation of every cycle was freed');
   assert.equal(end.memory, start.memory, 'WASM memory did not grow');
+});
+
+test('forged files (any header byte changed, checksum recomputed) load or are refused, never crash', () => {
+  const trainer = engine.createTrainer({ ...TINY, layers: 1, dModel: 8, heads: 2 });
+  const file = trainer.save();
+  trainer.dispose();
+  // The header, configuration, vocabulary and the first tensor headers: where a changed byte
+  // moves every offset after it. A seeded walk (xorshift) over positions and values.
+  let state = 0x2545f491;
+  const next = () => ((state ^= state << 13), (state ^= state >>> 17), (state ^= state << 5), state >>> 0);
+  const start = engine.heapStats().inUse;
+  let refused = 0;
+  for (let i = 0; i < 400; i++) {
+    const at = next() % 700;
+    const forged = reseal(file, (b) => (b[at] = (b[at] + 1 + (next() % 255)) & 0xff));
+    try {
+      engine.loadModel(forged).dispose();
+    } catch (error) {
+      assert.equal(error.name, 'AttentionError', `byte ${at}: ${error.stack}`);
+      assert.ok(error.field.startsWith('model'), `byte ${at}: field ${error.field}`);
+      refused++;
+    }
+  }
+  assert.ok(refused > 300, `${refused} of 400 refused`);
+  assert.equal(engine.heapStats().inUse, start, 'refused files leave nothing behind');
+});
+
+test('a forged configuration cannot make the engine allocate more than the file holds', () => {
+  const trainer = engine.createTrainer({ ...TINY, layers: 1, dModel: 8, heads: 2 });
+  const file = trainer.save();
+  trainer.dispose();
+  const same = withConfig(file, (config) => config);
+  engine.loadModel(same).dispose(); // the helper itself keeps a file valid
+  const huge = withConfig(file, (c) => ({ ...c, model: { ...c.model, layers: 6, dModel: 1024, dFF: 4096 } }));
+  const before = engine.heapStats().memory;
+  throwsAttention(() => engine.loadModel(huge), {
+    code: 'SHAPE_MISMATCH',
+    field: 'model.tensors.tokenEmbedding',
+    message: /1024/,
+  });
+  assert.equal(engine.heapStats().memory, before, 'WASM memory did not grow');
 });

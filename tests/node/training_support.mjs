@@ -52,3 +52,19 @@ export function replaceText(bytes, from, to) {
   assert.ok(at >= 0, `${from} is in the file`);
   bytes.set(Buffer.from(to, 'latin1'), at);
 }
+
+/** A copy of a model file with its JSON configuration replaced by `edit(config)` (sizes and checksum fixed). */
+export function withConfig(file, edit) {
+  const view = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  const length = view.getUint32(20, true);
+  const config = JSON.parse(Buffer.from(file.subarray(24, 24 + length)).toString('utf8'));
+  const json = Buffer.from(JSON.stringify(edit(config)), 'utf8');
+  const bytes = new Uint8Array(file.length - length + json.length);
+  bytes.set(file.subarray(0, 20));
+  bytes.set(json, 24);
+  bytes.set(file.subarray(24 + length), 24 + json.length);
+  const out = new DataView(bytes.buffer);
+  out.setUint32(20, json.length, true);
+  out.setBigUint64(12, BigInt(bytes.length), true);
+  return reseal(bytes, () => {});
+}

@@ -312,7 +312,7 @@ export function loadModel(module, bytes) {
     const file = handle.read(bytes);
     if (file === null) throw errorOf(handle);
     const { flat, steps } = parseConfigJson(file.configJson);
-    if (!handle.build({ trainer: trainerRequest(flat) })) throw errorOf(handle);
+    if (!handle.build(trainerRequest(flat))) throw errorOf(handle);
     return new TrainedModel(handle, flat, steps, file.configJson);
   } catch (error) {
     handle.delete();
