@@ -18,9 +18,6 @@ std::vector<uint8_t> ReadBytes(const val& bytes) {
   return out;
 }
 
-// Held-out examples per forward pass when scoring the loss: bounds the activations kept.
-constexpr int kEvaluateBatch = 256;
-
 }  // namespace
 
 Status ModelHandle::Fail(ErrorCode code, const std::string& field, const std::string& message) {
@@ -32,7 +29,9 @@ train::Model<float>* ModelHandle::model() { return trainer_ ? &trainer_->model()
 
 bool ModelHandle::create(const val& config) {
   train::TrainerConfig trainer_config;
+  train::ModelConfig model_config;
   status_ = ReadTrainerConfig(config, &trainer_config);
+  if (status_.ok()) status_ = ResolveTrainerModel(trainer_config, &model_config);
   if (status_.ok()) status_ = train::Trainer::Create(trainer_config, &trainer_);
   if (!status_.ok()) return false;
   vocabulary_ = trainer_->layout().symbols;
@@ -56,14 +55,8 @@ bool ModelHandle::build(const val& config) {
   // The model the task implies (as Trainer::Create makes it), checked against the file's
   // tensors before anything is allocated: a forged configuration cannot make the engine
   // allocate more than the file holds.
-  train::ModelConfig model_config = trainer_config.model;
-  if (status_.ok()) status_ = train::ValidateTaskConfig(trainer_config.task);
-  if (status_.ok()) {
-    const train::TaskLayout layout = train::LayoutOf(trainer_config.task);
-    model_config.vocab_size = layout.vocab_size;
-    model_config.context_length = layout.sequence_length;
-    status_ = train::ValidateModelConfig(model_config);
-  }
+  train::ModelConfig model_config;
+  if (status_.ok()) status_ = ResolveTrainerModel(trainer_config, &model_config);
   if (!status_.ok()) {
     // A configuration the engine refuses is a fault of the file, not of the caller.
     status_ = Status(status_.code(), "model.config." + status_.field(), status_.message());
@@ -137,13 +130,14 @@ val ModelHandle::evaluate(int count) {
     Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or build() did not succeed");
     return val::null();
   }
+  // Batches of the training batch size: the memory ResolveTrainerModel allowed for.
   const train::TrainerConfig& config = trainer_->config();
   train::TaskStream held_out(config.task, config.seed, train::Split::kHeldOut);
   const std::vector<train::Example> examples = held_out.Take(count);
   // The loss: Σ over answer positions of −ln p, over the answer positions of every example.
   double loss_sum = 0.0, weight_sum = 0.0;
-  for (int start = 0; start < count; start += kEvaluateBatch) {
-    const int end = std::min(count, start + kEvaluateBatch);
+  for (int start = 0; start < count; start += config.batch_size) {
+    const int end = std::min(count, start + config.batch_size);
     const train::Batch batch = train::MakeBatch(
         std::vector<train::Example>(examples.begin() + start, examples.begin() + end));
     status_ = trainer_->model().Forward(batch);
@@ -153,7 +147,9 @@ val ModelHandle::evaluate(int count) {
     loss_sum += static_cast<double>(trainer_->model().loss()) * weight;
     weight_sum += weight;
   }
-  const train::Accuracy accuracy = trainer_->Evaluate(count);
+  // Trainer::Evaluate's scoring, on the same held-out examples, in the same batches.
+  const train::Accuracy accuracy = train::Evaluate(config.task, examples, trainer_->MakePredictor(),
+                                                   train::Decoding::kGreedy, config.batch_size);
   val out = val::object();
   out.set("examples", accuracy.examples);
   out.set("exactMatch", accuracy.exact_match);

@@ -309,12 +309,29 @@ test('a forged configuration cannot make the engine allocate more than the file 
   trainer.dispose();
   const same = withConfig(file, (config) => config);
   engine.loadModel(same).dispose(); // the helper itself keeps a file valid
-  const huge = withConfig(file, (c) => ({ ...c, model: { ...c.model, layers: 6, dModel: 1024, dFF: 4096 } }));
+  const huge = withConfig(file, (c) => ({ ...c, model: { ...c.model, layers: 6, dModel: 256 } }));
   const before = engine.heapStats().memory;
   throwsAttention(() => engine.loadModel(huge), {
     code: 'SHAPE_MISMATCH',
     field: 'model.tensors.tokenEmbedding',
-    message: /1024/,
+    message: /256/,
   });
+  assert.equal(engine.heapStats().memory, before, 'WASM memory did not grow');
+});
+
+test('a trainer that would exhaust WASM memory is refused before it allocates', () => {
+  const before = engine.heapStats().memory;
+  throwsAttention(() => engine.createTrainer({ layers: 2, dModel: 64, batchSize: 4096, length: 256 }), {
+    code: 'LIMIT_EXCEEDED',
+    field: 'batchSize',
+    message: /needs \d+ MiB .* 4096 sequences of 512 tokens\); the engine allows 1024 MiB/,
+  });
+  throwsAttention(
+    () => engine.createTrainer({ layers: 6, dModel: 1024, heads: 8, dFF: 4096, batchSize: 1, length: 256 }),
+    {
+      code: 'LIMIT_EXCEEDED',
+      field: 'dModel',
+    },
+  );
   assert.equal(engine.heapStats().memory, before, 'WASM memory did not grow');
 });
