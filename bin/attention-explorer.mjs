@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 // Command line for the engine:
-//   attention-explorer trace "我 爱 吃 火锅" --heads 2 --json
+//   attention-explorer trace 我 爱 吃 火锅 --heads 2 --json
 //   attention-explorer trace "The cat sat" --step weights --head 1 --format csv
-// Exit codes: 0 ok, 1 the engine refused the input, 2 bad arguments.
+// Exit codes: 0 ok (also when the reader stops early, as `| head` does), 1 the engine refused
+// the input, 2 bad arguments, 3 the output could not be written.
+// The output is written piece by piece (dist/engine/serialize.js, shared with the page's
+// export): a full trace of 2,048 tokens is ~700 MB, more than one JS string can hold.
+import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { AttentionError, createEngine } from '../dist/engine/engine.js';
+import { matrixCSV, matrixJSON, matricesOf, summaryOf, traceCSV, traceJSON } from '../dist/engine/serialize.js';
 import { isTrainingCommand, runTrainingCommand } from './train.mjs';
 
 // train, eval and trace --model: bin/train.mjs.
@@ -12,21 +17,25 @@ if (isTrainingCommand(process.argv.slice(2))) process.exit(await runTrainingComm
 
 const USAGE = `usage: attention-explorer trace <sentence> [options]
 
-Runs self-attention on <sentence> (split by the engine's tokenizer, or --tokens a,b,c) and
-prints the trace.
+Runs self-attention on <sentence> (all the words after "trace", split by the engine's
+tokenizer; or --tokens a,b,c) and prints the trace.
 
 options:
   --d-model N        model width (default 8)          --heads N      heads (default 2)
   --dk N             per-head width (default d-model / heads)
-  --seed N           random seed (default 42)         --mask M       none | causal | window
-  --window W         window width for --mask window   --temperature T (default 1)
+  --seed N           random seed, 0 … 4294967295 (default 42)
+  --mask M           none | causal | window           --window W     window width (--mask window)
+  --temperature T    softmax temperature (default 1)
   --no-scale         do not divide by √d_k            --no-pe        no positional encoding
   --bias             add biases                       --init I       scaled | randn
   --embedding E      hash | stream                    --kv <text>    cross-attention keys/values
-  --tokens a,b,c     give the tokens directly
+  --tokens a,b,c     give the tokens directly (instead of a sentence)
   --step NAME        print one step (e.g. weights, scores, output); --head H for per-head steps
   --format F         json (default) | csv             --json         same as --format json
-  -h, --help`;
+  -h, --help
+
+exit status: 0 ok, 1 the engine refused the input, 2 bad arguments, 3 the output could not be
+written.`;
 
 function fail(message, code = 2) {
   process.stderr.write(`attention-explorer: ${message}\n`);
@@ -37,6 +46,7 @@ let parsed;
 try {
   parsed = parseArgs({
     allowPositionals: true,
+    tokens: true,
     options: {
       'd-model': { type: 'string' },
       heads: { type: 'string' },
@@ -67,20 +77,45 @@ if (values.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
-const [command, sentence] = positionals;
-if (command !== 'trace') fail(`unknown command ${JSON.stringify(command ?? '')}; the command is "trace"\n\n${USAGE}`);
-if (sentence === undefined && values.tokens === undefined)
-  fail('give a sentence: attention-explorer trace "我 爱 吃 火锅"');
-const format = values.json ? 'json' : (values.format ?? 'json');
-if (!['json', 'csv'].includes(format)) fail(`--format (${format}) must be json or csv`);
+// parseArgs keeps the last of a repeated flag: a silently ignored value.
+const given = new Set();
+for (const token of parsed.tokens) {
+  if (token.kind !== 'option') continue;
+  if (given.has(token.name)) fail(`--${token.name} is given twice`);
+  given.add(token.name);
+}
+
+const show = (text) => JSON.stringify(text);
+
+/** A flag with a fixed set of values; `allowed` is an array, so "__proto__" is just a string. */
+function oneOf(flag, allowed) {
+  const text = values[flag];
+  if (text !== undefined && !allowed.includes(text))
+    fail(`--${flag} (${show(text)}) must be one of ${allowed.join(', ')}`);
+  return text;
+}
 
 function integer(flag) {
   const text = values[flag];
   if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(n)) fail(`--${flag} (${text}) must be an integer`);
-  return n;
+  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(Number(text)))
+    fail(`--${flag} (${show(text)}) must be an integer`);
+  return Number(text);
 }
+
+const [command, ...words] = positionals;
+if (command !== 'trace') fail(`unknown command ${show(command ?? '')}; the command is "trace"\n\n${USAGE}`);
+// `trace 我 爱 吃` without quotes: the shell gives three words of one sentence.
+const sentence = words.length ? words.join(' ') : undefined;
+if (sentence !== undefined && values.tokens !== undefined) fail('give a sentence or --tokens, not both');
+if (sentence === undefined && values.tokens === undefined)
+  fail('give a sentence: attention-explorer trace "我 爱 吃 火锅"');
+
+const format = oneOf('format', ['json', 'csv']) ?? 'json';
+if (values.json && format !== 'json') fail(`--json and --format ${format} conflict`);
+const mask = oneOf('mask', ['none', 'causal', 'window']);
+if (values.window !== undefined && mask !== 'window') fail('--window needs --mask window');
+if (values.head !== undefined && values.step === undefined) fail('--head needs --step (a per-head step)');
 
 const options = {};
 if (values.tokens !== undefined) options.tokens = values.tokens.split(',');
@@ -90,76 +125,74 @@ const set = (key, value) => value !== undefined && (options[key] = value);
 set('dModel', integer('d-model'));
 set('heads', integer('heads'));
 set('dK', integer('dk'));
-set('seed', integer('seed'));
+if (values.seed !== undefined) {
+  // The full range of NumPy's seeds, 0 … 2³² − 1; the digits keep "1e3" and "-0" out.
+  if (!/^\d{1,10}$/.test(values.seed) || Number(values.seed) > 4294967295)
+    fail(`--seed (${show(values.seed)}) must be an integer from 0 to 4294967295`);
+  options.seed = Number(values.seed);
+}
 if (values.temperature !== undefined) {
+  // Number("") is 0 and Number("0x10") is 16: only a decimal number is a temperature.
   const t = Number(values.temperature);
-  if (!Number.isFinite(t)) fail(`--temperature (${values.temperature}) must be a number`);
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(values.temperature) || !Number.isFinite(t))
+    fail(`--temperature (${show(values.temperature)}) must be a number`);
   options.temperature = t;
 }
-if (values.mask !== undefined)
-  options.mask = values.mask === 'window' ? { type: 'window', width: integer('window') ?? 1 } : values.mask;
+if (mask !== undefined) options.mask = mask === 'window' ? { type: 'window', width: integer('window') ?? 1 } : mask;
 if (values['no-scale']) options.scale = false;
 if (values['no-pe']) options.positionalEncoding = false;
 if (values.bias) options.bias = true;
-set('init', values.init);
-set('embedding', values.embedding);
+set('init', oneOf('init', ['scaled', 'randn']));
+set('embedding', oneOf('embedding', ['hash', 'stream']));
+const head = integer('head');
+
+/** The engine refusing the input (an AttentionError, when running or reading a step): exit 1. */
+async function refusedBy(work) {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AttentionError) fail(`${error.field}: ${error.message} [${error.code}]`, 1);
+    throw error;
+  }
+}
 
 const engine = await createEngine();
-let trace;
-try {
-  trace = engine.run(options);
-} catch (error) {
-  if (error instanceof AttentionError) fail(`${error.field}: ${error.message} [${error.code}]`, 1);
-  throw error;
-}
+const trace = await refusedBy(() => engine.open(options));
 
-const plain = (m) => ({
-  name: m.name,
-  head: m.head,
-  shape: [m.rows, m.cols],
-  rowLabels: m.rowLabels,
-  colLabels: m.colLabels,
-  data: Array.from(m.data, (v) => (Number.isFinite(v) ? v : null)),
+// A reader that stops early (`| head`) closes the pipe: that is not an error.
+process.stdout.on('error', (error) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  fail(`cannot write the output: ${error.message}`, 3);
 });
-const csv = (m) => {
-  const field = (v) => (typeof v === 'string' && /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v));
-  const rows = [['', ...m.colLabels].map(field).join(',')];
-  for (let i = 0; i < m.rows; i++)
-    rows.push(
-      [
-        m.rowLabels[i],
-        ...Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols), (v) => (Number.isFinite(v) ? v : '-inf')),
-      ]
-        .map(field)
-        .join(','),
-    );
-  return rows.join('\n');
-};
 
-if (values.step !== undefined) {
-  let step;
-  try {
-    step = trace.step(values.step, integer('head') ?? 0);
-  } catch (error) {
-    fail(error.message);
+/** Writes the pieces in ~64 KiB writes, waiting whenever the reader is behind. */
+async function write(pieces) {
+  let buffer = '';
+  for (const piece of pieces) {
+    buffer += piece;
+    if (buffer.length >= 1 << 16) {
+      if (!process.stdout.write(buffer)) await once(process.stdout, 'drain');
+      buffer = '';
+    }
   }
-  process.stdout.write(`${format === 'csv' ? csv(step) : JSON.stringify(plain(step))}\n`);
-} else if (format === 'csv') {
-  const blocks = [];
-  for (const name of trace.stepNames) {
-    for (const m of [trace.steps[name]].flat())
-      blocks.push(`# ${name}${m.head !== null ? ` head ${m.head}` : ''}\n${csv(m)}`);
-  }
-  process.stdout.write(`${blocks.join('\n\n')}\n`);
-} else {
-  const steps = Object.fromEntries(
-    trace.stepNames.map((name) => [
-      name,
-      Array.isArray(trace.steps[name]) ? trace.steps[name].map(plain) : plain(trace.steps[name]),
-    ]),
-  );
-  const { tokens, kvTokens, nQuery, nKey, dModel, heads, dK, parameterCount, flops } = trace;
-  process.stdout.write(
-    `${JSON.stringify({ tokens, kvTokens, nQuery, nKey, dModel, heads, dK, parameterCount, flops, steps })}\n`,
-  );
+  process.stdout.write(buffer);
 }
+
+const isPerHead = (name) => trace.info(name).perHead;
+let pieces;
+if (values.step !== undefined) {
+  const name = values.step;
+  // stepNames is an array: "__proto__" or "constructor" is no step.
+  if (!trace.stepNames.includes(name)) fail(`--step (${show(name)}) must be one of ${trace.stepNames.join(', ')}`);
+  if (head !== undefined && !isPerHead(name))
+    fail(`--head (${head}): step ${show(name)} is not per head; leave --head out`);
+  if (head !== undefined && (head < 0 || head >= trace.heads))
+    fail(`--head (${head}) must be from 0 to ${trace.heads - 1}`);
+  const step = await refusedBy(() => trace.step(name, head ?? 0));
+  pieces = format === 'csv' ? matrixCSV(step) : [...matrixJSON(step), '\n'];
+} else {
+  const matrices = matricesOf(trace, isPerHead); // read one by one as they are written
+  pieces = format === 'csv' ? traceCSV(matrices) : traceJSON(summaryOf(trace), matrices);
+}
+await refusedBy(() => write(pieces));
+trace.dispose();

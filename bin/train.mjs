@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AttentionError, TRAINER_FIELDS, createEngine } from '../dist/engine/engine.js';
+import { matrixCSV, matrixJSON, matricesOf, traceCSV, traceJSON } from '../dist/engine/serialize.js';
 import { normalizeTrainerConfig } from '../dist/engine/training_config.js';
 
 /** --d-model for dModel, --batch-size for batchSize, … */
@@ -186,29 +187,6 @@ async function evaluate(args) {
   }
 }
 
-const plain = (m) => ({
-  name: m.name,
-  layer: m.layer,
-  head: m.head,
-  shape: [m.rows, m.cols],
-  rowLabels: m.rowLabels,
-  colLabels: m.colLabels,
-  data: Array.from(m.data, (v) => (Number.isFinite(v) ? v : null)),
-});
-
-function csv(m) {
-  const field = (v) => (typeof v === 'string' && /[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v));
-  const rows = [['', ...m.colLabels].map(field).join(',')];
-  for (let i = 0; i < m.rows; i++) {
-    const values = Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols), (v) => (Number.isFinite(v) ? v : '-inf'));
-    rows.push([m.rowLabels[i], ...values].map(field).join(','));
-  }
-  return rows.join('\n');
-}
-
-const allSteps = (steps) =>
-  Object.fromEntries(Object.entries(steps).map(([name, s]) => [name, Array.isArray(s) ? s.map(plain) : plain(s)]));
-
 async function traceModel(args) {
   const { values, positionals } = parse(
     args,
@@ -236,22 +214,32 @@ async function traceModel(args) {
     const head = integerFlag(values, 'head', 0, 1 << 20, 0);
     const input = values.tokens !== undefined ? { tokens: values.tokens.split(',') } : { text };
     const trace = model.trace(input);
+    const layerOf = (l) => trace.layers[l];
+    const perHead = (steps) => (name) => Array.isArray(steps[name]);
+    let pieces;
     if (values.step !== undefined) {
-      const step = layer === undefined ? trace.step(values.step) : trace.layers[layer].step(values.step, head);
-      process.stdout.write(`${format === 'csv' ? csv(step) : JSON.stringify(plain(step))}\n`);
-      return;
+      const step = layer === undefined ? trace.step(values.step) : layerOf(layer).step(values.step, head);
+      pieces = format === 'csv' ? matrixCSV(step) : [...matrixJSON(step), '\n'];
+    } else if (format === 'csv') {
+      if (layer === undefined) throw new UsageError('--format csv needs --layer L or --step NAME');
+      pieces = traceCSV(matricesOf(layerOf(layer), perHead(layerOf(layer).steps)));
+    } else {
+      // { model: { tokens, vocabulary, config, steps }, layers: [{ layer, steps }, …] }
+      const layers = layer === undefined ? trace.layers : [layerOf(layer)];
+      const { tokens, vocabulary } = trace;
+      pieces = [
+        '{"model":',
+        ...traceJSON(
+          { tokens, vocabulary, config: model.config },
+          matricesOf(trace, () => false),
+        ),
+        ',"layers":[',
+        ...layers.flatMap((l, i) => [i ? ',' : '', ...traceJSON({ layer: l.layer }, matricesOf(l, perHead(l.steps)))]),
+        ']}\n',
+      ];
     }
-    if (format === 'csv') throw new UsageError('--format csv needs --step NAME (one matrix)');
-    const layers = trace.layers.filter((l) => layer === undefined || l.layer === layer);
-    process.stdout.write(
-      `${JSON.stringify({
-        tokens: trace.tokens,
-        vocabulary: trace.vocabulary,
-        config: model.config,
-        steps: allSteps(trace.steps),
-        layers: layers.map((l) => ({ layer: l.layer, steps: allSteps(l.steps) })),
-      })}\n`,
-    );
+    // A model's trace is small (a task's sequence): one write.
+    process.stdout.write([...pieces].join(''));
   } finally {
     model.dispose();
   }

@@ -111,6 +111,7 @@ val GetLimits() {
   out.set("maxTokenBytes", Limits::kMaxTokenBytes);
   out.set("maxDModel", Limits::kMaxDModel);
   out.set("maxDK", Limits::kMaxDK);
+  out.set("maxProjectionWidth", Limits::kMaxProjectionWidth);
   out.set("minTemperature", Limits::kMinTemperature);
   out.set("maxTemperature", Limits::kMaxTemperature);
   return out;

@@ -127,10 +127,10 @@ Status ValidateConfig(const Config& config) {
     return Invalid("heads", Format("heads (%d) must divide dModel (%d), or set dK explicitly",
                                    config.heads, config.d_model));
   }
-  if (static_cast<long>(config.heads) * config.ResolvedDK() > Limits::kMaxDK * 4L) {
+  if (static_cast<long>(config.heads) * config.ResolvedDK() > Limits::kMaxProjectionWidth) {
     return Status(ErrorCode::kLimitExceeded, "dK",
                   Format("heads × dK (%d × %d) must be at most %d", config.heads, config.d_k,
-                         Limits::kMaxDK * 4));
+                         Limits::kMaxProjectionWidth));
   }
   if (!(config.temperature >= Limits::kMinTemperature &&
         config.temperature <= Limits::kMaxTemperature)) {

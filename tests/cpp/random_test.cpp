@@ -25,6 +25,19 @@ TEST(RandomState, RandnEqualsNumPyLegacySeed) {
   }
 }
 
+TEST(RandomState, SeedsFrom2To31Up) {
+  // uint32 seeds above INT32_MAX are seeds like any other in NumPy (3000000000 → −2.2100…).
+  const nlohmann::json fixture = testing::LoadJson("generator.json");
+  ASSERT_EQ(fixture.at("highSeeds").size(), 3u);
+  for (const nlohmann::json& entry : fixture.at("highSeeds")) {
+    RandomState rng(entry.at("seed").get<uint32_t>());
+    for (const double expected : entry.at("randn").get<std::vector<double>>()) {
+      ASSERT_NEAR(rng.Randn(), expected, 1e-15 * (1.0 + std::abs(expected)))
+          << "seed " << entry.at("seed");
+    }
+  }
+}
+
 TEST(RandomState, ArraySeedEqualsNumPyInitByArray) {
   const nlohmann::json fixture = testing::LoadJson("generator.json");
   for (const nlohmann::json& entry : fixture.at("arraySeeds")) {

@@ -60,10 +60,10 @@ test('run({ steps }) copies only the steps asked for', () => {
 test('cross-attention: queries from one sentence, keys and values from another', () => {
   const trace = engine.run({ text: 'I love hotpot', kvText: '我爱吃火锅', dModel: 16, heads: 2 });
   assert.equal(trace.cross, true);
-  assert.deepEqual(trace.kvTokens, ['我', '爱', '吃', '火', '锅']);
+  assert.deepEqual(trace.kvTokens, ['我', '爱', '吃', '火锅']);
   const scores = trace.step('scores', 1);
   assert.equal(scores.rows, 3);
-  assert.equal(scores.cols, 5);
+  assert.equal(scores.cols, 4);
   assert.deepEqual(scores.colLabels, trace.kvTokens);
   assert.ok(trace.stepNames.includes('xKv'));
 });
@@ -106,7 +106,10 @@ test('limits come from the engine', () => {
     maxTokenBytes: 1024,
     maxDModel: 1024,
     maxDK: 1024,
+    maxProjectionWidth: 4096,
     minTemperature: 0.01,
     maxTemperature: 100,
+    maxLiveTraces: 256,
+    maxLiveBytes: 2 ** 30,
   });
 });

@@ -195,7 +195,7 @@ test('step lookups name the steps and heads that exist', () => {
   assert.throws(() => trace.step('weights', 5), {
     code: 'UNKNOWN_STEP',
     field: 'head',
-    message: 'head (5) must be from 0 to 1',
+    message: 'head (5) must be an integer from 0 to 1',
   });
   const live = engine.open({ tokens: ['a'] });
   try {

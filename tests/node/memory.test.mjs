@@ -37,3 +37,51 @@ test('10,000 runs keep the WASM heap bounded', () => {
   assert.equal(end.memory, start.memory, 'WASM memory did not grow');
   assert.ok(inUseWhileOpen > start.inUse + 64 * 32 * 4, 'an open trace does hold memory (the measure works)');
 });
+
+test('open() without dispose() stops at maxLiveTraces, and memory returns on dispose()', async () => {
+  const fresh = await createEngine();
+  const options = (i) => ({ tokens: ['a', 'b', `c${i}`], dModel: 16, heads: 2, seed: i });
+  fresh.run(options(0)); // the cached weights stay; everything else must return
+  const start = fresh.heapStats().inUse;
+  const { maxLiveTraces } = fresh.limits;
+  assert.equal(maxLiveTraces, 256);
+  const traces = Array.from({ length: maxLiveTraces }, (_, i) => fresh.open(options(i)));
+  for (const call of [() => fresh.open(options(0)), () => fresh.run(options(0))]) {
+    assert.throws(call, {
+      name: 'AttentionError',
+      code: 'LIMIT_EXCEEDED',
+      field: 'maxLiveTraces',
+      message: '256 traces are open, as many as maxLiveTraces allows; call dispose() on the traces you no longer need',
+    });
+  }
+  assert.ok(fresh.heapStats().inUse > start, 'open traces hold memory');
+  traces[0].dispose();
+  fresh.open(options(1)).dispose(); // one slot free again
+  for (const t of traces) t.dispose();
+  assert.equal(fresh.heapStats().inUse, start, 'every disposed trace returned its memory');
+  assert.equal(fresh.run(options(3)).tokens[2], 'c3');
+});
+
+test('live traces are capped by the WASM memory they hold (maxLiveBytes)', async () => {
+  const fresh = await createEngine({ maxLiveBytes: 4 * 2 ** 20 });
+  assert.equal(fresh.limits.maxLiveBytes, 4 * 2 ** 20);
+  const tokens = Array.from({ length: 256 }, (_, i) => `t${i}`);
+  const traces = [];
+  const open = () => traces.push(fresh.open({ tokens, dModel: 64, heads: 4 }));
+  assert.throws(
+    () => {
+      for (let i = 0; i < 100; i++) open();
+    },
+    {
+      code: 'LIMIT_EXCEEDED',
+      field: 'maxLiveBytes',
+      message:
+        /^\d+ open traces hold [\d.]+ MB of WASM memory, more than the limit \(maxLiveBytes, 4 MB\); call dispose\(\) on the traces you no longer need$/,
+    },
+  );
+  assert.ok(traces.length >= 1 && traces.length < 100, `${traces.length} traces opened`);
+  for (const t of traces) t.dispose();
+  open(); // works again
+  traces.pop().dispose();
+  await assert.rejects(createEngine({ maxLiveBytes: -1 }), { code: 'INVALID_ARGUMENT', field: 'maxLiveBytes' });
+});

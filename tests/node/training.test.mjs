@@ -4,6 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine } from './support.mjs';
+import { Engine } from '../../dist/engine/engine.js';
+import { compileModule } from '../../dist/engine/module.js';
 import { TINY, reseal, replaceText, throwsAttention, withConfig } from './training_support.mjs';
 
 const engine = await createEngine();
@@ -334,4 +336,30 @@ test('a trainer that would exhaust WASM memory is refused before it allocates', 
     },
   );
   assert.equal(engine.heapStats().memory, before, 'WASM memory did not grow');
+});
+
+test('a failure inside WASM during a step becomes INTERNAL; the trainer is orphaned, a fresh one trains', async () => {
+  const instantiate = await compileModule();
+  const instances = [];
+  const fresh = new Engine(() => {
+    const module = instantiate();
+    instances.push(module);
+    return module;
+  });
+  const trainer = fresh.createTrainer(TINY);
+  const model = fresh.loadModel(trainer.save());
+  const expected = trainer.step(2).loss;
+  // The next step traps, as a step that ran out of memory would.
+  instances[0].ModelHandle.prototype.step = () => {
+    throw new WebAssembly.RuntimeError('memory access out of bounds');
+  };
+  throwsAttention(() => trainer.step(1), { code: 'INTERNAL', field: 'engine', message: /a fresh instance/ });
+  assert.equal(instances.length, 2, 'the instance was replaced');
+  throwsAttention(() => trainer.step(1), { code: 'DISPOSED', field: 'model', message: /restarted/ });
+  throwsAttention(() => model.trace({ text: '1 2' }), { code: 'DISPOSED', field: 'model', message: /restarted/ });
+  trainer.dispose(); // harmless
+  model.dispose();
+  const again = fresh.createTrainer(TINY);
+  assert.equal(again.step(2).loss, expected, 'the fresh instance trains to the same numbers');
+  again.dispose();
 });

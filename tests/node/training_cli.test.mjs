@@ -63,7 +63,7 @@ test('eval and trace --model give the API numbers', () => {
     assert.deepEqual(weights.data, Array.from(model.trace({ text: '3142|' }, { layer: 1 }).step('weights', 2).data));
     const whole = JSON.parse(run('trace', '--model', modelPath, '0 1 2').stdout);
     assert.equal(whole.layers.length, 2);
-    assert.deepEqual(whole.steps.probabilities.colLabels, ['0', '1', '2', '3', '4', '|']);
+    assert.deepEqual(whole.model.steps.probabilities.colLabels, ['0', '1', '2', '3', '4', '|']);
     assert.equal(whole.layers[0].steps.weights.length, 4, 'one weights matrix per head');
   } finally {
     model.dispose();

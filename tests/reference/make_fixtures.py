@@ -520,6 +520,10 @@ def generator_fixture():
     for s in (0, 1, 42, 4294967295):
         seeds.append({"seed": s,
                       "randn": [float(v) for v in np.random.RandomState(s).randn(1001)]})
+    # The upper half of the seed range (uint32 seeds of 2^31 and more), fewer draws each.
+    high_seeds = [{"seed": s, "randn": [float(v) for v in np.random.RandomState(s).randn(33)]}
+                  for s in (2147483647, 2147483648, 3000000000)]
+    assert abs(high_seeds[2]["randn"][0] + 2.20997438) < 1e-8  # np.random.seed(3000000000)
     keys = [hash_key("the", 7), hash_key("我", 0), [0xFFFFFFFF, 0xFFFFFFFF, 4294967295]]
     array_seeds = []
     for key in keys:
@@ -532,7 +536,8 @@ def generator_fixture():
     assert fnv[0]["hex"] == "cbf29ce484222325" and fnv[1]["hex"] == "af63dc4c8601ec8c"
     params512 = count_params(512, 512, True, True)
     assert params512 == 1050624
-    return {"seeds": seeds, "arraySeeds": array_seeds, "fnv1a64": fnv, "params512": params512}
+    return {"seeds": seeds, "highSeeds": high_seeds, "arraySeeds": array_seeds, "fnv1a64": fnv,
+            "params512": params512}
 
 
 # ----------------------------------------------------------------------------------------------

@@ -9,7 +9,9 @@ export type ErrorCode =
   | 'INVALID_UTF8'
   | 'LIMIT_EXCEEDED'
   | 'UNKNOWN_STEP'
-  | 'DISPOSED';
+  | 'DISPOSED'
+  /** A failure inside WebAssembly; the engine replaced its instance, retry the call. */
+  | 'INTERNAL';
 
 /** Every failure: a stable code, the field at fault and a sentence naming the allowed values. */
 export class AttentionError extends Error {
@@ -34,20 +36,27 @@ export type MaskOption =
   | { type: 'custom'; matrix: MatrixInput };
 
 export interface RunOptions {
-  /** Query tokens (and keys/values in self-attention). Give tokens or text. */
+  /** Query tokens (and keys/values in self-attention), used as given. Give tokens or text. */
   tokens?: string[];
-  /** Text split by the engine's tokenizer. */
+  /** Text split into tokens by `tokenizer`. */
   text?: string;
   /** Cross-attention: keys and values from these tokens (or kvText). */
   kvTokens?: string[];
   kvText?: string;
+  /**
+   * How text and kvText are split. 'words' (default): as the page does, whitespace first,
+   * then Intl.Segmenter words (小明|在|北京|的|清华大学|读书); 'chars': grapheme clusters;
+   * 'whitespace': the pieces between spaces; 'engine': the engine's own tokenizer
+   * (engine.tokenize: one token per CJK character).
+   */
+  tokenizer?: 'words' | 'chars' | 'whitespace' | 'engine';
   /** 1–1024. Default 8. */
   dModel?: number;
   /** 1–dModel; must divide dModel unless dK is set. Default 2. */
   heads?: number;
   /** Width of one head; 0 (default) means dModel / heads. */
   dK?: number;
-  /** 0–4294967295. Default 42. */
+  /** An integer from 0 to 4294967295, as np.random.seed accepts. Default 42. */
   seed?: number;
   /** Default 'none'. */
   mask?: MaskOption;
@@ -69,7 +78,11 @@ export interface RunOptions {
    * 'given': X (and xKv) from `given`.
    */
   embedding?: 'hash' | 'stream' | 'given';
-  /** Matrices that replace generated ones: x, xKv [tokens × dModel], wQ/wK/wV [dModel × heads·dK], wO, biases. */
+  /**
+   * Matrices that replace generated ones: x, xKv [tokens × dModel], wQ/wK/wV [dModel × heads·dK],
+   * wO, biases. A matrix larger than any valid one (a side over 4096, over 4,194,304 values) is
+   * refused (LIMIT_EXCEEDED) before its values are read.
+   */
   given?: Partial<Record<'x' | 'xKv' | 'wQ' | 'wK' | 'wV' | 'wO' | 'bQ' | 'bK' | 'bV' | 'bO', MatrixInput>>;
 }
 
@@ -159,7 +172,12 @@ export interface Trace extends TraceSummary {
   step(name: StepName, head?: number): Step;
 }
 
-/** A trace kept in WASM memory. Call dispose() when done (it is not garbage-collected). */
+/**
+ * A trace kept in WASM memory. Call dispose() when done (it is not garbage-collected). An
+ * engine keeps at most `limits.maxLiveTraces` open, holding at most `limits.maxLiveBytes`; beyond
+ * that open() and run() throw LIMIT_EXCEEDED until traces are disposed. After an INTERNAL
+ * failure the engine's open traces are dropped (step() throws DISPOSED).
+ */
 export interface LiveTrace extends TraceSummary {
   info(name: StepName): { name: StepName; perHead: boolean; rowsAxis: Axis; colsAxis: Axis };
   step(name: StepName, head?: number): Step;
@@ -175,15 +193,21 @@ export interface Limits {
   maxTokenBytes: number;
   maxDModel: number;
   maxDK: number;
+  /** Largest heads × dK. */
+  maxProjectionWidth: number;
   minTemperature: number;
   maxTemperature: number;
+  /** Open live traces at most (createEngine option; default 256). */
+  maxLiveTraces: number;
+  /** WASM memory in use beyond which no further trace is opened (createEngine option; default 1 GiB). */
+  maxLiveBytes: number;
 }
 
 export interface Engine {
   readonly limits: Limits;
-  /** Whitespace and punctuation split; one token per CJK character; emoji sequences kept whole. */
+  /** The engine's own tokenizer: whitespace and punctuation split; one token per CJK character; emoji sequences kept whole. */
   tokenize(text: string): string[];
-  /** Runs and copies every step (or only `steps`) into JS, then frees the trace's WASM memory. */
+  /** Runs and copies every step (or only `steps`, each once) into JS, then frees the trace's WASM memory. */
   run(options: RunOptions, selection?: { steps?: StepName[] }): Trace;
   /** Runs and keeps the trace in WASM memory; the caller must dispose() it. */
   open(options: RunOptions): LiveTrace;
@@ -197,8 +221,18 @@ export interface Engine {
 
 export const DEFAULTS: Readonly<Required<Omit<RunOptions, 'tokens' | 'text' | 'kvTokens' | 'kvText' | 'given'>>>;
 
-/** Loads the WebAssembly module (from disk in node, from beside engine.js in a browser). */
+/** The values of RunOptions.tokenizer. */
+export const TOKENIZERS: readonly ['words', 'chars', 'whitespace', 'engine'];
+
+/**
+ * Loads the WebAssembly module (from disk in node, from beside engine.js in a browser). It is
+ * compiled once; a failure inside WebAssembly replaces the instance with a fresh one.
+ */
 export function createEngine(options?: {
   wasmBinary?: ArrayBuffer | Uint8Array;
   wasmUrl?: string | URL;
+  /** Open live traces at most. Default 256. */
+  maxLiveTraces?: number;
+  /** WASM memory in use (bytes) beyond which open() refuses while traces are open. Default 2 ** 30. */
+  maxLiveBytes?: number;
 }): Promise<Engine>;

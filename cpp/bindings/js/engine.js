@@ -2,166 +2,98 @@
 //
 //   import { createEngine } from './engine.js';
 //   const engine = await createEngine();
-//   const trace = engine.run({ tokens: ['我', '爱', '吃', '火锅'], dModel: 8, heads: 2 });
+//   const trace = engine.run({ text: '我爱吃火锅', dModel: 8, heads: 2 });
 //   trace.step('weights', 1).data   // Float32Array [n × n], a copy
 //
 // Every result is copied out of WASM memory (a view goes stale when memory grows), every
 // Embind object made here is deleted before the call returns (or by LiveTrace.dispose()),
-// and every failure is thrown as an AttentionError with a code, never a bare number.
-import createAttentionModule from './attention-engine.mjs';
-import { AttentionError } from './errors.js';
-import { checkWellFormed, normalizeOptions } from './options.js';
+// and every failure is thrown as an AttentionError with a code, never a bare number. A failure
+// inside WASM (a C++ exception, a trap) replaces the instance with a fresh one.
+import { AttentionError, invalid } from './errors.js';
+import { compileModule } from './module.js';
+import { normalizeOptions } from './options.js';
+import { checkWellFormed, errorText, get, utf8Length } from './read.js';
+import { tokenizeSentence } from './segment.js';
+import { copyTrace, LiveTrace } from './trace.js';
 import { createTrainer, loadModel } from './training.js';
 
 export { AttentionError } from './errors.js';
-export { DEFAULTS } from './options.js';
+export { DEFAULTS, TOKENIZERS } from './options.js';
+export { LiveTrace } from './trace.js';
 export { TRAINER_DEFAULTS, TRAINER_FIELDS, TASKS } from './training_config.js';
 
-const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+/** Live traces an engine keeps at most, by default: far above what a page or a notebook holds. */
+const MAX_LIVE_TRACES = 256;
+/** WASM memory in use beyond which no trace is opened while others are: half the 2 GB maximum. */
+const MAX_LIVE_BYTES = 2 ** 30;
 
-async function loadModule({ wasmBinary, wasmUrl } = {}) {
-  const url = wasmUrl ? new URL(wasmUrl, import.meta.url) : new URL('./attention-engine.wasm', import.meta.url);
-  if (!wasmBinary && isNode) {
-    // Emscripten 3.1.6 would fetch() a file path under node 20 and fail: read the bytes here.
-    const { readFile } = await import('node:fs/promises');
-    wasmBinary = await readFile(url);
-  }
-  return createAttentionModule({
-    ...(wasmBinary ? { wasmBinary } : { locateFile: () => url.href }),
-    print: () => {},
-    printErr: () => {},
-  });
-}
+const megabytes = (bytes) => String(+(bytes / 2 ** 20).toFixed(1));
 
-function axisLabels(axis, size, tokens, kvTokens, stepName) {
-  switch (axis) {
-    case 'query':
-      return tokens.slice();
-    case 'key':
-      return kvTokens.slice();
-    case 'one':
-      return [stepName];
-    default:
-      return Array.from({ length: size }, (_, i) => String(i));
-  }
-}
-
-/** A trace that stays in WASM memory; read steps on demand and call dispose() when done. */
-export class LiveTrace {
-  #module;
-  #handle;
-  #stepInfo;
-
-  constructor(module, handle) {
-    this.#module = module;
-    this.#handle = handle;
-    const s = handle.summary();
-    this.tokens = s.tokens;
-    this.cross = s.cross;
-    // Keys and values: the other sentence in cross-attention, the tokens themselves otherwise.
-    this.kvTokens = s.kvTokens;
-    this.nQuery = s.nQuery;
-    this.nKey = s.nKey;
-    this.dModel = s.dModel;
-    this.heads = s.heads;
-    this.dK = s.dK;
-    this.projectionWidth = s.projectionWidth;
-    this.parameterCount = s.parameterCount;
-    this.flops = s.flops;
-    this.stepNames = s.steps.map((step) => step.name);
-    this.#stepInfo = new Map(s.steps.map((step) => [step.name, step]));
-  }
-
-  /** Metadata of a step: { name, perHead, rowsAxis, colsAxis }. */
-  info(name) {
-    const info = this.#stepInfo.get(name);
-    if (!info) {
-      throw new AttentionError(
-        'UNKNOWN_STEP',
-        'step',
-        `step ${JSON.stringify(String(name))} does not exist; steps are: ${this.stepNames.join(', ')}`,
-      );
-    }
-    return info;
-  }
-
-  /**
-   * One step as { name, head, rows, cols, data: Float32Array (a copy), rowLabels, colLabels }.
-   * `head` is required for per-head steps (0 … heads − 1) and must be 0 or omitted otherwise.
-   */
-  step(name, head = 0) {
-    if (!this.#handle) throw new AttentionError('DISPOSED', 'trace', 'this trace was disposed');
-    const info = this.info(name);
-    if (!Number.isInteger(head)) throw new AttentionError('UNKNOWN_STEP', 'head', `head (${head}) must be an integer`);
-    const raw = this.#handle.step(name, head);
-    if (raw === null) throw errorOf(this.#handle);
-    return {
-      name,
-      head: info.perHead ? head : null,
-      rows: raw.rows,
-      cols: raw.cols,
-      data: raw.data.slice(), // the one copy out of WASM memory
-      rowsAxis: info.rowsAxis,
-      colsAxis: info.colsAxis,
-      rowLabels: axisLabels(info.rowsAxis, raw.rows, this.tokens, this.kvTokens, name),
-      colLabels: axisLabels(info.colsAxis, raw.cols, this.tokens, this.kvTokens, name),
-    };
-  }
-
-  /** Frees the WASM memory of this trace. Further step() calls throw. */
-  dispose() {
-    if (this.#handle) {
-      this.#handle.delete();
-      this.#handle = null;
-    }
-  }
-
-  get disposed() {
-    return this.#handle === null;
-  }
-}
-
-/** The UTF-8 length of a string, without encoding it. */
-function utf8Length(text) {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) ((bytes += 4), i++);
-    else bytes += 3;
-  }
-  return bytes;
-}
-
-function errorOf(handle) {
-  return new AttentionError(handle.errorCode(), handle.errorField(), handle.errorMessage());
+function positiveInteger(value, field, fallback) {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) throw invalid(field, `${field} (${value}) must be a positive integer`);
+  return value;
 }
 
 export class Engine {
+  #instantiate;
   #module;
+  #live = new Set();
 
-  constructor(module) {
-    this.#module = module;
-    /** { maxTokens, maxDModel, maxDK, minTemperature, maxTemperature } */
-    this.limits = Object.freeze({ ...module.limits() });
+  /**
+   * @param {() => object} instantiate returns a fresh, ready instance of the Emscripten module
+   * @param {{ maxLiveTraces?: number, maxLiveBytes?: number }} [options]
+   */
+  constructor(instantiate, { maxLiveTraces, maxLiveBytes } = {}) {
+    const live = {
+      maxLiveTraces: positiveInteger(maxLiveTraces, 'maxLiveTraces', MAX_LIVE_TRACES),
+      maxLiveBytes: positiveInteger(maxLiveBytes, 'maxLiveBytes', MAX_LIVE_BYTES),
+    };
+    this.#instantiate = instantiate;
+    this.#module = instantiate();
+    /** { maxTokens, maxTextBytes, maxTokenBytes, maxDModel, maxDK, maxProjectionWidth, ..., maxLiveTraces, maxLiveBytes } */
+    this.limits = Object.freeze({ ...this.#module.limits(), ...live });
+  }
+
+  /**
+   * Runs fn(module) against the current instance. Anything but an AttentionError thrown there
+   * came out of WASM (a bare number is a C++ exception, a RuntimeError a trap or abort): the
+   * instance may be corrupt, so it is replaced, and the caller gets an AttentionError.
+   */
+  #call(fn) {
+    if (!this.#module) this.#restart();
+    try {
+      return fn(this.#module);
+    } catch (error) {
+      if (error instanceof AttentionError) throw error;
+      this.#restart();
+      throw new AttentionError(
+        'INTERNAL',
+        'engine',
+        `the WebAssembly engine failed (${errorText(error)}) and was replaced by a fresh instance; retry the call`,
+      );
+    }
+  }
+
+  #restart() {
+    for (const trace of this.#live) trace.orphan();
+    this.#live.clear();
+    this.#module = null;
+    try {
+      this.#module = this.#instantiate();
+    } catch (error) {
+      throw new AttentionError(
+        'INTERNAL',
+        'engine',
+        `the WebAssembly engine could not be restarted: ${errorText(error)}`,
+      );
+    }
   }
 
   /** The engine's own tokenizer (whitespace, punctuation, one token per CJK character). */
   tokenize(text, field = 'text') {
-    if (typeof text !== 'string') {
-      throw new AttentionError('INVALID_ARGUMENT', field, `${field} must be a string`);
-    }
-    // Each UTF-16 code unit is at least one UTF-8 byte: a longer string is over the limit, and
-    // is refused here instead of being copied into WASM memory, which never shrinks.
-    if (text.length > this.limits.maxTextBytes) {
-      throw new AttentionError(
-        'LIMIT_EXCEEDED',
-        field,
-        `${field} (${utf8Length(text)} bytes) must be at most ${this.limits.maxTextBytes} bytes of UTF-8; truncate it`,
-      );
-    }
-    const result = this.#module.tokenize(checkWellFormed(text, field));
+    checkText(text, field, this.limits);
+    const result = this.#call((module) => module.tokenize(text));
     if (!result.ok) throw new AttentionError(result.code, field, result.message.replace(/^text\b/, field));
     return result.tokens;
   }
@@ -171,51 +103,74 @@ export class Engine {
    * you need. The caller must call dispose() on the result.
    */
   open(options) {
-    const request = normalizeOptions(options, (text, field) => this.tokenize(text, field));
-    const handle = new this.#module.TraceHandle();
+    let request;
     try {
-      if (!handle.run(request)) throw errorOf(handle);
-      return new LiveTrace(this.#module, handle);
+      request = normalizeOptions(options, {
+        limits: this.limits,
+        tokenizeText: (text, field, tokenizer) => this.#textTokens(text, field, tokenizer),
+      });
     } catch (error) {
-      handle.delete();
-      throw error;
+      if (error instanceof AttentionError) throw error;
+      throw invalid('options', `reading the options threw ${errorText(error)}`);
     }
+    this.#checkLive();
+    const handle = this.#call((m) => new m.TraceHandle());
+    const module = this.#module; // the instance the handle belongs to
+    let trace;
+    try {
+      this.#call(() => {
+        if (!handle.run(request)) {
+          throw new AttentionError(handle.errorCode(), handle.errorField(), handle.errorMessage());
+        }
+      });
+      trace = new LiveTrace(
+        handle,
+        (fn) => (this.#module === module ? this.#call(fn) : undefined),
+        (t) => this.#live.delete(t),
+      );
+    } finally {
+      // A refused request frees its handle; after a failure the handle died with its instance.
+      if (!trace && this.#module === module) handle.delete();
+    }
+    this.#live.add(trace);
+    return trace;
+  }
+
+  /** Refuses to open a trace while the open ones are at the count or memory limit. */
+  #checkLive() {
+    const { maxLiveTraces, maxLiveBytes } = this.limits;
+    const count = this.#live.size;
+    if (count >= maxLiveTraces) {
+      throw new AttentionError(
+        'LIMIT_EXCEEDED',
+        'maxLiveTraces',
+        `${count} traces are open, as many as maxLiveTraces allows; call dispose() on the traces you no longer need`,
+      );
+    }
+    const inUse = count > 0 ? this.#call((module) => module.heapBytesInUse()) : 0;
+    if (inUse > maxLiveBytes) {
+      throw new AttentionError(
+        'LIMIT_EXCEEDED',
+        'maxLiveBytes',
+        `${count} open traces hold ${megabytes(inUse)} MB of WASM memory, more than the limit (maxLiveBytes, ${megabytes(maxLiveBytes)} MB); call dispose() on the traces you no longer need`,
+      );
+    }
+  }
+
+  #textTokens(text, field, tokenizer) {
+    if (tokenizer === 'engine') return this.tokenize(text, field);
+    return tokenizeSentence(checkText(text, field, this.limits), tokenizer);
   }
 
   /**
    * Runs attention and returns every step copied into JS: nothing to free.
    * `steps` restricts which steps are copied (all by default).
    */
-  run(options, { steps } = {}) {
+  run(options, selection) {
+    const steps = selection === undefined ? undefined : get(selection ?? {}, 'steps', 'steps');
     const live = this.open(options);
     try {
-      const names = steps ?? live.stepNames;
-      const out = {};
-      for (const name of names) out[name] = live.info(name).perHead ? [] : live.step(name);
-      // Head by head: the engine recomputes one head's n×m steps at a time, so reading every
-      // step of head 0, then of head 1, … computes each head once.
-      for (let h = 0; h < live.heads; h++) {
-        for (const name of names) if (Array.isArray(out[name])) out[name].push(live.step(name, h));
-      }
-      return {
-        ...live, // the summary fields (tokens, sizes, parameterCount, flops): plain data
-        stepNames: names.slice(),
-        steps: out,
-        /** A step by name (and head for per-head steps). */
-        step(name, head = 0) {
-          const s = out[name];
-          if (!s)
-            throw new AttentionError(
-              'UNKNOWN_STEP',
-              'step',
-              `step ${JSON.stringify(String(name))} was not copied; steps are: ${names.join(', ')}`,
-            );
-          if (!Array.isArray(s)) return s;
-          if (!s[head])
-            throw new AttentionError('UNKNOWN_STEP', 'head', `head (${head}) must be from 0 to ${s.length - 1}`);
-          return s[head];
-        },
-      };
+      return copyTrace(live, steps);
     } finally {
       live.dispose();
     }
@@ -223,25 +178,60 @@ export class Engine {
 
   /** A trainer for a toy task (training.js); the caller must call dispose() on it. */
   createTrainer(config) {
-    return createTrainer(this.#module, config);
+    return this.#adopt((call, onDispose) => createTrainer(call, onDispose, config));
   }
 
   /** A model from a model file's bytes (training.js); the caller must call dispose() on it. */
   loadModel(bytes) {
-    return loadModel(this.#module, bytes);
+    return this.#adopt((call, onDispose) => loadModel(call, onDispose, bytes));
+  }
+
+  /** A training object bound to the current instance, kept with the live traces (orphaned by a restart). */
+  #adopt(make) {
+    if (!this.#module) this.#restart();
+    const module = this.#module;
+    const made = make(
+      (fn) => (this.#module === module ? this.#call(() => fn(module)) : undefined),
+      (o) => this.#live.delete(o),
+    );
+    this.#live.add(made);
+    return made;
   }
 
   /** Bytes malloc'ed in WASM memory right now, and the size of WASM memory. */
   heapStats() {
-    return { inUse: this.#module.heapBytesInUse(), memory: this.#module.HEAPU8.byteLength };
+    return this.#call((module) => ({ inUse: module.heapBytesInUse(), memory: module.HEAPU8.byteLength }));
   }
+}
+
+/** A string within maxTextBytes and well-formed, checked before it is copied anywhere. */
+function checkText(text, field, limits) {
+  if (typeof text !== 'string') {
+    throw new AttentionError('INVALID_ARGUMENT', field, `${field} must be a string`);
+  }
+  // Refused here instead of being copied into WASM memory, which never shrinks.
+  // A string of at most a third as many code units is within the limit unmeasured.
+  if (text.length > limits.maxTextBytes / 3) {
+    const bytes = utf8Length(text);
+    if (bytes > limits.maxTextBytes) {
+      throw new AttentionError(
+        'LIMIT_EXCEEDED',
+        field,
+        `${field} (${bytes} bytes) must be at most ${limits.maxTextBytes} bytes of UTF-8; truncate it`,
+      );
+    }
+  }
+  return checkWellFormed(text, field);
 }
 
 /**
  * Loads the WebAssembly module. In node the .wasm next to this file is read from disk; in a
  * browser it is fetched from the same folder, unless `wasmUrl` or `wasmBinary` is given.
- * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, wasmUrl?: string | URL }} [options]
+ * `maxLiveTraces` (256) and `maxLiveBytes` (1 GiB) bound what open() keeps in WASM memory.
+ * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, wasmUrl?: string | URL, maxLiveTraces?: number, maxLiveBytes?: number }} [options]
  */
-export async function createEngine(options = {}) {
-  return new Engine(await loadModule(options));
+export async function createEngine({ wasmBinary, wasmUrl, maxLiveTraces, maxLiveBytes } = {}) {
+  positiveInteger(maxLiveTraces, 'maxLiveTraces');
+  positiveInteger(maxLiveBytes, 'maxLiveBytes');
+  return new Engine(await compileModule({ wasmBinary, wasmUrl }), { maxLiveTraces, maxLiveBytes });
 }

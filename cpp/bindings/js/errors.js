@@ -23,6 +23,12 @@ export function invalid(field, message) {
 export function describe(value) {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
-  if (Array.isArray(value)) return `an array of ${value.length}`;
-  return `a ${value?.constructor?.name ?? typeof value}`;
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value !== 'object' && typeof value !== 'function') return `a ${typeof value}`;
+  try {
+    if (Array.isArray(value)) return `an array of ${value.length}`;
+    return `a ${value.constructor?.name ?? typeof value}`;
+  } catch {
+    return `a hostile ${typeof value}`; // a Proxy or a getter that throws
+  }
 }

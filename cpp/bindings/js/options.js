@@ -1,7 +1,14 @@
-// Turns the options a user passes to engine.run() into the complete, typed request the
-// WASM module reads (cpp/bindings/request.hpp). Type errors are caught here; ranges that
-// depend on the engine's limits are checked in C++, so each rule lives in one place.
+// Turns the options a user passes to engine.run() into the complete, typed request the WASM
+// module reads (cpp/bindings/request.hpp). Every option is read once (a snapshot) and the
+// value read is the value checked and used. Types, counts, lengths and shapes are checked here,
+// before anything is copied into WASM memory (which never shrinks); the ranges of valid sizes
+// are checked in C++, so each of those rules lives in one place.
 import { AttentionError, describe, invalid } from './errors.js';
+import { boundShape, matrixShape } from './matrix.js';
+import { checkWellFormed, element, get, utf8Length } from './read.js';
+import { TOKENIZATION_MODES } from './segment.js';
+
+export { checkWellFormed } from './read.js';
 
 export const DEFAULTS = Object.freeze({
   dModel: 8,
@@ -16,19 +23,27 @@ export const DEFAULTS = Object.freeze({
   init: 'scaled',
   positionalEncoding: true,
   embedding: 'hash',
+  tokenizer: 'words',
 });
 
+/** How `text` becomes tokens: the page's segmentations, or the engine's own tokenizer. */
+export const TOKENIZERS = [...TOKENIZATION_MODES, 'engine'];
 const OPTION_NAMES = ['tokens', 'text', 'kvTokens', 'kvText', 'given', ...Object.keys(DEFAULTS)];
 const MASK_TYPES = ['none', 'causal', 'window', 'padding', 'custom'];
 const MATRIX_NAMES = ['x', 'xKv', 'wQ', 'wK', 'wV', 'wO', 'bQ', 'bK', 'bV', 'bO'];
 const INT32_MAX = 2 ** 31 - 1;
+const UINT32_MAX = 2 ** 32 - 1;
 
-function integer(value, field) {
+/**
+ * An integer that C++ can hold. Beyond int32 the value is refused here, by the value the user
+ * gave, with the range C++ would name (`range`); within it C++ checks the range itself.
+ */
+function integer(value, field, range) {
   if (typeof value !== 'number' || !Number.isInteger(value)) {
     throw invalid(field, `${field} (${describe(value)}) must be an integer`);
   }
-  // Far outside every allowed range: clamp so that C++ reports the range for this field.
-  return Math.max(-INT32_MAX, Math.min(INT32_MAX, value));
+  if (Math.abs(value) > INT32_MAX) throw invalid(field, `${field} (${describe(value)}) must be ${range}`);
+  return value;
 }
 
 function boolean(value, field) {
@@ -43,91 +58,41 @@ function oneOf(value, field, allowed) {
   return value;
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-/** Embind would silently turn a lone UTF-16 surrogate into some other character: refuse it. */
-export function checkWellFormed(text, field) {
-  const match = LONE_SURROGATE.exec(text);
-  if (match) {
-    throw new AttentionError(
-      'INVALID_UTF8',
-      field,
-      `${field} is not valid Unicode: a lone UTF-16 surrogate at index ${match.index}`,
-    );
+/** A list (an array of at most `max` elements) read element by element, holes refused. */
+function list(value, field, max, what, readOne) {
+  if (!Array.isArray(value)) throw invalid(field, `${field} (${describe(value)}) must be an array of ${what}`);
+  const length = get(value, 'length', field);
+  if (length > max) {
+    throw new AttentionError('LIMIT_EXCEEDED', field, `${field} (${length} ${what}) must hold at most ${max} ${what}`);
   }
-  return text;
+  return Array.from({ length }, (_, i) => readOne(element(value, i, `${field}[${i}]`), `${field}[${i}]`));
 }
 
-function stringList(value, field) {
-  if (!Array.isArray(value)) throw invalid(field, `${field} (${describe(value)}) must be an array of strings`);
-  value.forEach((token, i) => {
-    if (typeof token !== 'string') {
-      throw invalid(`${field}[${i}]`, `${field}[${i}] (${describe(token)}) must be a string`);
+function stringList(value, field, limits) {
+  return list(value, field, limits.maxTokens, 'tokens', (token, name) => {
+    if (typeof token !== 'string') throw invalid(name, `${name} (${describe(token)}) must be a string`);
+    // A UTF-16 code unit is at least one byte: a longer string is over the limit unmeasured.
+    const bytes = token.length > 3 * limits.maxTokenBytes ? token.length : utf8Length(token);
+    if (bytes > limits.maxTokenBytes) {
+      throw new AttentionError(
+        'LIMIT_EXCEEDED',
+        name,
+        `${name} (${bytes} bytes) must be at most ${limits.maxTokenBytes} bytes of UTF-8`,
+      );
     }
-    checkWellFormed(token, `${field}[${i}]`);
+    return checkWellFormed(token, name);
   });
-  return value;
 }
 
-/** A matrix as { data, rows, cols }, a nested array (rows of numbers) or, for biases, a flat array. */
-export function toMatrix(value, field) {
-  if (value && typeof value === 'object' && 'data' in value && 'rows' in value && 'cols' in value) {
-    const rows = integer(value.rows, `${field}.rows`);
-    const cols = integer(value.cols, `${field}.cols`);
-    if (rows < 0 || cols < 0 || value.data?.length !== rows * cols) {
-      throw invalid(field, `${field}.data must hold rows × cols = ${rows * cols} numbers, got ${describe(value.data)}`);
-    }
-    if (value.data instanceof BigInt64Array || value.data instanceof BigUint64Array) {
-      throw invalid(field, `${field}.data holds BigInt values; every value must be a number`);
-    }
-    // A typed array holds only numbers: copy it natively (a per-value callback costs
-    // milliseconds for a 512×512 weight).
-    const data = ArrayBuffer.isView(value.data)
-      ? new Float32Array(value.data)
-      : Float32Array.from(value.data, (v) => number(v, field));
-    return { data, rows, cols };
-  }
-  if (Array.isArray(value) && value.every(Array.isArray)) {
-    const cols = value[0]?.length ?? 0;
-    value.forEach((row, i) => {
-      if (row.length !== cols) {
-        throw invalid(field, `${field} must be rectangular: row ${i} has ${row.length} numbers, row 0 has ${cols}`);
-      }
-    });
-    return { data: Float32Array.from(value.flat(), (v) => number(v, field)), rows: value.length, cols };
-  }
-  if (ArrayBuffer.isView(value) || Array.isArray(value)) {
-    return { data: Float32Array.from(value, (v) => number(v, field)), rows: 1, cols: value.length };
-  }
-  throw invalid(field, `${field} (${describe(value)}) must be a matrix: { data, rows, cols } or an array of rows`);
-}
-
-/** A typed array of numbers (not a DataView, not BigInt64Array). */
-function isNumberArray(data) {
-  return (
-    ArrayBuffer.isView(data) &&
-    !(data instanceof DataView) &&
-    !(data instanceof BigInt64Array) &&
-    !(data instanceof BigUint64Array)
-  );
-}
-
-function number(value, field) {
-  // NaN and ±Infinity pass through: C++ names their exact position.
-  if (typeof value !== 'number')
-    throw invalid(field, `${field} holds ${describe(value)}; every value must be a number`);
-  return value;
-}
-
-function normalizeMask(mask) {
-  const spec = typeof mask === 'string' ? { type: mask } : mask;
-  if (!spec || typeof spec !== 'object') {
+function normalizeMask(mask, nQuery, nKey, limits) {
+  if (typeof mask === 'string') mask = { type: mask };
+  if (!mask || typeof mask !== 'object') {
     throw invalid(
       'mask',
       `mask (${describe(mask)}) must be one of ${MASK_TYPES.join(', ')} or an object { type, ... }`,
     );
   }
-  const type = oneOf(spec.type, 'mask.type', MASK_TYPES);
+  const type = oneOf(get(mask, 'type', 'mask.type'), 'mask.type', MASK_TYPES);
   const out = {
     type,
     width: 1,
@@ -138,54 +103,96 @@ function normalizeMask(mask) {
     cols: 0,
   };
   if (type === 'window') {
-    out.width = integer(spec.width ?? 1, 'mask.width');
-    out.causal = boolean(spec.causal ?? false, 'mask.causal');
+    out.width = integer(
+      get(mask, 'width', 'mask.width') ?? 1,
+      'mask.width',
+      `an integer from 0 to ${limits.maxTokens}`,
+    );
+    out.causal = boolean(get(mask, 'causal', 'mask.causal') ?? false, 'mask.causal');
   } else if (type === 'padding') {
-    const positions = spec.positions ?? [];
-    if (!Array.isArray(positions)) throw invalid('mask.positions', 'mask.positions must be an array of key positions');
-    out.positions = Int32Array.from(positions, (p, i) => integer(p, `mask.positions[${i}]`));
+    const range = `a key position from 0 to ${nKey - 1}`;
+    const positions = get(mask, 'positions', 'mask.positions') ?? [];
+    out.positions = Int32Array.from(
+      list(positions, 'mask.positions', limits.maxTokens, 'positions', (p, name) => integer(p, name, range)),
+    );
   } else if (type === 'custom') {
-    const m = toMatrix(spec.matrix, 'mask.matrix');
-    m.data.forEach((v) => {
-      if (v !== 0 && v !== 1) throw invalid('mask.matrix', 'mask.matrix values must be 0 (masked) or 1 (visible)');
+    const shape = matrixShape(get(mask, 'matrix', 'mask.matrix'), 'mask.matrix');
+    // The same rule as C++, checked before a single row is read.
+    if (shape.rows !== nQuery || shape.cols !== nKey) {
+      throw new AttentionError(
+        'SHAPE_MISMATCH',
+        'mask.matrix',
+        `mask.matrix must be ${nQuery} × ${nKey} (queries × keys), got ${shape.rows} × ${shape.cols}`,
+      );
+    }
+    const data = shape.read((v, name) => {
+      if (v !== 0 && v !== 1) {
+        throw invalid('mask.matrix', `${name} (${describe(v)}) must be 0 (masked) or 1 (visible)`);
+      }
+      return v;
     });
-    Object.assign(out, { matrix: Uint8Array.from(m.data), rows: m.rows, cols: m.cols });
+    Object.assign(out, { matrix: Uint8Array.from(data), rows: shape.rows, cols: shape.cols });
   }
   return out;
 }
 
-/**
- * @param {object} options what the user passed to run()
- * @param {(text: string, field: string) => string[]} tokenize the engine's tokenizer
- * @returns the request object for TraceHandle.run
- */
-export function normalizeOptions(options, tokenize) {
+function normalizeGiven(given, limits) {
+  if (given === undefined) return {};
+  if (!given || typeof given !== 'object') throw invalid('given', 'given must be an object of matrices');
+  // The largest valid matrix: X is tokens × dModel, a weight dModel × P or P × dModel.
+  const maxSide = Math.max(limits.maxTokens, limits.maxDModel, limits.maxProjectionWidth);
+  const maxValues = Math.max(limits.maxTokens, limits.maxProjectionWidth) * limits.maxDModel;
+  const shapes = [];
+  for (const name of Object.keys(given)) {
+    oneOf(name, 'given', MATRIX_NAMES);
+    const value = get(given, name, `given.${name}`);
+    if (value == null) continue;
+    const shape = matrixShape(value, `given.${name}`);
+    boundShape(shape, `given.${name}`, maxSide, maxValues);
+    shapes.push([name, shape]);
+  }
+  // Every shape is bounded before any matrix is read.
+  const out = {};
+  for (const [name, shape] of shapes) out[name] = { data: shape.read(), rows: shape.rows, cols: shape.cols };
+  return out;
+}
+
+/** The options object, each own option read once; undefined means the default. */
+function snapshot(options) {
   if (!options || typeof options !== 'object') throw invalid('options', 'run() needs an options object');
+  const o = { ...DEFAULTS };
   for (const key of Object.keys(options)) {
     if (!OPTION_NAMES.includes(key)) {
       throw invalid(key, `unknown option ${describe(key)}; options are: ${OPTION_NAMES.join(', ')}`);
     }
+    const value = get(options, key, key);
+    if (value !== undefined) o[key] = value;
   }
-  const o = { ...DEFAULTS, ...options };
+  return o;
+}
+
+/**
+ * @param {object} options what the user passed to run()
+ * @param {{ limits: object, tokenizeText: (text: string, field: string, tokenizer: string) => string[] }} engine
+ * @returns the request object for TraceHandle.run
+ */
+export function normalizeOptions(options, { limits, tokenizeText }) {
+  const o = snapshot(options);
+  const tokenizer = oneOf(o.tokenizer, 'tokenizer', TOKENIZERS);
   const tokensFrom = (tokens, text, name, textName) => {
-    if (tokens !== undefined) return stringList(tokens, name);
+    if (tokens !== undefined) return stringList(tokens, name, limits);
     if (typeof text !== 'string') throw invalid(name, `give ${name} (an array of strings) or ${textName} (a string)`);
-    return tokenize(text, textName);
+    return stringList(tokenizeText(text, textName, tokenizer), name, limits);
   };
   const tokens = tokensFrom(o.tokens, o.text, 'tokens', 'text');
   const cross = o.kvTokens !== undefined || o.kvText !== undefined;
   const kvTokens = cross ? tokensFrom(o.kvTokens, o.kvText, 'kvTokens', 'kvText') : [];
 
-  const given = {};
-  if (o.given !== undefined) {
-    if (!o.given || typeof o.given !== 'object') throw invalid('given', 'given must be an object of matrices');
-    for (const [name, value] of Object.entries(o.given)) {
-      oneOf(name, 'given', MATRIX_NAMES);
-      if (value != null) given[name] = toMatrix(value, `given.${name}`);
-    }
+  const dModel = integer(o.dModel, 'dModel', `an integer from 1 to ${limits.maxDModel}`);
+  const seed = o.seed;
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > UINT32_MAX) {
+    throw invalid('seed', `seed (${describe(seed)}) must be an integer from 0 to ${UINT32_MAX}`);
   }
-  const seed = integer(o.seed, 'seed');
-  if (seed < 0 || seed > 0xffffffff) throw invalid('seed', `seed (${o.seed}) must be an integer from 0 to 4294967295`);
   if (typeof o.temperature !== 'number') {
     throw invalid('temperature', `temperature (${describe(o.temperature)}) must be a number`);
   }
@@ -193,11 +200,11 @@ export function normalizeOptions(options, tokenize) {
     tokens,
     cross,
     kvTokens,
-    dModel: integer(o.dModel, 'dModel'),
-    heads: integer(o.heads, 'heads'),
-    dK: integer(o.dK, 'dK'),
+    dModel,
+    heads: integer(o.heads, 'heads', `an integer from 1 to dModel (${dModel})`),
+    dK: integer(o.dK, 'dK', `0 (meaning dModel / heads) or from 1 to ${limits.maxDK}`),
     seed,
-    mask: normalizeMask(o.mask),
+    mask: normalizeMask(o.mask, tokens.length, cross ? kvTokens.length : tokens.length, limits),
     scale: boolean(o.scale, 'scale'),
     temperature: o.temperature,
     bias: boolean(o.bias, 'bias'),
@@ -205,6 +212,6 @@ export function normalizeOptions(options, tokenize) {
     positionalEncoding: boolean(o.positionalEncoding, 'positionalEncoding'),
     init: oneOf(o.init, 'init', ['randn', 'scaled']),
     embedding: oneOf(o.embedding, 'embedding', ['hash', 'stream', 'given']),
-    given,
+    given: normalizeGiven(o.given, limits),
   };
 }

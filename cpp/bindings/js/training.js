@@ -1,7 +1,8 @@
 // Training in the engine (issue 10 §5): a Trainer that trains a small transformer on a toy
 // task, and a TrainedModel loaded from a model file. Both wrap one Embind ModelHandle
-// (cpp/bindings/model_handle.hpp), copy every result out of WASM memory, and throw an
-// AttentionError for every failure.
+// (cpp/bindings/model_handle.hpp), call it only through the engine's failure guard (`call`:
+// a trap replaces the WASM instance and orphans them, like live traces), copy every result
+// out of WASM memory, and throw an AttentionError for every failure.
 //
 //   const trainer = engine.createTrainer({ task: 'sort', length: 4, layers: 2, dModel: 32 });
 //   trainer.step(100)                       // { step, loss, accuracy, gradientNorm, … }
@@ -10,6 +11,7 @@
 //   const model = engine.loadModel(bytes);
 //   model.trace({ text: '3 1 2 |' }).step('probabilities').colLabels   // the vocabulary
 import { AttentionError, describe, invalid } from './errors.js';
+import { element, get } from './read.js';
 import { configJson, normalizeTrainerConfig, parseConfigJson, trainerRequest } from './training_config.js';
 
 function errorOf(handle) {
@@ -46,24 +48,28 @@ export function encodeInput(input, vocabulary, contextLength) {
     }
     return ids.get(symbol);
   };
+  const tokens = get(input, 'tokens', 'tokens');
+  const text = tokens === undefined ? get(input, 'text', 'text') : undefined;
   let out;
-  if (Object.hasOwn(input, 'tokens')) {
-    if (!Array.isArray(input.tokens) && !ArrayBuffer.isView(input.tokens)) {
-      throw invalid('tokens', `tokens (${describe(input.tokens)}) must be an array of token ids or symbols`);
+  if (tokens !== undefined) {
+    if (!Array.isArray(tokens) && !ArrayBuffer.isView(tokens)) {
+      throw invalid('tokens', `tokens (${describe(tokens)}) must be an array of token ids or symbols`);
     }
-    out = Array.from(input.tokens, (token, i) => {
-      if (typeof token === 'string') return idOf(token, `tokens[${i}]`);
+    out = Array.from({ length: tokens.length }, (_, i) => {
+      const field = `tokens[${i}]`;
+      const token = element(tokens, i, field);
+      if (typeof token === 'string') return idOf(token, field);
       if (!Number.isInteger(token) || token < 0 || token >= vocabulary.length) {
         throw invalid(
-          `tokens[${i}]`,
-          `tokens[${i}] (${describe(token)}) must be a symbol or a token id from 0 to ${vocabulary.length - 1}`,
+          field,
+          `${field} (${describe(token)}) must be a symbol or a token id from 0 to ${vocabulary.length - 1}`,
         );
       }
       return token;
     });
-  } else if (Object.hasOwn(input, 'text')) {
-    if (typeof input.text !== 'string') throw invalid('text', `text (${describe(input.text)}) must be a string`);
-    out = input.text
+  } else if (text !== undefined) {
+    if (typeof text !== 'string') throw invalid('text', `text (${describe(text)}) must be a string`);
+    out = text
       .split(/\s+/)
       .filter(Boolean)
       .flatMap((piece) => (ids.has(piece) ? [ids.get(piece)] : Array.from(piece, (c) => idOf(c, 'text'))));
@@ -170,21 +176,33 @@ function readTrace(handle, { layer, steps } = {}) {
   };
 }
 
-/** What a Trainer and a TrainedModel share: the handle, tracing, saving and disposal. */
+/** What a Trainer and a TrainedModel share: the guarded handle, tracing, saving and disposal. */
 class ModelBase {
   #handle;
+  #call;
+  #onDispose;
+  #gone = 'this model was disposed';
 
-  constructor(handle) {
+  /**
+   * @param handle the Embind ModelHandle (owned from now on)
+   * @param call runs a function inside the engine's failure guard
+   * @param onDispose told once when the model is disposed
+   */
+  constructor(handle, call, onDispose) {
     this.#handle = handle;
-    const info = handle.info();
+    this.#call = call;
+    this.#onDispose = onDispose;
+    const info = this.guarded((h) => h.info());
     this.parameterCount = info.parameterCount;
     this.vocabulary = Object.freeze(info.vocabulary);
     this.contextLength = info.contextLength;
   }
 
-  get handle() {
-    if (!this.#handle) throw new AttentionError('DISPOSED', 'model', 'this model was disposed');
-    return this.#handle;
+  /** fn(handle) inside the engine's failure guard; DISPOSED once disposed or orphaned. */
+  guarded(fn) {
+    const handle = this.#handle;
+    if (!handle) throw new AttentionError('DISPOSED', 'model', this.#gone);
+    return this.#call(() => fn(handle));
   }
 
   get disposed() {
@@ -197,63 +215,71 @@ class ModelBase {
    * that layer's object, shaped like engine.run()'s result.
    */
   traceInput(input, { layer, steps } = {}) {
-    const handle = this.handle;
     const ids = encodeInput(input, this.vocabulary, this.contextLength);
     if (steps !== undefined && (!Array.isArray(steps) || !steps.every((n) => typeof n === 'string'))) {
       throw invalid('steps', `steps (${describe(steps)}) must be an array of step names`);
     }
-    if (!handle.trace(Int32Array.from(ids))) throw errorOf(handle);
-    const layerCount = handle.traceSummary().layers;
-    if (layer !== undefined && (!Number.isInteger(layer) || layer < 0 || layer >= layerCount)) {
-      throw invalid('layer', `layer (${describe(layer)}) must be an integer from 0 to ${layerCount - 1}`);
-    }
-    return readTrace(handle, { layer, steps });
+    return this.guarded((handle) => {
+      if (!handle.trace(Int32Array.from(ids))) throw errorOf(handle);
+      const layerCount = handle.traceSummary().layers;
+      if (layer !== undefined && (!Number.isInteger(layer) || layer < 0 || layer >= layerCount)) {
+        throw invalid('layer', `layer (${describe(layer)}) must be an integer from 0 to ${layerCount - 1}`);
+      }
+      return readTrace(handle, { layer, steps });
+    });
   }
 
   /** Exact-match accuracy and loss on the first `count` held-out examples of the task. */
   evaluate(count = 1000) {
-    const result = this.handle.evaluate(positiveInteger(count, 'count', 100000));
-    if (result === null) throw errorOf(this.handle);
-    return result;
+    positiveInteger(count, 'count', 100000);
+    return this.guarded((handle) => handle.evaluate(count) ?? throwError(handle));
   }
 
   saveWith(json, { precision = 'float32' } = {}) {
     if (precision !== 'float32' && precision !== 'float16') {
       throw invalid('precision', `precision (${describe(precision)}) must be one of float32, float16`);
     }
-    const view = this.handle.save(json, precision === 'float16');
-    if (view === null) throw errorOf(this.handle);
-    return view.slice();
+    // The one copy out of WASM memory.
+    return this.guarded((handle) => (handle.save(json, precision === 'float16') ?? throwError(handle)).slice());
   }
 
-  /** Frees the model's WASM memory. Further calls throw. */
+  /** Frees the model's WASM memory. Further calls throw DISPOSED. */
   dispose() {
-    if (this.#handle) {
-      this.#handle.delete();
-      this.#handle = null;
-    }
+    if (!this.#handle) return;
+    const handle = this.#handle;
+    this.#handle = null;
+    this.#onDispose(this);
+    this.#call(() => handle.delete());
+  }
+
+  /** The engine replaced its WASM instance: this model's memory went with the old one. */
+  orphan() {
+    this.#handle = null;
+    this.#gone = 'the engine was restarted after an internal error; create or load the model again';
   }
 }
 
+function throwError(handle) {
+  throw errorOf(handle);
+}
+
 export class Trainer extends ModelBase {
-  constructor(handle, config) {
-    super(handle);
+  constructor(handle, call, onDispose, config) {
+    super(handle, call, onDispose);
     /** The complete configuration, defaults filled in. */
     this.config = config;
-    const info = handle.info();
-    this.sequenceLength = info.sequenceLength;
+    this.sequenceLength = this.guarded((h) => h.info().sequenceLength);
   }
 
   /** `count` updates on fresh batches: { step, loss, accuracy, gradientNorm, learningRate, tokensPerSecond }. */
   step(count = 1) {
-    const metrics = this.handle.step(positiveInteger(count, 'count', 1e6));
-    if (metrics === null) throw errorOf(this.handle);
-    return metrics;
+    positiveInteger(count, 'count', 1e6);
+    return this.guarded((handle) => handle.step(count) ?? throwError(handle));
   }
 
   /** Updates done so far. */
   get steps() {
-    return this.handle.info().steps;
+    return this.guarded((handle) => handle.info().steps);
   }
 
   /** The trace of one example ({ tokens } or { text }); `layer` picks one layer's run()-shaped steps. */
@@ -263,15 +289,16 @@ export class Trainer extends ModelBase {
 
   /** The model file (Uint8Array): configuration, vocabulary, weights. */
   save(options) {
-    return this.saveWith(configJson(this.config, this.handle.info()), options);
+    const info = this.guarded((handle) => handle.info());
+    return this.saveWith(configJson(this.config, info), options);
   }
 }
 
 export class TrainedModel extends ModelBase {
   #json;
 
-  constructor(handle, config, steps, json) {
-    super(handle);
+  constructor(handle, call, onDispose, config, steps, json) {
+    super(handle, call, onDispose);
     /** The trainer configuration the model was made with. */
     this.config = config;
     /** The updates it was trained for. */
@@ -280,8 +307,10 @@ export class TrainedModel extends ModelBase {
   }
 
   /** The trace of `input` ({ text } or { tokens }); options { layer, steps } restrict what is copied. */
-  trace(input, options) {
-    return this.traceInput(input, options);
+  trace(input, options = {}) {
+    if (!options || typeof options !== 'object')
+      throw invalid('options', `options (${describe(options)}) must be an object`);
+    return this.traceInput(input, { layer: get(options, 'layer', 'layer'), steps: get(options, 'steps', 'steps') });
   }
 
   /** The model file again (e.g. as float16: { precision: 'float16' }). */
@@ -290,32 +319,44 @@ export class TrainedModel extends ModelBase {
   }
 }
 
-export function createTrainer(module, config) {
-  const flat = normalizeTrainerConfig(config);
-  const handle = new module.ModelHandle();
+/** A new ModelHandle set up by `setUp(handle)` (false: refused), then wrapped; freed on any failure. */
+function open(call, setUp, wrap) {
+  const handle = call((module) => new module.ModelHandle());
+  let made;
   try {
-    if (!handle.create(trainerRequest(flat))) throw errorOf(handle);
-    return new Trainer(handle, flat);
-  } catch (error) {
-    handle.delete();
-    throw error;
+    call(() => setUp(handle) || throwError(handle));
+    made = wrap(handle);
+    return made;
+  } finally {
+    if (!made) call(() => handle.delete());
   }
 }
 
-export function loadModel(module, bytes) {
+export function createTrainer(call, onDispose, config) {
+  const flat = normalizeTrainerConfig(config);
+  return open(
+    call,
+    (handle) => handle.create(trainerRequest(flat)),
+    (handle) => new Trainer(handle, call, onDispose, flat),
+  );
+}
+
+export function loadModel(call, onDispose, bytes) {
   if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
   if (!(bytes instanceof Uint8Array)) {
     throw invalid('bytes', `the model file (${describe(bytes)}) must be a Uint8Array or an ArrayBuffer`);
   }
-  const handle = new module.ModelHandle();
-  try {
-    const file = handle.read(bytes);
-    if (file === null) throw errorOf(handle);
-    const { flat, steps } = parseConfigJson(file.configJson);
-    if (!handle.build(trainerRequest(flat))) throw errorOf(handle);
-    return new TrainedModel(handle, flat, steps, file.configJson);
-  } catch (error) {
-    handle.delete();
-    throw error;
-  }
+  let parsed;
+  let json;
+  return open(
+    call,
+    (handle) => {
+      const file = handle.read(bytes);
+      if (file === null) return false;
+      json = file.configJson;
+      parsed = parseConfigJson(json);
+      return handle.build(trainerRequest(parsed.flat));
+    },
+    (handle) => new TrainedModel(handle, call, onDispose, parsed.flat, parsed.steps, json),
+  );
 }

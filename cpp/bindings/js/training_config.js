@@ -3,6 +3,7 @@
 // naming the field and what is allowed, the request for the WASM module
 // (cpp/bindings/train_request.hpp) and the JSON saved in a model file.
 import { describe, invalid } from './errors.js';
+import { errorText, get } from './read.js';
 
 export const TASKS = Object.freeze(['copy', 'reverse', 'sort', 'induction', 'modular']);
 
@@ -81,14 +82,21 @@ export function normalizeTrainerConfig(config = {}, prefix = '') {
     throw invalid(`${prefix}config`, `the trainer configuration (${describe(config)}) must be an object`);
   }
   const names = TRAINER_FIELDS.map((f) => f.name);
-  for (const key of Object.keys(config)) {
+  let keys;
+  try {
+    keys = Object.keys(config);
+  } catch (error) {
+    throw invalid(`${prefix}config`, `reading the trainer configuration threw ${errorText(error)}`);
+  }
+  for (const key of keys) {
     if (!names.includes(key)) {
       throw invalid(`${prefix}${key}`, `unknown field ${describe(key)}; fields are: ${names.join(', ')}`);
     }
   }
   const out = {};
   for (const f of TRAINER_FIELDS) {
-    const value = Object.hasOwn(config, f.name) && config[f.name] !== undefined ? config[f.name] : f.fallback;
+    const given = keys.includes(f.name) ? get(config, f.name, `${prefix}${f.name}`) : undefined;
+    const value = given === undefined ? f.fallback : given;
     out[f.name] = check(f, value, `${prefix}${f.name}`);
   }
   return Object.freeze(out);

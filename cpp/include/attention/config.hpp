@@ -23,6 +23,8 @@ struct Limits {
   static constexpr int kMaxTokenBytes = 1024;
   static constexpr int kMaxDModel = 1024;
   static constexpr int kMaxDK = 1024;
+  // P = heads · dK, the width of Q, K, V and of the concatenated heads.
+  static constexpr int kMaxProjectionWidth = 4096;
   static constexpr double kMinTemperature = 0.01;
   static constexpr double kMaxTemperature = 100.0;
 };

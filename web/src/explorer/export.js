@@ -1,6 +1,12 @@
 // Figures and data out of the explorer: the current view as a standalone SVG (title, legend
 // and labels included, styles inlined) or PNG, and every matrix of the trace as CSV or JSON.
 import { headColor } from '../scales.js';
+import {
+  matricesOf,
+  summaryOf,
+  traceCSV as serializeCSV,
+  traceJSON as serializeJSON,
+} from '../../../dist/engine/serialize.js';
 
 // The rules an exported figure needs, with concrete colours (a file has no page CSS).
 const FIGURE_CSS = `
@@ -83,57 +89,20 @@ export async function svgToPNG(svgText, scale = 2) {
   }
 }
 
-/** A step: one matrix, or one per head. */
-function allOf(trace, name) {
-  return trace.isPerHead(name) ? Array.from({ length: trace.heads }, (_, h) => trace.step(name, h)) : trace.step(name);
-}
+// The same serializer as the command line's (cpp/bindings/js/serialize.js): one CSV guard
+// against spreadsheet formulas, one JSON layout.
+const matrices = (trace) => matricesOf(trace, (name) => trace.isPerHead(name));
 
-/** Every step of the trace as JSON: shapes, labels and values (−∞ as null). */
+/** Every step of the trace as JSON: the page's settings, sizes, labels and values (−∞ as null). */
 export function traceJSON(trace, state) {
-  const steps = {};
-  for (const name of trace.stepNames) {
-    const s = allOf(trace, name);
-    const plain = (m) => ({
-      head: m.head,
-      shape: [m.rows, m.cols],
-      rowLabels: m.rowLabels,
-      colLabels: m.colLabels,
-      data: Array.from(m.data, (v) => (Number.isFinite(v) ? v : null)),
-    });
-    steps[name] = Array.isArray(s) ? s.map(plain) : plain(s);
-  }
   const config = { ...state };
   delete config.playing;
-  return JSON.stringify(
-    { config, tokens: trace.tokens, parameterCount: trace.parameterCount, flops: trace.flops, steps },
-    null,
-    1,
-  );
+  return [...serializeJSON({ config, ...summaryOf(trace) }, matrices(trace))].join('');
 }
 
-function csvField(value) {
-  if (typeof value === 'number') return String(value);
-  // A token such as "=1+1" must stay text in a spreadsheet: prefix it with an apostrophe.
-  const text = /^[=+\-@\t\r]/.test(String(value)) ? `'${value}` : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** Every step as CSV blocks: a header line "step,head,rows,cols", then labelled rows. */
+/** Every step as CSV blocks: a line "# step,<name>,head,<h>,shape,<rows>x<cols>", then labelled rows. */
 export function traceCSV(trace) {
-  const lines = [];
-  for (const name of trace.stepNames) {
-    const s = allOf(trace, name);
-    for (const m of Array.isArray(s) ? s : [s]) {
-      lines.push(['# step', name, 'head', m.head ?? '', 'shape', `${m.rows}x${m.cols}`].map(csvField).join(','));
-      lines.push(['', ...m.colLabels].map(csvField).join(','));
-      for (let i = 0; i < m.rows; i++) {
-        const row = Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols), (v) => (Number.isFinite(v) ? v : '-inf'));
-        lines.push([m.rowLabels[i], ...row].map(csvField).join(','));
-      }
-      lines.push('');
-    }
-  }
-  return lines.join('\n');
+  return [...serializeCSV(matrices(trace))].join('');
 }
 
 export function download(name, content, type) {

@@ -1,0 +1,105 @@
+// A trace as CSV or JSON, for the command line (bin/attention-explorer.mjs) and the page's
+// export (web/src/explorer/export.js) alike. Both formats come out as a generator of pieces,
+// about one matrix row each: a 2,048-token trace is ~700 MB of text, more than one JS string
+// can hold, so the CLI writes the pieces as they come and the page joins them.
+//
+// A matrix here is what LiveTrace.step() returns:
+//   { name, head (null for shared steps), rows, cols, data: Float32Array, rowLabels, colLabels }
+
+// A plain decimal number: a spreadsheet reads it as that number, never as a formula.
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+// What starts a formula in Excel, LibreOffice or Google Sheets (OWASP, "CSV injection").
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+// −∞ and the like as NumPy writes them; JSON has no such number.
+const CSV_NON_FINITE = { '-Infinity': '-inf', Infinity: 'inf', NaN: 'nan' };
+const JSON_NON_FINITE = { '-Infinity': 'null', Infinity: 'null', NaN: 'null' };
+
+/**
+ * One row of numbers, comma-separated. A typed array's join() writes String(v) of every
+ * element in native code, 1.5× as fast as mapping in JS (a 2,048-token trace has 38 million
+ * numbers); only the non-finite ones are replaced.
+ */
+const numbersText = (row, nonFinite) => row.join(',').replace(/-?Infinity|NaN/g, (word) => nonFinite[word]);
+
+/**
+ * One CSV field (RFC 4180). Numbers are written as numbers (−∞ as -inf); text that a
+ * spreadsheet would run as a formula ("=1+1", "+cmd|calc", "@SUM(1)", "-2+3") gets a leading
+ * apostrophe, and text with a comma, quote, \r or \n is quoted.
+ */
+export function csvField(value) {
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : CSV_NON_FINITE[String(value)];
+  let text = String(value);
+  if (FORMULA_START.test(text) && !NUMBER.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+const csvLine = (fields) => `${fields.map(csvField).join(',')}\n`;
+
+/** One matrix as CSV lines: column labels, then one labelled row per row. */
+export function* matrixCSV(m) {
+  yield csvLine(['', ...m.colLabels]);
+  for (let i = 0; i < m.rows; i++) {
+    const row = m.data.subarray(i * m.cols, (i + 1) * m.cols);
+    yield `${csvField(m.rowLabels[i])}${m.cols ? ',' : ''}${numbersText(row, CSV_NON_FINITE)}\n`;
+  }
+}
+
+/** Every matrix as a block: "# step,<name>,head,<h>,shape,<rows>x<cols>", the matrix, a blank line. */
+export function* traceCSV(matrices) {
+  for (const m of matrices) {
+    yield csvLine(['# step', m.name, 'head', m.head ?? '', 'shape', `${m.rows}x${m.cols}`]);
+    yield* matrixCSV(m);
+    yield '\n';
+  }
+}
+
+/** One matrix as JSON: { name, head, shape, rowLabels, colLabels, data (row-major, −∞ as null) }. */
+export function* matrixJSON(m) {
+  const { name, head, rows, cols, rowLabels, colLabels } = m;
+  yield `${JSON.stringify({ name, head, shape: [rows, cols], rowLabels, colLabels }).slice(0, -1)},"data":[`;
+  for (let i = 0; i < rows; i++) {
+    yield `${i && cols ? ',' : ''}${numbersText(m.data.subarray(i * cols, (i + 1) * cols), JSON_NON_FINITE)}`;
+  }
+  yield ']}';
+}
+
+/**
+ * A trace as one JSON object: the plain `fields` (e.g. summaryOf(trace)), then "steps": each
+ * step name → its matrix, or an array of one matrix per head. `matrices` must come step by
+ * step, the heads of a step together (as matricesOf gives them).
+ */
+export function* traceJSON(fields, matrices) {
+  const head = JSON.stringify(fields);
+  yield `${head.length > 2 ? `${head.slice(0, -1)},` : '{'}"steps":{`;
+  let previous = null;
+  for (const m of matrices) {
+    if (m.name === previous?.name) yield ',';
+    else {
+      if (previous) yield previous.head !== null ? '],' : ',';
+      yield `${JSON.stringify(m.name)}:${m.head !== null ? '[' : ''}`;
+    }
+    yield* matrixJSON(m);
+    previous = m;
+  }
+  yield `${previous && previous.head !== null ? ']' : ''}}}\n`;
+}
+
+/** The sizes and costs of a trace, as plain data. */
+export function summaryOf(trace) {
+  const { tokens, kvTokens, nQuery, nKey, dModel, heads, dK, parameterCount, flops } = trace;
+  return { tokens, kvTokens, nQuery, nKey, dModel, heads, dK, parameterCount, flops };
+}
+
+/**
+ * Every matrix of a trace, step by step and, within a per-head step, head by head. Each is
+ * read when the serializer reaches it, so a LiveTrace needs only one step in JS at a time.
+ * @param {{ stepNames: string[], heads: number, step(name: string, head?: number): object }} trace
+ * @param {(name: string) => boolean} isPerHead
+ */
+export function* matricesOf(trace, isPerHead) {
+  for (const name of trace.stepNames) {
+    if (!isPerHead(name)) yield trace.step(name);
+    else for (let h = 0; h < trace.heads; h++) yield trace.step(name, h);
+  }
+}

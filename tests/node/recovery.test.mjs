@@ -1,0 +1,55 @@
+// After any failure inside the WebAssembly instance (a C++ exception reaches JS as a bare
+// number, a trap as a RuntimeError) the instance may be corrupt: its stack pointer is not
+// restored and its heap may leak. The engine then replaces it with a fresh instance of the same
+// compiled module, and the caller sees an AttentionError with code INTERNAL, never the raw value.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AttentionError, createEngine } from './support.mjs';
+import { Engine } from '../../dist/engine/engine.js';
+import { compileModule } from '../../dist/engine/module.js';
+
+const options = { tokens: ['我', '爱', '吃', '火锅'], seed: 9 };
+const expected = (await createEngine()).run(options).step('output').data;
+
+/** An engine over instances of the real module, each kept in `instances` as it is made. */
+async function watchedEngine() {
+  const instantiate = await compileModule();
+  const instances = [];
+  const engine = new Engine(() => {
+    const module = instantiate();
+    instances.push(module);
+    return module;
+  });
+  return { engine, instances };
+}
+
+/** The instance's next run() fails as WASM fails: with `failure` thrown from inside the call. */
+function breakRun(module, failure) {
+  module.TraceHandle.prototype.run = function () {
+    throw failure;
+  };
+}
+
+test('a bare number or a RuntimeError from WASM becomes INTERNAL, and a fresh instance takes over', async () => {
+  const { engine, instances } = await watchedEngine();
+  const live = engine.open({ tokens: ['a'] }); // opened before the failure: its instance is dropped
+  const failures = [5244000, new WebAssembly.RuntimeError('memory access out of bounds')];
+  for (const [i, failure] of failures.entries()) {
+    breakRun(instances[i], failure);
+    assert.throws(
+      () => engine.run(options),
+      (error) => {
+        assert.ok(error instanceof AttentionError, `not an AttentionError: ${error}`);
+        assert.equal(error.code, 'INTERNAL');
+        assert.equal(error.field, 'engine');
+        assert.match(error.message, new RegExp(`${failure.message ?? failure}.*a fresh instance`));
+        return true;
+      },
+    );
+    assert.equal(instances.length, i + 2, 'a fresh instance was made');
+  }
+  assert.deepEqual(engine.run(options).step('output').data, expected);
+  assert.throws(() => live.step('x'), { code: 'DISPOSED', message: /restarted/ });
+  live.dispose(); // harmless
+  assert.deepEqual(engine.tokenize('我爱'), ['我', '爱']);
+});

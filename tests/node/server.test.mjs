@@ -1,0 +1,169 @@
+// The bundled static server (build-scripts/serve.mjs) under hostile requests: it runs as its
+// own process, as `npm start` runs it, so a request that crashed it would end that process.
+// Requests go through a raw socket so that the exact request-target is sent.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { root } from './support.mjs';
+import { MAX_SENTENCE_CHARS, defaultState, stateToURL } from '../../web/src/state.js';
+import { CSP } from '../../build-scripts/serve.mjs';
+
+const site = path.join(root, 'dist/site');
+let server;
+let port;
+let outside;
+
+before(async () => {
+  server = spawn(process.execPath, [path.join(root, 'build-scripts/serve.mjs')], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  server.stdout.setEncoding('utf8');
+  for await (const chunk of server.stdout) {
+    out += chunk;
+    const match = /http:\/\/localhost:(\d+)\//.exec(out);
+    if (match) {
+      port = Number(match[1]);
+      break;
+    }
+  }
+  assert.ok(port > 0, `the server printed its port: ${out}`);
+  // A link inside the site pointing at a file outside it must not be followed.
+  outside = mkdtempSync(path.join(tmpdir(), 'serve-outside-'));
+  writeFileSync(path.join(outside, 'secret.txt'), 'secret');
+  symlinkSync(path.join(outside, 'secret.txt'), path.join(site, 'leak.txt'));
+});
+
+after(() => {
+  server.kill();
+  rmSync(path.join(site, 'leak.txt'), { force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+/** Sends `raw` as is and reads the whole response: { status, headers, body }. */
+async function send(raw) {
+  const socket = connect(port, '127.0.0.1');
+  const chunks = [];
+  socket.on('data', (chunk) => chunks.push(chunk));
+  await once(socket, 'connect'); // rejects when the server is gone
+  // A server that answers before reading the whole request (431) may reset the connection
+  // while the rest is still being sent: the answer read by then is what counts.
+  socket.on('error', () => {});
+  socket.write(raw); // not end(): the server may drop a half-closed connection before answering
+  await once(socket, 'close');
+  const text = Buffer.concat(chunks).toString('latin1');
+  const split = text.indexOf('\r\n\r\n');
+  assert.ok(split > 0, `a complete response to ${JSON.stringify(raw.slice(0, 80))}: ${JSON.stringify(text)}`);
+  const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
+  const headers = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { status: Number(statusLine.split(' ')[1]), headers, body: text.slice(split + 4) };
+}
+
+const request = (target, method = 'GET', extra = '') =>
+  send(`${method} ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${extra}\r\n`);
+
+function assertHardened(response, what) {
+  assert.equal(response.headers['content-security-policy'], CSP, `${what}: the CSP`);
+  assert.equal(response.headers['x-content-type-options'], 'nosniff', `${what}: nosniff`);
+}
+
+async function assertStillServing() {
+  const response = await request('/');
+  assert.equal(response.status, 200, 'the server still answers a normal request');
+  assert.match(response.body, /<!doctype html>/i);
+}
+
+test('a normal request gets the page with the CSP and nosniff', async () => {
+  const response = await request('/index.html');
+  assert.equal(response.status, 200);
+  assert.match(response.headers['content-type'], /^text\/html/);
+  assertHardened(response, '200');
+});
+
+test('malformed percent-encoding and request-targets get 400, and the server stays up', async () => {
+  for (const target of ['/%', '/%ZZ', '/%E4%BD', '/%ff', '/a%00b', 'http://[', 'http://', '*', 'index.html']) {
+    const response = await request(target);
+    assert.equal(response.status, 400, `${target} is a bad request`);
+    assertHardened(response, target);
+    await assertStillServing();
+  }
+});
+
+test('requests node refuses to parse get 400 (431 when too long) with the CSP and nosniff', async () => {
+  for (const raw of ['GET / HTTP/1.1\r\nNo colon here\r\n\r\n', 'GET / HTTP/9\r\n\r\n', 'NONSENSE\r\n\r\n']) {
+    const response = await send(raw);
+    assert.equal(response.status, 400, JSON.stringify(raw));
+    assertHardened(response, JSON.stringify(raw));
+  }
+  const tooLong = await request(`/?s=${'x'.repeat(400 * 1024)}`);
+  assert.equal(tooLong.status, 431, 'far beyond any link the page writes');
+  assertHardened(tooLong, '431');
+  await assertStillServing();
+});
+
+test('an absolute-form target is served by its path', async () => {
+  const response = await request('http://localhost/index.html');
+  assert.equal(response.status, 200);
+});
+
+test('methods other than GET and HEAD get 405 with Allow', async () => {
+  for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE']) {
+    const response = await request('/', method, 'Content-Length: 0\r\n');
+    assert.equal(response.status, 405, method);
+    assert.equal(response.headers.allow, 'GET, HEAD');
+    assertHardened(response, method);
+  }
+  await assertStillServing();
+});
+
+test('HEAD gets the headers of GET and no body', async () => {
+  const get = await request('/index.html');
+  const head = await request('/index.html', 'HEAD');
+  assert.equal(head.status, 200);
+  assert.equal(head.body, '');
+  assert.equal(head.headers['content-length'], get.headers['content-length']);
+  assertHardened(head, 'HEAD');
+});
+
+test('missing files get 404, paths out of the site 403 or 404, all with the CSP and nosniff', async () => {
+  const missing = await request('/no-such-file.js');
+  assert.equal(missing.status, 404);
+  assertHardened(missing, '404');
+  for (const target of ['/../package.json', '/..%2fpackage.json', '/%2e%2e/%2e%2e/package.json', '/leak.txt']) {
+    const response = await request(target);
+    assert.ok([403, 404].includes(response.status), `${target}: ${response.status}`);
+    assert.doesNotMatch(response.body, /secret|"name"/, `${target} leaks nothing`);
+    assertHardened(response, target);
+  }
+  const directory = await request('/fonts/');
+  assert.equal(directory.status, 404, 'a directory is not a file');
+  assertHardened(directory, 'directory');
+  await assertStillServing();
+});
+
+test('a Range header is ignored: the whole file, never a crash', async () => {
+  for (const range of ['bytes=0-10', 'bytes=999999999-', 'bytes=-0', 'nonsense']) {
+    const response = await request('/index.html', 'GET', `Range: ${range}\r\n`);
+    assert.equal(response.status, 200, range);
+  }
+});
+
+test('the longest link the page writes (a sentence of its maximum length) gets 200', async () => {
+  const base = defaultState();
+  const state = { ...base, sentence: '我'.repeat(MAX_SENTENCE_CHARS), dModel: 512, heads: 16, mask: 'causal' };
+  const link = `/${stateToURL(state, base)}`;
+  assert.ok(link.length > 180000, `${link.length} bytes`);
+  const response = await request(link);
+  assert.equal(response.status, 200);
+  await assertStillServing();
+});
