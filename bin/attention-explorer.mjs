@@ -17,8 +17,8 @@ if (isTrainingCommand(process.argv.slice(2))) process.exit(await runTrainingComm
 
 const USAGE = `usage: attention-explorer trace <sentence> [options]
 
-Runs self-attention on <sentence> (all the words after "trace", split by the engine's
-tokenizer; or --tokens a,b,c) and prints the trace.
+Runs self-attention on <sentence> (all the words after "trace", split into words as the page
+splits them; or --tokens a,b,c) and prints the trace.
 
 options:
   --d-model N        model width (default 8)          --heads N      heads (default 2)
@@ -30,6 +30,7 @@ options:
   --bias             add biases                       --init I       scaled | randn
   --embedding E      hash | stream                    --kv <text>    cross-attention keys/values
   --tokens a,b,c     give the tokens directly (instead of a sentence)
+  --tokenizer T      words (default, as the page) | chars | whitespace | engine
   --step NAME        print one step (e.g. weights, scores, output); --head H for per-head steps
   --format F         json (default) | csv             --json         same as --format json
   -h, --help
@@ -62,6 +63,7 @@ try {
       embedding: { type: 'string' },
       kv: { type: 'string' },
       tokens: { type: 'string' },
+      tokenizer: { type: 'string' },
       step: { type: 'string' },
       head: { type: 'string' },
       format: { type: 'string' },
@@ -117,9 +119,13 @@ const mask = oneOf('mask', ['none', 'causal', 'window']);
 if (values.window !== undefined && mask !== 'window') fail('--window needs --mask window');
 if (values.head !== undefined && values.step === undefined) fail('--head needs --step (a per-head step)');
 
+const tokenizer = oneOf('tokenizer', ['words', 'chars', 'whitespace', 'engine']);
+if (tokenizer !== undefined && values.tokens !== undefined) fail('--tokenizer splits a sentence: not with --tokens');
+
 const options = {};
 if (values.tokens !== undefined) options.tokens = values.tokens.split(',');
 else options.text = sentence;
+if (tokenizer !== undefined) options.tokenizer = tokenizer;
 if (values.kv !== undefined) options.kvText = values.kv;
 const set = (key, value) => value !== undefined && (options[key] = value);
 set('dModel', integer('d-model'));

@@ -56,3 +56,30 @@ export async function openPage(browser, url, { viewport = { width: 1280, height:
   await page.goto(url);
   return { page, context, problems, requests };
 }
+
+/**
+ * Waits until no d3 transition is scheduled or running in the page or frame (d3 keeps them
+ * in `node.__transition` and deletes it when the last one ends): the DOM is in its final state.
+ */
+export function transitionsDone(pageOrFrame, timeout = 10000) {
+  return pageOrFrame.waitForFunction(
+    () => {
+      const busy = (root) =>
+        [...root.querySelectorAll('*')].some((node) => node.__transition || (node.shadowRoot && busy(node.shadowRoot)));
+      return !busy(document);
+    },
+    null,
+    { timeout },
+  );
+}
+
+/** Polls `check()` (in node) until it returns a truthy value; throws `what` after `timeout` ms. */
+export async function waitUntil(check, what, timeout = 10000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out after ${timeout} ms waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createEngine, root } from '../node/support.mjs';
-import { openPage, screenshotDir, startBrowser } from './browser.mjs';
+import { openPage, screenshotDir, startBrowser, transitionsDone, waitUntil } from './browser.mjs';
 import { defaultState } from '../../web/src/state.js';
 import { embedSnippet } from '../../web/src/explorer/share.js';
 
@@ -34,12 +34,24 @@ test('an iframe of embed.html fits its content through postMessage and obeys set
   await page.waitForFunction(() => document.querySelector('iframe').style.height !== '', null, { timeout: 20000 });
   const frame = page.frames().find((f) => f.url().includes('embed.html'));
   await frame.waitForSelector('[data-role=heatmaps] g.cell');
-  await page.waitForTimeout(500);
-  const [declared, content] = await Promise.all([
-    frameElement.evaluate((f) => parseFloat(f.style.height)),
-    frame.evaluate(() => document.documentElement.scrollHeight),
-  ]);
-  assert.ok(Math.abs(declared - content) <= 2, `iframe height ${declared} fits its content ${content}`);
+  await transitionsDone(frame);
+  // The parent is another origin: poll both sides until the resize message has arrived.
+  const heights = () =>
+    Promise.all([
+      frameElement.evaluate((f) => parseFloat(f.style.height)),
+      frame.evaluate(() => document.documentElement.scrollHeight),
+    ]);
+  const [declared, content] = await waitUntil(async () => {
+    const [d, c] = await heights();
+    return Math.abs(d - c) <= 2 && [d, c];
+  }, 'the iframe height fits its content').catch(async (error) => {
+    const [d, c] = await heights();
+    throw new Error(`${error.message}: iframe height ${d}, content ${c}`);
+  });
+  assert.ok(
+    Math.abs(declared - content) <= 2 && content > 300,
+    `iframe height ${declared} fits its content ${content}`,
+  );
   assert.equal(await frame.locator('.controls').isHidden(), true, 'controls=0 hides the controls');
   assert.equal(await frame.locator('.step-button[aria-current="step"]').getAttribute('data-step'), '4');
 
@@ -55,7 +67,9 @@ test('an iframe of embed.html fits its content through postMessage and obeys set
   ]) {
     await post(bad);
   }
-  await page.waitForTimeout(300);
+  // Messages arrive in order: once this good one shows, every malformed one was handled.
+  await post({ type: 'attention-explorer:set', state: { view: 'softmax' } });
+  await frame.waitForSelector('[role=tab][data-view=softmax][aria-selected=true]');
   assert.equal(
     await frame.locator('.step-button[aria-current="step"]').getAttribute('data-step'),
     '7',
@@ -151,7 +165,7 @@ test('exports: an SVG that is a valid image with the page’s weights, a PNG, CS
     `${session.url}?s=猫追着球跑&tok=chars&step=7&mask=causal`,
   );
   await page.waitForSelector('[data-role=links] line.link', { state: 'attached' });
-  await page.waitForTimeout(700);
+  await transitionsDone(page);
   const download = async (kind) => {
     const [file] = await Promise.all([page.waitForEvent('download'), page.click(`[data-export="${kind}"]`)]);
     return readFile(await file.path());

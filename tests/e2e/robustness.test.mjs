@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { openPage, startBrowser } from './browser.mjs';
+import { openPage, startBrowser, transitionsDone } from './browser.mjs';
 
 let session;
 before(async () => {
@@ -67,11 +67,11 @@ test('500 edits of the sentence keep the JS heap, the WASM heap and the DOM boun
           if (i % 25 === 0) await new Promise(requestAnimationFrame);
         }
         explorer.store.set({ sentence: sentences[0] });
-        await new Promise((r) => setTimeout(r, 800)); // transitions end
       },
       { count, offset, sentences },
     );
   const measure = async () => {
+    await transitionsDone(page); // exiting elements are gone
     await cdp.send('HeapProfiler.collectGarbage');
     const { usedSize } = await cdp.send('Runtime.getHeapUsage');
     const dom = await page.evaluate(() => document.getElementsByTagName('*').length);
@@ -81,7 +81,7 @@ test('500 edits of the sentence keep the JS heap, the WASM heap and the DOM boun
   // A few edits through the real, debounced input first.
   for (const s of sentences) {
     await page.fill('[data-role=sentence]', s);
-    await page.waitForTimeout(200);
+    await page.waitForFunction((t) => window.attentionExplorer.store.get().sentence === t, s);
   }
   await edit(50, 0);
   const before = await measure();
@@ -174,8 +174,16 @@ test('the Content-Security-Policy forbids eval and inline script, and the app ru
   const { page, context, problems } = await openPage(session.browser, `${session.url}?view=softmax`);
   await page.waitForSelector('[data-role=stage] g.cell');
   for (let step = 2; step <= 10; step++) await page.keyboard.press('ArrowRight');
-  for (const view of ['links', 'heatmap', 'matrices']) await page.click(`[role=tab][data-view=${view}]`);
-  await page.waitForTimeout(300);
+  await page.waitForSelector('.step-button[data-step="10"][aria-current="step"]');
+  for (const [view, drawn] of [
+    ['links', '[data-role=links] text.token'],
+    ['heatmap', '[data-role=heatmaps] g.cell'],
+    ['matrices', '[data-role=matrices] g.cell'],
+  ]) {
+    await page.click(`[role=tab][data-view=${view}]`);
+    await page.waitForSelector(drawn);
+  }
+  await transitionsDone(page);
   assert.deepEqual(problems, [], 'no CSP violation, no console error');
   await context.close();
 });

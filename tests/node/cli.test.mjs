@@ -62,6 +62,23 @@ test('several words without quotes are one sentence', () => {
   );
 });
 
+test('a sentence is split into words as the page splits it; --tokenizer chooses another split', () => {
+  const tokensOf = (...args) => JSON.parse(run('trace', ...args, '--step', 'x', '--json').stdout).rowLabels;
+  assert.deepEqual(tokensOf('小明在北京的清华大学读书'), ['小明', '在', '北京', '的', '清华大学', '读书']);
+  assert.deepEqual(tokensOf('我 爱 吃 火锅'), ['我', '爱', '吃', '火锅']);
+  assert.deepEqual(tokensOf('我 爱 吃 火锅', '--tokenizer', 'engine'), ['我', '爱', '吃', '火', '锅']);
+  assert.deepEqual(tokensOf('猫追着球跑', '--tokenizer', 'chars'), ['猫', '追', '着', '球', '跑']);
+  for (const bad of [
+    ['--tokenizer', 'letters'],
+    ['--tokenizer', '__proto__'],
+  ]) {
+    const r = run('trace', '猫追着球跑', ...bad);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--tokenizer \(".*"\) must be one of words, chars, whitespace, engine/);
+  }
+  assert.equal(run('trace', '--tokens', 'a,b', '--tokenizer', 'chars').status, 2);
+});
+
 // Each sentence's words: 2,048 tokens is the engine's limit; its full trace is ~700 MB of
 // JSON, more than one JS string can hold.
 const longest = Array.from({ length: 2048 }, (_, i) => `w${i}`).join(' ');

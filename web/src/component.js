@@ -3,7 +3,7 @@
 // one WASM engine. Attributes are live: changing one updates that explorer.
 import 'd3-transition';
 import css from 'virtual:explorer-css';
-import { defaultLanguage } from './i18n.js';
+import { defaultLanguage, LANGUAGES, strings } from './i18n.js';
 import { defaultState, stateFromURL } from './state.js';
 import { createExplorer } from './explorer/explorer.js';
 import { sharedEngine } from './explorer/engine.js';
@@ -64,28 +64,45 @@ class AttentionExplorerElement extends HTMLElement {
     shadow.adoptedStyleSheets = [shadowSheet];
     const root = document.createElement('div');
     shadow.append(root);
-    this.#base = defaultState(this.getAttribute('lang') ?? defaultLanguage());
-    const { state, notices } = stateFromAttributes(this, this.#base);
-    const chrome = { header: false, share: false };
-    for (const flag of CHROME)
-      if (this.hasAttribute(flag))
-        chrome[flag] = this.getAttribute(flag) !== 'false' && this.getAttribute(flag) !== '0';
-    const engine = await sharedEngine();
-    this.#explorer = createExplorer(root, {
-      engine,
-      state,
-      chrome,
-      onChange: (s) => this.dispatchEvent(new CustomEvent('statechange', { detail: { ...s } })),
-    });
-    if (notices.length) this.#explorer.showNotice(`Ignored attribute values: ${notices.join(', ')}`);
-    this.dispatchEvent(new Event('ready'));
+    try {
+      // A lang the page does not have falls back like any bad attribute (and is named below).
+      const lang = this.getAttribute('lang');
+      this.#base = defaultState(LANGUAGES.includes(lang) ? lang : defaultLanguage());
+      const { state, notices } = stateFromAttributes(this, this.#base);
+      const chrome = { header: false, share: false };
+      for (const flag of CHROME)
+        if (this.hasAttribute(flag))
+          chrome[flag] = this.getAttribute(flag) !== 'false' && this.getAttribute(flag) !== '0';
+      const engine = await sharedEngine();
+      this.#explorer = createExplorer(root, {
+        engine,
+        state,
+        chrome,
+        onChange: (s) => this.dispatchEvent(new CustomEvent('statechange', { detail: { ...s } })),
+      });
+      this.#showIgnored(notices, state.lang);
+      this.dispatchEvent(new Event('ready'));
+    } catch (error) {
+      // Never an empty box that stays empty: say what happened, where the explorer would be.
+      const message = document.createElement('p');
+      message.className = 'startup-error';
+      message.setAttribute('role', 'alert');
+      message.textContent = strings(this.#base?.lang).startupError(error?.message ?? String(error));
+      root.replaceChildren(message);
+      this.dispatchEvent(new CustomEvent('error', { detail: error }));
+      console.error(error);
+    }
   }
 
   attributeChangedCallback() {
     if (!this.#explorer) return;
     const { state, notices } = stateFromAttributes(this, this.#base);
-    this.#explorer.showNotice(notices.length ? `Ignored attribute values: ${notices.join(', ')}` : null);
+    this.#showIgnored(notices, state.lang);
     this.#explorer.store.set(state);
+  }
+
+  #showIgnored(notices, lang) {
+    this.#explorer.showNotice(notices.length ? strings(lang).ignoredAttributes(notices.join(', ')) : null);
   }
 
   disconnectedCallback() {

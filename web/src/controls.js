@@ -1,6 +1,6 @@
 // The sentence box, presets, tokenization mode and model controls: each change goes to the
 // store; typing is debounced so that the view follows the keystrokes without a flash.
-import { D_MODELS, MASKS, PRESETS } from './state.js';
+import { D_MODELS, MASKS, PRESETS, parseField } from './state.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
 
 function options(select, values, label) {
@@ -38,15 +38,15 @@ export function buildControls(root, store) {
   bind('scale', 'scale', (el) => el.checked);
   bind('positionalEncoding', 'positionalEncoding', (el) => el.checked);
   bind('head', 'head', (el) => (el.value === 'all' ? 'all' : Number(el.value)));
-  const number = (min, max, integer) => (el) => {
-    const v = Number(el.value);
-    const ok = el.value !== '' && Number.isFinite(v) && v >= min && v <= max && (!integer || Number.isInteger(v));
-    el.setAttribute('aria-invalid', String(!ok));
-    return ok ? v : undefined;
+  // The same parser as a link's, so that the box refuses exactly what a link would.
+  const field = (key) => (el) => {
+    const v = parseField(key, el.value);
+    el.setAttribute('aria-invalid', String(v === undefined));
+    return v;
   };
-  bind('seed', 'seed', number(0, 4294967295, true));
-  bind('window', 'window', number(0, 64, true));
-  bind('temperature', 'temperature', number(0.05, 20, false));
+  bind('seed', 'seed', field('seed'));
+  bind('window', 'window', field('w'));
+  bind('temperature', 'temperature', field('t'));
 }
 
 /** Writes the state into the controls (after a URL load, a preset, or a language switch). */

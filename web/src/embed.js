@@ -1,6 +1,8 @@
 // The embed page (embed.html): minimal chrome for an iframe. Flags in the URL hide parts:
 // controls=0, stepper=0, explain=0, views=0. It tells the parent its height through
 // postMessage, and accepts one well-formed message to change its state.
+// First: its error listeners must exist before any other module runs.
+import { startPage } from './startup.js';
 import './app.css';
 import 'd3-transition';
 import { defaultLanguage, strings } from './i18n.js';
@@ -10,50 +12,51 @@ import { sharedEngine } from './explorer/engine.js';
 
 const CHROME_FLAGS = ['controls', 'stepper', 'explain', 'views'];
 
-const params = new URLSearchParams(location.search);
-const chrome = { header: false, share: false };
-for (const flag of CHROME_FLAGS) {
-  if (params.has(flag)) chrome[flag] = params.get(flag) !== '0';
-  params.delete(flag);
-}
-const base = defaultState(defaultLanguage());
-const { state, notices } = stateFromURL(params.toString(), base);
-const engine = await sharedEngine();
-document.getElementById('loading').hidden = true;
-
-function postHeight() {
-  if (window.parent !== window) {
-    window.parent.postMessage(
-      { type: 'attention-explorer:height', height: document.documentElement.scrollHeight },
-      '*',
-    );
+await startPage(async () => {
+  const params = new URLSearchParams(location.search);
+  const chrome = { header: false, share: false };
+  for (const flag of CHROME_FLAGS) {
+    if (params.has(flag)) chrome[flag] = params.get(flag) !== '0';
+    params.delete(flag);
   }
-}
+  const base = defaultState(defaultLanguage());
+  const { state, notices } = stateFromURL(params.toString(), base);
+  const engine = await sharedEngine();
 
-const explorer = createExplorer(document.getElementById('app'), {
-  engine,
-  state,
-  chrome,
-  keyTarget: document,
-  onChange: () => requestAnimationFrame(postHeight),
-});
-if (notices.length) explorer.showNotice(strings(state.lang).ignoredURL(notices.join(', ')));
-new ResizeObserver(postHeight).observe(document.documentElement);
-
-// { type: 'attention-explorer:set', state: { step: 7, view: 'heatmap', ... } } from the parent.
-// Values go through the same parser as the URL: anything else is ignored, nothing is evaluated.
-window.addEventListener('message', (event) => {
-  const data = event.data;
-  if (event.source !== window.parent || !data || typeof data !== 'object' || data.type !== 'attention-explorer:set')
-    return;
-  if (!data.state || typeof data.state !== 'object') return;
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(data.state)) {
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-      query.set(key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+  function postHeight() {
+    if (window.parent !== window) {
+      window.parent.postMessage(
+        { type: 'attention-explorer:height', height: document.documentElement.scrollHeight },
+        '*',
+      );
     }
   }
-  const { state: next, notices: rejected } = stateFromURL(query.toString(), explorer.store.get());
-  if (rejected.length) return;
-  explorer.store.set(next);
+
+  const explorer = createExplorer(document.getElementById('app'), {
+    engine,
+    state,
+    chrome,
+    keyTarget: document,
+    onChange: () => requestAnimationFrame(postHeight),
+  });
+  if (notices.length) explorer.showNotice(strings(state.lang).ignoredURL(notices.join(', ')));
+  new ResizeObserver(postHeight).observe(document.documentElement);
+
+  // { type: 'attention-explorer:set', state: { step: 7, view: 'heatmap', ... } } from the parent.
+  // Values go through the same parser as the URL: anything else is ignored, nothing is evaluated.
+  window.addEventListener('message', (event) => {
+    const data = event.data;
+    if (event.source !== window.parent || !data || typeof data !== 'object' || data.type !== 'attention-explorer:set')
+      return;
+    if (!data.state || typeof data.state !== 'object') return;
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(data.state)) {
+      if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+        query.set(key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
+      }
+    }
+    const { state: next, notices: rejected } = stateFromURL(query.toString(), explorer.store.get());
+    if (rejected.length) return;
+    explorer.store.set(next);
+  });
 });

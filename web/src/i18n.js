@@ -75,7 +75,11 @@ const STRINGS = {
     linksCapped: (shown, all) => `Showing the ${shown} strongest of ${all} links.`,
     tableTooLarge: (cells) => `Too large for a table (${cells} cells): use the heatmap or the CSV export.`,
     ignoredURL: (list) => `Ignored link values (defaults used instead): ${list}`,
+    ignoredAttributes: (list) => `Ignored attribute values (defaults used instead): ${list}`,
+    linkTooLong: (length, max) =>
+      `This sentence is too long for a link (it would make one of ${length.toLocaleString('en')} characters; links keep to ${max.toLocaleString('en')} so that every server opens them). The address bar and Copy link / Copy embed code keep every other setting, with the example sentence.`,
     loading: 'Loading the engine…',
+    startupError: (message) => `Attention Explorer could not start: ${message}`,
     summary: (n, h, dk, params) => `${n} tokens · ${h} heads of d_k = ${dk} · ${params} parameters`,
     cost: (attn, proj) => `attention O(n²·d): ${attn} FLOPs · projections O(n·d²): ${proj} FLOPs`,
     steps: [
@@ -205,7 +209,11 @@ const STRINGS = {
     linksCapped: (shown, all) => `只显示最强的 ${shown} 条连线（共 ${all} 条）。`,
     tableTooLarge: (cells) => `表格太大（${cells} 个格子）：请使用热力图或导出 CSV。`,
     ignoredURL: (list) => `链接中的这些值无效，已改用默认值：${list}`,
+    ignoredAttributes: (list) => `这些属性值无效，已改用默认值：${list}`,
+    linkTooLong: (length, max) =>
+      `这句话太长，放不进链接（链接会有 ${length.toLocaleString('zh-CN')} 个字符；为了让任何服务器都能打开，链接最多 ${max.toLocaleString('zh-CN')} 个字符）。地址栏和“复制链接”“复制嵌入代码”保留其他所有设置，句子换成示例句。`,
     loading: '正在加载引擎…',
+    startupError: (message) => `注意力探索器无法启动：${message}`,
     summary: (n, h, dk, params) => `${n} 个词元 · ${h} 个头，每头 d_k = ${dk} · 参数 ${params} 个`,
     cost: (attn, proj) => `注意力 O(n²·d)：${attn} 次浮点运算 · 投影 O(n·d²)：${proj} 次`,
     steps: [
@@ -274,6 +282,12 @@ export function defaultLanguage(languages = globalThis.navigator?.languages ?? [
   return 'en';
 }
 
+/** The strings of a language; English for anything else (own keys only: not `constructor`). */
 export function strings(lang) {
-  return STRINGS[lang] ?? STRINGS.en;
+  return Object.hasOwn(STRINGS, lang) ? STRINGS[lang] : STRINGS.en;
+}
+
+/** Both languages at once, for text shown before the page knows which one to use. */
+export function bilingual(key, ...args) {
+  return LANGUAGES.map((lang) => STRINGS[lang][key](...args)).join(' · ');
 }

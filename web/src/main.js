@@ -1,35 +1,55 @@
 // The page: one explorer with its whole state in the URL.
+// First: its error listeners must exist before any other module runs.
+import { startPage } from './startup.js';
 import './app.css';
 // d3 declares itself free of side effects, so the bundler would drop the module that adds
 // selection.transition(): import it for its side effect.
 import 'd3-transition';
 import { defaultLanguage, strings } from './i18n.js';
-import { defaultState, stateFromURL, stateToURL } from './state.js';
+import { defaultState, stateFromURL } from './state.js';
 import { createExplorer } from './explorer/explorer.js';
 import { sharedEngine } from './explorer/engine.js';
-import { embedSnippet, pageLink } from './explorer/share.js';
+import { embedLink, embedSnippet, MAX_LINK_CHARS, pageLink } from './explorer/share.js';
 
-const base = defaultState(defaultLanguage());
-const { state, notices } = stateFromURL(location.search, base);
-const engine = await sharedEngine();
-let urlTimer;
-document.getElementById('loading').hidden = true;
+await startPage(async () => {
+  const base = defaultState(defaultLanguage());
+  const { state, notices } = stateFromURL(location.search, base);
+  const engine = await sharedEngine();
+  let urlTimer;
+  let explorer = null; // onChange runs once inside createExplorer, before it returns
 
-const explorer = createExplorer(document.getElementById('app'), {
-  engine,
-  state,
-  keyTarget: document,
-  shareLinks: { page: (s) => pageLink(s, base), embed: (s) => embedSnippet(s, base) },
-  onChange(s) {
-    document.documentElement.lang = s.lang === 'zh' ? 'zh-CN' : 'en';
-    document.title = strings(s.lang).title;
-    // replaceState costs milliseconds: write the URL once typing pauses, not per keystroke.
-    clearTimeout(urlTimer);
-    urlTimer = setTimeout(
-      () => history.replaceState(null, '', `${location.pathname}${stateToURL(s, base)}${location.hash}`),
-      150,
-    );
-  },
+  // What a link leaves out, in the current language (null when it keeps everything).
+  const linkNote = (s, fit) =>
+    fit.sentenceLeftOut ? strings(s.lang).linkTooLong(fit.fullLength, MAX_LINK_CHARS) : null;
+
+  // The notice: link values that were ignored, and what a link to this state leaves out.
+  function showNotes(s, fit) {
+    const notes = [notices.length ? strings(s.lang).ignoredURL(notices.join(', ')) : null, linkNote(s, fit)];
+    explorer?.showNotice(notes.filter(Boolean).join('\n') || null);
+  }
+
+  explorer = createExplorer(document.getElementById('app'), {
+    engine,
+    state,
+    keyTarget: document,
+    shareLinks: {
+      page(s) {
+        const fit = pageLink(s, base);
+        return { text: fit.link, note: linkNote(s, fit) };
+      },
+      embed: (s) => ({ text: embedSnippet(s, base), note: linkNote(s, embedLink(s, base)) }),
+    },
+    onChange(s) {
+      document.documentElement.lang = s.lang === 'zh' ? 'zh-CN' : 'en';
+      document.title = strings(s.lang).title;
+      // The address bar is a link too: a reload must reach the server within its limit.
+      const fit = pageLink(s, base);
+      showNotes(s, fit);
+      // replaceState costs milliseconds: write the URL once typing pauses, not per keystroke.
+      clearTimeout(urlTimer);
+      urlTimer = setTimeout(() => history.replaceState(null, '', `${fit.link}${location.hash}`), 150);
+    },
+  });
+  showNotes(explorer.store.get(), pageLink(explorer.store.get(), base));
+  window.attentionExplorer = explorer; // for the console and for tests
 });
-if (notices.length) explorer.showNotice(strings(state.lang).ignoredURL(notices.join(', ')));
-window.attentionExplorer = explorer; // for the console and for tests

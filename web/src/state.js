@@ -41,36 +41,59 @@ export function defaultState(lang = 'en') {
   };
 }
 
+// Numbers are read as written in decimal digits only: Number() would also take '', ' 42',
+// '0x10', '1e3' and '4294967295.0', so a link could mean something other than it shows.
 const int = (min, max) => (text) => {
+  if (!/^[0-9]{1,10}$/.test(text)) return undefined;
   const v = Number(text);
-  return Number.isInteger(v) && v >= min && v <= max ? v : undefined;
+  return v >= min && v <= max ? v : undefined;
+};
+const decimal = (min, max) => (text) => {
+  if (!/^([0-9]{1,6}|[0-9]{0,6}\.[0-9]{1,20})$/.test(text)) return undefined; // 2, 0.5, .5
+  const v = Number(text);
+  return v >= min && v <= max ? v : undefined;
 };
 const oneOf = (list) => (text) => (list.includes(text) ? text : undefined);
 const flag = (text) => (text === '1' ? true : text === '0' ? false : undefined);
 
-// URL key → [state field, parse, format]
-const FIELDS = {
-  s: ['sentence', (t) => (t.length <= MAX_SENTENCE_CHARS ? t : undefined), String],
-  tok: ['tokenization', oneOf(TOKENIZATION_MODES), String],
-  d: ['dModel', (t) => (D_MODELS.includes(Number(t)) ? Number(t) : undefined), String],
-  h: ['heads', int(1, 16), String],
-  seed: ['seed', int(0, 4294967295), String],
-  mask: ['mask', oneOf(MASKS), String],
-  w: ['window', int(0, 64), String],
-  scale: ['scale', flag, (v) => (v ? '1' : '0')],
-  t: ['temperature', (t) => (Number(t) >= 0.05 && Number(t) <= 20 ? Number(t) : undefined), String],
-  pe: ['positionalEncoding', flag, (v) => (v ? '1' : '0')],
-  init: ['init', oneOf(['scaled', 'randn']), String],
-  step: ['step', int(1, STEP_COUNT), String],
-  view: ['view', oneOf(VIEWS), String],
-  head: [
-    'head',
-    (t) => (t === 'all' ? 'all' : int(1, 16)(t) !== undefined ? Number(t) - 1 : undefined),
-    (v) => (v === 'all' ? 'all' : String(v + 1)),
-  ],
-  q: ['query', int(0, 10000), String],
-  lang: ['lang', oneOf(LANGUAGES), String],
-};
+// URL key → [state field, parse, format]. A Map, not an object: a key from a link such as
+// `toString` or `__proto__` must find nothing, not a member every object inherits.
+const FIELDS = new Map(
+  Object.entries({
+    s: ['sentence', (t) => (t.length <= MAX_SENTENCE_CHARS ? t : undefined), String],
+    tok: ['tokenization', oneOf(TOKENIZATION_MODES), String],
+    d: ['dModel', (t) => (D_MODELS.includes(int(1, 1024)(t)) ? Number(t) : undefined), String],
+    h: ['heads', int(1, 16), String],
+    seed: ['seed', int(0, 4294967295), String],
+    mask: ['mask', oneOf(MASKS), String],
+    w: ['window', int(0, 64), String],
+    scale: ['scale', flag, (v) => (v ? '1' : '0')],
+    t: ['temperature', decimal(0.05, 20), String],
+    pe: ['positionalEncoding', flag, (v) => (v ? '1' : '0')],
+    init: ['init', oneOf(['scaled', 'randn']), String],
+    step: ['step', int(1, STEP_COUNT), String],
+    view: ['view', oneOf(VIEWS), String],
+    head: [
+      'head',
+      (t) => (t === 'all' ? 'all' : int(1, 16)(t) !== undefined ? Number(t) - 1 : undefined),
+      (v) => (v === 'all' ? 'all' : String(v + 1)),
+    ],
+    q: ['query', int(0, 10000), String],
+    lang: ['lang', oneOf(LANGUAGES), String],
+  }),
+);
+
+/** The value a URL key's text stands for, or undefined if the key or the text is not valid. */
+export function parseField(key, text) {
+  return FIELDS.get(key)?.[1](text);
+}
+
+// A link can carry tens of kilobytes: the notice names each refused value in a few words.
+function clip(text, max = 60) {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, ''); // never half a surrogate pair
+  return `${cut}…`;
+}
 
 /** Reads a state from URL search params: { state, notices: ["d=7"] }. */
 export function stateFromURL(search, base) {
@@ -78,10 +101,9 @@ export function stateFromURL(search, base) {
   const state = { ...base };
   const notices = [];
   for (const [key, text] of params) {
-    const field = FIELDS[key];
-    const value = field ? field[1](text) : undefined;
-    if (value === undefined) notices.push(`${key}=${text}`);
-    else state[field[0]] = value;
+    const value = parseField(key, text);
+    if (value === undefined) notices.push(clip(`${key}=${text}`));
+    else state[FIELDS.get(key)[0]] = value;
   }
   return { state: constrain(state), notices };
 }
@@ -89,7 +111,7 @@ export function stateFromURL(search, base) {
 /** Only the fields that differ from the defaults, so links stay short. */
 export function stateToURL(state, base) {
   const params = new URLSearchParams();
-  for (const [key, [name, , format]] of Object.entries(FIELDS)) {
+  for (const [key, [name, , format]] of FIELDS) {
     if (state[name] !== base[name]) params.set(key, format(state[name]));
   }
   const query = params.toString();

@@ -339,13 +339,16 @@ export function createExplorer(root, o) {
     else download('attention-trace.json', traceJSON(trace, state), 'application/json');
   }
 
-  async function copy(text, button) {
+  /** Copies `share`: a string, or { text, note } where the note says what the text leaves out. */
+  async function copy(share, button) {
+    const { text, note = null } = typeof share === 'string' ? { text: share } : share;
     try {
       await navigator.clipboard.writeText(text);
       button.dataset.copied = 'true';
+      if (note) showNotice(note);
     } catch {
       // No clipboard permission (e.g. inside some iframes): show the text to copy by hand.
-      showNotice(text);
+      showNotice(note ? `${note}\n${text}` : text);
     }
     setTimeout(() => delete button.dataset.copied, 1500);
   }

@@ -1,20 +1,39 @@
 // Links to the current view: the page itself, and an iframe snippet for the embed page.
 import { stateToURL } from '../state.js';
 
-export function pageLink(state, base, href = location.href) {
-  const url = new URL(href);
-  return `${url.origin}${url.pathname}${stateToURL(state, base)}`;
+// A server refuses a request line longer than its limit (Node's default is 16 KB, many hosts
+// stop at 8 KB) and the link would not open. Links keep to this many characters: past it the
+// sentence is left out, the rest of the state stays, and the page says so (linkTooLong).
+export const MAX_LINK_CHARS = 8000;
+
+/**
+ * `prefix` followed by the query of `state` (and `extra`, e.g. 'controls=0'), within
+ * MAX_LINK_CHARS: { link, fullLength (with the sentence), sentenceLeftOut }.
+ */
+function fitLink(prefix, state, base, extra = '') {
+  const withQuery = (query) => `${prefix}${query}${extra ? `${query ? '&' : '?'}${extra}` : ''}`;
+  const full = withQuery(stateToURL(state, base));
+  if (full.length <= MAX_LINK_CHARS) return { link: full, fullLength: full.length, sentenceLeftOut: false };
+  const link = withQuery(stateToURL({ ...state, sentence: base.sentence }, base));
+  return { link, fullLength: full.length, sentenceLeftOut: true };
 }
 
+/** The page's link to `state`: { link, fullLength, sentenceLeftOut }. */
+export function pageLink(state, base, href = location.href) {
+  const url = new URL(href);
+  url.search = '';
+  url.hash = ''; // not origin + pathname: a file:// page's origin is the string "null"
+  return fitLink(url.href, state, base);
+}
+
+/** The embed page's link to `state`, controls hidden: { link, fullLength, sentenceLeftOut }. */
 export function embedLink(state, base, href = location.href) {
-  const url = new URL('embed.html', href);
-  const query = stateToURL(state, base);
-  return `${url.href}${query}${query ? '&' : '?'}controls=0`;
+  return fitLink(new URL('embed.html', href).href, state, base, 'controls=0');
 }
 
 /** An <iframe> that resizes itself to its content (see docs/embedding.md). */
 export function embedSnippet(state, base, href = location.href) {
-  const src = embedLink(state, base, href).replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  const src = embedLink(state, base, href).link.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
   return `<iframe src="${src}" title="Attention Explorer" width="100%" height="760" style="border:0" loading="lazy"></iframe>
 <script>
 addEventListener('message', (e) => {
