@@ -245,6 +245,15 @@ test('bad calls on a trainer or model are refused', () => {
       message: /from 0 to 1/,
     });
     throwsAttention(() => trainer.trace('0 1'), { code: 'INVALID_ARGUMENT', field: 'input' });
+    const traced = trainer.trace({ text: '0 1' });
+    for (const head of ['__proto__', 'length', -1, 1.5, '0'])
+      throwsAttention(() => traced.layers[0].step('weights', head), { code: 'UNKNOWN_STEP', field: 'head' });
+    throwsAttention(() => traced.layers[0].step('output', 1), {
+      code: 'UNKNOWN_STEP',
+      field: 'head',
+      message: /from 0 to 0/,
+    });
+    throwsAttention(() => traced.step('toString'), { code: 'UNKNOWN_STEP', field: 'step' });
     throwsAttention(() => trainer.trace({ text: '0 1' }).layers[0].step('weights', 4), {
       code: 'UNKNOWN_STEP',
       field: 'head',

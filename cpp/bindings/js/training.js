@@ -138,10 +138,16 @@ function readTrace(handle, { layer, steps } = {}) {
           `step ${describe(String(name))} was not copied; steps are: ${names.join(', ')}`,
         );
       }
-      if (!Array.isArray(found)) return found;
-      if (!found[head])
-        throw new AttentionError('UNKNOWN_STEP', 'head', `head (${head}) must be from 0 to ${found.length - 1}`);
-      return found[head];
+      // An integer in range only: found["__proto__"] or found["length"] is no head.
+      const max = Array.isArray(found) ? found.length - 1 : 0;
+      if (!Number.isInteger(head) || head < 0 || head > max) {
+        throw new AttentionError(
+          'UNKNOWN_STEP',
+          'head',
+          `head (${describe(head)}) must be an integer from 0 to ${max}`,
+        );
+      }
+      return Array.isArray(found) ? found[head] : found;
     };
   const layerInfos = pick(s.layerSteps);
   const layerNames = layerInfos.map((i) => i.name);
