@@ -52,15 +52,25 @@ function oneOfFlag(values, flag, allowed, fallback) {
 }
 
 function parse(args, options, positionals) {
+  let parsed;
   try {
-    return parseArgs({
+    parsed = parseArgs({
       args,
       options: { ...options, help: { type: 'boolean', short: 'h' } },
       allowPositionals: positionals,
+      tokens: true,
     });
   } catch (error) {
     throw new UsageError(error.message);
   }
+  // parseArgs keeps the last of a repeated flag: a silently ignored value.
+  const given = new Set();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    if (given.has(token.name)) throw new UsageError(`--${token.name} is given twice`);
+    given.add(token.name);
+  }
+  return parsed;
 }
 
 /** A trainer configuration from the field flags; bad values are UsageErrors naming the flag. */

@@ -79,6 +79,7 @@ test('bad arguments exit 2, naming the flag and the allowed values', () => {
     [['train', '--causal', 'maybe'], /--causal \("maybe"\) must be true or false/],
     [['train', '--precision', 'int8'], /--precision \(int8\) must be one of float32, float16/],
     [['train', '--bogus', '1'], /--bogus/],
+    [['train', '--layers', '1', '--layers', '2'], /--layers is given twice/],
     [['eval'], /give one model file/],
     [['eval', modelPath, '--examples', '-3'], /--examples/],
     [['trace', '--model', modelPath, '0 1', '--layer', '5'], /--layer \(5\) must be an integer from 0 to 1/],
