@@ -35,6 +35,8 @@ options:
   --format F         json (default) | csv             --json         same as --format json
   -h, --help
 
+Training: attention-explorer train | eval | trace --model (attention-explorer train --help).
+
 exit status: 0 ok, 1 the engine refused the input, 2 bad arguments, 3 the output could not be
 written.`;
 

@@ -2,8 +2,8 @@
 //   attention-explorer train --task sort --steps 3000 --out sort.model
 //   attention-explorer eval sort.model
 //   attention-explorer trace --model sort.model "3 1 4 2 |"
-// Exit codes: 0 ok, 1 the engine refused (or a file could not be read or written), 2 bad
-// arguments (naming the flag and its allowed values).
+// Exit codes: 0 ok, 1 the engine refused (or a model file could not be read), 2 bad arguments
+// (naming the flag and its allowed values), 3 the model file could not be written.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AttentionError, TRAINER_FIELDS, createEngine } from '../dist/engine/engine.js';
@@ -34,6 +34,7 @@ prints every step of every layer as JSON, or one step with --step (and --layer, 
 
 class UsageError extends Error {}
 class Refusal extends Error {}
+class WriteFailure extends Error {}
 
 function integerFlag(values, flag, min, max, fallback) {
   const text = values[flag];
@@ -162,7 +163,7 @@ async function train(args) {
     try {
       writeFileSync(out, bytes);
     } catch (error) {
-      throw new Refusal(`cannot write ${out}: ${error.code ?? error.message}`);
+      throw new WriteFailure(`cannot write ${out}: ${error.code ?? error.message}`);
     }
     const held = trainer.evaluate(evalExamples);
     process.stdout.write(
@@ -278,9 +279,9 @@ export async function runTrainingCommand(args) {
       process.stderr.write(`attention-explorer ${command}: ${error.message}\n\n${USAGE}\n`);
       return 2;
     }
-    if (error instanceof Refusal) {
+    if (error instanceof Refusal || error instanceof WriteFailure) {
       process.stderr.write(`attention-explorer ${command}: ${error.message}\n`);
-      return 1;
+      return error instanceof Refusal ? 1 : 3;
     }
     if (error instanceof AttentionError) {
       process.stderr.write(`attention-explorer ${command}: ${error.field}: ${error.message} [${error.code}]\n`);

@@ -109,3 +109,9 @@ test('engine refusals exit 1 with the field and the reason', () => {
     assert.match(result.stderr, message, args.join(' '));
   }
 });
+
+test('a model file that cannot be written exits 3', () => {
+  const result = run('train', ...TINY, '--steps', '1', '--out', path.join(dir, 'no-such-folder', 'x.model'));
+  assert.equal(result.status, 3, result.stderr);
+  assert.match(result.stderr, /cannot write .*x\.model: ENOENT/);
+});
