@@ -71,7 +71,7 @@ TEST_P(GradientCheck, EveryTensorMatchesFiniteDifferences) {
   const Batch batch = RandomBatch(config, GetParam().loss_mask, 3);
   Loss(&model, batch);
   model.ZeroGradients();
-  model.Backward();
+  ASSERT_TRUE(model.Backward().ok());
   const std::vector<double> analytic(model.gradients(),
                                      model.gradients() + model.parameter_count());
 

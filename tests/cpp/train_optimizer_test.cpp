@@ -124,7 +124,7 @@ float Train(Model<float>* model, AdamW<float>* adam, int steps) {
     EXPECT_TRUE(status.ok()) << status.message();
     loss = model->loss();
     model->ZeroGradients();
-    model->Backward();
+    EXPECT_TRUE(model->Backward().ok());
     adam->Step(model->parameters(), model->gradients());
   }
   return loss;

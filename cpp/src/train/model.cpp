@@ -11,18 +11,38 @@
 
 namespace attention::train {
 
+namespace {
+
+// Hands out consecutive arrays of `base` (or only counts, when base is null).
 template <typename T>
-size_t PlaceActivations(const ModelConfig& config, int n, T* base, Activations<T>* a) {
+struct Carver {
+  T* base;
   size_t used = 0;
-  auto place = [&](size_t count) {
+  T* operator()(size_t count) {
     T* at = base != nullptr ? base + used : nullptr;
     used += count;
     return at;
-  };
-  const size_t nc = static_cast<size_t>(n) * config.d_model;
-  const size_t np = static_cast<size_t>(n) * config.ProjectionWidth();
-  const size_t nf = static_cast<size_t>(n) * config.ResolvedDFF();
-  const size_t nv = static_cast<size_t>(n) * config.vocab_size;
+  }
+};
+
+// Scalars of the [N × width] arrays.
+struct Widths {
+  size_t n, nc, np, nf, nv;
+  Widths(const ModelConfig& config, int rows)
+      : n(static_cast<size_t>(rows)),
+        nc(n * config.d_model),
+        np(n * config.ProjectionWidth()),
+        nf(n * config.ResolvedDFF()),
+        nv(n * config.vocab_size) {}
+};
+
+}  // namespace
+
+template <typename T>
+size_t PlaceActivations(const ModelConfig& config, int rows, T* base, Activations<T>* a) {
+  Carver<T> place{base};
+  const Widths w(config, rows);
+  const size_t n = w.n, nc = w.nc, np = w.np, nf = w.nf, nv = w.nv;
   a->embedding = place(nc);
   a->layers.assign(static_cast<size_t>(config.layers), LayerActivations<T>{});
   for (LayerActivations<T>& l : a->layers) {
@@ -54,21 +74,15 @@ size_t PlaceActivations(const ModelConfig& config, int n, T* base, Activations<T
   }
   a->logits = place(nv);
   a->probabilities = place(nv);
-  return used;
+  return place.used;
 }
 
 template <typename T>
-size_t PlaceScratch(const ModelConfig& config, int n, T* base, Scratch<T>* s) {
-  size_t used = 0;
-  auto place = [&](size_t count) {
-    T* at = base != nullptr ? base + used : nullptr;
-    used += count;
-    return at;
-  };
-  const size_t nc = static_cast<size_t>(n) * config.d_model;
-  const size_t np = static_cast<size_t>(n) * config.ProjectionWidth();
-  const size_t nf = static_cast<size_t>(n) * config.ResolvedDFF();
-  s->dlogits = place(static_cast<size_t>(n) * config.vocab_size);
+size_t PlaceScratch(const ModelConfig& config, int rows, T* base, Scratch<T>* s) {
+  Carver<T> place{base};
+  const Widths w(config, rows);
+  const size_t nc = w.nc, np = w.np, nf = w.nf;
+  s->dlogits = place(w.nv);
   s->dstream = place(nc);
   s->dnorm = place(nc);
   if (config.has_ffn()) {
@@ -79,7 +93,7 @@ size_t PlaceScratch(const ModelConfig& config, int n, T* base, Scratch<T>* s) {
   s->dk = place(np);
   s->dv = place(np);
   s->dconcat = place(np);
-  return used;
+  return place.used;
 }
 
 MemoryUse EstimateMemory(const ModelConfig& config, int batch, int length, int scalar_bytes) {
@@ -110,6 +124,15 @@ Status ValidateBatch(const ModelConfig& config, const Batch& batch) {
                          batch.length, config.context_length));
   }
   const size_t n = static_cast<size_t>(batch.size) * static_cast<size_t>(batch.length);
+  const MemoryUse use = EstimateMemory(config, batch.size, batch.length, 4);
+  if (use.activations + use.scratch > kMaxActivationBytes) {
+    return Status(ErrorCode::kLimitExceeded, "batch",
+                  Format("batch · length (%d · %d) needs %lld MB of activations for this model; "
+                         "at most %lld MB: use a smaller batch",
+                         batch.size, batch.length,
+                         static_cast<long long>((use.activations + use.scratch) >> 20),
+                         static_cast<long long>(kMaxActivationBytes >> 20)));
+  }
   auto check_ids = [&](const std::vector<int>& ids, const char* field) {
     if (ids.size() != n) {
       return Status(

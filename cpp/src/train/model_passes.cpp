@@ -19,12 +19,12 @@ T ScoreScale(const ModelConfig& config) {
 
 template <typename T>
 Status Model<T>::Forward(const Batch& batch) {
+  Buffers& b = *buffers_;
+  b.targets.clear();  // until this Forward succeeds, Backward has nothing to differentiate
   Status status = ValidateBatch(config_, batch);
   if (!status.ok()) return status;
   Allocate(batch.size, batch.length);
-  Buffers& b = *buffers_;
   b.tokens = batch.tokens;
-  b.targets = batch.targets;
   b.loss_weights = batch.loss_weights;
   std::fill(b.stats.begin(), b.stats.end(), AttentionStats{});
   Activations<T>& a = b.acts;
@@ -53,13 +53,14 @@ Status Model<T>::Forward(const Batch& batch) {
   Product<T>(ViewOf(a.logits, n, v, v), ViewOf(final_in, n, c, c), ViewOf(unembedding, v, c, c),
              Transpose::kB, Write::kAssign);
   // Pass 4: probabilities and the loss.
-  loss_ =
-      CrossEntropyForward(a.probabilities, a.logits, b.targets.empty() ? nullptr : b.targets.data(),
-                          b.loss_weights.empty() ? nullptr : b.loss_weights.data(), n, v);
+  loss_ = CrossEntropyForward(a.probabilities, a.logits,
+                              batch.targets.empty() ? nullptr : batch.targets.data(),
+                              b.loss_weights.empty() ? nullptr : b.loss_weights.data(), n, v);
   if (!std::isfinite(static_cast<double>(loss_))) {
     return Status(ErrorCode::kNonFinite, "loss",
                   "the loss is not finite: training diverged; lower the learning rate");
   }
+  b.targets = batch.targets;
   return Status::Ok();
 }
 
@@ -105,8 +106,12 @@ void Model<T>::ForwardLayer(int l) {
 }
 
 template <typename T>
-void Model<T>::Backward() {
+Status Model<T>::Backward() {
   Buffers& b = *buffers_;
+  if (b.batch == 0 || b.targets.empty()) {
+    return Status(ErrorCode::kInvalidArgument, "targets",
+                  "Backward needs a successful Forward with targets before it");
+  }
   Activations<T>& a = b.acts;
   Scratch<T>& s = b.scratch;
   const int n = b.batch * b.length;
@@ -139,6 +144,7 @@ void Model<T>::Backward() {
   // Pass 5: embedding and learned positions.
   EmbeddingBackward(Grad(K::kTokenEmbedding), Grad(K::kPositionEmbedding), s.dstream,
                     b.tokens.data(), n, b.length, c);
+  return Status::Ok();
 }
 
 // On entry s.dstream = ∂L/∂(this layer's output); on exit ∂L/∂(its input).
@@ -191,7 +197,7 @@ void Model<T>::BackwardLayer(int l) {
 #define ATTENTION_TRAIN_PASSES(T)                  \
   template Status Model<T>::Forward(const Batch&); \
   template void Model<T>::ForwardLayer(int);       \
-  template void Model<T>::Backward();              \
+  template Status Model<T>::Backward();            \
   template void Model<T>::BackwardLayer(int);
 
 ATTENTION_TRAIN_PASSES(float)

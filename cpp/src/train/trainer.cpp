@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "attention/train/model_io.hpp"
 #include "format.hpp"
 
 namespace attention::train {
@@ -119,6 +120,16 @@ Predictor Trainer::MakePredictor() {
 Accuracy Trainer::Evaluate(int count, Decoding decoding) {
   TaskStream held_out(config_.task, config_.seed, Split::kHeldOut);
   return attention::train::Evaluate(config_.task, held_out.Take(count), MakePredictor(), decoding);
+}
+
+Status Trainer::Save(TensorType stored_as, std::vector<uint8_t>* bytes) const {
+  FlatJson extra;
+  extra.SetString("task", TaskKindName(config_.task.kind));
+  extra.SetNumber("taskLength", config_.task.length);
+  extra.SetNumber("taskAlphabet", config_.task.alphabet);
+  extra.SetNumber("taskModulus", config_.task.modulus);
+  extra.SetString("vocabulary", "task");
+  return SaveModel(model_, layout_.symbols, extra, stored_as, bytes);
 }
 
 }  // namespace attention::train

@@ -13,6 +13,7 @@
 
 #include "attention/status.hpp"
 #include "attention/train/model.hpp"
+#include "attention/train/model_file.hpp"
 #include "attention/train/optimizer.hpp"
 #include "attention/train/tasks.hpp"
 
@@ -49,6 +50,10 @@ class Trainer {
   Accuracy Evaluate(int count, Decoding decoding = Decoding::kGreedy);
   // The model's arg-max next token at every position (a Predictor for tasks.hpp's Evaluate).
   Predictor MakePredictor();
+
+  // The model as a model file (model_io.hpp); its configuration also records the task:
+  // "task", "taskLength", "taskAlphabet", "taskModulus", and "vocabulary": "task".
+  Status Save(TensorType stored_as, std::vector<uint8_t>* bytes) const;
 
   const TrainerConfig& config() const { return config_; }
   const TaskLayout& layout() const { return layout_; }
