@@ -185,10 +185,10 @@ async function evaluate(args) {
   try {
     const result = model.evaluate(examples);
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ task: model.config.task, steps: model.steps, ...result })}\n`);
+      process.stdout.write(`${JSON.stringify({ task: model.config.task, ...result })}\n`);
     } else {
       process.stdout.write(
-        `${positionals[0]}: ${model.config.task}, ${model.parameterCount} parameters, ${model.steps} steps\n` +
+        `${positionals[0]}: ${model.config.task}, ${model.parameterCount} parameters\n` +
           `held-out exact match ${(100 * result.exactMatch).toFixed(1)}% (${result.examples} examples), ` +
           `token accuracy ${(100 * result.tokenAccuracy).toFixed(1)}%, loss ${result.loss.toFixed(4)}\n`,
       );
@@ -266,8 +266,23 @@ export function isTrainingCommand(args) {
   );
 }
 
-/** Runs a training command; resolves to the exit code. */
+/** Resolves once everything written to `stream` so far has reached the OS (a pipe is asynchronous). */
+const flushed = (stream) => new Promise((resolve) => stream.write('', () => resolve()));
+
+/** Runs a training command; resolves to the exit code once stdout and stderr are flushed. */
 export async function runTrainingCommand(args) {
+  // A reader that stops early (`| head`) closes the pipe: that is not an error.
+  process.stdout.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    process.stderr.write(`attention-explorer: cannot write the output: ${error.message}\n`);
+    process.exit(3);
+  });
+  const code = await exitCodeOf(args);
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  return code;
+}
+
+async function exitCodeOf(args) {
   const [command, ...rest] = args;
   try {
     if (command === 'train') await train(rest);

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include "attention/train/flat_json.hpp"
+#include "attention/train/model_file.hpp"
+#include "attention/train/model_io.hpp"
 #include "convert.hpp"
 #include "train_request.hpp"
 
@@ -16,6 +19,47 @@ std::vector<uint8_t> ReadBytes(const val& bytes) {
   val view(emscripten::typed_memory_view(out.size(), out.data()));
   view.call<void>("set", bytes);
   return out;
+}
+
+// The trainer configuration a task model's file describes: its model keys (model_io.hpp), the
+// task keys Trainer::Save writes, and the trainer's defaults for the rest, with the largest
+// batch (≤ 64) within the memory limit. Nothing is allocated.
+Status TaskTrainerConfig(const train::FlatJson& json, const train::ModelConfig& model,
+                         train::TrainerConfig* config) {
+  std::string vocabulary, task;
+  Status status = json.GetString("vocabulary", &vocabulary);
+  if (status.ok() && vocabulary != "task") {
+    return Status(ErrorCode::kInvalidArgument, "model.config.vocabulary",
+                  "model.config.vocabulary (\"" + vocabulary +
+                      "\") must be \"task\": only toy-task models can be loaded so far");
+  }
+  if (status.ok()) status = json.GetString("task", &task);
+  if (status.ok()) status = train::ParseTaskKind(task, &config->task.kind);
+  if (!status.ok() && status.field() == "task") {
+    return Status(status.code(), "model.config.task", "model.config." + status.message());
+  }
+  if (status.ok()) status = json.GetInt("taskLength", &config->task.length);
+  if (status.ok()) status = json.GetInt("taskAlphabet", &config->task.alphabet);
+  if (status.ok()) status = json.GetInt("taskModulus", &config->task.modulus);
+  if (!status.ok()) return status;
+  config->model = model;
+  train::ModelConfig resolved;
+  for (config->batch_size = 64;; config->batch_size /= 2) {
+    status = ResolveTrainerModel(*config, &resolved);
+    if (status.ok() || status.code() != ErrorCode::kLimitExceeded || config->batch_size == 1) break;
+  }
+  if (!status.ok()) {
+    return Status(status.code(), "model.config." + status.field(), status.message());
+  }
+  // The task must give the model the vocabulary and context the file says it has.
+  if (resolved.vocab_size != model.vocab_size || resolved.context_length != model.context_length) {
+    return Status(ErrorCode::kShapeMismatch, "model.config.task",
+                  "model.config.task makes vocabSize " + std::to_string(resolved.vocab_size) +
+                      " and contextLength " + std::to_string(resolved.context_length) +
+                      "; the model has " + std::to_string(model.vocab_size) + " and " +
+                      std::to_string(model.context_length));
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -38,54 +82,47 @@ bool ModelHandle::create(const val& config) {
   return true;
 }
 
-val ModelHandle::read(const val& bytes) {
-  const std::vector<uint8_t> data = ReadBytes(bytes);
-  status_ = train::ReadModelFile(data, &file_);
-  if (!status_.ok()) return val::null();
-  val out = val::object();
-  out.set("configJson", file_.config_json);
-  out.set("vocabulary", StringArray(file_.vocabulary));
-  return out;
-}
-
-bool ModelHandle::build(const val& config) {
+bool ModelHandle::load(const val& bytes) {
   trainer_.reset();
+  const std::vector<uint8_t> data = ReadBytes(bytes);
+  // LoadModel's checks in its order, but every tensor is checked against the configuration
+  // before a model is allocated: a forged configuration cannot make the engine allocate more
+  // than the file holds.
+  train::ModelFile file;
+  train::FlatJson json;
+  train::ModelConfig model;
   train::TrainerConfig trainer_config;
-  status_ = ReadTrainerConfig(config, &trainer_config);
-  // The model the task implies (as Trainer::Create makes it), checked against the file's
-  // tensors before anything is allocated: a forged configuration cannot make the engine
-  // allocate more than the file holds.
-  train::ModelConfig model_config;
-  if (status_.ok()) status_ = ResolveTrainerModel(trainer_config, &model_config);
-  if (!status_.ok()) {
-    // A configuration the engine refuses is a fault of the file, not of the caller.
-    status_ = Status(status_.code(), "model.config." + status_.field(), status_.message());
-    return false;
-  }
-  if (static_cast<int>(file_.vocabulary.size()) != model_config.vocab_size) {
+  status_ = train::ReadModelFile(data, &file);
+  if (status_.ok()) status_ = train::FlatJson::Parse(file.config_json, "model.config", &json);
+  if (status_.ok()) status_ = train::ModelConfigFromJson(json, &model);
+  if (status_.ok() && static_cast<int>(file.vocabulary.size()) != model.vocab_size) {
     Fail(ErrorCode::kShapeMismatch, "model.vocabulary",
-         "the vocabulary has " + std::to_string(file_.vocabulary.size()) +
-             " symbols but the configuration needs " + std::to_string(model_config.vocab_size));
-    return false;
+         "model.vocabulary has " + std::to_string(file.vocabulary.size()) +
+             " symbols; model.config.vocabSize is " + std::to_string(model.vocab_size));
   }
-  const std::vector<train::TensorInfo> layout = train::ParameterLayout(model_config);
+  if (status_.ok()) status_ = TaskTrainerConfig(json, model, &trainer_config);
+  if (!status_.ok()) return false;
+  const std::vector<train::TensorInfo> layout = train::ParameterLayout(model);
   std::vector<const train::NamedTensor*> tensors(layout.size(), nullptr);
   for (size_t i = 0; i < layout.size(); ++i) {
     status_ =
-        train::ExpectTensor(file_, layout[i].name, {layout[i].rows, layout[i].cols}, &tensors[i]);
+        train::ExpectTensor(file, layout[i].name, {layout[i].rows, layout[i].cols}, &tensors[i]);
     if (!status_.ok()) return false;
   }
-  status_ = train::Trainer::Create(trainer_config, &trainer_);
-  if (!status_.ok()) {
-    status_ = Status(status_.code(), "model.config." + status_.field(), status_.message());
+  if (file.tensors.size() != layout.size()) {
+    Fail(ErrorCode::kInvalidArgument, "model.tensors",
+         "the file holds " + std::to_string(file.tensors.size()) + " tensors; this model has " +
+             std::to_string(layout.size()));
     return false;
   }
+  status_ = train::Trainer::Create(trainer_config, &trainer_);
+  if (!status_.ok()) return false;
   train::Model<float>& m = trainer_->model();
   for (size_t i = 0; i < tensors.size(); ++i) {
     std::copy(tensors[i]->data.begin(), tensors[i]->data.end(), m.parameter(i));
   }
-  vocabulary_ = file_.vocabulary;
-  file_ = train::ModelFile();
+  vocabulary_ = std::move(file.vocabulary);
+  config_json_ = json.Write();
   return true;
 }
 
@@ -101,6 +138,8 @@ val ModelHandle::info() const {
     out.set("sequenceLength", trainer_->layout().sequence_length);
     out.set("answerLength", trainer_->layout().answer_length);
     out.set("steps", trainer_->steps());
+    // A loaded model: its file's configuration, as flat JSON.
+    if (!config_json_.empty()) out.set("configJson", config_json_);
   }
   return out;
 }
@@ -108,7 +147,7 @@ val ModelHandle::info() const {
 val ModelHandle::step(int count) {
   trace_.Clear();
   if (!trainer_) {
-    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or build() did not succeed");
+    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
     return val::null();
   }
   train::StepMetrics metrics;
@@ -127,7 +166,7 @@ val ModelHandle::step(int count) {
 val ModelHandle::evaluate(int count) {
   trace_.Clear();
   if (!trainer_) {
-    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or build() did not succeed");
+    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
     return val::null();
   }
   // Batches of the training batch size: the memory ResolveTrainerModel allowed for.
@@ -161,7 +200,7 @@ val ModelHandle::evaluate(int count) {
 bool ModelHandle::trace(const val& tokens) {
   train::Model<float>* m = model();
   if (m == nullptr) {
-    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or build() did not succeed");
+    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
     return false;
   }
   const std::vector<int> ids = emscripten::convertJSArrayToNumberVector<int>(tokens);
@@ -184,25 +223,13 @@ val ModelHandle::traceStep(const std::string& name, int layer, int head) {
   return trace_.Step(name, layer, head, &status_);
 }
 
-val ModelHandle::save(const std::string& config_json, bool float16) {
-  const train::Model<float>* m = trainer_ ? &trainer_->model() : nullptr;
-  if (m == nullptr) {
-    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or build() did not succeed");
+val ModelHandle::save(bool float16) {
+  if (!trainer_) {
+    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
     return val::null();
   }
-  train::ModelFile file;
-  file.config_json = config_json;
-  file.vocabulary = vocabulary_;
-  for (const train::TensorInfo& info : m->layout()) {
-    train::NamedTensor tensor;
-    tensor.name = info.name;
-    tensor.shape = {info.rows, info.cols};
-    const float* data = m->parameters() + info.offset;
-    tensor.data.assign(data, data + info.size());
-    tensor.stored_as = float16 ? train::TensorType::kFloat16 : train::TensorType::kFloat32;
-    file.tensors.push_back(std::move(tensor));
-  }
-  status_ = train::WriteModelFile(file, &saved_);
+  status_ =
+      trainer_->Save(float16 ? train::TensorType::kFloat16 : train::TensorType::kFloat32, &saved_);
   if (!status_.ok()) return val::null();
   return val(emscripten::typed_memory_view(saved_.size(), saved_.data()));
 }

@@ -2,10 +2,8 @@
 // Model). Errors are recorded, never thrown: after a false or null result JS reads
 // errorCode/errorField/errorMessage and throws an AttentionError.
 //
-//   create(config)           a new model with seeded weights and its task's trainer
-//   read(bytes) → build(config)   a model file: read() checks the file and returns its JSON
-//                            configuration and vocabulary for JS to parse; build() makes the
-//                            model that configuration describes and takes the file's tensors
+//   create(config)   a new model with seeded weights and its task's trainer
+//   load(bytes)      a model file's model, with a trainer for its task (to evaluate it)
 #pragma once
 
 #include <emscripten/val.h>
@@ -15,7 +13,6 @@
 #include <vector>
 
 #include "attention/status.hpp"
-#include "attention/train/model_file.hpp"
 #include "attention/train/trainer.hpp"
 #include "model_trace.hpp"
 
@@ -26,14 +23,12 @@ class ModelHandle {
   // A trainer for `config` (train_request.hpp). False on error.
   bool create(const emscripten::val& config);
 
-  // Parses a model file (Uint8Array). { configJson, vocabulary: string[] } or null.
-  emscripten::val read(const emscripten::val& bytes);
-  // After read(): the model of the trainer configuration `config` (ReadTrainerConfig), every
-  // tensor it needs taken from the file. False on error.
-  bool build(const emscripten::val& config);
+  // A task model from a model file (Uint8Array, docs/model-format.md) with its task's trainer.
+  // False on error, the Status naming the part of the file at fault.
+  bool load(const emscripten::val& bytes);
 
   // { parameterCount, vocabulary: string[], vocabSize, contextLength, sequenceLength,
-  //   answerLength } (the last two for task models), or null before create/build.
+  //   answerLength, steps, configJson (loaded models: the file's flat JSON) }, or null.
   emscripten::val info() const;
 
   // `count` training updates: { step, loss, accuracy, gradientNorm, learningRate,
@@ -48,8 +43,9 @@ class ModelHandle {
   emscripten::val traceSummary() const { return trace_.Summary(); }
   emscripten::val traceStep(const std::string& name, int layer, int head);
 
-  // The model file, a Uint8Array VIEW into WASM memory valid until the next call: JS copies it.
-  emscripten::val save(const std::string& config_json, bool float16);
+  // The model file (Trainer::Save), a Uint8Array VIEW into WASM memory valid until the next
+  // call: JS copies it.
+  emscripten::val save(bool float16);
 
   std::string errorCode() const { return ErrorCodeName(status_.code()); }
   std::string errorField() const { return status_.field(); }
@@ -61,7 +57,7 @@ class ModelHandle {
 
   std::unique_ptr<train::Trainer> trainer_;  // the weights, the optimizer, the task's examples
   std::vector<std::string> vocabulary_;      // [V]
-  train::ModelFile file_;                    // between read() and build()
+  std::string config_json_;                  // a loaded model's configuration
   ModelTrace trace_;
   std::vector<uint8_t> saved_;
   Status status_;

@@ -20,14 +20,14 @@ Status ReadModelConfig(const val& model, train::ModelConfig* config) {
   config->attention_only = model["attentionOnly"].as<bool>();
   config->tied_embeddings = model["tiedEmbeddings"].as<bool>();
   config->init_std = model["initStd"].as<double>();
-  const std::string positional = model["positional"].as<std::string>();
+  const std::string positional = model["positionalEncoding"].as<std::string>();
   if (positional == "sinusoidal") {
     config->positional = train::PositionalKind::kSinusoidal;
   } else if (positional == "learned") {
     config->positional = train::PositionalKind::kLearned;
   } else {
-    return Status(ErrorCode::kInvalidArgument, "positional",
-                  "positional (\"" + positional + "\") must be one of sinusoidal, learned");
+    return Status(ErrorCode::kInvalidArgument, "positionalEncoding",
+                  "positionalEncoding (\"" + positional + "\") must be one of sinusoidal, learned");
   }
   return Status::Ok();
 }

@@ -11,7 +11,7 @@
 namespace attention::bindings {
 
 // { vocabSize, contextLength, dModel, heads, dK, layers, dFF, causal, scale, residual,
-//   attentionOnly, tiedEmbeddings, positional: "sinusoidal" | "learned", initStd }
+//   attentionOnly, tiedEmbeddings, positionalEncoding: "sinusoidal" | "learned", initStd }
 Status ReadModelConfig(const emscripten::val& model, train::ModelConfig* config);
 
 // { task: { name, length, alphabet, modulus }, model: {…as above}, optimizer: { learningRate,

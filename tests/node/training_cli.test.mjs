@@ -31,9 +31,8 @@ test('train writes a model file, with a progress bar and the loss on stderr', ()
   assert.match(trained.stdout, /sort\.model: \d+ bytes; held-out exact match [\d.]+% \(100 examples\), loss \d/);
   const model = engine.loadModel(new Uint8Array(readFileSync(modelPath)));
   try {
-    assert.equal(model.steps, 60);
     assert.equal(model.config.dModel, 32);
-    assert.equal(model.config.totalSteps, 60, 'the learning rate decays to the last step');
+    assert.equal(model.config.taskLength, 4);
   } finally {
     model.dispose();
   }
@@ -44,7 +43,7 @@ test('eval and trace --model give the API numbers', () => {
   try {
     const evaluated = run('eval', modelPath, '--examples', '100', '--json');
     assert.equal(evaluated.status, 0, evaluated.stderr);
-    assert.deepEqual(JSON.parse(evaluated.stdout), { task: 'sort', steps: 60, ...model.evaluate(100) });
+    assert.deepEqual(JSON.parse(evaluated.stdout), { task: 'sort', ...model.evaluate(100) });
     const text = run('eval', modelPath, '--examples', '100');
     assert.match(text.stdout, /held-out exact match [\d.]+% \(100 examples\), token accuracy [\d.]+%, loss \d/);
 
@@ -61,6 +60,7 @@ test('eval and trace --model give the API numbers', () => {
       run('trace', '--model', modelPath, '3142|', '--layer', '1', '--step', 'weights', '--head', '2').stdout,
     );
     assert.deepEqual(weights.data, Array.from(model.trace({ text: '3142|' }, { layer: 1 }).step('weights', 2).data));
+    // ~300 kB through a pipe: all of it arrives before the process exits.
     const whole = JSON.parse(run('trace', '--model', modelPath, '0 1 2').stdout);
     assert.equal(whole.layers.length, 2);
     assert.deepEqual(whole.model.steps.probabilities.colLabels, ['0', '1', '2', '3', '4', '|']);

@@ -34,7 +34,7 @@ export interface TrainerConfig {
   /** Logits from the token embedding, else from a separate matrix. Default true. */
   tiedEmbeddings?: boolean;
   /** Default 'sinusoidal'. */
-  positional?: 'sinusoidal' | 'learned';
+  positionalEncoding?: 'sinusoidal' | 'learned';
   /** Standard deviation of the initial weights. Default 0.02. */
   initStd?: number;
   /** AdamW's peak learning rate. Default 1e-3. */
@@ -128,8 +128,6 @@ interface ModelCommon {
   readonly parameterCount: number;
   readonly vocabulary: readonly string[];
   readonly contextLength: number;
-  /** The complete trainer configuration, defaults filled in. */
-  readonly config: Readonly<Required<TrainerConfig>>;
   /** Exact match and loss on the first `count` (default 1000) held-out examples. */
   evaluate(count?: number): Evaluation;
   /** The model file (docs/model-format.md). */
@@ -141,6 +139,8 @@ interface ModelCommon {
 
 /** A model training on a toy task. Call dispose() when done. */
 export interface Trainer extends ModelCommon {
+  /** The complete configuration, defaults filled in. */
+  readonly config: Readonly<Required<TrainerConfig>>;
   readonly sequenceLength: number;
   /** Updates done so far. */
   readonly steps: number;
@@ -152,8 +152,12 @@ export interface Trainer extends ModelCommon {
 
 /** A model read from a model file. Call dispose() when done. */
 export interface TrainedModel extends ModelCommon {
-  /** The updates it was trained for. */
-  readonly steps: number;
+  /**
+   * The file's flat configuration (docs/model-format.md): the model's keys (dModel, layers,
+   * heads, positionalEncoding, vocabSize, contextLength, …) and the task's (task, taskLength,
+   * taskAlphabet, taskModulus, vocabulary: 'task').
+   */
+  readonly config: Readonly<Record<string, number | boolean | string>>;
   trace(input: ModelInput, options?: { steps?: string[] }): ModelTrace;
   trace(input: ModelInput, options: { layer: number; steps?: string[] }): LayerTrace;
 }

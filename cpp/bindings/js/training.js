@@ -12,7 +12,7 @@
 //   model.trace({ text: '3 1 2 |' }).step('probabilities').colLabels   // the vocabulary
 import { AttentionError, describe, invalid } from './errors.js';
 import { element, get } from './read.js';
-import { configJson, normalizeTrainerConfig, parseConfigJson, trainerRequest } from './training_config.js';
+import { normalizeTrainerConfig, trainerRequest } from './training_config.js';
 
 function errorOf(handle) {
   return new AttentionError(handle.errorCode(), handle.errorField(), handle.errorMessage());
@@ -241,12 +241,13 @@ class ModelBase {
     return this.guarded((handle) => handle.evaluate(count) ?? throwError(handle));
   }
 
-  saveWith(json, { precision = 'float32' } = {}) {
+  /** The model file (Uint8Array, docs/model-format.md); { precision: 'float16' } halves it. */
+  save({ precision = 'float32' } = {}) {
     if (precision !== 'float32' && precision !== 'float16') {
       throw invalid('precision', `precision (${describe(precision)}) must be one of float32, float16`);
     }
     // The one copy out of WASM memory.
-    return this.guarded((handle) => (handle.save(json, precision === 'float16') ?? throwError(handle)).slice());
+    return this.guarded((handle) => (handle.save(precision === 'float16') ?? throwError(handle)).slice());
   }
 
   /** Frees the model's WASM memory. Further calls throw DISPOSED. */
@@ -292,24 +293,13 @@ export class Trainer extends ModelBase {
   trace(example, layer) {
     return this.traceInput(example, { layer });
   }
-
-  /** The model file (Uint8Array): configuration, vocabulary, weights. */
-  save(options) {
-    const info = this.guarded((handle) => handle.info());
-    return this.saveWith(configJson(this.config, info), options);
-  }
 }
 
 export class TrainedModel extends ModelBase {
-  #json;
-
-  constructor(handle, call, onDispose, config, steps, json) {
+  constructor(handle, call, onDispose) {
     super(handle, call, onDispose);
-    /** The trainer configuration the model was made with. */
-    this.config = config;
-    /** The updates it was trained for. */
-    this.steps = steps;
-    this.#json = json;
+    /** The file's configuration: the model's keys (dModel, layers, …) and the task's (task, taskLength, …). */
+    this.config = Object.freeze(JSON.parse(this.guarded((h) => h.info().configJson)));
   }
 
   /** The trace of `input` ({ text } or { tokens }); options { layer, steps } restrict what is copied. */
@@ -317,11 +307,6 @@ export class TrainedModel extends ModelBase {
     if (!options || typeof options !== 'object')
       throw invalid('options', `options (${describe(options)}) must be an object`);
     return this.traceInput(input, { layer: get(options, 'layer', 'layer'), steps: get(options, 'steps', 'steps') });
-  }
-
-  /** The model file again (e.g. as float16: { precision: 'float16' }). */
-  save(options) {
-    return this.saveWith(this.#json, options);
   }
 }
 
@@ -352,17 +337,9 @@ export function loadModel(call, onDispose, bytes) {
   if (!(bytes instanceof Uint8Array)) {
     throw invalid('bytes', `the model file (${describe(bytes)}) must be a Uint8Array or an ArrayBuffer`);
   }
-  let parsed;
-  let json;
   return open(
     call,
-    (handle) => {
-      const file = handle.read(bytes);
-      if (file === null) return false;
-      json = file.configJson;
-      parsed = parseConfigJson(json);
-      return handle.build(trainerRequest(parsed.flat));
-    },
-    (handle) => new TrainedModel(handle, call, onDispose, parsed.flat, parsed.steps, json),
+    (handle) => handle.load(bytes),
+    (handle) => new TrainedModel(handle, call, onDispose),
   );
 }

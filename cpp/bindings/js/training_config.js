@@ -1,7 +1,8 @@
 // The configuration of a trainer: one row per field (its section, default and allowed values),
 // and everything else derived from the rows: the defaults, the validation with AttentionErrors
-// naming the field and what is allowed, the request for the WASM module
-// (cpp/bindings/train_request.hpp) and the JSON saved in a model file.
+// naming the field and what is allowed, and the request for the WASM module
+// (cpp/bindings/train_request.hpp). Field names are the engine's own (its errors and the model
+// file's configuration keys spell them the same).
 import { describe, invalid } from './errors.js';
 import { errorText, get } from './read.js';
 
@@ -26,7 +27,7 @@ const FIELD_ROWS = [
   ['residual', 'model', 'bool', true],
   ['attentionOnly', 'model', 'bool', false],
   ['tiedEmbeddings', 'model', 'bool', true],
-  ['positional', 'model', 'enum', 'sinusoidal', { values: ['sinusoidal', 'learned'] }],
+  ['positionalEncoding', 'model', 'enum', 'sinusoidal', { values: ['sinusoidal', 'learned'] }],
   ['initStd', 'model', 'number', 0.02, { min: 0, max: 10, minOpen: true }],
   ['learningRate', 'optimizer', 'number', 1e-3, { min: 0, max: 10, minOpen: true }],
   ['beta1', 'optimizer', 'number', 0.9, { min: 0, max: 0.999999 }],
@@ -118,51 +119,4 @@ export function trainerRequest(flat) {
   request.model.vocabSize = 0;
   request.model.contextLength = 0;
   return request;
-}
-
-export const MODEL_FORMAT = 'attention-explorer-model';
-
-/** The JSON configuration a model file carries. */
-export function configJson(flat, info) {
-  const { task, model, optimizer, batchSize, seed } = sections(flat);
-  return JSON.stringify({
-    format: MODEL_FORMAT,
-    vocabulary: 'task',
-    task,
-    model: { ...model, vocabSize: info.vocabSize, contextLength: info.contextLength },
-    training: { ...optimizer, batchSize, seed, steps: info.steps },
-  });
-}
-
-/**
- * A model file's JSON configuration → { flat, steps } (the trainer configuration it was made
- * with), every error naming its field under "model.config".
- */
-export function parseConfigJson(text) {
-  let json;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw invalid('model.config', `the configuration is not valid JSON: ${error.message}`);
-  }
-  const object = (value, field) => {
-    if (!value || typeof value !== 'object' || Array.isArray(value)) {
-      throw invalid(field, `${field} (${describe(value)}) must be an object`);
-    }
-    return value;
-  };
-  object(json, 'model.config');
-  if (json.format !== MODEL_FORMAT) {
-    throw invalid('model.config.format', `model.config.format (${describe(json.format)}) must be ${MODEL_FORMAT}`);
-  }
-  if (json.vocabulary !== 'task') {
-    throw invalid('model.config.vocabulary', `model.config.vocabulary (${describe(json.vocabulary)}) must be task`);
-  }
-  const task = object(json.task, 'model.config.task');
-  const { vocabSize, contextLength, ...model } = object(json.model, 'model.config.model');
-  const { steps = 0, ...training } = object(json.training, 'model.config.training');
-  const { name, ...taskRest } = task;
-  const flat = normalizeTrainerConfig({ task: name, ...taskRest, ...model, ...training }, 'model.config.');
-  check({ kind: 'int', min: 0, max: 2 ** 31 - 1 }, steps, 'model.config.training.steps');
-  return { flat, steps };
 }
