@@ -10,6 +10,10 @@ import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { AttentionError, createEngine } from '../dist/engine/engine.js';
 import { matrixCSV, matrixJSON, matricesOf, summaryOf, traceCSV, traceJSON } from '../dist/engine/serialize.js';
+import { isTrainingCommand, runTrainingCommand } from './train.mjs';
+
+// train, eval and trace --model: bin/train.mjs.
+if (isTrainingCommand(process.argv.slice(2))) process.exit(await runTrainingCommand(process.argv.slice(2)));
 
 const USAGE = `usage: attention-explorer trace <sentence> [options]
 
@@ -30,6 +34,8 @@ options:
   --step NAME        print one step (e.g. weights, scores, output); --head H for per-head steps
   --format F         json (default) | csv             --json         same as --format json
   -h, --help
+
+Training: attention-explorer train | eval | trace --model (attention-explorer train --help).
 
 exit status: 0 ok, 1 the engine refused the input, 2 bad arguments, 3 the output could not be
 written.`;

@@ -6,18 +6,13 @@
 
 #include "attention/given.hpp"
 #include "attention/tokenizer.hpp"
+#include "convert.hpp"
 #include "request.hpp"
 
 namespace attention::bindings {
 namespace {
 
 using emscripten::val;
-
-val StringArray(const std::vector<std::string>& strings) {
-  val out = val::array();
-  for (size_t i = 0; i < strings.size(); ++i) out.set(i, strings[i]);
-  return out;
-}
 
 val ErrorObject(const Status& status) {
   val out = val::object();

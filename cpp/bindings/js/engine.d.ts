@@ -1,4 +1,6 @@
 // Type declarations of the attention engine's public API (engine.js).
+import type { TrainedModel, Trainer, TrainerConfig } from './training.js';
+export * from './training.js';
 
 export type ErrorCode =
   | 'INVALID_ARGUMENT'
@@ -209,6 +211,10 @@ export interface Engine {
   run(options: RunOptions, selection?: { steps?: StepName[] }): Trace;
   /** Runs and keeps the trace in WASM memory; the caller must dispose() it. */
   open(options: RunOptions): LiveTrace;
+  /** A trainer for a toy task (training.d.ts); the caller must dispose() it. */
+  createTrainer(config?: TrainerConfig): Trainer;
+  /** A model from a model file's bytes; the caller must dispose() it. */
+  loadModel(bytes: Uint8Array | ArrayBuffer): TrainedModel;
   /** malloc'ed bytes in use and the size of WASM memory. */
   heapStats(): { inUse: number; memory: number };
 }

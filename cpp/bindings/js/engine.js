@@ -15,10 +15,12 @@ import { normalizeOptions } from './options.js';
 import { checkWellFormed, errorText, get, utf8Length } from './read.js';
 import { tokenizeSentence } from './segment.js';
 import { copyTrace, LiveTrace } from './trace.js';
+import { createTrainer, loadModel } from './training.js';
 
 export { AttentionError } from './errors.js';
 export { DEFAULTS, TOKENIZERS } from './options.js';
 export { LiveTrace } from './trace.js';
+export { TRAINER_DEFAULTS, TRAINER_FIELDS, TASKS } from './training_config.js';
 
 /** Live traces an engine keeps at most, by default: far above what a page or a notebook holds. */
 const MAX_LIVE_TRACES = 256;
@@ -186,6 +188,28 @@ export class Engine {
     } finally {
       live.dispose();
     }
+  }
+
+  /** A trainer for a toy task (training.js); the caller must call dispose() on it. */
+  createTrainer(config) {
+    return this.#adopt((call, onDispose) => createTrainer(call, onDispose, config));
+  }
+
+  /** A model from a model file's bytes (training.js); the caller must call dispose() on it. */
+  loadModel(bytes) {
+    return this.#adopt((call, onDispose) => loadModel(call, onDispose, bytes));
+  }
+
+  /** A training object bound to the current instance, kept with the live traces (orphaned by a restart). */
+  #adopt(make) {
+    if (!this.#module) this.#restart();
+    const module = this.#module;
+    const made = make(
+      (fn) => (this.#module === module ? this.#call(() => fn(module)) : undefined),
+      (o) => this.#live.delete(o),
+    );
+    this.#live.add(made);
+    return made;
   }
 
   /** Bytes malloc'ed in WASM memory right now, and the size of WASM memory. */

@@ -1,0 +1,307 @@
+// The training commands of the CLI (dispatched from attention-explorer.mjs):
+//   attention-explorer train --task sort --steps 3000 --out sort.model
+//   attention-explorer eval sort.model
+//   attention-explorer trace --model sort.model "3 1 4 2 |"
+// Exit codes: 0 ok, 1 the engine refused (or a model file could not be read), 2 bad arguments
+// (naming the flag and its allowed values), 3 the model file could not be written.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { AttentionError, TRAINER_FIELDS, createEngine } from '../dist/engine/engine.js';
+import { matrixCSV, matrixJSON, matricesOf, traceCSV, traceJSON } from '../dist/engine/serialize.js';
+import { normalizeTrainerConfig } from '../dist/engine/training_config.js';
+
+/** --d-model for dModel, --batch-size for batchSize, … */
+const flagOf = (field) => field.replace(/[A-Z]+/g, (m) => `-${m.toLowerCase()}`);
+const FIELD_FLAGS = new Map(TRAINER_FIELDS.map((f) => [flagOf(f.name), f]));
+
+export const USAGE = `usage:
+  attention-explorer train [--task T] [--steps N] [--out FILE] [model and optimizer flags]
+  attention-explorer eval FILE [--examples N] [--json]
+  attention-explorer trace --model FILE "<tokens>" [--layer L] [--step NAME] [--head H] [--format json|csv]
+
+train: trains a small transformer on a toy task, shows progress and the loss on stderr, then
+writes the model file (default <task>.model) and prints held-out accuracy.
+  --steps N            updates (default 1000)        --eval-examples N   held-out examples (default 1000)
+  --precision P        float32 (default) | float16   --every N           progress every N steps
+${TRAINER_FIELDS.map((f) => `  --${flagOf(f.name)} ${f.kind === 'enum' ? f.values.join('|') : f.kind === 'bool' ? 'true|false' : 'N'} (default ${f.fallback})`).join('\n')}
+  Without --total-steps the learning rate decays (cosine) to the last step; without
+  --warmup-steps it warms up over the first 5% of steps.
+
+eval: exact-match accuracy (answers generated greedily) and loss on held-out examples.
+
+trace --model: runs the model on the tokens (symbols separated by spaces, e.g. "3 1 4 2 |") and
+prints every step of every layer as JSON, or one step with --step (and --layer, --head).`;
+
+class UsageError extends Error {}
+class Refusal extends Error {}
+class WriteFailure extends Error {}
+
+function integerFlag(values, flag, min, max, fallback) {
+  const text = values[flag];
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < min || n > max) {
+    throw new UsageError(`--${flag} (${text}) must be an integer from ${min} to ${max}`);
+  }
+  return n;
+}
+
+function oneOfFlag(values, flag, allowed, fallback) {
+  const text = values[flag] ?? fallback;
+  if (!allowed.includes(text)) throw new UsageError(`--${flag} (${text}) must be one of ${allowed.join(', ')}`);
+  return text;
+}
+
+function parse(args, options, positionals) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: positionals,
+      tokens: true,
+    });
+  } catch (error) {
+    throw new UsageError(error.message);
+  }
+  // parseArgs keeps the last of a repeated flag: a silently ignored value.
+  const given = new Set();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') continue;
+    if (given.has(token.name)) throw new UsageError(`--${token.name} is given twice`);
+    given.add(token.name);
+  }
+  return parsed;
+}
+
+/** A trainer configuration from the field flags; bad values are UsageErrors naming the flag. */
+function trainerConfig(values, steps) {
+  const config = {};
+  for (const [flag, f] of FIELD_FLAGS) {
+    const text = values[flag];
+    if (text === undefined) continue;
+    if (f.kind === 'enum') config[f.name] = text;
+    else if (f.kind === 'bool') config[f.name] = text === 'true' ? true : text === 'false' ? false : text;
+    else config[f.name] = /^[-+.\deE]+$/.test(text) ? Number(text) : text;
+  }
+  config.totalSteps ??= steps;
+  config.warmupSteps ??= Math.round(steps / 20);
+  try {
+    return normalizeTrainerConfig(config);
+  } catch (error) {
+    if (!(error instanceof AttentionError)) throw error;
+    const flag = `--${flagOf(error.field)}`;
+    throw new UsageError(error.message.replace(new RegExp(`^${error.field}\\b`), flag));
+  }
+}
+
+function readModel(engine, path) {
+  let bytes;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new Refusal(`cannot read ${path}: ${error.code ?? error.message}`);
+  }
+  return engine.loadModel(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
+
+function progressLine(done, total, m) {
+  const width = 30;
+  const filled = Math.round((done / total) * width);
+  const bar = `${'#'.repeat(filled)}${'-'.repeat(width - filled)}`;
+  return (
+    `[${bar}] ${done}/${total} loss ${m.loss.toFixed(4)} acc ${(100 * m.accuracy).toFixed(1)}% ` +
+    `lr ${m.learningRate.toExponential(2)} ${Math.round(m.tokensPerSecond)} tok/s`
+  );
+}
+
+async function train(args) {
+  const fieldOptions = Object.fromEntries([...FIELD_FLAGS.keys()].map((flag) => [flag, { type: 'string' }]));
+  const { values } = parse(
+    args,
+    {
+      ...fieldOptions,
+      steps: { type: 'string' },
+      out: { type: 'string' },
+      every: { type: 'string' },
+      precision: { type: 'string' },
+      'eval-examples': { type: 'string' },
+    },
+    false,
+  );
+  if (values.help) return process.stdout.write(`${USAGE}\n`);
+  const steps = integerFlag(values, 'steps', 1, 10_000_000, 1000);
+  const config = trainerConfig(values, steps);
+  const every = integerFlag(
+    values,
+    'every',
+    1,
+    steps,
+    Math.max(1, Math.ceil(steps / (process.stderr.isTTY ? 50 : 10))),
+  );
+  const evalExamples = integerFlag(values, 'eval-examples', 1, 100_000, 1000);
+  const precision = oneOfFlag(values, 'precision', ['float32', 'float16'], 'float32');
+  const out = values.out ?? `${config.task}.model`;
+
+  const engine = await createEngine();
+  const trainer = engine.createTrainer(config);
+  try {
+    process.stderr.write(
+      `training ${config.task}: ${trainer.parameterCount} parameters, ${steps} steps of ${config.batchSize} sequences\n`,
+    );
+    const tty = process.stderr.isTTY;
+    let metrics;
+    for (let done = 0; done < steps;) {
+      const count = Math.min(every, steps - done);
+      metrics = trainer.step(count);
+      done += count;
+      const line = progressLine(done, steps, metrics);
+      process.stderr.write(tty ? `\r${line}` : `${line}\n`);
+    }
+    if (tty) process.stderr.write('\n');
+    const bytes = trainer.save({ precision });
+    try {
+      writeFileSync(out, bytes);
+    } catch (error) {
+      throw new WriteFailure(`cannot write ${out}: ${error.code ?? error.message}`);
+    }
+    const held = trainer.evaluate(evalExamples);
+    process.stdout.write(
+      `${out}: ${bytes.length} bytes; held-out exact match ${(100 * held.exactMatch).toFixed(1)}% ` +
+        `(${held.examples} examples), loss ${held.loss.toFixed(4)}; final training loss ${metrics.loss.toFixed(4)}\n`,
+    );
+  } finally {
+    trainer.dispose();
+  }
+}
+
+async function evaluate(args) {
+  const { values, positionals } = parse(args, { examples: { type: 'string' }, json: { type: 'boolean' } }, true);
+  if (values.help) return process.stdout.write(`${USAGE}\n`);
+  if (positionals.length !== 1) throw new UsageError('give one model file: attention-explorer eval sort.model');
+  const examples = integerFlag(values, 'examples', 1, 100_000, 1000);
+  const engine = await createEngine();
+  const model = readModel(engine, positionals[0]);
+  try {
+    const result = model.evaluate(examples);
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify({ task: model.config.task, ...result })}\n`);
+    } else {
+      process.stdout.write(
+        `${positionals[0]}: ${model.config.task}, ${model.parameterCount} parameters\n` +
+          `held-out exact match ${(100 * result.exactMatch).toFixed(1)}% (${result.examples} examples), ` +
+          `token accuracy ${(100 * result.tokenAccuracy).toFixed(1)}%, loss ${result.loss.toFixed(4)}\n`,
+      );
+    }
+  } finally {
+    model.dispose();
+  }
+}
+
+async function traceModel(args) {
+  const { values, positionals } = parse(
+    args,
+    {
+      model: { type: 'string' },
+      layer: { type: 'string' },
+      step: { type: 'string' },
+      head: { type: 'string' },
+      format: { type: 'string' },
+      tokens: { type: 'string' },
+    },
+    true,
+  );
+  if (values.help) return process.stdout.write(`${USAGE}\n`);
+  const [command, text] = positionals;
+  if (command !== 'trace' || positionals.length > 2)
+    throw new UsageError('usage: attention-explorer trace --model FILE "<tokens>"');
+  if (text === undefined && values.tokens === undefined)
+    throw new UsageError('give the tokens: attention-explorer trace --model sort.model "3 1 4 2 |"');
+  const format = oneOfFlag(values, 'format', ['json', 'csv'], 'json');
+  const engine = await createEngine();
+  const model = readModel(engine, values.model);
+  try {
+    const layer = integerFlag(values, 'layer', 0, model.config.layers - 1, undefined);
+    const head = integerFlag(values, 'head', 0, 1 << 20, 0);
+    const input = values.tokens !== undefined ? { tokens: values.tokens.split(',') } : { text };
+    const trace = model.trace(input);
+    const layerOf = (l) => trace.layers[l];
+    const perHead = (steps) => (name) => Array.isArray(steps[name]);
+    let pieces;
+    if (values.step !== undefined) {
+      const step = layer === undefined ? trace.step(values.step) : layerOf(layer).step(values.step, head);
+      pieces = format === 'csv' ? matrixCSV(step) : [...matrixJSON(step), '\n'];
+    } else if (format === 'csv') {
+      if (layer === undefined) throw new UsageError('--format csv needs --layer L or --step NAME');
+      pieces = traceCSV(matricesOf(layerOf(layer), perHead(layerOf(layer).steps)));
+    } else {
+      // { model: { tokens, vocabulary, config, steps }, layers: [{ layer, steps }, …] }
+      const layers = layer === undefined ? trace.layers : [layerOf(layer)];
+      const { tokens, vocabulary } = trace;
+      pieces = [
+        '{"model":',
+        ...traceJSON(
+          { tokens, vocabulary, config: model.config },
+          matricesOf(trace, () => false),
+        ),
+        ',"layers":[',
+        ...layers.flatMap((l, i) => [i ? ',' : '', ...traceJSON({ layer: l.layer }, matricesOf(l, perHead(l.steps)))]),
+        ']}\n',
+      ];
+    }
+    // A model's trace is small (a task's sequence): one write.
+    process.stdout.write([...pieces].join(''));
+  } finally {
+    model.dispose();
+  }
+}
+
+/** Whether these arguments are a training command (this module's). */
+export function isTrainingCommand(args) {
+  const [command] = args;
+  return (
+    command === 'train' ||
+    command === 'eval' ||
+    (command === 'trace' && args.some((a) => a === '--model' || a.startsWith('--model=')))
+  );
+}
+
+/** Resolves once everything written to `stream` so far has reached the OS (a pipe is asynchronous). */
+const flushed = (stream) => new Promise((resolve) => stream.write('', () => resolve()));
+
+/** Runs a training command; resolves to the exit code once stdout and stderr are flushed. */
+export async function runTrainingCommand(args) {
+  // A reader that stops early (`| head`) closes the pipe: that is not an error.
+  process.stdout.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    process.stderr.write(`attention-explorer: cannot write the output: ${error.message}\n`);
+    process.exit(3);
+  });
+  const code = await exitCodeOf(args);
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  return code;
+}
+
+async function exitCodeOf(args) {
+  const [command, ...rest] = args;
+  try {
+    if (command === 'train') await train(rest);
+    else if (command === 'eval') await evaluate(rest);
+    else await traceModel(args);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`attention-explorer ${command}: ${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    if (error instanceof Refusal || error instanceof WriteFailure) {
+      process.stderr.write(`attention-explorer ${command}: ${error.message}\n`);
+      return error instanceof Refusal ? 1 : 3;
+    }
+    if (error instanceof AttentionError) {
+      process.stderr.write(`attention-explorer ${command}: ${error.field}: ${error.message} [${error.code}]\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,23 @@
+// The raw Embind surface of training. The public API is training.js, which validates, copies
+// results out of WASM memory and deletes every handle; nothing else should call these names.
+#include <emscripten/bind.h>
+
+#include "model_handle.hpp"
+
+EMSCRIPTEN_BINDINGS(attention_training) {
+  using attention::bindings::ModelHandle;
+  emscripten::class_<ModelHandle>("ModelHandle")
+      .constructor<>()
+      .function("create", &ModelHandle::create)
+      .function("load", &ModelHandle::load)
+      .function("info", &ModelHandle::info)
+      .function("step", &ModelHandle::step)
+      .function("evaluate", &ModelHandle::evaluate)
+      .function("trace", &ModelHandle::trace)
+      .function("traceSummary", &ModelHandle::traceSummary)
+      .function("traceStep", &ModelHandle::traceStep)
+      .function("save", &ModelHandle::save)
+      .function("errorCode", &ModelHandle::errorCode)
+      .function("errorField", &ModelHandle::errorField)
+      .function("errorMessage", &ModelHandle::errorMessage);
+}

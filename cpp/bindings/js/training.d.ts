@@ -1,0 +1,171 @@
+// Type declarations of training in the engine (training.js), re-exported by engine.d.ts.
+import type { Step, StepName } from './engine.js';
+
+export type TaskName = 'copy' | 'reverse' | 'sort' | 'induction' | 'modular';
+
+/** A trainer's configuration; every field is optional (TRAINER_DEFAULTS). */
+export interface TrainerConfig {
+  /** The toy task. Default 'sort'. */
+  task?: TaskName;
+  /** Symbols per example (copy, reverse, sort, induction ≥ 2): 1–256. Default 8. */
+  length?: number;
+  /** Distinct symbols (copy, reverse, sort, induction): 2–1024. Default 10. */
+  alphabet?: number;
+  /** p of (a + b) mod p: 2–1024. Default 97. */
+  modulus?: number;
+  /** Transformer blocks: 1–6. Default 2. */
+  layers?: number;
+  /** Must divide dModel unless dK is set. Default 4. */
+  heads?: number;
+  /** 1–1024. Default 64. */
+  dModel?: number;
+  /** Width of one head; 0 (default): dModel / heads. */
+  dK?: number;
+  /** FFN hidden width; 0 (default): 4 · dModel. */
+  dFF?: number;
+  /** A query sees only earlier keys. Default true. */
+  causal?: boolean;
+  /** Divide scores by √dK. Default true. */
+  scale?: boolean;
+  /** The two residual adds of each block. Default true. */
+  residual?: boolean;
+  /** No FFN and no LayerNorm (the attention-only model of induction-head studies). Default false. */
+  attentionOnly?: boolean;
+  /** Logits from the token embedding, else from a separate matrix. Default true. */
+  tiedEmbeddings?: boolean;
+  /** Default 'sinusoidal'. */
+  positionalEncoding?: 'sinusoidal' | 'learned';
+  /** Standard deviation of the initial weights. Default 0.02. */
+  initStd?: number;
+  /** AdamW's peak learning rate. Default 1e-3. */
+  learningRate?: number;
+  /** Default 0.9. */
+  beta1?: number;
+  /** Default 0.95. */
+  beta2?: number;
+  /** Default 1e-8. */
+  epsilon?: number;
+  /** Decoupled weight decay on the linear maps' matrices. Default 0.1. */
+  weightDecay?: number;
+  /** Linear warmup over these steps. Default 0. */
+  warmupSteps?: number;
+  /** Cosine decay to minLearningRate at this step; 0 (default): constant. */
+  totalSteps?: number;
+  /** Default 1e-4. */
+  minLearningRate?: number;
+  /** Global gradient-norm clipping; 0: off. Default 1. */
+  clipNorm?: number;
+  /** Sequences per update: 1–4096. Default 32. */
+  batchSize?: number;
+  /** The initial weights and the examples: 0–4294967295. Default 1. */
+  seed?: number;
+}
+
+export interface StepMetrics {
+  /** Updates done so far. */
+  step: number;
+  /** Mean training loss (cross-entropy over the answer tokens) of this call's batches. */
+  loss: number;
+  /** Share of their answer tokens the model ranked first. */
+  accuracy: number;
+  /** ‖g‖₂ of the last update, before clipping. */
+  gradientNorm: number;
+  /** Of the last update. */
+  learningRate: number;
+  tokensPerSecond: number;
+}
+
+export interface Evaluation {
+  examples: number;
+  /** Share of held-out examples whose whole answer, generated greedily, is right. */
+  exactMatch: number;
+  tokenAccuracy: number;
+  /** Cross-entropy over the held-out answer tokens. */
+  loss: number;
+}
+
+export type BlockStepName =
+  'ln1' | 'attention' | 'residual1' | 'ln2' | 'ffnHidden' | 'ffnActivation' | 'ffnOut' | 'residual2';
+export type ModelStepName = 'embedding' | 'lnFinal' | 'logits' | 'probabilities';
+
+/** A step of a model trace: run()'s Step plus its layer (null for model-wide steps). */
+export interface ModelStep extends Omit<Step, 'name' | 'rowsAxis' | 'colsAxis'> {
+  name: StepName | BlockStepName | ModelStepName;
+  layer: number | null;
+  rowsAxis: Step['rowsAxis'] | 'ffn' | 'vocabulary';
+  colsAxis: Step['colsAxis'] | 'ffn' | 'vocabulary';
+}
+
+/** One layer: its attention steps (as engine.run()) and the block's steps. Plain data. */
+export interface LayerTrace {
+  layer: number;
+  tokens: string[];
+  heads: number;
+  stepNames: (StepName | BlockStepName)[];
+  steps: Partial<Record<StepName | BlockStepName, ModelStep | ModelStep[]>>;
+  step(name: StepName | BlockStepName, head?: number): ModelStep;
+}
+
+/** One sequence through the whole model. Plain data, nothing to free. */
+export interface ModelTrace {
+  tokens: string[];
+  vocabulary: string[];
+  layerCount: number;
+  heads: number;
+  dModel: number;
+  dK: number;
+  stepNames: ModelStepName[];
+  steps: Partial<Record<ModelStepName, ModelStep>>;
+  layers: LayerTrace[];
+  /** A model-wide step; "probabilities" and "logits" have one column per vocabulary symbol. */
+  step(name: ModelStepName): ModelStep;
+}
+
+/** Symbols or ids as tokens, or text split at white space (pieces not in the vocabulary: by character). */
+export type ModelInput = { text: string } | { tokens: ArrayLike<number | string> };
+
+interface ModelCommon {
+  readonly parameterCount: number;
+  readonly vocabulary: readonly string[];
+  readonly contextLength: number;
+  /** Exact match and loss on the first `count` (default 1000) held-out examples. */
+  evaluate(count?: number): Evaluation;
+  /** The model file (docs/model-format.md). */
+  save(options?: { precision?: 'float32' | 'float16' }): Uint8Array;
+  /** Frees the WASM memory (not garbage-collected). Further calls throw DISPOSED. */
+  dispose(): void;
+  readonly disposed: boolean;
+}
+
+/** A model training on a toy task. Call dispose() when done. */
+export interface Trainer extends ModelCommon {
+  /** The complete configuration, defaults filled in. */
+  readonly config: Readonly<Required<TrainerConfig>>;
+  readonly sequenceLength: number;
+  /** Updates done so far. */
+  readonly steps: number;
+  /** `count` (default 1) updates on fresh batches. */
+  step(count?: number): StepMetrics;
+  trace(example: ModelInput): ModelTrace;
+  trace(example: ModelInput, layer: number): LayerTrace;
+}
+
+/** A model read from a model file. Call dispose() when done. */
+export interface TrainedModel extends ModelCommon {
+  /**
+   * The file's flat configuration (docs/model-format.md): the model's keys (dModel, layers,
+   * heads, positionalEncoding, vocabSize, contextLength, …) and the task's (task, taskLength,
+   * taskAlphabet, taskModulus, vocabulary: 'task').
+   */
+  readonly config: Readonly<Record<string, number | boolean | string>>;
+  trace(input: ModelInput, options?: { steps?: string[] }): ModelTrace;
+  trace(input: ModelInput, options: { layer: number; steps?: string[] }): LayerTrace;
+}
+
+export const TASKS: readonly TaskName[];
+export const TRAINER_DEFAULTS: Readonly<Required<TrainerConfig>>;
+export const TRAINER_FIELDS: readonly {
+  name: keyof TrainerConfig;
+  section: 'task' | 'model' | 'optimizer' | 'trainer';
+  kind: 'int' | 'number' | 'bool' | 'enum';
+}[];

@@ -1,0 +1,345 @@
+// Training in the engine (issue 10 §5): a Trainer that trains a small transformer on a toy
+// task, and a TrainedModel loaded from a model file. Both wrap one Embind ModelHandle
+// (cpp/bindings/model_handle.hpp), call it only through the engine's failure guard (`call`:
+// a trap replaces the WASM instance and orphans them, like live traces), copy every result
+// out of WASM memory, and throw an AttentionError for every failure.
+//
+//   const trainer = engine.createTrainer({ task: 'sort', length: 4, layers: 2, dModel: 32 });
+//   trainer.step(100)                       // { step, loss, accuracy, gradientNorm, … }
+//   const bytes = trainer.save();           // a model file (docs/model-format.md)
+//   trainer.dispose();
+//   const model = engine.loadModel(bytes);
+//   model.trace({ text: '3 1 2 |' }).step('probabilities').colLabels   // the vocabulary
+import { AttentionError, describe, invalid } from './errors.js';
+import { element, get } from './read.js';
+import { normalizeTrainerConfig, trainerRequest } from './training_config.js';
+
+function errorOf(handle) {
+  return new AttentionError(handle.errorCode(), handle.errorField(), handle.errorMessage());
+}
+
+function positiveInteger(value, field, max = 2 ** 31 - 1) {
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw invalid(field, `${field} (${describe(value)}) must be an integer from 1 to ${max}`);
+  }
+  return value;
+}
+
+/** The labels of one axis of a step. */
+function axisLabels(axis, size, tokens, vocabulary, name) {
+  if (axis === 'query' || axis === 'key') return tokens.slice();
+  if (axis === 'vocabulary') return vocabulary.slice();
+  if (axis === 'one') return [name];
+  return Array.from({ length: size }, (_, i) => String(i));
+}
+
+/**
+ * `{ tokens }` (ids or symbols) or `{ text }` → token ids. Text is split at white space; a
+ * piece that is not a symbol is read character by character ("3142|" is 3 1 4 2 |).
+ */
+export function encodeInput(input, vocabulary, contextLength) {
+  if (!input || typeof input !== 'object') {
+    throw invalid('input', `the input (${describe(input)}) must be { text } or { tokens }`);
+  }
+  const ids = new Map(vocabulary.map((symbol, id) => [symbol, id]));
+  const idOf = (symbol, field) => {
+    if (!ids.has(symbol)) {
+      throw invalid(field, `${field} (${describe(symbol)}) is not in the vocabulary: ${vocabulary.join(' ')}`);
+    }
+    return ids.get(symbol);
+  };
+  const tokens = get(input, 'tokens', 'tokens');
+  const text = tokens === undefined ? get(input, 'text', 'text') : undefined;
+  let out;
+  if (tokens !== undefined) {
+    if (!Array.isArray(tokens) && !ArrayBuffer.isView(tokens)) {
+      throw invalid('tokens', `tokens (${describe(tokens)}) must be an array of token ids or symbols`);
+    }
+    out = Array.from({ length: tokens.length }, (_, i) => {
+      const field = `tokens[${i}]`;
+      const token = element(tokens, i, field);
+      if (typeof token === 'string') return idOf(token, field);
+      if (!Number.isInteger(token) || token < 0 || token >= vocabulary.length) {
+        throw invalid(
+          field,
+          `${field} (${describe(token)}) must be a symbol or a token id from 0 to ${vocabulary.length - 1}`,
+        );
+      }
+      return token;
+    });
+  } else if (text !== undefined) {
+    if (typeof text !== 'string') throw invalid('text', `text (${describe(text)}) must be a string`);
+    out = text
+      .split(/\s+/)
+      .filter(Boolean)
+      .flatMap((piece) => (ids.has(piece) ? [ids.get(piece)] : Array.from(piece, (c) => idOf(c, 'text'))));
+  } else {
+    throw invalid('input', 'the input must be { text } or { tokens }');
+  }
+  if (out.length < 1 || out.length > contextLength) {
+    throw new AttentionError(
+      'LIMIT_EXCEEDED',
+      'tokens',
+      `the input has ${out.length} tokens; this model reads 1 to ${contextLength}`,
+    );
+  }
+  return out;
+}
+
+/** Copies one traced sequence out of the handle: model-wide steps and every layer's steps. */
+function readTrace(handle, { layer, steps } = {}) {
+  const s = handle.traceSummary();
+  const vocabulary = handle.info().vocabulary;
+  const copy = (info, layerIndex, head) => {
+    const raw = handle.traceStep(info.name, layerIndex, head);
+    if (raw === null) throw errorOf(handle);
+    return {
+      name: info.name,
+      layer: layerIndex < 0 ? null : layerIndex,
+      head: info.perHead ? head : null,
+      rows: raw.rows,
+      cols: raw.cols,
+      data: raw.data.slice(), // the one copy out of WASM memory
+      rowsAxis: info.rowsAxis,
+      colsAxis: info.colsAxis,
+      rowLabels: axisLabels(info.rowsAxis, raw.rows, s.tokens, vocabulary, info.name),
+      colLabels: axisLabels(info.colsAxis, raw.cols, s.tokens, vocabulary, info.name),
+    };
+  };
+  if (steps) {
+    const known = [...s.modelSteps, ...s.layerSteps].map((i) => i.name);
+    for (const name of steps) {
+      if (!known.includes(name)) {
+        throw new AttentionError(
+          'UNKNOWN_STEP',
+          'steps',
+          `step ${describe(name)} does not exist; steps are: ${known.join(', ')}`,
+        );
+      }
+    }
+  }
+  const pick = (infos) => (steps ? infos.filter((i) => steps.includes(i.name)) : infos);
+  const stepsOf = (infos, layerIndex) => {
+    const out = {};
+    for (const info of infos) out[info.name] = info.perHead ? [] : copy(info, layerIndex, 0);
+    // Head by head: the explorer's Trace recomputes one head's T×T steps at a time.
+    for (let h = 0; h < s.heads; h++) {
+      for (const info of infos) if (info.perHead) out[info.name].push(copy(info, layerIndex, h));
+    }
+    return out;
+  };
+  const stepReader = (out, names) =>
+    function step(name, head = 0) {
+      const found = Object.hasOwn(out, name) ? out[name] : undefined;
+      if (!found) {
+        throw new AttentionError(
+          'UNKNOWN_STEP',
+          'step',
+          `step ${describe(String(name))} was not copied; steps are: ${names.join(', ')}`,
+        );
+      }
+      // An integer in range only: found["__proto__"] or found["length"] is no head.
+      const max = Array.isArray(found) ? found.length - 1 : 0;
+      if (!Number.isInteger(head) || head < 0 || head > max) {
+        throw new AttentionError(
+          'UNKNOWN_STEP',
+          'head',
+          `head (${describe(head)}) must be an integer from 0 to ${max}`,
+        );
+      }
+      return Array.isArray(found) ? found[head] : found;
+    };
+  const layerInfos = pick(s.layerSteps);
+  const layerNames = layerInfos.map((i) => i.name);
+  const wanted = layer === undefined ? Array.from({ length: s.layers }, (_, l) => l) : [layer];
+  const layers = wanted.map((l) => {
+    const out = stepsOf(layerInfos, l);
+    return {
+      layer: l,
+      tokens: s.tokens.slice(),
+      heads: s.heads,
+      stepNames: layerNames,
+      steps: out,
+      step: stepReader(out, layerNames),
+    };
+  });
+  if (layer !== undefined) return layers[0];
+  const modelInfos = pick(s.modelSteps);
+  const modelNames = modelInfos.map((i) => i.name);
+  const out = stepsOf(modelInfos, -1);
+  return {
+    tokens: s.tokens.slice(),
+    vocabulary,
+    layerCount: s.layers,
+    heads: s.heads,
+    dModel: s.dModel,
+    dK: s.dK,
+    stepNames: modelNames,
+    steps: out,
+    layers,
+    /** A model-wide step: embedding, lnFinal, logits, probabilities. */
+    step: stepReader(out, modelNames),
+  };
+}
+
+/** What a Trainer and a TrainedModel share: the guarded handle, tracing, saving and disposal. */
+class ModelBase {
+  #handle;
+  #call;
+  #onDispose;
+  #gone = 'this model was disposed';
+
+  /**
+   * @param handle the Embind ModelHandle (owned from now on)
+   * @param call runs a function inside the engine's failure guard
+   * @param onDispose told once when the model is disposed
+   */
+  constructor(handle, call, onDispose) {
+    this.#handle = handle;
+    this.#call = call;
+    this.#onDispose = onDispose;
+    const info = this.guarded((h) => h.info());
+    this.parameterCount = info.parameterCount;
+    this.vocabulary = Object.freeze(info.vocabulary);
+    this.contextLength = info.contextLength;
+  }
+
+  /** fn(handle) inside the engine's failure guard; DISPOSED once disposed or orphaned. */
+  guarded(fn) {
+    const handle = this.#handle;
+    if (!handle) throw new AttentionError('DISPOSED', 'model', this.#gone);
+    return this.#call(() => fn(handle));
+  }
+
+  get disposed() {
+    return this.#handle === null;
+  }
+
+  /**
+   * Runs one sequence through the model. Without `layer`: { tokens, vocabulary, steps,
+   * step(name), layers: [{ layer, stepNames, steps, step(name, head) }, …] }; with `layer`:
+   * that layer's object, shaped like engine.run()'s result.
+   */
+  traceInput(input, { layer, steps } = {}) {
+    const ids = encodeInput(input, this.vocabulary, this.contextLength);
+    if (steps !== undefined && (!Array.isArray(steps) || !steps.every((n) => typeof n === 'string'))) {
+      throw invalid('steps', `steps (${describe(steps)}) must be an array of step names`);
+    }
+    return this.guarded((handle) => {
+      if (!handle.trace(Int32Array.from(ids))) throw errorOf(handle);
+      const layerCount = handle.traceSummary().layers;
+      if (layer !== undefined && (!Number.isInteger(layer) || layer < 0 || layer >= layerCount)) {
+        throw invalid('layer', `layer (${describe(layer)}) must be an integer from 0 to ${layerCount - 1}`);
+      }
+      return readTrace(handle, { layer, steps });
+    });
+  }
+
+  /** Exact-match accuracy and loss on the first `count` held-out examples of the task. */
+  evaluate(count = 1000) {
+    positiveInteger(count, 'count', 100000);
+    return this.guarded((handle) => handle.evaluate(count) ?? throwError(handle));
+  }
+
+  /** The model file (Uint8Array, docs/model-format.md); { precision: 'float16' } halves it. */
+  save({ precision = 'float32' } = {}) {
+    if (precision !== 'float32' && precision !== 'float16') {
+      throw invalid('precision', `precision (${describe(precision)}) must be one of float32, float16`);
+    }
+    // The one copy out of WASM memory.
+    return this.guarded((handle) => (handle.save(precision === 'float16') ?? throwError(handle)).slice());
+  }
+
+  /** Frees the model's WASM memory. Further calls throw DISPOSED. */
+  dispose() {
+    if (!this.#handle) return;
+    const handle = this.#handle;
+    this.#handle = null;
+    this.#onDispose(this);
+    this.#call(() => handle.delete());
+  }
+
+  /** The engine replaced its WASM instance: this model's memory went with the old one. */
+  orphan() {
+    this.#handle = null;
+    this.#gone = 'the engine was restarted after an internal error; create or load the model again';
+  }
+}
+
+function throwError(handle) {
+  throw errorOf(handle);
+}
+
+export class Trainer extends ModelBase {
+  constructor(handle, call, onDispose, config) {
+    super(handle, call, onDispose);
+    /** The complete configuration, defaults filled in. */
+    this.config = config;
+    this.sequenceLength = this.guarded((h) => h.info().sequenceLength);
+  }
+
+  /** `count` updates on fresh batches: { step, loss, accuracy, gradientNorm, learningRate, tokensPerSecond }. */
+  step(count = 1) {
+    positiveInteger(count, 'count', 1e6);
+    return this.guarded((handle) => handle.step(count) ?? throwError(handle));
+  }
+
+  /** Updates done so far. */
+  get steps() {
+    return this.guarded((handle) => handle.info().steps);
+  }
+
+  /** The trace of one example ({ tokens } or { text }); `layer` picks one layer's run()-shaped steps. */
+  trace(example, layer) {
+    return this.traceInput(example, { layer });
+  }
+}
+
+export class TrainedModel extends ModelBase {
+  constructor(handle, call, onDispose) {
+    super(handle, call, onDispose);
+    /** The file's configuration: the model's keys (dModel, layers, …) and the task's (task, taskLength, …). */
+    this.config = Object.freeze(JSON.parse(this.guarded((h) => h.info().configJson)));
+  }
+
+  /** The trace of `input` ({ text } or { tokens }); options { layer, steps } restrict what is copied. */
+  trace(input, options = {}) {
+    if (!options || typeof options !== 'object')
+      throw invalid('options', `options (${describe(options)}) must be an object`);
+    return this.traceInput(input, { layer: get(options, 'layer', 'layer'), steps: get(options, 'steps', 'steps') });
+  }
+}
+
+/** A new ModelHandle set up by `setUp(handle)` (false: refused), then wrapped; freed on any failure. */
+function open(call, setUp, wrap) {
+  const handle = call((module) => new module.ModelHandle());
+  let made;
+  try {
+    call(() => setUp(handle) || throwError(handle));
+    made = wrap(handle);
+    return made;
+  } finally {
+    if (!made) call(() => handle.delete());
+  }
+}
+
+export function createTrainer(call, onDispose, config) {
+  const flat = normalizeTrainerConfig(config);
+  return open(
+    call,
+    (handle) => handle.create(trainerRequest(flat)),
+    (handle) => new Trainer(handle, call, onDispose, flat),
+  );
+}
+
+export function loadModel(call, onDispose, bytes) {
+  if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
+  if (!(bytes instanceof Uint8Array)) {
+    throw invalid('bytes', `the model file (${describe(bytes)}) must be a Uint8Array or an ArrayBuffer`);
+  }
+  return open(
+    call,
+    (handle) => handle.load(bytes),
+    (handle) => new TrainedModel(handle, call, onDispose),
+  );
+}

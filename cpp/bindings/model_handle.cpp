@@ -1,0 +1,237 @@
+#include "model_handle.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "attention/train/flat_json.hpp"
+#include "attention/train/model_file.hpp"
+#include "attention/train/model_io.hpp"
+#include "convert.hpp"
+#include "train_request.hpp"
+
+namespace attention::bindings {
+namespace {
+
+using emscripten::val;
+
+std::vector<uint8_t> ReadBytes(const val& bytes) {
+  std::vector<uint8_t> out(bytes["length"].as<size_t>());
+  val view(emscripten::typed_memory_view(out.size(), out.data()));
+  view.call<void>("set", bytes);
+  return out;
+}
+
+// The trainer configuration a task model's file describes: its model keys (model_io.hpp), the
+// task keys Trainer::Save writes, and the trainer's defaults for the rest, with the largest
+// batch (≤ 64) within the memory limit. Nothing is allocated.
+Status TaskTrainerConfig(const train::FlatJson& json, const train::ModelConfig& model,
+                         train::TrainerConfig* config) {
+  std::string vocabulary, task;
+  Status status = json.GetString("vocabulary", &vocabulary);
+  if (status.ok() && vocabulary != "task") {
+    return Status(ErrorCode::kInvalidArgument, "model.config.vocabulary",
+                  "model.config.vocabulary (\"" + vocabulary +
+                      "\") must be \"task\": only toy-task models can be loaded so far");
+  }
+  if (status.ok()) status = json.GetString("task", &task);
+  if (status.ok()) status = train::ParseTaskKind(task, &config->task.kind);
+  if (!status.ok() && status.field() == "task") {
+    return Status(status.code(), "model.config.task", "model.config." + status.message());
+  }
+  if (status.ok()) status = json.GetInt("taskLength", &config->task.length);
+  if (status.ok()) status = json.GetInt("taskAlphabet", &config->task.alphabet);
+  if (status.ok()) status = json.GetInt("taskModulus", &config->task.modulus);
+  if (!status.ok()) return status;
+  config->model = model;
+  train::ModelConfig resolved;
+  for (config->batch_size = 64;; config->batch_size /= 2) {
+    status = ResolveTrainerModel(*config, &resolved);
+    if (status.ok() || status.code() != ErrorCode::kLimitExceeded || config->batch_size == 1) break;
+  }
+  if (!status.ok()) {
+    return Status(status.code(), "model.config." + status.field(), status.message());
+  }
+  // The task must give the model the vocabulary and context the file says it has.
+  if (resolved.vocab_size != model.vocab_size || resolved.context_length != model.context_length) {
+    return Status(ErrorCode::kShapeMismatch, "model.config.task",
+                  "model.config.task makes vocabSize " + std::to_string(resolved.vocab_size) +
+                      " and contextLength " + std::to_string(resolved.context_length) +
+                      "; the model has " + std::to_string(model.vocab_size) + " and " +
+                      std::to_string(model.context_length));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ModelHandle::Fail(ErrorCode code, const std::string& field, const std::string& message) {
+  status_ = Status(code, field, message);
+  return status_;
+}
+
+train::Model<float>* ModelHandle::model() { return trainer_ ? &trainer_->model() : nullptr; }
+
+bool ModelHandle::create(const val& config) {
+  train::TrainerConfig trainer_config;
+  train::ModelConfig model_config;
+  status_ = ReadTrainerConfig(config, &trainer_config);
+  if (status_.ok()) status_ = ResolveTrainerModel(trainer_config, &model_config);
+  if (status_.ok()) status_ = train::Trainer::Create(trainer_config, &trainer_);
+  if (!status_.ok()) return false;
+  vocabulary_ = trainer_->layout().symbols;
+  return true;
+}
+
+bool ModelHandle::load(const val& bytes) {
+  trainer_.reset();
+  const std::vector<uint8_t> data = ReadBytes(bytes);
+  // LoadModel's checks in its order, but every tensor is checked against the configuration
+  // before a model is allocated: a forged configuration cannot make the engine allocate more
+  // than the file holds.
+  train::ModelFile file;
+  train::FlatJson json;
+  train::ModelConfig model;
+  train::TrainerConfig trainer_config;
+  status_ = train::ReadModelFile(data, &file);
+  if (status_.ok()) status_ = train::FlatJson::Parse(file.config_json, "model.config", &json);
+  if (status_.ok()) status_ = train::ModelConfigFromJson(json, &model);
+  if (status_.ok() && static_cast<int>(file.vocabulary.size()) != model.vocab_size) {
+    Fail(ErrorCode::kShapeMismatch, "model.vocabulary",
+         "model.vocabulary has " + std::to_string(file.vocabulary.size()) +
+             " symbols; model.config.vocabSize is " + std::to_string(model.vocab_size));
+  }
+  if (status_.ok()) status_ = TaskTrainerConfig(json, model, &trainer_config);
+  if (!status_.ok()) return false;
+  const std::vector<train::TensorInfo> layout = train::ParameterLayout(model);
+  std::vector<const train::NamedTensor*> tensors(layout.size(), nullptr);
+  for (size_t i = 0; i < layout.size(); ++i) {
+    status_ =
+        train::ExpectTensor(file, layout[i].name, {layout[i].rows, layout[i].cols}, &tensors[i]);
+    if (!status_.ok()) return false;
+  }
+  if (file.tensors.size() != layout.size()) {
+    Fail(ErrorCode::kInvalidArgument, "model.tensors",
+         "the file holds " + std::to_string(file.tensors.size()) + " tensors; this model has " +
+             std::to_string(layout.size()));
+    return false;
+  }
+  status_ = train::Trainer::Create(trainer_config, &trainer_);
+  if (!status_.ok()) return false;
+  train::Model<float>& m = trainer_->model();
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    std::copy(tensors[i]->data.begin(), tensors[i]->data.end(), m.parameter(i));
+  }
+  vocabulary_ = std::move(file.vocabulary);
+  config_json_ = json.Write();
+  return true;
+}
+
+val ModelHandle::info() const {
+  const train::Model<float>* m = trainer_ ? &trainer_->model() : nullptr;
+  if (m == nullptr) return val::null();
+  val out = val::object();
+  out.set("parameterCount", static_cast<double>(m->parameter_count()));
+  out.set("vocabulary", StringArray(vocabulary_));
+  out.set("vocabSize", m->config().vocab_size);
+  out.set("contextLength", m->config().context_length);
+  if (trainer_) {
+    out.set("sequenceLength", trainer_->layout().sequence_length);
+    out.set("answerLength", trainer_->layout().answer_length);
+    out.set("steps", trainer_->steps());
+    // A loaded model: its file's configuration, as flat JSON.
+    if (!config_json_.empty()) out.set("configJson", config_json_);
+  }
+  return out;
+}
+
+val ModelHandle::step(int count) {
+  trace_.Clear();
+  if (!trainer_) {
+    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
+    return val::null();
+  }
+  train::StepMetrics metrics;
+  status_ = trainer_->Step(count, &metrics);
+  if (!status_.ok()) return val::null();
+  val out = val::object();
+  out.set("step", metrics.step);
+  out.set("loss", metrics.loss);
+  out.set("accuracy", metrics.accuracy);
+  out.set("gradientNorm", metrics.gradient_norm);
+  out.set("learningRate", metrics.learning_rate);
+  out.set("tokensPerSecond", metrics.tokens_per_second);
+  return out;
+}
+
+val ModelHandle::evaluate(int count) {
+  trace_.Clear();
+  if (!trainer_) {
+    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
+    return val::null();
+  }
+  // Batches of the training batch size: the memory ResolveTrainerModel allowed for.
+  const train::TrainerConfig& config = trainer_->config();
+  train::TaskStream held_out(config.task, config.seed, train::Split::kHeldOut);
+  const std::vector<train::Example> examples = held_out.Take(count);
+  // The loss: Σ over answer positions of −ln p, over the answer positions of every example.
+  double loss_sum = 0.0, weight_sum = 0.0;
+  for (int start = 0; start < count; start += config.batch_size) {
+    const int end = std::min(count, start + config.batch_size);
+    const train::Batch batch = train::MakeBatch(
+        std::vector<train::Example>(examples.begin() + start, examples.begin() + end));
+    status_ = trainer_->model().Forward(batch);
+    if (!status_.ok()) return val::null();
+    double weight = 0.0;
+    for (float w : batch.loss_weights) weight += w;
+    loss_sum += static_cast<double>(trainer_->model().loss()) * weight;
+    weight_sum += weight;
+  }
+  // Trainer::Evaluate's scoring, on the same held-out examples, in the same batches.
+  const train::Accuracy accuracy = train::Evaluate(config.task, examples, trainer_->MakePredictor(),
+                                                   train::Decoding::kGreedy, config.batch_size);
+  val out = val::object();
+  out.set("examples", accuracy.examples);
+  out.set("exactMatch", accuracy.exact_match);
+  out.set("tokenAccuracy", accuracy.token);
+  out.set("loss", weight_sum > 0 ? loss_sum / weight_sum : 0.0);
+  return out;
+}
+
+bool ModelHandle::trace(const val& tokens) {
+  train::Model<float>* m = model();
+  if (m == nullptr) {
+    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
+    return false;
+  }
+  const std::vector<int> ids = emscripten::convertJSArrayToNumberVector<int>(tokens);
+  std::vector<std::string> labels;
+  labels.reserve(ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] < 0 || ids[i] >= static_cast<int>(vocabulary_.size())) {
+      Fail(ErrorCode::kInvalidArgument, "tokens[" + std::to_string(i) + "]",
+           "tokens[" + std::to_string(i) + "] (" + std::to_string(ids[i]) +
+               ") must be a token id from 0 to " + std::to_string(vocabulary_.size() - 1));
+      return false;
+    }
+    labels.push_back(vocabulary_[static_cast<size_t>(ids[i])]);
+  }
+  status_ = trace_.Run(m, ids, labels);
+  return status_.ok();
+}
+
+val ModelHandle::traceStep(const std::string& name, int layer, int head) {
+  return trace_.Step(name, layer, head, &status_);
+}
+
+val ModelHandle::save(bool float16) {
+  if (!trainer_) {
+    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
+    return val::null();
+  }
+  status_ =
+      trainer_->Save(float16 ? train::TensorType::kFloat16 : train::TensorType::kFloat32, &saved_);
+  if (!status_.ok()) return val::null();
+  return val(emscripten::typed_memory_view(saved_.size(), saved_.data()));
+}
+
+}  // namespace attention::bindings

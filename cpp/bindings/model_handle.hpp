@@ -1,0 +1,66 @@
+// The object JS holds for a trainable or loaded model (training.js wraps it as a Trainer or a
+// Model). Errors are recorded, never thrown: after a false or null result JS reads
+// errorCode/errorField/errorMessage and throws an AttentionError.
+//
+//   create(config)   a new model with seeded weights and its task's trainer
+//   load(bytes)      a model file's model, with a trainer for its task (to evaluate it)
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attention/status.hpp"
+#include "attention/train/trainer.hpp"
+#include "model_trace.hpp"
+
+namespace attention::bindings {
+
+class ModelHandle {
+ public:
+  // A trainer for `config` (train_request.hpp). False on error.
+  bool create(const emscripten::val& config);
+
+  // A task model from a model file (Uint8Array, docs/model-format.md) with its task's trainer.
+  // False on error, the Status naming the part of the file at fault.
+  bool load(const emscripten::val& bytes);
+
+  // { parameterCount, vocabulary: string[], vocabSize, contextLength, sequenceLength,
+  //   answerLength, steps, configJson (loaded models: the file's flat JSON) }, or null.
+  emscripten::val info() const;
+
+  // `count` training updates: { step, loss, accuracy, gradientNorm, learningRate,
+  // tokensPerSecond } or null. Task models only.
+  emscripten::val step(int count);
+  // The first `count` held-out examples: { examples, exactMatch, tokenAccuracy, loss } or null.
+  emscripten::val evaluate(int count);
+
+  // One sequence of token ids (Int32Array) through the model; then traceSummary/traceStep
+  // (model_trace.hpp) read it until the next call that runs the model.
+  bool trace(const emscripten::val& tokens);
+  emscripten::val traceSummary() const { return trace_.Summary(); }
+  emscripten::val traceStep(const std::string& name, int layer, int head);
+
+  // The model file (Trainer::Save), a Uint8Array VIEW into WASM memory valid until the next
+  // call: JS copies it.
+  emscripten::val save(bool float16);
+
+  std::string errorCode() const { return ErrorCodeName(status_.code()); }
+  std::string errorField() const { return status_.field(); }
+  std::string errorMessage() const { return status_.message(); }
+
+ private:
+  train::Model<float>* model();
+  Status Fail(ErrorCode code, const std::string& field, const std::string& message);
+
+  std::unique_ptr<train::Trainer> trainer_;  // the weights, the optimizer, the task's examples
+  std::vector<std::string> vocabulary_;      // [V]
+  std::string config_json_;                  // a loaded model's configuration
+  ModelTrace trace_;
+  std::vector<uint8_t> saved_;
+  Status status_;
+};
+
+}  // namespace attention::bindings

@@ -1,0 +1,190 @@
+#include "model_trace.hpp"
+
+#include "convert.hpp"
+
+namespace attention::bindings {
+namespace {
+
+using emscripten::val;
+using train::TensorKind;
+
+struct BlockStep {
+  const char* name;
+  const char* cols;  // rows are always the query tokens
+};
+
+// The steps a block adds around its attention layer, in computation order.
+constexpr BlockStep kBlockSteps[] = {
+    {"ln1", "model"},     {"attention", "model"},   {"residual1", "model"}, {"ln2", "model"},
+    {"ffnHidden", "ffn"}, {"ffnActivation", "ffn"}, {"ffnOut", "model"},    {"residual2", "model"},
+};
+constexpr BlockStep kModelSteps[] = {
+    {"embedding", "model"},
+    {"lnFinal", "model"},
+    {"logits", "vocabulary"},
+    {"probabilities", "vocabulary"},
+};
+
+val RowMajorView(const float* data, int rows, int cols) {
+  val out = val::object();
+  out.set("rows", rows);
+  out.set("cols", cols);
+  out.set("data", val(emscripten::typed_memory_view(static_cast<size_t>(rows) * cols, data)));
+  return out;
+}
+
+Status UnknownStep(const std::string& field, const std::string& message) {
+  return Status(ErrorCode::kUnknownStep, field, message);
+}
+
+}  // namespace
+
+Matrix TensorMatrix(const train::Model<float>& model, TensorKind kind, int layer) {
+  for (const train::TensorInfo& info : model.layout()) {
+    if (info.kind != kind || info.layer != layer) continue;
+    return Eigen::Map<const Matrix>(model.parameters() + info.offset, info.rows, info.cols);
+  }
+  return Matrix();
+}
+
+void ModelTrace::Clear() {
+  model_ = nullptr;
+  labels_.clear();
+  layers_.clear();
+}
+
+Status ModelTrace::Run(train::Model<float>* model, const std::vector<int>& tokens,
+                       const std::vector<std::string>& labels) {
+  Clear();
+  const train::ModelConfig& mc = model->config();
+  train::Batch batch;
+  batch.size = 1;
+  batch.length = static_cast<int>(tokens.size());
+  batch.tokens = tokens;
+  Status status = model->Forward(batch);
+  if (!status.ok()) return status;
+
+  // The explorer's attention on the layer's own input and weights: given X, no positional
+  // encoding (the model added it to the embedding), biases and W_O on, the model's mask.
+  Config config;
+  config.d_model = mc.d_model;
+  config.heads = mc.heads;
+  config.d_k = mc.ResolvedDK();
+  config.scale = mc.scale;
+  config.bias = true;
+  config.output_projection = true;
+  config.positional_encoding = false;
+  config.embedding = EmbeddingSource::kGiven;
+  config.mask.type = mc.causal ? MaskType::kCausal : MaskType::kNone;
+  const int n = batch.length;
+  std::vector<Trace> layers(static_cast<size_t>(mc.layers));
+  for (int l = 0; l < mc.layers; ++l) {
+    // What the attention reads: LN₁ of the block input, or the input itself without LayerNorm.
+    int width = 0;
+    const float* x = model->Activation("ln1", l, &width);
+    if (x == nullptr) {
+      x = l == 0 ? model->Activation("embedding", -1, &width)
+                 : model->Activation(mc.has_ffn() ? "residual2" : "residual1", l - 1, &width);
+    }
+    Input input;
+    input.tokens = labels;
+    input.given.x = Eigen::Map<const Matrix>(x, n, width);
+    input.given.w_q = TensorMatrix(*model, TensorKind::kWQ, l);
+    input.given.w_k = TensorMatrix(*model, TensorKind::kWK, l);
+    input.given.w_v = TensorMatrix(*model, TensorKind::kWV, l);
+    input.given.w_o = TensorMatrix(*model, TensorKind::kWO, l);
+    input.given.b_q = TensorMatrix(*model, TensorKind::kBQ, l);
+    input.given.b_k = TensorMatrix(*model, TensorKind::kBK, l);
+    input.given.b_v = TensorMatrix(*model, TensorKind::kBV, l);
+    input.given.b_o = TensorMatrix(*model, TensorKind::kBO, l);
+    status = Trace::Run(config, input, &layers[static_cast<size_t>(l)]);
+    if (!status.ok()) return status;
+  }
+  model_ = model;
+  labels_ = labels;
+  layers_ = std::move(layers);
+  return Status::Ok();
+}
+
+val ModelTrace::Summary() const {
+  if (model_ == nullptr) return val::null();
+  const train::ModelConfig& mc = model_->config();
+  val out = val::object();
+  out.set("tokens", StringArray(labels_));
+  out.set("layers", mc.layers);
+  out.set("heads", mc.heads);
+  out.set("dModel", mc.d_model);
+  out.set("dK", mc.ResolvedDK());
+  out.set("dFF", mc.ResolvedDFF());
+  out.set("vocabSize", mc.vocab_size);
+
+  auto describe = [](const char* name, bool per_head, const char* rows, const char* cols) {
+    val s = val::object();
+    s.set("name", std::string(name));
+    s.set("perHead", per_head);
+    s.set("rowsAxis", std::string(rows));
+    s.set("colsAxis", std::string(cols));
+    return s;
+  };
+  int width = 0;
+  val model_steps = val::array();
+  unsigned index = 0;
+  for (const BlockStep& s : kModelSteps) {
+    if (model_->Activation(s.name, -1, &width) == nullptr) continue;
+    model_steps.set(index++, describe(s.name, false, "query", s.cols));
+  }
+  out.set("modelSteps", model_steps);
+
+  val layer_steps = val::array();
+  index = 0;
+  const Trace& first = layers_.front();
+  for (const StepInfo& info : StepCatalog()) {
+    if (!first.HasStep(info)) continue;
+    layer_steps.set(index++, describe(info.name, info.per_head, AxisKey(info.rows),
+                                      AxisKey(first.ColsAxis(info))));
+  }
+  for (const BlockStep& s : kBlockSteps) {
+    if (model_->Activation(s.name, 0, &width) == nullptr) continue;
+    layer_steps.set(index++, describe(s.name, false, "query", s.cols));
+  }
+  out.set("layerSteps", layer_steps);
+  return out;
+}
+
+val ModelTrace::Step(const std::string& name, int layer, int head, Status* status) const {
+  if (model_ == nullptr) {
+    *status = UnknownStep("trace", "no trace: trace() did not succeed");
+    return val::null();
+  }
+  const int layers = model_->config().layers;
+  const int n = static_cast<int>(labels_.size());
+  int width = 0;
+  if (layer == -1) {
+    const float* data = model_->Activation(name, -1, &width);
+    if (data == nullptr) {
+      *status = UnknownStep("step", "step \"" + name + "\" is not a model-wide step");
+      return val::null();
+    }
+    return RowMajorView(data, n, width);
+  }
+  if (layer < 0 || layer >= layers) {
+    *status = UnknownStep("layer", "layer (" + std::to_string(layer) + ") must be from 0 to " +
+                                       std::to_string(layers - 1));
+    return val::null();
+  }
+  // Block steps first: "q", "k", "v" and "concat" exist in both and are the same numbers.
+  if (FindStep(name) == nullptr) {
+    const float* data = model_->Activation(name, layer, &width);
+    if (data == nullptr) {
+      *status = UnknownStep("step", "step \"" + name + "\" does not exist in this model");
+      return val::null();
+    }
+    return RowMajorView(data, n, width);
+  }
+  const Matrix* view = nullptr;
+  *status = layers_[static_cast<size_t>(layer)].View(name, head, &view);
+  if (!status->ok()) return val::null();
+  return RowMajorView(view->data(), static_cast<int>(view->rows()), static_cast<int>(view->cols()));
+}
+
+}  // namespace attention::bindings
