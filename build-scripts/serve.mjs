@@ -114,6 +114,11 @@ export async function startServer({ port: listenPort = port, host: listenHost = 
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${headers.join('')}Connection: close\r\nContent-Length: 0\r\n\r\n`,
     );
+    // Read and drop what the client is still sending (the rest of a too-long request): a
+    // socket closed with unread data answers with a reset, which can discard the response
+    // before the client reads it. Clients that never stop are cut off after 5 s.
+    socket.resume();
+    socket.setTimeout(5000, () => socket.destroy());
   });
   await new Promise((resolve) => server.listen(listenPort, listenHost, resolve));
   return server;
