@@ -11,6 +11,7 @@
 
 #include "attention/random.hpp"
 #include "attention/train/model.hpp"
+#include "train_support.hpp"
 
 namespace attention::train {
 namespace {
@@ -22,12 +23,7 @@ struct GradientCase {
 };
 
 ModelConfig SmallConfig() {
-  ModelConfig c;
-  c.vocab_size = 5;
-  c.context_length = 4;
-  c.d_model = 6;
-  c.heads = 2;
-  c.layers = 2;
+  ModelConfig c = testing::SizedConfig(5, 4, 6, 2, 2);
   c.init_std = 0.5;  // far from 0.02, so that softmax, GELU and LayerNorm are not near-linear
   return c;
 }
