@@ -2,18 +2,14 @@
 #include <gtest/gtest.h>
 
 #include "attention/train/model.hpp"
+#include "train_support.hpp"
 
 namespace attention::train {
 namespace {
 
 // The playground's reference configuration (issue 10 §6).
 ModelConfig Reference() {
-  ModelConfig c;
-  c.vocab_size = 16;
-  c.context_length = 32;
-  c.d_model = 64;
-  c.heads = 4;
-  c.layers = 2;
+  ModelConfig c = testing::SizedConfig(16, 32, 64, 4, 2);
   c.positional = PositionalKind::kLearned;
   return c;
 }

@@ -5,19 +5,12 @@
 #include <vector>
 
 #include "attention/train/model.hpp"
+#include "train_support.hpp"
 
 namespace attention::train {
 namespace {
 
-ModelConfig Small() {
-  ModelConfig c;
-  c.vocab_size = 6;
-  c.context_length = 5;
-  c.d_model = 8;
-  c.heads = 2;
-  c.layers = 2;
-  return c;
-}
+ModelConfig Small() { return testing::SizedConfig(6, 5, 8, 2, 2); }
 
 Batch Valid() {
   Batch b;

@@ -1,6 +1,7 @@
 // The C++ model against the NumPy reference (tests/reference/train_reference.py): the same
 // weights and batch give the same loss, logits and every parameter gradient, within 1e-4
-// normwise relative error, in float (what trains) and in double.
+// normwise relative error in float (what trains), and 1e-6 in double (whose only float32 part
+// is the engine's sinusoid table).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -86,14 +87,17 @@ void CompareWithReference(const std::string& name) {
 
   const double expected_loss = fixture.at("loss").get<double>();
   const double loss_error = std::abs(model.loss() - expected_loss) / std::abs(expected_loss);
-  EXPECT_LT(loss_error, 1e-4) << "loss " << model.loss() << " vs " << expected_loss;
+  // The bar: issue 10's 1e-4 for float; double is held to 1e-6.
+  const double bar = sizeof(T) == 4 ? 1e-4 : 1e-6;
+  EXPECT_LT(loss_error, bar) << "loss " << model.loss() << " vs " << expected_loss;
   int width = 0;
   const double logits_error =
       RelativeError(model.Activation("logits", -1, &width),
                     fixture.at("logits").at("data").get<std::vector<double>>());
-  EXPECT_LT(logits_error, 1e-4);
+  EXPECT_LT(logits_error, bar);
   double worst = std::max(loss_error, logits_error);
   std::string worst_name = loss_error > logits_error ? "loss" : "logits";
+  double bk_worst = 0.0;
   const json& grads = fixture.at("gradients");
   // b_K's gradient is 0 (a constant added to a row of scores leaves its softmax unchanged):
   // both sides hold rounding noise there, measured against 1e-3 of the largest gradient.
@@ -106,14 +110,16 @@ void CompareWithReference(const std::string& name) {
     const double error = RelativeError(model.gradients() + info.offset,
                                        grads[i].at("data").get<std::vector<double>>(),
                                        info.kind == TensorKind::kBK ? 1e-3 * largest : 0.0);
-    EXPECT_LT(error, 1e-4) << info.name;
-    if (error > worst) {
+    EXPECT_LT(error, bar) << info.name;
+    if (info.kind == TensorKind::kBK) {
+      bk_worst = std::max(bk_worst, error);
+    } else if (error > worst) {
       worst = error;
       worst_name = info.name;
     }
   }
-  std::printf("train/%s (%s): largest relative error %.2e (%s)\n", name.c_str(),
-              sizeof(T) == 4 ? "float" : "double", worst, worst_name.c_str());
+  std::printf("train/%s (%s): largest relative error %.2e (%s); b_K noise %.2e\n", name.c_str(),
+              sizeof(T) == 4 ? "float" : "double", worst, worst_name.c_str(), bk_worst);
 }
 
 class TrainReference : public ::testing::TestWithParam<std::string> {};

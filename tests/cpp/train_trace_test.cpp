@@ -6,17 +6,13 @@
 #include <vector>
 
 #include "attention/train/model_trace.hpp"
+#include "train_support.hpp"
 
 namespace attention::train {
 namespace {
 
 ModelConfig Small(bool attention_only) {
-  ModelConfig c;
-  c.vocab_size = 9;
-  c.context_length = 8;
-  c.d_model = 12;
-  c.heads = 3;
-  c.layers = 2;
+  ModelConfig c = testing::SizedConfig(9, 8, 12, 3, 2);
   c.attention_only = attention_only;
   c.init_std = 0.3;
   return c;

@@ -42,14 +42,13 @@ template <typename T>
 size_t PlaceActivations(const ModelConfig& config, int rows, T* base, Activations<T>* a) {
   Carver<T> place{base};
   const Widths w(config, rows);
-  const size_t n = w.n, nc = w.nc, np = w.np, nf = w.nf, nv = w.nv;
+  const size_t nc = w.nc, np = w.np, nf = w.nf, nv = w.nv;
+  auto place_norm = [&] { return NormActivations<T>{place(nc), place(w.n), place(w.n)}; };
   a->embedding = place(nc);
   a->layers.assign(static_cast<size_t>(config.layers), LayerActivations<T>{});
   for (LayerActivations<T>& l : a->layers) {
     if (config.has_layer_norm()) {
-      l.ln1 = place(nc);
-      l.ln1_mean = place(n);
-      l.ln1_rstd = place(n);
+      l.ln1 = place_norm();
     }
     l.q = place(np);
     l.k = place(np);
@@ -58,9 +57,7 @@ size_t PlaceActivations(const ModelConfig& config, int rows, T* base, Activation
     l.attention = place(nc);
     l.residual1 = place(nc);
     if (config.has_ffn()) {
-      l.ln2 = place(nc);
-      l.ln2_mean = place(n);
-      l.ln2_rstd = place(n);
+      l.ln2 = place_norm();
       l.ffn_hidden = place(nf);
       l.ffn_activation = place(nf);
       l.ffn_out = place(nc);
@@ -68,9 +65,7 @@ size_t PlaceActivations(const ModelConfig& config, int rows, T* base, Activation
     }
   }
   if (config.has_layer_norm()) {
-    a->ln_final = place(nc);
-    a->ln_final_mean = place(n);
-    a->ln_final_rstd = place(n);
+    a->ln_final = place_norm();
   }
   a->logits = place(nv);
   a->probabilities = place(nv);
@@ -283,14 +278,14 @@ const T* Model<T>::Activation(std::string_view step, int layer, int* width) cons
   if (layer >= 0 && layer < config_.layers) {
     const LayerActivations<T>& l = a.layers[static_cast<size_t>(layer)];
     const Entry entries[] = {
-        {"ln1", l.ln1, c},
+        {"ln1", l.ln1.out, c},
         {"q", l.q, p},
         {"k", l.k, p},
         {"v", l.v, p},
         {"concat", l.concat, p},
         {"attention", l.attention, c},
         {"residual1", l.residual1, c},
-        {"ln2", l.ln2, c},
+        {"ln2", l.ln2.out, c},
         {"ffnHidden", l.ffn_hidden, f},
         {"ffnActivation", l.ffn_activation, f},
         {"ffnOut", l.ffn_out, c},
@@ -306,7 +301,7 @@ const T* Model<T>::Activation(std::string_view step, int layer, int* width) cons
   }
   const Entry entries[] = {
       {"embedding", a.embedding, c},
-      {"lnFinal", a.ln_final, c},
+      {"lnFinal", a.ln_final.out, c},
       {"logits", a.logits, v},
       {"probabilities", a.probabilities, v},
   };
