@@ -66,6 +66,14 @@ test('tutorial mode shows the NumPy example’s weights (tests/fixtures/tutorial
   assert.match(await note.textContent(), /illustrative, not computed/);
   await transitionsDone(page);
   await page.screenshot({ path: path.join(screenshotDir, 'tutorial-mode-en.png'), fullPage: true });
+  // No W_O in the tutorial: step 10 does not claim one.
+  await page.click('.step-button[data-step="10"]');
+  await page.waitForSelector('.step-button[data-step="10"][aria-current="step"]');
+  const operators = await page.locator('[data-role=stage] .operator-text').allTextContents();
+  assert.ok(operators.length > 0 && !operators.some((t) => /·\s*W_O/.test(t)), `step 10 operators: ${operators}`);
+  const shapes = await page.locator('.explain .shapes').textContent(); // KaTeX's HTML: W_O is "WO"
+  assert.match(shapes, /\(no\s*WO/, shapes);
+  assert.doesNotMatch(shapes, /⋅\s*WO/, shapes);
 
   // One switch in the controls: from another sentence and model to the tutorial, and back.
   await page.goto(`${session.url}?lang=zh&s=猫追着球跑&d=16&h=4&seed=7&step=7`);
