@@ -94,6 +94,41 @@ test('tutorial mode shows the NumPy example’s weights (tests/fixtures/tutorial
   await context.close();
 });
 
+test('the web component takes a tutorial attribute: the NumPy example’s weights', async () => {
+  const fixture = JSON.parse(readFileSync(path.join(root, 'tests/fixtures/tutorial_seed42.json'), 'utf8'));
+  const [expected] = fixture.steps.weights;
+  const { page, context, problems } = await openPage(session.browser, `${session.url}examples/component.html`);
+  const element = page.locator('attention-explorer').first();
+  await element.evaluate(
+    (e) => new Promise((resolve) => (e.explorer ? resolve() : e.addEventListener('ready', resolve))),
+  );
+  await element.evaluate((e) => {
+    e.setAttribute('sentence', '我 爱 吃 火锅');
+    e.setAttribute('mask', 'none');
+    e.setAttribute('view', 'links');
+    e.setAttribute('tutorial', '');
+  });
+  await page.waitForFunction(
+    (el) => el.explorer.store.get().tutorial && el.explorer.store.get().heads === 1,
+    await element.elementHandle(),
+  );
+  await transitionsDone(page);
+  const weights = await element.evaluate((e) =>
+    [...e.shadowRoot.querySelectorAll('[data-role=links] line.link')].map((l) => [
+      +l.dataset.i,
+      +l.dataset.j,
+      +l.dataset.weight,
+    ]),
+  );
+  assert.ok(weights.length >= expected.data.filter((w) => w >= 0.05).length, `${weights.length} links`);
+  for (const [i, j, got] of weights) {
+    const want = expected.data[i * 4 + j];
+    assert.ok(Math.abs(got - want) <= 1e-6 + 1e-5 * Math.abs(want), `weight (${i}, ${j}): ${got}, NumPy ${want}`);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('steps 3 and 7 and the links view say the weights are random and untrained, in both languages', async () => {
   const { page, context, problems } = await openPage(session.browser, `${session.url}?s=猫追着球跑&lang=en`);
   await started(page);
