@@ -9,7 +9,15 @@
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { AttentionError, createEngine } from '../dist/engine/engine.js';
-import { matrixCSV, matrixJSON, matricesOf, summaryOf, traceCSV, traceJSON } from '../dist/engine/serialize.js';
+import {
+  CSV_BOM,
+  matrixCSV,
+  matrixJSON,
+  matricesOf,
+  summaryOf,
+  traceCSV,
+  traceJSON,
+} from '../dist/engine/serialize.js';
 import { isTrainingCommand, runTrainingCommand } from './train.mjs';
 
 // train, eval and trace --model: bin/train.mjs.
@@ -33,6 +41,7 @@ options:
   --tokenizer T      words (default, as the page) | chars | whitespace | engine
   --step NAME        print one step (e.g. weights, scores, output); --head H for per-head steps
   --format F         json (default) | csv             --json         same as --format json
+  --bom              start the CSV with a UTF-8 BOM, so that Excel reads Chinese as UTF-8
   -h, --help
 
 Training: attention-explorer train | eval | trace --model (attention-explorer train --help).
@@ -70,6 +79,7 @@ try {
       head: { type: 'string' },
       format: { type: 'string' },
       json: { type: 'boolean' },
+      bom: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -117,6 +127,7 @@ if (sentence === undefined && values.tokens === undefined)
 
 const format = oneOf('format', ['json', 'csv']) ?? 'json';
 if (values.json && format !== 'json') fail(`--json and --format ${format} conflict`);
+if (values.bom && format !== 'csv') fail('--bom is for --format csv (JSON has no BOM)');
 const mask = oneOf('mask', ['none', 'causal', 'window']);
 if (values.window !== undefined && mask !== 'window') fail('--window needs --mask window');
 if (values.head !== undefined && values.step === undefined) fail('--head needs --step (a per-head step)');
@@ -186,6 +197,11 @@ async function write(pieces) {
   process.stdout.write(buffer);
 }
 
+function* withBOM(pieces) {
+  yield CSV_BOM;
+  yield* pieces;
+}
+
 const isPerHead = (name) => trace.info(name).perHead;
 let pieces;
 if (values.step !== undefined) {
@@ -202,5 +218,7 @@ if (values.step !== undefined) {
   const matrices = matricesOf(trace, isPerHead); // read one by one as they are written
   pieces = format === 'csv' ? traceCSV(matrices) : traceJSON(summaryOf(trace), matrices);
 }
+// Only when asked: stdout goes to pipes and tools that would read a BOM as part of a label.
+if (values.bom) pieces = withBOM(pieces);
 await refusedBy(() => write(pieces));
 trace.dispose();

@@ -207,8 +207,12 @@ test('exports: an SVG that is a valid image with the page’s weights, a PNG, CS
   assert.deepEqual(json.tokens, expected.tokens);
   assert.deepEqual(json.steps.weights[1].data, Array.from(expected.step('weights', 1).data));
   assert.equal(json.steps.masked[0].data[1], null, '−∞ is null in JSON');
-  const csv = (await download('csv')).toString('utf8');
-  assert.match(csv, /^# step,x,head,,shape,5x8$/m);
+  const csvBytes = await download('csv');
+  // Excel reads a CSV file as the system's code page unless it starts with a UTF-8 BOM.
+  assert.deepEqual([...csvBytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'the CSV starts with a UTF-8 BOM');
+  const csv = csvBytes.subarray(3).toString('utf8');
+  assert.ok(csv.startsWith('# step,x,head,,shape,5x8\n'), 'one BOM, then the first block');
+  assert.match(csv, /^猫,/m, 'Chinese labels are UTF-8');
   assert.match(csv, /^# step,weights,head,1,shape,5x5$/m);
   assert.match(csv, /-inf/);
   assert.deepEqual(problems, []);

@@ -39,6 +39,19 @@ test('the CLI writes exactly what the shared serializer writes, JSON and CSV', (
   }
 });
 
+test('--bom starts CSV with a UTF-8 BOM (for Excel); without it stdout is plain CSV', () => {
+  const args = ['trace', '我 爱 吃 火锅', '--format', 'csv'];
+  const plain = spawnSync(process.execPath, [bin, ...args]);
+  const marked = spawnSync(process.execPath, [bin, ...args, '--bom']);
+  assert.equal(marked.status, 0, String(marked.stderr));
+  assert.notDeepEqual([...plain.stdout.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'no BOM by default');
+  assert.deepEqual([...marked.stdout.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
+  assert.ok(marked.stdout.subarray(3).equals(plain.stdout), 'the BOM and then the same bytes');
+  const step = spawnSync(process.execPath, [bin, ...args, '--step', 'weights', '--head', '0', '--bom']);
+  assert.deepEqual([...step.stdout.subarray(0, 4)], [0xef, 0xbb, 0xbf, 0x2c], 'one step too: BOM, then ","');
+  assertRefused(['trace', 'a', '--bom'], /--bom is for --format csv/);
+});
+
 test('CSV: tokens a spreadsheet would run as formulas are guarded, numbers stay numbers', () => {
   const r = run('trace', '--tokens', '=1+1,+cmd|calc,@SUM(1),-2+3,x\ry', '--step', 'scores', '--format', 'csv');
   assert.equal(r.status, 0, r.stderr);

@@ -27,6 +27,7 @@ const ATTRIBUTES = {
   view: 'view',
   head: 'head',
   lang: 'lang',
+  tutorial: 'tutorial',
 };
 const CHROME = ['controls', 'stepper', 'explain', 'views'];
 
@@ -43,7 +44,8 @@ function stateFromAttributes(element, base) {
     let value = element.getAttribute(attribute);
     if (value === null) continue;
     if (attribute === 'step' && STEP_NAMES.includes(value)) value = String(STEP_NAMES.indexOf(value) + 1);
-    if (['scale', 'positional-encoding'].includes(attribute)) value = value === 'false' || value === '0' ? '0' : '1';
+    if (['scale', 'positional-encoding', 'tutorial'].includes(attribute))
+      value = value === 'false' || value === '0' ? '0' : '1';
     query.set(key, value);
   }
   return stateFromURL(query.toString(), base);

@@ -1,6 +1,6 @@
 // The sentence box, presets, tokenization mode and model controls: each change goes to the
 // store; typing is debounced so that the view follows the keystrokes without a flash.
-import { D_MODELS, MASKS, PRESETS, parseField } from './state.js';
+import { D_MODELS, MASKS, PRESETS, TUTORIAL, TUTORIAL_SENTENCE, defaultState, parseField } from './state.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
 
 function options(select, values, label) {
@@ -37,6 +37,15 @@ export function buildControls(root, store) {
   bind('init', 'init', (el) => el.value);
   bind('scale', 'scale', (el) => el.checked);
   bind('positionalEncoding', 'positionalEncoding', (el) => el.checked);
+  // On: the tutorial's sentence and numbers (the store pins TUTORIAL's fields). Off: those
+  // fields go back to the page's defaults rather than keeping the tutorial's values unnoticed.
+  $('tutorial').addEventListener('change', (event) => {
+    if (event.target.checked) store.set({ tutorial: true, sentence: TUTORIAL_SENTENCE });
+    else {
+      const defaults = defaultState();
+      store.set({ tutorial: false, ...Object.fromEntries(Object.keys(TUTORIAL).map((k) => [k, defaults[k]])) });
+    }
+  });
   bind('head', 'head', (el) => (el.value === 'all' ? 'all' : Number(el.value)));
   // The same parser as a link's, so that the box refuses exactly what a link would.
   const field = (key) => (el) => {
@@ -76,6 +85,10 @@ export function updateControls(root, state, strings) {
   if (document.activeElement !== $('seed')) $('seed').value = String(state.seed);
   if (document.activeElement !== $('window')) $('window').value = String(state.window);
   if (document.activeElement !== $('temperature')) $('temperature').value = String(state.temperature);
+  $('tutorial').checked = state.tutorial;
+  $('tutorial-note').hidden = !state.tutorial;
+  // Pinned in tutorial mode: shown with the tutorial's values, not changeable.
+  for (const field of Object.keys(TUTORIAL)) $(field).disabled = state.tutorial;
   options($('head'), ['all', ...Array.from({ length: state.heads }, (_, h) => h)], (h) =>
     h === 'all' ? strings.allHeads : strings.headN(h),
   );
@@ -95,5 +108,7 @@ export function engineOptions(state, tokens) {
     temperature: state.temperature,
     positionalEncoding: state.positionalEncoding,
     init: state.init,
+    // X drawn from the generator's stream, as NumPy's randn(n, d_model), and the tutorial's shapes.
+    ...(state.tutorial ? { embedding: 'stream', dK: 4, outputProjection: false } : {}),
   };
 }

@@ -23,12 +23,12 @@ await startPage(async () => {
   const { state, notices } = stateFromURL(params.toString(), base);
   const engine = await sharedEngine();
 
+  // The body's own height, not the document's scrollHeight: that is at least the iframe's
+  // current height, so an iframe could grow but never shrink back.
   function postHeight() {
     if (window.parent !== window) {
-      window.parent.postMessage(
-        { type: 'attention-explorer:height', height: document.documentElement.scrollHeight },
-        '*',
-      );
+      const height = Math.ceil(document.body.getBoundingClientRect().height);
+      window.parent.postMessage({ type: 'attention-explorer:height', height }, '*');
     }
   }
 
@@ -40,7 +40,7 @@ await startPage(async () => {
     onChange: () => requestAnimationFrame(postHeight),
   });
   if (notices.length) explorer.showNotice(strings(state.lang).ignoredURL(notices.join(', ')));
-  new ResizeObserver(postHeight).observe(document.documentElement);
+  new ResizeObserver(postHeight).observe(document.body);
 
   // { type: 'attention-explorer:set', state: { step: 7, view: 'heatmap', ... } } from the parent.
   // Values go through the same parser as the URL: anything else is ignored, nothing is evaluated.

@@ -96,7 +96,7 @@ const STRINGS = {
       {
         title: 'Split into heads',
         short: 'Heads',
-        text: 'Q, K and V are cut along the feature axis into h slices of d_k = d_model / h. Each head attends in its own smaller subspace, so different heads can learn different relations — one local syntax, another long-range meaning.',
+        text: 'Q, K and V are cut along the feature axis into h slices of d_k = d_model / h. Each head attends in its own smaller subspace with its own weights, so heads can form different patterns. Here the weights are random and untrained: the patterns show the mechanism, not meaning. A trained model would learn which relations each head tracks.',
       },
       {
         title: 'Scores QKᵀ',
@@ -116,7 +116,7 @@ const STRINGS = {
       {
         title: 'Softmax',
         short: 'Softmax',
-        text: 'Each row is turned into weights that are positive and sum to 1. Softmax widens gaps: scores 5 and 6 differ by 1, yet e⁶ is 2.7 times e⁵, so the weights become 27% and 73%.',
+        text: 'Each row is turned into weights that are positive and sum to 1. Softmax widens gaps: scores 5 and 6 differ by 1, yet e⁶ is 2.7 times e⁵, so the weights become 27% and 73%. These weights are random and untrained: which token a word attends to depends on the seed, not on meaning; a trained model would learn its weights.',
       },
       {
         title: 'Weighted sum A·V',
@@ -230,7 +230,7 @@ const STRINGS = {
       {
         title: '拆分成多个头',
         short: '多头',
-        text: 'Q、K、V 沿特征维度切成 h 份，每份 d_k = d_model / h。每个头在自己的子空间里做注意力，不同的头可以学到不同的关系——有的关注相邻搭配，有的关注远距离语义。',
+        text: 'Q、K、V 沿特征维度切成 h 份，每份 d_k = d_model / h。每个头用自己的权重在自己的子空间里做注意力，所以不同的头会形成不同的模式。这里的权重是随机的、未经训练：这些模式展示的是机制，不是语义。训练过的模型才会学到每个头关注什么关系。',
       },
       {
         title: '分数 QKᵀ',
@@ -250,7 +250,7 @@ const STRINGS = {
       {
         title: 'Softmax',
         short: 'Softmax',
-        text: '每一行变成和为 1 的正权重。softmax 会拉大差距：分数 5 和 6 只差 1，但 e⁶ 是 e⁵ 的 2.7 倍，权重变成 27% 和 73%。',
+        text: '每一行变成和为 1 的正权重。softmax 会拉大差距：分数 5 和 6 只差 1，但 e⁶ 是 e⁵ 的 2.7 倍，权重变成 27% 和 73%。这里的权重是随机的、未经训练：一个词关注哪个词取决于随机种子，而不是语义；训练过的模型才会学到有意义的权重。',
       },
       {
         title: '加权求和 A·V',
@@ -270,6 +270,25 @@ const STRINGS = {
     ],
   },
 };
+
+// Honesty about what the page shows, and tutorial mode (one block, merged into STRINGS).
+const HONESTY = {
+  en: {
+    untrainedNote:
+      'These weights are random and untrained: the links show how attention mixes tokens, not what the words mean. Change the seed and they change; a trained model would learn meaningful patterns.',
+    tutorialMode: 'tutorial mode',
+    tutorialNote:
+      'Tutorial mode: the second tutorial’s NumPy example — np.random.seed(42); X = np.random.randn(n, 8); W_q, W_k, W_v = np.random.randn(8, 4); one head, no positional encoding, no W_O. With 我 爱 吃 火锅 these are NumPy’s exact numbers. The matrix printed in the tutorial is illustrative, not computed by its code: trust these.',
+  },
+  zh: {
+    untrainedNote:
+      '这些权重是随机的、未经训练：连线展示注意力如何融合词元，而不是词的含义。换一个随机种子，连线就会变；训练过的模型才会学到有意义的模式。',
+    tutorialMode: '教程模式',
+    tutorialNote:
+      '教程模式：第二篇教程的 NumPy 示例——np.random.seed(42)；X = np.random.randn(n, 8)；W_q、W_k、W_v = np.random.randn(8, 4)；一个头，无位置编码，无 W_O。输入“我 爱 吃 火锅”时，这里的数字与 NumPy 完全相同。教程里打印的矩阵只是示意，并不是那段代码算出来的：以这里为准。',
+  },
+};
+for (const lang of Object.keys(HONESTY)) Object.assign(STRINGS[lang], HONESTY[lang]);
 
 export const LANGUAGES = ['en', 'zh'];
 

@@ -10,6 +10,7 @@ import { defaultState, stateFromURL } from './state.js';
 import { createExplorer } from './explorer/explorer.js';
 import { sharedEngine } from './explorer/engine.js';
 import { embedLink, embedSnippet, MAX_LINK_CHARS, pageLink } from './explorer/share.js';
+import { pageKind } from './page-kind.js';
 
 await startPage(async () => {
   const base = defaultState(defaultLanguage());
@@ -50,6 +51,8 @@ await startPage(async () => {
       urlTimer = setTimeout(() => history.replaceState(null, '', `${fit.link}${location.hash}`), 150);
     },
   });
+  // The single file's embed code would point at an embed.html that is not beside it.
+  if (pageKind.singleFile) document.querySelector('[data-role=copy-embed]').hidden = true;
   showNotes(explorer.store.get(), pageLink(explorer.store.get(), base));
   window.attentionExplorer = explorer; // for the console and for tests
 });

@@ -1,5 +1,5 @@
 // The page's whole state, kept in the URL so that any view is a link:
-// ?s=我爱吃火锅&tok=words&d=8&h=2&seed=42&mask=causal&w=2&scale=1&t=1&pe=1&init=scaled&step=7&view=links&head=1&q=0&lang=zh
+// ?s=我爱吃火锅&tok=words&d=8&h=2&seed=42&mask=causal&w=2&scale=1&t=1&pe=1&init=scaled&step=7&view=links&head=1&q=0&lang=zh&tutorial=1
 // Bad or unknown values fall back to the defaults and are reported as notices.
 import { LANGUAGES } from './i18n.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
@@ -19,6 +19,12 @@ export const PRESETS = [
   'I love eating hotpot',
 ];
 
+// Tutorial mode (tutorial=1): the second tutorial's NumPy example, np.random.seed(42),
+// X = randn(n, 8), then W_q, W_k, W_v = randn(8, 4); one head, no positional encoding, no W_O.
+// These fields are pinned while it is on (the engine options it adds are in controls.js).
+export const TUTORIAL_SENTENCE = '我 爱 吃 火锅';
+export const TUTORIAL = { dModel: 8, heads: 1, seed: 42, positionalEncoding: false, init: 'randn' };
+
 export function defaultState(lang = 'en') {
   return {
     sentence: PRESETS[0],
@@ -37,6 +43,7 @@ export function defaultState(lang = 'en') {
     head: 'all', // 'all' or a 0-based head index
     query: 0,
     lang,
+    tutorial: false,
     playing: false,
   };
 }
@@ -80,6 +87,7 @@ const FIELDS = new Map(
     ],
     q: ['query', int(0, 10000), String],
     lang: ['lang', oneOf(LANGUAGES), String],
+    tutorial: ['tutorial', flag, (v) => (v ? '1' : '0')],
   }),
 );
 
@@ -118,9 +126,9 @@ export function stateToURL(state, base) {
   return query ? `?${query}` : '';
 }
 
-/** Keeps dependent fields consistent: heads divide dModel, the head and query exist. */
+/** Keeps dependent fields consistent: heads divide dModel, the head and query exist, tutorial mode's fields. */
 export function constrain(state) {
-  const s = { ...state };
+  const s = state.tutorial ? { ...state, ...TUTORIAL } : { ...state };
   if (s.dModel % s.heads !== 0 || s.heads > s.dModel) {
     const divisors = [1, 2, 4, 8, 16].filter((h) => s.dModel % h === 0 && h <= s.dModel);
     s.heads = divisors.reduce((best, h) => (Math.abs(h - s.heads) < Math.abs(best - s.heads) ? h : best), 1);

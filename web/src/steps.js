@@ -269,8 +269,11 @@ export const STEPS = [
   {
     key: 'output',
     terms: ['t-wo', 't-out'],
+    // Without an output projection (tutorial mode: the tutorial stops at A·V) O is Concat.
     detail: (t) =>
-      String.raw`O = \mathrm{Concat}\cdot W_O \quad ${shape(t.nQuery, t.projectionWidth)}\cdot${shape(t.projectionWidth, t.dModel)} = ${shape(t.nQuery, t.dModel)}`,
+      noOutputProjection(t)
+        ? String.raw`O = \mathrm{Concat} \quad \text{(no } W_O\text{)} \quad ${shape(t.nQuery, t.projectionWidth)}`
+        : String.raw`O = \mathrm{Concat}\cdot W_O \quad ${shape(t.nQuery, t.projectionWidth)}\cdot${shape(t.projectionWidth, t.dModel)} = ${shape(t.nQuery, t.dModel)}`,
     operands: (t) => [
       {
         id: 'concat',
@@ -280,7 +283,7 @@ export const STEPS = [
         animation: 'none',
         columnColor: headBands(t),
       },
-      op('· W_O ='),
+      op(noOutputProjection(t) ? '= (no W_O)' : '· W_O ='),
       {
         id: 'output',
         step: t.step('output'),
@@ -292,6 +295,9 @@ export const STEPS = [
     ],
   },
 ];
+
+/** True when the trace has no W_O (engine option outputProjection: false): it costs no FLOPs. */
+const noOutputProjection = (t) => t.flops.outputProjection === 0;
 
 function subscript(n) {
   return String(n).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);

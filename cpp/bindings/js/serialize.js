@@ -6,6 +6,11 @@
 // A matrix here is what LiveTrace.step() returns:
 //   { name, head (null for shared steps), rows, cols, data: Float32Array, rowLabels, colLabels }
 
+// What makes Excel read a CSV file as UTF-8 (without it, 火锅 comes out as the system code
+// page's mojibake). The page's export starts its file with it; the CLI only with --bom, since
+// its stdout goes to pipes and tools (cut, pandas, awk) that would read it as part of a label.
+export const CSV_BOM = '\uFEFF';
+
 // A plain decimal number: a spreadsheet reads it as that number, never as a formula.
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 // What starts a formula in Excel, LibreOffice or Google Sheets (OWASP, "CSV injection").

@@ -32,6 +32,7 @@ export const MODEL_FIELDS = [
   'temperature',
   'positionalEncoding',
   'init',
+  'tutorial',
 ];
 
 const MATRICES = [

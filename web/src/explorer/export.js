@@ -2,6 +2,7 @@
 // and labels included, styles inlined) or PNG, and every matrix of the trace as CSV or JSON.
 import { headColor } from '../scales.js';
 import {
+  CSV_BOM,
   matricesOf,
   summaryOf,
   traceCSV as serializeCSV,
@@ -100,9 +101,12 @@ export function traceJSON(trace, state) {
   return [...serializeJSON({ config, ...summaryOf(trace) }, matrices(trace))].join('');
 }
 
-/** Every step as CSV blocks: a line "# step,<name>,head,<h>,shape,<rows>x<cols>", then labelled rows. */
+/**
+ * Every step as CSV blocks: a line "# step,<name>,head,<h>,shape,<rows>x<cols>", then labelled
+ * rows; the file starts with a UTF-8 BOM so that Excel keeps Chinese labels intact.
+ */
 export function traceCSV(trace) {
-  return [...serializeCSV(matrices(trace))].join('');
+  return CSV_BOM + [...serializeCSV(matrices(trace))].join('');
 }
 
 export function download(name, content, type) {

@@ -6,15 +6,21 @@ import { stateToURL } from '../state.js';
 // sentence is left out, the rest of the state stays, and the page says so (linkTooLong).
 export const MAX_LINK_CHARS = 8000;
 
+// State fields whose default comes from the viewer's browser (defaultState(defaultLanguage())).
+const BROWSER_DEPENDENT = ['lang'];
+
 /**
  * `prefix` followed by the query of `state` (and `extra`, e.g. 'controls=0'), within
  * MAX_LINK_CHARS: { link, fullLength (with the sentence), sentenceLeftOut }.
  */
 function fitLink(prefix, state, base, extra = '') {
   const withQuery = (query) => `${prefix}${query}${extra ? `${query ? '&' : '?'}${extra}` : ''}`;
-  const full = withQuery(stateToURL(state, base));
+  // The default language is the viewer's browser's: a link leaving it out would open in the
+  // reader's language, not the one the sender sees. BROWSER_DEPENDENT fields are always written.
+  const pinned = { ...base, ...Object.fromEntries(BROWSER_DEPENDENT.map((field) => [field, undefined])) };
+  const full = withQuery(stateToURL(state, pinned));
   if (full.length <= MAX_LINK_CHARS) return { link: full, fullLength: full.length, sentenceLeftOut: false };
-  const link = withQuery(stateToURL({ ...state, sentence: base.sentence }, base));
+  const link = withQuery(stateToURL({ ...state, sentence: base.sentence }, pinned));
   return { link, fullLength: full.length, sentenceLeftOut: true };
 }
 

@@ -59,7 +59,9 @@ export function explorerMarkup() {
       <label><span data-i18n="temperature"></span> <input data-role="temperature" type="number" min="0.05" max="20" step="0.05" /></label>
       <label class="check"><input data-role="positionalEncoding" type="checkbox" /> <span data-i18n="positionalEncoding"></span></label>
       <label><span data-i18n="init"></span> <select data-role="init"></select></label>
+      <label class="check"><input data-role="tutorial" type="checkbox" /> <span data-i18n="tutorialMode"></span></label>
     </div>
+    <p data-role="tutorial-note" class="hint" data-i18n="tutorialNote" hidden></p>
     <p data-role="summary" class="summary"></p>
     <p data-role="cost" class="summary"></p>
   </section>
@@ -98,7 +100,7 @@ export function explorerMarkup() {
         </div>
       </div>
     </div>
-    ${panel('links', '<p class="hint" data-i18n="linksHint"></p><div class="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>')}
+    ${panel('links', '<p class="hint" data-i18n="linksHint"></p><p class="hint untrained" data-i18n="untrainedNote"></p><div class="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>')}
     ${panel(
       'heatmap',
       '<p class="hint" data-i18n="heatmapHint"></p><button type="button" data-role="table-toggle" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>',
