@@ -1,6 +1,7 @@
 // Figures and data out of the explorer: the current view as a standalone SVG (title, legend
 // and labels included, styles inlined) or PNG, and every matrix of the trace as CSV or JSON.
 import { headColor } from '../scales.js';
+import { pixelsDataURL } from '../views/pixels.js';
 
 // The rules an exported figure needs, with concrete colours (a file has no page CSS).
 const FIGURE_CSS = `
@@ -57,6 +58,12 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   });
   const body = el('g', { transform: `translate(12,${top})` });
   for (const child of svg.childNodes) body.append(child.cloneNode(true));
+  // Images drawn on a canvas show through blob: URLs, which a file cannot reach: inline them.
+  const images = body.querySelectorAll('image.pixels');
+  svg.querySelectorAll('image.pixels').forEach((image, k) => {
+    const url = pixelsDataURL(image);
+    if (url) images[k].setAttribute('href', url);
+  });
   out.append(body);
   // Inline styles set through the CSSOM (cell text colours) survive cloning; interaction
   // attributes do not matter in a file.

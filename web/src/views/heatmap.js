@@ -3,7 +3,7 @@
 import * as d3 from 'd3';
 import { drawMatrix, measureMatrix } from './matrix.js';
 import { drawLegend } from './legend.js';
-import { formatShort, maxAbs, signedScale, weightScale } from '../scales.js';
+import { formatShort, stepMaxAbs, signedScale, weightScale } from '../scales.js';
 
 /** Which matrix the heatmaps show at each step (1-based). */
 export function heatmapStepFor(step) {
@@ -20,11 +20,13 @@ export function drawHeatmaps(svg, trace, o) {
   const masked = name === 'masked' || name === 'weights' ? (i, j) => mask.data[i * mask.cols + j] === 0 : null;
   const steps = heads.map((h) => trace.step(name, h));
   const signed = name !== 'weights';
-  const range = signed ? Math.max(...steps.map((s) => maxAbs(s.data))) : 1;
+  const range = signed ? Math.max(...steps.map((s) => stepMaxAbs(s))) : 1;
   const scale = signed ? signedScale(range) : weightScale();
   const color = (v) => (Number.isFinite(v) ? scale(v) : '#ddd');
 
-  const cell = Math.max(8, Math.min(32, Math.floor(380 / Math.max(trace.nQuery, trace.nKey))));
+  // Past 64 tokens a heatmap keeps 512 px a side (an image, see matrix.js), not 8 px a cell.
+  const side = Math.max(trace.nQuery, trace.nKey);
+  const cell = side <= 64 ? Math.max(8, Math.min(32, Math.floor(380 / side))) : 512 / side;
   const sizes = steps.map((s) => measureMatrix(s, { cell }));
   const gap = 24;
   const perRow = Math.max(1, Math.floor((o.width + gap) / (sizes[0].width + gap)));

@@ -5,6 +5,7 @@ import * as d3 from 'd3';
 import { formatExact, formatFit, textColorOn } from '../scales.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
+import { showCanvas } from './pixels.js';
 
 const SVG_CELL_LIMIT = 4096;
 // Past this many cells, a grid too small to print numbers is drawn as one image: thousands of
@@ -12,6 +13,9 @@ const SVG_CELL_LIMIT = 4096;
 const SMALL_CELL_LIMIT = 400;
 const MASKED_PIXEL = '#c8c8c8';
 const LABEL_FONT = 11;
+// Below this cell size token labels would overlap: a 2,048-token axis gets none (hover names
+// the token), not 2,048 unreadable text nodes.
+const MIN_LABEL_CELL = 6;
 
 function labelWidth(labels) {
   if (!labels) return 0;
@@ -42,8 +46,9 @@ export function measureMatrix(step, { cell, showRowLabels = true, showColLabels 
   const cols = transpose ? step.rows : step.cols;
   const rowLabels = transpose ? step.colLabels : step.rowLabels;
   const colLabels = transpose ? step.rowLabels : step.colLabels;
-  const tokenRows = showRowLabels && isTokenAxis(transpose ? step.colsAxis : step.rowsAxis);
-  const tokenCols = showColLabels && isTokenAxis(transpose ? step.rowsAxis : step.colsAxis);
+  const readable = cell >= MIN_LABEL_CELL;
+  const tokenRows = readable && showRowLabels && isTokenAxis(transpose ? step.colsAxis : step.rowsAxis);
+  const tokenCols = readable && showColLabels && isTokenAxis(transpose ? step.rowsAxis : step.colsAxis);
   const left = tokenRows ? labelWidth(rowLabels) : 4;
   const top = 18 + (tokenCols ? Math.min(60, labelWidth(colLabels)) : 4);
   return { rows, cols, left, top, width: left + cols * cell + 2, height: top + rows * cell + 2, tokenRows, tokenCols };
@@ -96,6 +101,8 @@ export function drawMatrix(g, step, options) {
     .join('g')
     .attr('class', 'cells')
     .attr('transform', `translate(${m.left},${m.top})`);
+  const tokenAxes = [transpose ? step.colsAxis : step.rowsAxis, transpose ? step.rowsAxis : step.colsAxis];
+  const labelOf = (axis, labels, k, word) => (isTokenAxis(axis) ? labels[k] : `${word} ${k}`);
   const tooltipLines = (i, j) => {
     const v = value(i, j);
     const masked = options.masked?.(i, j);
@@ -105,6 +112,11 @@ export function drawMatrix(g, step, options) {
     ];
   };
 
+  if (step.pooled) {
+    drawPooled(cellsGroup, m, step, { color, cell, title, transpose, labelOf, tokenAxes, rowLabels, colLabels });
+    g.selectAll('rect.band').remove();
+    return m;
+  }
   const cellCount = m.rows * m.cols;
   if (cellCount > SVG_CELL_LIMIT || (cellCount > SMALL_CELL_LIMIT && (cell < 24 || !numbers))) {
     drawAsImage(cellsGroup, m, value, color, cell, tooltipLines, options.masked);
@@ -198,19 +210,20 @@ export function drawMatrix(g, step, options) {
   return m;
 }
 
-function drawAsImage(group, m, value, color, cell, tooltipLines, masked) {
-  group.selectAll('g.cell').remove();
+/**
+ * The pixels of a rows × cols grid: a 256-colour lookup table over the data's range (parsing
+ * a CSS colour per pixel cost about a second for two 1024×1024 heatmaps).
+ */
+function paint(rows, cols, value, color, masked) {
   const canvas = document.createElement('canvas');
-  canvas.width = m.cols;
-  canvas.height = m.rows;
+  canvas.width = cols;
+  canvas.height = rows;
   const context = canvas.getContext('2d');
-  const image = context.createImageData(m.cols, m.rows);
-  // A 256-colour lookup table over the data's range: parsing a CSS colour per pixel cost
-  // about a second for two 1024×1024 heatmaps. Exact values stay on hover.
+  const image = context.createImageData(cols, rows);
   let lo = Infinity;
   let hi = -Infinity;
-  for (let i = 0; i < m.rows; i++) {
-    for (let j = 0; j < m.cols; j++) {
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
       const v = value(i, j);
       if (Number.isFinite(v)) {
         if (v < lo) lo = v;
@@ -222,8 +235,8 @@ function drawAsImage(group, m, value, color, cell, tooltipLines, masked) {
   const table = Array.from({ length: 256 }, (_, k) => d3.rgb(color(lo + (k / 255) * span)));
   const special = new Map();
   const maskedColor = d3.rgb(MASKED_PIXEL);
-  for (let i = 0; i < m.rows; i++) {
-    for (let j = 0; j < m.cols; j++) {
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
       const v = value(i, j);
       let c;
       if (masked?.(i, j)) c = maskedColor;
@@ -232,7 +245,7 @@ function drawAsImage(group, m, value, color, cell, tooltipLines, masked) {
         if (!special.has(v)) special.set(v, d3.rgb(color(v)));
         c = special.get(v);
       }
-      const k = (i * m.cols + j) * 4;
+      const k = (i * cols + j) * 4;
       image.data[k] = c.r;
       image.data[k + 1] = c.g;
       image.data[k + 2] = c.b;
@@ -240,7 +253,13 @@ function drawAsImage(group, m, value, color, cell, tooltipLines, masked) {
     }
   }
   context.putImageData(image, 0, 0);
-  group
+  return canvas;
+}
+
+/** One <image> over the grid's area; `tooltipAt(i, j)` gives the lines under the pointer. */
+function imageOf(group, m, cell, canvas, tooltipAt) {
+  group.selectAll('g.cell').remove();
+  const image = group
     .selectAll('image')
     .data([0])
     .join('image')
@@ -248,12 +267,36 @@ function drawAsImage(group, m, value, color, cell, tooltipLines, masked) {
     .attr('width', m.cols * cell)
     .attr('height', m.rows * cell)
     .attr('preserveAspectRatio', 'none')
-    .attr('href', canvas.toDataURL())
     .on('pointermove', (event) => {
       const [x, y] = d3.pointer(event);
       const i = Math.min(m.rows - 1, Math.max(0, Math.floor(y / cell)));
       const j = Math.min(m.cols - 1, Math.max(0, Math.floor(x / cell)));
-      showTooltip(event, tooltipLines(i, j));
+      showTooltip(event, tooltipAt(i, j));
     })
     .on('pointerleave', hideTooltip);
+  showCanvas(image, canvas);
+}
+
+function drawAsImage(group, m, value, color, cell, tooltipLines, masked) {
+  imageOf(group, m, cell, paint(m.rows, m.cols, value, color, masked), tooltipLines);
+}
+
+/**
+ * A step the engine's side averaged in blocks (reduce.js gridOf): one pixel per block; hover
+ * names the cell under the pointer and the mean of its block.
+ */
+function drawPooled(group, m, step, { color, cell, title, transpose, labelOf, tokenAxes, rowLabels, colLabels }) {
+  const pr = step.pooled.rows;
+  const pc = step.pooled.cols;
+  const [rows, cols] = transpose ? [pc, pr] : [pr, pc];
+  const value = transpose ? (i, j) => step.data[j * pc + i] : (i, j) => step.data[i * pc + j];
+  const canvas = paint(rows, cols, value, color, null);
+  imageOf(group, m, cell, canvas, (i, j) => {
+    const bi = Math.floor((i * rows) / m.rows);
+    const bj = Math.floor((j * cols) / m.cols);
+    return [
+      `${title}[${i}, ${j}] ≈ ${formatExact(value(bi, bj))} (mean of a ${Math.ceil(m.rows / rows)} × ${Math.ceil(m.cols / cols)} block)`,
+      `${labelOf(tokenAxes[0], rowLabels, i, 'row')} → ${labelOf(tokenAxes[1], colLabels, j, 'col')}`,
+    ];
+  });
 }
