@@ -36,8 +36,8 @@ export const MODEL_FIELDS = [
   'init',
 ];
 
-// A long text shows its first tokens as chips and counts the rest: 2,048 chips fill screens.
-const MAX_CHIPS = 200;
+// Past this many chips the list scrolls in a box of its own: 2,048 chips filled screens.
+const MANY_CHIPS = 200;
 
 // Traces up to this many n×m cells over all heads (e.g. 64 tokens × 16 heads) are computed
 // for every keystroke; beyond, only for the newest state.
@@ -179,18 +179,13 @@ export function createExplorer(root, o) {
   function renderChips() {
     const tokens = trace?.tokens ?? [];
     d3.select($('tokens'))
-      .selectAll('li.chip')
-      .data(tokens.slice(0, MAX_CHIPS), (d, i) => `${i}:${d}`)
+      .classed('many', tokens.length > MANY_CHIPS)
+      .selectAll('li')
+      .data(tokens, (d, i) => `${i}:${d}`)
       .join('li')
       .attr('class', 'chip')
       .text((d) => d)
       .attr('title', (_, i) => `#${i}`);
-    d3.select($('tokens'))
-      .selectAll('li.more')
-      .data(tokens.length > MAX_CHIPS ? [tokens.length - MAX_CHIPS] : [])
-      .join('li')
-      .attr('class', 'more')
-      .text((d) => `… +${formatCount(d, store.get().lang)}`);
   }
 
   function renderTexts(state, s) {

@@ -58,11 +58,14 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   });
   const body = el('g', { transform: `translate(12,${top})` });
   for (const child of svg.childNodes) body.append(child.cloneNode(true));
-  // Images drawn on a canvas show through blob: URLs, which a file cannot reach: inline them.
-  const images = body.querySelectorAll('image.pixels');
-  svg.querySelectorAll('image.pixels').forEach((image, k) => {
-    const url = pixelsDataURL(image);
-    if (url) images[k].setAttribute('href', url);
+  // Canvases (views/pixels.js) become images: a file has no canvas.
+  const copies = body.querySelectorAll('foreignObject.pixels');
+  svg.querySelectorAll('foreignObject.pixels').forEach((holder, k) => {
+    const image = el('image', { class: 'pixels', preserveAspectRatio: 'none' });
+    for (const name of ['x', 'y', 'width', 'height'])
+      if (holder.hasAttribute(name)) image.setAttribute(name, holder.getAttribute(name));
+    image.setAttribute('href', pixelsDataURL(holder) ?? '');
+    copies[k].replaceWith(image);
   });
   out.append(body);
   // Inline styles set through the CSSOM (cell text colours) survive cloning; interaction

@@ -78,9 +78,9 @@ export class RemoteTrace {
     return value;
   }
 
-  /** A step as drawn: whole up to MAX_SIDE a side, else block means with `pooled` sizes. */
-  step(name, head = 0) {
-    return this.#get(stepRequest(name, head));
+  /** A step as drawn: whole up to `maxSide` a side, else block means with `pooled` sizes. */
+  step(name, head = 0, maxSide = MAX_SIDE) {
+    return this.#get(stepRequest(name, head, maxSide));
   }
 
   /** Row i of a step (Float32Array). */
@@ -126,7 +126,7 @@ export class RemoteTrace {
   }
 }
 
-export const stepRequest = (name, head = 0) => ({ kind: 'grid', name, head, maxSide: MAX_SIDE });
+export const stepRequest = (name, head = 0, maxSide = MAX_SIDE) => ({ kind: 'grid', name, head, maxSide });
 export const rowRequest = (name, head, i) => ({ kind: 'row', name, head, i });
 export const spreadRequest = (names, heads) => ({ kind: 'spread', names, heads });
 export const linksRequest = (heads, { min, max }) => ({ kind: 'links', heads, min, max });

@@ -2,7 +2,7 @@
 // extras and the open view. explorer.js loads these (one message) and then draws
 // synchronously; a view that reads anything else throws NotLoaded (lazy-trace.js).
 import { STEPS } from '../steps.js';
-import { heatmapStepFor } from '../views/heatmap.js';
+import { heatmapSide, heatmapStepFor } from '../views/heatmap.js';
 import { LINK_LIMITS } from '../views/links.js';
 import { linksRequest, rowRequest, spreadRequest, stepRequest } from './lazy-trace.js';
 
@@ -50,7 +50,7 @@ export function requestsFor(trace, state) {
   if (state.view === 'links') requests.push(linksRequest(heads, LINK_LIMITS));
   else if (state.view === 'heatmap') {
     requests.push(stepRequest('mask'));
-    for (const h of heads) requests.push(stepRequest(heatmapStepFor(state.step), h));
+    for (const h of heads) requests.push(stepRequest(heatmapStepFor(state.step), h, heatmapSide(heads.length)));
   } else if (state.view === 'matrices') {
     for (const [name] of MATRICES) requests.push(stepRequest(name, name === 'headOutput' ? head : 0));
   } else {

@@ -5,7 +5,7 @@ import * as d3 from 'd3';
 import { formatExact, headColor } from '../scales.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
-import { showCanvas } from './pixels.js';
+import { pixels } from './pixels.js';
 
 const MAX_WIDTH = 9;
 // Below min a line is thinner than a hair: not drawn. Beyond max lines the view keeps the
@@ -155,44 +155,20 @@ function drawLinksImage(svg, trace, o) {
   const { xLeft, xRight, yOf, heads, height } = frame(svg, trace, o, rowGap);
 
   const { total, links } = trace.links(heads, LINK_LIMITS);
-  const scale = 2; // crisp on high-density screens
-  const canvas = document.createElement('canvas');
-  canvas.width = (xRight - xLeft) * scale;
-  canvas.height = height * scale;
-  const context = canvas.getContext('2d');
-  context.scale(scale, scale);
-  context.lineCap = 'round';
-  // Weakest first, so the strongest lines are on top.
-  for (let r = links.weight.length - 1; r >= 0; r--) {
-    const weight = links.weight[r];
-    context.strokeStyle = headColor(links.h[r]);
-    context.globalAlpha = Math.max(0.05, weight);
-    context.lineWidth = Math.max(0.5, weight * MAX_WIDTH);
-    context.beginPath();
-    context.moveTo(0, yOf(links.i[r]));
-    context.lineTo(xRight - xLeft, yOf(links.j[r]));
-    context.stroke();
-  }
   const group = svg.selectAll('g.links-image').data([0]).join('g').attr('class', 'links-image');
-  const image = group
-    .selectAll('image')
-    .data([0])
-    .join('image')
-    .attr('class', 'pixels')
+  pixels(group, () => paintLinks(links, { width: xRight - xLeft, height, yOf }))
     .attr('x', xLeft)
     .attr('width', xRight - xLeft)
     .attr('height', height)
-    .attr('preserveAspectRatio', 'none')
     .on('pointermove', (event) => {
       const [x, y] = d3.pointer(event);
-      const query = x < (xRight - xLeft) / 2;
+      const query = x < (xLeft + xRight) / 2;
       const index = Math.max(0, Math.min((query ? n : m) - 1, Math.round((y - 30) / rowGap)));
       showTooltip(event, [
         `${query ? o.strings.query : o.strings.keys} ${index}: ${(query ? trace.tokens : trace.kvTokens)[index]}`,
       ]);
     })
     .on('pointerleave', hideTooltip);
-  showCanvas(image, canvas);
 
   const every = Math.ceil(Math.max(n, m) / MAX_LABELS);
   const labels = [
@@ -225,4 +201,26 @@ export function linksLegend(container, trace, o) {
       mark.style.background = headColor(h);
       this.replaceChildren(mark, document.createTextNode(o.strings.headN(h)));
     });
+}
+
+/** The links as lines on a canvas (weakest first, so the strongest are on top). */
+function paintLinks(links, { width, height, yOf }) {
+  const scale = 2; // crisp on high-density screens
+  const canvas = document.createElement('canvas');
+  canvas.width = width * scale;
+  canvas.height = height * scale;
+  const context = canvas.getContext('2d');
+  context.scale(scale, scale);
+  context.lineCap = 'round';
+  for (let r = links.weight.length - 1; r >= 0; r--) {
+    const weight = links.weight[r];
+    context.strokeStyle = headColor(links.h[r]);
+    context.globalAlpha = Math.max(0.05, weight);
+    context.lineWidth = Math.max(0.5, weight * MAX_WIDTH);
+    context.beginPath();
+    context.moveTo(0, yOf(links.i[r]));
+    context.lineTo(width, yOf(links.j[r]));
+    context.stroke();
+  }
+  return canvas;
 }

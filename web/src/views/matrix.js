@@ -5,7 +5,7 @@ import * as d3 from 'd3';
 import { formatExact, formatFit, textColorOn } from '../scales.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
-import { showCanvas } from './pixels.js';
+import { pixels } from './pixels.js';
 
 const SVG_CELL_LIMIT = 4096;
 // Past this many cells, a grid too small to print numbers is drawn as one image: thousands of
@@ -119,10 +119,10 @@ export function drawMatrix(g, step, options) {
   }
   const cellCount = m.rows * m.cols;
   if (cellCount > SVG_CELL_LIMIT || (cellCount > SMALL_CELL_LIMIT && (cell < 24 || !numbers))) {
-    drawAsImage(cellsGroup, m, value, color, cell, tooltipLines, options.masked);
+    drawAsImage(cellsGroup, m, step, transpose, color, cell, tooltipLines, options.masked);
     return m;
   }
-  cellsGroup.selectAll('image').remove();
+  cellsGroup.selectAll('.pixels').remove();
 
   const cells = [];
   for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) cells.push({ i, j, v: value(i, j) });
@@ -211,10 +211,12 @@ export function drawMatrix(g, step, options) {
 }
 
 /**
- * The pixels of a rows × cols grid: a 256-colour lookup table over the data's range (parsing
- * a CSS colour per pixel cost about a second for two 1024×1024 heatmaps).
+ * The pixels of a rows × cols grid whose cell (i, j) is data[i·rowStride + j·colStride]:
+ * one typed loop through a 256-colour lookup table over the data's range (a CSS colour per
+ * pixel cost about a second for two 1024×1024 heatmaps; closures per pixel, half a second
+ * for sixteen 512×512 ones).
  */
-function paint(rows, cols, value, color, masked) {
+function paint({ data, rows, cols, rowStride, colStride }, color, masked) {
   const canvas = document.createElement('canvas');
   canvas.width = cols;
   canvas.height = rows;
@@ -222,51 +224,56 @@ function paint(rows, cols, value, color, masked) {
   const image = context.createImageData(cols, rows);
   let lo = Infinity;
   let hi = -Infinity;
-  for (let i = 0; i < rows; i++) {
-    for (let j = 0; j < cols; j++) {
-      const v = value(i, j);
-      if (Number.isFinite(v)) {
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-      }
+  for (let k = 0; k < data.length; k++) {
+    const v = data[k];
+    if (v - v === 0) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
     }
   }
   const span = hi > lo ? hi - lo : 1;
-  const table = Array.from({ length: 256 }, (_, k) => d3.rgb(color(lo + (k / 255) * span)));
+  const packed = (css) => {
+    const c = d3.rgb(css);
+    return ((255 << 24) | (c.b << 16) | (c.g << 8) | c.r) >>> 0; // RGBA bytes, little-endian
+  };
+  const table = Uint32Array.from({ length: 256 }, (_, k) => packed(color(lo + (k / 255) * span)));
   const special = new Map();
-  const maskedColor = d3.rgb(MASKED_PIXEL);
+  const maskedColor = packed(MASKED_PIXEL);
+  const pixels = new Uint32Array(image.data.buffer);
+  const toIndex = 255 / span;
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
-      const v = value(i, j);
+      const v = data[i * rowStride + j * colStride];
       let c;
       if (masked?.(i, j)) c = maskedColor;
-      else if (Number.isFinite(v)) c = table[Math.round(((v - lo) / span) * 255)];
+      else if (v - v === 0) c = table[Math.round((v - lo) * toIndex)];
       else {
-        if (!special.has(v)) special.set(v, d3.rgb(color(v)));
+        if (!special.has(v)) special.set(v, packed(color(v)));
         c = special.get(v);
       }
-      const k = (i * cols + j) * 4;
-      image.data[k] = c.r;
-      image.data[k + 1] = c.g;
-      image.data[k + 2] = c.b;
-      image.data[k + 3] = 255;
+      pixels[i * cols + j] = c;
     }
   }
   context.putImageData(image, 0, 0);
   return canvas;
 }
 
-/** One <image> over the grid's area; `tooltipAt(i, j)` gives the lines under the pointer. */
-function imageOf(group, m, cell, canvas, tooltipAt) {
+/** A row-major rows × cols matrix as paint() reads it, transposed or not. */
+function gridOf(data, rows, cols, transpose) {
+  return transpose
+    ? { data, rows: cols, cols: rows, rowStride: 1, colStride: cols }
+    : { data, rows, cols, rowStride: cols, colStride: 1 };
+}
+
+/**
+ * One <image> over the grid's area, its pixels from `paint()` (soon after, see pixels.js);
+ * `tooltipAt(i, j)` gives the lines under the pointer.
+ */
+function imageOf(group, m, cell, paint, tooltipAt) {
   group.selectAll('g.cell').remove();
-  const image = group
-    .selectAll('image')
-    .data([0])
-    .join('image')
-    .attr('class', 'pixels')
+  pixels(group, paint)
     .attr('width', m.cols * cell)
     .attr('height', m.rows * cell)
-    .attr('preserveAspectRatio', 'none')
     .on('pointermove', (event) => {
       const [x, y] = d3.pointer(event);
       const i = Math.min(m.rows - 1, Math.max(0, Math.floor(y / cell)));
@@ -274,11 +281,11 @@ function imageOf(group, m, cell, canvas, tooltipAt) {
       showTooltip(event, tooltipAt(i, j));
     })
     .on('pointerleave', hideTooltip);
-  showCanvas(image, canvas);
 }
 
-function drawAsImage(group, m, value, color, cell, tooltipLines, masked) {
-  imageOf(group, m, cell, paint(m.rows, m.cols, value, color, masked), tooltipLines);
+function drawAsImage(group, m, step, transpose, color, cell, tooltipLines, masked) {
+  const grid = gridOf(step.data, step.rows, step.cols, transpose);
+  imageOf(group, m, cell, () => paint(grid, color, masked), tooltipLines);
 }
 
 /**
@@ -288,15 +295,21 @@ function drawAsImage(group, m, value, color, cell, tooltipLines, masked) {
 function drawPooled(group, m, step, { color, cell, title, transpose, labelOf, tokenAxes, rowLabels, colLabels }) {
   const pr = step.pooled.rows;
   const pc = step.pooled.cols;
-  const [rows, cols] = transpose ? [pc, pr] : [pr, pc];
-  const value = transpose ? (i, j) => step.data[j * pc + i] : (i, j) => step.data[i * pc + j];
-  const canvas = paint(rows, cols, value, color, null);
-  imageOf(group, m, cell, canvas, (i, j) => {
-    const bi = Math.floor((i * rows) / m.rows);
-    const bj = Math.floor((j * cols) / m.cols);
-    return [
-      `${title}[${i}, ${j}] ≈ ${formatExact(value(bi, bj))} (mean of a ${Math.ceil(m.rows / rows)} × ${Math.ceil(m.cols / cols)} block)`,
-      `${labelOf(tokenAxes[0], rowLabels, i, 'row')} → ${labelOf(tokenAxes[1], colLabels, j, 'col')}`,
-    ];
-  });
+  const grid = gridOf(step.data, pr, pc, transpose);
+  const { rows, cols } = grid;
+  const value = (i, j) => step.data[i * grid.rowStride + j * grid.colStride];
+  imageOf(
+    group,
+    m,
+    cell,
+    () => paint(grid, color, null),
+    (i, j) => {
+      const bi = Math.floor((i * rows) / m.rows);
+      const bj = Math.floor((j * cols) / m.cols);
+      return [
+        `${title}[${i}, ${j}] ≈ ${formatExact(value(bi, bj))} (mean of a ${Math.ceil(m.rows / rows)} × ${Math.ceil(m.cols / cols)} block)`,
+        `${labelOf(tokenAxes[0], rowLabels, i, 'row')} → ${labelOf(tokenAxes[1], colLabels, j, 'col')}`,
+      ];
+    },
+  );
 }

@@ -1,23 +1,39 @@
-// A canvas shown as an SVG <image>. The PNG is encoded with toBlob (Chromium encodes off the
-// main thread) and shown by an object URL; exports read the canvas itself (export.js), since
-// a figure leaving the page cannot reach a blob: URL.
-const urls = new WeakMap();
+// Pictures drawn on a canvas inside an SVG: a <foreignObject class="pixels"> holding the
+// <canvas> itself. No PNG is encoded (toBlob and createObjectURL held the main thread for
+// hundreds of milliseconds at 2,048 tokens), and each canvas is painted in a task of its own
+// (sixteen 512 × 512 heatmaps in one task held it as long). Exports turn each into an
+// <image> with a data: URL (export.js), since a figure leaving the page has no canvas.
+const jobs = [];
+const channel = new MessageChannel();
+channel.port1.onmessage = () => {
+  const job = jobs.shift();
+  if (jobs.length) channel.port2.postMessage(0);
+  job?.();
+};
 
-/** Shows `canvas` in the d3 selection `image` (an SVG <image>), freeing the URL it replaces. */
-export function showCanvas(image, canvas) {
-  const node = image.node();
-  node.pixels = canvas;
-  canvas.toBlob((blob) => {
-    if (node.pixels !== canvas || !blob) return; // a newer drawing replaced this one
-    const old = urls.get(node);
-    const url = URL.createObjectURL(blob);
-    urls.set(node, url);
-    node.setAttribute('href', url);
-    if (old) URL.revokeObjectURL(old);
+/**
+ * A <foreignObject class="pixels"> in the d3 selection `parent` (one per parent), showing in a
+ * later task the canvas that `paint()` returns; a newer call replaces a pending one.
+ * Returns the foreignObject's selection (set x, width, height and listeners on it).
+ */
+export function pixels(parent, paint) {
+  const holder = parent
+    .selectAll('foreignObject.pixels')
+    .data([0])
+    .join((enter) => enter.append('foreignObject').attr('class', 'pixels'));
+  const node = holder.node();
+  const token = {};
+  node.paintToken = token;
+  jobs.push(() => {
+    if (node.paintToken !== token || !node.isConnected) return; // redrawn or removed since
+    node.replaceChildren(paint());
   });
+  if (jobs.length === 1) channel.port2.postMessage(0);
+  return holder;
 }
 
-/** The image's pixels as a data: URL (for a standalone figure), or null. */
+/** The picture of a foreignObject made by pixels() as a data: URL (for a figure), or null. */
 export function pixelsDataURL(node) {
-  return node.pixels?.toDataURL() ?? null;
+  const canvas = node.querySelector('canvas');
+  return canvas ? canvas.toDataURL() : null;
 }
