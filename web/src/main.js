@@ -21,7 +21,8 @@ const explorer = createExplorer(document.getElementById('app'), {
   keyTarget: document,
   shareLinks: { page: (s) => pageLink(s, base), embed: (s) => embedSnippet(s, base) },
   onChange(s) {
-    document.documentElement.lang = s.lang === 'zh' ? 'zh-CN' : 'en';
+    const lang = s.lang === 'zh' ? 'zh-CN' : 'en';
+    if (document.documentElement.lang !== lang) document.documentElement.lang = lang;
     document.title = strings(s.lang).title;
     // replaceState costs milliseconds: write the URL once typing pauses, not per keystroke.
     clearTimeout(urlTimer);

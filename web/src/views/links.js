@@ -156,7 +156,7 @@ function drawLinksImage(svg, trace, o) {
 
   const { total, links } = trace.links(heads, LINK_LIMITS);
   const group = svg.selectAll('g.links-image').data([0]).join('g').attr('class', 'links-image');
-  pixels(group, () => paintLinks(links, { width: xRight - xLeft, height, yOf }))
+  pixels(group, () => paintLinks(links, { width: xRight - xLeft, height, yOf }), links)
     .attr('x', xLeft)
     .attr('width', xRight - xLeft)
     .attr('height', height)
@@ -205,7 +205,7 @@ export function linksLegend(container, trace, o) {
 
 /** The links as lines on a canvas (weakest first, so the strongest are on top). */
 function paintLinks(links, { width, height, yOf }) {
-  const scale = 2; // crisp on high-density screens
+  const scale = Math.min(2, globalThis.devicePixelRatio || 1); // crisp on high-density screens
   const canvas = document.createElement('canvas');
   canvas.width = width * scale;
   canvas.height = height * scale;

@@ -17,10 +17,16 @@ const LABEL_FONT = 11;
 // the token), not 2,048 unreadable text nodes.
 const MIN_LABEL_CELL = 6;
 
+// Layout measures the same labels dozens of times per draw (2,048 of them at the limit).
+const widths = new WeakMap();
+
 function labelWidth(labels) {
   if (!labels) return 0;
-  const longest = labels.reduce((m, l) => Math.max(m, [...l].length), 0);
-  return Math.min(90, 8 + longest * 9);
+  if (!widths.has(labels)) {
+    const longest = labels.reduce((m, l) => Math.max(m, [...l].length), 0);
+    widths.set(labels, Math.min(90, 8 + longest * 9));
+  }
+  return widths.get(labels);
 }
 
 /** Entry delay of cell (i, j) for each kind of animation. */
@@ -269,9 +275,9 @@ function gridOf(data, rows, cols, transpose) {
  * One <image> over the grid's area, its pixels from `paint()` (soon after, see pixels.js);
  * `tooltipAt(i, j)` gives the lines under the pointer.
  */
-function imageOf(group, m, cell, paint, tooltipAt) {
+function imageOf(group, m, cell, paint, tooltipAt, source) {
   group.selectAll('g.cell').remove();
-  pixels(group, paint)
+  pixels(group, paint, source)
     .attr('width', m.cols * cell)
     .attr('height', m.rows * cell)
     .on('pointermove', (event) => {
@@ -285,7 +291,7 @@ function imageOf(group, m, cell, paint, tooltipAt) {
 
 function drawAsImage(group, m, step, transpose, color, cell, tooltipLines, masked) {
   const grid = gridOf(step.data, step.rows, step.cols, transpose);
-  imageOf(group, m, cell, () => paint(grid, color, masked), tooltipLines);
+  imageOf(group, m, cell, () => paint(grid, color, masked), tooltipLines, step);
 }
 
 /**
@@ -311,5 +317,6 @@ function drawPooled(group, m, step, { color, cell, title, transpose, labelOf, to
         `${labelOf(tokenAxes[0], rowLabels, i, 'row')} → ${labelOf(tokenAxes[1], colLabels, j, 'col')}`,
       ];
     },
+    step,
   );
 }

@@ -13,15 +13,19 @@ channel.port1.onmessage = () => {
 
 /**
  * A <foreignObject class="pixels"> in the d3 selection `parent` (one per parent), showing in a
- * later task the canvas that `paint()` returns; a newer call replaces a pending one.
- * Returns the foreignObject's selection (set x, width, height and listeners on it).
+ * later task the canvas that `paint()` returns; a newer call replaces a pending one. `source`
+ * (the data drawn) skips the painting when the picture shows it already: re-rendering a view
+ * for another step must not rasterize 3,000 links again. Returns the foreignObject's
+ * selection (set x, width, height and listeners on it).
  */
-export function pixels(parent, paint) {
+export function pixels(parent, paint, source) {
   const holder = parent
     .selectAll('foreignObject.pixels')
     .data([0])
     .join((enter) => enter.append('foreignObject').attr('class', 'pixels'));
   const node = holder.node();
+  if (source && node.paintSource === source) return holder;
+  node.paintSource = source;
   const token = {};
   node.paintToken = token;
   jobs.push(() => {
