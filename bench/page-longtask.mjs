@@ -50,19 +50,22 @@ const CONFIGS = [
   { label: 'view softmax, head 16, query 2000', view: 'softmax', step: 7, head: 15, q: 2000 },
 ];
 
+/** Runs in the page before its scripts: records every long task's duration and end. */
+function observeLongTasks() {
+  window.__tasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      window.__tasks.push(e.duration);
+      window.__lastTaskEnd = e.startTime + e.duration;
+    }
+  }).observe({ type: 'longtask', buffered: true });
+}
+
 /** Opens the page at one configuration; the longest task until it settles (or 'crashed'). */
 async function measureOne(browser, base, config) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  await page.addInitScript(() => {
-    window.__tasks = [];
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) {
-        window.__tasks.push(e.duration);
-        window.__lastTaskEnd = e.startTime + e.duration;
-      }
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  await page.addInitScript(observeLongTasks);
   const query = new URLSearchParams(
     config.small
       ? { s: '猫 追 着 球 跑', view: config.view }
@@ -83,6 +86,32 @@ async function measureOne(browser, base, config) {
   }
 }
 
+/**
+ * One page load, then each configuration in turn as a reader would switch to it (store.set in
+ * a task of the page's own): the longest task of each switch, without the page load's own work.
+ */
+async function measureSwitches(browser, base) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript(observeLongTasks);
+  const out = {};
+  try {
+    const query = new URLSearchParams({ s: longSentence(TOKENS), d: '512', h: '16', view: 'links', step: '1' });
+    await page.goto(`${base}?${query}`);
+    await settle(page);
+    for (const config of CONFIGS.filter((c) => !c.small)) {
+      const change = { view: config.view, step: config.step, head: config.head ?? 'all', query: config.q ?? 0 };
+      await page.evaluate((c) => setTimeout(() => window.attentionExplorer.store.set(c), 0), change);
+      out[config.label] = await settle(page);
+    }
+  } catch (error) {
+    out.error = /crash/i.test(error.message) ? 'crashed' : 'timeout';
+  } finally {
+    await context.close();
+  }
+  return out;
+}
+
 const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 
 const server = await startServer({ port: 0 });
@@ -92,6 +121,7 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
 });
 const results = {}; // label → [longest per run]
+const switches = {}; // label → [longest per run]
 let tokens;
 try {
   const base = `http://127.0.0.1:${server.address().port}/`;
@@ -102,6 +132,10 @@ try {
       (results[config.label] ??= []).push(result.longest);
       console.error(`run ${r + 1}, ${config.label}: ${result.longest}`);
     }
+    for (const [label, longest] of Object.entries(await measureSwitches(browser, base))) {
+      (switches[label] ??= []).push(longest);
+      console.error(`run ${r + 1}, switch to ${label}: ${longest}`);
+    }
   }
 } finally {
   await browser.close();
@@ -111,16 +145,20 @@ try {
 
 const fmt = (ms) => (typeof ms === 'string' ? ms : ms === 0 ? '< 50' : String(Math.round(ms)));
 const worst = (values) => values.find((v) => typeof v === 'string') ?? Math.max(...values);
-const rows = Object.entries(results).map(([label, values]) => {
+const cells = (values) => {
+  if (!values) return '– | –';
   const numbers = values.filter((v) => typeof v === 'number');
   const mid = numbers.length === values.length ? median(numbers) : worst(values);
-  return `| ${label} | ${fmt(mid)} | ${fmt(worst(values))} |`;
-});
+  return `${fmt(mid)} | ${fmt(worst(values))}`;
+};
+const rows = Object.entries(results).map(
+  ([label, values]) => `| ${label} | ${cells(values)} | ${cells(switches[label])} |`,
+);
 const table = [
-  `${tokens} tokens, d_model 512, 16 heads, Chromium ${browser.version()} headless, ${os.cpus().length} cores (shared with other jobs), ${RUNS} page loads per row; each row opens the page at that view and step and waits until it settles.`,
+  `${tokens} tokens, d_model 512, 16 heads, Chromium ${browser.version()} headless, ${os.cpus().length} cores (shared with other jobs), ${RUNS} runs; "page load" opens the page at that view and step and waits until it settles; "switching" loads the page once (links, step 1), then moves to each row in turn as a reader would.`,
   '',
-  '| what | longest task, median ms | worst run ms |',
-  '| --- | ---: | ---: |',
+  '| what | page load: longest task, median ms | worst run ms | switching to it: median ms | worst run ms |',
+  '| --- | ---: | ---: | ---: | ---: |',
   ...rows,
 ].join('\n');
 console.log(table);
