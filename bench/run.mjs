@@ -182,7 +182,10 @@ async function main() {
   const results = { info, forward, gemm, transfer, browser, quick };
   const docs = path.join(root, 'docs');
   writeFileSync(path.join(docs, 'benchmarks.svg'), renderChart(results));
-  writeFileSync(path.join(docs, 'benchmarks.md'), renderReport(results));
+  // The page's long-task section is written by bench/page-longtask.mjs: keep it.
+  const previous = readFileSync(path.join(docs, 'benchmarks.md'), 'utf8');
+  const kept = previous.match(/<!-- page-section:start -->[\s\S]*<!-- page-section:end -->/)?.[0];
+  writeFileSync(path.join(docs, 'benchmarks.md'), renderReport(results) + (kept ? `\n${kept}\n` : ''));
   writeFileSync(path.join(root, 'build/bench-results.json'), JSON.stringify(results, null, 1));
   log(`\nbench: wrote docs/benchmarks.md and docs/benchmarks.svg (raw: build/bench-results.json)`);
 }

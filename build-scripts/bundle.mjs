@@ -37,6 +37,35 @@ const common = {
   external: ['node:fs/promises'],
 };
 
+// The engine's Web Worker, as one classic script: a file of the site, and a string inside each
+// bundle that explorer/engine.js can start from a blob: URL (single file, web component).
+const workerResult = await build({
+  ...common,
+  format: 'iife',
+  entryPoints: [src('explorer/worker.js')],
+  write: false,
+  outdir: site,
+  // The engine reads import.meta.url only to name its .wasm, which is never fetched here: the
+  // worker is given the bytes (a blob: URL would be no base for a relative name anyway).
+  define: { 'import.meta.url': JSON.stringify('file:///attention-engine-worker.js') },
+});
+const workerSource = workerResult.outputFiles[0].text;
+/** A module `virtual:<name>` whose default export is the string `text`. */
+function virtualText(name, text) {
+  return {
+    name: `virtual-${name}`,
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^virtual:${name}$`) }, () => ({ path: name, namespace: `virtual-${name}` }));
+      b.onLoad({ filter: /.*/, namespace: `virtual-${name}` }, () => ({
+        contents: `export default ${JSON.stringify(text)};`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+const virtualWorker = virtualText('engine-worker', workerSource);
+common.plugins = [woff2Only, virtualWorker];
+
 // Start clean: a file removed from web/public must not linger in the site.
 await rm(site, { recursive: true, force: true });
 await mkdir(site, { recursive: true });
@@ -59,20 +88,11 @@ const cssResult = await build({
   loader: { '.woff2': 'dataurl' },
 });
 const css = cssResult.outputFiles.find((f) => f.path.endsWith('.css')).text;
-const virtualCss = {
-  name: 'virtual-css',
-  setup(b) {
-    b.onResolve({ filter: /^virtual:explorer-css$/ }, () => ({ path: 'explorer-css', namespace: 'virtual' }));
-    b.onLoad({ filter: /.*/, namespace: 'virtual' }, () => ({
-      contents: `export default ${JSON.stringify(css)};`,
-      loader: 'js',
-    }));
-  },
-};
+const virtualCss = virtualText('explorer-css', css);
 
 await build({
   ...common,
-  plugins: [woff2Only, virtualCss],
+  plugins: [woff2Only, virtualWorker, virtualCss],
   entryPoints: { 'attention-explorer': src('component.js') },
   outdir: site,
 });
@@ -95,5 +115,6 @@ const page = (await readFile(path.join(root, 'web/public/index.html'), 'utf8'))
 await writeFile(path.join(root, 'dist/attention-explorer.html'), page);
 
 await cp(path.join(root, 'web/public'), site, { recursive: true });
+await writeFile(path.join(site, 'attention-engine-worker.js'), workerSource);
 await copyFile(path.join(root, 'dist/engine/attention-engine.wasm'), path.join(site, 'attention-engine.wasm'));
 console.log(`bundle: dist/site/ and dist/attention-explorer.html (${Math.round(page.length / 1024)} KiB) ready`);

@@ -31,7 +31,7 @@ test('a 10,000-character paste of 3,000 words: the page says so, offers to trunc
   await page.waitForFunction(() => document.querySelectorAll('[data-role=tokens] li').length === 2048, null, {
     timeout: 60000,
   });
-  await page.waitForSelector('[data-role=stage] image.pixels, [data-role=stage] g.cell');
+  await page.waitForSelector('[data-role=stage] .pixels, [data-role=stage] g.cell');
   const elapsed = Date.now() - started;
   // The main thread answers again: a trivial evaluate returns.
   assert.equal(await page.evaluate(() => 1 + 1), 2);

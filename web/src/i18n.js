@@ -74,6 +74,9 @@ const STRINGS = {
     truncateTokens: (max) => `Keep the first ${max} tokens`,
     linksCapped: (shown, all) => `Showing the ${shown} strongest of ${all} links.`,
     tableTooLarge: (cells) => `Too large for a table (${cells} cells): use the heatmap or the CSV export.`,
+    // page-perf: the links of a long sentence drawn as one image
+    linksImage: (every) =>
+      `Too many tokens to follow one by one: the links are one image, every ${every}th token is labelled; pick a query in the softmax view.`,
     ignoredURL: (list) => `Ignored link values (defaults used instead): ${list}`,
     ignoredAttributes: (list) => `Ignored attribute values (defaults used instead): ${list}`,
     linkTooLong: (length, max) =>
@@ -208,6 +211,9 @@ const STRINGS = {
     truncateTokens: (max) => `只保留前 ${max} 个词元`,
     linksCapped: (shown, all) => `只显示最强的 ${shown} 条连线（共 ${all} 条）。`,
     tableTooLarge: (cells) => `表格太大（${cells} 个格子）：请使用热力图或导出 CSV。`,
+    // page-perf: the links of a long sentence drawn as one image
+    linksImage: (every) =>
+      `词元太多，无法逐个查看：连线画成一张图，每 ${every} 个词元标注一次；可在 softmax 视图中选择查询。`,
     ignoredURL: (list) => `链接中的这些值无效，已改用默认值：${list}`,
     ignoredAttributes: (list) => `这些属性值无效，已改用默认值：${list}`,
     linkTooLong: (length, max) =>

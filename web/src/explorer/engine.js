@@ -1,10 +1,111 @@
-// One WebAssembly engine per page, however many explorers it holds.
+// One engine per page, however many explorers it holds, in a Web Worker: a 2,048-token trace
+// computes there while the page stays responsive. The worker's code is also bundled into this
+// script, so that the single file on file:// and the web component on any page can start it
+// from a blob: URL. Where no worker can start (a host page's CSP forbids it), the same
+// service runs on the page instead.
+import workerSource from 'virtual:engine-worker';
 import { createEngine } from '../../../dist/engine/engine.js';
+import { createService } from './service.js';
+import { RemoteEngine } from './lazy-trace.js';
+
+/** The worker as a file of the site (build-scripts/bundle.mjs writes it beside the app). */
+export const WORKER_FILE = 'attention-engine-worker.js';
 
 let shared;
 
-/** The page's engine, loaded on first use. `options` as for createEngine (first call only). */
+async function wasmBytes(options) {
+  if (options?.wasmBinary) return options.wasmBinary;
+  const response = await fetch(new URL('./attention-engine.wasm', import.meta.url));
+  if (!response.ok) throw new Error(`attention-engine.wasm: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/**
+ * Starts a worker (`make()` → [worker, cleanup]); resolves with { call, limits, worker } once
+ * its engine is ready, rejects if it cannot start (a CSP, a file:// page, a missing file).
+ */
+function startWorker(make, bytes) {
+  return new Promise((resolve, reject) => {
+    let worker;
+    let cleanup;
+    try {
+      [worker, cleanup] = make();
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    const pending = new Map();
+    let next = 1;
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      cleanup();
+      worker.terminate();
+      reject(new Error(event.message || 'the engine worker did not start'));
+    };
+    worker.onmessage = ({ data }) => {
+      if ('ready' in data) {
+        cleanup();
+        if (!data.ready) return reject(Object.assign(new Error(data.error.message), data.error));
+        const call = (type, payload = {}) =>
+          new Promise((done, fail) => {
+            const id = next++;
+            pending.set(id, { done, fail });
+            worker.postMessage({ ...payload, type, callId: id });
+          });
+        return resolve({ call, limits: data.limits, worker });
+      }
+      const request = pending.get(data.callId);
+      pending.delete(data.callId);
+      if (data.error) request.fail(data.error);
+      else request.done(data.result);
+    };
+    // A copy: the bytes stay usable for the next way to start if this one fails.
+    const copy = bytes.slice();
+    worker.postMessage({ init: { wasmBinary: copy } }, [copy.buffer]);
+  });
+}
+
+/**
+ * The ways to start the worker, in order: the site's own file beside this script (same
+ * origin, the site's CSP), then the same code from a blob: URL (the single file on file://,
+ * the web component loaded from another origin).
+ */
+function workerFactories(options) {
+  const name = 'attention-engine';
+  const fromFile = () => [new Worker(new URL(`./${WORKER_FILE}`, import.meta.url), { name }), () => {}];
+  const fromBlob = () => {
+    const url = URL.createObjectURL(new Blob([workerSource], { type: 'text/javascript' }));
+    return [new Worker(url, { name }), () => URL.revokeObjectURL(url)];
+  };
+  // The single file brings its own bytes and has no file beside it.
+  return options?.wasmBinary ? [fromBlob] : [fromFile, fromBlob];
+}
+
+/** The same service on the page's own thread (answers are promises too). */
+async function startInPage(bytes) {
+  const service = createService(await createEngine({ wasmBinary: bytes }));
+  const call = async (type, payload = {}) => {
+    const { result, error } = service.handle({ type, ...payload });
+    if (error) throw error;
+    return result;
+  };
+  return { call, limits: await call('limits'), worker: null };
+}
+
+async function start(options) {
+  const bytes = await wasmBytes(options);
+  for (const make of workerFactories(options)) {
+    try {
+      return new RemoteEngine(await startWorker(make, bytes));
+    } catch (error) {
+      console.info(`Attention Explorer: no engine worker this way (${error.message})`);
+    }
+  }
+  return new RemoteEngine(await startInPage(bytes));
+}
+
+/** The page's engine, loaded on first use. `options` ({ wasmBinary }) count on the first call only. */
 export function sharedEngine(options) {
-  shared ??= createEngine(options);
+  shared ??= start(options);
   return shared;
 }

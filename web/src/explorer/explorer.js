@@ -1,13 +1,14 @@
 // One explorer: a store of state → the engine's trace → the views. Several can live on one
 // page (the web component); each finds its elements under its own root. Views are functions
-// of the trace and the state; only this module calls the engine.
+// of the trace and the state; only this module calls the engine, which runs in a worker: a
+// change first loads what the state needs (needs.js), then draws synchronously.
 import * as d3 from 'd3';
 import { buildControls, engineOptions, updateControls } from '../controls.js';
 import { strings as stringsFor } from '../i18n.js';
 import { createStore, MAX_SENTENCE_CHARS } from '../state.js';
 import { STEPS } from '../steps.js';
 import { tokenizeSentence, truncateToTokens } from '../tokenize.js';
-import { formatCount, headColor, maxAbs, signedScale } from '../scales.js';
+import { formatCount, headColor, stepMaxAbs, signedScale } from '../scales.js';
 import { drawStage, sweepHighlights } from '../views/stage.js';
 import { drawStageExtras } from '../views/stage-extras.js';
 import { drawExplanation } from '../views/explain.js';
@@ -17,7 +18,8 @@ import { drawSoftmax } from '../views/softmax.js';
 import { buildStepper, updateStepper } from '../views/stepper.js';
 import { hideTooltip } from '../tooltip.js';
 import { explorerMarkup } from './template.js';
-import { lazyTrace } from './lazy-trace.js';
+import { NotLoaded } from './lazy-trace.js';
+import { MATRICES, requestsFor } from './needs.js';
 import { download, figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js';
 
 export const MODEL_FIELDS = [
@@ -35,21 +37,12 @@ export const MODEL_FIELDS = [
   'tutorial',
 ];
 
-const MATRICES = [
-  ['x', 'X'],
-  ['pe', 'PE'],
-  ['xPe', "X'"],
-  ['wQ', 'W_Q'],
-  ['wK', 'W_K'],
-  ['wV', 'W_V'],
-  ['q', 'Q'],
-  ['k', 'K'],
-  ['v', 'V'],
-  ['headOutput', 'head'],
-  ['concat', 'Concat'],
-  ['wO', 'W_O'],
-  ['output', 'O'],
-];
+// Past this many chips the list scrolls in a box of its own: 2,048 chips filled screens.
+const MANY_CHIPS = 200;
+
+// Traces up to this many n×m cells over all heads (e.g. 64 tokens × 16 heads) are computed
+// for every keystroke; beyond, only for the newest state.
+const CHEAP_CELLS = 65536;
 
 /**
  * @param root an empty element to fill
@@ -78,6 +71,17 @@ export function createExplorer(root, o) {
   let focus = null; // links: { side, index, locked }
   let pair = null; // a heatmap cell picked: { head, i, j }
   let tablesShown = false;
+  // Rendering: render() updates the controls at once and queues a prepare() of its state;
+  // only the newest state is drawn. Small traces are computed for every state, as typed (as
+  // cheap as before, and the engine sees the same sequence); past CHEAP_CELLS a prepare that a
+  // newer render overtook is skipped, so fast typing does not queue seconds of work.
+  let generation = 0;
+  let queue = Promise.resolve();
+  let modelDirty = false; // a skipped prepare changed the model: the next one computes
+  let latest = null; // the trace opened last; its answer may still be on its way
+  let opened = Promise.resolve(); // resolves when `latest` is drawable (or failed)
+  let traceChanged = false;
+  let stepChanged = false;
   const strings = () => stringsFor(store.get().lang);
 
   /** A message under the sentence; `action` adds a button, e.g. { label, run } to truncate. */
@@ -101,49 +105,84 @@ export function createExplorer(root, o) {
     $('notice').textContent = text ?? '';
   }
 
-  function compute(state) {
-    trace?.dispose();
-    trace = null;
+  function setTrace(next) {
+    trace = next;
+    traceChanged = true;
+  }
+
+  /**
+   * Opens the trace of `state` (the message leaves at once); resolves when it is the drawn
+   * trace, or null without opening when the state has no trace or is `superseded` and not
+   * cheap (a newer state follows: fast typing in a long text must not queue seconds of work).
+   */
+  function compute(state, superseded) {
     const s = strings();
     const { maxTokens } = o.engine.limits;
     if (state.sentence.length > MAX_SENTENCE_CHARS) {
-      trace = null;
+      dropTraces();
       $('empty').hidden = true;
       showMessage(s.tooLong(state.sentence.length, MAX_SENTENCE_CHARS), {
         label: s.truncate(MAX_SENTENCE_CHARS),
         run: () => store.set({ sentence: state.sentence.slice(0, MAX_SENTENCE_CHARS) }),
       });
-      return;
+      return null;
     }
     const tokens = tokenizeSentence(state.sentence, state.tokenization);
     if (tokens.length > maxTokens) {
-      trace = null;
+      dropTraces();
       $('empty').hidden = true;
       showMessage(s.tooManyTokens(tokens.length, maxTokens), {
         label: s.truncateTokens(maxTokens),
         run: () => store.set({ sentence: truncateToTokens(state.sentence, state.tokenization, maxTokens) }),
       });
-      return;
+      return null;
     }
     $('empty').hidden = tokens.length > 0;
     if (!tokens.length) {
-      trace = null;
+      dropTraces();
       showMessage(null);
-      return;
+      return null;
     }
-    try {
-      trace = lazyTrace(o.engine.open(engineOptions(state, tokens)));
-      showMessage(null);
-    } catch (error) {
-      trace = null;
-      showMessage(`${s.engineError}: ${error.message}`);
+    if (superseded && tokens.length * tokens.length * state.heads > CHEAP_CELLS) {
+      modelDirty = true;
+      return null;
     }
+    // Free the old trace's WASM memory before the new one takes its own.
+    latest?.dispose();
+    // The trace's first data comes with it (one message per keystroke): what this state
+    // draws, for a trace of these sizes.
+    const sizes = { heads: state.heads, nQuery: tokens.length, nKey: tokens.length, dK: state.dModel / state.heads };
+    const opening = o.engine.open(engineOptions(state, tokens), requestsFor(sizes, state));
+    latest = opening;
+    opened = opening.ready.then(
+      () => {
+        if (latest !== opening) return;
+        setTrace(opening);
+        showMessage(null);
+      },
+      (error) => {
+        if (latest !== opening) return;
+        latest = null;
+        setTrace(null);
+        showMessage(`${s.engineError}: ${error.message}`);
+      },
+    );
+    return opened;
+  }
+
+  /** No trace: frees the last one opened (every older one was freed when it was replaced). */
+  function dropTraces() {
+    latest?.dispose();
+    latest = null;
+    setTrace(null);
   }
 
   function renderChips() {
+    const tokens = trace?.tokens ?? [];
     d3.select($('tokens'))
+      .classed('many', tokens.length > MANY_CHIPS)
       .selectAll('li')
-      .data(trace?.tokens ?? [], (d, i) => `${i}:${d}`)
+      .data(tokens, (d, i) => `${i}:${d}`)
       .join('li')
       .attr('class', 'chip')
       .text((d) => d)
@@ -151,7 +190,9 @@ export function createExplorer(root, o) {
   }
 
   function renderTexts(state, s) {
-    root.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
+    // Setting lang, even to the same value, restyles every element below (2,048 chips).
+    const lang = state.lang === 'zh' ? 'zh-CN' : 'en';
+    if (root.lang !== lang) root.lang = lang;
     for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = s[el.dataset.i18n];
     for (const el of root.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', s[el.dataset.i18nLabel]);
     for (const button of root.querySelectorAll('.language button')) {
@@ -204,7 +245,7 @@ export function createExplorer(root, o) {
     return Math.max(300, widths.stage - 8);
   }
 
-  function renderStage(state, s, stepChanged) {
+  const renderStage = loaded((state, s, animateSweep) => {
     const svg = d3.select($('stage'));
     if (!trace) {
       svg.selectAll('*').remove();
@@ -224,21 +265,32 @@ export function createExplorer(root, o) {
         }
       },
     });
-    if (stepChanged && def.key === 'scores') sweepHighlights(svg, cell);
+    if (animateSweep && def.key === 'scores') sweepHighlights(svg, cell);
     const [, , width, height] = svg.attr('viewBox').split(' ').map(Number);
     const extra = drawStageExtras(svg, trace, state, s, height);
     if (extra) svg.attr('viewBox', `0 0 ${width} ${height + extra + 40}`).attr('height', height + extra + 40);
     drawExplanation(root.querySelector('.explain'), trace, state, s);
+  });
+
+  /** Draws with what is loaded; a draw that needs more waits for the render queued after it. */
+  function loaded(draw) {
+    return (...args) => {
+      try {
+        draw(...args);
+      } catch (error) {
+        if (!(error instanceof NotLoaded)) throw error;
+      }
+    };
   }
 
-  function renderViews(state, s) {
+  const renderViews = loaded((state, s) => {
     if (!trace) {
       for (const role of ['links', 'heatmaps', 'matrices', 'softmax']) d3.select($(role)).selectAll('*').remove();
       return;
     }
     if (state.view === 'links') {
       linksLegend(root.querySelector('.links-legend'), trace, { head: state.head, strings: s });
-      const { shown, total } = drawLinks(d3.select($('links')), trace, {
+      const { shown, total, every } = drawLinks(d3.select($('links')), trace, {
         head: state.head,
         focus,
         pair,
@@ -250,8 +302,9 @@ export function createExplorer(root, o) {
           if (store.get().step === 7) renderStage(store.get(), strings(), false);
         },
       });
-      $('links-note').hidden = shown === total;
-      $('links-note').textContent = shown === total ? '' : s.linksCapped(shown, total);
+      const notes = [shown === total ? '' : s.linksCapped(shown, total), every ? s.linksImage(every) : ''];
+      $('links-note').hidden = !notes.join('');
+      $('links-note').textContent = notes.join(' ').trim();
     } else if (state.view === 'heatmap') {
       const onPair = (p) => {
         pair = p;
@@ -265,7 +318,7 @@ export function createExplorer(root, o) {
       const head = state.head === 'all' ? 0 : state.head;
       const operands = MATRICES.map(([name, title]) => {
         const step = name === 'headOutput' ? trace.step(name, head) : trace.step(name);
-        const scale = signedScale(maxAbs(step.data));
+        const scale = signedScale(stepMaxAbs(step));
         const banded = ['q', 'k', 'v', 'concat'].includes(name);
         return {
           id: name,
@@ -292,24 +345,61 @@ export function createExplorer(root, o) {
         onTemperature: (temperature) => store.set({ temperature }),
       });
     }
-  }
+  });
 
   function render(state, changed) {
     const s = strings();
-    if (MODEL_FIELDS.some((f) => changed.has(f))) {
-      compute(state);
+    const modelChanged = MODEL_FIELDS.some((f) => changed.has(f));
+    if (changed.has('step')) stepChanged = true;
+    hideTooltip();
+    updateControls(root, state, s);
+    updateStepper(root.querySelector('.stepper'), stepperUI, state, s);
+    o.onChange?.(state);
+    const gen = ++generation;
+    queue = queue
+      .then(() => prepare(gen, state, modelChanged))
+      .catch((error) => showMessage(`${strings().engineError}: ${error.message}`));
+  }
+
+  /** Computes (when the model changed) and loads what `state` needs, then draws if newest. */
+  async function prepare(gen, state, modelChanged) {
+    const superseded = gen !== generation;
+    if (modelChanged || modelDirty) {
+      modelDirty = false;
+      compute(state, superseded);
+      // A newer state follows at once: its prepare waits, not this one.
+      if (superseded) return;
+    }
+    if (gen !== generation) return;
+    await opened; // the newest trace, also when an overtaken prepare opened it
+    if (gen !== generation) return;
+    if (trace && !trace.disposed) await trace.load(requestsFor(trace, state));
+    if (gen !== generation) return;
+    draw(state);
+  }
+
+  function draw(state) {
+    const s = strings();
+    if (traceChanged) {
+      traceChanged = false;
       if (focus && trace && (focus.side === 'query' ? focus.index >= trace.nQuery : focus.index >= trace.nKey))
         focus = null;
       if (pair && trace && (pair.head >= trace.heads || pair.i >= trace.nQuery || pair.j >= trace.nKey)) pair = null;
       renderChips();
     }
-    hideTooltip();
-    updateControls(root, state, s);
-    updateStepper(root.querySelector('.stepper'), stepperUI, state, s);
     renderTexts(state, s);
-    renderStage(state, s, changed.has('step'));
+    renderStage(state, s, stepChanged);
+    stepChanged = false;
     renderViews(state, s);
-    o.onChange?.(state);
+  }
+
+  /** Resolves once every queued render has drawn (for tests and benchmarks). */
+  async function idle() {
+    let seen;
+    do {
+      seen = queue;
+      await seen;
+    } while (seen !== queue);
   }
 
   /** The current view as a standalone SVG string, with a title, the legend and labels. */
@@ -336,8 +426,8 @@ export function createExplorer(root, o) {
     const name = `attention-${state.view}-step${state.step}`;
     if (kind === 'svg') download(`${name}.svg`, viewSVG(), 'image/svg+xml');
     else if (kind === 'png') download(`${name}.png`, await svgToPNG(viewSVG()), 'image/png');
-    else if (kind === 'csv') download('attention-trace.csv', traceCSV(trace), 'text/csv');
-    else download('attention-trace.json', traceJSON(trace, state), 'application/json');
+    else if (kind === 'csv') download('attention-trace.csv', traceCSV(await trace.complete()), 'text/csv');
+    else download('attention-trace.json', traceJSON(await trace.complete(), state), 'application/json');
   }
 
   /** Copies `share`: a string, or { text, note } where the note says what the text leaves out. */
@@ -403,15 +493,19 @@ export function createExplorer(root, o) {
     },
     showNotice,
     viewSVG,
-    traceCSV: () => (trace ? traceCSV(trace) : ''),
-    traceJSON: () => (trace ? traceJSON(trace, store.get()) : ''),
+    /** The whole trace as CSV or JSON text (promises: every step is read from the engine). */
+    traceCSV: async () => (trace ? traceCSV(await trace.complete()) : ''),
+    traceJSON: async () => (trace ? traceJSON(await trace.complete(), store.get()) : ''),
+    /** Resolves once the explorer has drawn its latest state. */
+    idle,
     /** Re-renders at the current size (after the container was resized). */
     refresh: () => render(store.get(), new Set()),
     destroy() {
+      generation++;
       observer.disconnect();
       stepperUI.stop();
-      trace?.dispose();
-      trace = null;
+      // After any prepare still running, which may yet open a trace.
+      queue = queue.then(dropTraces);
       root.replaceChildren();
     },
   };

@@ -8,6 +8,7 @@ import {
   traceCSV as serializeCSV,
   traceJSON as serializeJSON,
 } from '../../../dist/engine/serialize.js';
+import { pixelsDataURL } from '../views/pixels.js';
 
 // The rules an exported figure needs, with concrete colours (a file has no page CSS).
 const FIGURE_CSS = `
@@ -64,6 +65,15 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   });
   const body = el('g', { transform: `translate(12,${top})` });
   for (const child of svg.childNodes) body.append(child.cloneNode(true));
+  // Canvases (views/pixels.js) become images: a file has no canvas.
+  const copies = body.querySelectorAll('foreignObject.pixels');
+  svg.querySelectorAll('foreignObject.pixels').forEach((holder, k) => {
+    const image = el('image', { class: 'pixels', preserveAspectRatio: 'none' });
+    for (const name of ['x', 'y', 'width', 'height'])
+      if (holder.hasAttribute(name)) image.setAttribute(name, holder.getAttribute(name));
+    image.setAttribute('href', pixelsDataURL(holder) ?? '');
+    copies[k].replaceWith(image);
+  });
   out.append(body);
   // Inline styles set through the CSSOM (cell text colours) survive cloning; interaction
   // attributes do not matter in a file.

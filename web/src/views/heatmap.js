@@ -3,7 +3,7 @@
 import * as d3 from 'd3';
 import { drawMatrix, measureMatrix } from './matrix.js';
 import { drawLegend } from './legend.js';
-import { formatShort, maxAbs, signedScale, weightScale } from '../scales.js';
+import { formatShort, stepMaxAbs, signedScale, weightScale } from '../scales.js';
 
 /** Which matrix the heatmaps show at each step (1-based). */
 export function heatmapStepFor(step) {
@@ -13,18 +13,25 @@ export function heatmapStepFor(step) {
   return 'weights';
 }
 
+/** Largest side of a heatmap's data: small multiples of many heads need fewer pixels each. */
+export function heatmapSide(heads) {
+  return heads > 1 ? 256 : 512;
+}
+
 export function drawHeatmaps(svg, trace, o) {
   const name = heatmapStepFor(o.step);
   const heads = o.head === 'all' ? d3.range(trace.heads) : [o.head];
   const mask = trace.step('mask');
   const masked = name === 'masked' || name === 'weights' ? (i, j) => mask.data[i * mask.cols + j] === 0 : null;
-  const steps = heads.map((h) => trace.step(name, h));
+  const steps = heads.map((h) => trace.step(name, h, heatmapSide(heads.length)));
   const signed = name !== 'weights';
-  const range = signed ? Math.max(...steps.map((s) => maxAbs(s.data))) : 1;
+  const range = signed ? Math.max(...steps.map((s) => stepMaxAbs(s))) : 1;
   const scale = signed ? signedScale(range) : weightScale();
   const color = (v) => (Number.isFinite(v) ? scale(v) : '#ddd');
 
-  const cell = Math.max(8, Math.min(32, Math.floor(380 / Math.max(trace.nQuery, trace.nKey))));
+  // Past 64 tokens a heatmap keeps its image's size a side (see matrix.js), not 8 px a cell.
+  const side = Math.max(trace.nQuery, trace.nKey);
+  const cell = side <= 64 ? Math.max(8, Math.min(32, Math.floor(380 / side))) : heatmapSide(heads.length) / side;
   const sizes = steps.map((s) => measureMatrix(s, { cell }));
   const gap = 24;
   const perRow = Math.max(1, Math.floor((o.width + gap) / (sizes[0].width + gap)));
@@ -80,7 +87,7 @@ export function heatmapTables(container, trace, o) {
   }
   container.replaceChildren(
     ...heads.map((h) => {
-      const s = trace.step(name, h);
+      const s = trace.step(name, h, heatmapSide(heads.length));
       const table = document.createElement('table');
       table.className = 'data-table';
       const caption = document.createElement('caption');

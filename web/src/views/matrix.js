@@ -5,6 +5,7 @@ import * as d3 from 'd3';
 import { formatExact, formatFit, textColorOn } from '../scales.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
+import { pixels } from './pixels.js';
 
 const SVG_CELL_LIMIT = 4096;
 // Past this many cells, a grid too small to print numbers is drawn as one image: thousands of
@@ -12,11 +13,20 @@ const SVG_CELL_LIMIT = 4096;
 const SMALL_CELL_LIMIT = 400;
 const MASKED_PIXEL = '#c8c8c8';
 const LABEL_FONT = 11;
+// Below this cell size token labels would overlap: a 2,048-token axis gets none (hover names
+// the token), not 2,048 unreadable text nodes.
+const MIN_LABEL_CELL = 6;
+
+// Layout measures the same labels dozens of times per draw (2,048 of them at the limit).
+const widths = new WeakMap();
 
 function labelWidth(labels) {
   if (!labels) return 0;
-  const longest = labels.reduce((m, l) => Math.max(m, [...l].length), 0);
-  return Math.min(90, 8 + longest * 9);
+  if (!widths.has(labels)) {
+    const longest = labels.reduce((m, l) => Math.max(m, [...l].length), 0);
+    widths.set(labels, Math.min(90, 8 + longest * 9));
+  }
+  return widths.get(labels);
 }
 
 /** Entry delay of cell (i, j) for each kind of animation. */
@@ -42,8 +52,9 @@ export function measureMatrix(step, { cell, showRowLabels = true, showColLabels 
   const cols = transpose ? step.rows : step.cols;
   const rowLabels = transpose ? step.colLabels : step.rowLabels;
   const colLabels = transpose ? step.rowLabels : step.colLabels;
-  const tokenRows = showRowLabels && isTokenAxis(transpose ? step.colsAxis : step.rowsAxis);
-  const tokenCols = showColLabels && isTokenAxis(transpose ? step.rowsAxis : step.colsAxis);
+  const readable = cell >= MIN_LABEL_CELL;
+  const tokenRows = readable && showRowLabels && isTokenAxis(transpose ? step.colsAxis : step.rowsAxis);
+  const tokenCols = readable && showColLabels && isTokenAxis(transpose ? step.rowsAxis : step.colsAxis);
   const left = tokenRows ? labelWidth(rowLabels) : 4;
   const top = 18 + (tokenCols ? Math.min(60, labelWidth(colLabels)) : 4);
   return { rows, cols, left, top, width: left + cols * cell + 2, height: top + rows * cell + 2, tokenRows, tokenCols };
@@ -96,6 +107,8 @@ export function drawMatrix(g, step, options) {
     .join('g')
     .attr('class', 'cells')
     .attr('transform', `translate(${m.left},${m.top})`);
+  const tokenAxes = [transpose ? step.colsAxis : step.rowsAxis, transpose ? step.rowsAxis : step.colsAxis];
+  const labelOf = (axis, labels, k, word) => (isTokenAxis(axis) ? labels[k] : `${word} ${k}`);
   const tooltipLines = (i, j) => {
     const v = value(i, j);
     const masked = options.masked?.(i, j);
@@ -105,12 +118,17 @@ export function drawMatrix(g, step, options) {
     ];
   };
 
-  const cellCount = m.rows * m.cols;
-  if (cellCount > SVG_CELL_LIMIT || (cellCount > SMALL_CELL_LIMIT && (cell < 24 || !numbers))) {
-    drawAsImage(cellsGroup, m, value, color, cell, tooltipLines, options.masked);
+  if (step.pooled) {
+    drawPooled(cellsGroup, m, step, { color, cell, title, transpose, labelOf, tokenAxes, rowLabels, colLabels });
+    g.selectAll('rect.band').remove();
     return m;
   }
-  cellsGroup.selectAll('image').remove();
+  const cellCount = m.rows * m.cols;
+  if (cellCount > SVG_CELL_LIMIT || (cellCount > SMALL_CELL_LIMIT && (cell < 24 || !numbers))) {
+    drawAsImage(cellsGroup, m, step, transpose, color, cell, tooltipLines, options.masked);
+    return m;
+  }
+  cellsGroup.selectAll('.pixels').remove();
 
   const cells = [];
   for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) cells.push({ i, j, v: value(i, j) });
@@ -198,62 +216,107 @@ export function drawMatrix(g, step, options) {
   return m;
 }
 
-function drawAsImage(group, m, value, color, cell, tooltipLines, masked) {
-  group.selectAll('g.cell').remove();
+/**
+ * The pixels of a rows × cols grid whose cell (i, j) is data[i·rowStride + j·colStride]:
+ * one typed loop through a 256-colour lookup table over the data's range (a CSS colour per
+ * pixel cost about a second for two 1024×1024 heatmaps; closures per pixel, half a second
+ * for sixteen 512×512 ones).
+ */
+function paint({ data, rows, cols, rowStride, colStride }, color, masked) {
   const canvas = document.createElement('canvas');
-  canvas.width = m.cols;
-  canvas.height = m.rows;
+  canvas.width = cols;
+  canvas.height = rows;
   const context = canvas.getContext('2d');
-  const image = context.createImageData(m.cols, m.rows);
-  // A 256-colour lookup table over the data's range: parsing a CSS colour per pixel cost
-  // about a second for two 1024×1024 heatmaps. Exact values stay on hover.
+  const image = context.createImageData(cols, rows);
   let lo = Infinity;
   let hi = -Infinity;
-  for (let i = 0; i < m.rows; i++) {
-    for (let j = 0; j < m.cols; j++) {
-      const v = value(i, j);
-      if (Number.isFinite(v)) {
-        if (v < lo) lo = v;
-        if (v > hi) hi = v;
-      }
+  for (let k = 0; k < data.length; k++) {
+    const v = data[k];
+    if (v - v === 0) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
     }
   }
   const span = hi > lo ? hi - lo : 1;
-  const table = Array.from({ length: 256 }, (_, k) => d3.rgb(color(lo + (k / 255) * span)));
+  const packed = (css) => {
+    const c = d3.rgb(css);
+    return ((255 << 24) | (c.b << 16) | (c.g << 8) | c.r) >>> 0; // RGBA bytes, little-endian
+  };
+  const table = Uint32Array.from({ length: 256 }, (_, k) => packed(color(lo + (k / 255) * span)));
   const special = new Map();
-  const maskedColor = d3.rgb(MASKED_PIXEL);
-  for (let i = 0; i < m.rows; i++) {
-    for (let j = 0; j < m.cols; j++) {
-      const v = value(i, j);
+  const maskedColor = packed(MASKED_PIXEL);
+  const pixels = new Uint32Array(image.data.buffer);
+  const toIndex = 255 / span;
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const v = data[i * rowStride + j * colStride];
       let c;
       if (masked?.(i, j)) c = maskedColor;
-      else if (Number.isFinite(v)) c = table[Math.round(((v - lo) / span) * 255)];
+      else if (v - v === 0) c = table[Math.round((v - lo) * toIndex)];
       else {
-        if (!special.has(v)) special.set(v, d3.rgb(color(v)));
+        if (!special.has(v)) special.set(v, packed(color(v)));
         c = special.get(v);
       }
-      const k = (i * m.cols + j) * 4;
-      image.data[k] = c.r;
-      image.data[k + 1] = c.g;
-      image.data[k + 2] = c.b;
-      image.data[k + 3] = 255;
+      pixels[i * cols + j] = c;
     }
   }
   context.putImageData(image, 0, 0);
-  group
-    .selectAll('image')
-    .data([0])
-    .join('image')
-    .attr('class', 'pixels')
+  return canvas;
+}
+
+/** A row-major rows × cols matrix as paint() reads it, transposed or not. */
+function gridOf(data, rows, cols, transpose) {
+  return transpose
+    ? { data, rows: cols, cols: rows, rowStride: 1, colStride: cols }
+    : { data, rows, cols, rowStride: cols, colStride: 1 };
+}
+
+/**
+ * One <image> over the grid's area, its pixels from `paint()` (soon after, see pixels.js);
+ * `tooltipAt(i, j)` gives the lines under the pointer.
+ */
+function imageOf(group, m, cell, paint, tooltipAt, source) {
+  group.selectAll('g.cell').remove();
+  pixels(group, paint, source)
     .attr('width', m.cols * cell)
     .attr('height', m.rows * cell)
-    .attr('preserveAspectRatio', 'none')
-    .attr('href', canvas.toDataURL())
     .on('pointermove', (event) => {
       const [x, y] = d3.pointer(event);
       const i = Math.min(m.rows - 1, Math.max(0, Math.floor(y / cell)));
       const j = Math.min(m.cols - 1, Math.max(0, Math.floor(x / cell)));
-      showTooltip(event, tooltipLines(i, j));
+      showTooltip(event, tooltipAt(i, j));
     })
     .on('pointerleave', hideTooltip);
+}
+
+function drawAsImage(group, m, step, transpose, color, cell, tooltipLines, masked) {
+  const grid = gridOf(step.data, step.rows, step.cols, transpose);
+  imageOf(group, m, cell, () => paint(grid, color, masked), tooltipLines, step);
+}
+
+/**
+ * A step the engine's side averaged in blocks (reduce.js gridOf): one pixel per block; hover
+ * names the cell under the pointer and the mean of its block.
+ */
+function drawPooled(group, m, step, { color, cell, title, transpose, labelOf, tokenAxes, rowLabels, colLabels }) {
+  const pr = step.pooled.rows;
+  const pc = step.pooled.cols;
+  const grid = gridOf(step.data, pr, pc, transpose);
+  const { rows, cols } = grid;
+  const value = (i, j) => step.data[i * grid.rowStride + j * grid.colStride];
+  imageOf(
+    group,
+    m,
+    cell,
+    () => paint(grid, color, null),
+    (i, j) => {
+      const bi = Math.floor((i * rows) / m.rows);
+      const bj = Math.floor((j * cols) / m.cols);
+      return [
+        `${title}[${i}, ${j}] ≈ ${formatExact(value(bi, bj))} (mean of a ${Math.ceil(m.rows / rows)} × ${Math.ceil(m.cols / cols)} block)`,
+        `${labelOf(tokenAxes[0], rowLabels, i, 'row')} → ${labelOf(tokenAxes[1], colLabels, j, 'col')}`,
+      ];
+    },
+    step,
+  );
 }

@@ -6,11 +6,14 @@ import { formatExact, formatShort, headColor } from '../scales.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 
-function row(step, i) {
-  return Array.from(step.data.subarray(i * step.cols, (i + 1) * step.cols));
-}
+// Past this many bars a chart is one <path> (no per-bar nodes, labels or motion): a 2,048-token
+// row cannot be read bar by bar, and 12,000 animated nodes froze the page.
+const MAX_BARS = 128;
+// Past this many tokens the query is picked with a slider, not one button per token.
+const MAX_QUERY_BUTTONS = 64;
 
-export function barChart(g, values, labels, { width, height, title, color, domain }) {
+export function barChart(g, input, labels, { width, height, title, color, domain }) {
+  const values = Array.from(input);
   const finite = values.map((v) => (Number.isFinite(v) ? v : 0));
   const [lo, hi] = domain ?? [Math.min(0, ...finite), Math.max(0, ...finite)];
   const y = d3
@@ -33,6 +36,11 @@ export function barChart(g, values, labels, { width, height, title, color, domai
     .attr('x2', width)
     .attr('y1', y(0))
     .attr('y2', y(0));
+  if (values.length > MAX_BARS) {
+    barPath(g, values, labels, { x, y, height, color });
+    return;
+  }
+  g.selectAll('path.bars, rect.bar-hit').remove();
   const t = duration(450);
   g.selectAll('rect.bar')
     .data(values.map((v, k) => ({ v, k })))
@@ -64,9 +72,40 @@ export function barChart(g, values, labels, { width, height, title, color, domai
     .text((d) => (labels.length <= 16 ? d : ''));
 }
 
-export function histogram(g, values, { width, height, title, color, domain }) {
-  const x = d3.scaleLinear().domain(domain).range([0, width]);
-  const bins = d3.bin().domain(x.domain()).thresholds(24)(values.filter(Number.isFinite));
+/** Many bars as one path, with one hit area that names the bar under the pointer. */
+function barPath(g, values, labels, { x, y, height, color }) {
+  g.selectAll('rect.bar, text.bar-value, text.bar-label').remove();
+  const w = x.bandwidth();
+  let d = '';
+  values.forEach((v, k) => {
+    if (!Number.isFinite(v)) return;
+    const top = y(Math.max(0, v));
+    d += `M${x(k).toFixed(2)},${top.toFixed(2)}h${w.toFixed(2)}V${y(Math.min(0, v)).toFixed(2)}h${(-w).toFixed(2)}Z`;
+  });
+  g.selectAll('path.bars').data([0]).join('path').attr('class', 'bars').attr('fill', color).attr('d', d);
+  const [x0, x1] = x.range();
+  g.selectAll('rect.bar-hit')
+    .data([0])
+    .join('rect')
+    .attr('class', 'bar-hit')
+    .attr('x', x0)
+    .attr('width', x1 - x0)
+    .attr('height', height)
+    .attr('fill', 'transparent')
+    .on('pointermove', (event) => {
+      const [px] = d3.pointer(event);
+      const k = Math.max(0, Math.min(values.length - 1, Math.floor(((px - x0) / (x1 - x0)) * values.length)));
+      showTooltip(event, [`${labels[k]} (#${k}): ${formatExact(values[k])}`]);
+    })
+    .on('pointerleave', hideTooltip);
+}
+
+/** bins: [{ x0, x1, length }] as d3.bin makes them (reduce.js spreadOf computes them). */
+export function histogram(g, bins, { width, height, title, color }) {
+  const x = d3
+    .scaleLinear()
+    .domain([bins[0]?.x0 ?? 0, bins.at(-1)?.x1 ?? 1])
+    .range([0, width]);
   const y = d3
     .scaleLinear()
     .domain([0, d3.max(bins, (b) => b.length) || 1])
@@ -110,14 +149,31 @@ export function drawSoftmax(root, trace, o) {
     .attr('class', 'query-picker')
     .attr('role', 'group')
     .attr('aria-label', o.strings.query);
+  const buttons = trace.tokens.length <= MAX_QUERY_BUTTONS;
   picker
     .selectAll('button')
-    .data(trace.tokens)
+    .data(buttons ? trace.tokens : [])
     .join('button')
     .attr('type', 'button')
     .attr('aria-pressed', (_, k) => String(k === i))
     .text((d) => d)
     .on('click', (_, d) => o.onQuery(trace.tokens.indexOf(d)));
+  const querySlider = picker
+    .selectAll('label.query-slider')
+    .data(buttons ? [] : [0])
+    .join((enter) => {
+      const label = enter.append('label').attr('class', 'query-slider');
+      label.append('input').attr('type', 'range').attr('min', 0).attr('step', 1);
+      label.append('span');
+      return label;
+    });
+  querySlider
+    .select('input')
+    .attr('max', trace.nQuery - 1)
+    .attr('aria-label', o.strings.query)
+    .property('value', i)
+    .on('change', (event) => o.onQuery(Number(event.target.value)));
+  querySlider.select('span').text(`${o.strings.query} ${i}: ${trace.tokens[i]}`);
 
   const svg = container
     .selectAll('svg.softmax-charts')
@@ -131,18 +187,16 @@ export function drawSoftmax(root, trace, o) {
     .attr('viewBox', `0 0 ${width} ${3 * (chartH + 50) + 150}`)
     .attr('aria-label', `${o.strings['view.softmax']}: ${trace.tokens[i]}`);
   const labels = trace.kvTokens;
-  const raw = row(trace.step('scores', h), i);
-  const scaled = row(trace.step('masked', h), i);
-  const weights = row(trace.step('weights', h), i);
-  const scoreDomain = [
-    Math.min(0, ...raw, ...scaled.filter(Number.isFinite)),
-    Math.max(0, ...raw, ...scaled.filter(Number.isFinite)),
-  ];
+  const raw = Array.from(trace.row('scores', h, i));
+  const scaled = Array.from(trace.row('masked', h, i));
+  const weights = Array.from(trace.row('weights', h, i));
+  const finite = [...raw, ...scaled].filter(Number.isFinite);
+  const scoreDomain = [d3.min([0, ...finite]), d3.max([0, ...finite])];
   const charts = [
     { title: `${o.strings.rawScores} · ${trace.tokens[i]}`, values: raw, color: '#7b6fb0', domain: scoreDomain },
     { title: o.strings.scaledScores, values: scaled, color: '#b35806', domain: scoreDomain },
     {
-      title: `${o.strings.weights} · ${o.strings.saturation(formatShort(Math.max(...weights)))}`,
+      title: `${o.strings.weights} · ${o.strings.saturation(formatShort(d3.max(weights)))}`,
       values: weights,
       color: headColor(h),
       domain: [0, 1],
@@ -158,10 +212,7 @@ export function drawSoftmax(root, trace, o) {
       barChart(d3.select(this), c.values, labels, { width: width - 60, height: chartH, ...c });
     });
 
-  const all = (name) => d3.range(trace.heads).flatMap((k) => Array.from(trace.step(name, k).data));
-  const rawAll = all('scores');
-  const scaledAll = all('scaled');
-  const extent = d3.extent([...rawAll, ...scaledAll]);
+  const spread = trace.spread(['scores', 'scaled'], d3.range(trace.heads));
   const histY = 30 + 3 * (chartH + 50);
   const hist = svg
     .selectAll('g.spread')
@@ -177,11 +228,11 @@ export function drawSoftmax(root, trace, o) {
     .attr('y', -12)
     .text((d) => d);
   const halves = [
-    { key: 'raw', title: `${o.strings.withoutScaling} (QKᵀ)`, values: rawAll, color: '#7b6fb0' },
+    { key: 'raw', title: `${o.strings.withoutScaling} (QKᵀ)`, bins: spread.sets[0].bins, color: '#7b6fb0' },
     {
       key: 'scaled',
       title: o.scale ? o.strings.withScaling : o.strings.scaledScores,
-      values: scaledAll,
+      bins: spread.sets[1].bins,
       color: '#b35806',
     },
   ];
@@ -192,12 +243,11 @@ export function drawSoftmax(root, trace, o) {
     .attr('class', (d) => `half ${d.key}`)
     .attr('transform', (_, k) => `translate(${k * ((width - 40) / 2)},8)`)
     .each(function draw(d) {
-      histogram(d3.select(this), d.values, {
+      histogram(d3.select(this), d.bins, {
         width: (width - 80) / 2,
         height: 70,
         title: d.title,
         color: d.color,
-        domain: extent,
       });
     });
 

@@ -18,15 +18,12 @@ export function drawStageExtras(svg, trace, state, strings, top) {
   if (!key) return 0;
   const width = Math.min(520, Number(svg.attr('viewBox').split(' ')[2]) - 40);
   if (key === 'spread') {
-    const raw = Array.from(trace.step('scores', head).data);
-    const scaled = Array.from(trace.step('scaled', head).data);
-    const domain = d3.extent([...raw, ...scaled]);
-    const sd = (values) => Math.sqrt(d3.variance(values) ?? 0);
+    const [raw, scaled] = trace.spread(['scores', 'scaled'], [head]).sets;
     const halves = [
-      { title: `${strings.withoutScaling}: σ = ${formatShort(sd(raw))}`, values: raw, color: '#7b6fb0' },
+      { title: `${strings.withoutScaling}: σ = ${formatShort(raw.sd)}`, bins: raw.bins, color: '#7b6fb0' },
       {
-        title: `${state.scale ? strings.withScaling : strings.scaledScores}: σ = ${formatShort(sd(scaled))}`,
-        values: scaled,
+        title: `${state.scale ? strings.withScaling : strings.scaledScores}: σ = ${formatShort(scaled.sd)}`,
+        bins: scaled.bins,
         color: '#b35806',
       },
     ];
@@ -36,18 +33,16 @@ export function drawStageExtras(svg, trace, state, strings, top) {
       .attr('class', 'half')
       .attr('transform', (_, k) => `translate(${k * (width / 2 + 10)},0)`)
       .each(function draw(d) {
-        histogram(d3.select(this), d.values, {
+        histogram(d3.select(this), d.bins, {
           width: width / 2 - 20,
           height: HEIGHT - 60,
           title: d.title,
           color: d.color,
-          domain,
         });
       });
   } else {
     const i = Math.min(state.query, trace.nQuery - 1);
-    const row = (name) => Array.from(trace.step(name, head).data.subarray(i * trace.nKey, (i + 1) * trace.nKey));
-    const weights = row('weights');
+    const weights = Array.from(trace.row('weights', head, i));
     const sum = weights.reduce((a, b) => a + b, 0);
     barChart(g, weights, trace.kvTokens, {
       width,

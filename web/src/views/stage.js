@@ -24,13 +24,14 @@ function cellSizeFor(operands, width, maxCell) {
   // Prefer the whole equation on one line with cells of at least 20 px; otherwise the largest
   // cell (≤ maxCell) with which every operand fits on a line of its own.
   for (let cell = maxCell; cell >= 20; cell -= 2) if (rowWidth(operands, cell) <= width) return cell;
+  const matrices = operands.filter((o) => !o.op);
   for (let cell = maxCell; cell > 4; cell -= 2) {
-    const widest = Math.max(
-      ...operands.filter((o) => !o.op).map((o) => measureMatrix(o.step, { cell, transpose: o.transpose }).width),
-    );
+    const widest = Math.max(...matrices.map((o) => measureMatrix(o.step, { cell, transpose: o.transpose }).width));
     if (widest <= width) return cell;
   }
-  return 4;
+  // A long sentence: cells under 4 px, as fit (such matrices are images without labels).
+  const cols = Math.max(...matrices.map((o) => (o.transpose ? o.step.rows : o.step.cols)));
+  return Math.max(0.1, Math.min(4, (width - 8) / cols));
 }
 
 /** Lays operands out left to right, wrapping when the stage is too narrow. */

@@ -1,0 +1,139 @@
+// The page at its documented limits (2,048 tokens, d_model 512, 16 heads) stays responsive by
+// construction: the engine runs in a Web Worker (no WebAssembly on the main thread), and every
+// view draws a bounded number of DOM nodes (images and summaries instead of a node per cell,
+// bar or link). Not a timing test: bench/page-longtask.mjs measures the longest tasks.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { root } from '../node/support.mjs';
+import { openPage, startBrowser } from './browser.mjs';
+
+const WORDS = 'the cat sat on a mat and we ate hot pot in it so you can see how far it goes'.split(' ');
+const LONG = Array.from({ length: 2048 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
+// Every element of the page, 2,048 chips included: far below one node per cell, bar or link.
+const MAX_NODES = 4000;
+const MAX_VIEW_NODES = 400;
+
+let session;
+before(async () => {
+  session = await startBrowser();
+});
+after(async () => {
+  await session?.close();
+});
+
+/** Counts WebAssembly compilations on the page's own thread (the worker has its own globals). */
+async function countMainThreadWasm(page) {
+  await page.addInitScript(() => {
+    window.__wasmOnPage = 0;
+    for (const name of ['instantiate', 'instantiateStreaming', 'compile', 'compileStreaming']) {
+      const original = WebAssembly[name];
+      WebAssembly[name] = function counted(...args) {
+        window.__wasmOnPage++;
+        return original.apply(this, args);
+      };
+    }
+  });
+}
+
+async function settled(page) {
+  await page.waitForFunction(() => window.attentionExplorer?.trace, null, { timeout: 120_000 });
+  await page.evaluate(() => window.attentionExplorer.idle());
+}
+
+const nodes = (page, selector) => page.evaluate((s) => document.querySelectorAll(s).length, selector);
+
+test('2,048 tokens, d_model 512, 16 heads: the engine runs in a worker and every view stays a bounded drawing', async () => {
+  const query = new URLSearchParams({ s: LONG, d: '512', h: '16', view: 'links', step: '7' });
+  const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(e.message));
+  await countMainThreadWasm(page);
+  await page.goto(`${session.url}?${query}`);
+  await settled(page);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.trace.nQuery), 2048);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.engine.inWorker), true, 'the engine is in a worker');
+  assert.equal(page.workers().length, 1, 'one dedicated worker');
+  assert.equal(await page.evaluate(() => window.__wasmOnPage), 0, 'no WebAssembly on the main thread');
+
+  // The 2,048 chips scroll in a box of their own.
+  assert.equal(await nodes(page, '[data-role=tokens].many li.chip'), 2048);
+  const box = await page.locator('[data-role=tokens]').boundingBox();
+  assert.ok(box.height < 200, `the chips take ${box.height} px`);
+
+  // Links: one image of the strongest links, sparse labels, and a note that says so.
+  assert.equal(await nodes(page, '[data-role=links] foreignObject.pixels'), 1);
+  assert.equal(await nodes(page, '[data-role=links] line.link'), 0);
+  assert.ok((await nodes(page, '[data-role=links] *')) < MAX_VIEW_NODES);
+  assert.match(await page.locator('[data-role=links-note]').textContent(), /one image/);
+
+  // Stage at every step: images, no per-cell nodes.
+  for (let step = 1; step <= 10; step++) {
+    await page.evaluate((s) => window.attentionExplorer.store.set({ step: s }), step);
+    await page.evaluate(() => window.attentionExplorer.idle());
+    assert.equal(await nodes(page, '[data-role=stage] g.cell'), 0, `step ${step}: no cell nodes`);
+    assert.ok((await nodes(page, '[data-role=stage] *')) < MAX_VIEW_NODES, `step ${step}: stage nodes`);
+  }
+
+  // Heatmap of all 16 heads: one image per head.
+  await page.evaluate(() => window.attentionExplorer.store.set({ view: 'heatmap', step: 7 }));
+  await page.evaluate(() => window.attentionExplorer.idle());
+  assert.equal(await nodes(page, '[data-role=heatmaps] foreignObject.pixels'), 16);
+  assert.equal(await nodes(page, '[data-role=heatmaps] g.cell, [data-role=heatmaps] text.row-label'), 0);
+
+  // Matrices: thirteen images.
+  await page.evaluate(() => window.attentionExplorer.store.set({ view: 'matrices' }));
+  await page.evaluate(() => window.attentionExplorer.idle());
+  assert.equal(await nodes(page, '[data-role=matrices] foreignObject.pixels'), 13);
+  assert.ok((await nodes(page, '[data-role=matrices] *')) < MAX_VIEW_NODES);
+
+  // Softmax: each chart of 2,048 bars is one path; the query is picked with a slider.
+  await page.evaluate(() => window.attentionExplorer.store.set({ view: 'softmax', query: 2000 }));
+  await page.evaluate(() => window.attentionExplorer.idle());
+  assert.equal(await nodes(page, '.softmax-charts path.bars'), 3);
+  assert.equal(await nodes(page, '.softmax-charts rect.bar, .query-picker button'), 0);
+  assert.equal(await page.locator('.query-slider input').inputValue(), '2000');
+  assert.ok((await nodes(page, '[data-role=softmax] *')) < MAX_VIEW_NODES);
+  const bins = await page.locator('.spread rect.bin').count();
+  assert.ok(bins > 10, 'the spread histograms of all heads are drawn');
+
+  const total = await nodes(page, '*');
+  assert.ok(total < MAX_NODES, `the whole page stays bounded (${total} elements)`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the single file runs its engine in a worker from file:// too', async () => {
+  const context = await session.browser.newContext();
+  const page = await context.newPage();
+  await countMainThreadWasm(page);
+  await page.goto(`${pathToFileURL(path.join(root, 'dist/attention-explorer.html')).href}?s=我爱吃火锅`);
+  await settled(page);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.engine.inWorker), true);
+  assert.equal(await page.evaluate(() => window.__wasmOnPage), 0);
+  await context.close();
+});
+
+test('where a page forbids workers, the engine runs on the page and the explorer still works', async () => {
+  const { page, context } = await openPage(session.browser, `${session.url}?s=猫追着球跑`);
+  // The component on a host page whose CSP has no worker-src blob:.
+  await page.setContent(
+    `<!doctype html><meta http-equiv="Content-Security-Policy" content="worker-src 'none'">` +
+      `<attention-explorer sentence="猫 追 球"></attention-explorer>` +
+      `<script type="module" src="${session.url}attention-explorer.js"></script>`,
+  );
+  const explorer = page.locator('attention-explorer');
+  await page.waitForFunction(() => document.querySelector('attention-explorer')?.explorer?.trace, null, {
+    timeout: 30_000,
+  });
+  assert.equal(await explorer.evaluate((el) => el.explorer.engine.inWorker), false);
+  await explorer.evaluate((el) => el.explorer.idle());
+  assert.equal(
+    await explorer.evaluate((el) => el.shadowRoot.querySelectorAll('[data-role=stage] g.cell').length > 0),
+    true,
+  );
+  await context.close();
+});

@@ -1,0 +1,111 @@
+// The engine's side of the page: it owns the engine and its live traces, and answers the
+// requests of explorer/remote.js with reduced data (explorer/reduce.js). It runs in a Web
+// Worker (explorer/worker.js), or on the page when no worker can start (see engine.js).
+import { gridOf, linksOf, rowOf, spreadOf } from './reduce.js';
+
+/** A failure as plain data: it crosses postMessage, and remote.js turns it back into an error. */
+export function errorData(error) {
+  return {
+    name: error?.name ?? 'Error',
+    code: error?.code,
+    field: error?.field,
+    message: String(error?.message ?? error),
+  };
+}
+
+/** Every Float32Array/Int32Array buffer in `value` (a result), to transfer instead of copy. */
+function buffersOf(value, out = new Set()) {
+  if (ArrayBuffer.isView(value)) out.add(value.buffer);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) buffersOf(v, out);
+  return out;
+}
+
+function summaryOf(live) {
+  const info = {};
+  for (const name of live.stepNames) info[name] = live.info(name);
+  return {
+    tokens: live.tokens,
+    cross: live.cross,
+    kvTokens: live.kvTokens,
+    nQuery: live.nQuery,
+    nKey: live.nKey,
+    dModel: live.dModel,
+    heads: live.heads,
+    dK: live.dK,
+    projectionWidth: live.projectionWidth,
+    parameterCount: live.parameterCount,
+    flops: live.flops,
+    stepNames: live.stepNames,
+    info,
+  };
+}
+
+/** The same step read twice in one request is read once (a head's n×n steps are recomputed). */
+function reader(live) {
+  const seen = new Map();
+  return (name, head = 0) => {
+    const key = `${name}:${head}`;
+    if (!seen.has(key)) seen.set(key, live.step(name, head));
+    return seen.get(key);
+  };
+}
+
+/** One request of a trace → its result (see remote.js for the kinds). */
+function answer(read, request) {
+  switch (request.kind) {
+    case 'step':
+      return read(request.name, request.head);
+    case 'grid':
+      return gridOf(read(request.name, request.head), request.maxSide);
+    case 'row':
+      return rowOf(read(request.name, request.head), request.i);
+    case 'spread':
+      return spreadOf(request.names.map((name) => request.heads.map((h) => read(name, h).data)));
+    case 'links':
+      return linksOf(
+        request.heads.map((h) => read('weights', h)),
+        request.heads,
+        request,
+      );
+    default:
+      throw new Error(`unknown request kind ${JSON.stringify(request.kind)}`);
+  }
+}
+
+export function createService(engine) {
+  const traces = new Map();
+  const handlers = {
+    limits: () => engine.limits,
+    // The page numbers its traces: it can dispose one before this answer reaches it.
+    open({ id, options, requests = [] }) {
+      const live = engine.open(options);
+      traces.set(id, live);
+      return { summary: summaryOf(live), results: handlers.load({ id, requests }) };
+    },
+    dispose({ id }) {
+      traces.get(id)?.dispose();
+      traces.delete(id);
+      return true;
+    },
+    load({ id, requests }) {
+      const live = traces.get(id);
+      if (!live) throw new Error('this trace was disposed');
+      const read = reader(live);
+      return requests.map((request) => answer(read, request));
+    },
+    heapStats: () => engine.heapStats(),
+  };
+  return {
+    /** { type, ...payload } → { result, transfer } or { error } */
+    handle(message) {
+      try {
+        const handler = Object.hasOwn(handlers, message.type) ? handlers[message.type] : null;
+        if (!handler) throw new Error(`unknown message ${JSON.stringify(message.type)}`);
+        const result = handler(message);
+        return { result, transfer: [...buffersOf(result)] };
+      } catch (error) {
+        return { error: errorData(error) };
+      }
+    },
+  };
+}

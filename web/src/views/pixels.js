@@ -1,0 +1,43 @@
+// Pictures drawn on a canvas inside an SVG: a <foreignObject class="pixels"> holding the
+// <canvas> itself. No PNG is encoded (toBlob and createObjectURL held the main thread for
+// hundreds of milliseconds at 2,048 tokens), and each canvas is painted in a task of its own
+// (sixteen 512 × 512 heatmaps in one task held it as long). Exports turn each into an
+// <image> with a data: URL (export.js), since a figure leaving the page has no canvas.
+const jobs = [];
+const channel = new MessageChannel();
+channel.port1.onmessage = () => {
+  const job = jobs.shift();
+  if (jobs.length) channel.port2.postMessage(0);
+  job?.();
+};
+
+/**
+ * A <foreignObject class="pixels"> in the d3 selection `parent` (one per parent), showing in a
+ * later task the canvas that `paint()` returns; a newer call replaces a pending one. `source`
+ * (the data drawn) skips the painting when the picture shows it already: re-rendering a view
+ * for another step must not rasterize 3,000 links again. Returns the foreignObject's
+ * selection (set x, width, height and listeners on it).
+ */
+export function pixels(parent, paint, source) {
+  const holder = parent
+    .selectAll('foreignObject.pixels')
+    .data([0])
+    .join((enter) => enter.append('foreignObject').attr('class', 'pixels'));
+  const node = holder.node();
+  if (source && node.paintSource === source) return holder;
+  node.paintSource = source;
+  const token = {};
+  node.paintToken = token;
+  jobs.push(() => {
+    if (node.paintToken !== token || !node.isConnected) return; // redrawn or removed since
+    node.replaceChildren(paint());
+  });
+  if (jobs.length === 1) channel.port2.postMessage(0);
+  return holder;
+}
+
+/** The picture of a foreignObject made by pixels() as a data: URL (for a figure), or null. */
+export function pixelsDataURL(node) {
+  const canvas = node.querySelector('canvas');
+  return canvas ? canvas.toDataURL() : null;
+}
