@@ -103,7 +103,7 @@ function memoryTable(configs) {
   return lines.join('\n');
 }
 
-const DK_STEPS_SHOWN = [1, 10, 50, 100, 200, 500, 1000];
+const DK_STEPS_SHOWN = [1, 10, 50, 100, 200, 400, 600];
 const DK_COLUMNS = [
   ['loss', 'loss', (x) => x.toFixed(3)],
   ['entropy', 'softmax entropy (nats)', (x) => x.toFixed(3)],
@@ -135,11 +135,37 @@ function dkTable(dk, initStd) {
   return lines.join('\n');
 }
 
-// Measured once by hand (perf natively, node --cpu-prof for WASM), not by the script: see the
-// commit that wrote them for the commands.
-const PROFILE = `### Where the engine's training step goes
+// Measured once by hand on 2026-11-30 (the same shared machine), not by the script.
+const PROFILE = `### Where the engine's training step goes (profiles, reference configuration)
 
-PROFILE_PLACEHOLDER`;
+Measured once by hand, not by \`npm run bench\`: WASM with \`node --cpu-prof\` on the benchmark module
+(linked with \`--profiling-funcs\` for names), stepping a \`Train\` handle for 8 s; native with
+\`perf record -g build/bench-native/bench/train_native time ""\`. Self time:
+
+| where | WASM SIMD | WASM no SIMD | native (AVX-512) | native, larger configuration |
+| --- | ---: | ---: | ---: | ---: |
+| products through Eigen (\`Transpose::kA\` or \`Write::kAccumulate\`: every \`dW += inpᵀ·dout\`, the accumulated \`dinp\`, attention's \`dv\`, \`dk\`), kernel + packing | 29% | 73% (every product) | 30% (every product) | 42% (every product) |
+| the engine's \`Gemm\` (SIMD128 kernel, \`PackB\`) | 22% | (in the row above) | — | — |
+| GELU: libm \`tanhf\`/\`expm1f\` (scalar, twice per element: forward, and again in \`GeluBackward\`) + the loops | 26% + inlined loops | 12% + inlined loops | 45% | 33% |
+| masked softmax rows (forward, and recomputed in backward) | 5.5% | 2.3% | 6.3% | 4.1% |
+| LayerNorm forward + backward | 2.7% | 1.5% | 2.6% | 1.9% |
+| AdamW | (inlined) | (inlined) | 1.7% | 2.4% |
+
+What would reach the goal (proposals for cpp/src/train/, not made here: that code is another branch's):
+
+1. **GELU without libm**: a branch-free tanh, tanh(u) = 1 − 2/(1 + e^{2u}) with the polynomial exp the
+   engine's softmax already vectorizes (cpp/src/softmax.cpp), clamped for |u| > 9; and keep t = tanh(u)
+   from the forward pass ([N × F], or recompute it once) so that \`GeluBackward\` calls no transcendental.
+   Removes most of its ≈ 30% (WASM SIMD) and 45% (native).
+2. **Every float product through \`Gemm\`** in WASM: \`Transpose::kA\` by transposing the small operand
+   into scratch first (\`inp\` [N × C] for \`dW = inpᵀ·dout\`: O(N·C) against the product's 2·N·C·OC), and
+   \`Write::kAccumulate\` as a β = 1 store in the kernel (add instead of overwrite). The SIMD128 kernel is
+   1.6–2.2× Eigen-in-WASM (docs/toolchain.md): about half of the 29% saved.
+3. Smaller: the bias add and the bias gradient's column sums fused into the products; the attention core
+   multiplies [T × dK] = [32 × 16] blocks one head at a time, where packing costs as much as the product.
+
+Estimate from the shares above: (1) and (2) take the WASM SIMD step from about 55 ms to about 30 ms of
+CPU time (≈ 34,000 tokens/s), about 5.5× the best tfjs; not measured.`;
 
 export function renderTrainingSection({ configs, dk, quick }, info) {
   const steps = dk[0]?.steps.length ?? 0;
