@@ -1,6 +1,7 @@
 // The training contenders (issue 10 §6), each behind the same calls:
 //   const c = await contender.prepare(spec, reference)
 //   c.firstLoss, c.losses (the first CHECK_STEPS training losses), await c.time() → samples
+//   (the timing starts after those steps)
 // spec: a model configuration (bench/train/run.mjs); reference: what the engine in WASM SIMD
 // gave (its initial weights, layout and batches), so every contender starts from the same
 // weights and trains on the same batches.
@@ -16,7 +17,7 @@ const POOL = 4; // the engine's batch pool (bench/cpp/train_case.cpp), cycled st
 
 /** "key=value …" for bench/cpp/train_case.hpp's ParseTrainSpec. */
 export function specText(spec) {
-  const keys = ['vocab', 'layers', 'dModel', 'heads', 'dK', 'dFF', 'context', 'batch', 'scale'];
+  const keys = ['vocab', 'layers', 'dModel', 'heads', 'dK', 'dFF', 'context', 'batch', 'scale', 'initStd'];
   return keys
     .filter((k) => spec[k] !== undefined)
     .map((k) => `${k}=${typeof spec[k] === 'boolean' ? Number(spec[k]) : spec[k]}`)
@@ -90,8 +91,13 @@ export const native = {
       .map((line) => JSON.parse(line))
       .filter((l) => l.loss !== undefined)
       .map((l) => l.loss);
-    const result = JSON.parse(execFileSync(program, ['time', text], { encoding: 'utf8' }));
-    return { firstLoss: result.firstLoss, losses, time: async () => result.timing, dispose() {} };
+    // The first step's loss is the loss of the initial weights on batch 0.
+    return {
+      firstLoss: losses[0],
+      losses,
+      time: async () => JSON.parse(execFileSync(program, ['time', text], { encoding: 'utf8' })).timing,
+      dispose() {},
+    };
   },
 };
 
