@@ -19,6 +19,11 @@ TEST(TrainConfig, EachBadFieldIsNamed) {
       {"dModel", [](ModelConfig* c) { c->d_model = 0; }},
       {"heads", [](ModelConfig* c) { c->heads = 0; }},
       {"heads", [](ModelConfig* c) { c->heads = 3; }},
+      {"heads",
+       [](ModelConfig* c) {
+         c->heads = 65;
+         c->d_k = 1;
+       }},
       {"dK", [](ModelConfig* c) { c->d_k = -1; }},
       {"dK", [](ModelConfig* c) { c->d_k = 512; }},
       {"layers", [](ModelConfig* c) { c->layers = 7; }},

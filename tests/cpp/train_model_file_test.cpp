@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -35,15 +36,28 @@ void Reseal(std::vector<uint8_t>* bytes) {
   PutLe(bytes, bytes->size() - 8, Fnv(*bytes, bytes->size() - 8), 8);
 }
 
-uint16_t HalfBits(_Float16 h) {
-  uint16_t bits;
-  std::memcpy(&bits, &h, 2);
-  return bits;
+// float16 references by arithmetic in double rather than bit manipulation (and no compiler
+// _Float16: clang 14, the sanitizer build's compiler, has none on x86).
+// The value of the float16 with bits `h`: ±m·2⁻²⁴ (subnormal), ±(1024 + m)·2^(e−25), ±∞, NaN.
+double HalfValue(uint16_t h) {
+  const int e = (h >> 10) & 31, m = h & 1023;
+  const double v = e == 0    ? std::ldexp(m, -24)
+                   : e == 31 ? (m ? NAN : INFINITY)
+                             : std::ldexp(1024 + m, e - 25);
+  return (h & 0x8000) ? -v : v;
 }
-_Float16 BitsHalf(uint16_t bits) {
-  _Float16 h;
-  std::memcpy(&h, &bits, 2);
-  return h;
+// The float16 value nearest `x`, ties to even: a multiple of the float16 spacing at |x|'s
+// binade (never below 2⁻²⁴), rounded by nearbyint; beyond 65,504 + half a spacing, ∞.
+double NearestHalf(float x) {
+  const double a = std::fabs(static_cast<double>(x));
+  double v = INFINITY;
+  if (a < 65520.0) {
+    int k = 0;
+    std::frexp(a, &k);  // a = f·2^k, f ∈ [0.5, 1)
+    const double spacing = std::ldexp(1.0, std::max(k - 1, -14) - 10);
+    v = std::nearbyint(a / spacing) * spacing;
+  }
+  return std::signbit(x) ? -v : v;
 }
 
 ModelFile Sample() {
@@ -90,7 +104,7 @@ TEST(TrainModelFile, RoundTripsConfigVocabularyAndTensors) {
   EXPECT_EQ(back.tensors[1].shape, (std::vector<int>{2, 2, 1}));
   for (int i = 0; i < 4; ++i) {
     const float x = sample.tensors[1].data[i];
-    EXPECT_EQ(back.tensors[1].data[i], static_cast<float>(static_cast<_Float16>(x))) << x;
+    EXPECT_EQ(back.tensors[1].data[i], static_cast<float>(NearestHalf(x))) << x;
   }
   EXPECT_EQ(back.tensors[1].data[3], 1000.0f) << "float16 spacing at 1000 is 0.5";
   const nlohmann::json config = nlohmann::json::parse(back.config_json);
@@ -137,24 +151,26 @@ TEST(TrainModelFile, LayoutIsTheDocumentedOne) {
   EXPECT_EQ(bytes[at + 1], 3) << "rank";
   EXPECT_EQ(Le(bytes, at + 14, 8), 8u) << "data bytes";
   at += 2 + 12 + 8;
-  EXPECT_EQ(Le(bytes, at, 2), HalfBits(static_cast<_Float16>(0.5f)));
+  EXPECT_EQ(Le(bytes, at, 2), 0x3800u) << "0.5 in float16";
   EXPECT_EQ(at + 4 * 2 + 8, bytes.size()) << "then only the checksum";
 }
 
-TEST(TrainModelFile, Float16ConversionMatchesTheCompilersForEveryHalfAndRandomFloats) {
+TEST(TrainModelFile, Float16ConversionIsExactForEveryHalfAndRoundsFloatsToNearestEven) {
   for (uint32_t bits = 0; bits < 65536; ++bits) {
     const uint16_t h = static_cast<uint16_t>(bits);
-    const float expected = static_cast<float>(BitsHalf(h));
+    const double expected = HalfValue(h);
     const float got = HalfToFloat(h);
     if (std::isnan(expected)) {
       ASSERT_TRUE(std::isnan(got)) << bits;
       ASSERT_TRUE(std::isnan(HalfToFloat(FloatToHalf(got)))) << bits;
       continue;
     }
-    ASSERT_EQ(std::memcmp(&got, &expected, 4), 0) << bits;  // also the sign of zero
+    ASSERT_EQ(got, expected) << bits;
+    ASSERT_EQ(std::signbit(got), std::signbit(expected)) << bits;
     ASSERT_EQ(FloatToHalf(got), h) << "round trip of " << bits;
   }
-  // Rounding: random bit patterns over the whole float range, and values near float16 ties.
+  // Rounding: random bit patterns over the whole float range, half of them with exponents near
+  // float16's range, and values at and around the ties, the overflow and the subnormals.
   RandomState random(11);
   std::vector<float> values = {65504.0f,
                                65519.99f,
@@ -166,19 +182,27 @@ TEST(TrainModelFile, Float16ConversionMatchesTheCompilersForEveryHalfAndRandomFl
                                2.9802326e-8f,
                                1e-10f,
                                -0.0f,
+                               1.00048828125f /* 1 + 2⁻¹¹: a tie, to 1 */,
+                               1.00146484375f /* 1 + 3·2⁻¹¹: a tie, to 1 + 2⁻⁹ */,
                                std::numeric_limits<float>::infinity(),
                                std::numeric_limits<float>::denorm_min()};
   for (int i = 0; i < 200000; ++i) {
     uint32_t bits = random.NextUint32();
-    if (i % 2) bits = (bits & 0x87ffffffu) | 0x38000000u;  // exponents near float16's range
+    if (i % 2) bits = (bits & 0x87ffffffu) | 0x38000000u;
+    if (i % 4 == 1) bits &= 0xffffe000u | (1u << 12);  // exact ties of the dropped 13 bits
     float value;
     std::memcpy(&value, &bits, 4);
     values.push_back(value);
   }
   for (float value : values) {
     if (std::isnan(value)) continue;
-    ASSERT_EQ(FloatToHalf(value), HalfBits(static_cast<_Float16>(value))) << value;
+    const float rounded = HalfToFloat(FloatToHalf(value));
+    const double expected = NearestHalf(value);
+    ASSERT_EQ(rounded, expected) << value;
+    ASSERT_EQ(std::signbit(rounded), std::signbit(expected)) << value;
   }
+  EXPECT_EQ(FloatToHalf(1.00048828125f), 0x3c00);
+  EXPECT_EQ(FloatToHalf(1.00146484375f), 0x3c02);
   EXPECT_TRUE(std::isnan(HalfToFloat(FloatToHalf(std::nanf("")))));
 }
 
@@ -357,6 +381,44 @@ TEST(TrainModelFile, TheWriterRefusesWhatTheReaderWouldRefuse) {
   file.tensors[1].data[0] = 70000.0f;
   std::vector<uint8_t> bytes;
   EXPECT_NE(WriteModelFile(file, &bytes).message().find("float16's ±65504"), std::string::npos);
+}
+
+// The fuzz seeds of tests/fuzz/corpus/model_file were written by make_corpus.py, a second
+// writer of the documented layout in Python.
+std::vector<uint8_t> Seed(const char* name) {
+  std::vector<uint8_t> bytes;
+  const Status status = ReadFileBytes(
+      std::string(ATTENTION_FIXTURE_DIR) + "/../fuzz/corpus/model_file/" + name, &bytes);
+  EXPECT_TRUE(status.ok()) << status.message();
+  return bytes;
+}
+
+TEST(TrainModelFile, ReadsFilesOfAnIndependentWriter) {
+  ModelFile file;
+  const Status status = ReadModelFile(Seed("valid"), &file);
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(file.config_json, R"({"layers":1})");
+  EXPECT_EQ(file.vocabulary, (std::vector<std::string>{"<pad>", "<unk>", "火", "👩‍💻"}));
+  ASSERT_EQ(file.tensors.size(), 2u);
+  EXPECT_EQ(file.tensors[0].data, (std::vector<float>{0.5f, -1.0f, 2.0f, 1e-3f, -65504.0f, 3.0f}));
+  EXPECT_EQ(file.tensors[1].shape, (std::vector<int>{2, 1, 2}));
+  // float16 0x3c00 = 1, 0xbc00 = −1, 0x0001 = 2⁻²⁴ (the smallest subnormal), 0x7bff = 65504.
+  EXPECT_EQ(file.tensors[1].data, (std::vector<float>{1.0f, -1.0f, 5.9604645e-8f, 65504.0f}));
+  EXPECT_EQ(Write(file), Seed("valid")) << "both writers give the same bytes";
+
+  const std::pair<const char*, const char*> bad[] = {
+      {"empty", "model.size"},
+      {"truncated", "model.size"},
+      {"altered", "model.checksum"},
+      {"wrong_magic", "model.magic"},
+      {"wrong_version", "model.version"},
+      {"nan", "model.tensors[0].data"},
+      {"zero_dimension", "model.tensors[0].shape"},
+      {"shape_disagrees", "model.tensors[0].shape"},
+      {"duplicate_name", "model.tensors[1].name"},
+  };
+  for (const auto& [name, field] : bad) EXPECT_EQ(Read(Seed(name)).field(), field) << name;
+  EXPECT_TRUE(Read(Seed("no_tensors")).ok());
 }
 
 TEST(TrainModelFile, FilesRoundTripThroughDisk) {

@@ -8,6 +8,7 @@
 #include "attention/random.hpp"
 #include "attention/train/model.hpp"
 #include "attention/train/optimizer.hpp"
+#include "train_support.hpp"
 
 namespace attention::train {
 namespace {
@@ -90,15 +91,7 @@ TEST(TrainAdamW, ClipsByTheGlobalNorm) {
   EXPECT_NEAR(adam.first_moment()[3], 0.1 * 0.8, 1e-8);
 }
 
-ModelConfig TinyConfig() {
-  ModelConfig c;
-  c.vocab_size = 8;
-  c.context_length = 8;
-  c.d_model = 16;
-  c.heads = 2;
-  c.layers = 2;
-  return c;
-}
+ModelConfig TinyConfig() { return testing::SizedConfig(8, 8, 16, 2, 2); }
 
 // A fixed batch: each sequence counts up from a random start, so the next token is learnable.
 Batch CountingBatch(const ModelConfig& config, uint32_t seed) {
@@ -124,7 +117,7 @@ float Train(Model<float>* model, AdamW<float>* adam, int steps) {
     EXPECT_TRUE(status.ok()) << status.message();
     loss = model->loss();
     model->ZeroGradients();
-    model->Backward();
+    EXPECT_TRUE(model->Backward().ok());
     adam->Step(model->parameters(), model->gradients());
   }
   return loss;

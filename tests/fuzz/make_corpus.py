@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of the fuzz harnesses: tests/fuzz/corpus/{tokenize,run}/.
+"""Writes the seed corpus of the fuzz harnesses: tests/fuzz/corpus/{tokenize,run,model_file}/.
 
 The seeds are the edge cases of issue 5 (empty input, one token, only punctuation, only spaces,
 a long paste, emoji and ZWJ sequences, combining marks, right-to-left text, control characters,
@@ -109,6 +109,48 @@ def run_seeds():
     return seeds
 
 
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def model_file(config=b'{"layers":1}', vocabulary=(b'<pad>', b'a'), tensors=(), version=1):
+    """A model file as docs/model-format.md lays it out; tensors are (name, type, shape, raw data)."""
+    body = struct.pack('<I', len(config)) + config + struct.pack('<I', len(vocabulary))
+    for symbol in vocabulary:
+        body += struct.pack('<I', len(symbol)) + symbol
+    body += struct.pack('<I', len(tensors))
+    for name, kind, shape, data in tensors:
+        body += struct.pack('<H', len(name)) + name + struct.pack('<BB', kind, len(shape))
+        body += struct.pack('<%dI' % len(shape), *shape) + struct.pack('<Q', len(data)) + data
+    size = 8 + 4 + 8 + len(body) + 8
+    head = b'ATTNMODL' + struct.pack('<IQ', version, size) + body
+    return head + struct.pack('<Q', fnv1a64(head))
+
+
+def model_file_seeds():
+    f32 = ('embedding', 0, (2, 3), struct.pack('<6f', 0.5, -1.0, 2.0, 1e-3, -65504.0, 3.0))
+    f16 = ('blocks.0.wq', 1, (2, 1, 2), struct.pack('<4H', 0x3c00, 0xbc00, 0x0001, 0x7bff))
+    tensors = [(n.encode(), k, s, d) for n, k, s, d in (f32, f16)]
+    valid = model_file(vocabulary=(b'<pad>', b'<unk>', '火'.encode(), '👩‍💻'.encode()), tensors=tensors)
+    nan = bytearray(model_file(tensors=[(b'w', 0, (1,), struct.pack('<I', 0x7fc00000))]))
+    return {
+        'valid': valid,
+        'empty': b'',
+        'truncated': valid[:len(valid) // 2],
+        'altered': valid[:40] + bytes([valid[40] ^ 1]) + valid[41:],
+        'wrong_magic': b'\x89PNG\r\n\x1a\n' + valid[8:],
+        'wrong_version': model_file(version=2),
+        'nan': bytes(nan),
+        'zero_dimension': model_file(tensors=[(b'w', 0, (0, 3), b'')]),
+        'shape_disagrees': model_file(tensors=[(b'w', 0, (2, 2), struct.pack('<3f', 1, 2, 3))]),
+        'duplicate_name': model_file(tensors=[(b'w', 0, (1,), b'\0' * 4)] * 2),
+        'no_tensors': model_file(config=b'', vocabulary=()),
+    }
+
+
 def write(folder, files):
     # Files are (over)written, never deleted: regression inputs saved beside them stay.
     path = os.path.join(HERE, 'corpus', folder)
@@ -125,6 +167,7 @@ def main():
     tokenize.update(INVALID_UTF8)
     write('tokenize', tokenize)
     write('run', run_seeds())
+    write('model_file', model_file_seeds())
 
 
 if __name__ == '__main__':

@@ -22,6 +22,7 @@ void AttentionCore<T>::PrepareMask(int length, bool causal) {
   scores_.resize(length, length);
   weights_.resize(length, length);
   dweights_.resize(length, length);
+  row_stats_.resize(static_cast<size_t>(length));
 }
 
 template <typename T>
@@ -29,14 +30,8 @@ void AttentionCore<T>::Softmax(T alpha, AttentionStats* stats) {
   const int n = static_cast<int>(scores_.rows());
   if constexpr (std::is_same_v<T, float>) {
     // Float: the engine's own masked softmax, the one the explorer shows (entropy included).
-    RowStats row_stats[64];
-    std::vector<RowStats> many;
-    RowStats* rs = row_stats;
-    if (n > 64) {
-      many.resize(static_cast<size_t>(n));
-      rs = many.data();
-    }
-    ScaledMaskedSoftmax(scores_, alpha, mask_, &weights_, rs);
+    std::vector<RowStats>& rs = row_stats_;
+    ScaledMaskedSoftmax(scores_, alpha, mask_, &weights_, rs.data());
     for (int i = 0; i < n; ++i) {
       stats->entropy_sum += rs[i].entropy;
       stats->max_weight = std::max(stats->max_weight, static_cast<double>(rs[i].max));

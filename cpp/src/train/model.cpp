@@ -11,25 +11,44 @@
 
 namespace attention::train {
 
+namespace {
+
+// Hands out consecutive arrays of `base` (or only counts, when base is null).
 template <typename T>
-size_t PlaceActivations(const ModelConfig& config, int n, T* base, Activations<T>* a) {
+struct Carver {
+  T* base;
   size_t used = 0;
-  auto place = [&](size_t count) {
+  T* operator()(size_t count) {
     T* at = base != nullptr ? base + used : nullptr;
     used += count;
     return at;
-  };
-  const size_t nc = static_cast<size_t>(n) * config.d_model;
-  const size_t np = static_cast<size_t>(n) * config.ProjectionWidth();
-  const size_t nf = static_cast<size_t>(n) * config.ResolvedDFF();
-  const size_t nv = static_cast<size_t>(n) * config.vocab_size;
+  }
+};
+
+// Scalars of the [N × width] arrays.
+struct Widths {
+  size_t n, nc, np, nf, nv;
+  Widths(const ModelConfig& config, int rows)
+      : n(static_cast<size_t>(rows)),
+        nc(n * config.d_model),
+        np(n * config.ProjectionWidth()),
+        nf(n * config.ResolvedDFF()),
+        nv(n * config.vocab_size) {}
+};
+
+}  // namespace
+
+template <typename T>
+size_t PlaceActivations(const ModelConfig& config, int rows, T* base, Activations<T>* a) {
+  Carver<T> place{base};
+  const Widths w(config, rows);
+  const size_t nc = w.nc, np = w.np, nf = w.nf, nv = w.nv;
+  auto place_norm = [&] { return NormActivations<T>{place(nc), place(w.n), place(w.n)}; };
   a->embedding = place(nc);
   a->layers.assign(static_cast<size_t>(config.layers), LayerActivations<T>{});
   for (LayerActivations<T>& l : a->layers) {
     if (config.has_layer_norm()) {
-      l.ln1 = place(nc);
-      l.ln1_mean = place(n);
-      l.ln1_rstd = place(n);
+      l.ln1 = place_norm();
     }
     l.q = place(np);
     l.k = place(np);
@@ -38,9 +57,7 @@ size_t PlaceActivations(const ModelConfig& config, int n, T* base, Activations<T
     l.attention = place(nc);
     l.residual1 = place(nc);
     if (config.has_ffn()) {
-      l.ln2 = place(nc);
-      l.ln2_mean = place(n);
-      l.ln2_rstd = place(n);
+      l.ln2 = place_norm();
       l.ffn_hidden = place(nf);
       l.ffn_activation = place(nf);
       l.ffn_out = place(nc);
@@ -48,27 +65,19 @@ size_t PlaceActivations(const ModelConfig& config, int n, T* base, Activations<T
     }
   }
   if (config.has_layer_norm()) {
-    a->ln_final = place(nc);
-    a->ln_final_mean = place(n);
-    a->ln_final_rstd = place(n);
+    a->ln_final = place_norm();
   }
   a->logits = place(nv);
   a->probabilities = place(nv);
-  return used;
+  return place.used;
 }
 
 template <typename T>
-size_t PlaceScratch(const ModelConfig& config, int n, T* base, Scratch<T>* s) {
-  size_t used = 0;
-  auto place = [&](size_t count) {
-    T* at = base != nullptr ? base + used : nullptr;
-    used += count;
-    return at;
-  };
-  const size_t nc = static_cast<size_t>(n) * config.d_model;
-  const size_t np = static_cast<size_t>(n) * config.ProjectionWidth();
-  const size_t nf = static_cast<size_t>(n) * config.ResolvedDFF();
-  s->dlogits = place(static_cast<size_t>(n) * config.vocab_size);
+size_t PlaceScratch(const ModelConfig& config, int rows, T* base, Scratch<T>* s) {
+  Carver<T> place{base};
+  const Widths w(config, rows);
+  const size_t nc = w.nc, np = w.np, nf = w.nf;
+  s->dlogits = place(w.nv);
   s->dstream = place(nc);
   s->dnorm = place(nc);
   if (config.has_ffn()) {
@@ -79,7 +88,7 @@ size_t PlaceScratch(const ModelConfig& config, int n, T* base, Scratch<T>* s) {
   s->dk = place(np);
   s->dv = place(np);
   s->dconcat = place(np);
-  return used;
+  return place.used;
 }
 
 MemoryUse EstimateMemory(const ModelConfig& config, int batch, int length, int scalar_bytes) {
@@ -110,6 +119,15 @@ Status ValidateBatch(const ModelConfig& config, const Batch& batch) {
                          batch.length, config.context_length));
   }
   const size_t n = static_cast<size_t>(batch.size) * static_cast<size_t>(batch.length);
+  const MemoryUse use = EstimateMemory(config, batch.size, batch.length, 4);
+  if (use.activations + use.scratch > kMaxActivationBytes) {
+    return Status(ErrorCode::kLimitExceeded, "batch",
+                  Format("batch · length (%d · %d) needs %lld MB of activations for this model; "
+                         "at most %lld MB: use a smaller batch",
+                         batch.size, batch.length,
+                         static_cast<long long>((use.activations + use.scratch) >> 20),
+                         static_cast<long long>(kMaxActivationBytes >> 20)));
+  }
   auto check_ids = [&](const std::vector<int>& ids, const char* field) {
     if (ids.size() != n) {
       return Status(
@@ -260,14 +278,14 @@ const T* Model<T>::Activation(std::string_view step, int layer, int* width) cons
   if (layer >= 0 && layer < config_.layers) {
     const LayerActivations<T>& l = a.layers[static_cast<size_t>(layer)];
     const Entry entries[] = {
-        {"ln1", l.ln1, c},
+        {"ln1", l.ln1.out, c},
         {"q", l.q, p},
         {"k", l.k, p},
         {"v", l.v, p},
         {"concat", l.concat, p},
         {"attention", l.attention, c},
         {"residual1", l.residual1, c},
-        {"ln2", l.ln2, c},
+        {"ln2", l.ln2.out, c},
         {"ffnHidden", l.ffn_hidden, f},
         {"ffnActivation", l.ffn_activation, f},
         {"ffnOut", l.ffn_out, c},
@@ -283,7 +301,7 @@ const T* Model<T>::Activation(std::string_view step, int layer, int* width) cons
   }
   const Entry entries[] = {
       {"embedding", a.embedding, c},
-      {"lnFinal", a.ln_final, c},
+      {"lnFinal", a.ln_final.out, c},
       {"logits", a.logits, v},
       {"probabilities", a.probabilities, v},
   };

@@ -11,33 +11,35 @@
 
 namespace attention::train {
 
+// A LayerNorm's output [N × C] and the row statistics its backward pass reads, [N] each.
+template <typename T>
+struct NormActivations {
+  T* out = nullptr;
+  T* mean = nullptr;
+  T* rstd = nullptr;
+};
+
 template <typename T>
 struct LayerActivations {
-  T* ln1 = nullptr;  // [N × C]; LayerNorm models only (else attention reads the input)
-  T* ln1_mean = nullptr;
-  T* ln1_rstd = nullptr;                       // [N]
+  NormActivations<T> ln1;  // LayerNorm models only (else attention reads the input)
   T *q = nullptr, *k = nullptr, *v = nullptr;  // [N × P]
   T* concat = nullptr;                         // [N × P] every head's output side by side
   T* attention = nullptr;                      // [N × C] concat · W_O + b_O
   T* residual1 = nullptr;                      // [N × C] input + attention (or attention)
-  T* ln2 = nullptr;                            // [N × C]; FFN models only, down to residual2
-  T* ln2_mean = nullptr;
-  T* ln2_rstd = nullptr;        // [N]
-  T* ffn_hidden = nullptr;      // [N × F] ln2 · W_1 + b_1
-  T* ffn_activation = nullptr;  // [N × F] GELU(ffn_hidden)
-  T* ffn_out = nullptr;         // [N × C] ffn_activation · W_2 + b_2
-  T* residual2 = nullptr;       // [N × C] residual1 + ffn_out (or ffn_out)
+  NormActivations<T> ln2;                      // FFN models only, as everything down to residual2
+  T* ffn_hidden = nullptr;                     // [N × F] ln2 · W_1 + b_1
+  T* ffn_activation = nullptr;                 // [N × F] GELU(ffn_hidden)
+  T* ffn_out = nullptr;                        // [N × C] ffn_activation · W_2 + b_2
+  T* residual2 = nullptr;                      // [N × C] residual1 + ffn_out (or ffn_out)
 };
 
 template <typename T>
 struct Activations {
   T* embedding = nullptr;  // [N × C] token embedding + positional encoding
   std::vector<LayerActivations<T>> layers;
-  T* ln_final = nullptr;  // [N × C]; LayerNorm models only
-  T* ln_final_mean = nullptr;
-  T* ln_final_rstd = nullptr;  // [N]
-  T* logits = nullptr;         // [N × V]
-  T* probabilities = nullptr;  // [N × V]
+  NormActivations<T> ln_final;  // LayerNorm models only
+  T* logits = nullptr;          // [N × V]
+  T* probabilities = nullptr;   // [N × V]
 };
 
 // Activation gradients of the backward pass, reused by every layer.

@@ -31,6 +31,12 @@ Status ValidateModelConfig(const ModelConfig& c) {
   for (const Range& r : ranges) {
     if (r.value < r.low || r.value > r.high) return OutOfRange(r.field, r.value, r.low, r.high);
   }
+  // As the explorer's Config: its trace shows every layer of a model.
+  if (c.heads > c.d_model) {
+    return Status(
+        ErrorCode::kInvalidArgument, "heads",
+        Format("heads (%d) must be an integer from 1 to dModel (%d)", c.heads, c.d_model));
+  }
   if (c.d_k == 0 && c.d_model % c.heads != 0) {
     return Status(ErrorCode::kInvalidArgument, "heads",
                   Format("heads (%d) must divide dModel (%d) when dK is 0 (auto); or give dK",

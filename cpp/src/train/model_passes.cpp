@@ -19,12 +19,12 @@ T ScoreScale(const ModelConfig& config) {
 
 template <typename T>
 Status Model<T>::Forward(const Batch& batch) {
+  Buffers& b = *buffers_;
+  b.targets.clear();  // until this Forward succeeds, Backward has nothing to differentiate
   Status status = ValidateBatch(config_, batch);
   if (!status.ok()) return status;
   Allocate(batch.size, batch.length);
-  Buffers& b = *buffers_;
   b.tokens = batch.tokens;
-  b.targets = batch.targets;
   b.loss_weights = batch.loss_weights;
   std::fill(b.stats.begin(), b.stats.end(), AttentionStats{});
   Activations<T>& a = b.acts;
@@ -44,22 +44,23 @@ Status Model<T>::Forward(const Batch& batch) {
   const T* last = LayerInput(config_.layers);
   const T* final_in = last;
   if (config_.has_layer_norm()) {
-    LayerNormForward(a.ln_final, a.ln_final_mean, a.ln_final_rstd, last,
+    LayerNormForward(a.ln_final.out, a.ln_final.mean, a.ln_final.rstd, last,
                      Param(TensorKind::kLnFinalGain), Param(TensorKind::kLnFinalBias), n, c);
-    final_in = a.ln_final;
+    final_in = a.ln_final.out;
   }
   const T* unembedding =
       Param(config_.tied_embeddings ? TensorKind::kTokenEmbedding : TensorKind::kUnembedding);
   Product<T>(ViewOf(a.logits, n, v, v), ViewOf(final_in, n, c, c), ViewOf(unembedding, v, c, c),
              Transpose::kB, Write::kAssign);
   // Pass 4: probabilities and the loss.
-  loss_ =
-      CrossEntropyForward(a.probabilities, a.logits, b.targets.empty() ? nullptr : b.targets.data(),
-                          b.loss_weights.empty() ? nullptr : b.loss_weights.data(), n, v);
+  loss_ = CrossEntropyForward(a.probabilities, a.logits,
+                              batch.targets.empty() ? nullptr : batch.targets.data(),
+                              b.loss_weights.empty() ? nullptr : b.loss_weights.data(), n, v);
   if (!std::isfinite(static_cast<double>(loss_))) {
     return Status(ErrorCode::kNonFinite, "loss",
                   "the loss is not finite: training diverged; lower the learning rate");
   }
+  b.targets = batch.targets;
   return Status::Ok();
 }
 
@@ -76,9 +77,9 @@ void Model<T>::ForwardLayer(int l) {
   const T* in = LayerInput(l);
   const T* attention_in = in;
   if (config_.has_layer_norm()) {
-    LayerNormForward(a.ln1, a.ln1_mean, a.ln1_rstd, in, Param(K::kLn1Gain, l),
+    LayerNormForward(a.ln1.out, a.ln1.mean, a.ln1.rstd, in, Param(K::kLn1Gain, l),
                      Param(K::kLn1Bias, l), n, c);
-    attention_in = a.ln1;
+    attention_in = a.ln1.out;
   }
   MatmulForward(a.q, attention_in, Param(K::kWQ, l), Param(K::kBQ, l), n, c, p);
   MatmulForward(a.k, attention_in, Param(K::kWK, l), Param(K::kBK, l), n, c, p);
@@ -92,9 +93,9 @@ void Model<T>::ForwardLayer(int l) {
     std::copy(a.attention, a.attention + static_cast<size_t>(n) * c, a.residual1);
   }
   if (!config_.has_ffn()) return;
-  LayerNormForward(a.ln2, a.ln2_mean, a.ln2_rstd, a.residual1, Param(K::kLn2Gain, l),
+  LayerNormForward(a.ln2.out, a.ln2.mean, a.ln2.rstd, a.residual1, Param(K::kLn2Gain, l),
                    Param(K::kLn2Bias, l), n, c);
-  MatmulForward(a.ffn_hidden, a.ln2, Param(K::kW1, l), Param(K::kB1, l), n, c, f);
+  MatmulForward(a.ffn_hidden, a.ln2.out, Param(K::kW1, l), Param(K::kB1, l), n, c, f);
   GeluForward(a.ffn_activation, a.ffn_hidden, n * f);
   MatmulForward(a.ffn_out, a.ffn_activation, Param(K::kW2, l), Param(K::kB2, l), n, f, c);
   if (config_.residual) {
@@ -105,8 +106,12 @@ void Model<T>::ForwardLayer(int l) {
 }
 
 template <typename T>
-void Model<T>::Backward() {
+Status Model<T>::Backward() {
   Buffers& b = *buffers_;
+  if (b.batch == 0 || b.targets.empty()) {
+    return Status(ErrorCode::kInvalidArgument, "targets",
+                  "Backward needs a successful Forward with targets before it");
+  }
   Activations<T>& a = b.acts;
   Scratch<T>& s = b.scratch;
   const int n = b.batch * b.length;
@@ -120,7 +125,7 @@ void Model<T>::Backward() {
   // Pass 2: logits = final · Uᵀ: dfinal = dlogits · U [N × C]; dU += dlogitsᵀ · final [V × C].
   const T* last = LayerInput(config_.layers);
   const bool norm = config_.has_layer_norm();
-  const T* final_in = norm ? a.ln_final : last;
+  const T* final_in = norm ? a.ln_final.out : last;
   const K unembedding = config_.tied_embeddings ? K::kTokenEmbedding : K::kUnembedding;
   T* dfinal = norm ? s.dnorm : s.dstream;
   const ConstView<T> dlogits = ViewOf(static_cast<const T*>(s.dlogits), n, v, v);
@@ -132,13 +137,14 @@ void Model<T>::Backward() {
   if (norm) {
     std::fill(s.dstream, s.dstream + static_cast<size_t>(n) * c, T(0));
     LayerNormBackward(s.dstream, Grad(K::kLnFinalGain), Grad(K::kLnFinalBias), s.dnorm, last,
-                      Param(K::kLnFinalGain), a.ln_final_mean, a.ln_final_rstd, n, c);
+                      Param(K::kLnFinalGain), a.ln_final.mean, a.ln_final.rstd, n, c);
   }
   // Pass 4: the blocks, last to first.
   for (int l = config_.layers - 1; l >= 0; --l) BackwardLayer(l);
   // Pass 5: embedding and learned positions.
   EmbeddingBackward(Grad(K::kTokenEmbedding), Grad(K::kPositionEmbedding), s.dstream,
                     b.tokens.data(), n, b.length, c);
+  return Status::Ok();
 }
 
 // On entry s.dstream = ∂L/∂(this layer's output); on exit ∂L/∂(its input).
@@ -159,11 +165,11 @@ void Model<T>::BackwardLayer(int l) {
     MatmulBackward(s.dactivation, Write::kAssign, Grad(K::kW2, l), Grad(K::kB2, l), s.dstream,
                    a.ffn_activation, Param(K::kW2, l), n, f, c);
     GeluBackward(s.dhidden, a.ffn_hidden, s.dactivation, n * f);
-    MatmulBackward(s.dnorm, Write::kAssign, Grad(K::kW1, l), Grad(K::kB1, l), s.dhidden, a.ln2,
+    MatmulBackward(s.dnorm, Write::kAssign, Grad(K::kW1, l), Grad(K::kB1, l), s.dhidden, a.ln2.out,
                    Param(K::kW1, l), n, c, f);
     if (!config_.residual) std::fill(s.dstream, s.dstream + nc, T(0));
     LayerNormBackward(s.dstream, Grad(K::kLn2Gain, l), Grad(K::kLn2Bias, l), s.dnorm, a.residual1,
-                      Param(K::kLn2Gain, l), a.ln2_mean, a.ln2_rstd, n, c);
+                      Param(K::kLn2Gain, l), a.ln2.mean, a.ln2.rstd, n, c);
   }
   // Attention: dstream is now ∂L/∂residual1 = ∂L/∂attention (+ ∂L/∂input via the residual).
   MatmulBackward(s.dconcat, Write::kAssign, Grad(K::kWO, l), Grad(K::kBO, l), s.dstream, a.concat,
@@ -172,7 +178,7 @@ void Model<T>::BackwardLayer(int l) {
                   config_.ResolvedDK(), config_.causal, ScoreScale<T>(config_),
                   &b.stats[static_cast<size_t>(l)]);
   const bool norm = config_.has_layer_norm();
-  const T* attention_in = norm ? a.ln1 : in;
+  const T* attention_in = norm ? a.ln1.out : in;
   MatmulBackward(s.dnorm, Write::kAssign, Grad(K::kWQ, l), Grad(K::kBQ, l), s.dq, attention_in,
                  Param(K::kWQ, l), n, c, p);
   MatmulBackward(s.dnorm, Write::kAccumulate, Grad(K::kWK, l), Grad(K::kBK, l), s.dk, attention_in,
@@ -182,7 +188,7 @@ void Model<T>::BackwardLayer(int l) {
   if (!config_.residual) std::fill(s.dstream, s.dstream + nc, T(0));
   if (norm) {
     LayerNormBackward(s.dstream, Grad(K::kLn1Gain, l), Grad(K::kLn1Bias, l), s.dnorm, in,
-                      Param(K::kLn1Gain, l), a.ln1_mean, a.ln1_rstd, n, c);
+                      Param(K::kLn1Gain, l), a.ln1.mean, a.ln1.rstd, n, c);
   } else {
     for (size_t i = 0; i < nc; ++i) s.dstream[i] += s.dnorm[i];
   }
@@ -191,7 +197,7 @@ void Model<T>::BackwardLayer(int l) {
 #define ATTENTION_TRAIN_PASSES(T)                  \
   template Status Model<T>::Forward(const Batch&); \
   template void Model<T>::ForwardLayer(int);       \
-  template void Model<T>::Backward();              \
+  template Status Model<T>::Backward();            \
   template void Model<T>::BackwardLayer(int);
 
 ATTENTION_TRAIN_PASSES(float)

@@ -8,8 +8,10 @@
 
 #include <Eigen/Core>
 #include <cstdint>
+#include <vector>
 
 #include "attention/matrix.hpp"
+#include "attention/softmax.hpp"
 #include "attention/train/model.hpp"
 
 namespace attention::train {
@@ -101,6 +103,7 @@ class AttentionCore {
 
   MatrixT<T> scores_, weights_, dweights_;  // [T × T] of one head
   MaskMatrix mask_;                         // [T × T], 1 = visible
+  std::vector<RowStats> row_stats_;         // [T] (float: the engine softmax's row statistics)
   int mask_length_ = -1;
   bool mask_causal_ = false;
 };

@@ -32,7 +32,9 @@ struct Batch {
   std::vector<float> loss_weights;
 };
 
-// Checks a batch against a valid config; errors name the field, e.g. "tokens[5]".
+// Checks a batch against a valid config; errors name the field, e.g. "tokens[5]". A batch
+// whose activations would take more than kMaxActivationBytes (float) is refused ("batch").
+inline constexpr int64_t kMaxActivationBytes = int64_t{1} << 30;
 Status ValidateBatch(const ModelConfig& config, const Batch& batch);
 
 // Bytes one model needs for a batch of B × T, by buffer (the benchmark prints them).
@@ -88,8 +90,9 @@ class Model {
   T loss() const { return loss_; }
   // Sets every gradient to 0.
   void ZeroGradients();
-  // Adds ∂loss/∂parameter of the last Forward (which must have had targets) to gradients().
-  void Backward();
+  // Adds ∂loss/∂parameter of the last Forward to gradients(). An error (field "targets") when
+  // there was no successful Forward with targets since the model was made.
+  Status Backward();
 
   // Of the last Forward, each [B·T × width], row b·T + t: position t of sequence b.
   // Steps: "embedding", and per layer "ln1", "q", "k", "v", "concat", "attention",

@@ -1,0 +1,60 @@
+// The named forward pass of one sequence through a model: every layer's attention steps exactly
+// as the explorer's Trace names and computes them (q, k, v, scores, scaled, masked, weights,
+// headOutput, concat, output, …: the attention layer IS an attention::Trace, run on the
+// layer's LayerNorm output with the layer's weights), the block's own steps, and the model's.
+//
+//   ModelTrace trace;
+//   Status s = TraceModel(&model, {3, 1, 4, 1}, {}, &trace);
+//   Matrix w;
+//   s = trace.Copy("weights", /*layer=*/1, /*head=*/0, &w);   // [T × T]
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attention/matrix.hpp"
+#include "attention/status.hpp"
+#include "attention/trace.hpp"
+#include "attention/train/model.hpp"
+
+namespace attention::train {
+
+// The block's steps, per layer, in order (each [T × width]); "attention" is the attention
+// layer's "output". LayerNorm and FFN steps are absent from attention-only models.
+const std::vector<const char*>& BlockStepNames();  // ln1 … residual2
+// The model-wide steps: "embedding" first, then "lnFinal", "logits", "probabilities".
+const std::vector<const char*>& ModelStepNames();
+
+class ModelTrace {
+ public:
+  int layers() const { return static_cast<int>(attention_.size()); }
+  int length() const { return length_; }
+  // Layer `layer`'s attention, with every step and head of the explorer's trace.
+  const Trace& attention(int layer) const { return attention_[static_cast<size_t>(layer)]; }
+
+  // A step by name: an attention step (StepCatalog(), per head or not) or a block step of
+  // `layer` (0 … layers − 1), or a model-wide step with layer −1. `head` is 0 for steps that
+  // are not per head. Errors (kUnknownStep) name what exists.
+  Status Copy(std::string_view name, int layer, int head, Matrix* out) const;
+
+ private:
+  friend Status TraceModel(Model<float>*, const std::vector<int>&, const std::vector<std::string>&,
+                           ModelTrace*);
+  struct Step {
+    std::string name;
+    int layer;  // −1: model-wide
+    Matrix value;
+  };
+  std::vector<Step> steps_;
+  std::vector<Trace> attention_;
+  int length_ = 0;
+};
+
+// Runs `tokens` (1 … contextLength ids) through `model` and records every step. `labels` are
+// the tokens' texts for the attention traces (empty: the ids in decimal). Overwrites the
+// model's activations of its last Forward (do not call between Forward and Backward).
+Status TraceModel(Model<float>* model, const std::vector<int>& tokens,
+                  const std::vector<std::string>& labels, ModelTrace* out);
+
+}  // namespace attention::train

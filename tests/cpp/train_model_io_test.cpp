@@ -1,0 +1,255 @@
+// The flat JSON of a model file's configuration, and models saved and loaded.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "attention/random.hpp"
+#include "attention/train/flat_json.hpp"
+#include "attention/train/model_io.hpp"
+#include "attention/train/trainer.hpp"
+
+namespace attention::train {
+namespace {
+
+FlatJson ParseOk(const std::string& text) {
+  FlatJson json;
+  const Status status = FlatJson::Parse(text, "config", &json);
+  EXPECT_TRUE(status.ok()) << text << ": " << status.message();
+  return json;
+}
+
+TEST(TrainFlatJson, WritesWhatAJsonLibraryReadsBack) {
+  FlatJson json;
+  json.SetNumber("int", 42);
+  json.SetNumber("negative", -7);
+  json.SetNumber("fraction", 0.1);
+  json.SetNumber("tiny", 3e-300);
+  json.SetBool("yes", true);
+  json.SetString("text", "quote \" backslash \\ newline \n tab \t bell \x07 火 👩‍💻");
+  const std::string text = json.Write();
+  EXPECT_NE(text.find("\"int\":42"), std::string::npos) << text;
+  const nlohmann::json parsed = nlohmann::json::parse(text);
+  EXPECT_EQ(parsed["int"], 42);
+  EXPECT_EQ(parsed["negative"], -7);
+  EXPECT_EQ(parsed["fraction"].get<double>(), 0.1);
+  EXPECT_EQ(parsed["tiny"].get<double>(), 3e-300);
+  EXPECT_EQ(parsed["yes"], true);
+  EXPECT_EQ(parsed["text"], "quote \" backslash \\ newline \n tab \t bell \x07 火 👩‍💻");
+}
+
+TEST(TrainFlatJson, ReadsWhatAJsonLibraryWrites) {
+  RandomState random(8);
+  for (int i = 0; i < 200; ++i) {
+    nlohmann::json object;
+    const double x =
+        random.Randn() * std::pow(10.0, static_cast<int>(random.NextUint32() % 40) - 20);
+    object["x"] = x;
+    object["n"] = static_cast<int>(random.NextUint32() % 100000) - 50000;
+    object["b"] = i % 2 == 0;
+    object["s"] = std::string("é\u2028\\\"/\x01") + std::to_string(i) + "😀";
+    for (const int indent : {-1, 2}) {
+      const FlatJson json = ParseOk(object.dump(indent));
+      double number = 0;
+      int integer = 0;
+      bool boolean = false;
+      std::string text;
+      ASSERT_TRUE(json.GetNumber("x", &number).ok());
+      EXPECT_EQ(number, x) << "doubles are exact";
+      ASSERT_TRUE(json.GetInt("n", &integer).ok());
+      EXPECT_EQ(integer, object["n"].get<int>());
+      ASSERT_TRUE(json.GetBool("b", &boolean).ok());
+      EXPECT_EQ(boolean, i % 2 == 0);
+      ASSERT_TRUE(json.GetString("s", &text).ok());
+      EXPECT_EQ(text, object["s"].get<std::string>());
+    }
+    // And its own output reads back the same.
+    double again = 0;
+    ASSERT_TRUE(ParseOk(ParseOk(object.dump()).Write()).GetNumber("x", &again).ok());
+    EXPECT_EQ(again, x);
+  }
+  std::string escaped;
+  ASSERT_TRUE(ParseOk(R"({"e":"\u00e9\ud83d\ude00\n\/"})").GetString("e", &escaped).ok());
+  EXPECT_EQ(escaped, "é😀\n/");
+  EXPECT_TRUE(ParseOk(" { } ").values().empty());
+}
+
+TEST(TrainFlatJson, MalformedTextIsRefusedNamingTheOffset) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"", "expected '{' at byte 0"},
+      {"{\"a\" 1}", "expected ':' at byte 5"},
+      {"{\"a\":1,}", "expected '\"' at byte 7"},
+      {"{\"a\":1 \"b\":2}", "expected ',' or '}' at byte 7"},
+      {"{\"a\":{\"b\":1}}", "nested objects and arrays are not supported at byte 5"},
+      {"{\"a\":[1]}", "nested objects and arrays"},
+      {"{\"a\":null}", "expected a number, true, false or a string at byte 5"},
+      {"{\"a\":01}", "expected ',' or '}' at byte 6"},
+      {"{\"a\":1.}", "expected a digit after '.'"},
+      {"{\"a\":1e999}", "beyond the range of a double at byte 5"},
+      {"{\"a\":\"x}", "an unterminated string"},
+      {"{\"a\":\"\\q\"}", "an unknown escape '\\q'"},
+      {"{\"a\":\"\\ud800\"}", "an unpaired surrogate escape"},
+      {"{\"a\":\"\t\"}", "a control character inside a string"},
+      {"{\"a\":1,\"a\":2}", "the key \"a\" appears twice at byte 7"},
+      {"{\"a\":1} x", "unexpected text after the object at byte 8"},
+  };
+  for (const auto& [text, says] : cases) {
+    FlatJson json;
+    json.SetNumber("kept", 1);
+    const Status status = FlatJson::Parse(text, "model.config", &json);
+    EXPECT_EQ(status.field(), "model.config") << text;
+    EXPECT_NE(status.message().find(says), std::string::npos) << text << ": " << status.message();
+    EXPECT_TRUE(json.Has("kept")) << "untouched on failure";
+  }
+  FlatJson json = ParseOk(R"({"n":1.5,"s":"x","big":3e9})");
+  int n = 0;
+  EXPECT_EQ(json.GetInt("n", &n).message(), "config.n (1.5) must be an integer");
+  EXPECT_EQ(json.GetInt("big", &n).field(), "config.big");
+  EXPECT_EQ(json.GetInt("s", &n).message(), "config.s must be an integer");
+  EXPECT_EQ(json.GetInt("missing", &n).message(), "config.missing is missing");
+}
+
+std::unique_ptr<Trainer> TrainedSort(int steps) {
+  TrainerConfig config;
+  config.task.length = 4;
+  config.task.alphabet = 5;
+  config.model.d_model = 16;
+  config.model.heads = 2;
+  config.model.layers = 2;
+  config.model.positional = PositionalKind::kLearned;
+  config.model.tied_embeddings = false;
+  config.batch_size = 8;
+  std::unique_ptr<Trainer> trainer;
+  EXPECT_TRUE(Trainer::Create(config, &trainer).ok());
+  StepMetrics metrics;
+  EXPECT_TRUE(trainer->Step(steps, &metrics).ok());
+  return trainer;
+}
+
+std::vector<float> Logits(Model<float>* model) {
+  Batch batch;
+  batch.size = 1;
+  batch.length = 8;
+  batch.tokens = {3, 1, 4, 1, 5, 1, 3, 4};
+  EXPECT_TRUE(model->Forward(batch).ok());
+  int width = 0;
+  const float* logits = model->Activation("logits", -1, &width);
+  return std::vector<float>(logits, logits + 8 * width);
+}
+
+TEST(TrainModelIo, ASavedModelLoadsBitForBitAndRecordsItsTask) {
+  auto trainer = TrainedSort(20);
+  std::vector<uint8_t> bytes;
+  ASSERT_TRUE(trainer->Save(TensorType::kFloat32, &bytes).ok());
+  LoadedModel loaded;
+  const Status status = LoadModel(bytes.data(), bytes.size(), &loaded);
+  ASSERT_TRUE(status.ok()) << status.message();
+  const Model<float>& original = trainer->model();
+  ASSERT_EQ(loaded.model->parameter_count(), original.parameter_count());
+  EXPECT_EQ(std::memcmp(loaded.model->parameters(), original.parameters(),
+                        original.parameter_count() * sizeof(float)),
+            0);
+  EXPECT_EQ(loaded.model->config().tied_embeddings, false);
+  EXPECT_EQ(loaded.model->config().positional, PositionalKind::kLearned);
+  EXPECT_EQ(loaded.model->config().d_model, 16);
+  EXPECT_EQ(loaded.vocabulary, trainer->layout().symbols);
+  EXPECT_EQ(Logits(loaded.model.get()), Logits(&trainer->model()));
+  std::string task;
+  int length = 0;
+  ASSERT_TRUE(loaded.config.GetString("task", &task).ok());
+  ASSERT_TRUE(loaded.config.GetInt("taskLength", &length).ok());
+  EXPECT_EQ(task, "sort");
+  EXPECT_EQ(length, 4);
+}
+
+TEST(TrainModelIo, Float16HalvesTheFileAndKeepsTheWeightsToItsPrecision) {
+  auto trainer = TrainedSort(5);
+  std::vector<uint8_t> full, half;
+  ASSERT_TRUE(trainer->Save(TensorType::kFloat32, &full).ok());
+  ASSERT_TRUE(trainer->Save(TensorType::kFloat16, &half).ok());
+  const size_t values = trainer->model().parameter_count();
+  EXPECT_EQ(full.size() - half.size(), 2 * values);
+  LoadedModel loaded;
+  ASSERT_TRUE(LoadModel(half.data(), half.size(), &loaded).ok());
+  for (size_t i = 0; i < values; ++i) {
+    const float w = trainer->model().parameters()[i];
+    EXPECT_NEAR(loaded.model->parameters()[i], w, std::fabs(w) * 1e-3 + 1e-7) << i;
+  }
+}
+
+NamedTensor* Named(ModelFile* file, const std::string& name) {
+  for (NamedTensor& tensor : file->tensors) {
+    if (tensor.name == name) return &tensor;
+  }
+  ADD_FAILURE() << name;
+  return &file->tensors[0];
+}
+
+// A trained model's file, edited through its ModelFile, then written again.
+std::vector<uint8_t> Edited(void (*edit)(ModelFile*)) {
+  auto trainer = TrainedSort(1);
+  std::vector<uint8_t> bytes;
+  EXPECT_TRUE(trainer->Save(TensorType::kFloat32, &bytes).ok());
+  ModelFile file;
+  EXPECT_TRUE(ReadModelFile(bytes, &file).ok());
+  edit(&file);
+  const Status written = WriteModelFile(file, &bytes);
+  EXPECT_TRUE(written.ok()) << written.message();
+  return bytes;
+}
+
+TEST(TrainModelIo, FilesThatDoNotDescribeAModelAreRefusedNamingWhy) {
+  struct Case {
+    void (*edit)(ModelFile*);
+    const char* field;
+    const char* says;
+  } cases[] = {
+      {[](ModelFile* f) { f->config_json = "{\"dModel\": 16"; }, "model.config",
+       "expected ',' or '}'"},
+      {[](ModelFile* f) { f->config_json = "{}"; }, "model.config.format", "missing"},
+      {[](ModelFile* f) {
+         FlatJson json;
+         FlatJson::Parse(f->config_json, "c", &json);
+         json.SetNumber("dModel", 0);
+         f->config_json = json.Write();
+       },
+       "model.config.dModel", "must be an integer from 1"},
+      {[](ModelFile* f) {
+         FlatJson json;
+         FlatJson::Parse(f->config_json, "c", &json);
+         json.SetString("layers", "two");
+         f->config_json = json.Write();
+       },
+       "model.config.layers", "must be an integer"},
+      {[](ModelFile* f) { f->vocabulary.pop_back(); }, "model.vocabulary", "5 symbols"},
+      {[](ModelFile* f) {
+         f->tensors.erase(f->tensors.begin() + (Named(f, "layers.0.wQ") - &f->tensors[0]));
+       },
+       "model.tensors", "no tensor \"layers.0.wQ\""},
+      {[](ModelFile* f) {
+         Named(f, "layers.0.wQ")->shape = {8, 32};
+       },
+       "model.tensors.layers.0.wQ", "[8 × 32]; the configuration needs [16 × 16]"},
+      {[](ModelFile* f) {
+         f->tensors.push_back({"extra", {1}, {0.0f}, TensorType::kFloat32});
+       },
+       "model.tensors[", "\"extra\") is not a tensor"},
+  };
+  for (const Case& c : cases) {
+    const std::vector<uint8_t> bytes = Edited(c.edit);
+    LoadedModel loaded;
+    const Status status = LoadModel(bytes.data(), bytes.size(), &loaded);
+    EXPECT_EQ(status.field().rfind(c.field, 0), 0u) << c.field << ": " << status.message();
+    EXPECT_NE(status.message().find(c.says), std::string::npos) << status.message();
+    EXPECT_EQ(loaded.model, nullptr);
+  }
+  std::vector<uint8_t> truncated = Edited([](ModelFile*) {});
+  truncated.resize(truncated.size() - 1);
+  LoadedModel loaded;
+  EXPECT_EQ(LoadModel(truncated.data(), truncated.size(), &loaded).field(), "model.size");
+}
+
+}  // namespace
+}  // namespace attention::train

@@ -1,0 +1,98 @@
+// The model's API around the passes: batch validation, refused misuse, softmax statistics.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "attention/train/model.hpp"
+#include "train_support.hpp"
+
+namespace attention::train {
+namespace {
+
+ModelConfig Small() { return testing::SizedConfig(6, 5, 8, 2, 2); }
+
+Batch Valid() {
+  Batch b;
+  b.size = 2;
+  b.length = 5;
+  b.tokens = {0, 1, 2, 3, 4, 5, 4, 3, 2, 1};
+  b.targets = {1, 2, 3, 4, 5, 4, 3, 2, 1, 0};
+  return b;
+}
+
+TEST(TrainModel, BadBatchesNameTheField) {
+  const ModelConfig c = Small();
+  EXPECT_TRUE(ValidateBatch(c, Valid()).ok());
+  const std::pair<const char*, void (*)(Batch*)> cases[] = {
+      {"batch", [](Batch* b) { b->size = 0; }},
+      {"length", [](Batch* b) { b->length = 6; }},
+      {"tokens", [](Batch* b) { b->tokens.pop_back(); }},
+      {"tokens[3]", [](Batch* b) { b->tokens[3] = -1; }},
+      {"targets", [](Batch* b) { b->targets.push_back(0); }},
+      {"targets[9]", [](Batch* b) { b->targets[9] = 6; }},
+      {"lossWeights", [](Batch* b) { b->loss_weights = {1.0f}; }},
+      {"lossWeights[2]",
+       [](Batch* b) {
+         b->loss_weights.assign(10, 1.0f);
+         b->loss_weights[2] = NAN;
+       }},
+      {"lossWeights[0]", [](Batch* b) { b->loss_weights.assign(10, -1.0f); }},
+  };
+  for (const auto& [field, spoil] : cases) {
+    Batch b = Valid();
+    spoil(&b);
+    const Status status = ValidateBatch(c, b);
+    EXPECT_EQ(status.field(), field) << status.message();
+  }
+}
+
+TEST(TrainModel, ABatchTooLargeForMemoryIsRefused) {
+  ModelConfig c = Small();
+  c.context_length = 2048;
+  c.d_model = 512;
+  c.heads = 8;
+  Batch b;
+  b.size = 4096;
+  b.length = 2048;
+  const Status status = ValidateBatch(c, b);
+  EXPECT_EQ(status.code(), ErrorCode::kLimitExceeded);
+  EXPECT_EQ(status.field(), "batch");
+}
+
+TEST(TrainModel, BackwardNeedsAForwardWithTargets) {
+  Model<float> model(Small());
+  EXPECT_EQ(model.Backward().field(), "targets");
+  Batch b = Valid();
+  b.targets.clear();
+  ASSERT_TRUE(model.Forward(b).ok());
+  EXPECT_EQ(model.Backward().field(), "targets");
+  ASSERT_TRUE(model.Forward(Valid()).ok());
+  EXPECT_TRUE(model.Backward().ok());
+  b = Valid();
+  b.tokens[0] = 99;
+  EXPECT_FALSE(model.Forward(b).ok());
+  EXPECT_EQ(model.Backward().field(), "targets");  // the failed Forward left nothing to use
+}
+
+TEST(TrainModel, UniformAttentionAtTinyWeights) {
+  ModelConfig c = Small();
+  c.init_std = 1e-6;  // scores ≈ 0: every visible key weighs 1 / (i + 1)
+  Model<float> model(c);
+  model.InitParameters(3);
+  ASSERT_TRUE(model.Forward(Valid()).ok());
+  EXPECT_NEAR(model.loss(), std::log(6.0f), 1e-4f);
+  double expected_entropy = 0.0;
+  for (int i = 0; i < 5; ++i) expected_entropy += std::log(i + 1.0);
+  for (const AttentionStats& s : model.attention_stats()) {
+    EXPECT_EQ(s.rows, 2 * 2 * 5);  // B · heads · T
+    EXPECT_NEAR(s.entropy_sum, 2 * 2 * expected_entropy, 1e-3);
+    EXPECT_FLOAT_EQ(s.max_weight, 1.0);  // row 0 sees only itself
+    EXPECT_EQ(s.dscores_sq_sum, 0.0);
+  }
+  ASSERT_TRUE(model.Backward().ok());
+  for (const AttentionStats& s : model.attention_stats()) EXPECT_GT(s.dscores_sq_sum, 0.0);
+}
+
+}  // namespace
+}  // namespace attention::train
