@@ -83,7 +83,8 @@ Status TrainCase::Step() {
   if (!status.ok()) return status;
   loss_ = model_->loss();
   model_->ZeroGradients();
-  model_->Backward();
+  status = model_->Backward();
+  if (!status.ok()) return status;
   report_ = adamw_->Step(model_->parameters(), model_->gradients());
   return Status::Ok();
 }
