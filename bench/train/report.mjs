@@ -139,52 +139,61 @@ function dkTable(dk, initStd) {
 const PROFILE = `### Where the engine's training step goes (profiles, reference configuration)
 
 Measured once by hand, not by \`npm run bench\`: WASM with \`node --cpu-prof\` on the benchmark module
-(linked with \`--profiling-funcs\` for names), stepping a \`Train\` handle for 8 s; native with
-\`perf record -g build/bench-native/bench/train_native time ""\`. Self time:
+(linked with \`--profiling-funcs\` for names), stepping a \`Train\` handle for 6 s; native with
+\`perf record -g build/bench-native/bench/train_native time ""\`. Self time, model of train-model b9c2c42:
 
-| where | WASM SIMD | WASM no SIMD | native (AVX-512) | native, larger configuration |
-| --- | ---: | ---: | ---: | ---: |
-| products through Eigen (\`Transpose::kA\` or \`Write::kAccumulate\`: every \`dW += inpᵀ·dout\`, the accumulated \`dinp\`, attention's \`dv\`, \`dk\`), kernel + packing | 29% | 73% (every product) | 30% (every product) | 42% (every product) |
-| the engine's \`Gemm\` (SIMD128 kernel, \`PackB\`) | 22% | (in the row above) | — | — |
-| GELU: libm \`tanhf\`/\`expm1f\` (scalar, twice per element: forward, and again in \`GeluBackward\`) + the loops | 26% + inlined loops | 12% + inlined loops | 45% | 33% |
-| masked softmax rows (forward, and recomputed in backward) | 5.5% | 2.3% | 6.3% | 4.1% |
-| LayerNorm forward + backward | 2.7% | 1.5% | 2.6% | 1.9% |
-| AdamW | (inlined) | (inlined) | 1.7% | 2.4% |
+| where | WASM SIMD | native (AVX-512) |
+| --- | ---: | ---: |
+| matrix products: the engine's \`Gemm\` (WASM: SIMD128 kernel + \`PackB\`; native: Eigen kernel + packing) | 62% | 54% |
+| \`Product\` itself: the copies of aᵀ and the accumulations formed aside | 5.6% | 9.7% |
+| masked softmax rows (forward, and recomputed per head in backward) | 9.6% | 10.3% |
+| LayerNorm forward + backward | 4.6% | 7.5% |
+| bias gradients (column sums in \`MatmulBackward\`) | 3.6% | (inlined) |
+| inlined into the step and \`Forward\`: GELU, AdamW, residuals, embedding, cross-entropy | 12% | AdamW 3.4% |
 
-What would reach the goal (proposals for cpp/src/train/, not made here: that code is another branch's):
+Before train-model's 44892ac and ee4d5a6 the same step took 55 ms of CPU time in WASM SIMD (29 ms
+natively): GELU through libm's scalar \`tanhf\` (twice per element) was ≈ 30% of it (45% natively), and
+the products with a transposed or accumulated result went through Eigen, without SIMD in WASM (29%).
+The profile above is after both were fixed (GELU through Eigen's vectorized tanh, every product
+through \`Gemm\`): 30 ms.
 
-1. **GELU without libm**: a branch-free tanh, tanh(u) = 1 − 2/(1 + e^{2u}) with the polynomial exp the
-   engine's softmax already vectorizes (cpp/src/softmax.cpp), clamped for |u| > 9; and keep t = tanh(u)
-   from the forward pass ([N × F], or recompute it once) so that \`GeluBackward\` calls no transcendental.
-   Removes most of its ≈ 30% (WASM SIMD) and 45% (native).
-2. **Every float product through \`Gemm\`** in WASM: \`Transpose::kA\` by transposing the small operand
-   into scratch first (\`inp\` [N × C] for \`dW = inpᵀ·dout\`: O(N·C) against the product's 2·N·C·OC), and
-   \`Write::kAccumulate\` as a β = 1 store in the kernel (add instead of overwrite). The SIMD128 kernel is
-   1.6–2.2× Eigen-in-WASM (docs/toolchain.md): about half of the 29% saved.
-3. Smaller: the bias add and the bias gradient's column sums fused into the products; the attention core
-   multiplies [T × dK] = [32 × 16] blocks one head at a time, where packing costs as much as the product.
+The products now run near the kernel's speed at these shapes (about 0.6 GFLOP per step in ≈ 18 ms:
+≈ 33 GFLOP/s, the GEMM table's figure for 64 rows), so the 5× goal has to come from the other ≈ 40%.
+Proposals for cpp/src/train/ (not made here: that code is another branch's):
 
-Estimate from the shares above: (1) and (2) take the WASM SIMD step from about 55 ms to about 30 ms of
-CPU time (≈ 34,000 tokens/s), about 5.5× the best tfjs; not measured.`;
+1. **Keep each head's attention weights** from forward to backward when they are small (reference:
+   B·heads·T² = 128 K floats = 0.5 MiB per layer) instead of recomputing scores and softmax in backward:
+   about half of the softmax's 10%, and one product per head.
+2. **Transpose-free backward products**: a \`Gemm\` variant that reads Aᵀ in its packing (the kernel
+   already packs) and one that accumulates into C (β = 1), instead of copying aᵀ and adding a
+   temporary: most of \`Product\`'s 6–10%.
+3. Fuse the bias add into the forward products' store and the bias gradient into the backward's
+   packing pass; one pass for LayerNorm backward's two row sums and its output.
+
+Estimate: (1)–(3) take ≈ 7 ms of the 30 → ≈ 23 ms per step, ≈ 5.5× the best tfjs; not measured.`;
 
 // What the run of 2026-11-30 showed (the experiment is deterministic for a given build: re-read
 // the tables above if the model's code has changed since).
-const DK_NOTES = `What happened (the run of 2026-11-30; the tables above are the data):
+const DK_NOTES = `What happened (the run of 2026-11-30, model of train-model b9c2c42; the tables above are the data;
+one seed):
 
 - **From GPT-2's initialisation (std 0.02) nothing saturates, with or without scaling.** The unscaled
-  model's softmax is sharper from step 50 on (entropy ≈ 1.1–1.2 nats against ≈ 1.35–1.4, row maximum
-  ≈ 0.52 against ≈ 0.43) but far from one-hot; the gradient at the softmax's input is about the same in
-  both; the losses are close (the unscaled one lags between steps 100 and 500) and held-out exact match
-  after 1,000 steps is about equal (92.0% scaled, 93.8% unscaled). The scaled model grows its W_Q and
-  W_K more (largest |w| 0.195 against 0.135), which is how it makes up for the 1/8.
+  model's softmax is sharper from step 50 on (entropy ≈ 1.1–1.2 nats against ≈ 1.35–1.45, row maximum
+  ≈ 0.5 against ≈ 0.43) but far from one-hot, and the gradient at the softmax's input is of the same
+  order in both. The unscaled model learned more slowly here (loss 0.072 against 0.0074 at step 500;
+  held-out exact match after 1,000 steps 89.0% against 98.7%), but with one seed that is weak
+  evidence: the previous build of the model (other float rounding, same seed) gave 92.0% against
+  93.8%. The scaled model grows its W_Q and W_K more (largest |w| 0.189 against 0.121), which is how it
+  makes up for the 1/8.
 - **From std 0.125 (q and k of unit variance) the unscaled softmax saturates at once and stays
-  saturated**: entropy 0.36 nats at step 1 and 0.12 at step 1,000 (scaled: 1.69 and 1.34), the largest
-  weight of a row 0.85 rising to 0.95. The gradient at the softmax's input is 2–5× smaller than the
+  saturated**: entropy 0.36 nats at step 1 and 0.14 at step 1,000 (scaled: 1.69 and 1.33), the largest
+  weight of a row 0.85 rising to 0.94. The gradient at the softmax's input is 2–7× smaller than the
   scaled model's from step 10 on (not orders of magnitude: AdamW's per-parameter step does not shrink
-  with the gradient), and training is much slower: loss 0.185 against 0.019 at step 1,000, held-out
-  exact match 42.9% against 89.1%.
-- So the tutorials' claim holds in the setting their argument assumes (unit-variance q and k); with the
-  small initialisation GPT-2 uses, ÷√dK made no difference a learner could see in 1,000 steps.
+  with the gradient), and training is much slower: loss 0.23 against 0.016 at step 1,000, held-out
+  exact match 39.1% against 96.4% (both builds agree on this one).
+- So the tutorials' claim holds clearly in the setting their argument assumes (unit-variance q and k);
+  from the small initialisation GPT-2 uses, nothing saturates within 1,000 steps and the difference is
+  small and seed-dependent.
 - What the model does not expose and this benchmark had to compute from the step's q and k: a useful
   "largest weight". \`AttentionStats::max_weight\` is 1 at every step of a causal model (row 0 sees only
   itself); the mean of each row's maximum (here) or a per-head maximum over rows with more than one key
