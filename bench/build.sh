@@ -3,6 +3,8 @@
 #   build/bench-wasm-simd/bench-engine.{mjs,wasm}    the engine as shipped (-msimd128)
 #   build/bench-wasm-nosimd/bench-engine.{mjs,wasm}  the same engine without SIMD128
 #   build/bench-native/bench/bench_native             g++ -O3 -march=native
+#   build/bench-native/bench/train_native             the same, training (issue 10 §6)
+#   build/bench-train/tfjs-gradients.mjs              tfjs-core's gradients, loadable by node
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,8 +30,12 @@ if [ ! -f build/bench-native/CMakeCache.txt ]; then
 fi
 # (-Wno-maybe-uninitialized: GCC 12's AVX-512 headers warn inside Eigen, and the engine
 # builds with -Werror.)
-cmake --build build/bench-native --target bench_native -j"$(nproc)" >build/bench-native/build.log 2>&1 || {
+cmake --build build/bench-native --target bench_native train_native -j"$(nproc)" >build/bench-native/build.log 2>&1 || {
   tail -30 build/bench-native/build.log
   exit 1
 }
+# tfjs-core's gradients as one ESM file node can load (bench/train/gradients-entry.mjs).
+mkdir -p build/bench-train
+npx esbuild bench/train/gradients-entry.mjs --bundle --format=esm --platform=node \
+  --outfile=build/bench-train/tfjs-gradients.mjs --log-level=warning
 echo "bench: programs built"

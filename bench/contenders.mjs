@@ -137,7 +137,8 @@ export function onnxruntime(kind) {
 // ---- @tensorflow/tfjs-backend-wasm (XNNPACK), one thread ----
 
 let tfModule;
-async function tf() {
+/** tfjs-core with tfjs-backend-wasm set up for one thread (also used by bench/train/). */
+export async function tf() {
   if (!tfModule) {
     const core = await import('@tensorflow/tfjs-core');
     const wasm = await import('@tensorflow/tfjs-backend-wasm');

@@ -1,17 +1,19 @@
 // npm run bench: every contender on the same attention layer, side by side, in one run; then
 // the GEMM alone, the cost of moving a trace into JS, the WASM heap peak, and (bench/browser.mjs)
-// the keystroke budget in Chromium. Prints the tables and rewrites docs/benchmarks.md and
-// docs/benchmarks.svg. Run with nothing else busy on the machine.
+// the keystroke budget in Chromium; then training (bench/train/run.mjs). Prints the tables and
+// rewrites docs/benchmarks.md, docs/benchmarks.svg and docs/benchmarks-dk.svg. Run with nothing
+// else busy on the machine.
 //   node bench/run.mjs [--quick]   (--quick: n ≤ 64 only, for trying the script)
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { engineWasm, native, onnxruntime, root, tfjs } from './contenders.mjs';
+import { machine } from './machine.mjs';
 import { measureHeapPeak, measureTransfer } from './transfer.mjs';
 import { relativeError, seededValues, summarize } from './timing.mjs';
 import { referenceForward } from './reference.mjs';
 import { renderChart, renderReport } from './report.mjs';
+import { runTraining, writeTrainingDocs } from './train/run.mjs';
 
 const quick = process.argv.includes('--quick');
 const TOLERANCE = 1e-4; // normwise relative, against the engine's output (float32 sums of 512)
@@ -70,37 +72,6 @@ async function measure(contender, kind, work, reference) {
   } finally {
     instance?.dispose?.();
   }
-}
-
-function machine() {
-  const version = (cmd, args) => {
-    try {
-      return execFileSync(cmd, args, { encoding: 'utf8', env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } })
-        .split('\n')[0]
-        .trim();
-    } catch {
-      return 'unknown';
-    }
-  };
-  const pkg = (name) => {
-    try {
-      return JSON.parse(readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
-    } catch {
-      return '?';
-    }
-  };
-  return {
-    cpu: os.cpus()[0]?.model ?? 'unknown',
-    cores: os.cpus().length,
-    memoryGB: Math.round(os.totalmem() / 2 ** 30),
-    node: process.version,
-    emscripten: version('em++', ['--version']),
-    gxx: version('g++', ['--version']),
-    ort: pkg('onnxruntime-web'),
-    tfjs: pkg('@tensorflow/tfjs-backend-wasm'),
-    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-    loadBefore: os.loadavg()[0].toFixed(2),
-  };
 }
 
 const fmt = (ms) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms >= 1 ? ms.toFixed(2) : ms.toFixed(3));
@@ -178,16 +149,21 @@ async function main() {
     log(`  browser benchmark skipped: ${e.message.split('\n')[0]}`);
   }
 
+  const training = await runTraining({ quick });
+
   info.loadAfter = os.loadavg()[0].toFixed(2);
-  const results = { info, forward, gemm, transfer, browser, quick };
+  const results = { info, forward, gemm, transfer, browser, training, quick };
   const docs = path.join(root, 'docs');
   writeFileSync(path.join(docs, 'benchmarks.svg'), renderChart(results));
   // The page's long-task section is written by bench/page-longtask.mjs: keep it.
   const previous = readFileSync(path.join(docs, 'benchmarks.md'), 'utf8');
   const kept = previous.match(/<!-- page-section:start -->[\s\S]*<!-- page-section:end -->/)?.[0];
   writeFileSync(path.join(docs, 'benchmarks.md'), renderReport(results) + (kept ? `\n${kept}\n` : ''));
+  writeTrainingDocs(training, info);
   writeFileSync(path.join(root, 'build/bench-results.json'), JSON.stringify(results, null, 1));
-  log(`\nbench: wrote docs/benchmarks.md and docs/benchmarks.svg (raw: build/bench-results.json)`);
+  log(
+    `\nbench: wrote docs/benchmarks.md, docs/benchmarks.svg and docs/benchmarks-dk.svg (raw: build/bench-results.json)`,
+  );
 }
 
 await main();

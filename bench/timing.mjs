@@ -3,7 +3,11 @@
 // libraries look 2–4x slower), then take samples of `batch` runs each, the batch chosen so that
 // a sample lasts about 20 ms, until there are at least 7 samples and 1 s has passed.
 
-/** Milliseconds per run of each sample, for `run` (sync or async). */
+/**
+ * Milliseconds per run of each sample, for `run` (sync or async): { samples (wall clock), cpu
+ * (this process's user + system CPU time, every thread: on a shared machine it counts the work
+ * done, not the waiting for a core), batch }.
+ */
 export async function timeSamples(run, { warmup = 1, minSamples = 7, minSeconds = 1 } = {}) {
   let runs = 0;
   const warm = performance.now();
@@ -14,13 +18,17 @@ export async function timeSamples(run, { warmup = 1, minSamples = 7, minSeconds 
   const perRun = (performance.now() - warm) / runs;
   const batch = Math.max(1, Math.floor(20 / perRun));
   const samples = [];
+  const cpu = [];
   const start = performance.now();
   while (samples.length < minSamples || performance.now() - start < minSeconds * 1000) {
     const t = performance.now();
+    const c = process.cpuUsage();
     for (let i = 0; i < batch; i++) await run();
+    const used = process.cpuUsage(c);
     samples.push((performance.now() - t) / batch);
+    cpu.push((used.user + used.system) / 1000 / batch);
   }
-  return { samples, batch };
+  return { samples, cpu, batch };
 }
 
 function quantile(sorted, q) {

@@ -4,23 +4,16 @@
 //   native_bench gemm <m> <k> <n> <in.f32> <out.f32>          in: A [m × k], B [k × n]
 // Prints {"samples":[ms per run, ...],"batch":runs per sample} and writes the result to out.f32.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <functional>
 #include <string>
 #include <vector>
 
+#include "timing.hpp"
 #include "workload.hpp"
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double Seconds(Clock::time_point since) {
-  return std::chrono::duration<double>(Clock::now() - since).count();
-}
 
 std::vector<float> ReadFloats(const char* path, size_t count) {
   std::vector<float> data(count);
@@ -36,29 +29,6 @@ std::vector<float> ReadFloats(const char* path, size_t count) {
 void WriteFloats(const char* path, const attention::Matrix& m) {
   std::ofstream out(path, std::ios::binary);
   out.write(reinterpret_cast<const char*>(m.data()), static_cast<std::streamsize>(m.size() * 4));
-}
-
-// Warm up for 0.5 s, then at least 7 samples and 1 s; a sample runs `batch` times, batch chosen
-// so that a sample lasts about 20 ms. Prints milliseconds per run of each sample.
-void Time(const std::function<void()>& run) {
-  const Clock::time_point warm = Clock::now();
-  int runs = 0;
-  while (Seconds(warm) < 0.5 || runs < 2) {
-    run();
-    ++runs;
-  }
-  const double per_run = Seconds(warm) / runs;
-  const int batch = std::max(1, static_cast<int>(0.02 / per_run));
-  std::vector<double> samples;
-  const Clock::time_point start = Clock::now();
-  while (samples.size() < 7 || Seconds(start) < 1.0) {
-    const Clock::time_point t = Clock::now();
-    for (int i = 0; i < batch; ++i) run();
-    samples.push_back(Seconds(t) * 1e3 / batch);
-  }
-  std::printf("{\"batch\":%d,\"samples\":[", batch);
-  for (size_t i = 0; i < samples.size(); ++i) std::printf(i ? ",%.6f" : "%.6f", samples[i]);
-  std::printf("]}\n");
 }
 
 }  // namespace
@@ -85,10 +55,12 @@ int main(int argc, char** argv) {
     attention::Matrix output;
     forward.trace().Copy("output", 0, &output);
     WriteFloats(argv[6], output);
-    Time([&] {
-      forward.Run();
-      forward.trace().Copy("output", 0, &output);
-    });
+    PrintTimedSamples(
+        [&] {
+          forward.Run();
+          forward.trace().Copy("output", 0, &output);
+        },
+        {});
     return 0;
   }
   if (mode == "gemm" && argc == 7) {
@@ -100,7 +72,7 @@ int main(int argc, char** argv) {
     std::copy(in.begin() + static_cast<std::ptrdiff_t>(mk), in.end(), gemm.b());
     gemm.Run();
     WriteFloats(argv[6], gemm.c());
-    Time([&] { gemm.Run(); });
+    PrintTimedSamples([&] { gemm.Run(); }, {});
     return 0;
   }
   std::fprintf(stderr,
