@@ -37,6 +37,24 @@ async function countMainThreadWasm(page) {
   });
 }
 
+/**
+ * Records the most token chips added to the page in one task (a MutationObserver delivers
+ * each task's additions together, at its end): 2,048 in one task made the first frame long.
+ */
+async function countChipsPerTask(page) {
+  await page.addInitScript(() => {
+    window.__chipsPerTask = 0;
+    new MutationObserver((records) => {
+      let added = 0;
+      for (const r of records) {
+        if (r.target.dataset?.role !== 'tokens') continue;
+        for (const n of r.addedNodes) if (n.nodeName === 'LI') added++;
+      }
+      window.__chipsPerTask = Math.max(window.__chipsPerTask, added);
+    }).observe(document, { childList: true, subtree: true });
+  });
+}
+
 async function settled(page) {
   await page.waitForFunction(() => window.attentionExplorer?.trace, null, { timeout: 120_000 });
   await page.evaluate(() => window.attentionExplorer.idle());
@@ -52,6 +70,7 @@ test('2,048 tokens, d_model 512, 16 heads: the engine runs in a worker and every
   page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(e.message));
   await countMainThreadWasm(page);
+  await countChipsPerTask(page);
   await page.goto(`${session.url}?${query}`);
   await settled(page);
   assert.equal(await page.evaluate(() => window.attentionExplorer.trace.nQuery), 2048);
@@ -63,6 +82,9 @@ test('2,048 tokens, d_model 512, 16 heads: the engine runs in a worker and every
   assert.equal(await nodes(page, '[data-role=tokens].many li.chip'), 2048);
   const box = await page.locator('[data-role=tokens]').boundingBox();
   assert.ok(box.height < 200, `the chips take ${box.height} px`);
+  // They come in chunks of 256, one task each after a frame, in a box whose layout is its own.
+  assert.ok((await page.evaluate(() => window.__chipsPerTask)) <= 256, 'chips added in one task');
+  assert.equal(await page.locator('[data-role=tokens]').evaluate((e) => getComputedStyle(e).contain), 'strict');
 
   // Links: one image of the strongest links, sparse labels, and a note that says so.
   assert.equal(await nodes(page, '[data-role=links] foreignObject.pixels'), 1);
