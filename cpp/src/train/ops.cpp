@@ -3,57 +3,19 @@
 
 #include <cmath>
 #include <type_traits>
-#include <utility>
-#include <vector>
 
 #include "gemm.hpp"
 
 namespace attention::train {
 
-namespace {
-
-// Scratch of the float products: grown once, then reused (no allocation per step); one per
-// thread.
-struct ProductScratch {
-  std::vector<float> transposed, result;
-  float* Transposed(size_t size) {
-    if (transposed.size() < size) transposed.resize(size);
-    return transposed.data();
-  }
-  float* Result(size_t size) {
-    if (result.size() < size) result.resize(size);
-    return result.data();
-  }
-};
-
-}  // namespace
-
 template <typename T>
 void Product(View<T> c, ConstView<T> a, ConstView<T> b, Transpose transpose, Write write) {
   if constexpr (std::is_same_v<T, float>) {
-    // Every float product through the engine's Gemm (c = a·b or a·bᵀ; in WebAssembly its SIMD
-    // kernel is 2–4 times Eigen's): aᵀ is first copied out, and an accumulated product is
-    // formed aside, then added. Both copies are O(size) against the product's O(size · depth).
-    thread_local ProductScratch scratch;
-    const float* left_data = a.data();
-    Eigen::Index rows = a.rows(), cols = a.cols(), stride = a.outerStride();
-    if (transpose == Transpose::kA) {
-      float* at = scratch.Transposed(static_cast<size_t>(a.size()));
-      View<float>(at, cols, rows, Eigen::OuterStride<>(rows)) = a.transpose();
-      left_data = at;
-      std::swap(rows, cols);
-      stride = cols;
-    }
-    const ConstView<float> left(left_data, rows, cols, Eigen::OuterStride<>(stride));
-    const TransposeB tb = transpose == Transpose::kB ? TransposeB::kYes : TransposeB::kNo;
-    if (write == Write::kAssign) {
-      Gemm(left, b, tb, c);
-    } else {
-      View<float> sum(scratch.Result(static_cast<size_t>(c.size())), c.rows(), c.cols(),
-                      Eigen::OuterStride<>(c.cols()));
-      Gemm(left, b, tb, sum);
-      c += sum;
-    }
+    // Every float product through the engine's Gemm (in WebAssembly its SIMD kernel is 2–4
+    // times Eigen's), which reads aᵀ in place and accumulates into c itself.
+    Gemm(a, transpose == Transpose::kA ? TransposeA::kYes : TransposeA::kNo, b,
+         transpose == Transpose::kB ? TransposeB::kYes : TransposeB::kNo,
+         write == Write::kAssign ? GemmWrite::kAssign : GemmWrite::kAccumulate, c);
     return;
   } else {
     const bool assign = write == Write::kAssign;
