@@ -1,6 +1,7 @@
 // The element-wise and row-wise operations of ops.hpp, and the products they share.
 #include "ops.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -70,8 +71,13 @@ void EmbeddingBackward(T* dwte, T* dpos, const T* dout, const int* tokens, int n
 template <typename T>
 void MatmulForward(T* out, const T* inp, const T* w, const T* bias, int n, int c, int oc) {
   View<T> o = ViewOf(out, n, oc, oc);
-  Product<T>(o, ViewOf(inp, n, c, c), ViewOf(w, c, oc, oc), Transpose::kNone, Write::kAssign);
-  if (bias != nullptr) o.rowwise() += ViewOf(bias, 1, oc, oc).row(0);
+  if (bias == nullptr) {
+    Product<T>(o, ViewOf(inp, n, c, c), ViewOf(w, c, oc, oc), Transpose::kNone, Write::kAssign);
+    return;
+  }
+  // The bias first, then the product accumulated onto it: no second pass over out.
+  for (int i = 0; i < n; ++i) std::copy(bias, bias + oc, out + static_cast<size_t>(i) * oc);
+  Product<T>(o, ViewOf(inp, n, c, c), ViewOf(w, c, oc, oc), Transpose::kNone, Write::kAccumulate);
 }
 
 template <typename T>
@@ -82,8 +88,14 @@ void MatmulBackward(T* dinp, Write write, T* dw, T* dbias, const T* dout, const 
   Product<T>(ViewOf(dinp, n, c, c), g, ViewOf(w, c, oc, oc), Transpose::kB, write);
   // Pass 2: dw += inpᵀ · dout [C × OC].
   Product<T>(ViewOf(dw, c, oc, oc), ViewOf(inp, n, c, c), g, Transpose::kA, Write::kAccumulate);
-  // Pass 3: dbias += column sums of dout.
-  if (dbias != nullptr) ViewOf(dbias, 1, oc, oc).row(0) += g.colwise().sum();
+  // Pass 3: dbias += column sums of dout, row by row (contiguous, so the additions vectorize;
+  // a column at a time strides by OC).
+  if (dbias != nullptr) {
+    for (int i = 0; i < n; ++i) {
+      const T* row = dout + static_cast<size_t>(i) * oc;
+      for (int j = 0; j < oc; ++j) dbias[j] += row[j];
+    }
+  }
 }
 
 template <typename T>
