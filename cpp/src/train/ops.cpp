@@ -125,10 +125,13 @@ void LayerNormBackward(T* dinp, T* dgain, T* dbias, const T* dout, const T* inp,
     const T* g = dout + static_cast<size_t>(i) * c;
     const T* x = inp + static_cast<size_t>(i) * c;
     T* dx = dinp + static_cast<size_t>(i) * c;
+    // The row's statistics in locals: read through pointers, every store below (which may alias
+    // them, as far as the compiler knows) would force a reload and keep the loops scalar.
+    const T m = mean[i], r = rstd[i];
     // Pass 1: the two row means of the normalized input's gradient.
     T dnorm_mean = 0, dnorm_norm_mean = 0;
     for (int j = 0; j < c; ++j) {
-      const T norm = (x[j] - mean[i]) * rstd[i];
+      const T norm = (x[j] - m) * r;
       const T dnorm = gain[j] * g[j];
       dnorm_mean += dnorm;
       dnorm_norm_mean += dnorm * norm;
@@ -137,11 +140,11 @@ void LayerNormBackward(T* dinp, T* dgain, T* dbias, const T* dout, const T* inp,
     dnorm_norm_mean /= c;
     // Pass 2: gain, bias and input gradients.
     for (int j = 0; j < c; ++j) {
-      const T norm = (x[j] - mean[i]) * rstd[i];
+      const T norm = (x[j] - m) * r;
       const T dnorm = gain[j] * g[j];
       dbias[j] += g[j];
       dgain[j] += norm * g[j];
-      dx[j] += (dnorm - dnorm_mean - norm * dnorm_norm_mean) * rstd[i];
+      dx[j] += (dnorm - dnorm_mean - norm * dnorm_norm_mean) * r;
     }
   }
 }
