@@ -159,18 +159,21 @@ through \`Gemm\`): 30 ms.
 
 The products now run near the kernel's speed at these shapes (about 0.6 GFLOP per step in ≈ 18 ms:
 ≈ 33 GFLOP/s, the GEMM table's figure for 64 rows), so the 5× goal has to come from the other ≈ 40%.
-Proposals for cpp/src/train/ (not made here: that code is another branch's):
+The profile above is of the model before branch train-speed, which then made three of its
+proposals (CPU time per step, WASM SIMD, reference configuration, measured side by side with main
+on the shared machine: 30.0 ms at main, 26.5 ms after):
 
-1. **Keep each head's attention weights** from forward to backward when they are small (reference:
-   B·heads·T² = 128 K floats = 0.5 MiB per layer) instead of recomputing scores and softmax in backward:
-   about half of the softmax's 10%, and one product per head.
-2. **Transpose-free backward products**: a \`Gemm\` variant that reads Aᵀ in its packing (the kernel
-   already packs) and one that accumulates into C (β = 1), instead of copying aᵀ and adding a
-   temporary: most of \`Product\`'s 6–10%.
-3. Fuse the bias add into the forward products' store and the bias gradient into the backward's
-   packing pass; one pass for LayerNorm backward's two row sums and its output.
+1. **Each head's attention weights are kept** from forward to backward when all layers' B·heads·T²
+   fit in 4 M floats (reference: 0.5 MiB per layer), instead of recomputing scores and softmax in
+   backward; longer sequences still recompute (bit-identical).
+2. **Transpose-free backward products**: \`Gemm\` reads Aᵀ in place (the SIMD kernel's A loads take
+   a stride) and accumulates into C, so \`Product\` no longer copies aᵀ or adds a temporary.
+3. **Bias work**: the forward adds the product onto the bias rows (no second pass), the bias
+   gradient sums rows contiguously; LayerNorm backward reads its row statistics once (the stores
+   that may alias them kept its loops scalar).
 
-Estimate: (1)–(3) take ≈ 7 ms of the 30 → ≈ 23 ms per step, ≈ 5.5× the best tfjs; not measured.`;
+Not made: one pass for LayerNorm backward's two row sums and its output; the masked softmax
+(≈ 5% after (1)) and the ops inlined into the step are what is left outside the products.`;
 
 // What the run of 2026-11-30 showed (the experiment is deterministic for a given build: re-read
 // the tables above if the model's code has changed since).

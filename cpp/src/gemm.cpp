@@ -44,30 +44,35 @@ void PackB(const ConstMatrixRef& b, TransposeB transpose, int k0, int kc, int n,
   }
 }
 
-// C[4 × 8] (+)= A[4 × kc] · panel[kc × 8]. Rows beyond `rows` repeat row 0 and are not stored;
-// columns beyond `cols` are zero in the panel and are not stored.
+// C[4 × 8] (+)= A[4 × kc] · panel[kc × 8]. A(r, k) = a[r · lda + k], or with kTransA (a holds
+// Aᵀ) a[k · lda + r]. Rows beyond `rows` repeat row 0 and are not stored; columns beyond `cols`
+// are zero in the panel and are not stored.
+template <bool kTransA>
 void Kernel4x8(const float* a, std::ptrdiff_t lda, int rows, const float* panel,
                std::ptrdiff_t panel_stride, int kc, float* c, std::ptrdiff_t ldc, int cols,
                bool accumulate) {
+  const std::ptrdiff_t row_step = kTransA ? 1 : lda;
+  const std::ptrdiff_t k_step = kTransA ? lda : 1;
   const float* a0 = a;
-  const float* a1 = rows > 1 ? a + lda : a;
-  const float* a2 = rows > 2 ? a + 2 * lda : a;
-  const float* a3 = rows > 3 ? a + 3 * lda : a;
+  const float* a1 = rows > 1 ? a + row_step : a;
+  const float* a2 = rows > 2 ? a + 2 * row_step : a;
+  const float* a3 = rows > 3 ? a + 3 * row_step : a;
   v128_t c00 = wasm_f32x4_splat(0.0f), c01 = c00, c10 = c00, c11 = c00;
   v128_t c20 = c00, c21 = c00, c30 = c00, c31 = c00;
   for (int k = 0; k < kc; ++k, panel += panel_stride) {
+    const std::ptrdiff_t at = k * k_step;
     const v128_t b0 = wasm_v128_load(panel);
     const v128_t b1 = wasm_v128_load(panel + 4);
-    v128_t x = wasm_v128_load32_splat(a0 + k);
+    v128_t x = wasm_v128_load32_splat(a0 + at);
     c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(x, b0));
     c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(x, b1));
-    x = wasm_v128_load32_splat(a1 + k);
+    x = wasm_v128_load32_splat(a1 + at);
     c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(x, b0));
     c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(x, b1));
-    x = wasm_v128_load32_splat(a2 + k);
+    x = wasm_v128_load32_splat(a2 + at);
     c20 = wasm_f32x4_add(c20, wasm_f32x4_mul(x, b0));
     c21 = wasm_f32x4_add(c21, wasm_f32x4_mul(x, b1));
-    x = wasm_v128_load32_splat(a3 + k);
+    x = wasm_v128_load32_splat(a3 + at);
     c30 = wasm_f32x4_add(c30, wasm_f32x4_mul(x, b0));
     c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(x, b1));
   }
@@ -92,14 +97,16 @@ void Kernel4x8(const float* a, std::ptrdiff_t lda, int rows, const float* panel,
   }
 }
 
+template <bool kTransA>
 void SimdGemm(const ConstMatrixRef& a, const ConstMatrixRef& b, TransposeB transpose_b,
-              MatrixRef c) {
+              bool accumulate, MatrixRef c) {
   const int m = static_cast<int>(c.rows());
   const int n = static_cast<int>(c.cols());
-  const int depth = static_cast<int>(a.cols());
+  const int depth = static_cast<int>(kTransA ? a.rows() : a.cols());
   const std::ptrdiff_t lda = a.outerStride();
   const std::ptrdiff_t ldc = c.outerStride();
   if (depth == 0) {
+    if (accumulate) return;
     for (int i = 0; i < m; ++i) std::fill(c.data() + i * ldc, c.data() + i * ldc + n, 0.0f);
     return;
   }
@@ -137,8 +144,9 @@ void SimdGemm(const ConstMatrixRef& a, const ConstMatrixRef& b, TransposeB trans
           panel = packed.get() + static_cast<std::ptrdiff_t>(q) * kc * kCols;
         }
         for (int i = i0; i < i1; i += kRows) {
-          Kernel4x8(a.data() + i * lda + k0, lda, std::min(kRows, m - i), panel, stride, kc,
-                    c.data() + i * ldc + j0, ldc, cols, k0 > 0);
+          const float* a_at = kTransA ? a.data() + k0 * lda + i : a.data() + i * lda + k0;
+          Kernel4x8<kTransA>(a_at, lda, std::min(kRows, m - i), panel, stride, kc,
+                             c.data() + i * ldc + j0, ldc, cols, accumulate || k0 > 0);
         }
       }
     }
@@ -149,13 +157,41 @@ void SimdGemm(const ConstMatrixRef& a, const ConstMatrixRef& b, TransposeB trans
 #endif  // ATTENTION_WASM_SIMD_GEMM
 
 void Gemm(const ConstMatrixRef& a, const ConstMatrixRef& b, TransposeB transpose_b, MatrixRef c) {
+  Gemm(a, TransposeA::kNo, b, transpose_b, GemmWrite::kAssign, c);
+}
+
+void Gemm(const ConstMatrixRef& a, TransposeA transpose_a, const ConstMatrixRef& b,
+          TransposeB transpose_b, GemmWrite write, MatrixRef c) {
+  const bool accumulate = write == GemmWrite::kAccumulate;
 #ifdef ATTENTION_WASM_SIMD_GEMM
-  SimdGemm(a, b, transpose_b, c);
-#else
-  if (transpose_b == TransposeB::kYes) {
-    c.noalias() = a * b.transpose();
+  if (transpose_a == TransposeA::kYes) {
+    SimdGemm<true>(a, b, transpose_b, accumulate, c);
   } else {
-    c.noalias() = a * b;
+    SimdGemm<false>(a, b, transpose_b, accumulate, c);
+  }
+#else
+  // Eigen: the four cases spelled out, so that each is one expression without temporaries.
+  const bool ta = transpose_a == TransposeA::kYes, tb = transpose_b == TransposeB::kYes;
+  if (ta && tb) {
+    if (accumulate)
+      c.noalias() += a.transpose() * b.transpose();
+    else
+      c.noalias() = a.transpose() * b.transpose();
+  } else if (ta) {
+    if (accumulate)
+      c.noalias() += a.transpose() * b;
+    else
+      c.noalias() = a.transpose() * b;
+  } else if (tb) {
+    if (accumulate)
+      c.noalias() += a * b.transpose();
+    else
+      c.noalias() = a * b.transpose();
+  } else {
+    if (accumulate)
+      c.noalias() += a * b;
+    else
+      c.noalias() = a * b;
   }
 #endif
 }

@@ -11,10 +11,18 @@ namespace attention {
 using ConstMatrixRef = Eigen::Ref<const Matrix, 0, Eigen::OuterStride<>>;
 using MatrixRef = Eigen::Ref<Matrix, 0, Eigen::OuterStride<>>;
 
+enum class TransposeA { kNo, kYes };
 enum class TransposeB { kNo, kYes };
+enum class GemmWrite { kAssign, kAccumulate };
 
 // c = a · b, or a · bᵀ with TransposeB::kYes.
 // a [M × K]; b [K × N] (kNo) or [N × K] (kYes); c [M × N], already sized, must not alias a or b.
 void Gemm(const ConstMatrixRef& a, const ConstMatrixRef& b, TransposeB transpose_b, MatrixRef c);
+
+// c = op(a) · op(b), or c += op(a) · op(b) with GemmWrite::kAccumulate; op(a) = aᵀ with
+// TransposeA::kYes, a then [K × M], read in place (the training's backward products, without a
+// copy of aᵀ or a temporary for the sum).
+void Gemm(const ConstMatrixRef& a, TransposeA transpose_a, const ConstMatrixRef& b,
+          TransposeB transpose_b, GemmWrite write, MatrixRef c);
 
 }  // namespace attention

@@ -1,6 +1,7 @@
 // Gemm (cpp/src/gemm.hpp) against a plain double-precision product, on odd shapes, strided
-// head slices and a transposed B. Natively this exercises the Eigen path; the WebAssembly
-// kernel is checked end to end by tests/node/gemm.test.mjs on the same kind of shapes.
+// head slices, a transposed A or B, and accumulation into C. Natively this exercises the Eigen
+// path; the WebAssembly kernel is checked end to end by tests/node/gemm.test.mjs (a·b, a·bᵀ) and,
+// for aᵀ and accumulation (the training's backward products), by the training tests in node.
 #include "gemm.hpp"
 
 #include <gtest/gtest.h>
@@ -47,6 +48,24 @@ TEST_P(GemmShapes, MatchesDoublePrecisionProduct) {
   Matrix ct(m, n);
   Gemm(a, bt, TransposeB::kYes, ct);
   EXPECT_LT(RelativeError(a, bt, TransposeB::kYes, ct), 1e-5);
+
+  // Aᵀ read in place ([k × m] holds A), both ways of B; then c += the same product onto a
+  // random c0: c − c0 must be the product.
+  const Matrix at = a.transpose();
+  const Matrix c0 = random.RandnMatrix(m, n);
+  for (const TransposeB tb : {TransposeB::kNo, TransposeB::kYes}) {
+    const Matrix& bb = tb == TransposeB::kYes ? bt : b;
+    Matrix c_at(m, n);
+    Gemm(at, TransposeA::kYes, bb, tb, GemmWrite::kAssign, c_at);
+    EXPECT_LT(RelativeError(a, bb, tb, c_at), 1e-5);
+    for (const TransposeA ta : {TransposeA::kNo, TransposeA::kYes}) {
+      Matrix sum = c0;
+      Gemm(ta == TransposeA::kYes ? at : a, ta, bb, tb, GemmWrite::kAccumulate, sum);
+      const Matrix added = sum - c0;
+      // The sum's rounding is relative to |c0| (≈ 1), the product's to its own size.
+      EXPECT_LT(RelativeError(a, bb, tb, added), 1e-5 * std::max(1.0, 4.0 / std::sqrt(k)));
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(OddAndBlockSizes, GemmShapes,
@@ -83,6 +102,9 @@ TEST(Gemm, EmptyInnerDimensionGivesZeros) {
   Matrix c = Matrix::Constant(3, 5, 1.0f);
   Gemm(a, b, TransposeB::kNo, c);
   EXPECT_TRUE((c.array() == 0.0f).all());
+  Matrix sum = Matrix::Constant(3, 5, 2.0f);
+  Gemm(a, TransposeA::kNo, b, TransposeB::kNo, GemmWrite::kAccumulate, sum);
+  EXPECT_TRUE((sum.array() == 2.0f).all()) << "adding an empty product changes nothing";
 }
 
 }  // namespace

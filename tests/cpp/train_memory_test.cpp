@@ -1,4 +1,5 @@
-// What a model keeps for backward: O(layers · B · T · d), no T × T per head.
+// What a model keeps for backward: O(layers · B · T · d), and each head's T × T weights when they
+// are small (KeepsAttentionWeights).
 #include <gtest/gtest.h>
 
 #include "attention/train/model.hpp"
@@ -21,15 +22,16 @@ TEST(TrainMemory, ReferenceConfiguration) {
   const int64_t n = 32 * 32;  // B · T
   const int64_t d = 64, p = 64, f = 256, v = 16;
   // Per layer: ln1 (+ mean, rstd), q, k, v, concat, attention, residual1, ln2 (+ mean, rstd),
-  // ffnHidden, ffnActivation, ffnOut, residual2. Then embedding, lnFinal (+ 2), logits, probs.
+  // ffnHidden, ffnActivation, ffnOut, residual2, and the attention weights B · heads · T × T
+  // (= N · heads · T). Then embedding, lnFinal (+ 2), logits, probs.
   const int64_t per_layer =
-      n * (d + 2) + 4 * n * p + 2 * n * d + n * (d + 2) + 2 * n * f + 2 * n * d;
+      n * (d + 2) + 4 * n * p + n * 4 * 32 + 2 * n * d + n * (d + 2) + 2 * n * f + 2 * n * d;
   const int64_t floats = 2 * per_layer + n * d + n * (d + 2) + 2 * n * v;
   const MemoryUse use = EstimateMemory(c, 32, 32, 4);
   EXPECT_EQ(use.activations, floats * 4);
   EXPECT_EQ(use.parameters, 103168 * 4);
   EXPECT_EQ(use.gradients, use.parameters);
-  // B · heads · T × T per layer would be 1 MB more; one head's T × T is all the scratch has.
+  // One head's T × T (scores, weights, their gradient) and the mask is all the scratch adds.
   const int64_t scratch_floats = n * v + 2 * n * d + 2 * n * f + 4 * n * p;
   EXPECT_EQ(use.scratch, scratch_floats * 4 + 3 * 32 * 32 * 4 + 32 * 32);
 }

@@ -1,5 +1,5 @@
-// The multi-head attention core of ops.hpp: forward, and backward with the weights recomputed
-// one head at a time, so no T×T matrix is kept between the passes.
+// The multi-head attention core of ops.hpp: forward, and backward from the weights the forward
+// pass kept, or (when the model keeps none) with them recomputed one head at a time.
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -62,8 +62,9 @@ void AttentionCore<T>::Softmax(T alpha, AttentionStats* stats) {
 }
 
 template <typename T>
-void AttentionCore<T>::Forward(T* concat, const T* q, const T* k, const T* v, int batch, int length,
-                               int heads, int d_k, bool causal, T alpha, AttentionStats* stats) {
+void AttentionCore<T>::Forward(T* concat, T* kept, const T* q, const T* k, const T* v, int batch,
+                               int length, int heads, int d_k, bool causal, T alpha,
+                               AttentionStats* stats) {
   PrepareMask(length, causal);
   const int p = heads * d_k;
   View<T> scores(scores_.data(), length, length, Eigen::OuterStride<>(length));
@@ -76,6 +77,10 @@ void AttentionCore<T>::Forward(T* concat, const T* q, const T* k, const T* v, in
                  Transpose::kB, Write::kAssign);
       // Pass 2: weights = masked softmax(α · scores).
       Softmax(alpha, stats);
+      if (kept != nullptr) {
+        std::copy(weights_.data(), weights_.data() + weights_.size(),
+                  kept + (static_cast<size_t>(b) * heads + h) * length * length);
+      }
       // Pass 3: concat_h = weights · v_h [T × dK].
       Product<T>(ViewOf(concat + at, length, d_k, p),
                  ViewOf(static_cast<const T*>(weights_.data()), length, length, length),
@@ -85,15 +90,14 @@ void AttentionCore<T>::Forward(T* concat, const T* q, const T* k, const T* v, in
 }
 
 template <typename T>
-void AttentionCore<T>::Backward(T* dq, T* dk, T* dv, const T* dconcat, const T* q, const T* k,
-                                const T* v, int batch, int length, int heads, int d_k, bool causal,
-                                T alpha, AttentionStats* stats) {
+void AttentionCore<T>::Backward(T* dq, T* dk, T* dv, const T* dconcat, const T* kept, const T* q,
+                                const T* k, const T* v, int batch, int length, int heads, int d_k,
+                                bool causal, T alpha, AttentionStats* stats) {
   PrepareMask(length, causal);
   const int p = heads * d_k;
   AttentionStats recompute;  // the forward pass already counted these rows
   View<T> scores(scores_.data(), length, length, Eigen::OuterStride<>(length));
   View<T> dweights(dweights_.data(), length, length, Eigen::OuterStride<>(length));
-  const ConstView<T> weights(weights_.data(), length, length, Eigen::OuterStride<>(length));
   for (int b = 0; b < batch; ++b) {
     const size_t row0 = static_cast<size_t>(b) * length * p;
     for (int h = 0; h < heads; ++h) {
@@ -102,9 +106,16 @@ void AttentionCore<T>::Backward(T* dq, T* dk, T* dv, const T* dconcat, const T* 
       const ConstView<T> kh = ViewOf(k + at, length, d_k, p);
       const ConstView<T> vh = ViewOf(v + at, length, d_k, p);
       const ConstView<T> dout = ViewOf(dconcat + at, length, d_k, p);
-      // Pass 1: recompute this head's weights [T × T] exactly as the forward pass did.
-      Product<T>(scores, qh, kh, Transpose::kB, Write::kAssign);
-      Softmax(alpha, &recompute);
+      // Pass 1: this head's weights [T × T]: kept by the forward pass, or recomputed exactly as
+      // it computed them.
+      const T* weights_data = weights_.data();
+      if (kept != nullptr) {
+        weights_data = kept + (static_cast<size_t>(b) * heads + h) * length * length;
+      } else {
+        Product<T>(scores, qh, kh, Transpose::kB, Write::kAssign);
+        Softmax(alpha, &recompute);
+      }
+      const ConstView<T> weights(weights_data, length, length, Eigen::OuterStride<>(length));
       // Pass 2: dweights = dconcat_h · v_hᵀ [T × T]; dv_h = weightsᵀ · dconcat_h [T × dK].
       Product<T>(dweights, dout, vh, Transpose::kB, Write::kAssign);
       Product<T>(ViewOf(dv + at, length, d_k, p), weights, dout, Transpose::kA, Write::kAssign);

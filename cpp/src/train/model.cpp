@@ -38,10 +38,18 @@ struct Widths {
 
 }  // namespace
 
+bool KeepsAttentionWeights(const ModelConfig& config, int batch, int length) {
+  const int64_t t = length;
+  return int64_t{config.layers} * batch * config.heads * t * t <= kMaxKeptAttentionWeights;
+}
+
 template <typename T>
-size_t PlaceActivations(const ModelConfig& config, int rows, T* base, Activations<T>* a) {
+size_t PlaceActivations(const ModelConfig& config, int batch, int length, T* base,
+                        Activations<T>* a) {
   Carver<T> place{base};
-  const Widths w(config, rows);
+  const Widths w(config, batch * length);
+  const bool keep = KeepsAttentionWeights(config, batch, length);
+  const size_t kept = static_cast<size_t>(batch) * config.heads * length * length;
   const size_t nc = w.nc, np = w.np, nf = w.nf, nv = w.nv;
   auto place_norm = [&] { return NormActivations<T>{place(nc), place(w.n), place(w.n)}; };
   a->embedding = place(nc);
@@ -54,6 +62,7 @@ size_t PlaceActivations(const ModelConfig& config, int rows, T* base, Activation
     l.k = place(np);
     l.v = place(np);
     l.concat = place(np);
+    l.attention_weights = keep ? place(kept) : nullptr;
     l.attention = place(nc);
     l.residual1 = place(nc);
     if (config.has_ffn()) {
@@ -101,7 +110,8 @@ MemoryUse EstimateMemory(const ModelConfig& config, int batch, int length, int s
   use.parameters = params * scalar_bytes;
   use.gradients = params * scalar_bytes;
   use.activations =
-      static_cast<int64_t>(PlaceActivations<float>(config, n, nullptr, &a)) * scalar_bytes;
+      static_cast<int64_t>(PlaceActivations<float>(config, batch, length, nullptr, &a)) *
+      scalar_bytes;
   // + one head's scores, weights and their gradient [T × T], and the mask (bytes).
   use.scratch = static_cast<int64_t>(PlaceScratch<float>(config, n, nullptr, &s)) * scalar_bytes +
                 3 * t * t * scalar_bytes + t * t;
@@ -245,8 +255,8 @@ void Model<T>::Allocate(int batch, int length) {
   if (b.batch == batch && b.length == length) return;
   const int n = batch * length;
   // resize never shrinks capacity: alternating shapes do not reallocate.
-  b.activation_data.resize(PlaceActivations<T>(config_, n, nullptr, &b.acts));
-  PlaceActivations<T>(config_, n, b.activation_data.data(), &b.acts);
+  b.activation_data.resize(PlaceActivations<T>(config_, batch, length, nullptr, &b.acts));
+  PlaceActivations<T>(config_, batch, length, b.activation_data.data(), &b.acts);
   b.scratch_data.resize(PlaceScratch<T>(config_, n, nullptr, &b.scratch));
   PlaceScratch<T>(config_, n, b.scratch_data.data(), &b.scratch);
   b.batch = batch;

@@ -24,13 +24,14 @@ struct LayerActivations {
   NormActivations<T> ln1;  // LayerNorm models only (else attention reads the input)
   T *q = nullptr, *k = nullptr, *v = nullptr;  // [N × P]
   T* concat = nullptr;                         // [N × P] every head's output side by side
-  T* attention = nullptr;                      // [N × C] concat · W_O + b_O
-  T* residual1 = nullptr;                      // [N × C] input + attention (or attention)
-  NormActivations<T> ln2;                      // FFN models only, as everything down to residual2
-  T* ffn_hidden = nullptr;                     // [N × F] ln2 · W_1 + b_1
-  T* ffn_activation = nullptr;                 // [N × F] GELU(ffn_hidden)
-  T* ffn_out = nullptr;                        // [N × C] ffn_activation · W_2 + b_2
-  T* residual2 = nullptr;                      // [N × C] residual1 + ffn_out (or ffn_out)
+  T* attention_weights = nullptr;  // [B × heads × T × T] when KeepsAttentionWeights, else null
+  T* attention = nullptr;          // [N × C] concat · W_O + b_O
+  T* residual1 = nullptr;          // [N × C] input + attention (or attention)
+  NormActivations<T> ln2;          // FFN models only, as everything down to residual2
+  T* ffn_hidden = nullptr;         // [N × F] ln2 · W_1 + b_1
+  T* ffn_activation = nullptr;     // [N × F] GELU(ffn_hidden)
+  T* ffn_out = nullptr;            // [N × C] ffn_activation · W_2 + b_2
+  T* residual2 = nullptr;          // [N × C] residual1 + ffn_out (or ffn_out)
 };
 
 template <typename T>
@@ -53,9 +54,16 @@ struct Scratch {
   T* dconcat = nullptr;                           // [N × P]
 };
 
+// Whether Forward keeps every head's attention weights for Backward (which then need not
+// recompute them): when they take at most kMaxKeptAttentionWeights scalars over all layers
+// (16 MiB of float; the reference model's B 32, T 32 keeps 1 MiB). Longer sequences recompute.
+inline constexpr int64_t kMaxKeptAttentionWeights = int64_t{1} << 22;
+bool KeepsAttentionWeights(const ModelConfig& config, int batch, int length);
+
 // Carves the arrays out of `base` (nullptr: only counts) and returns how many scalars they take.
 template <typename T>
-size_t PlaceActivations(const ModelConfig& config, int n, T* base, Activations<T>* a);
+size_t PlaceActivations(const ModelConfig& config, int batch, int length, T* base,
+                        Activations<T>* a);
 template <typename T>
 size_t PlaceScratch(const ModelConfig& config, int n, T* base, Scratch<T>* s);
 

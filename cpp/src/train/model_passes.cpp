@@ -84,8 +84,9 @@ void Model<T>::ForwardLayer(int l) {
   MatmulForward(a.q, attention_in, Param(K::kWQ, l), Param(K::kBQ, l), n, c, p);
   MatmulForward(a.k, attention_in, Param(K::kWK, l), Param(K::kBK, l), n, c, p);
   MatmulForward(a.v, attention_in, Param(K::kWV, l), Param(K::kBV, l), n, c, p);
-  b.core.Forward(a.concat, a.q, a.k, a.v, b.batch, b.length, config_.heads, config_.ResolvedDK(),
-                 config_.causal, ScoreScale<T>(config_), &b.stats[static_cast<size_t>(l)]);
+  b.core.Forward(a.concat, a.attention_weights, a.q, a.k, a.v, b.batch, b.length, config_.heads,
+                 config_.ResolvedDK(), config_.causal, ScoreScale<T>(config_),
+                 &b.stats[static_cast<size_t>(l)]);
   MatmulForward(a.attention, a.concat, Param(K::kWO, l), Param(K::kBO, l), n, p, c);
   if (config_.residual) {
     ResidualForward(a.residual1, in, a.attention, n * c);
@@ -174,9 +175,9 @@ void Model<T>::BackwardLayer(int l) {
   // Attention: dstream is now ∂L/∂residual1 = ∂L/∂attention (+ ∂L/∂input via the residual).
   MatmulBackward(s.dconcat, Write::kAssign, Grad(K::kWO, l), Grad(K::kBO, l), s.dstream, a.concat,
                  Param(K::kWO, l), n, p, c);
-  b.core.Backward(s.dq, s.dk, s.dv, s.dconcat, a.q, a.k, a.v, b.batch, b.length, config_.heads,
-                  config_.ResolvedDK(), config_.causal, ScoreScale<T>(config_),
-                  &b.stats[static_cast<size_t>(l)]);
+  b.core.Backward(s.dq, s.dk, s.dv, s.dconcat, a.attention_weights, a.q, a.k, a.v, b.batch,
+                  b.length, config_.heads, config_.ResolvedDK(), config_.causal,
+                  ScoreScale<T>(config_), &b.stats[static_cast<size_t>(l)]);
   const bool norm = config_.has_layer_norm();
   const T* attention_in = norm ? a.ln1.out : in;
   MatmulBackward(s.dnorm, Write::kAssign, Grad(K::kWQ, l), Grad(K::kBQ, l), s.dq, attention_in,

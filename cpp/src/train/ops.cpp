@@ -1,59 +1,22 @@
 // The element-wise and row-wise operations of ops.hpp, and the products they share.
 #include "ops.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
-#include <utility>
-#include <vector>
 
 #include "gemm.hpp"
 
 namespace attention::train {
 
-namespace {
-
-// Scratch of the float products: grown once, then reused (no allocation per step); one per
-// thread.
-struct ProductScratch {
-  std::vector<float> transposed, result;
-  float* Transposed(size_t size) {
-    if (transposed.size() < size) transposed.resize(size);
-    return transposed.data();
-  }
-  float* Result(size_t size) {
-    if (result.size() < size) result.resize(size);
-    return result.data();
-  }
-};
-
-}  // namespace
-
 template <typename T>
 void Product(View<T> c, ConstView<T> a, ConstView<T> b, Transpose transpose, Write write) {
   if constexpr (std::is_same_v<T, float>) {
-    // Every float product through the engine's Gemm (c = a·b or a·bᵀ; in WebAssembly its SIMD
-    // kernel is 2–4 times Eigen's): aᵀ is first copied out, and an accumulated product is
-    // formed aside, then added. Both copies are O(size) against the product's O(size · depth).
-    thread_local ProductScratch scratch;
-    const float* left_data = a.data();
-    Eigen::Index rows = a.rows(), cols = a.cols(), stride = a.outerStride();
-    if (transpose == Transpose::kA) {
-      float* at = scratch.Transposed(static_cast<size_t>(a.size()));
-      View<float>(at, cols, rows, Eigen::OuterStride<>(rows)) = a.transpose();
-      left_data = at;
-      std::swap(rows, cols);
-      stride = cols;
-    }
-    const ConstView<float> left(left_data, rows, cols, Eigen::OuterStride<>(stride));
-    const TransposeB tb = transpose == Transpose::kB ? TransposeB::kYes : TransposeB::kNo;
-    if (write == Write::kAssign) {
-      Gemm(left, b, tb, c);
-    } else {
-      View<float> sum(scratch.Result(static_cast<size_t>(c.size())), c.rows(), c.cols(),
-                      Eigen::OuterStride<>(c.cols()));
-      Gemm(left, b, tb, sum);
-      c += sum;
-    }
+    // Every float product through the engine's Gemm (in WebAssembly its SIMD kernel is 2–4
+    // times Eigen's), which reads aᵀ in place and accumulates into c itself.
+    Gemm(a, transpose == Transpose::kA ? TransposeA::kYes : TransposeA::kNo, b,
+         transpose == Transpose::kB ? TransposeB::kYes : TransposeB::kNo,
+         write == Write::kAssign ? GemmWrite::kAssign : GemmWrite::kAccumulate, c);
     return;
   } else {
     const bool assign = write == Write::kAssign;
@@ -108,8 +71,13 @@ void EmbeddingBackward(T* dwte, T* dpos, const T* dout, const int* tokens, int n
 template <typename T>
 void MatmulForward(T* out, const T* inp, const T* w, const T* bias, int n, int c, int oc) {
   View<T> o = ViewOf(out, n, oc, oc);
-  Product<T>(o, ViewOf(inp, n, c, c), ViewOf(w, c, oc, oc), Transpose::kNone, Write::kAssign);
-  if (bias != nullptr) o.rowwise() += ViewOf(bias, 1, oc, oc).row(0);
+  if (bias == nullptr) {
+    Product<T>(o, ViewOf(inp, n, c, c), ViewOf(w, c, oc, oc), Transpose::kNone, Write::kAssign);
+    return;
+  }
+  // The bias first, then the product accumulated onto it: no second pass over out.
+  for (int i = 0; i < n; ++i) std::copy(bias, bias + oc, out + static_cast<size_t>(i) * oc);
+  Product<T>(o, ViewOf(inp, n, c, c), ViewOf(w, c, oc, oc), Transpose::kNone, Write::kAccumulate);
 }
 
 template <typename T>
@@ -120,8 +88,14 @@ void MatmulBackward(T* dinp, Write write, T* dw, T* dbias, const T* dout, const 
   Product<T>(ViewOf(dinp, n, c, c), g, ViewOf(w, c, oc, oc), Transpose::kB, write);
   // Pass 2: dw += inpᵀ · dout [C × OC].
   Product<T>(ViewOf(dw, c, oc, oc), ViewOf(inp, n, c, c), g, Transpose::kA, Write::kAccumulate);
-  // Pass 3: dbias += column sums of dout.
-  if (dbias != nullptr) ViewOf(dbias, 1, oc, oc).row(0) += g.colwise().sum();
+  // Pass 3: dbias += column sums of dout, row by row (contiguous, so the additions vectorize;
+  // a column at a time strides by OC).
+  if (dbias != nullptr) {
+    for (int i = 0; i < n; ++i) {
+      const T* row = dout + static_cast<size_t>(i) * oc;
+      for (int j = 0; j < oc; ++j) dbias[j] += row[j];
+    }
+  }
 }
 
 template <typename T>
@@ -151,10 +125,13 @@ void LayerNormBackward(T* dinp, T* dgain, T* dbias, const T* dout, const T* inp,
     const T* g = dout + static_cast<size_t>(i) * c;
     const T* x = inp + static_cast<size_t>(i) * c;
     T* dx = dinp + static_cast<size_t>(i) * c;
+    // The row's statistics in locals: read through pointers, every store below (which may alias
+    // them, as far as the compiler knows) would force a reload and keep the loops scalar.
+    const T m = mean[i], r = rstd[i];
     // Pass 1: the two row means of the normalized input's gradient.
     T dnorm_mean = 0, dnorm_norm_mean = 0;
     for (int j = 0; j < c; ++j) {
-      const T norm = (x[j] - mean[i]) * rstd[i];
+      const T norm = (x[j] - m) * r;
       const T dnorm = gain[j] * g[j];
       dnorm_mean += dnorm;
       dnorm_norm_mean += dnorm * norm;
@@ -163,11 +140,11 @@ void LayerNormBackward(T* dinp, T* dgain, T* dbias, const T* dout, const T* inp,
     dnorm_norm_mean /= c;
     // Pass 2: gain, bias and input gradients.
     for (int j = 0; j < c; ++j) {
-      const T norm = (x[j] - mean[i]) * rstd[i];
+      const T norm = (x[j] - m) * r;
       const T dnorm = gain[j] * g[j];
       dbias[j] += g[j];
       dgain[j] += norm * g[j];
-      dx[j] += (dnorm - dnorm_mean - norm * dnorm_norm_mean) * rstd[i];
+      dx[j] += (dnorm - dnorm_mean - norm * dnorm_norm_mean) * r;
     }
   }
 }

@@ -84,16 +84,17 @@ void ResidualForward(T* out, const T* a, const T* b, int count);
 // Multi-head attention core of one layer, B sequences of length T:
 //   per sequence b and head h: scores = q_h·k_hᵀ [T × T], weights = softmax(α·scores, mask),
 //   concat_h = weights·v_h [T × dK].
-// Reads q, k, v [N × P]; writes concat [N × P]. Keeps nothing T×T: the backward pass
-// recomputes each head's weights from q and k, one [T × T] at a time.
+// Reads q, k, v [N × P]; writes concat [N × P]. With `kept` (non-null, [B × heads × T × T]) the
+// forward pass stores every head's weights there and the backward pass reads them; with null
+// the backward pass recomputes each head's weights from q and k, one [T × T] at a time.
 template <typename T>
 class AttentionCore {
  public:
-  void Forward(T* concat, const T* q, const T* k, const T* v, int batch, int length, int heads,
-               int d_k, bool causal, T alpha, AttentionStats* stats);
+  void Forward(T* concat, T* kept, const T* q, const T* k, const T* v, int batch, int length,
+               int heads, int d_k, bool causal, T alpha, AttentionStats* stats);
   // Reads dconcat, q, k, v [N × P]; writes (=) dq, dk, dv [N × P].
-  void Backward(T* dq, T* dk, T* dv, const T* dconcat, const T* q, const T* k, const T* v,
-                int batch, int length, int heads, int d_k, bool causal, T alpha,
+  void Backward(T* dq, T* dk, T* dv, const T* dconcat, const T* kept, const T* q, const T* k,
+                const T* v, int batch, int length, int heads, int d_k, bool causal, T alpha,
                 AttentionStats* stats);
 
  private:
