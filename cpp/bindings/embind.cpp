@@ -2,6 +2,7 @@
 // of WASM memory and frees every handle; nothing else should call these names directly.
 #include <emscripten/bind.h>
 
+#include "gemm_probe.hpp"
 #include "trace_handle.hpp"
 
 EMSCRIPTEN_BINDINGS(attention_engine) {
@@ -21,4 +22,6 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
   emscripten::function("limits", &attention::bindings::GetLimits);
   emscripten::function("givenNames", &attention::bindings::GivenNames);
   emscripten::function("heapBytesInUse", &attention::bindings::HeapBytesInUse);
+  // For tests/node/gemm.test.mjs only.
+  emscripten::function("gemmProbe", &attention::bindings::GemmProbe);
 }

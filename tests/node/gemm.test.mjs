@@ -114,3 +114,49 @@ for (const [n, d, heads, dK] of SHAPES) {
     for (const [name, error] of Object.entries(errors)) assert.ok(error < 1e-5, `${name}: relative error ${error}`);
   });
 }
+
+// Training's backward products: op(a) = aᵀ read in place, and c += op(a)·op(b). Only the
+// WebAssembly build runs these paths of the SIMD128 kernel (natively Gemm is Eigen, so the
+// native gradient checks do not reach them): every combination on odd shapes, in double.
+test('the kernel behind training: aᵀ read in place and accumulation into c, on odd shapes', async () => {
+  const { compileModule } = await import('../../dist/engine/module.js');
+  const module = (await compileModule())();
+  const shapes = [
+    [1, 1, 1],
+    [3, 5, 7],
+    [4, 8, 8],
+    [13, 17, 9],
+    [32, 64, 33],
+    [65, 31, 130],
+  ];
+  let worst = 0;
+  for (const [m, k, n] of shapes) {
+    for (const transposeA of [false, true]) {
+      for (const transposeB of [false, true]) {
+        for (const accumulate of [false, true]) {
+          const a = seededValues(m * k, m * 7 + k, 1);
+          const b = seededValues(k * n, k * 11 + n, 1);
+          const c0 = seededValues(m * n, m + n * 13, 1);
+          // The reference reads op(a) [m × k] and op(b) [k × n] from the stored layouts.
+          const opA = new Float64Array(m * k);
+          for (let i = 0; i < m; i++)
+            for (let t = 0; t < k; t++) opA[i * k + t] = transposeA ? a[t * m + i] : a[i * k + t];
+          const want = product(opA, b, m, k, n, transposeB);
+          if (accumulate) for (let i = 0; i < m * n; i++) want[i] += c0[i];
+          const got = module.gemmProbe(a, b, c0, m, k, n, transposeA, transposeB, accumulate);
+          assert.ok(got instanceof Float32Array && got.length === m * n, `${m}×${k}×${n}: a product came back`);
+          let err = 0;
+          let norm = 0;
+          for (let i = 0; i < m * n; i++) {
+            err += (got[i] - want[i]) ** 2;
+            norm += want[i] ** 2;
+          }
+          const relative = Math.sqrt(err / Math.max(norm, 1e-30));
+          worst = Math.max(worst, relative);
+          assert.ok(relative < 1e-5, `${m}×${k}×${n} aᵀ ${transposeA} bᵀ ${transposeB} += ${accumulate}: ${relative}`);
+        }
+      }
+    }
+  }
+  console.log(`  Gemm with aᵀ and accumulation: largest relative error ${worst.toExponential(2)}`);
+});
