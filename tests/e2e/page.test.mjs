@@ -141,6 +141,7 @@ test('links and heatmap cells match the engine, and hover shows its exact number
   await shot(page, 'view-heatmap');
 
   await page.click('[data-role=table-toggle]');
+  await page.waitForSelector('[data-role=heatmap-tables] table'); // drawn once the data is there
   assert.equal(await page.locator('[data-role=heatmap-tables] table').count(), 4);
   assert.equal(
     await page.locator('[data-role=heatmap-tables] table').first().locator('td').count(),
@@ -288,18 +289,25 @@ test('phone size and dark theme: no horizontal scroll, dark background', async (
 test('keyboard: tabs, play and pause, token lock', async () => {
   const { page, context, problems } = await openPage(session.browser, session.url);
   await page.waitForSelector('[data-role=links] text.token');
+  // Views, locks and the transport re-render after the worker answers: wait for each state
+  // (a selector that never matches fails the test by its timeout), then assert it.
+  const reaches = async (selector) => {
+    await page.waitForSelector(selector, { state: 'attached', timeout: 10000 });
+    assert.equal(await page.locator(selector).count(), 1, selector);
+  };
   await page.focus('[role=tab][data-view=links]');
   await page.keyboard.press('ArrowRight');
-  assert.equal(await page.locator('[role=tab][data-view=heatmap]').getAttribute('aria-selected'), 'true');
+  await reaches('[role=tab][data-view=heatmap][aria-selected=true]');
   await page.keyboard.press('ArrowLeft');
+  await reaches('[role=tab][data-view=links][aria-selected=true]');
   await page.focus('[data-role=links] text.token.key >> nth=2');
   await page.keyboard.press('Enter');
-  assert.equal(await page.locator('[data-role=links] text.token.locked').count(), 1);
+  await reaches('[data-role=links] text.token.locked');
   await page.locator('.transport .play').focus();
   await page.keyboard.press('Enter');
-  assert.equal(await page.locator('.transport .play').getAttribute('aria-pressed'), 'true');
+  await reaches('.transport .play[aria-pressed=true]');
   await page.keyboard.press('Enter');
-  assert.equal(await page.locator('.transport .play').getAttribute('aria-pressed'), 'false');
+  await reaches('.transport .play[aria-pressed=false]');
   assert.deepEqual(problems, []);
   await context.close();
 });

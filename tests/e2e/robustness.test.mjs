@@ -71,6 +71,7 @@ test('500 edits of the sentence keep the JS heap, the WASM heap and the DOM boun
       { count, offset, sentences },
     );
   const measure = async () => {
+    await page.evaluate(() => window.attentionExplorer.idle()); // the last edit is computed and drawn
     await transitionsDone(page); // exiting elements are gone
     await cdp.send('HeapProfiler.collectGarbage');
     const { usedSize } = await cdp.send('Runtime.getHeapUsage');
@@ -92,7 +93,12 @@ test('500 edits of the sentence keep the JS heap, the WASM heap and the DOM boun
   );
   assert.ok(afterEdits.usedSize - before.usedSize < 3 * 1024 * 1024, 'JS heap grows by less than 3 MB over 500 edits');
   assert.equal(afterEdits.dom, before.dom, 'the same sentence has the same number of elements');
-  assert.equal(afterEdits.wasm.inUse, before.wasm.inUse, 'every replaced trace was freed in WASM');
+  // malloc may place the same sentence's trace in differently split chunks depending on what
+  // ran before (a few bytes); one leaked trace per edit would be 500 traces.
+  assert.ok(
+    Math.abs(afterEdits.wasm.inUse - before.wasm.inUse) < 16 * 1024,
+    'every replaced trace was freed in WASM (within malloc rounding)',
+  );
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -119,6 +125,7 @@ test('text is never HTML: chips, links, tooltips, table, exported SVG, embed pag
   await page.locator('[data-role=heatmaps] g.cell').first().hover();
   assert.match(await page.locator('.tooltip').textContent(), /<img/);
   await page.click('[data-role=table-toggle]');
+  await page.waitForSelector('[data-role=heatmap-tables] th'); // drawn once the data is there
   const headers = await page.locator('[data-role=heatmap-tables] th').allTextContents();
   assert.ok(headers.includes('src=x'));
   const svg = await page.evaluate(() => window.attentionExplorer.viewSVG());
