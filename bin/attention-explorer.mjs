@@ -18,6 +18,7 @@ import {
   traceCSV,
   traceJSON,
 } from '../dist/engine/serialize.js';
+import { exitQuietlyWhenThePipeCloses } from './stdout.mjs';
 import { isTrainingCommand, runTrainingCommand } from './train.mjs';
 
 // train, eval and trace --model: bin/train.mjs.
@@ -178,11 +179,7 @@ async function refusedBy(work) {
 const engine = await createEngine();
 const trace = await refusedBy(() => engine.open(options));
 
-// A reader that stops early (`| head`) closes the pipe: that is not an error.
-process.stdout.on('error', (error) => {
-  if (error.code === 'EPIPE') process.exit(0);
-  fail(`cannot write the output: ${error.message}`, 3);
-});
+exitQuietlyWhenThePipeCloses();
 
 /** Writes the pieces in ~64 KiB writes, waiting whenever the reader is behind. */
 async function write(pieces) {

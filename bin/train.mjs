@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { AttentionError, TRAINER_FIELDS, createEngine } from '../dist/engine/engine.js';
 import { matrixCSV, matrixJSON, matricesOf, traceCSV, traceJSON } from '../dist/engine/serialize.js';
 import { normalizeTrainerConfig } from '../dist/engine/training_config.js';
+import { exitQuietlyWhenThePipeCloses } from './stdout.mjs';
 
 /** --d-model for dModel, --batch-size for batchSize, … */
 const flagOf = (field) => field.replace(/[A-Z]+/g, (m) => `-${m.toLowerCase()}`);
@@ -271,12 +272,7 @@ const flushed = (stream) => new Promise((resolve) => stream.write('', () => reso
 
 /** Runs a training command; resolves to the exit code once stdout and stderr are flushed. */
 export async function runTrainingCommand(args) {
-  // A reader that stops early (`| head`) closes the pipe: that is not an error.
-  process.stdout.on('error', (error) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    process.stderr.write(`attention-explorer: cannot write the output: ${error.message}\n`);
-    process.exit(3);
-  });
+  exitQuietlyWhenThePipeCloses();
   const code = await exitCodeOf(args);
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   return code;

@@ -128,6 +128,20 @@ export class LiveTrace {
 }
 
 /**
+ * Reads the steps `infos` into a Map name → step (or, per head, an array of steps by head):
+ * every step of head 0, then of head 1, …, because the engine recomputes one head's n×m steps
+ * at a time, so each head is computed once. `read(info, head)` copies one step.
+ */
+export function copyHeadByHead(infos, heads, read) {
+  const copied = new Map();
+  for (const info of infos) copied.set(info.name, info.perHead ? [] : read(info, 0));
+  for (let h = 0; h < heads; h++) {
+    for (const info of infos) if (info.perHead) copied.get(info.name).push(read(info, h));
+  }
+  return copied;
+}
+
+/**
  * Copies the steps `names` (every step if undefined; each once) of a live trace into a plain
  * trace with nothing to free.
  */
@@ -136,14 +150,8 @@ export function copyTrace(live, names) {
     throw new AttentionError('INVALID_ARGUMENT', 'steps', `steps (${describe(names)}) must be an array of step names`);
   }
   const selected = [...new Set(names ?? live.stepNames)];
-  const copied = new Map();
-  for (const name of selected) copied.set(name, live.info(name).perHead ? [] : live.step(name));
-  // Head by head: the engine recomputes one head's n×m steps at a time, so reading every step
-  // of head 0, then of head 1, … computes each head once.
-  for (let h = 0; h < live.heads; h++) {
-    for (const [name, s] of copied) if (Array.isArray(s)) s.push(live.step(name, h));
-  }
   const infos = new Map(selected.map((name) => [name, live.info(name)]));
+  const copied = copyHeadByHead([...infos.values()], live.heads, (info, h) => live.step(info.name, h));
   const { heads } = live;
   return {
     ...live, // the summary fields (tokens, sizes, parameterCount, flops): plain data

@@ -13,6 +13,7 @@
 import { AttentionError, describe, invalid } from './errors.js';
 import { element, get } from './read.js';
 import { normalizeTrainerConfig, trainerRequest } from './training_config.js';
+import { copyHeadByHead } from './trace.js';
 
 function errorOf(handle) {
   return new AttentionError(handle.errorCode(), handle.errorField(), handle.errorMessage());
@@ -119,15 +120,8 @@ function readTrace(handle, { layer, steps } = {}) {
     }
   }
   const pick = (infos) => (steps ? infos.filter((i) => steps.includes(i.name)) : infos);
-  const stepsOf = (infos, layerIndex) => {
-    const out = {};
-    for (const info of infos) out[info.name] = info.perHead ? [] : copy(info, layerIndex, 0);
-    // Head by head: the explorer's Trace recomputes one head's T×T steps at a time.
-    for (let h = 0; h < s.heads; h++) {
-      for (const info of infos) if (info.perHead) out[info.name].push(copy(info, layerIndex, h));
-    }
-    return out;
-  };
+  const stepsOf = (infos, layerIndex) =>
+    Object.fromEntries(copyHeadByHead(infos, s.heads, (info, h) => copy(info, layerIndex, h)));
   const stepReader = (out, names) =>
     function step(name, head = 0) {
       const found = Object.hasOwn(out, name) ? out[name] : undefined;
