@@ -7,10 +7,10 @@
 //   node bench/train/dk-preset.mjs '{"initStd":0.02}' 300   # the preset with overrides
 import { performance } from 'node:perf_hooks';
 import { createEngine } from '../../dist/engine/engine.js';
-import { DK_PRESET } from './dk-preset-config.mjs';
+import { DK_PRESET, DK_STEPS } from './dk-preset-config.mjs';
 
 const overrides = JSON.parse(process.argv[2] ?? '{}');
-const steps = Number(process.argv[3] ?? 300);
+const steps = Number(process.argv[3] ?? DK_STEPS);
 const every = Number(process.argv[4] ?? 10);
 const config = { ...DK_PRESET, ...overrides };
 const engine = await createEngine();
@@ -33,7 +33,7 @@ scaled.rows.forEach((s, i) => {
   if (i % Math.max(1, Math.round(50 / every)) !== 0 && i !== scaled.rows.length - 1 && i !== 0) return;
   console.log(
     `${s.step} | ${fmt(s.loss)} / ${fmt(u.loss)} | ${fmt(s.attentionEntropy)} / ${fmt(u.attentionEntropy)} | ` +
-      `${fmt(s.scoreGradientNorm)} / ${fmt(u.scoreGradientNorm)} | ${fmt(s.scoreGradientNorm * Math.sqrt(dK))} / ${fmt(u.scoreGradientNorm)}`,
+      `${fmt(s.scoreGradientNorm)} / ${fmt(u.scoreGradientNorm)} | ${fmt(s.softmaxGradientNorm)} / ${fmt(u.softmaxGradientNorm)}`,
   );
 });
 for (const run of runs) {

@@ -168,6 +168,7 @@ val ModelHandle::step(int count) {
   out.set("tokensPerSecond", metrics.tokens_per_second);
   out.set("attentionEntropy", metrics.attention_entropy);
   out.set("scoreGradientNorm", metrics.score_gradient_norm);
+  out.set("softmaxGradientNorm", metrics.softmax_gradient_norm);
   return out;
 }
 

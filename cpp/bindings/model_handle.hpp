@@ -32,7 +32,8 @@ class ModelHandle {
   emscripten::val info() const;
 
   // `count` training updates: { step, loss, accuracy, gradientNorm, learningRate,
-  // tokensPerSecond, attentionEntropy, scoreGradientNorm } or null. Task models only.
+  // tokensPerSecond, attentionEntropy, scoreGradientNorm, softmaxGradientNorm } or null. Task
+  // models only.
   emscripten::val step(int count);
   // The first `count` held-out examples: { examples, exactMatch, tokenAccuracy, loss } or null.
   emscripten::val evaluate(int count);

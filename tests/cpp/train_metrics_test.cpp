@@ -74,6 +74,9 @@ TEST(TrainMetrics, StepReportsTheLastBatchsEntropyAndScoreGradient) {
                 SummarizeAttention(model.attention_stats()).score_gradient_norm,
                 1e-6 * metrics.score_gradient_norm);
     EXPECT_GT(metrics.score_gradient_norm, 0.0);
+    EXPECT_DOUBLE_EQ(metrics.softmax_gradient_norm,
+                     scale ? metrics.score_gradient_norm * std::sqrt(8.0)  // dK = 16 / 2
+                           : metrics.score_gradient_norm);
   }
 }
 

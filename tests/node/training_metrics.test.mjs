@@ -38,6 +38,9 @@ test('attentionEntropy is uniform attention’s at a tiny initialisation; unscal
   assert.ok(causal.scoreGradientNorm > 0);
   const ratio = unscaled.scoreGradientNorm / causal.scoreGradientNorm;
   assert.ok(Math.abs(ratio / Math.sqrt(8) - 1) < 1e-3, `ratio ${ratio}, √8 = ${Math.sqrt(8)}`);
+  // …and the gradient at the softmax's input is the same in both.
+  assert.equal(unscaled.softmaxGradientNorm, unscaled.scoreGradientNorm);
+  assert.ok(Math.abs(causal.softmaxGradientNorm / unscaled.softmaxGradientNorm - 1) < 1e-3);
   // Trained, attention sharpens: the entropy falls below uniform's.
   withTrainer({ ...TINY, learningRate: 1e-2 }, (t) => {
     const first = t.step(1);

@@ -77,6 +77,8 @@ export interface StepMetrics {
   attentionEntropy: number;
   /** ‖∂L/∂scores‖₂ of the last batch, scores = q·kᵀ before ÷√dK, over every layer, head and sequence. */
   scoreGradientNorm: number;
+  /** ‖∂L/∂(softmax input)‖₂ of the last batch: scoreGradientNorm · √dK when scaled, else the same. */
+  softmaxGradientNorm: number;
 }
 
 /**

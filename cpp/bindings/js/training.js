@@ -274,7 +274,8 @@ export class Trainer extends ModelBase {
 
   /**
    * `count` updates on fresh batches: { step, loss, accuracy, gradientNorm, learningRate,
-   * tokensPerSecond, attentionEntropy, scoreGradientNorm } (the last two of the last batch).
+   * tokensPerSecond, attentionEntropy, scoreGradientNorm, softmaxGradientNorm } (the last three
+   * of the last batch).
    */
   step(count = 1) {
     positiveInteger(count, 'count', 1e6);

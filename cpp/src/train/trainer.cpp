@@ -96,6 +96,11 @@ Status Trainer::Step(int count, StepMetrics* metrics) {
   const AttentionSummary attention = SummarizeAttention(model_.attention_stats());
   metrics->attention_entropy = attention.entropy;
   metrics->score_gradient_norm = attention.score_gradient_norm;
+  // ∂L/∂(α·q·kᵀ) = ∂L/∂(q·kᵀ) / α.
+  metrics->softmax_gradient_norm =
+      config_.model.scale ? attention.score_gradient_norm *
+                                std::sqrt(static_cast<double>(config_.model.ResolvedDK()))
+                          : attention.score_gradient_norm;
   return Status::Ok();
 }
 

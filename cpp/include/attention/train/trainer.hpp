@@ -41,6 +41,9 @@ struct StepMetrics {
   // Of the call's last batch (the √dK experiment's curves; SummarizeAttention, model.hpp):
   double attention_entropy = 0.0;  // mean softmax entropy (nats) over every row, layer, head
   double score_gradient_norm = 0.0;  // ‖∂L/∂scores‖₂, scores = q·kᵀ before ÷√dK, every layer
+  // ‖∂L/∂(softmax input)‖₂: score_gradient_norm · √dK when the model scales, else the same. The
+  // textbook's "small gradients" of a saturated softmax are this one's.
+  double softmax_gradient_norm = 0.0;
 };
 
 class Trainer {
