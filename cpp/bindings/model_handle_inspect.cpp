@@ -1,6 +1,7 @@
 // What the training playground reads from a ModelHandle while it trains (issue 13): head
 // scores, one example's attention and the model's answer to a typed input. Each runs the model,
 // which invalidates the last trace (ModelTrace reads the model's activations).
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,10 @@ namespace attention::bindings {
 namespace {
 
 using emscripten::val;
+
+// The most one attention snapshot may take: what a page draws is far smaller (4 layers × 4
+// heads × 32² floats is 64 kB), and JS copies it once more.
+constexpr int64_t kMaxSnapshotBytes = int64_t{64} << 20;
 
 val Grid(const std::vector<std::vector<double>>& rows) {
   val out = val::array();
@@ -55,10 +60,19 @@ val ModelHandle::attention(const val& tokens) {
   batch.length = static_cast<int>(ids.size());
   batch.tokens = ids;
   // The model's own check first, so that a refusal names the token or the length at fault.
-  status_ = train::ValidateBatch(t->model().config(), batch);
-  if (!status_.ok()) return val::null();
-  snapshot_ = train::AttentionSnapshot(&t->model(), ids);
   const train::ModelConfig& config = t->model().config();
+  status_ = train::ValidateBatch(config, batch);
+  if (!status_.ok()) return val::null();
+  const int64_t bytes = int64_t{4} * config.layers * config.heads * batch.length * batch.length;
+  if (bytes > kMaxSnapshotBytes) {
+    Fail(ErrorCode::kLimitExceeded, "tokens",
+         "the attention of " + std::to_string(batch.length) + " tokens in " +
+             std::to_string(config.layers) + " layers of " + std::to_string(config.heads) +
+             " heads takes " + std::to_string(bytes >> 20) + " MiB; at most " +
+             std::to_string(kMaxSnapshotBytes >> 20) + " MiB: give fewer tokens");
+    return val::null();
+  }
+  snapshot_ = train::AttentionSnapshot(&t->model(), ids);
   val out = val::object();
   out.set("layers", config.layers);
   out.set("heads", config.heads);

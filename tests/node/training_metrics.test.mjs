@@ -115,7 +115,21 @@ test('attention(example) equals the trace’s weights of every layer and head, i
     assert.equal(snapshot.weights.length, 0, 'transferred, not copied');
     throwsAttention(() => t.attention({ text: '4 x' }), { code: 'INVALID_ARGUMENT', field: 'text' });
     throwsAttention(() => t.attention({ tokens: new Array(9).fill(0) }), { code: 'LIMIT_EXCEEDED', field: 'tokens' });
+    throwsAttention(() => t.attention({ tokens: [0, , 1] }), { code: 'INVALID_ARGUMENT', field: 'tokens[1]' });
   });
+  // 256 heads × 512² weights would be 256 MiB: refused before anything is allocated.
+  withTrainer(
+    { task: 'copy', length: 256, alphabet: 2, layers: 1, dModel: 256, heads: 256, dK: 1, batchSize: 1 },
+    (t) => {
+      const tokens = new Array(512).fill(0);
+      throwsAttention(() => t.attention({ tokens }), {
+        code: 'LIMIT_EXCEEDED',
+        field: 'tokens',
+        message: /256 MiB; at most 64 MiB/,
+      });
+      assert.equal(t.attention({ tokens: tokens.slice(0, 128) }).weights.length, 256 * 128 * 128);
+    },
+  );
 });
 
 /** The model's arg-max next symbol after `symbols`, from the trace's probabilities. */
