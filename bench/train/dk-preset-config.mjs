@@ -4,8 +4,8 @@
 // unscaled scores with a standard deviation of ≈ √dK ≈ 11.
 export const DK_PRESET = Object.freeze({
   task: 'sort',
-  length: 6,
-  alphabet: 8,
+  length: 5,
+  alphabet: 6,
   layers: 1,
   dModel: 128,
   heads: 1,
