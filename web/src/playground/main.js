@@ -39,6 +39,8 @@ await startPage(async () => {
   let lastAnswerAt = 0;
   let answerId = 0;
   let frame = 0;
+  let status = { step: 0, rate: null }; // the last figures shown, redrawn in a new language
+  let lastAnswer = null;
 
   // ---- drawing, at most once per frame ----
   const dirty = new Set();
@@ -50,6 +52,7 @@ await startPage(async () => {
       if (dirty.has('snapshot')) drawSnapshot(root, history, scrubIndex, t());
       if (dirty.has('heads') && state.task === 'induction') drawHeadScores(root, history, t());
       if (dirty.has('experiment') && experimentRows.length) drawExperiment(root, experimentRows, t());
+      if (dirty.has('answer') && lastAnswer) drawAnswer(root, lastAnswer, t());
       dirty.clear();
     });
   }
@@ -77,7 +80,8 @@ await startPage(async () => {
     $('experiment').setAttribute('aria-pressed', String(Boolean(experimentWorker)));
     showPlaying();
     showControls();
-    redraw('curves', 'snapshot', 'heads', 'experiment');
+    showStatus();
+    redraw('curves', 'snapshot', 'heads', 'experiment', 'answer');
   }
 
   function showControls() {
@@ -105,12 +109,19 @@ await startPage(async () => {
     $('step').disabled = !trainable;
   }
 
-  function showStatus(step, rate) {
+  /** The step counter, speed and size; `next` updates the figures, none: redraws them. */
+  function showStatus(next = {}) {
+    status = { step: next.step ?? status.step, rate: next.rate ?? status.rate };
     const s = t();
     const format = new Intl.NumberFormat(state.lang === 'zh' ? 'zh-CN' : 'en-US', { maximumFractionDigits: 0 });
-    $('step-count').textContent = s.stepCount(format.format(step));
-    if (rate) $('speed').textContent = s.speed(format.format(rate.stepsPerSecond), format.format(rate.tokensPerSecond));
-    if (info) $('params').textContent = s.parameters(format.format(info.parameterCount));
+    const { rate } = status;
+    $('status').textContent = [
+      s.stepCount(format.format(status.step)),
+      rate && s.speed(format.format(rate.stepsPerSecond), format.format(rate.tokensPerSecond)),
+      info && s.parameters(format.format(info.parameterCount)),
+    ]
+      .filter(Boolean)
+      .join(' · ');
   }
 
   function showError(message) {
@@ -141,6 +152,7 @@ await startPage(async () => {
     showError(null);
     $('answer').hidden = true;
     $('answer-grid').replaceChildren();
+    lastAnswer = null;
     worker.send('configure', { config: trainerConfig(state.task, state) });
   }
 
@@ -160,6 +172,7 @@ await startPage(async () => {
     if (parsedExample.error) {
       error.textContent = t()[parsedExample.error.key](...parsedExample.error.args);
       $('answer').hidden = true;
+      lastAnswer = null;
       return;
     }
     lastAnswerAt = performance.now();
@@ -174,14 +187,13 @@ await startPage(async () => {
       showNotice(t().loaded(info.name));
     }
     record(history, { rows: [], snapshot: message.snapshot, step: info.steps });
-    showStatus(info.steps, null);
-    $('speed').textContent = '';
+    status = { step: info.steps, rate: null };
     applyTexts();
     askAnswer();
   });
   worker.on('progress', (message) => {
     record(history, message);
-    showStatus(message.step, message.rate);
+    showStatus({ step: message.step, rate: message.rate });
     redraw('curves', 'snapshot', 'heads');
     if (state.example && performance.now() - lastAnswerAt > ANSWER_MS) askAnswer();
   });
@@ -190,7 +202,9 @@ await startPage(async () => {
     showPlaying();
   });
   worker.on('answer', (message) => {
-    if (message.id === answerId) drawAnswer(root, message, t());
+    if (message.id !== answerId) return;
+    lastAnswer = message;
+    redraw('answer');
   });
   worker.on('saved', async (message) => {
     const name = `${state.task}.model`;
@@ -317,6 +331,7 @@ await startPage(async () => {
 
   if (parsed.notices.length) showNotice(strings(state.lang).ignoredURL(parsed.notices.join(', ')));
   applyTexts();
+  writeURL(); // the link as this page writes it: preset values left out, bad ones dropped
   configure();
   if (state.experiment) toggleExperiment();
   window.attentionPlayground = {

@@ -46,9 +46,7 @@ export const MARKUP = `
       <button type="button" data-role="step" data-i18n="step"></button>
       <button type="button" data-role="reset" data-i18n="reset"></button>
     </div>
-    <p class="pg-status" role="status" aria-live="polite">
-      <span data-role="step-count"></span> · <span data-role="speed"></span> · <span data-role="params"></span>
-    </p>
+    <p class="pg-status" data-role="status"></p>
     <p class="pg-status"><span data-role="held-out"></span></p>
     <p class="message" data-role="error" role="alert" hidden></p>
   </section>
@@ -108,7 +106,7 @@ export const MARKUP = `
     <h2 id="pg-model-title" data-i18n="model"></h2>
     <div class="transport">
       <button type="button" data-role="download" data-i18n="download"></button>
-      <label class="pg-file"><span data-i18n="load"></span> <input type="file" data-role="load" accept=".model,application/octet-stream" /></label>
+      <label class="pg-file"><input type="file" class="visually-hidden" data-role="load" accept=".model,application/octet-stream" /><span data-i18n="load"></span></label>
       <button type="button" data-role="open-explorer" data-i18n="openExplorer"></button>
     </div>
   </section>

@@ -182,8 +182,9 @@ const handlers = {
     if (trainer?.step || pair) setPlaying(true);
   },
   pause() {
-    setPlaying(false);
+    // The last rows first: once the page hears "paused", it has every step that ran.
     if (pending.length) flush(true);
+    setPlaying(false);
   },
   step({ count = 1 }) {
     if (!trainer?.step || pair) return;
