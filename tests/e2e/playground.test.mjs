@@ -145,6 +145,10 @@ test('a trained model goes to the explorer byte for byte (IndexedDB + ?model=loc
   const id = params.get('model')?.replace(/^local:/, '');
   assert.match(id, /^[0-9a-f]{18}$/);
   assert.equal(params.get('lang'), 'en');
+  // Links both ways: the explorer's header leads back to the playground.
+  assert.equal(await page.locator('[data-role=explorer-link]').getAttribute('href'), 'index.html');
+  await explorer.waitForSelector('[data-role=playground-link]');
+  assert.equal(await explorer.locator('[data-role=playground-link]').getAttribute('href'), 'playground.html');
   // What the explorer's page can read of it, through the same module's store.
   const handed = await explorer.evaluate(
     (key) =>
@@ -206,6 +210,24 @@ test('the URL round-trips every field, bad values are named, and the page fits a
   await page.waitForSelector('[data-role=heads-panel]:not([hidden])');
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no sideways scrolling');
   await shot(page, 'phone-zh');
+  assertClean(opened);
+  await context.close();
+});
+
+test('embedded: embed=1 hides the header, controls=0 and try=0 hide their panels, training still runs', async () => {
+  const opened = await openPlayground('?task=reverse&embed=1&controls=0&try=0&lang=en', {
+    viewport: { width: 700, height: 600 },
+  });
+  const { page, context } = opened;
+  const visible = (selector) => page.locator(selector).first().isVisible();
+  assert.equal(await visible('header.top'), false);
+  assert.equal(await visible('.pg-setup'), false);
+  assert.equal(await visible('.pg-try'), false);
+  assert.equal(await visible('.pg-heatmaps'), true);
+  await page.click('[data-role=play]');
+  await page.waitForFunction(() => window.attentionPlayground.history.loss.length >= 3, null, { timeout: 30000 });
+  await page.click('[data-role=play]');
+  await waitUntil(() => /embed=1&controls=0&try=0/.test(page.url()), 'the link keeps the embed flags', 5000);
   assertClean(opened);
   await context.close();
 });

@@ -1,7 +1,7 @@
 // Every layer's and head's attention weights of one sequence, as a grid of small heatmaps: one
 // <canvas> per head (T × T cells; canvas, not SVG, because they redraw ten times a second
 // while training), rows = layers. Each canvas carries an aria-label with the head's strongest
-// link per query, and its largest weights are readable on hover through `title`.
+// link per query; hovering a cell shows its weight in `title`.
 //   drawHeatmaps(container, snapshot, label)   snapshot: { tokens, layers, heads, length: T,
 //                                                          weights: Float32Array [L × H × T × T] }
 import { weightScale } from '../scales.js';
@@ -11,6 +11,9 @@ const SIZE = 148;
 const color = weightScale();
 // The colour of each weight in 1/256 steps, computed once: 10 redraws/s of thousands of cells.
 const LUT = Array.from({ length: 257 }, (_, i) => color(i / 256));
+
+/** The snapshot each container shows, for its hover texts. */
+const shown = new WeakMap();
 
 /** Per query: the key of its largest weight (for text alternatives and tests). */
 export function strongestKeys(weights, offset, T) {
@@ -35,6 +38,16 @@ export function drawHeatmaps(container, snap, label) {
         canvas.setAttribute('role', 'img');
         canvas.dataset.layer = l;
         canvas.dataset.head = h;
+        // Hovering a cell names its query, key and weight (read from the newest snapshot drawn).
+        canvas.addEventListener('mousemove', (event) => {
+          const { snap: current, cell: size } = shown.get(container);
+          const T2 = current.length;
+          const k = Math.floor(event.offsetX / size);
+          const q = Math.floor(event.offsetY / size);
+          if (q < 0 || k < 0 || q >= T2 || k >= T2) return;
+          const w = current.weights[((l * current.heads + h) * T2 + q) * T2 + k];
+          canvas.title = `${current.tokens[q]} → ${current.tokens[k]}: ${w.toFixed(3)}`;
+        });
         const caption = document.createElement('figcaption');
         figure.append(canvas, caption);
         container.append(figure);
@@ -42,6 +55,7 @@ export function drawHeatmaps(container, snap, label) {
     }
   }
   const cell = Math.max(2, Math.min(CELL_MAX, Math.floor(SIZE / T)));
+  shown.set(container, { snap, cell });
   const ratio = globalThis.devicePixelRatio || 1;
   container.querySelectorAll('figure').forEach((figure) => {
     const canvas = figure.firstChild;
@@ -69,6 +83,5 @@ export function drawHeatmaps(container, snap, label) {
     figure.lastChild.textContent = title;
     canvas.dataset.strongest = strongest.join(' ');
     canvas.setAttribute('aria-label', `${title}: ${tokens.map((t, q) => `${t}→${tokens[strongest[q]]}`).join(', ')}`);
-    canvas.title = canvas.getAttribute('aria-label');
   });
 }

@@ -47,6 +47,7 @@ await startPage(async () => {
   function redraw(...parts) {
     parts.forEach((p) => dirty.add(p));
     frame ||= requestAnimationFrame(() => {
+      const start = performance.now();
       frame = 0;
       if (dirty.has('curves')) drawCurves(root, history, t());
       if (dirty.has('snapshot')) drawSnapshot(root, history, scrubIndex, t());
@@ -54,6 +55,8 @@ await startPage(async () => {
       if (dirty.has('experiment') && experimentRows.length) drawExperiment(root, experimentRows, t());
       if (dirty.has('answer') && lastAnswer) drawAnswer(root, lastAnswer, t());
       dirty.clear();
+      // Read by bench/playground-responsiveness.mjs: what one redraw costs the main thread.
+      performance.measure('playground:draw', { start });
     });
   }
 

@@ -41,9 +41,10 @@ export const MARKUP = `
   </section>
   <section class="panel pg-train" aria-labelledby="pg-train-title">
     <h2 id="pg-train-title" data-i18n="training"></h2>
-    <div class="transport" data-chrome="controls">
-      <button type="button" data-role="play" aria-keyshortcuts="Space"></button>
-      <button type="button" data-role="step" data-i18n="step"></button>
+    <div class="transport">
+      <!-- Disabled until the worker has a model (tests wait for that). -->
+      <button type="button" data-role="play" aria-keyshortcuts="Space" disabled></button>
+      <button type="button" data-role="step" data-i18n="step" aria-keyshortcuts="S" disabled></button>
       <button type="button" data-role="reset" data-i18n="reset"></button>
     </div>
     <p class="pg-status" data-role="status"></p>
