@@ -17,6 +17,9 @@ EMSCRIPTEN_BINDINGS(attention_training) {
       .function("traceSummary", &ModelHandle::traceSummary)
       .function("traceStep", &ModelHandle::traceStep)
       .function("save", &ModelHandle::save)
+      .function("headScores", &ModelHandle::headScores)
+      .function("attention", &ModelHandle::attention)
+      .function("predict", &ModelHandle::predict)
       .function("errorCode", &ModelHandle::errorCode)
       .function("errorField", &ModelHandle::errorField)
       .function("errorMessage", &ModelHandle::errorMessage);

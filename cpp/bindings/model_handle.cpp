@@ -71,6 +71,12 @@ Status ModelHandle::Fail(ErrorCode code, const std::string& field, const std::st
 
 train::Model<float>* ModelHandle::model() { return trainer_ ? &trainer_->model() : nullptr; }
 
+train::Trainer* ModelHandle::trainer() {
+  if (!trainer_)
+    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
+  return trainer_.get();
+}
+
 bool ModelHandle::create(const val& config) {
   train::TrainerConfig trainer_config;
   train::ModelConfig model_config;
@@ -160,6 +166,8 @@ val ModelHandle::step(int count) {
   out.set("gradientNorm", metrics.gradient_norm);
   out.set("learningRate", metrics.learning_rate);
   out.set("tokensPerSecond", metrics.tokens_per_second);
+  out.set("attentionEntropy", metrics.attention_entropy);
+  out.set("scoreGradientNorm", metrics.score_gradient_norm);
   return out;
 }
 

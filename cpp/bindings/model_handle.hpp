@@ -32,7 +32,7 @@ class ModelHandle {
   emscripten::val info() const;
 
   // `count` training updates: { step, loss, accuracy, gradientNorm, learningRate,
-  // tokensPerSecond } or null. Task models only.
+  // tokensPerSecond, attentionEntropy, scoreGradientNorm } or null. Task models only.
   emscripten::val step(int count);
   // The first `count` held-out examples: { examples, exactMatch, tokenAccuracy, loss } or null.
   emscripten::val evaluate(int count);
@@ -42,6 +42,18 @@ class ModelHandle {
   bool trace(const emscripten::val& tokens);
   emscripten::val traceSummary() const { return trace_.Summary(); }
   emscripten::val traceStep(const std::string& name, int layer, int head);
+
+  // What the training playground reads (model_handle_inspect.cpp); each runs the model, so the
+  // last trace is cleared. Task models only; null on error.
+  // { induction: number[layers][heads] | null (modular addition), previousToken: […][…] } on
+  // the first `count` held-out examples (Trainer::ScoreHeldOutHeads).
+  emscripten::val headScores(int count);
+  // One sequence of token ids (Int32Array): { layers, heads, length, weights } with weights a
+  // Float32Array VIEW [layers × heads × T × T] (AttentionSnapshot) valid until the next call.
+  emscripten::val attention(const emscripten::val& tokens);
+  // A task input of symbol ids (Int32Array, Trainer::Predict): { input: Int32Array (what the
+  // model read), answer: Int32Array (what it generated) }, copies.
+  emscripten::val predict(const emscripten::val& input);
 
   // The model file (Trainer::Save), a Uint8Array VIEW into WASM memory valid until the next
   // call: JS copies it.
@@ -53,6 +65,8 @@ class ModelHandle {
 
  private:
   train::Model<float>* model();
+  // The trainer, or null after recording the error that there is none.
+  train::Trainer* trainer();
   Status Fail(ErrorCode code, const std::string& field, const std::string& message);
 
   std::unique_ptr<train::Trainer> trainer_;  // the weights, the optimizer, the task's examples
@@ -60,6 +74,7 @@ class ModelHandle {
   std::string config_json_;                  // a loaded model's configuration
   ModelTrace trace_;
   std::vector<uint8_t> saved_;
+  std::vector<float> snapshot_;  // attention()'s weights, read by JS before the next call
   Status status_;
 };
 

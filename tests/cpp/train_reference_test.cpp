@@ -118,6 +118,15 @@ void CompareWithReference(const std::string& name) {
       worst_name = info.name;
     }
   }
+  // What StepMetrics reports (the √dK experiment's curves): the mean softmax entropy and
+  // ‖∂L/∂(q·kᵀ)‖₂, which the reference computes through softmax's full Jacobian.
+  const AttentionSummary summary = SummarizeAttention(model.attention_stats());
+  const double entropy = fixture.at("attentionEntropy").get<double>();
+  const double dscores = fixture.at("scoreGradientNorm").get<double>();
+  EXPECT_LT(std::abs(summary.entropy - entropy) / entropy, bar)
+      << "entropy " << summary.entropy << " vs " << entropy;
+  EXPECT_LT(std::abs(summary.score_gradient_norm - dscores) / dscores, bar)
+      << "score gradient norm " << summary.score_gradient_norm << " vs " << dscores;
   std::printf("train/%s (%s): largest relative error %.2e (%s); b_K noise %.2e\n", name.c_str(),
               sizeof(T) == 4 ? "float" : "double", worst, worst_name.c_str(), bk_worst);
 }

@@ -1,7 +1,12 @@
 // Shared by the training suites (tests/cpp/train_*_test.cpp).
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <memory>
+
 #include "attention/train/model_config.hpp"
+#include "attention/train/trainer.hpp"
 
 namespace attention::train::testing {
 
@@ -15,6 +20,14 @@ inline ModelConfig SizedConfig(int vocab_size, int context_length, int d_model, 
   c.heads = heads;
   c.layers = layers;
   return c;
+}
+
+// A trainer for a configuration the test expects to be valid.
+inline std::unique_ptr<Trainer> MakeTrainer(const TrainerConfig& config) {
+  std::unique_ptr<Trainer> trainer;
+  const Status status = Trainer::Create(config, &trainer);
+  EXPECT_TRUE(status.ok()) << status.message();
+  return trainer;
 }
 
 }  // namespace attention::train::testing

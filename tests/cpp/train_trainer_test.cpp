@@ -6,6 +6,7 @@
 
 #include "attention/train/head_scores.hpp"
 #include "attention/train/trainer.hpp"
+#include "train_support.hpp"
 
 namespace attention::train {
 namespace {
@@ -23,30 +24,23 @@ TrainerConfig Tiny() {
   return config;
 }
 
-std::unique_ptr<Trainer> Make(const TrainerConfig& config) {
-  std::unique_ptr<Trainer> trainer;
-  const Status status = Trainer::Create(config, &trainer);
-  EXPECT_TRUE(status.ok()) << status.message();
-  return trainer;
-}
-
 std::vector<float> Parameters(Trainer& trainer) {
   const float* p = trainer.model().parameters();
   return std::vector<float>(p, p + trainer.model().parameter_count());
 }
 
 TEST(TrainTrainer, TheTaskSetsVocabularyAndContext) {
-  auto trainer = Make(Tiny());
+  auto trainer = testing::MakeTrainer(Tiny());
   EXPECT_EQ(trainer->config().model.vocab_size, 7) << "6 symbols and the separator";
   EXPECT_EQ(trainer->config().model.context_length, 8);
   EXPECT_EQ(trainer->layout().symbols[6], "|");
 }
 
 TEST(TrainTrainer, SameSeedSameRunOtherSeedOtherRun) {
-  auto a = Make(Tiny()), b = Make(Tiny());
+  auto a = testing::MakeTrainer(Tiny()), b = testing::MakeTrainer(Tiny());
   TrainerConfig other = Tiny();
   other.seed = 6;
-  auto c = Make(other);
+  auto c = testing::MakeTrainer(other);
   StepMetrics ma, mb, mc;
   ASSERT_TRUE(a->Step(5, &ma).ok());
   ASSERT_TRUE(b->Step(3, &mb).ok());
@@ -62,7 +56,7 @@ TEST(TrainTrainer, MetricsDescribeTheSteps) {
   TrainerConfig config = Tiny();
   config.optimizer.learning_rate = 3e-3;
   config.optimizer.warmup_steps = 10;
-  auto trainer = Make(config);
+  auto trainer = testing::MakeTrainer(config);
   StepMetrics first, later;
   ASSERT_TRUE(trainer->Step(1, &first).ok());
   // Untrained, the loss is about ln V (7 symbols) and the accuracy about chance.
@@ -79,7 +73,7 @@ TEST(TrainTrainer, MetricsDescribeTheSteps) {
 }
 
 TEST(TrainTrainer, EvaluateScoresTheModelsOwnPredictions) {
-  auto trainer = Make(Tiny());
+  auto trainer = testing::MakeTrainer(Tiny());
   const Accuracy a = trainer->Evaluate(200);
   EXPECT_EQ(a.examples, 200);
   EXPECT_EQ(a.exact_match, 0.0) << "untrained";
@@ -111,7 +105,7 @@ TEST(TrainTrainer, BadConfigurationsNameTheirField) {
     EXPECT_EQ(status.field(), c.field) << status.message();
     EXPECT_EQ(trainer, nullptr);
   }
-  auto trainer = Make(Tiny());
+  auto trainer = testing::MakeTrainer(Tiny());
   StepMetrics metrics;
   EXPECT_EQ(trainer->Step(0, &metrics).field(), "count");
 }
@@ -169,7 +163,7 @@ TEST(TrainHeadScores, AnUntrainedModelHasNoInductionHead) {
   config.model.d_model = 16;
   config.model.heads = 2;
   config.model.attention_only = true;
-  auto trainer = Make(config);
+  auto trainer = testing::MakeTrainer(config);
   const auto examples = TaskStream(config.task, 3, Split::kHeldOut).Take(50);
   const HeadScores scores = ScoreHeads(&trainer->model(), examples);
   ASSERT_EQ(scores.induction.size(), 2u);

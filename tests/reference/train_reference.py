@@ -166,6 +166,7 @@ def attention_backward(dout, cache, p, pre, g):
                 row = a[b, h, i]
                 dscaled[b, h, i] = (np.diag(row) - np.outer(row, row)) @ da[b, h, i]
     dscores = alpha * dscaled
+    g["<dscores_sq>"] = g.get("<dscores_sq>", 0.0) + float((dscores**2).sum())
     dq = dscores @ k
     dk_ = dscores.transpose(0, 1, 3, 2) @ q
     merge = lambda m: m.transpose(0, 2, 1, 3).reshape(B, T, H * dk)
@@ -221,6 +222,10 @@ def loss_and_gradients(cfg, p, tokens, targets, weights):
     dx = dlogits @ u
     if norm:
         dx, g["lnFinalGain"], g["lnFinalBias"] = layernorm_backward(dx, lnf)
+    # The softmax rows' mean entropy in nats over every layer, head and sequence (0·ln 0 = 0).
+    rows = [c["att"][4] for c in caches]  # a [B, H, T, T] per layer
+    plogp = [np.where(a > 0, a * np.log(np.where(a > 0, a, 1.0)), 0.0) for a in rows]
+    entropy = float(sum(-x.sum() for x in plogp) / sum(a.shape[0] * a.shape[1] * a.shape[2] for a in rows))
     for l in reversed(range(cfg["layers"])):
         pre = "layers.%d." % l
         c = caches[l]
@@ -241,7 +246,9 @@ def loss_and_gradients(cfg, p, tokens, targets, weights):
     np.add.at(g["tokenEmbedding"], tokens, dx)
     if cfg["positionalEncoding"] == "learned":
         g["positionEmbedding"][:T] += dx.sum(axis=0)
-    return loss, logits, g
+    # ‖∂L/∂(q·kᵀ)‖₂ over every layer, head and sequence: the scores before ÷√dK.
+    stats = {"attentionEntropy": entropy, "scoreGradientNorm": math.sqrt(g.pop("<dscores_sq>"))}
+    return loss, logits, g, stats
 
 
 # ----------------------------------------------------------------------------------------------
@@ -281,7 +288,7 @@ def make_case(name, overrides, weights_row, seed):
     targets = rs.randint(0, cfg["vocabSize"], size=(B, T))
     weights = np.ones((B, T)) if weights_row is None else np.tile(np.array(weights_row), (B, 1))
     params = draw_parameters(cfg, rs, STD)
-    loss, logits, grads = loss_and_gradients(cfg, params, tokens, targets, weights)
+    loss, logits, grads, stats = loss_and_gradients(cfg, params, tokens, targets, weights)
     names = [n for n, _, _ in layout(cfg)]
     return {
         "config": cfg,
@@ -292,6 +299,7 @@ def make_case(name, overrides, weights_row, seed):
         "loss": loss,
         "logits": encode(logits.reshape(B * T, -1)),
         "gradients": [dict(name=n, **encode(grads[n])) for n in names],
+        **stats,
     }
 
 

@@ -73,6 +73,41 @@ export interface StepMetrics {
   /** Of the last update. */
   learningRate: number;
   tokensPerSecond: number;
+  /** Mean softmax entropy (nats) over every attention row, layer and head of the last batch. */
+  attentionEntropy: number;
+  /** ‖∂L/∂scores‖₂ of the last batch, scores = q·kᵀ before ÷√dK, over every layer, head and sequence. */
+  scoreGradientNorm: number;
+}
+
+/**
+ * Mean attention weights of each head [layers][heads] on held-out examples. previousToken: from
+ * each position t ≥ 1 to t − 1. induction: from each answer position to the input position that
+ * holds its answer (Olsson et al.'s induction score on the induction task; on copy, reverse and
+ * sort the weight on the symbol being copied); null for modular addition (no answer has one).
+ */
+export interface HeadScores {
+  induction: number[][] | null;
+  previousToken: number[][];
+}
+
+/** Every head's attention weights for one example: a compact, transferable copy. */
+export interface AttentionSnapshot {
+  tokens: string[];
+  layers: number;
+  heads: number;
+  /** T, the example's tokens. */
+  length: number;
+  /** [layers × heads × T × T] row-major: weights[((l · heads + h) · T + i) · T + j], query i, key j. */
+  weights: Float32Array;
+}
+
+/** The model's greedy answer to a task input. */
+export interface Prediction {
+  /** What the model read before answering: the input, then "|" (copy, reverse, sort); for
+   * induction the input and the repeat's first symbol; for modular the tokens a + b =. */
+  input: string[];
+  /** What it generated: one symbol per answer position of the task. */
+  answer: string[];
 }
 
 export interface Evaluation {
@@ -148,6 +183,18 @@ export interface Trainer extends ModelCommon {
   step(count?: number): StepMetrics;
   trace(example: ModelInput): ModelTrace;
   trace(example: ModelInput, layer: number): LayerTrace;
+  /** Head scores on the first `count` (default 64, at most 4096) held-out examples, the same every call. */
+  headScores(count?: number): HeadScores;
+  /** Every head's weights for one example (up to contextLength tokens). */
+  attention(example: ModelInput): AttentionSnapshot;
+  /**
+   * The greedy answer to a task input, text split as ModelInput's: copy, reverse, sort take
+   * exactly `length` symbols of the alphabet ("3 1 2"); induction `length` … 2·length −
+   * max(2, ⌈length/2⌉) symbols, whose last m = 2·length − count the model is to repeat;
+   * modular two numbers below the modulus ("3 5"). Anything else: AttentionError naming
+   * "input" or "input[i]" and the allowed symbols.
+   */
+  predict(example: string | ModelInput): Prediction;
 }
 
 /** A model read from a model file. Call dispose() when done. */

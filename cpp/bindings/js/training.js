@@ -272,7 +272,10 @@ export class Trainer extends ModelBase {
     this.sequenceLength = this.guarded((h) => h.info().sequenceLength);
   }
 
-  /** `count` updates on fresh batches: { step, loss, accuracy, gradientNorm, learningRate, tokensPerSecond }. */
+  /**
+   * `count` updates on fresh batches: { step, loss, accuracy, gradientNorm, learningRate,
+   * tokensPerSecond, attentionEntropy, scoreGradientNorm } (the last two of the last batch).
+   */
   step(count = 1) {
     positiveInteger(count, 'count', 1e6);
     return this.guarded((handle) => handle.step(count) ?? throwError(handle));
@@ -286,6 +289,48 @@ export class Trainer extends ModelBase {
   /** The trace of one example ({ tokens } or { text }); `layer` picks one layer's run()-shaped steps. */
   trace(example, layer) {
     return this.traceInput(example, { layer });
+  }
+
+  /**
+   * Induction and previous-token scores of every head on the first `count` held-out examples:
+   * { induction: number[layers][heads] | null, previousToken: number[layers][heads] }.
+   */
+  headScores(count = 64) {
+    positiveInteger(count, 'count', 4096);
+    return this.guarded((handle) => handle.headScores(count) ?? throwError(handle));
+  }
+
+  /**
+   * Every head's attention weights for one example ({ tokens } or { text }):
+   * { tokens, layers, heads, length, weights: Float32Array [layers × heads × T × T] }, a
+   * compact copy that a worker can transfer.
+   */
+  attention(example) {
+    const ids = encodeInput(example, this.vocabulary, this.contextLength);
+    return this.guarded((handle) => {
+      const raw = handle.attention(Int32Array.from(ids)) ?? throwError(handle);
+      const { layers, heads, length } = raw;
+      // The one copy out of WASM memory.
+      return { tokens: ids.map((id) => this.vocabulary[id]), layers, heads, length, weights: raw.weights.slice() };
+    });
+  }
+
+  /**
+   * The model's greedy answer to a task input, as a person types it ("3 1 2" to sort, or
+   * { text } or { tokens }): { input: string[] (what the model read before answering),
+   * answer: string[] (what it generated) }. docs/training-api.md says what each task takes.
+   */
+  predict(example) {
+    const input = encodeInput(
+      typeof example === 'string' ? { text: example } : example,
+      this.vocabulary,
+      this.contextLength,
+    );
+    return this.guarded((handle) => {
+      const out = handle.predict(Int32Array.from(input)) ?? throwError(handle);
+      const symbols = (ids) => Array.from(ids, (id) => this.vocabulary[id]);
+      return { input: symbols(out.input), answer: symbols(out.answer) };
+    });
   }
 }
 

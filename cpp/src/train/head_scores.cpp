@@ -36,38 +36,63 @@ Matrix HeadWeights(const Model<float>& model, int length, int layer, int head, i
   return weights;
 }
 
-HeadScores ScoreHeads(Model<float>* model, const std::vector<Example>& examples) {
+HeadScores ScoreHeads(Model<float>* model, const std::vector<Example>& examples, int batch_size) {
   const ModelConfig& config = model->config();
   HeadScores scores;
   scores.induction.assign(config.layers, std::vector<double>(config.heads, 0.0));
   scores.previous_token = scores.induction;
-  if (examples.empty()) return scores;
-  Batch batch = MakeBatch(examples);
-  batch.targets.clear();
-  batch.loss_weights.clear();
-  if (!model->Forward(batch).ok()) return scores;
-  int64_t induction_count = 0, previous_count = 0;
-  for (int b = 0; b < batch.size; ++b) {
-    const Example& e = examples[b];
-    for (int i = 0; i < batch.length; ++i) induction_count += e.source[i] >= 0 && e.mask[i];
-    previous_count += batch.length - 1;
-    for (int l = 0; l < config.layers; ++l) {
-      for (int h = 0; h < config.heads; ++h) {
-        const Matrix w = HeadWeights(*model, batch.length, l, h, b);
-        for (int i = 0; i < batch.length; ++i) {
-          if (e.mask[i] && e.source[i] >= 0) scores.induction[l][h] += w(i, e.source[i]);
-          if (i > 0) scores.previous_token[l][h] += w(i, i - 1);
+  batch_size = std::max(batch_size, 1);
+  int64_t previous_count = 0;
+  for (size_t begin = 0; begin < examples.size(); begin += static_cast<size_t>(batch_size)) {
+    const size_t end = std::min(examples.size(), begin + static_cast<size_t>(batch_size));
+    Batch batch = MakeBatch(std::vector<Example>(examples.begin() + begin, examples.begin() + end));
+    batch.targets.clear();
+    batch.loss_weights.clear();
+    if (!model->Forward(batch).ok()) return scores;
+    for (int b = 0; b < batch.size; ++b) {
+      const Example& e = examples[begin + b];
+      for (int i = 0; i < batch.length; ++i) {
+        scores.induction_positions += e.source[i] >= 0 && e.mask[i];
+      }
+      previous_count += batch.length - 1;
+      for (int l = 0; l < config.layers; ++l) {
+        for (int h = 0; h < config.heads; ++h) {
+          const Matrix w = HeadWeights(*model, batch.length, l, h, b);
+          for (int i = 0; i < batch.length; ++i) {
+            if (e.mask[i] && e.source[i] >= 0) scores.induction[l][h] += w(i, e.source[i]);
+            if (i > 0) scores.previous_token[l][h] += w(i, i - 1);
+          }
         }
       }
     }
   }
   for (int l = 0; l < config.layers; ++l) {
     for (int h = 0; h < config.heads; ++h) {
-      scores.induction[l][h] /= std::max<int64_t>(induction_count, 1);
+      scores.induction[l][h] /= std::max<int64_t>(scores.induction_positions, 1);
       scores.previous_token[l][h] /= std::max<int64_t>(previous_count, 1);
     }
   }
   return scores;
+}
+
+std::vector<float> AttentionSnapshot(Model<float>* model, const std::vector<int>& tokens) {
+  const ModelConfig& config = model->config();
+  Batch batch;
+  batch.size = 1;
+  batch.length = static_cast<int>(tokens.size());
+  batch.tokens = tokens;
+  if (!model->Forward(batch).ok()) return {};
+  const size_t t2 = tokens.size() * tokens.size();
+  std::vector<float> weights(static_cast<size_t>(config.layers) * config.heads * t2);
+  float* out = weights.data();
+  for (int l = 0; l < config.layers; ++l) {
+    for (int h = 0; h < config.heads; ++h, out += t2) {
+      const Matrix w = HeadWeights(*model, batch.length, l, h, 0);
+      // Matrix is row-major (matrix.hpp): its data is the [T × T] block as is.
+      std::copy(w.data(), w.data() + t2, out);
+    }
+  }
+  return weights;
 }
 
 }  // namespace attention::train

@@ -193,6 +193,20 @@ Model<T>::Model(const ModelConfig& config)
   b.stats.resize(static_cast<size_t>(config.layers));
 }
 
+AttentionSummary SummarizeAttention(const std::vector<AttentionStats>& stats) {
+  double entropy = 0.0, squares = 0.0;
+  int64_t rows = 0;
+  for (const AttentionStats& s : stats) {
+    entropy += s.entropy_sum;
+    rows += s.rows;
+    squares += s.dscores_sq_sum;
+  }
+  AttentionSummary summary;
+  summary.entropy = rows > 0 ? entropy / static_cast<double>(rows) : 0.0;
+  summary.score_gradient_norm = std::sqrt(squares);
+  return summary;
+}
+
 template <typename T>
 Model<T>::~Model() = default;
 template <typename T>

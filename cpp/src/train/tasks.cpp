@@ -100,6 +100,34 @@ TaskLayout LayoutOf(const TaskConfig& config) {
   return layout;
 }
 
+Status ValidateTaskInput(const TaskConfig& config, const std::vector<int>& input) {
+  const bool modular = config.kind == TaskKind::kModularAddition;
+  const int symbols = modular ? config.modulus : config.alphabet;
+  int low = config.length, high = config.length;
+  if (modular) low = high = 2;
+  if (config.kind == TaskKind::kInduction)
+    high = 2 * config.length - std::max(2, (config.length + 1) / 2);
+  const std::string allowed = Format("symbols from 0 to %d", symbols - 1);
+  const int size = static_cast<int>(input.size());
+  if (size < low || size > high) {
+    const std::string count =
+        low == high ? Format("exactly %d", low) : Format("%d to %d", low, high);
+    return Invalid("input", Format("input has %d symbols; %s takes %s %s", size,
+                                   TaskKindName(config.kind), count.c_str(), allowed.c_str()));
+  }
+  for (int i = 0; i < size; ++i) {
+    if (input[i] < 0 || input[i] >= symbols) {
+      const std::string field = Format("input[%d]", i);
+      const std::string shown = input[i] >= 0 && input[i] < LayoutOf(config).vocab_size
+                                    ? "\"" + LayoutOf(config).symbols[input[i]] + "\""
+                                    : std::to_string(input[i]);
+      return Invalid(field, Format("%s (%s) must be one of the %s", field.c_str(), shown.c_str(),
+                                   allowed.c_str()));
+    }
+  }
+  return Status::Ok();
+}
+
 Example MakeExample(const TaskConfig& config, const std::vector<int>& input) {
   // s: the whole sequence; answers[k]: the s-index of the k-th answer, source[k]: an s-index
   // before the answers holding the same token.

@@ -1,5 +1,6 @@
 #include "attention/train/trainer.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -91,6 +92,10 @@ Status Trainer::Step(int count, StepMetrics* metrics) {
   metrics->learning_rate = report.learning_rate;
   const double tokens = static_cast<double>(config_.batch_size) * layout_.sequence_length * count;
   metrics->tokens_per_second = seconds > 0 ? tokens / seconds : 0.0;
+  // The last batch's Forward and Backward are the model's last ones: nothing ran it since.
+  const AttentionSummary attention = SummarizeAttention(model_.attention_stats());
+  metrics->attention_entropy = attention.entropy;
+  metrics->score_gradient_norm = attention.score_gradient_norm;
   return Status::Ok();
 }
 
@@ -115,6 +120,36 @@ Predictor Trainer::MakePredictor() {
     }
     return predicted;
   };
+}
+
+HeadScores Trainer::ScoreHeldOutHeads(int count) {
+  TaskStream held_out(config_.task, config_.seed, Split::kHeldOut);
+  return ScoreHeads(&model_, held_out.Take(count), config_.batch_size);
+}
+
+Status Trainer::Predict(const std::vector<int>& input, std::vector<int>* prompt,
+                        std::vector<int>* answer) {
+  Status status = ValidateTaskInput(config_.task, input);
+  if (!status.ok()) return status;
+  const Example example = MakeExample(config_.task, input);
+  // Every task's answer positions run from the first masked one to the end (tasks.hpp).
+  const int first = static_cast<int>(std::find(example.mask.begin(), example.mask.end(), 1) -
+                                     example.mask.begin());
+  const int length = static_cast<int>(example.tokens.size());
+  std::vector<std::vector<int>> sequence = {
+      std::vector<int>(example.tokens.begin(), example.tokens.begin() + first + 1)};
+  *prompt = sequence[0];
+  answer->clear();
+  const Predictor predict = MakePredictor();
+  for (int position = first; position < length; ++position) {
+    const std::vector<std::vector<int>> next = predict(sequence);
+    if (next.empty() || next[0].empty()) {
+      return Status(ErrorCode::kInvalidArgument, "input", "the model did not run on the input");
+    }
+    answer->push_back(next[0].back());
+    sequence[0].push_back(next[0].back());
+  }
+  return Status::Ok();
 }
 
 Accuracy Trainer::Evaluate(int count, Decoding decoding) {

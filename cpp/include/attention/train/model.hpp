@@ -57,6 +57,15 @@ struct AttentionStats {
   double dscores_sq_sum = 0.0;
 };
 
+// What StepMetrics (trainer.hpp) reports of a model's last Forward and Backward: the mean of the
+// entropy over every softmax row of every layer (Σ entropy_sum / Σ rows; 0 without rows) and √(Σ
+// dscores_sq_sum) over the layers.
+struct AttentionSummary {
+  double entropy = 0.0;
+  double score_gradient_norm = 0.0;
+};
+AttentionSummary SummarizeAttention(const std::vector<AttentionStats>& stats);
+
 template <typename T>
 class Model {
  public:

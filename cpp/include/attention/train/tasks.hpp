@@ -105,6 +105,14 @@ class TaskStream {
 // induction: the whole first part, filler and segment, of odd or even length as drawn).
 Example MakeExample(const TaskConfig& config, const std::vector<int>& input);
 
+// Checks a task input for MakeExample, as a person types it (Trainer::Predict); errors name
+// "input" (its length) or "input[i]" (a symbol) and say what is allowed:
+//   copy, reverse, sort   exactly n symbols 0 … a-1 (no separator)
+//   induction             n … 2n - max(2, ⌈n/2⌉) symbols 0 … a-1: filler, then a segment of
+//                         m = 2n - |input| symbols that the model is to repeat
+//   modular               two numbers a, b in 0 … p-1
+Status ValidateTaskInput(const TaskConfig& config, const std::vector<int>& input);
+
 // Greedy predictions of a causal model: for each sequence of `batch` (all of one length t),
 // the arg-max next token at every position [B][t].
 using Predictor =

@@ -10,8 +10,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "attention/status.hpp"
+#include "attention/train/head_scores.hpp"
 #include "attention/train/model.hpp"
 #include "attention/train/model_file.hpp"
 #include "attention/train/optimizer.hpp"
@@ -36,6 +38,9 @@ struct StepMetrics {
   double gradient_norm = 0.0;      // ‖g‖₂ of the last update, before clipping
   double learning_rate = 0.0;      // of the last update
   double tokens_per_second = 0.0;  // B·T·count over the call's wall time
+  // Of the call's last batch (the √dK experiment's curves; SummarizeAttention, model.hpp):
+  double attention_entropy = 0.0;  // mean softmax entropy (nats) over every row, layer, head
+  double score_gradient_norm = 0.0;  // ‖∂L/∂scores‖₂, scores = q·kᵀ before ÷√dK, every layer
 };
 
 class Trainer {
@@ -50,6 +55,16 @@ class Trainer {
   Accuracy Evaluate(int count, Decoding decoding = Decoding::kGreedy);
   // The model's arg-max next token at every position (a Predictor for tasks.hpp's Evaluate).
   Predictor MakePredictor();
+
+  // Head scores (head_scores.hpp) on the first `count` held-out examples (the same ones every
+  // call, so that scores taken during training are comparable), in training-size batches.
+  HeadScores ScoreHeldOutHeads(int count);
+
+  // The model's greedy answer to one task input (ValidateTaskInput: e.g. n symbols to sort).
+  // `prompt` gets what the model reads before it answers (the input, then the separator; for
+  // induction the input and the repeat's first symbol; for modular addition a + b =) and
+  // `answer` the tokens it generates, one per answer position of the task. Errors name "input".
+  Status Predict(const std::vector<int>& input, std::vector<int>* prompt, std::vector<int>* answer);
 
   // The model as a model file (model_io.hpp); its configuration also records the task:
   // "task", "taskLength", "taskAlphabet", "taskModulus", and "vocabulary": "task".
