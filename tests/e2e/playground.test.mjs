@@ -105,12 +105,12 @@ test('sort trains to ≥ 95% held-out exact match from the page; pause stops it;
   await context.close();
 });
 
-test('the √d_k experiment draws loss and entropy for both models; without scaling the softmax starts saturated', async () => {
+test('the √d_k experiment draws loss, entropy and the softmax-input gradient for both models; without scaling the softmax starts saturated', async () => {
   const opened = await openPlayground('?task=copy&lang=zh');
   const { page, context } = opened;
   await page.click('[data-role=experiment]');
   await page.waitForFunction(() => window.attentionPlayground.experimentRows.length >= 5, null, { timeout: 30000 });
-  for (const chart of ['dk-loss', 'dk-entropy']) {
+  for (const chart of ['dk-loss', 'dk-entropy', 'dk-gradient']) {
     const paths = await page
       .locator(`[data-role=${chart}] path.series`)
       .evaluateAll((els) => els.map((e) => e.getAttribute('d') ?? ''));

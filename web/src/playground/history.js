@@ -32,7 +32,8 @@ export function record(history, { rows, snapshot, step, heads, evaluation }) {
       ['induction', heads.induction],
       ['previousToken', heads.previousToken],
     ]) {
-      grid.forEach((row, l) =>
+      // The engine's induction grid is null for modular addition (no answer is in the input).
+      grid?.forEach((row, l) =>
         row.forEach((value, h) => {
           const i = l * row.length + h;
           history[name][i] ??= { layer: l, head: h, points: [] };

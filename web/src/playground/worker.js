@@ -97,7 +97,8 @@ function flush(force = false) {
     post({ type: 'experiment', rows, rate: speed });
     return;
   }
-  const snap = snapshot(trainer, sequence);
+  // The engine's compact snapshot where it has one (a Trainer), else from a trace.
+  const snap = trainer.attention ? trainer.attention({ tokens: sequence }) : snapshot(trainer, sequence);
   const [part, transfer] = packed(snap);
   const message = { type: 'progress', rows, rate: speed, snapshot: part, step: trainer.steps };
   // Head scores from the engine (over HEAD_EXAMPLES held-out examples) once a second where it
@@ -125,11 +126,16 @@ function experimentChunk() {
   perChunk = Math.max(1, Math.min(200, Math.round((count * CHUNK_MS) / Math.max(a.ms + b.ms, 1))));
   // attentionEntropy / scoreGradientNorm are the trainer's batch metrics where the engine has
   // them; else the entropy of the fixed example's attention (and no gradient norm).
+  // The gradient is shown at the softmax's input: the engine's ‖∂L/∂(q·kᵀ)‖ times √dK when the
+  // model divides by √dK (the chain rule through the ÷), as is when it does not.
   const side = (model, row) => ({
     loss: row.loss,
     accuracy: row.accuracy,
     entropy: row.attentionEntropy ?? meanEntropy(snapshot(model, pair.sequence)),
-    gradient: row.scoreGradientNorm ?? null,
+    gradient:
+      row.scoreGradientNorm === undefined
+        ? null
+        : row.scoreGradientNorm * (model.config.scale ? Math.sqrt(pair.dK) : 1),
   });
   pending.push({ step: a.row.step, scaled: side(pair.scaled, a.row), unscaled: side(pair.unscaled, b.row) });
 }
@@ -206,7 +212,8 @@ const handlers = {
     freeAll();
     const scaled = engine.createTrainer({ ...config, scale: true });
     const unscaled = engine.createTrainer({ ...config, scale: false });
-    pair = { scaled, unscaled, sequence: fixedSequence(scaled) };
+    const dK = scaled.config.dK || scaled.config.dModel / scaled.config.heads;
+    pair = { scaled, unscaled, dK, sequence: fixedSequence(scaled) };
     perChunk = 1;
     post({ type: 'experiment', rows: [], info: info(scaled) });
     setPlaying(true);
