@@ -40,7 +40,10 @@ function measure(ms) {
       last = now;
       if (now - start < ms) requestAnimationFrame(frame);
       else {
-        const draws = performance.getEntriesByName('playground:draw').map((e) => e.duration);
+        const draws = performance
+          .getEntriesByType('measure')
+          .filter((e) => e.name.startsWith('playground:draw:') && e.startTime >= start)
+          .map((e) => e.duration);
         resolve({ frames: gaps.length, gaps, tasks, redraws, draws, ms: now - start });
       }
     };
@@ -89,8 +92,8 @@ const table = [
   row("longest 'longtask' entry, ms (0: none over 50 ms)", 'longestTask'),
   row('long tasks (over 50 ms) in the window', 'longTasks'),
   row('heatmap redraws per second', 'redrawsPerSecond', 1),
-  row('one redraw (curves, heatmaps, status), median ms of JS', 'medianDraw', 1),
-  row('one redraw, longest ms of JS', 'longestDraw', 1),
+  row('one part redrawn (curves, heatmaps, head scores), median ms of JS', 'medianDraw', 1),
+  row('one part redrawn, longest ms of JS', 'longestDraw', 1),
 ].join('\n');
 console.log(table);
 

@@ -80,8 +80,9 @@ export function drawHeatmaps(container, snap, label) {
     }
     const strongest = strongestKeys(weights, offset, T);
     const title = label(l, h);
-    figure.lastChild.textContent = title;
+    if (figure.lastChild.textContent !== title) figure.lastChild.textContent = title;
     canvas.dataset.strongest = strongest.join(' ');
-    canvas.setAttribute('aria-label', `${title}: ${tokens.map((t, q) => `${t}→${tokens[strongest[q]]}`).join(', ')}`);
+    const text = `${title}: ${tokens.map((t, q) => `${t}→${tokens[strongest[q]]}`).join(', ')}`;
+    if (canvas.getAttribute('aria-label') !== text) canvas.setAttribute('aria-label', text);
   });
 }

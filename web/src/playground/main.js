@@ -11,13 +11,14 @@ import { startTrainingWorker } from './client.js';
 import { emptyHistory, record } from './history.js';
 import { strings } from './i18n.js';
 import { EXPERIMENT, parseExample, PRESETS, TASK_NAMES, trainerConfig } from './presets.js';
-import { drawAnswer, drawCurves, drawExperiment, drawHeadScores, drawSnapshot } from './render.js';
+import { drawAnswer, drawCurves, drawExperiment, drawHeadScores, drawSnapshot, setText } from './render.js';
 import { BATCHES, D_MODELS, defaultState, queryOf, stateFromURL, taskDefaults } from './state.js';
 import { MARKUP } from './template.js';
 
 const RATES = [0.0003, 0.001, 0.003, 0.01, 0.02, 0.03];
 /** While training, the typed example is answered again at most this often. */
 const ANSWER_MS = 1000;
+const CURVES_MS = 250;
 
 await startPage(async () => {
   const base = defaultState(defaultLanguage());
@@ -47,17 +48,38 @@ await startPage(async () => {
   function redraw(...parts) {
     parts.forEach((p) => dirty.add(p));
     frame ||= requestAnimationFrame(() => {
-      const start = performance.now();
       frame = 0;
-      if (dirty.has('curves')) drawCurves(root, history, t());
-      if (dirty.has('snapshot')) drawSnapshot(root, history, scrubIndex, t());
-      if (dirty.has('heads') && state.task === 'induction') drawHeadScores(root, history, t());
-      if (dirty.has('experiment') && experimentRows.length) drawExperiment(root, experimentRows, t());
-      if (dirty.has('answer') && lastAnswer) drawAnswer(root, lastAnswer, t());
+      // Each part timed (performance.measure 'playground:draw:<part>', read by
+      // bench/playground-responsiveness.mjs): what one redraw costs the main thread.
+      const part = (name, when, draw) => {
+        if (!dirty.has(name) || !when) return;
+        const start = performance.now();
+        draw();
+        performance.measure(`playground:draw:${name}`, { start });
+      };
+      part('curves', true, () => drawCurves(root, history, t()));
+      part('snapshot', true, () => drawSnapshot(root, history, scrubIndex, t()));
+      part('heads', state.task === 'induction', () => drawHeadScores(root, history, t()));
+      part('experiment', experimentRows.length, () => drawExperiment(root, experimentRows, t()));
+      part('answer', lastAnswer, () => drawAnswer(root, lastAnswer, t()));
       dirty.clear();
-      // Read by bench/playground-responsiveness.mjs: what one redraw costs the main thread.
-      performance.measure('playground:draw', { start });
     });
+  }
+
+  // The curves (D3 axes and paths, the costliest redraw) at most every CURVES_MS, the last
+  // change always drawn; the heatmaps follow every snapshot.
+  let curvesTimer = 0;
+  let curvesAt = 0;
+  function curvesSoon() {
+    if (curvesTimer) return;
+    curvesTimer = setTimeout(
+      () => {
+        curvesTimer = 0;
+        curvesAt = performance.now();
+        redraw('curves');
+      },
+      Math.max(0, CURVES_MS - (performance.now() - curvesAt)),
+    );
   }
 
   // ---- texts and controls ----
@@ -118,13 +140,16 @@ await startPage(async () => {
     const s = t();
     const format = new Intl.NumberFormat(state.lang === 'zh' ? 'zh-CN' : 'en-US', { maximumFractionDigits: 0 });
     const { rate } = status;
-    $('status').textContent = [
-      s.stepCount(format.format(status.step)),
-      rate && s.speed(format.format(rate.stepsPerSecond), format.format(rate.tokensPerSecond)),
-      info && s.parameters(format.format(info.parameterCount)),
-    ]
-      .filter(Boolean)
-      .join(' · ');
+    setText(
+      $('status'),
+      [
+        s.stepCount(format.format(status.step)),
+        rate && s.speed(format.format(rate.stepsPerSecond), format.format(rate.tokensPerSecond)),
+        info && s.parameters(format.format(info.parameterCount)),
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    );
   }
 
   function showError(message) {
@@ -195,9 +220,12 @@ await startPage(async () => {
     askAnswer();
   });
   worker.on('progress', (message) => {
+    const start = performance.now();
     record(history, message);
     showStatus({ step: message.step, rate: message.rate });
-    redraw('curves', 'snapshot', 'heads');
+    performance.measure('playground:progress', { start });
+    redraw('snapshot', 'heads');
+    curvesSoon();
     if (state.example && performance.now() - lastAnswerAt > ANSWER_MS) askAnswer();
   });
   worker.on('playing', (message) => {

@@ -9,6 +9,10 @@ const UNSCALED = '#D55E00';
 const HELD_OUT = '#009E73';
 
 const $ = (root, role) => root.querySelector(`[data-role="${role}"]`);
+/** Sets a text only when it changes: ten redraws a second must not re-lay out the same words. */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
 const percent = (v) => `${(v * 100).toFixed(1)}%`;
 
 export function drawCurves(root, history, t) {
@@ -26,7 +30,7 @@ export function drawCurves(root, history, t) {
     ],
   });
   const e = history.lastEvaluation;
-  $(root, 'held-out').textContent = e ? `${t.heldOut}: ${percent(e.exactMatch)} (${t.stepCount(e.step)})` : '';
+  setText($(root, 'held-out'), e ? `${t.heldOut}: ${percent(e.exactMatch)} (${t.stepCount(e.step)})` : '');
 }
 
 /** The snapshot at slider position `index` (the newest when null), with its label. */
@@ -39,10 +43,10 @@ export function drawSnapshot(root, history, index, t) {
   scrub.value = String(i);
   const { step, snapshot } = all[i];
   const text = `${t.snapshotAt(step)}${index === null ? ` (${t.live})` : ''}`;
-  $(root, 'scrub-label').textContent = text;
+  setText($(root, 'scrub-label'), text);
   scrub.setAttribute('aria-valuetext', text);
   drawHeatmaps($(root, 'heatmap-grid'), snapshot, t.layerHead);
-  $(root, 'sequence').textContent = snapshot.tokens.join(' ');
+  setText($(root, 'sequence'), snapshot.tokens.join(' '));
 }
 
 export function drawHeadScores(root, history, t) {

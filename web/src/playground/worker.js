@@ -14,9 +14,9 @@ import { PRESETS, TASK_NAMES } from './presets.js';
 import { answer, fixedSequence, headScores, meanEntropy, snapshot } from './session.js';
 
 /** A chunk of steps lasts about this long: short enough that pausing feels immediate. */
-const CHUNK_MS = 40;
+const CHUNK_MS = 30;
 /** Metrics and a snapshot go out at most this often (the page draws each batch once). */
-const POST_MS = 100;
+const POST_MS = 80;
 /** Held-out exact match is measured on this many examples every EVAL_MS (≈ 50 ms of work on
  * the sort preset, 150 ms on a loaded machine: it holds up pausing for that long). */
 const EVAL_EXAMPLES = 100;
