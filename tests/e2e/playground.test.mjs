@@ -188,6 +188,26 @@ test('a trained model goes to the explorer byte for byte (IndexedDB + ?model=loc
   } finally {
     model.dispose();
   }
+
+  // Loading it back: a trained model that cannot train further, its attention drawn; a damaged
+  // file is refused with the engine's message naming the part at fault.
+  await page.setInputFiles('[data-role=load]', {
+    name: 'copy.model',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(downloaded),
+  });
+  await page.waitForFunction(() => document.querySelector('[data-role=notice]').textContent.includes('copy.model'));
+  assert.equal(await page.locator('[data-role=play]').isDisabled(), true);
+  assert.equal(await page.locator('[data-role=heatmap-grid] canvas').count(), 4, 'the copy preset: 2 layers × 2 heads');
+  const damaged = Buffer.from(downloaded);
+  damaged[damaged.length - 5] ^= 0xff;
+  await page.setInputFiles('[data-role=load]', {
+    name: 'bad.model',
+    mimeType: 'application/octet-stream',
+    buffer: damaged,
+  });
+  await page.waitForSelector('[data-role=error]:not([hidden])');
+  assert.match(await page.locator('[data-role=error]').textContent(), /checksum/);
   assertClean(opened);
   await context.close();
 });
