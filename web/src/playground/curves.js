@@ -1,5 +1,5 @@
 // Line charts of metrics over training steps (D3, SVG). A chart is a function of its series:
-//   drawLines(svg, { title, series: [{ label, color, dash?, points: [[step, value], …] }],
+//   drawLines(svg, { title, series: [{ label, color, dash?, dots?, points: [[step, value], …] }],
 //                    yDomain?: [lo, hi], log?: boolean })
 // It scales to its container through the viewBox; long series are thinned to MAX_POINTS.
 import * as d3 from 'd3';
@@ -83,6 +83,23 @@ export function drawLines(svgNode, { title, series, yDomain, log = false }) {
     .attr('stroke-width', 1.6)
     .attr('stroke-dasharray', (s) => s.dash ?? null)
     .attr('d', (s) => (s.points.length ? line(s.points) : null));
+
+  // Series measured now and then (held-out exact match) also get a dot per measurement.
+  svg
+    .selectAll('g.dots')
+    .data(
+      shown.filter((s) => s.dots),
+      (s) => s.label,
+    )
+    .join('g')
+    .attr('class', 'dots')
+    .attr('fill', (s) => s.color)
+    .selectAll('circle')
+    .data((s) => s.points)
+    .join('circle')
+    .attr('r', 2.5)
+    .attr('cx', (p) => x(p[0]))
+    .attr('cy', (p) => y(p[1]));
 
   // The legend: one swatch and label per series, under the title.
   const legend = svg

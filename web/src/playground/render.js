@@ -26,7 +26,7 @@ export function drawCurves(root, history, t) {
     yDomain: [0, 1],
     series: [
       { label: t.trainAccuracy, color: SCALED, points: history.accuracy },
-      { label: t.heldOut, color: HELD_OUT, dash: '4 3', points: history.heldOut },
+      { label: t.heldOut, color: HELD_OUT, dash: '4 3', dots: true, points: history.heldOut },
     ],
   });
   const e = history.lastEvaluation;
