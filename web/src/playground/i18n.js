@@ -72,7 +72,7 @@ const STRINGS = {
     gradient: '‖∂L/∂(softmax input)‖',
     gradientMissing: 'The engine in this build does not report the gradient at the scores.',
     experimentSays:
-      'Without ÷√d_k the scores of 64-wide heads are about 8 times larger: the softmax saturates from the first step (low entropy, rows close to one-hot), the gradient at its input is several times smaller, and the loss falls much more slowly.',
+      'Without ÷√d_k the scores of 64-wide heads are about 8 times larger: the softmax saturates from the first step (low entropy, rows close to one-hot), the gradient at its input is smaller, and the loss falls much more slowly.',
     headScores: 'Induction and previous-token scores per head',
     headScoresHelp:
       'Induction score: weight from a repeated token to the token after its earlier occurrence; previous-token score: weight to the token just before. They rise suddenly when the heads form (a phase change, Olsson et al. 2022).',
@@ -157,7 +157,7 @@ const STRINGS = {
     gradient: '‖∂L/∂(softmax 输入)‖',
     gradientMissing: '这个版本的引擎还不报告到达分数的梯度。',
     experimentSays:
-      '不除以 √d_k 时，64 维的头算出的分数大约大 8 倍：softmax 从第一步起就饱和（熵很低，每行接近只有一个 1），传到它输入端的梯度小好几倍，损失下降得慢得多。',
+      '不除以 √d_k 时，64 维的头算出的分数大约大 8 倍：softmax 从第一步起就饱和（熵很低，每行接近只有一个 1），传到它输入端的梯度更小，损失下降得慢得多。',
     headScores: '每个头的归纳分数和前一词元分数',
     headScoresHelp:
       '归纳分数：重复出现的词元对它上次出现位置之后那个词元的权重；前一词元分数：对紧挨着的前一个词元的权重。注意力头形成时它们会突然上升（相变，Olsson 等 2022）。',
