@@ -6,8 +6,9 @@
 // Screenshots mid-training and after, in both languages and at phone width.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createEngine } from '../node/support.mjs';
+import { createEngine, root } from '../node/support.mjs';
 import { openPage, screenshotDir, startBrowser, waitUntil } from './browser.mjs';
 
 let session;
@@ -248,6 +249,34 @@ test('embedded: embed=1 hides the header, controls=0 and try=0 hide their panels
   await page.waitForFunction(() => window.attentionPlayground.history.loss.length >= 3, null, { timeout: 30000 });
   await page.click('[data-role=play]');
   await waitUntil(() => /embed=1&controls=0&try=0/.test(page.url()), 'the link keeps the embed flags', 5000);
+  assertClean(opened);
+  await context.close();
+});
+
+test('model-handoff.js in the browser: the receiver reads what was handed over, the newest five are kept, odd ids are refused', async () => {
+  const opened = await openPlayground('?task=copy');
+  const { page, context } = opened;
+  // The module's own source, run in the page (the site bundles it; this is its unbundled form).
+  const source = readFileSync(path.join(root, 'web/src/model-handoff.js'), 'utf8').replace(/^export /gm, '');
+  const out = await page.evaluate(async (code) => {
+    const api = new Function(`${code}; return { handOverModel, takeModel, handoffId, modelLink };`)();
+    const ids = [];
+    for (let i = 0; i < 7; i++) ids.push(await api.handOverModel(new Uint8Array([i, 200, 7]), { name: `m${i}.model` }));
+    const newest = await api.takeModel(ids[6]);
+    const link = api.modelLink('index.html', ids[6], { lang: 'zh' });
+    return {
+      kept: await Promise.all(ids.map(async (id) => Boolean(await api.takeModel(id)))),
+      newest: { bytes: Array.from(newest.bytes), name: newest.name },
+      roundTrip: api.handoffId(new URL(link, location.href).searchParams.get('model')) === ids[6],
+      refused: ['local:../x', 'local:', 'tang', `local:${ids[6]}0`, null].map((v) => api.handoffId(v)),
+      missing: await api.takeModel('0'.repeat(18)),
+    };
+  }, source);
+  assert.deepEqual(out.kept, [false, false, true, true, true, true, true]);
+  assert.deepEqual(out.newest, { bytes: [6, 200, 7], name: 'm6.model' });
+  assert.equal(out.roundTrip, true);
+  assert.deepEqual(out.refused, [null, null, null, null, null]);
+  assert.equal(out.missing, null);
   assertClean(opened);
   await context.close();
 });

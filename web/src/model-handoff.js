@@ -43,7 +43,8 @@ async function transaction(mode, fn) {
 export async function handOverModel(bytes, { name = 'model' } = {}) {
   if (!(bytes instanceof Uint8Array)) throw new TypeError('the model file must be a Uint8Array');
   const id = Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, '0')).join('');
-  const savedAt = Date.now();
+  // Sub-millisecond, so that entries saved in one millisecond still have an order (pruning).
+  const savedAt = performance.timeOrigin + performance.now();
   await transaction('readwrite', (store) => store.put({ bytes: bytes.slice(), name: String(name), savedAt }, id));
   // Keep the newest KEEP entries.
   const entries = await transaction('readonly', (store) => store.getAll());
