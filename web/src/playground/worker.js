@@ -21,7 +21,7 @@ const POST_MS = 80;
  * the sort preset, 150 ms on a loaded machine: it holds up pausing for that long). */
 const EVAL_EXAMPLES = 100;
 const EVAL_MS = 1500;
-const HEAD_EXAMPLES = 64;
+const HEAD_EXAMPLES = 16;
 
 let engine = null;
 let trainer = null; // a Trainer, or a TrainedModel after 'load' (which cannot train)
@@ -101,14 +101,14 @@ function flush(force = false) {
   const snap = trainer.attention ? trainer.attention({ tokens: sequence }) : snapshot(trainer, sequence);
   const [part, transfer] = packed(snap);
   const message = { type: 'progress', rows, rate: speed, snapshot: part, step: trainer.steps };
-  // Head scores from the engine (over HEAD_EXAMPLES held-out examples) once a second where it
-  // has them, else from the fixed example's snapshot every time.
-  const engineScores = typeof trainer.headScores === 'function';
-  if (!engineScores) message.heads = headScores(snap);
+  // Head scores (drawn for the induction task only): the engine's, on HEAD_EXAMPLES held-out
+  // examples (≈ 3 ms), with every post so that the phase change shows; else the fixed example's.
+  if (trainer.config.task === 'induction') {
+    message.heads = typeof trainer.headScores === 'function' ? trainer.headScores(HEAD_EXAMPLES) : headScores(snap);
+  }
   if (force || now - lastEval >= EVAL_MS) {
     lastEval = now;
     message.evaluation = { step: trainer.steps, ...trainer.evaluate(EVAL_EXAMPLES) };
-    if (engineScores) message.heads = trainer.headScores(HEAD_EXAMPLES);
   }
   post(message, transfer);
 }
