@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine } from './support.mjs';
 import { parseExample, PRESETS, trainerConfig } from '../../web/src/playground/presets.js';
-import { answer, fixedSequence, headScores, snapshot } from '../../web/src/playground/session.js';
+import { answer, fixedInput, fixedSequence, headScores, snapshot, taskOf } from '../../web/src/playground/session.js';
 import { defaultState, queryOf, stateFromURL } from '../../web/src/playground/state.js';
 
 const engine = await createEngine();
@@ -50,12 +50,39 @@ test('head scores of a snapshot: a hand-made attention pattern scores 1 where it
 });
 
 test('typed examples: a wrong count or symbol is named; digits may run together', () => {
-  assert.deepEqual(parseExample('sort', '31415926', 16), { input: [3, 1, 4, 1, 5, 9, 2, 6] });
-  assert.deepEqual(parseExample('sort', '3 1 4', 16).error, { key: 'exampleCount', args: [8, 3] });
-  assert.deepEqual(parseExample('sort', '3 1 4 1 5 9 2 x', 16).error, { key: 'exampleSymbol', args: ['x', 9] });
-  assert.deepEqual(parseExample('modular', '7 + 9 =', 4), { input: [7, 9] });
-  assert.deepEqual(parseExample('modular', '7 13', 4).error, { key: 'exampleSymbol', args: ['13', 12] });
-  assert.deepEqual(parseExample('induction', '5', 19).error, { key: 'exampleRange', args: [2, 18, 1] });
+  const sort = { name: 'sort', length: 8, alphabet: 10 };
+  assert.deepEqual(parseExample(sort, '31415926', 16), { input: [3, 1, 4, 1, 5, 9, 2, 6] });
+  assert.deepEqual(parseExample(sort, '3 1 4', 16).error, { key: 'exampleCount', args: [8, 3] });
+  assert.deepEqual(parseExample(sort, '3 1 4 1 5 9 2 x', 16).error, { key: 'exampleSymbol', args: ['x', 9] });
+  const modular = { name: 'modular', modulus: 13 };
+  assert.deepEqual(parseExample(modular, '7 + 9 =', 4), { input: [7, 9] });
+  assert.deepEqual(parseExample(modular, '7 13', 4).error, { key: 'exampleSymbol', args: ['13', 12] });
+  const induction = { name: 'induction', length: 10, alphabet: 64 };
+  assert.deepEqual(parseExample(induction, '5', 19).error, { key: 'exampleRange', args: [2, 18, 1] });
+});
+
+test('a model file of another shape (a `train` command’s: sort of 4 over 5, induction of 6) gets a fixed example that fits it', () => {
+  for (const config of [
+    { task: 'sort', length: 4, alphabet: 5, layers: 1, dModel: 16, heads: 2 },
+    { task: 'induction', length: 6, alphabet: 12, layers: 1, dModel: 16, heads: 2 },
+    { task: 'modular', modulus: 5, layers: 1, dModel: 16, heads: 2 },
+  ]) {
+    const trainer = engine.createTrainer(config);
+    const model = engine.loadModel(trainer.save());
+    try {
+      const sequence = fixedSequence(model);
+      assert.ok(sequence.length >= 2 && sequence.length <= model.contextLength, `${config.task}: ${sequence}`);
+      const snap = snapshot(model, sequence);
+      assert.equal(snap.length, sequence.length);
+      const task = taskOf(model);
+      const typed = parseExample(task, fixedInput(task).join(' '), model.contextLength);
+      assert.ok(typed.input, `${config.task}: its own fixed input reads back (${JSON.stringify(typed.error)})`);
+      assert.equal(answer(model, typed.input).prompt.length <= model.contextLength, true);
+    } finally {
+      model.dispose();
+      trainer.dispose();
+    }
+  }
 });
 
 test('links round-trip; out-of-range values and inherited names are ignored and named', () => {

@@ -8,6 +8,7 @@ import './playground.css';
 import { defaultLanguage } from '../i18n.js';
 import { handOverModel, modelLink } from '../model-handoff.js';
 import { startTrainingWorker } from './client.js';
+import { taskOf } from './session.js';
 import { emptyHistory, record } from './history.js';
 import { strings } from './i18n.js';
 import { EXPERIMENT, parseExample, PRESETS, TASK_NAMES, trainerConfig } from './presets.js';
@@ -193,7 +194,7 @@ await startPage(async () => {
 
   function askAnswer() {
     if (!state.example || !info) return;
-    const parsedExample = parseExample(state.task, state.example, info.contextLength);
+    const parsedExample = parseExample(taskOf({ config: info.config }), state.example, info.contextLength);
     const error = $('example-error');
     error.hidden = !parsedExample.error;
     $('example').setAttribute('aria-invalid', String(Boolean(parsedExample.error)));

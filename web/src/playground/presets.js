@@ -146,13 +146,13 @@ function inductionContinuation(input, count) {
 }
 
 /**
- * Reads a typed example: symbols separated by spaces or commas (digits also run together when
- * every symbol is one digit, "31415926"). Returns { input } or { error: { key, args } } naming
- * what is wrong, in the i18n table's terms.
+ * Reads a typed example for a task of shape { name, length, alphabet, modulus } (session.taskOf):
+ * symbols separated by spaces or commas (digits also run together when every symbol is one
+ * digit, "31415926"). Returns { input } or { error: { key, args } } naming what is wrong, in the
+ * i18n table's terms.
  */
-export function parseExample(taskName, text, contextLength) {
-  const preset = PRESETS[taskName];
-  const max = taskName === 'modular' ? preset.task.modulus : preset.task.alphabet;
+export function parseExample(task, text, contextLength) {
+  const max = task.name === 'modular' ? task.modulus : task.alphabet;
   let pieces = text
     .replace(/[+=|,，]/g, ' ')
     .split(/\s+/)
@@ -165,11 +165,10 @@ export function parseExample(taskName, text, contextLength) {
       return { error: { key: 'exampleSymbol', args: [piece, max - 1] } };
     input.push(Number(piece));
   }
-  const { length } = preset.task;
-  if (taskName === 'modular' && input.length !== 2) return { error: { key: 'exampleCount', args: [2, input.length] } };
-  if (['copy', 'reverse', 'sort'].includes(taskName) && input.length !== length)
-    return { error: { key: 'exampleCount', args: [length, input.length] } };
-  if (taskName === 'induction' && (input.length < 2 || input.length >= contextLength))
+  if (task.name === 'modular' && input.length !== 2) return { error: { key: 'exampleCount', args: [2, input.length] } };
+  if (['copy', 'reverse', 'sort'].includes(task.name) && input.length !== task.length)
+    return { error: { key: 'exampleCount', args: [task.length, input.length] } };
+  if (task.name === 'induction' && (input.length < 2 || input.length >= contextLength))
     return { error: { key: 'exampleRange', args: [2, contextLength - 1, input.length] } };
   return { input };
 }

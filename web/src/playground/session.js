@@ -69,10 +69,27 @@ export function answer(model, input) {
   };
 }
 
+/**
+ * The task input the heatmaps follow: the preset's, or, for a loaded model of another shape (a
+ * `train` command's file), one of the same kind fitted to its length and alphabet.
+ */
+export function fixedInput(task) {
+  const preset = PRESETS[task.name];
+  const { length, alphabet, modulus } = preset.task;
+  if (task.length === length && task.alphabet === alphabet && task.modulus === modulus) return preset.input;
+  const symbol = (i) => (i * 7 + 3) % (task.name === 'modular' ? task.modulus : task.alphabet);
+  if (task.name === 'modular') return [symbol(0), symbol(1)];
+  if (task.name !== 'induction') return Array.from({ length: task.length }, (_, i) => symbol(i));
+  // Filler, a segment of m, the segment's first symbol: 2n − m + 1 < 2n − 1 tokens.
+  const m = Math.max(2, Math.ceil(task.length / 2));
+  const first = Array.from({ length: 2 * (task.length - m) + m }, (_, i) => symbol(i));
+  return [...first, first[2 * (task.length - m)]];
+}
+
 /** The fixed example the heatmaps follow: the task's prompt and its right answer, teacher-forced. */
 export function fixedSequence(model) {
   const task = taskOf(model);
-  const input = PRESETS[task.name].input;
+  const input = fixedInput(task);
   const { prompt, answerLength } = promptOf(task.name, input, model.contextLength);
   const right = expectedAnswer(task.name, input, { modulus: task.modulus, answerLength }) ?? [];
   return [...prompt, ...right].slice(0, model.contextLength);
