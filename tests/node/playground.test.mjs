@@ -61,6 +61,17 @@ test('typed examples: a wrong count or symbol is named; digits may run together'
   assert.deepEqual(parseExample(induction, '5', 19).error, { key: 'exampleRange', args: [2, 18, 1] });
 });
 
+test('trainers of every preset follow the preset’s own fixed input', () => {
+  for (const name of Object.keys(PRESETS)) {
+    const trainer = engine.createTrainer(trainerConfig(name, PRESETS[name].knobs));
+    try {
+      assert.deepEqual(fixedInput(taskOf(trainer)), PRESETS[name].input, name);
+    } finally {
+      trainer.dispose();
+    }
+  }
+});
+
 test('a model file of another shape (a `train` command’s: sort of 4 over 5, induction of 6) gets a fixed example that fits it', () => {
   for (const config of [
     { task: 'sort', length: 4, alphabet: 5, layers: 1, dModel: 16, heads: 2 },

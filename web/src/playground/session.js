@@ -76,7 +76,10 @@ export function answer(model, input) {
 export function fixedInput(task) {
   const preset = PRESETS[task.name];
   const { length, alphabet, modulus } = preset.task;
-  if (task.length === length && task.alphabet === alphabet && task.modulus === modulus) return preset.input;
+  // Only the fields the task uses count (a trainer's config also carries the others' defaults).
+  const same =
+    task.name === 'modular' ? task.modulus === modulus : task.length === length && task.alphabet === alphabet;
+  if (same) return preset.input;
   const symbol = (i) => (i * 7 + 3) % (task.name === 'modular' ? task.modulus : task.alphabet);
   if (task.name === 'modular') return [symbol(0), symbol(1)];
   if (task.name !== 'induction') return Array.from({ length: task.length }, (_, i) => symbol(i));
