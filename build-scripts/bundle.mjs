@@ -72,7 +72,7 @@ await mkdir(site, { recursive: true });
 
 await build({
   ...common,
-  entryPoints: { app: src('main.js'), embed: src('embed.js') },
+  entryPoints: { app: src('main.js'), embed: src('embed.js'), playground: src('playground/main.js') },
   outdir: site,
   sourcemap: true,
   loader: { '.woff2': 'file' },
@@ -116,5 +116,13 @@ await writeFile(path.join(root, 'dist/attention-explorer.html'), page);
 
 await cp(path.join(root, 'web/public'), site, { recursive: true });
 await writeFile(path.join(site, 'attention-engine-worker.js'), workerSource);
+// The playground's training worker (web/src/playground/worker.js), a classic script beside it.
+await build({
+  ...common,
+  format: 'iife',
+  entryPoints: { 'playground-worker': src('playground/worker.js') },
+  outdir: site,
+  define: { 'import.meta.url': JSON.stringify('file:///playground-worker.js') },
+});
 await copyFile(path.join(root, 'dist/engine/attention-engine.wasm'), path.join(site, 'attention-engine.wasm'));
 console.log(`bundle: dist/site/ and dist/attention-explorer.html (${Math.round(page.length / 1024)} KiB) ready`);

@@ -24,6 +24,7 @@ export function explorerMarkup() {
   </div>
   <div class="top-actions">
     <div class="share" data-chrome="share">
+      <a data-role="playground-link" href="playground.html" lang="zh-CN">训练场 · <span lang="en">Training playground</span></a>
       <button type="button" data-role="copy-link" data-i18n="copyLink"></button>
       <button type="button" data-role="copy-embed" data-i18n="copyEmbed"></button>
     </div>

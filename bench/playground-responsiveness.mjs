@@ -1,0 +1,107 @@
+// The playground's main thread while the sort preset trains (issue 13 §2): the longest task
+// (the largest gap between two animation frames, and PerformanceObserver 'longtask' entries),
+// frames per second, how often the heatmaps and curves are redrawn and what one redraw costs.
+// Each run opens the built site (dist/site) in headless Chromium, measures SECONDS with the
+// page idle (the shared machine's own noise), then SECONDS while it trains.
+//   node bench/playground-responsiveness.mjs [--runs 3] [--seconds 8] [--write]
+// --write puts the table into docs/benchmarks.md between the playground markers.
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openPage, startBrowser } from '../tests/e2e/browser.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, fallback) => {
+  const k = process.argv.indexOf(`--${name}`);
+  return k > 0 ? Number(process.argv[k + 1]) : fallback;
+};
+const RUNS = arg('runs', 3);
+const SECONDS = arg('seconds', 8);
+
+/** In the page: frame gaps, long tasks and redraws of the snapshot label, over `ms`. */
+function measure(ms) {
+  return new Promise((resolve) => {
+    const tasks = [];
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => tasks.push(e.duration))).observe({
+      type: 'longtask',
+    });
+    let redraws = 0;
+    new MutationObserver(() => redraws++).observe(document.querySelector('[data-role=scrub-label]'), {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    });
+    const gaps = [];
+    const start = performance.now();
+    let last = start;
+    const frame = (now) => {
+      gaps.push(now - last);
+      last = now;
+      if (now - start < ms) requestAnimationFrame(frame);
+      else {
+        const draws = performance
+          .getEntriesByType('measure')
+          .filter((e) => e.name.startsWith('playground:draw:') && e.startTime >= start)
+          .map((e) => e.duration);
+        resolve({ frames: gaps.length, gaps, tasks, redraws, draws, ms: now - start });
+      }
+    };
+    requestAnimationFrame(frame);
+  });
+}
+
+const median = (values) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const summary = (m) => ({
+  fps: (m.frames * 1000) / m.ms,
+  longestGap: Math.max(...m.gaps),
+  longestTask: Math.max(0, ...m.tasks),
+  longTasks: m.tasks.length,
+  redrawsPerSecond: (m.redraws * 1000) / m.ms,
+  medianDraw: median(m.draws),
+  longestDraw: Math.max(0, ...m.draws),
+});
+const session = await startBrowser();
+const runs = { idle: [], training: [] };
+let steps = [];
+try {
+  for (let r = 0; r < RUNS; r++) {
+    const { page, context } = await openPage(session.browser, `${session.url}playground.html?task=sort&lang=en`);
+    await page.waitForSelector('[data-role=play]:not([disabled])', { timeout: 60000 });
+    runs.idle.push(summary(await page.evaluate(measure, SECONDS * 1000)));
+    await page.click('[data-role=play]');
+    await page.waitForFunction(() => window.attentionPlayground.history.loss.length > 5, null, { timeout: 60000 });
+    runs.training.push(summary(await page.evaluate(measure, SECONDS * 1000)));
+    steps.push(await page.evaluate(() => window.attentionPlayground.history.loss.at(-1)[0]));
+    await context.close();
+  }
+} finally {
+  await session.close();
+}
+
+const fmt = (v, digits = 0) => v.toFixed(digits);
+const row = (label, key, digits = 0) =>
+  `| ${label} | ${['training', 'idle'].map((k) => `${fmt(median(runs[k].map((r) => r[key])), digits)} (${runs[k].map((r) => fmt(r[key], digits)).join(', ')})`).join(' | ')} |`;
+const table = [
+  `The sort preset in the playground's worker; per run ${SECONDS} s with the page idle, then ${SECONDS} s while it trains (${steps.join(', ')} steps done by the end); Chromium headless, ${os.cpus().length} cores shared with other jobs (load average ${os.loadavg()[0].toFixed(1)} at the end), ${RUNS} runs, median (runs). Goal (issue 13 §2): no main-thread task over 50 ms, drawing at least 10 times per second.`,
+  '',
+  '| what | training: median (runs) | idle: median (runs) |',
+  '| --- | ---: | ---: |',
+  row('frames per second', 'fps'),
+  row('longest gap between two frames, ms', 'longestGap'),
+  row("longest 'longtask' entry, ms (0: none over 50 ms)", 'longestTask'),
+  row('long tasks (over 50 ms) in the window', 'longTasks'),
+  row('heatmap redraws per second', 'redrawsPerSecond', 1),
+  row('one part redrawn (curves, heatmaps, head scores), median ms of JS', 'medianDraw', 1),
+  row('one part redrawn, longest ms of JS', 'longestDraw', 1),
+].join('\n');
+console.log(table);
+
+if (process.argv.includes('--write')) {
+  const file = path.join(root, 'docs/benchmarks.md');
+  const doc = readFileSync(file, 'utf8');
+  const start = '<!-- playground:start -->';
+  const end = '<!-- playground:end -->';
+  const section = `${start}\n${table}\n${end}`;
+  writeFileSync(file, doc.replace(new RegExp(`${start}[\\s\\S]*${end}`), section));
+}

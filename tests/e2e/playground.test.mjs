@@ -1,0 +1,282 @@
+// The training playground (playground.html, issue 13) in Debian's Chromium: a sort model
+// trained from the page to ≥ 95% held-out exact match sorts a typed example; pausing stops
+// training; the √d_k experiment draws both models' curves; the trained model reaches the
+// explorer's origin byte for byte and its attention there (traced by the engine in node) is
+// the page's; the URL round-trips. No console error, no request leaves the local server.
+// Screenshots mid-training and after, in both languages and at phone width.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createEngine, root } from '../node/support.mjs';
+import { openPage, screenshotDir, startBrowser, waitUntil } from './browser.mjs';
+
+let session;
+let engine;
+before(async () => {
+  session = await startBrowser();
+  engine = await createEngine();
+});
+after(async () => {
+  await session?.close();
+});
+
+const shot = (page, name) =>
+  page.screenshot({ path: path.join(screenshotDir, `playground-${name}.png`), fullPage: true });
+
+/** Opens the playground and waits until its first model is configured (play enabled). */
+async function openPlayground(query, options) {
+  const opened = await openPage(session.browser, `${session.url}playground.html${query}`, options);
+  await opened.page.waitForSelector('[data-role=play]:not([disabled])', { timeout: 20000 });
+  return opened;
+}
+
+const pageState = (page) =>
+  page.evaluate(() => {
+    const h = window.attentionPlayground.history;
+    return { steps: h.loss.length, lastStep: h.loss.at(-1)?.[0] ?? 0, evaluation: h.lastEvaluation };
+  });
+
+function assertClean({ problems, requests }) {
+  assert.deepEqual(problems, [], 'no console error or warning, no page error, no CSP violation');
+  const away = requests.filter((url) => !url.startsWith(session.url) && !url.startsWith('blob:'));
+  assert.deepEqual(away, [], 'no request leaves the local server');
+}
+
+test('sort trains to ≥ 95% held-out exact match from the page; pause stops it; a typed example comes back sorted', async () => {
+  const opened = await openPlayground('?task=sort&lang=en');
+  const { page, context } = opened;
+  // Space on the page (focus on no control) starts training.
+  await page.locator('h1').click();
+  await page.keyboard.press('Space');
+  await page.waitForSelector('[data-role=play][aria-pressed=true]');
+  await page.waitForFunction(() => window.attentionPlayground.history.loss.at(-1)?.[0] >= 150, null, {
+    timeout: 30000,
+  });
+  await shot(page, 'training-en');
+  await page.waitForFunction(() => window.attentionPlayground.history.lastEvaluation?.exactMatch >= 0.95, null, {
+    timeout: 150000, // ≈ 10 s on a quiet 2-core machine; far longer under a heavy load
+    polling: 250,
+  });
+  await page.click('[data-role=play]');
+  await page.waitForSelector('[data-role=play][aria-pressed=false]');
+  // Paused: one step now moves the model from where it stopped to exactly one step further.
+  const paused = await pageState(page);
+  await page.click('[data-role=step]');
+  await page.waitForFunction((n) => window.attentionPlayground.history.loss.length === n + 1, paused.steps);
+  assert.equal((await pageState(page)).lastStep, paused.lastStep + 1, 'no update ran while paused');
+
+  // Every layer's and head's heatmap is drawn (2 layers × 4 heads of the preset); the slider
+  // goes back, by keyboard, to the snapshot of the untrained model and draws it.
+  assert.equal(await page.locator('[data-role=heatmap-grid] canvas').count(), 8);
+  const trainedMap = await page.locator('[data-role=heatmap-grid] canvas').first().getAttribute('data-strongest');
+  await page.focus('[data-role=scrub]');
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => document.querySelector('[data-role=scrub-label]').textContent === 'at step 0');
+  const first = await page.evaluate(() => window.attentionPlayground.history.snapshots[0]);
+  assert.equal(first.step, 0);
+  assert.notEqual(
+    await page.locator('[data-role=heatmap-grid] canvas').first().getAttribute('data-strongest'),
+    trainedMap,
+  );
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('[data-role=scrub-label]').textContent.endsWith('(live)'));
+
+  const input = [9, 3, 7, 1, 0, 8, 2, 5];
+  await page.fill('[data-role=example]', input.join(' '));
+  await page.press('[data-role=example]', 'Enter');
+  const sorted = input
+    .slice()
+    .sort((a, b) => a - b)
+    .join(' ');
+  await page.waitForFunction(
+    (want) => document.querySelector('[data-role=answer-text]')?.textContent.startsWith(want),
+    sorted,
+    { timeout: 10000 },
+  );
+  assert.equal(await page.locator('[data-role=answer-text]').getAttribute('data-correct'), 'true');
+  assert.equal(await page.locator('[data-role=answer-grid] canvas').count(), 8);
+  await waitUntil(() => new URL(page.url()).search.includes('ex=9+3+7+1+0+8+2+5'), 'the example is in the link', 5000);
+  await shot(page, 'trained-en');
+
+  await page.click('[data-lang=zh]');
+  await page.waitForFunction(() => document.querySelector('h1').textContent === '注意力训练场');
+  await shot(page, 'trained-zh');
+  assertClean(opened);
+  await context.close();
+});
+
+test('the √d_k experiment draws loss, entropy and the softmax-input gradient for both models; without scaling the softmax starts saturated', async () => {
+  const opened = await openPlayground('?task=copy&lang=zh');
+  const { page, context } = opened;
+  await page.click('[data-role=experiment]');
+  await page.waitForFunction(() => window.attentionPlayground.experimentRows.length >= 5, null, { timeout: 30000 });
+  for (const chart of ['dk-loss', 'dk-entropy', 'dk-gradient']) {
+    const paths = await page
+      .locator(`[data-role=${chart}] path.series`)
+      .evaluateAll((els) => els.map((e) => e.getAttribute('d') ?? ''));
+    assert.equal(paths.length, 2, `${chart}: two curves`);
+    for (const d of paths)
+      assert.ok((d.match(/L/g) ?? []).length >= 4, `${chart}: a drawn line, got ${d.slice(0, 40)}`);
+  }
+  const rows = await page.evaluate(() => window.attentionPlayground.experimentRows);
+  // Unit-variance q and k of width 64: unscaled scores are ~8× larger, so rows start far sharper.
+  assert.ok(rows[0].unscaled.entropy < rows[0].scaled.entropy / 2, `entropy ${JSON.stringify(rows[0])}`);
+  assert.match(await page.locator('.pg-says').textContent(), /饱和/);
+  await shot(page, 'experiment-zh');
+  await page.click('[data-role=experiment]');
+  await page.waitForSelector('[data-role=experiment][aria-pressed=false]');
+  assertClean(opened);
+  await context.close();
+});
+
+test('a trained model goes to the explorer byte for byte (IndexedDB + ?model=local:<id>) and traces there as on the page', async () => {
+  const opened = await openPlayground('?task=copy&lang=en');
+  const { page, context } = opened;
+  await page.click('[data-role=play]');
+  await page.waitForFunction(() => window.attentionPlayground.history.loss.at(-1)?.[0] >= 60, null, { timeout: 30000 });
+  await page.click('[data-role=play]');
+  await page.waitForSelector('[data-role=play][aria-pressed=false]');
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-role=download]')]);
+  const downloaded = new Uint8Array(await (await import('node:fs/promises')).readFile(await download.path()));
+  const [explorer] = await Promise.all([context.waitForEvent('page'), page.click('[data-role=open-explorer]')]);
+  await explorer.waitForLoadState();
+  const params = new URL(explorer.url()).searchParams;
+  const id = params.get('model')?.replace(/^local:/, '');
+  assert.match(id, /^[0-9a-f]{18}$/);
+  assert.equal(params.get('lang'), 'en');
+  // Links both ways: the explorer's header leads back to the playground.
+  assert.equal(await page.locator('[data-role=explorer-link]').getAttribute('href'), 'index.html');
+  await explorer.waitForSelector('[data-role=playground-link]');
+  assert.equal(await explorer.locator('[data-role=playground-link]').getAttribute('href'), 'playground.html');
+  // What the explorer's page can read of it, through the same module's store.
+  const handed = await explorer.evaluate(
+    (key) =>
+      new Promise((resolve, reject) => {
+        const request = indexedDB.open('attention-explorer', 1);
+        request.onsuccess = () => {
+          const get = request.result.transaction('model-handoff').objectStore('model-handoff').get(key);
+          get.onsuccess = () => resolve({ bytes: Array.from(get.result.bytes), name: get.result.name });
+          get.onerror = () => reject(get.error);
+        };
+        request.onerror = () => reject(request.error);
+      }),
+    id,
+  );
+  assert.equal(handed.name, 'copy.model');
+  assert.deepEqual(Uint8Array.from(handed.bytes), downloaded, 'the explorer receives the bytes the download gives');
+
+  // The model file, read by the engine in node, gives the attention the page shows.
+  const model = engine.loadModel(downloaded);
+  try {
+    assert.equal(model.config.task, 'copy');
+    const snap = await page.evaluate(() => {
+      const s = window.attentionPlayground.history.snapshots.at(-1).snapshot;
+      return { tokens: s.tokens, weights: Array.from(s.weights), layers: s.layers, heads: s.heads, T: s.length };
+    });
+    const trace = model.trace({ tokens: snap.tokens }, { steps: ['weights'] });
+    let worst = 0;
+    for (let l = 0; l < snap.layers; l++) {
+      for (let h = 0; h < snap.heads; h++) {
+        const want = trace.layers[l].step('weights', h).data;
+        want.forEach(
+          (w, i) => (worst = Math.max(worst, Math.abs(w - snap.weights[(l * snap.heads + h) * snap.T * snap.T + i]))),
+        );
+      }
+    }
+    assert.ok(worst <= 1e-6, `largest difference between the page's snapshot and node's trace: ${worst}`);
+  } finally {
+    model.dispose();
+  }
+
+  // Loading it back: a trained model that cannot train further, its attention drawn; a damaged
+  // file is refused with the engine's message naming the part at fault.
+  await page.setInputFiles('[data-role=load]', {
+    name: 'copy.model',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(downloaded),
+  });
+  await page.waitForFunction(() => document.querySelector('[data-role=notice]').textContent.includes('copy.model'));
+  assert.equal(await page.locator('[data-role=play]').isDisabled(), true);
+  assert.equal(await page.locator('[data-role=heatmap-grid] canvas').count(), 4, 'the copy preset: 2 layers × 2 heads');
+  const damaged = Buffer.from(downloaded);
+  damaged[damaged.length - 5] ^= 0xff;
+  await page.setInputFiles('[data-role=load]', {
+    name: 'bad.model',
+    mimeType: 'application/octet-stream',
+    buffer: damaged,
+  });
+  await page.waitForSelector('[data-role=error]:not([hidden])');
+  assert.match(await page.locator('[data-role=error]').textContent(), /checksum/);
+  assertClean(opened);
+  await context.close();
+});
+
+test('the URL round-trips every field, bad values are named, and the page fits a phone', async () => {
+  const query = 'task=induction&L=3&H=1&d=64&scale=0&ao=0&lr=0.003&b=16&seed=7&ex=5+12+40+7+33+12&lang=zh';
+  const opened = await openPlayground(`?${query}&L=9&bogus=1`, { viewport: { width: 390, height: 844 } });
+  const { page, context } = opened;
+  const values = await page.evaluate(() =>
+    ['task', 'layers', 'heads', 'dModel', 'learningRate', 'batchSize', 'seed', 'example'].map(
+      (role) => document.querySelector(`[data-role=${role}]`).value,
+    ),
+  );
+  // L=9 is out of range: the link's earlier L=3 stands, and the notice names both bad keys.
+  assert.deepEqual(values, ['induction', '3', '1', '64', '0.003', '16', '7', '5 12 40 7 33 12']);
+  assert.equal(await page.locator('[data-role=scale]').isChecked(), false);
+  assert.match(await page.locator('[data-role=notice]').textContent(), /L, bogus/);
+  await waitUntil(async () => new URL(page.url()).search === `?${query}`, 'the page writes the same link back', 5000);
+  // The induction task shows its head-score charts; the page is no wider than the phone.
+  await page.waitForSelector('[data-role=heads-panel]:not([hidden])');
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no sideways scrolling');
+  await shot(page, 'phone-zh');
+  assertClean(opened);
+  await context.close();
+});
+
+test('embedded: embed=1 hides the header, controls=0 and try=0 hide their panels, training still runs', async () => {
+  const opened = await openPlayground('?task=reverse&embed=1&controls=0&try=0&lang=en', {
+    viewport: { width: 700, height: 600 },
+  });
+  const { page, context } = opened;
+  const visible = (selector) => page.locator(selector).first().isVisible();
+  assert.equal(await visible('header.top'), false);
+  assert.equal(await visible('.pg-setup'), false);
+  assert.equal(await visible('.pg-try'), false);
+  assert.equal(await visible('.pg-heatmaps'), true);
+  await page.click('[data-role=play]');
+  await page.waitForFunction(() => window.attentionPlayground.history.loss.length >= 3, null, { timeout: 30000 });
+  await page.click('[data-role=play]');
+  await waitUntil(() => /embed=1&controls=0&try=0/.test(page.url()), 'the link keeps the embed flags', 5000);
+  assertClean(opened);
+  await context.close();
+});
+
+test('model-handoff.js in the browser: the receiver reads what was handed over, the newest five are kept, odd ids are refused', async () => {
+  const opened = await openPlayground('?task=copy');
+  const { page, context } = opened;
+  // The module's own source, run in the page (the site bundles it; this is its unbundled form).
+  const source = readFileSync(path.join(root, 'web/src/model-handoff.js'), 'utf8').replace(/^export /gm, '');
+  const out = await page.evaluate(async (code) => {
+    const api = new Function(`${code}; return { handOverModel, takeModel, handoffId, modelLink };`)();
+    const ids = [];
+    for (let i = 0; i < 7; i++) ids.push(await api.handOverModel(new Uint8Array([i, 200, 7]), { name: `m${i}.model` }));
+    const newest = await api.takeModel(ids[6]);
+    const link = api.modelLink('index.html', ids[6], { lang: 'zh' });
+    return {
+      kept: await Promise.all(ids.map(async (id) => Boolean(await api.takeModel(id)))),
+      newest: { bytes: Array.from(newest.bytes), name: newest.name },
+      roundTrip: api.handoffId(new URL(link, location.href).searchParams.get('model')) === ids[6],
+      refused: ['local:../x', 'local:', 'tang', `local:${ids[6]}0`, null].map((v) => api.handoffId(v)),
+      missing: await api.takeModel('0'.repeat(18)),
+    };
+  }, source);
+  assert.deepEqual(out.kept, [false, false, true, true, true, true, true]);
+  assert.deepEqual(out.newest, { bytes: [6, 200, 7], name: 'm6.model' });
+  assert.equal(out.roundTrip, true);
+  assert.deepEqual(out.refused, [null, null, null, null, null]);
+  assert.equal(out.missing, null);
+  assertClean(opened);
+  await context.close();
+});

@@ -1,0 +1,109 @@
+// The playground's worker-side logic (web/src/playground/session.js) against the engine's own
+// answers, and its link format (state.js): the JS greedy answer equals the engine's C++
+// predict(), snapshots equal the engine's attention(), links round-trip and hostile keys are refused.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createEngine } from './support.mjs';
+import { parseExample, PRESETS, trainerConfig } from '../../web/src/playground/presets.js';
+import { answer, fixedInput, fixedSequence, headScores, snapshot, taskOf } from '../../web/src/playground/session.js';
+import { defaultState, queryOf, stateFromURL } from '../../web/src/playground/state.js';
+
+const engine = await createEngine();
+
+test('the page’s greedy answer (session.answer) is the engine’s predict() and its snapshot the engine’s attention()', () => {
+  const trainer = engine.createTrainer(trainerConfig('sort', PRESETS.sort.knobs));
+  try {
+    trainer.step(150); // half-trained: answers are neither all right nor all the same
+    let right = 0;
+    for (let i = 0; i < 12; i++) {
+      const input = Array.from({ length: 8 }, (_, j) => (i * 7 + j * j * 3 + j) % 10);
+      const page = answer(trainer, input);
+      const cpp = trainer.predict(input.join(' '));
+      assert.deepEqual(page.prompt, cpp.input, `prompt of ${input}`);
+      assert.deepEqual(page.answer, cpp.answer, `answer to ${input}`);
+      if (page.answer.join() === page.expected.join()) right++;
+    }
+    assert.ok(right < 12, 'some answers are wrong at step 150, so the comparison has teeth');
+    const sequence = fixedSequence(trainer);
+    const mine = snapshot(trainer, sequence);
+    const theirs = trainer.attention({ tokens: sequence });
+    assert.deepEqual([mine.layers, mine.heads, mine.length], [theirs.layers, theirs.heads, theirs.length]);
+    let worst = 0;
+    mine.weights.forEach((w, i) => (worst = Math.max(worst, Math.abs(w - theirs.weights[i]))));
+    assert.ok(worst <= 1e-6, `largest difference ${worst}`);
+  } finally {
+    trainer.dispose();
+  }
+});
+
+test('head scores of a snapshot: a hand-made attention pattern scores 1 where it should', () => {
+  // T = 5, tokens a b c a b: at position 3 ("a" again) an induction head reads position 1 ("b").
+  const T = 5;
+  const weights = new Float32Array(2 * T * T);
+  for (let q = 0; q < T; q++) weights[q * T + Math.max(0, q - 1)] = 1; // head 0: previous token
+  weights[T * T + 3 * T + 1] = 1; // head 1: induction at 3 → 1
+  weights[T * T + 4 * T + 2] = 1; // and at 4 ("b" again) → 2
+  for (const q of [0, 1, 2]) weights[T * T + q * T + q] = 1; // elsewhere: itself
+  const scores = headScores({ tokens: ['a', 'b', 'c', 'a', 'b'], layers: 1, heads: 2, length: T, weights });
+  assert.deepEqual(scores.previousToken[0], [1, 0]);
+  assert.deepEqual(scores.induction[0], [0, 1]);
+});
+
+test('typed examples: a wrong count or symbol is named; digits may run together', () => {
+  const sort = { name: 'sort', length: 8, alphabet: 10 };
+  assert.deepEqual(parseExample(sort, '31415926', 16), { input: [3, 1, 4, 1, 5, 9, 2, 6] });
+  assert.deepEqual(parseExample(sort, '3 1 4', 16).error, { key: 'exampleCount', args: [8, 3] });
+  assert.deepEqual(parseExample(sort, '3 1 4 1 5 9 2 x', 16).error, { key: 'exampleSymbol', args: ['x', 9] });
+  const modular = { name: 'modular', modulus: 13 };
+  assert.deepEqual(parseExample(modular, '7 + 9 =', 4), { input: [7, 9] });
+  assert.deepEqual(parseExample(modular, '7 13', 4).error, { key: 'exampleSymbol', args: ['13', 12] });
+  const induction = { name: 'induction', length: 10, alphabet: 64 };
+  assert.deepEqual(parseExample(induction, '5', 19).error, { key: 'exampleRange', args: [2, 18, 1] });
+});
+
+test('trainers of every preset follow the preset’s own fixed input', () => {
+  for (const name of Object.keys(PRESETS)) {
+    const trainer = engine.createTrainer(trainerConfig(name, PRESETS[name].knobs));
+    try {
+      assert.deepEqual(fixedInput(taskOf(trainer)), PRESETS[name].input, name);
+    } finally {
+      trainer.dispose();
+    }
+  }
+});
+
+test('a model file of another shape (a `train` command’s: sort of 4 over 5, induction of 6) gets a fixed example that fits it', () => {
+  for (const config of [
+    { task: 'sort', length: 4, alphabet: 5, layers: 1, dModel: 16, heads: 2 },
+    { task: 'induction', length: 6, alphabet: 12, layers: 1, dModel: 16, heads: 2 },
+    { task: 'modular', modulus: 5, layers: 1, dModel: 16, heads: 2 },
+  ]) {
+    const trainer = engine.createTrainer(config);
+    const model = engine.loadModel(trainer.save());
+    try {
+      const sequence = fixedSequence(model);
+      assert.ok(sequence.length >= 2 && sequence.length <= model.contextLength, `${config.task}: ${sequence}`);
+      const snap = snapshot(model, sequence);
+      assert.equal(snap.length, sequence.length);
+      const task = taskOf(model);
+      const typed = parseExample(task, fixedInput(task).join(' '), model.contextLength);
+      assert.ok(typed.input, `${config.task}: its own fixed input reads back (${JSON.stringify(typed.error)})`);
+      assert.equal(answer(model, typed.input).prompt.length <= model.contextLength, true);
+    } finally {
+      model.dispose();
+      trainer.dispose();
+    }
+  }
+});
+
+test('links round-trip; out-of-range values and inherited names are ignored and named', () => {
+  const base = defaultState('en');
+  const query = 'task=induction&L=3&H=1&d=64&scale=0&ao=0&lr=0.003&b=16&seed=7&ex=5+12+40&lang=zh';
+  const { state, notices } = stateFromURL(query, base);
+  assert.deepEqual(notices, []);
+  assert.equal(queryOf(state), query);
+  const bad = stateFromURL('task=sort&L=9&d=48&lr=1&toString=1&__proto__=x&b=-1', base);
+  assert.deepEqual(bad.notices, ['L', 'd', 'lr', 'toString', '__proto__', 'b']);
+  assert.equal(queryOf(bad.state), 'task=sort&lang=en', 'the preset, nothing else');
+  assert.deepEqual(stateFromURL('task=nope', base).notices, ['task']);
+});

@@ -1,0 +1,35 @@
+// The page's side of the training worker (worker.js): starts it from its file beside the page
+// (build-scripts/bundle.mjs writes playground-worker.js), hands it the engine's .wasm bytes,
+// and routes its messages by type. The main thread only draws.
+export const WORKER_FILE = 'playground-worker.js';
+
+/** Resolves with { send(type, payload, transfer), on(type, fn), terminate() } once the engine is up. */
+export async function startTrainingWorker() {
+  const response = await fetch(new URL('attention-engine.wasm', location.href));
+  if (!response.ok) throw new Error(`attention-engine.wasm: HTTP ${response.status}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const worker = new Worker(new URL(WORKER_FILE, location.href), { name: 'attention-playground' });
+  const listeners = new Map();
+  const on = (type, fn) => listeners.set(type, fn);
+  await new Promise((resolve, reject) => {
+    worker.onerror = (event) => {
+      event.preventDefault?.();
+      reject(new Error(event.message || 'the training worker did not start'));
+    };
+    worker.onmessage = ({ data }) => {
+      if (data.type === 'ready') return resolve();
+      if (data.type === 'error') return reject(Object.assign(new Error(data.error.message), data.error));
+    };
+    worker.postMessage({ type: 'init', wasmBinary: bytes }, [bytes.buffer]);
+  });
+  worker.onmessage = ({ data }) => listeners.get(data.type)?.(data);
+  worker.onerror = (event) => {
+    event.preventDefault?.();
+    listeners.get('error')?.({ error: { message: event.message || 'the training worker failed' } });
+  };
+  return {
+    on,
+    send: (type, payload = {}, transfer = []) => worker.postMessage({ ...payload, type }, transfer),
+    terminate: () => worker.terminate(),
+  };
+}

@@ -1,0 +1,125 @@
+// Line charts of metrics over training steps (D3, SVG). A chart is a function of its series:
+//   drawLines(svg, { title, series: [{ label, color, dash?, dots?, points: [[step, value], …] }],
+//                    yDomain?: [lo, hi], log?: boolean })
+// It scales to its container through the viewBox; long series are thinned to MAX_POINTS.
+import * as d3 from 'd3';
+
+const W = 460;
+const H = 230;
+const LEGEND_ROW = 13;
+const M = { top: 20, right: 12, bottom: 24, left: 46 };
+const MAX_POINTS = 600;
+
+/** At most MAX_POINTS of `points`, evenly spaced, the last one always kept. */
+export function thin(points) {
+  if (points.length <= MAX_POINTS) return points;
+  const every = points.length / MAX_POINTS;
+  const out = [];
+  for (let i = 0; i < MAX_POINTS - 1; i++) out.push(points[Math.floor(i * every)]);
+  out.push(points[points.length - 1]);
+  return out;
+}
+
+export function drawLines(svgNode, { title, series, yDomain, log = false }) {
+  const svg = d3.select(svgNode).attr('viewBox', `0 0 ${W} ${H}`);
+  // The legend takes one row per series under the title; the plot starts below it.
+  const top = M.top + LEGEND_ROW * series.length + 6;
+  const shown = series.map((s) => ({
+    ...s,
+    points: thin(s.points.filter(([, y]) => Number.isFinite(y) && (!log || y > 0))),
+  }));
+  const all = shown.flatMap((s) => s.points);
+  const xMax = d3.max(all, (p) => p[0]) ?? 1;
+  const x = d3
+    .scaleLinear()
+    .domain([0, Math.max(1, xMax)])
+    .range([M.left, W - M.right]);
+  const extent = yDomain ?? d3.extent(all, (p) => p[1]);
+  const lo = extent[0] ?? (log ? 1e-3 : 0);
+  const hi = extent[1] ?? 1;
+  const y = (log ? d3.scaleLog() : d3.scaleLinear())
+    .domain(lo === hi ? [log ? lo / 2 : lo - 1, log ? hi * 2 : hi + 1] : [lo, hi])
+    .range([H - M.bottom, top])
+    .nice();
+  svg.attr(
+    'aria-label',
+    `${title}: ${shown.map((s) => `${s.label} ${s.points.length ? formatValue(s.points.at(-1)[1]) : '–'}`).join(', ')}`,
+  );
+
+  svg
+    .selectAll('text.chart-title')
+    .data([title])
+    .join('text')
+    .attr('class', 'chart-title')
+    .attr('x', M.left)
+    .attr('y', 14)
+    .text((d) => d);
+  svg
+    .selectAll('g.x-axis')
+    .data([0])
+    .join('g')
+    .attr('class', 'x-axis')
+    .attr('transform', `translate(0,${H - M.bottom})`)
+    .call(d3.axisBottom(x).ticks(5, '~s'));
+  svg
+    .selectAll('g.y-axis')
+    .data([0])
+    .join('g')
+    .attr('class', 'y-axis')
+    .attr('transform', `translate(${M.left},0)`)
+    .call(d3.axisLeft(y).ticks(4, '~g'));
+
+  const line = d3
+    .line()
+    .x((p) => x(p[0]))
+    .y((p) => y(p[1]));
+  svg
+    .selectAll('path.series')
+    .data(shown, (s) => s.label)
+    .join('path')
+    .attr('class', 'series')
+    .attr('fill', 'none')
+    .attr('stroke', (s) => s.color)
+    .attr('stroke-width', 1.6)
+    .attr('stroke-dasharray', (s) => s.dash ?? null)
+    .attr('d', (s) => (s.points.length ? line(s.points) : null));
+
+  // Series measured now and then (held-out exact match) also get a dot per measurement.
+  svg
+    .selectAll('g.dots')
+    .data(
+      shown.filter((s) => s.dots),
+      (s) => s.label,
+    )
+    .join('g')
+    .attr('class', 'dots')
+    .attr('fill', (s) => s.color)
+    .selectAll('circle')
+    .data((s) => s.points)
+    .join('circle')
+    .attr('r', 2.5)
+    .attr('cx', (p) => x(p[0]))
+    .attr('cy', (p) => y(p[1]));
+
+  // The legend: one swatch and label per series, under the title.
+  const legend = svg
+    .selectAll('g.legend-item')
+    .data(shown, (s) => s.label)
+    .join((enter) => {
+      const g = enter.append('g').attr('class', 'legend-item');
+      g.append('line').attr('x1', 0).attr('x2', 14).attr('y1', -4).attr('y2', -4);
+      g.append('text').attr('x', 18);
+      return g;
+    })
+    .attr('transform', (_, i) => `translate(${M.left},${M.top + 12 + i * LEGEND_ROW})`);
+  legend
+    .select('line')
+    .attr('stroke', (s) => s.color)
+    .attr('stroke-width', 2)
+    .attr('stroke-dasharray', (s) => s.dash ?? null);
+  legend.select('text').text((s) => s.label);
+}
+
+function formatValue(v) {
+  return Math.abs(v) >= 0.01 || v === 0 ? d3.format('.3~r')(v) : d3.format('.2~e')(v);
+}

@@ -1,0 +1,45 @@
+// What the page keeps of a training run, as plain data the charts are drawn from: metric series
+// ([[step, value], …]), the attention snapshots the slider scrubs through, and the head-score
+// series of every layer and head. Bounded: snapshots are thinned by half when full.
+
+export const MAX_SNAPSHOTS = 240;
+
+export function emptyHistory() {
+  return { loss: [], accuracy: [], heldOut: [], snapshots: [], induction: [], previousToken: [], lastEvaluation: null };
+}
+
+/** Adds a progress message of the worker (rows of metrics, a snapshot, head scores, an evaluation). */
+export function record(history, { rows, snapshot, step, heads, evaluation }) {
+  for (const row of rows) {
+    history.loss.push([row.step, row.loss]);
+    history.accuracy.push([row.step, row.accuracy]);
+  }
+  if (evaluation) {
+    history.heldOut.push([evaluation.step, evaluation.exactMatch]);
+    history.lastEvaluation = evaluation;
+  }
+  if (snapshot) {
+    const last = history.snapshots.at(-1);
+    if (last && last.step === step) history.snapshots[history.snapshots.length - 1] = { step, snapshot };
+    else history.snapshots.push({ step, snapshot });
+    if (history.snapshots.length > MAX_SNAPSHOTS) {
+      // Keep the first, every second one after it, and the newest.
+      history.snapshots = history.snapshots.filter((_, i, all) => i % 2 === 0 || i === all.length - 1);
+    }
+  }
+  if (heads) {
+    for (const [name, grid] of [
+      ['induction', heads.induction],
+      ['previousToken', heads.previousToken],
+    ]) {
+      // The engine's induction grid is null for modular addition (no answer is in the input).
+      grid?.forEach((row, l) =>
+        row.forEach((value, h) => {
+          const i = l * row.length + h;
+          history[name][i] ??= { layer: l, head: h, points: [] };
+          history[name][i].points.push([step, value]);
+        }),
+      );
+    }
+  }
+}

@@ -1,0 +1,380 @@
+// The training playground (playground.html): pick a task and a model, train it in a Web Worker,
+// watch loss, accuracy and every head's attention; try your own example; run the √d_k
+// experiment; download, load or hand the model to the explorer. The state is in the URL.
+// First: its error listeners must exist before any other module runs.
+import { startPage } from '../startup.js';
+import '../app.css';
+import './playground.css';
+import { defaultLanguage } from '../i18n.js';
+import { handOverModel, modelLink } from '../model-handoff.js';
+import { startTrainingWorker } from './client.js';
+import { taskOf } from './session.js';
+import { emptyHistory, record } from './history.js';
+import { strings } from './i18n.js';
+import { EXPERIMENT, parseExample, PRESETS, TASK_NAMES, trainerConfig } from './presets.js';
+import { drawAnswer, drawCurves, drawExperiment, drawHeadScores, drawSnapshot, setText } from './render.js';
+import { BATCHES, D_MODELS, defaultState, queryOf, stateFromURL, taskDefaults } from './state.js';
+import { MARKUP } from './template.js';
+
+const RATES = [0.0003, 0.001, 0.003, 0.01, 0.02, 0.03];
+/** While training, the typed example is answered again at most this often. */
+const ANSWER_MS = 1000;
+const CURVES_MS = 250;
+
+await startPage(async () => {
+  const base = defaultState(defaultLanguage());
+  const parsed = stateFromURL(location.search, base);
+  let state = parsed.state;
+  const chrome = parsed.chrome;
+  const root = document.getElementById('app');
+  root.innerHTML = MARKUP; // static markup, no user data
+  const $ = (role) => root.querySelector(`[data-role="${role}"]`);
+  const t = () => strings(state.lang);
+
+  const worker = await startTrainingWorker();
+  let experimentWorker = null;
+  let info = null;
+  let history = emptyHistory();
+  let scrubIndex = null; // null: follow the newest snapshot
+  let playing = false;
+  let experimentRows = [];
+  let lastAnswerAt = 0;
+  let answerId = 0;
+  let frame = 0;
+  let status = { step: 0, rate: null }; // the last figures shown, redrawn in a new language
+  let lastAnswer = null;
+
+  // ---- drawing, at most once per frame ----
+  const dirty = new Set();
+  function redraw(...parts) {
+    parts.forEach((p) => dirty.add(p));
+    frame ||= requestAnimationFrame(() => {
+      frame = 0;
+      // Each part timed (performance.measure 'playground:draw:<part>', read by
+      // bench/playground-responsiveness.mjs): what one redraw costs the main thread.
+      const part = (name, when, draw) => {
+        if (!dirty.has(name) || !when) return;
+        const start = performance.now();
+        draw();
+        performance.measure(`playground:draw:${name}`, { start });
+      };
+      part('curves', true, () => drawCurves(root, history, t()));
+      part('snapshot', true, () => drawSnapshot(root, history, scrubIndex, t()));
+      part('heads', state.task === 'induction', () => drawHeadScores(root, history, t()));
+      part('experiment', experimentRows.length, () => drawExperiment(root, experimentRows, t()));
+      part('answer', lastAnswer, () => drawAnswer(root, lastAnswer, t()));
+      dirty.clear();
+    });
+  }
+
+  // The curves (D3 axes and paths, the costliest redraw) at most every CURVES_MS, the last
+  // change always drawn; the heatmaps follow every snapshot.
+  let curvesTimer = 0;
+  let curvesAt = 0;
+  function curvesSoon() {
+    if (curvesTimer) return;
+    curvesTimer = setTimeout(
+      () => {
+        curvesTimer = 0;
+        curvesAt = performance.now();
+        redraw('curves');
+      },
+      Math.max(0, CURVES_MS - (performance.now() - curvesAt)),
+    );
+  }
+
+  // ---- texts and controls ----
+  function fillSelect(role, values, label = String) {
+    const select = $(role);
+    select.replaceChildren(...values.map((v) => new Option(label(v), String(v))));
+  }
+
+  function applyTexts() {
+    const s = t();
+    document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
+    document.title = s.title;
+    root.querySelectorAll('[data-i18n]').forEach((node) => {
+      node.textContent = s[node.dataset.i18n];
+    });
+    root
+      .querySelectorAll('[data-lang]')
+      .forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.lang === state.lang)));
+    fillSelect('task', TASK_NAMES, (name) => s[`task.${name}`]);
+    $('task-help').textContent = s.taskHelp[state.task];
+    $('example').placeholder = PRESETS[state.task].placeholder;
+    $('experiment').textContent = experimentWorker ? s.experimentStop : s.experimentRun;
+    $('experiment').setAttribute('aria-pressed', String(Boolean(experimentWorker)));
+    showPlaying();
+    showControls();
+    showStatus();
+    redraw('curves', 'snapshot', 'heads', 'experiment', 'answer');
+  }
+
+  function showControls() {
+    $('task').value = state.task;
+    $('layers').value = String(state.layers);
+    $('heads').value = String(state.heads);
+    $('dModel').value = String(state.dModel);
+    const rates = RATES.includes(state.learningRate) ? RATES : [...RATES, state.learningRate].sort((a, b) => a - b);
+    fillSelect('learningRate', rates);
+    $('learningRate').value = String(state.learningRate);
+    $('batchSize').value = String(state.batchSize);
+    $('seed').value = String(state.seed);
+    $('scale').checked = state.scale;
+    $('attentionOnly').checked = state.attentionOnly;
+    $('example').value = state.example;
+    $('heads-panel').hidden = state.task !== 'induction';
+  }
+
+  function showPlaying() {
+    const button = $('play');
+    button.textContent = playing ? t().pause : t().play;
+    button.setAttribute('aria-pressed', String(playing));
+    const trainable = Boolean(info?.trainable);
+    button.disabled = !trainable;
+    $('step').disabled = !trainable;
+  }
+
+  /** The step counter, speed and size; `next` updates the figures, none: redraws them. */
+  function showStatus(next = {}) {
+    status = { step: next.step ?? status.step, rate: next.rate ?? status.rate };
+    const s = t();
+    const format = new Intl.NumberFormat(state.lang === 'zh' ? 'zh-CN' : 'en-US', { maximumFractionDigits: 0 });
+    const { rate } = status;
+    setText(
+      $('status'),
+      [
+        s.stepCount(format.format(status.step)),
+        rate && s.speed(format.format(rate.stepsPerSecond), format.format(rate.tokensPerSecond)),
+        info && s.parameters(format.format(info.parameterCount)),
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    );
+  }
+
+  function showError(message) {
+    const node = $('error');
+    node.hidden = !message;
+    node.textContent = message ? t().error(message) : '';
+  }
+
+  let urlTimer;
+  function writeURL() {
+    clearTimeout(urlTimer);
+    urlTimer = setTimeout(() => history_replace(), 150);
+  }
+  const history_replace = () => {
+    const chromeQuery = Object.entries(chrome)
+      .map(([k, v]) => `&${k}=${v ? 1 : 0}`)
+      .join('');
+    window.history.replaceState(null, '', `?${queryOf(state)}${chromeQuery}${location.hash}`);
+  };
+
+  // ---- the model ----
+  function configure() {
+    info = null;
+    playing = false;
+    history = emptyHistory();
+    scrubIndex = null;
+    showPlaying();
+    showError(null);
+    $('answer').hidden = true;
+    $('answer-grid').replaceChildren();
+    lastAnswer = null;
+    worker.send('configure', { config: trainerConfig(state.task, state) });
+  }
+
+  function setState(patch, { reconfigure = false } = {}) {
+    state = { ...state, ...patch };
+    writeURL();
+    if (reconfigure) configure();
+    applyTexts();
+  }
+
+  function askAnswer() {
+    if (!state.example || !info) return;
+    const parsedExample = parseExample(taskOf({ config: info.config }), state.example, info.contextLength);
+    const error = $('example-error');
+    error.hidden = !parsedExample.error;
+    $('example').setAttribute('aria-invalid', String(Boolean(parsedExample.error)));
+    if (parsedExample.error) {
+      error.textContent = t()[parsedExample.error.key](...parsedExample.error.args);
+      $('answer').hidden = true;
+      lastAnswer = null;
+      return;
+    }
+    lastAnswerAt = performance.now();
+    worker.send('example', { input: parsedExample.input, id: ++answerId });
+  }
+
+  worker.on('configured', (message) => {
+    info = message.info;
+    if (!info.trainable) {
+      // A loaded model file: its task decides the page's task.
+      state = { ...state, task: info.config.task };
+      showNotice(t().loaded(info.name));
+    }
+    record(history, { rows: [], snapshot: message.snapshot, step: info.steps });
+    status = { step: info.steps, rate: null };
+    applyTexts();
+    askAnswer();
+  });
+  worker.on('progress', (message) => {
+    const start = performance.now();
+    record(history, message);
+    showStatus({ step: message.step, rate: message.rate });
+    performance.measure('playground:progress', { start });
+    redraw('snapshot', 'heads');
+    curvesSoon();
+    if (state.example && performance.now() - lastAnswerAt > ANSWER_MS) askAnswer();
+  });
+  worker.on('playing', (message) => {
+    playing = message.playing;
+    showPlaying();
+  });
+  worker.on('answer', (message) => {
+    if (message.id !== answerId) return;
+    lastAnswer = message;
+    redraw('answer');
+  });
+  worker.on('saved', async (message) => {
+    const name = `${state.task}.model`;
+    if (message.purpose === 'explorer') {
+      const id = await handOverModel(message.bytes, { name });
+      window.open(modelLink('index.html', id, { lang: state.lang }), '_blank');
+      return;
+    }
+    const url = URL.createObjectURL(new Blob([message.bytes], { type: 'application/octet-stream' }));
+    const a = Object.assign(document.createElement('a'), { href: url, download: name });
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+  });
+  worker.on('error', (message) => {
+    playing = false;
+    showPlaying();
+    showError(message.error.message);
+  });
+
+  // ---- the √d_k experiment, in a worker of its own (the training above keeps its state) ----
+  async function toggleExperiment() {
+    if (experimentWorker) {
+      experimentWorker.terminate(); // frees both trainers' memory at once
+      experimentWorker = null;
+      applyTexts();
+      return;
+    }
+    experimentRows = [];
+    $('experiment-body').hidden = false;
+    experimentWorker = await startTrainingWorker();
+    experimentWorker.on('experiment', (message) => {
+      experimentRows.push(...message.rows);
+      redraw('experiment');
+    });
+    experimentWorker.on('error', (message) => showError(message.error.message));
+    experimentWorker.send('experiment', { config: EXPERIMENT });
+    setState({ experiment: true });
+  }
+
+  function showNotice(text) {
+    const notice = $('notice');
+    notice.hidden = !text;
+    notice.textContent = text ?? '';
+  }
+
+  // ---- events ----
+  fillSelect('layers', [1, 2, 3, 4]);
+  fillSelect('heads', [1, 2, 3, 4]);
+  fillSelect('dModel', D_MODELS);
+  fillSelect('batchSize', BATCHES);
+  $('task').addEventListener('change', (e) => setState(taskDefaults(e.target.value, state), { reconfigure: true }));
+  for (const role of ['layers', 'heads', 'dModel', 'batchSize']) {
+    $(role).addEventListener('change', (e) => setState({ [role]: Number(e.target.value) }, { reconfigure: true }));
+  }
+  $('learningRate').addEventListener('change', (e) =>
+    setState({ learningRate: Number(e.target.value) }, { reconfigure: true }),
+  );
+  $('seed').addEventListener('change', (e) => {
+    const v = Number(e.target.value);
+    if (Number.isInteger(v) && v >= 0 && v <= 4294967295) setState({ seed: v }, { reconfigure: true });
+    else e.target.value = String(state.seed);
+  });
+  for (const role of ['scale', 'attentionOnly']) {
+    $(role).addEventListener('change', (e) => setState({ [role]: e.target.checked }, { reconfigure: true }));
+  }
+  $('preset').addEventListener('click', () => setState(taskDefaults(state.task, state), { reconfigure: true }));
+  const togglePlay = () => worker.send(playing ? 'pause' : 'play');
+  $('play').addEventListener('click', togglePlay);
+  $('step').addEventListener('click', () => worker.send('step', { count: 1 }));
+  $('reset').addEventListener('click', () => configure());
+  $('scrub').addEventListener('input', (e) => {
+    const i = Number(e.target.value);
+    scrubIndex = i >= history.snapshots.length - 1 ? null : i;
+    redraw('snapshot');
+  });
+  $('try-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    setState({ example: $('example').value.trim() });
+    askAnswer();
+  });
+  $('experiment').addEventListener('click', toggleExperiment);
+  $('download').addEventListener('click', () => worker.send('save', { purpose: 'download' }));
+  $('open-explorer').addEventListener('click', () => worker.send('save', { purpose: 'explorer' }));
+  $('load').addEventListener('change', async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    worker.send('load', { bytes, name: file.name }, [bytes.buffer]);
+    e.target.value = '';
+  });
+  root
+    .querySelectorAll('[data-lang]')
+    .forEach((b) => b.addEventListener('click', () => setState({ lang: b.dataset.lang })));
+  $('copy-link').addEventListener('click', async () => {
+    history_replace();
+    await navigator.clipboard?.writeText(location.href).catch(() => {});
+    showNotice(t().linkCopied);
+  });
+  // Space plays or pauses, "s" takes one step, wherever focus is not in a control of its own.
+  document.addEventListener('keydown', (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || e.target.closest?.('input, select, textarea, button, a')) return;
+    if (e.key === ' ') {
+      e.preventDefault();
+      if (info?.trainable) togglePlay();
+    } else if (e.key === 's' && info?.trainable) worker.send('step', { count: 1 });
+  });
+  // Leaving the page frees the workers (and their WASM memory) at once.
+  addEventListener('pagehide', () => {
+    worker.terminate();
+    experimentWorker?.terminate();
+  });
+
+  // ---- embedding: flags hide parts; the height goes to the parent page ----
+  if (chrome.embed) root.querySelectorAll('[data-chrome="header"]').forEach((n) => (n.hidden = true));
+  for (const part of ['controls', 'curves', 'heatmaps', 'try']) {
+    if (chrome[part] === false) root.querySelectorAll(`[data-chrome="${part}"]`).forEach((n) => (n.hidden = true));
+  }
+  if (window.parent !== window) {
+    new ResizeObserver(() => {
+      const height = Math.ceil(document.body.getBoundingClientRect().height);
+      window.parent.postMessage({ type: 'attention-playground:height', height }, '*');
+    }).observe(document.body);
+  }
+
+  if (parsed.notices.length) showNotice(strings(state.lang).ignoredURL(parsed.notices.join(', ')));
+  applyTexts();
+  writeURL(); // the link as this page writes it: preset values left out, bad ones dropped
+  configure();
+  if (state.experiment) toggleExperiment();
+  window.attentionPlayground = {
+    get state() {
+      return state;
+    },
+    get history() {
+      return history;
+    },
+    get experimentRows() {
+      return experimentRows;
+    },
+  }; // for tests and the console
+});

@@ -1,0 +1,174 @@
+// The playground's tasks and their presets: one row per task, everything else derived from it.
+// Each preset learns its task in well under a minute in WASM on a 2-core machine (measured by
+// bench/playground-presets.mjs, written to docs/benchmarks.md). The model knobs a user changes
+// (layers, heads, dModel, scale, attentionOnly, learningRate, batchSize, seed) start from the
+// task's row; the task's own shape (length, alphabet, modulus) and the settings below are fixed.
+
+/** Settings every trainer of the page shares (learned positions and light weight decay, as the
+ * engine's learning tests: tests/cpp/learning_test.cpp). */
+const FIXED = { positionalEncoding: 'learned', weightDecay: 0.01 };
+
+/** The knobs of tests/cpp/learning_test.cpp's small model: 2 layers, 32 wide, AdamW at 1e-2. */
+const SMALL = {
+  layers: 2,
+  heads: 2,
+  dModel: 32,
+  scale: true,
+  attentionOnly: false,
+  learningRate: 0.01,
+  batchSize: 32,
+  seed: 1,
+};
+// A fixed input whose attention the heatmaps follow while training (π's digits).
+const DIGITS = [3, 1, 4, 1, 5, 9, 2, 6];
+
+export const PRESETS = {
+  copy: {
+    task: { task: 'copy', length: 8, alphabet: 10 },
+    knobs: SMALL,
+    input: DIGITS,
+    placeholder: '3 1 4 1 5 9 2 6',
+  },
+  reverse: {
+    task: { task: 'reverse', length: 8, alphabet: 10 },
+    knobs: SMALL,
+    input: DIGITS,
+    placeholder: '3 1 4 1 5 9 2 6',
+  },
+  sort: {
+    task: { task: 'sort', length: 8, alphabet: 10 },
+    knobs: { ...SMALL, heads: 4 },
+    // Cosine decay to 1e-4 by step 1000: held-out exact match then settles above 95% instead of
+    // swinging by ±20% at a constant 1e-2.
+    extra: { warmupSteps: 20, totalSteps: 1000 },
+    input: DIGITS,
+    placeholder: '3 1 4 1 5 9 2 6',
+  },
+  induction: {
+    // Tests/cpp's induction-head model: 2 attention-only layers, init 0.2 (0.02 leaves every
+    // row near uniform for thousands of steps without LayerNorm).
+    task: { task: 'induction', length: 10, alphabet: 64 },
+    knobs: { ...SMALL, attentionOnly: true, learningRate: 0.02 },
+    extra: { initStd: 0.2 },
+    // Filler, a segment of 6 and the first token of its repeat: the rest of the repeat is the answer.
+    input: [40, 7, 33, 12, 58, 21, 9, 50, 17, 3, 44, 26, 61, 35, 17],
+    placeholder: '5 12 40 7 33 12 40',
+  },
+  modular: {
+    task: { task: 'modular', modulus: 13 },
+    knobs: { ...SMALL, layers: 1, heads: 4, dModel: 64, batchSize: 64 },
+    extra: { weightDecay: 1 }, // strong decay: it generalises to held-out sums in ≈ 400 steps
+    input: [7, 9],
+    placeholder: '7 9',
+  },
+};
+
+export const TASK_NAMES = Object.keys(PRESETS);
+export const KNOB_NAMES = Object.keys(PRESETS.sort.knobs);
+
+// The √d_k experiment (issue 13): sort with heads of width 64 from unit-variance q and k
+// (initStd 1/√dModel), the setting of the textbook argument, as docs/benchmarks.md's run: the
+// unscaled softmax saturates at once and learns much more slowly.
+export const EXPERIMENT = {
+  task: 'sort',
+  length: 8,
+  alphabet: 10,
+  layers: 2,
+  heads: 4,
+  dModel: 64,
+  dK: 64,
+  initStd: 0.125,
+  learningRate: 1e-3,
+  batchSize: 32,
+  seed: 1,
+};
+
+/** The engine configuration (TrainerConfig) of a task and its knobs. */
+export function trainerConfig(taskName, knobs) {
+  const preset = PRESETS[taskName];
+  const { layers, heads, dModel, scale, attentionOnly, learningRate, batchSize, seed } = knobs;
+  return {
+    ...FIXED,
+    ...preset.task,
+    ...(preset.extra ?? {}),
+    layers,
+    heads,
+    dModel,
+    // Heads 3 divide no width of the page: each head then gets ⌊dModel / heads⌋.
+    dK: dModel % heads === 0 ? 0 : Math.floor(dModel / heads),
+    scale,
+    attentionOnly,
+    learningRate,
+    batchSize,
+    seed,
+  };
+}
+
+/** Symbols of a task's vocabulary, as the engine names them: "0" … "a-1", then "|", "+", "=". */
+export const SEPARATOR = '|';
+
+/**
+ * A task's input (symbol ids) as the model's sequence up to where the answer starts, and how many
+ * answer tokens follow: copy/reverse/sort `x | ` + n, modular `a + b =` + 1, induction: the
+ * input itself, its answers generated one by one up to the context length.
+ */
+export function promptOf(taskName, input, contextLength) {
+  const symbols = input.map(String);
+  if (taskName === 'modular') return { prompt: [symbols[0], '+', symbols[1], '='], answerLength: 1 };
+  if (taskName === 'induction') return { prompt: symbols, answerLength: Math.max(0, contextLength - symbols.length) };
+  return { prompt: [...symbols, SEPARATOR], answerLength: symbols.length };
+}
+
+/** The answer the task asks for (symbol strings), to mark the model's answer right or wrong. */
+export function expectedAnswer(taskName, input, { modulus, answerLength }) {
+  if (taskName === 'copy') return input.map(String);
+  if (taskName === 'reverse') return input.slice().reverse().map(String);
+  if (taskName === 'sort')
+    return input
+      .slice()
+      .sort((a, b) => a - b)
+      .map(String);
+  if (taskName === 'modular') return [String((input[0] + input[1]) % modulus)];
+  return inductionContinuation(input, answerLength);
+}
+
+/** What an induction head predicts: after token t, the token that followed t's last earlier
+ * occurrence (null where t has none: nothing is determined from there on). */
+function inductionContinuation(input, count) {
+  const seq = input.slice();
+  for (let i = 0; i < count; i++) {
+    const last = seq[seq.length - 1];
+    const earlier = seq.lastIndexOf(last, seq.length - 2);
+    if (earlier < 0) break;
+    seq.push(seq[earlier + 1]);
+  }
+  return seq.slice(input.length).map(String);
+}
+
+/**
+ * Reads a typed example for a task of shape { name, length, alphabet, modulus } (session.taskOf):
+ * symbols separated by spaces or commas (digits also run together when every symbol is one
+ * digit, "31415926"). Returns { input } or { error: { key, args } } naming what is wrong, in the
+ * i18n table's terms.
+ */
+export function parseExample(task, text, contextLength) {
+  const max = task.name === 'modular' ? task.modulus : task.alphabet;
+  let pieces = text
+    .replace(/[+=|,，]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
+  if (pieces.length === 1 && max <= 10 && /^[0-9]+$/.test(pieces[0])) pieces = [...pieces[0]];
+  if (pieces.length === 0) return { error: { key: 'exampleEmpty', args: [] } };
+  const input = [];
+  for (const piece of pieces) {
+    if (!/^[0-9]{1,4}$/.test(piece) || Number(piece) >= max)
+      return { error: { key: 'exampleSymbol', args: [piece, max - 1] } };
+    input.push(Number(piece));
+  }
+  if (task.name === 'modular' && input.length !== 2) return { error: { key: 'exampleCount', args: [2, input.length] } };
+  if (['copy', 'reverse', 'sort'].includes(task.name) && input.length !== task.length)
+    return { error: { key: 'exampleCount', args: [task.length, input.length] } };
+  if (task.name === 'induction' && (input.length < 2 || input.length >= contextLength))
+    return { error: { key: 'exampleRange', args: [2, contextLength - 1, input.length] } };
+  return { input };
+}

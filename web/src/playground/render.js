@@ -1,0 +1,93 @@
+// Drawing the playground's data into its markup: the curves, the heatmap grids, the head-score
+// charts and the √d_k experiment. Functions of (root, data, strings); they never talk to the worker.
+import { headColor } from '../scales.js';
+import { drawLines } from './curves.js';
+import { drawHeatmaps } from './heatmaps.js';
+
+const SCALED = '#0072B2';
+const UNSCALED = '#D55E00';
+const HELD_OUT = '#009E73';
+
+const $ = (root, role) => root.querySelector(`[data-role="${role}"]`);
+/** Sets a text only when it changes: ten redraws a second must not re-lay out the same words. */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+const percent = (v) => `${(v * 100).toFixed(1)}%`;
+
+export function drawCurves(root, history, t) {
+  drawLines($(root, 'loss-chart'), {
+    title: t.loss,
+    series: [{ label: t.loss, color: SCALED, points: history.loss }],
+    log: true,
+  });
+  drawLines($(root, 'accuracy-chart'), {
+    title: t.accuracy,
+    yDomain: [0, 1],
+    series: [
+      { label: t.trainAccuracy, color: SCALED, points: history.accuracy },
+      { label: t.heldOut, color: HELD_OUT, dash: '4 3', dots: true, points: history.heldOut },
+    ],
+  });
+  const e = history.lastEvaluation;
+  setText($(root, 'held-out'), e ? `${t.heldOut}: ${percent(e.exactMatch)} (${t.stepCount(e.step)})` : '');
+}
+
+/** The snapshot at slider position `index` (the newest when null), with its label. */
+export function drawSnapshot(root, history, index, t) {
+  const all = history.snapshots;
+  if (!all.length) return;
+  const i = index === null ? all.length - 1 : Math.min(index, all.length - 1);
+  const scrub = $(root, 'scrub');
+  scrub.max = String(all.length - 1);
+  scrub.value = String(i);
+  const { step, snapshot } = all[i];
+  const text = `${t.snapshotAt(step)}${index === null ? ` (${t.live})` : ''}`;
+  setText($(root, 'scrub-label'), text);
+  scrub.setAttribute('aria-valuetext', text);
+  drawHeatmaps($(root, 'heatmap-grid'), snapshot, t.layerHead);
+  setText($(root, 'sequence'), snapshot.tokens.join(' '));
+}
+
+export function drawHeadScores(root, history, t) {
+  const series = (list) =>
+    list.map((s) => ({
+      label: t.layerHead(s.layer, s.head),
+      color: headColor(s.layer * 4 + s.head),
+      dash: s.layer ? null : '4 3',
+      points: s.points,
+    }));
+  drawLines($(root, 'induction-chart'), { title: t.induction, yDomain: [0, 1], series: series(history.induction) });
+  drawLines($(root, 'previous-chart'), {
+    title: t.previousToken,
+    yDomain: [0, 1],
+    series: series(history.previousToken),
+  });
+}
+
+export function drawAnswer(root, message, t) {
+  $(root, 'answer').hidden = false;
+  const right =
+    message.expected &&
+    message.expected.length === message.answer.length &&
+    message.expected.every((s, i) => s === message.answer[i]);
+  const answerText = $(root, 'answer-text');
+  answerText.textContent = `${message.answer.join(' ')}${message.expected ? ` — ${right ? t.correct : t.wrong}` : ''}`;
+  answerText.dataset.correct = message.expected ? String(right) : '';
+  $(root, 'expected-text').textContent = message.expected ? message.expected.join(' ') : '–';
+  drawHeatmaps($(root, 'answer-grid'), message.snapshot, t.layerHead);
+}
+
+/** The experiment's rows: [{ step, scaled: { loss, entropy, gradient }, unscaled: { … } }]. */
+export function drawExperiment(root, rows, t) {
+  const pair = (metric) => [
+    { label: t.scaled, color: SCALED, points: rows.map((r) => [r.step, r.scaled[metric]]) },
+    { label: t.unscaled, color: UNSCALED, dash: '5 3', points: rows.map((r) => [r.step, r.unscaled[metric]]) },
+  ];
+  drawLines($(root, 'dk-loss'), { title: t.loss, series: pair('loss'), log: true });
+  drawLines($(root, 'dk-entropy'), { title: t.entropy, series: pair('entropy') });
+  const hasGradient = rows.some((r) => r.scaled.gradient !== null);
+  $(root, 'dk-gradient').hidden = !hasGradient;
+  $(root, 'gradient-missing').hidden = hasGradient || !rows.length;
+  if (hasGradient) drawLines($(root, 'dk-gradient'), { title: t.gradient, series: pair('gradient'), log: true });
+}

@@ -1,0 +1,143 @@
+// What the playground asks of a model (a Trainer or a loaded TrainedModel), in plain data the
+// worker can post: attention snapshots of one example, greedy answers, head scores. Runs in the
+// worker (and in node for bench/playground-presets.mjs); never touches the DOM.
+import { expectedAnswer, PRESETS, promptOf } from './presets.js';
+
+/** Only these steps are copied out of WASM for a snapshot or an answer. */
+const SNAPSHOT_STEPS = ['weights', 'probabilities'];
+
+/** The task's shape (from the trainer's config or a model file's flat config). */
+export function taskOf(model) {
+  const c = model.config;
+  const name = c.task;
+  return {
+    name,
+    length: c.taskLength ?? c.length,
+    alphabet: c.taskAlphabet ?? c.alphabet,
+    modulus: c.taskModulus ?? c.modulus,
+  };
+}
+
+/**
+ * One sequence's attention: { tokens: string[], layers, heads, length: T, weights:
+ * Float32Array [layers × heads × T × T], probabilities: Float32Array [T × V] }.
+ */
+export function snapshot(model, tokens) {
+  const trace = model.traceInput({ tokens }, { steps: SNAPSHOT_STEPS });
+  const T = trace.tokens.length;
+  const layers = trace.layerCount;
+  const heads = trace.heads;
+  const weights = new Float32Array(layers * heads * T * T);
+  trace.layers.forEach((layer, l) => {
+    for (let h = 0; h < heads; h++) weights.set(layer.step('weights', h).data, (l * heads + h) * T * T);
+  });
+  return { tokens: trace.tokens, layers, heads, length: T, weights, probabilities: trace.step('probabilities').data };
+}
+
+/** The arg-max of row `row` of a [T × V] probability matrix, as a symbol. */
+function argmaxSymbol(probabilities, row, vocabulary) {
+  const V = vocabulary.length;
+  let best = 0;
+  for (let v = 1; v < V; v++) if (probabilities[row * V + v] > probabilities[row * V + best]) best = v;
+  return vocabulary[best];
+}
+
+/**
+ * The model's greedy answer to `input` (symbol ids) and the attention of the whole sequence
+ * (prompt + answer, cut at the context length): { prompt, answer, expected, snapshot }.
+ */
+export function answer(model, input) {
+  const task = taskOf(model);
+  const { prompt, answerLength } = promptOf(task.name, input, model.contextLength);
+  const sequence = prompt.slice();
+  const out = [];
+  let last = null;
+  for (let i = 0; i < answerLength; i++) {
+    last = snapshot(model, sequence);
+    const next = argmaxSymbol(last.probabilities, sequence.length - 1, model.vocabulary);
+    out.push(next);
+    if (sequence.length >= model.contextLength) break;
+    sequence.push(next);
+  }
+  // The attention of the sequence the answer's last token was read from, or of the prompt.
+  const shown = last && sequence.length === last.tokens.length ? last : snapshot(model, sequence);
+  return {
+    prompt,
+    answer: out,
+    expected: expectedAnswer(task.name, input, { modulus: task.modulus, answerLength }),
+    snapshot: shown,
+  };
+}
+
+/**
+ * The task input the heatmaps follow: the preset's, or, for a loaded model of another shape (a
+ * `train` command's file), one of the same kind fitted to its length and alphabet.
+ */
+export function fixedInput(task) {
+  const preset = PRESETS[task.name];
+  const { length, alphabet, modulus } = preset.task;
+  // Only the fields the task uses count (a trainer's config also carries the others' defaults).
+  const same =
+    task.name === 'modular' ? task.modulus === modulus : task.length === length && task.alphabet === alphabet;
+  if (same) return preset.input;
+  const symbol = (i) => (i * 7 + 3) % (task.name === 'modular' ? task.modulus : task.alphabet);
+  if (task.name === 'modular') return [symbol(0), symbol(1)];
+  if (task.name !== 'induction') return Array.from({ length: task.length }, (_, i) => symbol(i));
+  // Filler, a segment of m, the segment's first symbol: 2n − m + 1 < 2n − 1 tokens.
+  const m = Math.max(2, Math.ceil(task.length / 2));
+  const first = Array.from({ length: 2 * (task.length - m) + m }, (_, i) => symbol(i));
+  return [...first, first[2 * (task.length - m)]];
+}
+
+/** The fixed example the heatmaps follow: the task's prompt and its right answer, teacher-forced. */
+export function fixedSequence(model) {
+  const task = taskOf(model);
+  const input = fixedInput(task);
+  const { prompt, answerLength } = promptOf(task.name, input, model.contextLength);
+  const right = expectedAnswer(task.name, input, { modulus: task.modulus, answerLength }) ?? [];
+  return [...prompt, ...right].slice(0, model.contextLength);
+}
+
+/**
+ * Per layer and head, from one snapshot: the previous-token score (mean weight from t to t−1)
+ * and the induction score (mean weight from each position whose token occurred before to the
+ * token after that earlier occurrence), as Olsson et al. define them. [layers][heads] each.
+ */
+export function headScores(snap) {
+  const { layers, heads, length: T, weights, tokens } = snap;
+  const sources = [];
+  for (let i = 1; i < T; i++) {
+    const earlier = tokens.lastIndexOf(tokens[i], i - 1);
+    if (earlier >= 0 && earlier + 1 < i) sources.push([i, earlier + 1]);
+  }
+  const score = (pairs, l, h) => {
+    if (!pairs.length) return 0;
+    const base = (l * heads + h) * T * T;
+    let sum = 0;
+    for (const [q, k] of pairs) sum += weights[base + q * T + k];
+    return sum / pairs.length;
+  };
+  const previous = Array.from({ length: T - 1 }, (_, i) => [i + 1, i]);
+  const grid = (pairs) =>
+    Array.from({ length: layers }, (_, l) => Array.from({ length: heads }, (_, h) => score(pairs, l, h)));
+  return { induction: grid(sources), previousToken: grid(previous) };
+}
+
+/** Mean softmax entropy (nats) over every row with at least two keys, layer and head of a snapshot. */
+export function meanEntropy(snap) {
+  const { layers, heads, length: T, weights } = snap;
+  let sum = 0;
+  let rows = 0;
+  for (let m = 0; m < layers * heads; m++) {
+    for (let q = 1; q < T; q++) {
+      let e = 0;
+      for (let k = 0; k < T; k++) {
+        const w = weights[(m * T + q) * T + k];
+        if (w > 0) e -= w * Math.log(w);
+      }
+      sum += e;
+      rows++;
+    }
+  }
+  return rows ? sum / rows : 0;
+}

@@ -1,0 +1,96 @@
+// The playground's state in the URL, so that any setup is a link:
+//   playground.html?task=sort&L=2&H=4&d=32&scale=1&ao=0&lr=0.01&b=32&seed=1&ex=3+1+4&lang=zh
+// One row per field (as the explorer's state.js): URL key → [field, parse, format]. The model
+// knobs default to the task's preset, and a link writes only what differs from it. Bad values
+// fall back to the defaults and are reported as notices naming the key.
+import { LANGUAGES } from '../i18n.js';
+import { PRESETS, TASK_NAMES } from './presets.js';
+
+export const D_MODELS = [16, 32, 64, 128];
+export const BATCHES = [8, 16, 32, 64, 128];
+export const MAX_EXAMPLE_CHARS = 200;
+
+const int = (min, max) => (text) => {
+  if (!/^[0-9]{1,10}$/.test(text)) return undefined;
+  const v = Number(text);
+  return v >= min && v <= max ? v : undefined;
+};
+const oneOfNumbers = (list) => (text) =>
+  /^[0-9]{1,4}$/.test(text) && list.includes(Number(text)) ? Number(text) : undefined;
+const rate = (text) => {
+  if (!/^(0?\.[0-9]{1,8}|[0-9]\.?[0-9]{0,8}e-[0-9]|[0-9]e-[0-9])$/.test(text)) return undefined;
+  const v = Number(text);
+  return v >= 1e-5 && v <= 0.1 ? v : undefined;
+};
+const oneOf = (list) => (text) => (list.includes(text) ? text : undefined);
+const flag = (text) => (text === '1' ? true : text === '0' ? false : undefined);
+const bit = (v) => (v ? '1' : '0');
+
+// A Map: a link's key such as `toString` must find nothing.
+const FIELDS = new Map(
+  Object.entries({
+    task: ['task', oneOf(TASK_NAMES), String],
+    L: ['layers', int(1, 4), String],
+    H: ['heads', int(1, 4), String],
+    d: ['dModel', oneOfNumbers(D_MODELS), String],
+    scale: ['scale', flag, bit],
+    ao: ['attentionOnly', flag, bit],
+    lr: ['learningRate', rate, String],
+    b: ['batchSize', oneOfNumbers(BATCHES), String],
+    seed: ['seed', int(0, 4294967295), String],
+    ex: ['example', (t) => (t.length <= MAX_EXAMPLE_CHARS ? t : undefined), String],
+    dk: ['experiment', flag, bit],
+    lang: ['lang', oneOf(LANGUAGES), String],
+  }),
+);
+
+// Embedding: these hide parts of the page (embed=1 also hides the header and links).
+export const CHROME_FLAGS = ['embed', 'controls', 'curves', 'heatmaps', 'try'];
+
+/** The state of a task with its preset's knobs. */
+export function taskDefaults(task, base) {
+  return { ...base, task, ...PRESETS[task].knobs, example: '' };
+}
+
+export function defaultState(lang = 'en') {
+  return taskDefaults('sort', { lang, experiment: false });
+}
+
+/**
+ * { state, chrome, notices } from a query string. The task is read first: the knobs' defaults
+ * are its preset's.
+ */
+export function stateFromURL(search, base) {
+  const params = new URLSearchParams(search);
+  const notices = [];
+  const chrome = {};
+  for (const name of CHROME_FLAGS) {
+    if (!params.has(name)) continue;
+    const v = flag(params.get(name));
+    if (v === undefined) notices.push(name);
+    else chrome[name] = v;
+  }
+  const task = params.has('task') ? oneOf(TASK_NAMES)(params.get('task')) : base.task;
+  if (task === undefined) notices.push('task');
+  const state = taskDefaults(task ?? base.task, base);
+  for (const [key, text] of params) {
+    if (key === 'task' || CHROME_FLAGS.includes(key)) continue;
+    const row = FIELDS.get(key);
+    const value = row ? row[1](text) : undefined;
+    if (value === undefined) notices.push(key);
+    else state[row[0]] = value;
+  }
+  return { state, chrome, notices };
+}
+
+/** The query string of a state: the task, then every field that differs from its preset. */
+export function queryOf(state) {
+  const preset = taskDefaults(state.task, state);
+  const params = new URLSearchParams();
+  for (const [key, [field, , format]] of FIELDS) {
+    if (key === 'task' || key === 'lang' || state[field] !== preset[field]) params.set(key, format(state[field]));
+  }
+  if (!state.example) params.delete('ex');
+  if (!state.experiment) params.delete('dk');
+  return params.toString();
+}

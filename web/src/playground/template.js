@@ -1,0 +1,114 @@
+// The playground's markup. Static text only: every label is filled from i18n.js by data-i18n,
+// user data never goes through innerHTML. Elements are found by data-role.
+
+const select = (role) => `<select data-role="${role}"></select>`;
+const check = (role) =>
+  `<label class="check"><input type="checkbox" data-role="${role}" /> <span data-i18n="${role}"></span></label>`;
+const field = (role, control) => `<label><span data-i18n="${role}"></span> ${control}</label>`;
+
+export const MARKUP = `
+<header class="top" data-chrome="header">
+  <div>
+    <h1 data-i18n="title"></h1>
+    <p class="tagline" data-i18n="tagline"></p>
+  </div>
+  <div class="top-actions">
+    <a data-role="explorer-link" href="index.html" data-i18n="explorerLink"></a>
+    <button type="button" data-role="copy-link" data-i18n="copyLink"></button>
+    <div class="language" role="group" aria-label="Language / 语言">
+      <button type="button" data-lang="zh" aria-pressed="false">中文</button>
+      <button type="button" data-lang="en" aria-pressed="false">English</button>
+    </div>
+  </div>
+</header>
+<p class="notice" data-role="notice" role="status" hidden></p>
+<div class="pg-grid">
+  <section class="panel pg-setup" data-chrome="controls" aria-labelledby="pg-setup-title">
+    <h2 id="pg-setup-title" data-i18n="setup"></h2>
+    <div class="control-grid">
+      ${field('task', select('task'))}
+      ${field('layers', select('layers'))}
+      ${field('heads', select('heads'))}
+      ${field('dModel', select('dModel'))}
+      ${field('learningRate', select('learningRate'))}
+      ${field('batchSize', select('batchSize'))}
+      ${field('seed', '<input data-role="seed" type="number" min="0" max="4294967295" step="1" />')}
+      ${check('scale')}
+      ${check('attentionOnly')}
+    </div>
+    <p class="hint" data-role="task-help"></p>
+    <button type="button" data-role="preset" data-i18n="preset"></button>
+  </section>
+  <section class="panel pg-train" aria-labelledby="pg-train-title">
+    <h2 id="pg-train-title" data-i18n="training"></h2>
+    <div class="transport">
+      <!-- Disabled until the worker has a model (tests wait for that). -->
+      <button type="button" data-role="play" aria-keyshortcuts="Space" disabled></button>
+      <button type="button" data-role="step" data-i18n="step" aria-keyshortcuts="S" disabled></button>
+      <button type="button" data-role="reset" data-i18n="reset"></button>
+    </div>
+    <p class="pg-status" data-role="status"></p>
+    <p class="pg-status"><span data-role="held-out"></span></p>
+    <p class="message" data-role="error" role="alert" hidden></p>
+  </section>
+  <section class="panel pg-curves" data-chrome="curves" aria-labelledby="pg-curves-title">
+    <h2 id="pg-curves-title" data-i18n="curves"></h2>
+    <div class="pg-charts">
+      <svg data-role="loss-chart" class="pg-chart" role="img"></svg>
+      <svg data-role="accuracy-chart" class="pg-chart" role="img"></svg>
+    </div>
+  </section>
+  <section class="panel pg-heatmaps" data-chrome="heatmaps" aria-labelledby="pg-heatmaps-title">
+    <h2 id="pg-heatmaps-title" data-i18n="heatmaps"></h2>
+    <p class="hint" data-i18n="heatmapsHelp"></p>
+    <label class="pg-scrub"><span data-i18n="snapshot"></span>
+      <input type="range" data-role="scrub" min="0" max="0" value="0" step="1" />
+      <output data-role="scrub-label"></output>
+    </label>
+    <p class="pg-sequence" data-role="sequence"></p>
+    <div data-role="heatmap-grid" class="pg-heatmap-grid"></div>
+  </section>
+  <section class="panel pg-heads" data-role="heads-panel" hidden aria-labelledby="pg-heads-title">
+    <h2 id="pg-heads-title" data-i18n="headScores"></h2>
+    <p class="hint" data-i18n="headScoresHelp"></p>
+    <div class="pg-charts">
+      <svg data-role="induction-chart" class="pg-chart" role="img"></svg>
+      <svg data-role="previous-chart" class="pg-chart" role="img"></svg>
+    </div>
+  </section>
+  <section class="panel pg-try" data-chrome="try" aria-labelledby="pg-try-title">
+    <h2 id="pg-try-title" data-i18n="tryTitle"></h2>
+    <form data-role="try-form" class="pg-try-row">
+      <label><span data-i18n="example"></span> <input data-role="example" type="text" autocomplete="off" spellcheck="false" maxlength="200" /></label>
+      <button type="submit" data-i18n="run"></button>
+    </form>
+    <p class="message" data-role="example-error" role="alert" hidden></p>
+    <dl class="pg-answer" data-role="answer" hidden>
+      <dt data-i18n="modelSays"></dt><dd data-role="answer-text"></dd>
+      <dt data-i18n="expected"></dt><dd data-role="expected-text"></dd>
+    </dl>
+    <div data-role="answer-grid" class="pg-heatmap-grid"></div>
+  </section>
+  <section class="panel pg-experiment" data-chrome="controls" aria-labelledby="pg-experiment-title">
+    <h2 id="pg-experiment-title" data-i18n="experiment"></h2>
+    <p class="hint" data-i18n="experimentHelp"></p>
+    <button type="button" data-role="experiment"></button>
+    <div data-role="experiment-body" hidden>
+      <div class="pg-charts">
+        <svg data-role="dk-loss" class="pg-chart" role="img"></svg>
+        <svg data-role="dk-entropy" class="pg-chart" role="img"></svg>
+        <svg data-role="dk-gradient" class="pg-chart" role="img"></svg>
+      </div>
+      <p class="hint" data-role="gradient-missing" hidden data-i18n="gradientMissing"></p>
+      <p class="pg-says" data-i18n="experimentSays"></p>
+    </div>
+  </section>
+  <section class="panel pg-model" data-chrome="controls" aria-labelledby="pg-model-title">
+    <h2 id="pg-model-title" data-i18n="model"></h2>
+    <div class="transport">
+      <button type="button" data-role="download" data-i18n="download"></button>
+      <label class="pg-file"><input type="file" class="visually-hidden" data-role="load" accept=".model,application/octet-stream" /><span data-i18n="load"></span></label>
+      <button type="button" data-role="open-explorer" data-i18n="openExplorer"></button>
+    </div>
+  </section>
+</div>`;
