@@ -1,6 +1,15 @@
 // The sentence box, presets, tokenization mode and model controls: each change goes to the
 // store; typing is debounced so that the view follows the keystrokes without a flash.
-import { D_MODELS, MASKS, PRESETS, TUTORIAL, TUTORIAL_SENTENCE, defaultState, parseField } from './state.js';
+import {
+  D_MODELS,
+  MASKS,
+  PRESETS,
+  TEMPERATURE,
+  TUTORIAL,
+  TUTORIAL_SENTENCE,
+  defaultState,
+  parseField,
+} from './state.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
 
 function options(select, values, label) {
@@ -56,6 +65,8 @@ export function buildControls(root, store) {
   bind('seed', 'seed', field('seed'));
   bind('window', 'window', field('w'));
   bind('temperature', 'temperature', field('t'));
+  $('temperature').min = String(TEMPERATURE.min);
+  $('temperature').max = String(TEMPERATURE.max);
 }
 
 /** Writes the state into the controls (after a URL load, a preset, or a language switch). */

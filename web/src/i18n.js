@@ -1,4 +1,5 @@
 // Every string the page shows, in 中文 and English. Explanations follow the two tutorials.
+import { NUMBERS } from './i18n-numbers.js';
 
 const STRINGS = {
   en: {
@@ -295,6 +296,7 @@ const HONESTY = {
   },
 };
 for (const lang of Object.keys(HONESTY)) Object.assign(STRINGS[lang], HONESTY[lang]);
+for (const lang of Object.keys(NUMBERS)) Object.assign(STRINGS[lang], NUMBERS[lang]);
 
 export const LANGUAGES = ['en', 'zh'];
 

@@ -10,6 +10,9 @@ export const MAX_SENTENCE_CHARS = 20000;
 export const VIEWS = ['links', 'heatmap', 'matrices', 'softmax'];
 export const MASKS = ['none', 'causal', 'window'];
 export const D_MODELS = [4, 8, 16, 32, 64, 128, 256, 512];
+// The page's temperature range (the engine takes 0.01–100): the link, the number box and the
+// softmax view's slider all accept exactly this.
+export const TEMPERATURE = Object.freeze({ min: 0.05, max: 20 });
 
 export const PRESETS = [
   '我 爱 吃 火锅',
@@ -45,6 +48,7 @@ export function defaultState(lang = 'en') {
     lang,
     tutorial: false,
     playing: false,
+    cell: null, // a stage cell whose arithmetic is shown: { name, head, i, j } (not in links)
   };
 }
 
@@ -75,7 +79,7 @@ const FIELDS = new Map(
     mask: ['mask', oneOf(MASKS), String],
     w: ['window', int(0, 64), String],
     scale: ['scale', flag, (v) => (v ? '1' : '0')],
-    t: ['temperature', decimal(0.05, 20), String],
+    t: ['temperature', decimal(TEMPERATURE.min, TEMPERATURE.max), String],
     pe: ['positionalEncoding', flag, (v) => (v ? '1' : '0')],
     init: ['init', oneOf(['scaled', 'randn']), String],
     step: ['step', int(1, STEP_COUNT), String],

@@ -1,11 +1,38 @@
 // The ten steps of the computation: which terms of the formula they are, the shapes they
 // produce, and the matrices the stage draws for them (operands joined by operators).
 import { headColor, stepMaxAbs, signedScale, weightScale } from './scales.js';
+import { formatShort } from './format.js';
 
-export const FORMULA =
-  String.raw`\mathrm{Attention}(\htmlClass{t-q}{Q},\htmlClass{t-k}{K},\htmlClass{t-v}{V})=` +
-  String.raw`\htmlClass{t-softmax}{\mathrm{softmax}}\!\left(\frac{\htmlClass{t-q}{Q}\htmlClass{t-k}{K^{\top}}}` +
-  String.raw`{\htmlClass{t-scale}{\sqrt{d_k}}}\htmlClass{t-mask}{+\,M}\right)\htmlClass{t-v}{V}`;
+/**
+ * The attention formula as this state computes it: ÷√d_k only when scaling is on, ÷T (its
+ * own term, never called √d_k) only when the temperature is not 1.
+ */
+export function formulaFor({ scale = true, temperature = 1 } = {}) {
+  const qk = String.raw`\htmlClass{t-q}{Q}\htmlClass{t-k}{K^{\top}}`;
+  const divisors = [
+    scale ? String.raw`\htmlClass{t-scale}{\sqrt{d_k}}` : '',
+    temperature !== 1 ? String.raw`\htmlClass{t-temperature}{\,T}` : '',
+  ].join('');
+  return (
+    String.raw`\mathrm{Attention}(\htmlClass{t-q}{Q},\htmlClass{t-k}{K},\htmlClass{t-v}{V})=` +
+    String.raw`\htmlClass{t-softmax}{\mathrm{softmax}}\!\left(${divisors ? String.raw`\frac{${qk}}{${divisors}}` : qk}` +
+    String.raw`\htmlClass{t-mask}{+\,M}\right)\htmlClass{t-v}{V}`
+  );
+}
+
+/** The stage's name for the scores after step 5: what was done to them, never "scaled" when nothing was. */
+function scaledTitle(state, h) {
+  const s = `S${subscript(h + 1)}`;
+  const t = state.temperature !== 1;
+  if (state.scale) return t ? `${s}/(√dₖ·T)` : `${s}/√dₖ`;
+  return t ? `${s}/T` : s;
+}
+
+/** Step 5's operator: the divisions the state applies. */
+function scaleOperator(state) {
+  const parts = [state.scale ? '÷ √dₖ' : '', state.temperature !== 1 ? `÷ T` : ''].filter(Boolean);
+  return parts.length ? `${parts.join(' ')} =` : '=';
+}
 
 export const FORMULA_CONTEXT = String.raw`\begin{aligned}
   &\htmlClass{t-x}{X'=X+PE} \\
@@ -29,7 +56,10 @@ const op = (text) => ({ op: text });
 /** Column colours of a [n × heads·dK] matrix: one band per head. */
 const headBands = (trace) => (j) => headColor(Math.floor(j / trace.dK));
 
-/** Each step: { key, terms: formula classes to highlight, detail(trace, h): TeX, operands(trace, h) }. */
+/**
+ * Each step: { key, terms: formula classes to highlight, detail(trace, h, state): TeX,
+ * operands(trace, h, state) }.
+ */
 export const STEPS = [
   {
     key: 'embed',
@@ -133,12 +163,14 @@ export const STEPS = [
   },
   {
     key: 'scale',
-    terms: ['t-scale'],
-    detail: (t, h, state) =>
-      state.scale
-        ? String.raw`S_i / \sqrt{d_k} = S_i / \sqrt{${t.dK}} = S_i \times ${(1 / Math.sqrt(t.dK)).toFixed(3)}${state.temperature !== 1 ? String.raw`\; / \; T{=}${state.temperature}` : ''}`
-        : String.raw`\text{scaling off: } S_i${state.temperature !== 1 ? String.raw` / T{=}${state.temperature}` : ''}`,
-    operands: (t, h) => [
+    terms: ['t-scale', 't-temperature'],
+    detail: (t, h, state) => {
+      const temperature = state.temperature !== 1 ? String.raw`\;/\;T,\;\; T = ${formatShort(state.temperature)}` : '';
+      return state.scale
+        ? String.raw`S_i / \sqrt{d_k} = S_i / \sqrt{${t.dK}} = S_i \times ${formatShort(1 / Math.sqrt(t.dK))}${temperature}`
+        : String.raw`\text{scaling off: } S_i${temperature || String.raw`\text{ unchanged}`}`;
+    },
+    operands: (t, h, state) => [
       {
         id: 'scores',
         step: t.step('scores', h),
@@ -146,12 +178,12 @@ export const STEPS = [
         color: signed(t.step('scores', h)),
         animation: 'none',
       },
-      op('÷ √dₖ ='),
+      op(scaleOperator(state)),
       // Same colour domain as the raw scores: the shrinking is visible as paler cells.
       {
         id: 'scaled',
         step: t.step('scaled', h),
-        title: 'scaled',
+        title: scaledTitle(state, h),
         color: signed(t.step('scaled', h), t.step('scores', h)),
         animation: 'fade',
       },
@@ -162,11 +194,11 @@ export const STEPS = [
     terms: ['t-mask'],
     detail: (t) =>
       String.raw`M_{ij} = \begin{cases}0 & \text{visible}\\ -\infty & \text{masked}\end{cases} \quad ${shape(t.nQuery, t.nKey)}`,
-    operands: (t, h) => [
+    operands: (t, h, state) => [
       {
         id: 'scaled',
         step: t.step('scaled', h),
-        title: 'scaled',
+        title: scaledTitle(state, h),
         color: signed(t.step('scaled', h)),
         animation: 'none',
       },

@@ -8,10 +8,12 @@ import { strings as stringsFor } from '../i18n.js';
 import { createStore, MAX_SENTENCE_CHARS } from '../state.js';
 import { STEPS } from '../steps.js';
 import { tokenizeSentence, truncateToTokens } from '../tokenize.js';
-import { formatCount, headColor, stepMaxAbs, signedScale } from '../scales.js';
+import { headColor, stepMaxAbs, signedScale } from '../scales.js';
+import { formatCount } from '../format.js';
 import { drawStage, sweepHighlights } from '../views/stage.js';
 import { drawStageExtras } from '../views/stage-extras.js';
 import { drawExplanation } from '../views/explain.js';
+import { drawArithmetic, explainable } from '../views/arithmetic.js';
 import { drawLinks, linksLegend } from '../views/links.js';
 import { drawHeatmaps, heatmapTables } from '../views/heatmap.js';
 import { drawSoftmax } from '../views/softmax.js';
@@ -280,20 +282,20 @@ export function createExplorer(root, o) {
     const svg = d3.select($('stage'));
     if (!trace) {
       svg.selectAll('*').remove();
+      $('arithmetic').hidden = true;
       return;
     }
     const def = STEPS[state.step - 1];
     const head = state.head === 'all' ? 0 : state.head;
-    const { cell } = drawStage(svg, def.operands(trace, head), {
+    const { cell } = drawStage(svg, def.operands(trace, head, state), {
       width: stageWidth(),
       stepKey: `${def.key}:${head}`,
+      // A cell shows its arithmetic under the stage (a score's pair is also the link to highlight).
       onCell: (operand, i, j) => {
         const step = operand.step;
-        if (step.rows === trace.nQuery && step.cols === trace.nKey && step.head !== null) {
-          pair = { head: step.head, i, j };
-          store.set({ view: 'links' });
-          renderViews(store.get(), strings());
-        }
+        if (!explainable(step) || operand.transpose) return;
+        if (step.rows === trace.nQuery && step.cols === trace.nKey) pair = { head: step.head, i, j };
+        store.set({ cell: { name: step.name, head: step.head, i, j } });
       },
     });
     if (animateSweep && def.key === 'scores') sweepHighlights(svg, cell);
@@ -301,6 +303,7 @@ export function createExplorer(root, o) {
     const extra = drawStageExtras(svg, trace, state, s, height);
     if (extra) svg.attr('viewBox', `0 0 ${width} ${height + extra + 40}`).attr('height', height + extra + 40);
     drawExplanation(root.querySelector('.explain'), trace, state, s);
+    drawArithmetic($('arithmetic'), trace, state, s, () => store.set({ cell: null }));
   });
 
   /** Draws with what is loaded; a draw that needs more waits for the render queued after it. */

@@ -4,6 +4,7 @@
 import { STEPS } from '../steps.js';
 import { heatmapSide, heatmapStepFor } from '../views/heatmap.js';
 import { LINK_LIMITS } from '../views/links.js';
+import { arithmeticRequests } from '../views/arithmetic.js';
 import { linksRequest, rowRequest, spreadRequest, stepRequest } from './lazy-trace.js';
 
 /** The matrices view: every matrix of the computation, in order (name, title). */
@@ -26,7 +27,7 @@ export const MATRICES = [
 const range = (n) => Array.from({ length: n }, (_, k) => k);
 
 /** The steps a step's operands read, found by running them on a recorder. */
-function stageRequests(trace, step, head) {
+function stageRequests(trace, state, head) {
   const requests = [];
   const recorder = {
     ...trace,
@@ -35,7 +36,7 @@ function stageRequests(trace, step, head) {
       return { name, head: h, rows: 0, cols: 0, data: new Float32Array(0), rowLabels: [], colLabels: [] };
     },
   };
-  STEPS[step - 1].operands(recorder, head);
+  STEPS[state.step - 1].operands(recorder, head, state);
   return requests;
 }
 
@@ -44,9 +45,10 @@ export function requestsFor(trace, state) {
   const head = state.head === 'all' ? 0 : state.head;
   const heads = state.head === 'all' ? range(trace.heads) : [state.head];
   const query = Math.min(state.query, trace.nQuery - 1);
-  const requests = stageRequests(trace, state.step, head);
+  const requests = stageRequests(trace, state, head);
   if (state.step === 5) requests.push(spreadRequest(['scores', 'scaled'], [head]));
   if (state.step === 7) requests.push(rowRequest('weights', head, query));
+  requests.push(...arithmeticRequests(state.cell, trace));
   if (state.view === 'links') requests.push(linksRequest(heads, LINK_LIMITS));
   else if (state.view === 'heatmap') {
     requests.push(stepRequest('mask'));

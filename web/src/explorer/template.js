@@ -56,7 +56,7 @@ export function explorerMarkup() {
       <label><span data-i18n="mask"></span> <select data-role="mask"></select></label>
       <label data-role="window-control"><span data-i18n="window"></span> <input data-role="window" type="number" min="0" max="64" step="1" /></label>
       <label class="check"><input data-role="scale" type="checkbox" /> <span data-i18n="scale"></span></label>
-      <label><span data-i18n="temperature"></span> <input data-role="temperature" type="number" min="0.05" max="20" step="0.05" /></label>
+      <label><span data-i18n="temperature"></span> <input data-role="temperature" type="number" step="any" /></label>
       <label class="check"><input data-role="positionalEncoding" type="checkbox" /> <span data-i18n="positionalEncoding"></span></label>
       <label><span data-i18n="init"></span> <select data-role="init"></select></label>
       <label class="check"><input data-role="tutorial" type="checkbox" /> <span data-i18n="tutorialMode"></span></label>
@@ -78,6 +78,8 @@ export function explorerMarkup() {
   <section class="stage-row" data-chrome="stage">
     <div class="stage panel">
       <svg data-role="stage" class="stage-svg" role="img" aria-labelledby="${id}-step-title"></svg>
+      <p class="hint" data-i18n="arithmeticHint"></p>
+      <div data-role="arithmetic" class="arithmetic" aria-live="polite" hidden></div>
     </div>
     <aside class="explain panel" aria-live="polite" data-chrome="explain">
       <h2 id="${id}-step-title" class="step-title"></h2>
@@ -85,6 +87,7 @@ export function explorerMarkup() {
       <div class="formula-context"></div>
       <p class="shapes"></p>
       <p class="step-text"></p>
+      <p class="temperature-note hint" hidden></p>
     </aside>
   </section>
   <section class="views panel" data-chrome="views">

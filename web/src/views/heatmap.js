@@ -3,7 +3,8 @@
 import * as d3 from 'd3';
 import { drawMatrix, measureMatrix } from './matrix.js';
 import { drawLegend } from './legend.js';
-import { formatShort, stepMaxAbs, signedScale, weightScale } from '../scales.js';
+import { stepMaxAbs, signedScale, weightScale } from '../scales.js';
+import { formatShort } from '../format.js';
 
 /** Which matrix the heatmaps show at each step (1-based). */
 export function heatmapStepFor(step) {

@@ -1,6 +1,6 @@
 // A colour legend: a gradient bar with ticks, drawn in SVG so that it exports with the figure.
 import * as d3 from 'd3';
-import { formatShort } from '../scales.js';
+import { formatShort } from '../format.js';
 
 let gradientCount = 0;
 

@@ -2,7 +2,8 @@
 // after ÷√d_k (step 5), and one query's scores becoming weights that sum to 1 (step 7).
 import * as d3 from 'd3';
 import { barChart, histogram } from './softmax.js';
-import { formatShort, headColor } from '../scales.js';
+import { headColor } from '../scales.js';
+import { formatShort } from '../format.js';
 
 const HEIGHT = 150;
 
@@ -22,7 +23,7 @@ export function drawStageExtras(svg, trace, state, strings, top) {
     const halves = [
       { title: `${strings.withoutScaling}: σ = ${formatShort(raw.sd)}`, bins: raw.bins, color: '#7b6fb0' },
       {
-        title: `${state.scale ? strings.withScaling : strings.scaledScores}: σ = ${formatShort(scaled.sd)}`,
+        title: `${strings.afterScaling(state.scale, state.temperature)}: σ = ${formatShort(scaled.sd)}`,
         bins: scaled.bins,
         color: '#b35806',
       },
@@ -47,7 +48,7 @@ export function drawStageExtras(svg, trace, state, strings, top) {
     barChart(g, weights, trace.kvTokens, {
       width,
       height: HEIGHT - 60,
-      title: `${trace.tokens[i]}: ${strings.weights} · Σ = ${sum.toFixed(3)}`,
+      title: `${trace.tokens[i]}: ${strings.weights} · Σ = ${formatShort(sum)}`,
       color: headColor(head),
       domain: [0, 1],
     });

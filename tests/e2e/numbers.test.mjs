@@ -1,0 +1,162 @@
+// Every number explained (issue 11 §3): a picked cell's arithmetic equals the engine's numbers
+// (run in node), temperature is named as itself, cells never look blank, heads count from 1.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { createEngine } from '../node/support.mjs';
+import { openPage, screenshotDir, startBrowser, transitionsDone } from './browser.mjs';
+import { engineTraceFor } from './engine-trace.mjs';
+
+let session;
+let engine;
+before(async () => {
+  session = await startBrowser();
+  engine = await createEngine();
+  mkdirSync(screenshotDir, { recursive: true });
+});
+after(async () => {
+  await session?.close();
+});
+
+const shot = (page, name) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+const started = (page) => page.waitForSelector('[data-role=stage] g.operand', { timeout: 15000 });
+/** float32 numbers computed in two places (the page's JS, the engine) agree this closely. */
+const close = (a, b, what) =>
+  assert.ok(Math.abs(a - b) <= 1e-5 + 1e-4 * Math.abs(b), `${what}: page ${a}, engine ${b}`);
+
+/** The panel's numbers: every [data-value] of a row of the table whose header is `label`. */
+const rowValues = (panel, label) =>
+  panel
+    .locator('tr', { has: panel.page().locator(`th:text-is("${label}")`) })
+    .first()
+    .locator('td[data-value]')
+    .evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
+const term = async (panel, name) => Number(await panel.locator(`[data-term=${name}]`).getAttribute('data-value'));
+
+test('a score cell shows q·k term by term, ÷√d_k and ÷T, the mask and its row’s softmax: the engine’s numbers', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=The+cat+chased+the+ball&d=16&h=2&head=2&step=4&mask=causal&t=2`,
+  );
+  await started(page);
+  const trace = await engineTraceFor(engine, page);
+  const h = 1;
+  const panel = page.locator('[data-role=arithmetic]');
+  assert.equal(await panel.isHidden(), true, 'no panel before a cell is picked');
+
+  for (const [i, j] of [
+    [3, 1],
+    [1, 3], // above the diagonal: masked
+  ]) {
+    await page.click(`[data-role=stage] g.operand[data-step=scores] g.cell[data-i="${i}"][data-j="${j}"]`);
+    await page.waitForSelector(`[data-role=arithmetic][data-i="${i}"][data-j="${j}"]:not([hidden])`);
+    const q = trace.step('qHead', h).data.slice(i * trace.dK, (i + 1) * trace.dK);
+    const k = trace.step('kHead', h).data.slice(j * trace.dK, (j + 1) * trace.dK);
+    assert.deepEqual(await rowValues(panel, `q (${trace.tokens[i]})`), Array.from(q));
+    assert.deepEqual(await rowValues(panel, `k (${trace.tokens[j]})`), Array.from(k));
+    const products = await rowValues(panel, 'q × k');
+    products.forEach((p, m) => close(p, q[m] * k[m], `term ${m + 1}`));
+    const at = (name) => trace.step(name, h).data[i * trace.nKey + j];
+    assert.equal(await term(panel, 'score'), at('scores'));
+    close(
+      products.reduce((a, b) => a + b, 0),
+      at('scores'),
+      'the terms sum to the score',
+    );
+    assert.equal(await term(panel, 'scaled'), at('scaled'));
+    close(at('scores') / Math.sqrt(trace.dK) / 2, at('scaled'), '÷√d_k ÷T');
+    assert.equal(await term(panel, 'masked'), at('masked'));
+    assert.equal(await term(panel, 'weight'), at('weights'));
+    const text = await panel.textContent();
+    assert.ok(text.includes(`√${trace.dK}`), `÷√${trace.dK} in: ${text}`);
+    assert.match(text, /temperature T/);
+    assert.match(text, /Head 2/, 'heads are numbered from 1');
+    if (j > i) {
+      assert.equal(at('masked'), -Infinity);
+      assert.equal(at('weights'), 0);
+      assert.match(text, /masked: −∞/);
+    }
+    // The row's softmax: the engine's weights, summing to 1.
+    const weights = await rowValues(panel, 'weight A');
+    assert.deepEqual(weights, Array.from(trace.step('weights', h).data.slice(i * trace.nKey, (i + 1) * trace.nKey)));
+    close(
+      weights.reduce((a, b) => a + b, 0),
+      1,
+      'the row sums to 1',
+    );
+  }
+  await transitionsDone(page);
+  await shot(page, 'arithmetic-score-en');
+
+  // Chinese, and a change of temperature redraws the panel with the new numbers.
+  await page.click('.language button[data-lang="zh"]');
+  await page.waitForFunction(() => /头 2/.test(document.querySelector('[data-role=arithmetic]').textContent));
+  assert.match(await panel.textContent(), /温度 T/);
+  await transitionsDone(page);
+  await shot(page, 'arithmetic-score-zh');
+  await page.click('.arith-close');
+  await page.waitForSelector('[data-role=arithmetic][hidden]', { state: 'attached' });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('with scaling off the arithmetic and the stage say so: no ÷√d_k, no "scaled"', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=The+cat+chased+the+ball&d=16&h=2&step=5&scale=0`,
+  );
+  await started(page);
+  const trace = await engineTraceFor(engine, page);
+  await page.click('[data-role=stage] g.operand[data-step=scaled] g.cell[data-i="2"][data-j="0"]');
+  await page.waitForSelector('[data-role=arithmetic][data-i="2"]:not([hidden])');
+  const panel = page.locator('[data-role=arithmetic]');
+  const text = await panel.textContent();
+  assert.match(text, /Scaling is off/);
+  assert.doesNotMatch(text, /÷ √/);
+  assert.equal(await term(panel, 'scaled'), trace.step('scaled', 0).data[2 * trace.nKey]);
+  assert.equal(await term(panel, 'scaled'), await term(panel, 'score'), 'unscaled: the score itself');
+  const stage = await page.locator('[data-role=stage]').textContent();
+  assert.doesNotMatch(stage, /√/, `stage: ${stage}`);
+  assert.doesNotMatch(stage, /scaled/, `stage: ${stage}`);
+  const shapes = await page.locator('.explain .shapes').textContent();
+  assert.doesNotMatch(shapes, /√/, shapes);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('an output cell shows the value rows weighted by attention, summing to the engine’s output', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=The+cat+chased+the+ball&d=16&h=2&head=1&step=8`,
+  );
+  await started(page);
+  const trace = await engineTraceFor(engine, page);
+  const [i, c] = [2, 3];
+  // Keyboard: the grid is one tab stop, arrows move, Enter picks.
+  const first = page.locator('[data-role=stage] g.operand[data-step=headOutput] g.cell[tabindex="0"]');
+  await first.focus();
+  for (let k = 0; k < i; k++) await page.keyboard.press('ArrowDown');
+  for (let k = 0; k < c; k++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`[data-role=arithmetic][data-kind=output][data-i="${i}"][data-j="${c}"]:not([hidden])`);
+  assert.equal(await page.locator('.step-button[data-step="8"]').getAttribute('aria-current'), 'step');
+  const panel = page.locator('[data-role=arithmetic]');
+  const weights = trace.step('weights', 0).data.slice(i * trace.nKey, (i + 1) * trace.nKey);
+  const v = trace.step('vHead', 0);
+  for (let j = 0; j < trace.nKey; j++) {
+    const row = await panel
+      .locator(`tr[data-j="${j}"] td[data-value]`)
+      .evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
+    assert.deepEqual(row, [weights[j], ...v.data.slice(j * trace.dK, (j + 1) * trace.dK)], `row ${j}`);
+  }
+  const output = trace.step('headOutput', 0).data[i * trace.dK + c];
+  assert.equal(await term(panel, 'output'), output);
+  let sum = 0;
+  for (let j = 0; j < trace.nKey; j++) sum += weights[j] * v.data[j * trace.dK + c];
+  close(sum, output, 'Σ_j A[i, j]·V[j, c]');
+  await transitionsDone(page);
+  await shot(page, 'arithmetic-output-en');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
