@@ -7,6 +7,7 @@ import path from 'node:path';
 import { createEngine } from '../node/support.mjs';
 import { openPage, screenshotDir, startBrowser, transitionsDone } from './browser.mjs';
 import { engineTraceFor } from './engine-trace.mjs';
+import { formatShort } from '../../web/src/format.js';
 
 let session;
 let engine;
@@ -157,6 +158,92 @@ test('an output cell shows the value rows weighted by attention, summing to the 
   close(sum, output, 'Σ_j A[i, j]·V[j, c]');
   await transitionsDone(page);
   await shot(page, 'arithmetic-output-en');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('temperature is its own term: ÷T in the formula and the stage, explained, one range for slider, box and link', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=The+cat+chased+the+ball&step=5&view=softmax`,
+  );
+  await started(page);
+  const operators = () => page.locator('[data-role=stage] .operator-text').allTextContents();
+  assert.deepEqual(await operators(), ['÷ √dₖ =']);
+  assert.match(await page.locator('.temperature-note').textContent(), /Temperature T = 1: .*separately from √d_k/);
+  const slider = page.locator('label.temperature input[type=range]');
+  const box = page.locator('[data-role=temperature]');
+  // The slider's ends are the box's ends (log scale): moving it to either end gives that bound.
+  for (const [end, want] of [
+    ['min', Number(await box.getAttribute('min'))],
+    ['max', Number(await box.getAttribute('max'))],
+  ]) {
+    await slider.evaluate((input, e) => {
+      input.value = input[e];
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }, end);
+    await page.waitForFunction((t) => new URL(location.href).searchParams.get('t') === String(t), want);
+    assert.equal(Number(await box.inputValue()), want, `slider at its ${end}`);
+  }
+  assert.deepEqual([await box.getAttribute('min'), await box.getAttribute('max')], ['0.05', '20']);
+  assert.deepEqual(await operators(), ['÷ √dₖ ÷ T =']);
+  const formula = await page.locator('.explain .formula .t-temperature').count();
+  assert.ok(formula > 0, 'the formula divides by T');
+  assert.match(await page.locator('.temperature-note').textContent(), /Temperature T = 20/);
+  // With scaling off, only T divides: the stage never says √d_k.
+  await page.locator('[data-role=scale]').uncheck();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('scale') === '0');
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-role=stage] .operator-text')].some((t) => t.textContent === '÷ T ='),
+  );
+  assert.doesNotMatch(await page.locator('[data-role=stage]').textContent(), /√|scaled/);
+  assert.equal(await page.locator('.explain .formula .t-scale').count(), 0, 'no √d_k in the formula');
+  await transitionsDone(page);
+  await shot(page, 'temperature-en');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the stage and the matrices view state their colour scales: legends with the engine’s ranges, shared where compared', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=The+cat+chased+the+ball&step=4&view=matrices`,
+  );
+  await started(page);
+  const trace = await engineTraceFor(engine, page);
+  const maxAbs = (data) => data.reduce((m, v) => (Number.isFinite(v) ? Math.max(m, Math.abs(v)) : m), 0);
+  /** Each legend's label and its end ticks, as drawn in `role`. */
+  const legends = (role) =>
+    page.locator(`[data-role=${role}] g.stage-legend`).evaluateAll((gs) =>
+      gs.map((g) => ({
+        label: g.querySelector('.legend-label').textContent,
+        ticks: [...g.querySelectorAll('text.tick')].map((t) => t.textContent),
+      })),
+    );
+  await page.waitForSelector('[data-role=matrices] g.stage-legend');
+  const stage = await legends('stage');
+  const scores = stage.find((l) => l.label === 'S₁');
+  assert.ok(scores, `a legend for S₁: ${JSON.stringify(stage)}`);
+  const m = maxAbs(trace.step('scores', 0).data);
+  assert.deepEqual(scores.ticks, [formatShort(-m), '0', formatShort(m)]);
+  assert.equal(stage.length, 3, 'Q₁, K₁ᵀ and S₁ each have their own range');
+
+  const matrices = await legends('matrices');
+  assert.equal(matrices.length, 2, 'one scale for activations, one for weights');
+  const activations = Math.max(
+    ...['x', 'pe', 'xPe', 'q', 'k', 'v', 'concat', 'output'].map((n) => maxAbs(trace.step(n).data)),
+    maxAbs(trace.step('headOutput', 0).data),
+  );
+  const weights = Math.max(...['wQ', 'wK', 'wV', 'wO'].map((n) => maxAbs(trace.step(n).data)));
+  assert.deepEqual(matrices[0], { label: 'X … O', ticks: [formatShort(-activations), '0', formatShort(activations)] });
+  assert.deepEqual(matrices[1], { label: 'W_Q … W_O', ticks: [formatShort(-weights), '0', formatShort(weights)] });
+  // Every cell that prints a number prints one: no blank cell that could be read as zero.
+  const blanks = await page
+    .locator('[data-role=matrices] g.cell text, [data-role=stage] g.cell text')
+    .evaluateAll((ts) => ts.filter((t) => t.textContent === '').length);
+  assert.equal(blanks, 0);
+  await transitionsDone(page);
+  await shot(page, 'legends-matrices-en');
   assert.deepEqual(problems, []);
   await context.close();
 });

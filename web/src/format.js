@@ -46,7 +46,8 @@ export function formatShort(v) {
 
 /**
  * A cell's text in at most `chars` characters: 3, 2 or 1 significant digits (leading "0."
- * dropped: ".25"), then a one-digit exponent ("4e−4"), else "…" (hover gives the value).
+ * dropped: ".25"), then a one-digit exponent ("4e−4"), else "≈0" for a small value and "…"
+ * for a large one (hover gives the value).
  */
 export function formatFit(v, chars) {
   const s = special(v);
@@ -55,10 +56,13 @@ export function formatFit(v, chars) {
   const candidates = [];
   if (a >= 0.01 && a < 1e4) {
     for (const digits of [3, 2, 1]) candidates.push(clean(fixed(digits)(v)).replace(/^(−?)0\./, '$1.'));
-    // Rounded to zero digits of a fraction, 0.04 would read "0": keep it only when not zero.
+    // −0.06 in three characters: one decimal, "−.1" (a rounding to "0" is refused below).
+    for (const places of [2, 1]) candidates.push(clean(format(`.${places}f`)(v)).replace(/^(−?)0\./, '$1.'));
   }
   candidates.push(clean(exponent(2)(v)), clean(exponent(1)(v)));
   for (const text of candidates) if ([...text].length <= chars && !/^−?\.?0*$/.test(text)) return text;
+  // Too small to print in this cell: say "about zero" rather than leave a blank or a 0.
+  if (a < 0.05 && chars >= 2) return '≈0';
   return '…';
 }
 

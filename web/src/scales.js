@@ -20,6 +20,22 @@ export function signedScale(maxAbs) {
   return d3.scaleDiverging(d3.interpolatePuOr).domain([-m, 0, m]);
 }
 
+/** v → colour on a signed scale of ±maxAbs, with its `domain` [lo, hi] for the legend. */
+export function signedColor(maxAbsValue) {
+  const scale = signedScale(maxAbsValue);
+  const color = (v) => scale(v);
+  color.domain = [scale.domain()[0], scale.domain()[2]];
+  return color;
+}
+
+/** v → colour of a weight in [0, 1], with its `domain` for the legend. */
+export function weightColor() {
+  const scale = weightScale();
+  const color = (v) => scale(v);
+  color.domain = [0, 1];
+  return color;
+}
+
 export function maxAbs(data) {
   let m = 0;
   for (const v of data) if (Number.isFinite(v) && Math.abs(v) > m) m = Math.abs(v);

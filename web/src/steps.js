@@ -1,6 +1,6 @@
 // The ten steps of the computation: which terms of the formula they are, the shapes they
 // produce, and the matrices the stage draws for them (operands joined by operators).
-import { headColor, stepMaxAbs, signedScale, weightScale } from './scales.js';
+import { headColor, signedColor, stepMaxAbs, weightColor } from './scales.js';
 import { formatShort } from './format.js';
 
 /**
@@ -42,14 +42,9 @@ export const FORMULA_CONTEXT = String.raw`\begin{aligned}
 
 const shape = (r, c) => String.raw`[${r}\times ${c}]`;
 
-const signed = (step, domainFrom = step) => {
-  const scale = signedScale(stepMaxAbs(domainFrom));
-  return (v) => scale(v);
-};
-const weights = () => {
-  const scale = weightScale();
-  return (v) => scale(v);
-};
+// Colour functions carry their domain: the stage draws one legend per distinct scale.
+const signed = (step, domainFrom = step) => signedColor(stepMaxAbs(domainFrom));
+const weights = () => weightColor();
 const isMasked = (mask) => (i, j) => mask.data[i * mask.cols + j] === 0;
 const op = (text) => ({ op: text });
 

@@ -8,7 +8,6 @@ import { strings as stringsFor } from '../i18n.js';
 import { createStore, MAX_SENTENCE_CHARS } from '../state.js';
 import { STEPS } from '../steps.js';
 import { tokenizeSentence, truncateToTokens } from '../tokenize.js';
-import { headColor, stepMaxAbs, signedScale } from '../scales.js';
 import { formatCount } from '../format.js';
 import { drawStage, sweepHighlights } from '../views/stage.js';
 import { drawStageExtras } from '../views/stage-extras.js';
@@ -16,12 +15,13 @@ import { drawExplanation } from '../views/explain.js';
 import { drawArithmetic, explainable } from '../views/arithmetic.js';
 import { drawLinks, linksLegend } from '../views/links.js';
 import { drawHeatmaps, heatmapTables } from '../views/heatmap.js';
+import { drawMatrices } from '../views/matrices.js';
 import { drawSoftmax } from '../views/softmax.js';
 import { buildStepper, updateStepper } from '../views/stepper.js';
 import { hideTooltip } from '../tooltip.js';
 import { explorerMarkup } from './template.js';
 import { NotLoaded } from './lazy-trace.js';
-import { MATRICES, requestsFor } from './needs.js';
+import { requestsFor } from './needs.js';
 import { download, figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js';
 
 export const MODEL_FIELDS = [
@@ -290,6 +290,7 @@ export function createExplorer(root, o) {
     const { cell } = drawStage(svg, def.operands(trace, head, state), {
       width: stageWidth(),
       stepKey: `${def.key}:${head}`,
+      legend: { maskedLabel: s.masked },
       // A cell shows its arithmetic under the stage (a score's pair is also the link to highlight).
       onCell: (operand, i, j) => {
         const step = operand.step;
@@ -349,25 +350,7 @@ export function createExplorer(root, o) {
       $('heatmap-tables').hidden = !tablesShown;
       if (tablesShown) heatmapTables($('heatmap-tables'), trace, { step: state.step, head: state.head, strings: s });
     } else if (state.view === 'matrices') {
-      const head = state.head === 'all' ? 0 : state.head;
-      const operands = MATRICES.map(([name, title]) => {
-        const step = name === 'headOutput' ? trace.step(name, head) : trace.step(name);
-        const scale = signedScale(stepMaxAbs(step));
-        const banded = ['q', 'k', 'v', 'concat'].includes(name);
-        return {
-          id: name,
-          step,
-          title: name === 'headOutput' ? `head ${head + 1}` : title,
-          color: (v) => scale(v),
-          animation: 'none',
-          columnColor: banded ? (j) => headColor(Math.floor(j / trace.dK)) : null,
-        };
-      });
-      drawStage(d3.select($('matrices')), operands, {
-        width: Math.max(600, widths.views - 16),
-        stepKey: 'matrices',
-        maxCell: 24,
-      });
+      drawMatrices(d3.select($('matrices')), trace, state, Math.max(600, widths.views - 16));
     } else {
       drawSoftmax($('softmax'), trace, {
         head: state.head,

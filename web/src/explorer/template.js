@@ -108,7 +108,7 @@ export function explorerMarkup() {
       'heatmap',
       '<p class="hint" data-i18n="heatmapHint"></p><button type="button" data-role="table-toggle" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>',
     )}
-    ${panel('matrices', '<p class="hint" data-i18n="matricesHint"></p><svg data-role="matrices" class="matrices-svg" role="img"></svg>')}
+    ${panel('matrices', '<p class="hint" data-i18n="matricesHint"></p><p class="hint" data-i18n="sharedScales"></p><svg data-role="matrices" class="matrices-svg" role="img"></svg>')}
     ${panel('softmax', '<p class="hint" data-i18n="softmaxHint"></p><div data-role="softmax"></div>')}
   </section>
 </div>`;

@@ -4,6 +4,7 @@
 import * as d3 from 'd3';
 import { drawMatrix, measureMatrix } from './matrix.js';
 import { duration } from '../motion.js';
+import { drawLegends } from './legend.js';
 
 const GAP = 14;
 const OP_WIDTH = 26;
@@ -69,11 +70,20 @@ function rowHeightOf(placed, y) {
 /**
  * @param svg d3 selection of the stage <svg>
  * @param operands from STEPS[i].operands(trace, head)
- * @param options { width, stepKey, onCell(operand, i, j) }
+ * @param options { width, stepKey, onCell(operand, i, j), maxCell, legend: { maskedLabel, note } }
  */
-export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34 }) {
+export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34, legend = null }) {
   const cell = cellSizeFor(operands, width, maxCell);
-  const { placed, height } = layout(operands, width, cell);
+  const { placed, height: equation } = layout(operands, width, cell);
+  // Under the equation: a legend for each colour scale it uses (legend: { maskedLabel, note }).
+  const legends = svg
+    .selectAll('g.stage-legends')
+    .data(legend ? [0] : [])
+    .join('g')
+    .attr('class', 'stage-legends')
+    .attr('transform', `translate(0,${equation + 18})`);
+  const legendHeight = legend ? drawLegends(legends, operands, { width, ...legend }) : 0;
+  const height = equation + (legendHeight ? legendHeight + 18 : 0);
   svg.attr('viewBox', `0 0 ${width} ${Math.max(40, height + 8)}`).attr('height', Math.max(40, height + 8));
   const t = duration(400);
 

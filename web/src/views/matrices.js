@@ -1,0 +1,30 @@
+// The matrices view: every matrix of the run, in order, on two shared and stated colour
+// scales (activations X … O on one, the weights W_Q … W_O on another), so that a colour
+// means the same number in every matrix it is compared with.
+import { MATRICES } from '../explorer/needs.js';
+import { headColor, signedColor, stepMaxAbs } from '../scales.js';
+import { drawStage } from './stage.js';
+
+const WEIGHTS = new Set(['wQ', 'wK', 'wV', 'wO']);
+const BANDED = new Set(['q', 'k', 'v', 'concat']);
+
+export function drawMatrices(svg, trace, state, width) {
+  const head = state.head === 'all' ? 0 : state.head;
+  const steps = MATRICES.map(([name, title]) => ({
+    name,
+    title: name === 'headOutput' ? `head ${head + 1}` : title,
+    step: name === 'headOutput' ? trace.step(name, head) : trace.step(name),
+  }));
+  const shared = (weights) =>
+    signedColor(Math.max(0, ...steps.filter((s) => WEIGHTS.has(s.name) === weights).map((s) => stepMaxAbs(s.step))));
+  const colors = { weights: shared(true), activations: shared(false) };
+  const operands = steps.map(({ name, title, step }) => ({
+    id: name,
+    step,
+    title,
+    color: WEIGHTS.has(name) ? colors.weights : colors.activations,
+    animation: 'none',
+    columnColor: BANDED.has(name) ? (j) => headColor(Math.floor(j / trace.dK)) : null,
+  }));
+  drawStage(svg, operands, { width, stepKey: 'matrices', maxCell: 24, legend: {} });
+}
