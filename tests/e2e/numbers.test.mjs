@@ -170,7 +170,7 @@ test('temperature is its own term: ÷T in the formula and the stage, explained, 
   await started(page);
   const operators = () => page.locator('[data-role=stage] .operator-text').allTextContents();
   assert.deepEqual(await operators(), ['÷ √dₖ =']);
-  assert.match(await page.locator('.temperature-note').textContent(), /Temperature T = 1: .*separately from √d_k/);
+  assert.match(await page.locator('.concept-note').textContent(), /Temperature T = 1: .*separately from √d_k/);
   const slider = page.locator('label.temperature input[type=range]');
   const box = page.locator('[data-role=temperature]');
   // The slider's ends are the box's ends (log scale): moving it to either end gives that bound.
@@ -189,7 +189,7 @@ test('temperature is its own term: ÷T in the formula and the stage, explained, 
   assert.deepEqual(await operators(), ['÷ √dₖ ÷ T =']);
   const formula = await page.locator('.explain .formula .t-temperature').count();
   assert.ok(formula > 0, 'the formula divides by T');
-  assert.match(await page.locator('.temperature-note').textContent(), /Temperature T = 20/);
+  assert.match(await page.locator('.concept-note').textContent(), /Temperature T = 20/);
   // With scaling off, only T divides: the stage never says √d_k.
   await page.locator('[data-role=scale]').uncheck();
   await page.waitForFunction(() => new URL(location.href).searchParams.get('scale') === '0');
@@ -244,6 +244,53 @@ test('the stage and the matrices view state their colour scales: legends with th
   assert.equal(blanks, 0);
   await transitionsDone(page);
   await shot(page, 'legends-matrices-en');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('positional encoding’s picture: a wave per dimension through the engine’s PE, at step 1 and in the matrices view', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=The+cat+chased+the+ball&d=16&step=1&view=matrices`,
+  );
+  await started(page);
+  const trace = await engineTraceFor(engine, page);
+  const pe = trace.step('pe');
+  for (const role of ['stage', 'matrices']) {
+    await page.waitForSelector(`[data-role=${role}] .pe-waves g.pe-strip`);
+    const strips = await page.locator(`[data-role=${role}] .pe-waves g.pe-strip`).evaluateAll((gs) =>
+      gs.map((g) => ({
+        dim: Number(g.dataset.dim),
+        label: g.querySelector('.pe-label').textContent,
+        dots: [...g.querySelectorAll('circle.sample')].map((c) => Number(c.dataset.value)),
+      })),
+    );
+    // d_model 16: the four fastest and the four slowest waves.
+    assert.deepEqual(
+      strips.map((s) => s.dim),
+      [0, 1, 2, 3, 12, 13, 14, 15],
+    );
+    for (const { dim, label, dots } of strips) {
+      assert.match(label, dim % 2 ? /cos$/ : /sin$/);
+      assert.deepEqual(
+        dots,
+        Array.from({ length: trace.nQuery }, (_, p) => pe.data[p * pe.cols + dim]),
+        `${role}: dim ${dim}`,
+      );
+      // The engine's numbers are the formula's (docs/computation.md), so the wave passes through them.
+      dots.forEach((v, p) => {
+        const angle = p / 10000 ** ((2 * Math.floor(dim / 2)) / pe.cols);
+        close(v, dim % 2 ? Math.cos(angle) : Math.sin(angle), `PE[${p}, ${dim}]`);
+      });
+    }
+  }
+  assert.match(await page.locator('.concept-note').textContent(), /one wave per dimension/);
+  await transitionsDone(page);
+  await shot(page, 'positional-waves-en');
+  await page.locator('[data-role=positionalEncoding]').uncheck();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('pe') === '0');
+  await page.waitForFunction(() => !document.querySelector('[data-role=stage] .pe-waves'));
+  assert.equal(await page.locator('[data-role=matrices] .pe-waves').count(), 0);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -46,8 +46,9 @@ test('typing 我爱吃火锅 gives word chips, and all ten steps play through in
   for (const label of await page.locator('button').allTextContents()) assert.ok(label.trim() !== '', 'no empty button');
   const expectedStages = [
     ['x', 'pe', 'xPe'],
-    ['xPe', 'q', 'k', 'v'],
-    ['q', 'qHead', 'qHead'],
+    // Steps 2 and 3 draw what their text names: W_Q, W_K, W_V, and Q, K and V split into heads.
+    ['xPe', 'wQ', 'q', 'xPe', 'wK', 'k', 'xPe', 'wV', 'v'],
+    ['q', 'qHead', 'qHead', 'k', 'kHead', 'kHead', 'v', 'vHead', 'vHead'],
     ['qHead', 'kHead', 'scores'],
     ['scores', 'scaled'],
     ['scaled', 'masked'],

@@ -47,6 +47,8 @@ const signed = (step, domainFrom = step) => signedColor(stepMaxAbs(domainFrom));
 const weights = () => weightColor();
 const isMasked = (mask) => (i, j) => mask.data[i * mask.cols + j] === 0;
 const op = (text) => ({ op: text });
+// Ends a line of the equation (views/stage.js layout).
+const lineBreak = { lineBreak: true };
 
 /** Column colours of a [n × heads·dK] matrix: one band per head. */
 const headBands = (trace) => (j) => headColor(Math.floor(j / trace.dK));
@@ -87,41 +89,72 @@ export const STEPS = [
     terms: ['t-qkv'],
     detail: (t) =>
       String.raw`Q = X'W_Q \quad ${shape(t.nQuery, t.dModel)}\cdot${shape(t.dModel, t.projectionWidth)} = ${shape(t.nQuery, t.projectionWidth)}`,
-    operands: (t) => [
-      { id: 'xPe', step: t.step('xPe'), title: "X'", color: signed(t.step('xPe')), animation: 'none' },
-      op('· W_Q ='),
-      { id: 'q', step: t.step('q'), title: 'Q', color: signed(t.step('q')), animation: 'cols', rowLabels: false },
-      op('· W_K ='),
-      { id: 'k', step: t.step('k'), title: 'K', color: signed(t.step('k')), animation: 'cols', rowLabels: false },
-      op('· W_V ='),
-      { id: 'v', step: t.step('v'), title: 'V', color: signed(t.step('v')), animation: 'cols', rowLabels: false },
-    ],
+    // One line per projection, each weight matrix drawn: X' · W_Q = Q, X' · W_K = K, X' · W_V = V;
+    // the three weights share a colour scale, and so do Q, K and V (they are compared).
+    operands: (t) => {
+      const shared = (names) => signedColor(Math.max(...names.map((n) => stepMaxAbs(t.step(n)))));
+      const weightColor = shared(['wQ', 'wK', 'wV']);
+      const outputColor = shared(['q', 'k', 'v']);
+      return [
+        ['q', 'wQ', 'Q', 'W_Q'],
+        ['k', 'wK', 'K', 'W_K'],
+        ['v', 'wV', 'V', 'W_V'],
+      ].flatMap(([out, weight, title, weightTitle], n) => [
+        ...(n ? [lineBreak] : []),
+        {
+          id: `xPe-${out}`,
+          step: t.step('xPe'),
+          title: "X'",
+          color: signed(t.step('xPe')),
+          animation: 'none',
+          rowLabels: true,
+        },
+        op('·'),
+        {
+          id: weight,
+          step: t.step(weight),
+          title: weightTitle,
+          color: weightColor,
+          animation: 'fade',
+          columnColor: headBands(t),
+        },
+        op('='),
+        { id: out, step: t.step(out), title, color: outputColor, animation: 'cols', rowLabels: false },
+      ]);
+    },
   },
   {
     key: 'split',
     terms: ['t-q', 't-k', 't-v'],
     detail: (t) =>
       String.raw`Q ${shape(t.nQuery, String.raw`${t.heads}\cdot ${t.dK}`)} \rightarrow ${t.heads}\times Q_i\,${shape(t.nQuery, t.dK)},\;\; d_k = d_{model}/h = ${t.dK}`,
-    operands: (t) => [
-      {
-        id: 'q',
-        step: t.step('q'),
-        title: 'Q',
-        color: signed(t.step('q')),
-        animation: 'none',
-        columnColor: headBands(t),
-      },
-      op('→'),
-      ...Array.from({ length: t.heads }, (_, h) => ({
-        id: `qHead${h}`,
-        step: t.step('qHead', h),
-        title: `Q${subscript(h + 1)}`,
-        color: signed(t.step('q')),
-        animation: 'fade',
-        rowLabels: false,
-        columnColor: () => headColor(h),
-      })),
-    ],
+    // Q, K and V each cut into heads, one line each, the slices coloured by head.
+    operands: (t) =>
+      [
+        ['q', 'qHead', 'Q'],
+        ['k', 'kHead', 'K'],
+        ['v', 'vHead', 'V'],
+      ].flatMap(([whole, part, title], n) => [
+        ...(n ? [lineBreak] : []),
+        {
+          id: whole,
+          step: t.step(whole),
+          title,
+          color: signed(t.step(whole)),
+          animation: 'none',
+          columnColor: headBands(t),
+        },
+        op('→'),
+        ...Array.from({ length: t.heads }, (_, h) => ({
+          id: `${part}${h}`,
+          step: t.step(part, h),
+          title: `${title}${subscript(h + 1)}`,
+          color: signed(t.step(whole)),
+          animation: 'fade',
+          rowLabels: false,
+          columnColor: () => headColor(h),
+        })),
+      ]),
   },
   {
     key: 'scores',

@@ -350,7 +350,7 @@ export function createExplorer(root, o) {
       $('heatmap-tables').hidden = !tablesShown;
       if (tablesShown) heatmapTables($('heatmap-tables'), trace, { step: state.step, head: state.head, strings: s });
     } else if (state.view === 'matrices') {
-      drawMatrices(d3.select($('matrices')), trace, state, Math.max(600, widths.views - 16));
+      drawMatrices(d3.select($('matrices')), trace, state, s, Math.max(600, widths.views - 16));
     } else {
       drawSoftmax($('softmax'), trace, {
         head: state.head,

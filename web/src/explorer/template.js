@@ -87,7 +87,7 @@ export function explorerMarkup() {
       <div class="formula-context"></div>
       <p class="shapes"></p>
       <p class="step-text"></p>
-      <p class="temperature-note hint" hidden></p>
+      <p class="concept-note hint" hidden></p>
     </aside>
   </section>
   <section class="views panel" data-chrome="views">

@@ -36,14 +36,19 @@ export function drawExplanation(root, trace, state, strings) {
   const head = state.head === 'all' ? 0 : state.head;
   katex.render(def.detail(trace, head, state), root.querySelector('.shapes'), { ...KATEX_OPTIONS, displayMode: false });
   root.querySelector('.step-text').textContent = text.text;
-  // Temperature is its own concept: explained where it acts (step 5) and wherever it is not 1.
-  const note = root.querySelector('.temperature-note');
-  const showTemperature = def.key === 'scale' || (state.temperature !== 1 && ['mask', 'softmax'].includes(def.key));
-  note.hidden = !showTemperature;
-  if (showTemperature) {
-    note.replaceChildren();
+  // Temperature is its own concept: explained where it acts (step 5) and wherever it is not 1;
+  // positional encoding beside its waves (step 1).
+  const note = root.querySelector('.concept-note');
+  const concept =
+    def.key === 'scale' || (state.temperature !== 1 && ['mask', 'softmax'].includes(def.key))
+      ? [`${strings.temperatureTitle} = ${state.temperature}: `, strings.temperatureText]
+      : def.key === 'embed' && state.positionalEncoding
+        ? [`${strings.peTitle}: `, strings.peText]
+        : null;
+  note.hidden = !concept;
+  if (concept) {
     const title = document.createElement('strong');
-    title.textContent = `${strings.temperatureTitle}${state.temperature !== 1 ? ` = ${state.temperature}` : ' = 1'}: `;
-    note.append(title, strings.temperatureText);
+    title.textContent = concept[0];
+    note.replaceChildren(title, concept[1]);
   }
 }

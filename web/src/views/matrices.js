@@ -1,14 +1,15 @@
 // The matrices view: every matrix of the run, in order, on two shared and stated colour
 // scales (activations X … O on one, the weights W_Q … W_O on another), so that a colour
-// means the same number in every matrix it is compared with.
+// means the same number in every matrix it is compared with; PE's waves below them.
 import { MATRICES } from '../explorer/needs.js';
 import { headColor, signedColor, stepMaxAbs } from '../scales.js';
 import { drawStage } from './stage.js';
+import { drawPositional } from './positional.js';
 
 const WEIGHTS = new Set(['wQ', 'wK', 'wV', 'wO']);
 const BANDED = new Set(['q', 'k', 'v', 'concat']);
 
-export function drawMatrices(svg, trace, state, width) {
+export function drawMatrices(svg, trace, state, strings, width) {
   const head = state.head === 'all' ? 0 : state.head;
   const steps = MATRICES.map(([name, title]) => ({
     name,
@@ -27,4 +28,16 @@ export function drawMatrices(svg, trace, state, width) {
     columnColor: BANDED.has(name) ? (j) => headColor(Math.floor(j / trace.dK)) : null,
   }));
   drawStage(svg, operands, { width, stepKey: 'matrices', maxCell: 24, legend: {} });
+  // PE's waves under the matrices, where PE is one of them.
+  const [, , w, height] = svg.attr('viewBox').split(' ').map(Number);
+  const waves = svg
+    .selectAll('g.matrices-pe')
+    .data(state.positionalEncoding ? [0] : [])
+    .join('g')
+    .attr('class', 'matrices-pe')
+    .attr('transform', `translate(0,${height + 16})`);
+  if (!state.positionalEncoding) return;
+  const pe = steps.find((s) => s.name === 'pe').step;
+  const extra = drawPositional(waves, pe, { width: Math.min(w, 640), strings, tokens: trace.tokens });
+  svg.attr('viewBox', `0 0 ${w} ${height + extra + 24}`).attr('height', height + extra + 24);
 }

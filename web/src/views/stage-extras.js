@@ -1,7 +1,9 @@
 // What the stage adds under the equation at two steps: the spread of the scores before and
-// after ÷√d_k (step 5), and one query's scores becoming weights that sum to 1 (step 7).
+// after ÷√d_k (step 5), one query's scores becoming weights that sum to 1 (step 7), and
+// positional encoding's waves (step 1, when it is on).
 import * as d3 from 'd3';
 import { barChart, histogram } from './softmax.js';
+import { drawPositional } from './positional.js';
 import { headColor } from '../scales.js';
 import { formatShort } from '../format.js';
 
@@ -9,7 +11,14 @@ const HEIGHT = 150;
 
 export function drawStageExtras(svg, trace, state, strings, top) {
   const head = state.head === 'all' ? 0 : state.head;
-  const key = state.step === 5 ? 'spread' : state.step === 7 ? 'bars' : null;
+  const key =
+    state.step === 1 && state.positionalEncoding
+      ? 'pe'
+      : state.step === 5
+        ? 'spread'
+        : state.step === 7
+          ? 'bars'
+          : null;
   const g = svg
     .selectAll('g.stage-extra')
     .data(key ? [key] : [], (d) => d)
@@ -18,6 +27,10 @@ export function drawStageExtras(svg, trace, state, strings, top) {
     .attr('transform', `translate(20,${top + 40})`);
   if (!key) return 0;
   const width = Math.min(520, Number(svg.attr('viewBox').split(' ')[2]) - 40);
+  if (key === 'pe') {
+    g.attr('transform', `translate(20,${top + 16})`);
+    return drawPositional(g, trace.step('pe'), { width, strings, tokens: trace.tokens });
+  }
   if (key === 'spread') {
     const [raw, scaled] = trace.spread(['scores', 'scaled'], [head]).sets;
     const halves = [
