@@ -294,3 +294,96 @@ test('positional encoding’s picture: a wave per dimension through the engine�
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('phone and dark, both languages: the arithmetic panel, the legends and the waves fit the screen', async () => {
+  for (const lang of ['zh', 'en']) {
+    const { page, context, problems } = await openPage(
+      session.browser,
+      `${session.url}?lang=${lang}&s=猫追着球跑&mask=causal&step=7`,
+      { viewport: { width: 390, height: 844 } },
+    );
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await started(page);
+    await page.click('[data-role=stage] g.operand[data-step=weights] g.cell[data-i="2"][data-j="1"]');
+    await page.waitForSelector('[data-role=arithmetic][data-i="2"]:not([hidden])');
+    // The page does not scroll sideways: wide tables scroll inside the panel.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${lang}: the page is ${overflow} px wider than the phone`);
+    assert.ok((await page.locator('[data-role=stage] g.stage-legend').count()) > 0, 'the stage has its legends');
+    await transitionsDone(page);
+    await shot(page, `arithmetic-phone-dark-${lang}`);
+    await page.click('.step-button[data-step="1"]');
+    await page.waitForSelector('[data-role=stage] .pe-waves g.pe-strip');
+    await transitionsDone(page);
+    await shot(page, `positional-phone-dark-${lang}`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('any other cell explains itself: projections term by term, X + PE, PE’s formula, Concat, given matrices', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=The+cat+chased+the+ball&d=16&h=2`,
+  );
+  await started(page);
+  const trace = await engineTraceFor(engine, page);
+  const at = (name, head, i, j) => {
+    const s = trace.step(name, head);
+    return s.data[i * s.cols + j];
+  };
+  const panel = page.locator('[data-role=arithmetic]');
+  /** Picks cell (i, j) of the `nth` operand showing `name` at `step`; resolves with the panel's text. */
+  const pick = async (step, name, i, j, nth = 0) => {
+    await page.click(`.step-button[data-step="${step}"]`);
+    await page
+      .locator(`[data-role=stage] g.operand[data-step=${name}] g.cell[data-i="${i}"][data-j="${j}"]`)
+      .nth(nth)
+      .click();
+    await page.waitForSelector(`[data-role=arithmetic][data-step=${name}][data-i="${i}"][data-j="${j}"]:not([hidden])`);
+    return panel.textContent();
+  };
+  const result = async () => Number(await panel.locator('[data-term=result]').getAttribute('data-value'));
+  /** The panel's term-by-term row of products, summed in float64, against the engine's cell. */
+  const productsSum = async () =>
+    (
+      await panel
+        .locator('tr', { has: page.locator('th:text-is("×")') })
+        .locator('td[data-value]')
+        .evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)))
+    ).reduce((a, b) => a + b, 0);
+
+  // Q = X'·W_Q: row 3 of X' times column 5 of W_Q.
+  await pick(2, 'q', 3, 5);
+  assert.equal(await result(), at('q', 0, 3, 5));
+  close(await productsSum(), at('q', 0, 3, 5), "Σ X'[3, m]·W_Q[m, 5]");
+  // K₂ (head 2) at column 1 is column dK + 1 of W_K.
+  const text = await pick(3, 'kHead', 2, 1, 1);
+  assert.match(text, new RegExp(`W_K column ${trace.dK + 1}`));
+  assert.equal(await result(), at('kHead', 1, 2, 1));
+  close(await productsSum(), at('k', 0, 2, trace.dK + 1), 'K₂ is K’s second slice');
+  // X' = X + PE.
+  await pick(1, 'xPe', 4, 3);
+  assert.equal(await result(), at('xPe', 0, 4, 3));
+  close(at('x', 0, 4, 3) + at('pe', 0, 4, 3), await result(), 'X + PE');
+  // PE by its formula.
+  const peText = await pick(1, 'pe', 4, 3);
+  assert.match(peText, /cos\(4 \/ 10000\^\(2\/16\)\)/);
+  assert.equal(await result(), at('pe', 0, 4, 3));
+  // Concat: head 2's column 0 is Concat's column dK.
+  await pick(9, 'concat', 1, trace.dK);
+  assert.equal(await result(), at('headOutput', 1, 1, 0));
+  // O = Concat·W_O.
+  await pick(10, 'output', 0, 7);
+  assert.equal(await result(), at('output', 0, 0, 7));
+  close(await productsSum(), at('output', 0, 0, 7), 'Σ Concat[0, m]·W_O[m, 7]');
+  // X is given: the panel says where it comes from.
+  assert.match(await pick(1, 'x', 0, 0), /Given, not computed/);
+  // K₁ᵀ at step 4 is drawn transposed: its cell (row m, column j) is K₁[j, m].
+  await page.click('.step-button[data-step="4"]');
+  await page.locator('[data-role=stage] g.operand[data-step=kHead] g.cell[data-i="1"][data-j="3"]').click();
+  await page.waitForSelector('[data-role=arithmetic][data-step=kHead][data-i="3"][data-j="1"]:not([hidden])');
+  assert.equal(await result(), at('kHead', 0, 3, 1));
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -7,7 +7,7 @@ export const NUMBERS = {
     closeArithmetic: 'Close',
     scoreTitle: (head, query, key) => `Head ${head}: how much “${query}” attends to “${key}”`,
     dotProduct: (dK) => `1. Score: q · k, ${dK} terms`,
-    termIndex: 'term',
+    termIndex: 'm',
     product: 'q × k',
     sum: 'sum',
     scaleOn: (dK) => `2. Divide by √d_k = √${dK}`,
@@ -29,7 +29,16 @@ export const NUMBERS = {
     weightCol: 'A[i, j]',
     resultRow: 'Σ = output',
     rowsLeft: (k, w) => `${k} more rows with total weight ${w} not listed`,
-    otherCell: 'Pick a cell of S (scores), A (weights) or head (the output) for the full arithmetic.',
+    projectionTitle: (cell, token) => `${cell}: row of “${token}”`,
+    projectionFormula: (input, weight, c, n) => `${input} row · ${weight} column ${c}: ${n} terms`,
+    noOutputProjection: 'No output projection (tutorial mode): O is Concat',
+    sumFormula: "X' = X + PE: the token's embedding plus its position's encoding",
+    peFormula: 'PE[p, c] = sin(p / 10000^(2i/d_model)) for even c = 2i, cos(…) for odd c = 2i+1',
+    concatFormula: (h, dK) => `Concat places head ${h}'s ${dK} columns side by side with the others'`,
+    embeddingOrigin: (token) =>
+      `Given, not computed: the embedding of “${token}”, drawn from a generator seeded by a hash of its text, so the same token gets the same vector in every sentence.`,
+    weightOrigin:
+      'Given, not computed: a weight drawn from the seeded generator (random and untrained). Pick a cell of the matrix it makes to see it at work.',
     temperatureTitle: 'Temperature T',
     temperatureText:
       'Temperature divides the scores before softmax, separately from √d_k: T below 1 sharpens the weights towards the largest score, T above 1 flattens them towards uniform. It is a knob for sampling, not part of the original formula.',
@@ -49,7 +58,7 @@ export const NUMBERS = {
     closeArithmetic: '关闭',
     scoreTitle: (head, query, key) => `头 ${head}：“${query}”对“${key}”的注意力`,
     dotProduct: (dK) => `1. 分数：q · k，共 ${dK} 项`,
-    termIndex: '项',
+    termIndex: 'm',
     product: 'q × k',
     sum: '求和',
     scaleOn: (dK) => `2. 除以 √d_k = √${dK}`,
@@ -71,7 +80,16 @@ export const NUMBERS = {
     weightCol: 'A[i, j]',
     resultRow: 'Σ = 输出',
     rowsLeft: (k, w) => `另有 ${k} 行未列出，权重合计 ${w}`,
-    otherCell: '点击 S（分数）、A（权重）或 head（输出）的格子，可看到完整的计算过程。',
+    projectionTitle: (cell, token) => `${cell}：“${token}”这一行`,
+    projectionFormula: (input, weight, c, n) => `${input} 的一行 · ${weight} 的第 ${c} 列：共 ${n} 项`,
+    noOutputProjection: '没有输出投影（教程模式）：O 就是 Concat',
+    sumFormula: "X' = X + PE：词元的词向量加上它所在位置的编码",
+    peFormula: '偶数维 c = 2i：PE[p, c] = sin(p / 10000^(2i/d_model))；奇数维 c = 2i+1 用 cos(…)',
+    concatFormula: (h, dK) => `Concat 把头 ${h} 的 ${dK} 列和其他头的列并排放在一起`,
+    embeddingOrigin: (token) =>
+      `这是给定的，不是算出来的：“${token}”的词向量，由它文本的哈希值作为种子生成，所以同一个词元在任何句子里都是同一个向量。`,
+    weightOrigin:
+      '这是给定的，不是算出来的：由随机种子生成的权重（随机、未经训练）。点击它参与计算得到的矩阵的格子，可以看到它如何起作用。',
     temperatureTitle: '温度 T',
     temperatureText:
       '温度在 softmax 之前除以分数，和 √d_k 是两回事：T 小于 1 让权重更集中于最大的分数，T 大于 1 让权重更平均。它是采样时的旋钮，不属于原始公式。',

@@ -168,7 +168,13 @@ export function createExplorer(root, o) {
     latest?.dispose();
     // The trace's first data comes with it (one message per keystroke): what this state
     // draws, for a trace of these sizes.
-    const sizes = { heads: state.heads, nQuery: tokens.length, nKey: tokens.length, dK: state.dModel / state.heads };
+    const sizes = {
+      heads: state.heads,
+      nQuery: tokens.length,
+      nKey: tokens.length,
+      dModel: state.dModel,
+      dK: state.dModel / state.heads,
+    };
     const opening = o.engine.open(engineOptions(state, tokens), requestsFor(sizes, state));
     latest = opening;
     opened = opening.ready.then(
@@ -292,11 +298,14 @@ export function createExplorer(root, o) {
       stepKey: `${def.key}:${head}`,
       legend: { maskedLabel: s.masked },
       // A cell shows its arithmetic under the stage (a score's pair is also the link to highlight).
-      onCell: (operand, i, j) => {
+      onCell: (operand, row, col) => {
         const step = operand.step;
-        if (!explainable(step) || operand.transpose) return;
-        if (step.rows === trace.nQuery && step.cols === trace.nKey) pair = { head: step.head, i, j };
-        store.set({ cell: { name: step.name, head: step.head, i, j } });
+        if (!explainable(step)) return;
+        // A transposed operand (Kᵀ) is drawn with rows and columns swapped.
+        const [i, j] = operand.transpose ? [col, row] : [row, col];
+        const head = step.head ?? 0;
+        if (step.rows === trace.nQuery && step.cols === trace.nKey) pair = { head, i, j };
+        store.set({ cell: { name: step.name, head, i, j } });
       },
     });
     if (animateSweep && def.key === 'scores') sweepHighlights(svg, cell);

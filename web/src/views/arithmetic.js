@@ -1,87 +1,72 @@
-// A picked cell's arithmetic with the engine's numbers (the stage's cells are picked by click
-// or Enter). A score S[i, j] of head h: q_i · k_j term by term, ÷√d_k and ÷T as the state
-// has them, the mask, and softmax over row i with its sum. An output cell head_h[i, c]: the
-// value rows V[j] weighted by A[i, j], term by term, summing to the engine's output row.
-// HTML text only (textContent): nothing a user typed is ever parsed.
+// A picked cell's arithmetic with the engine's numbers (the stage's and the matrices view's
+// cells are picked by click or Enter). A score S[i, j] of head h: q_i · k_j term by term,
+// ÷√d_k and ÷T as the state has them, the mask, and softmax over row i with its sum. An output
+// cell head_h[i, c]: the value rows V[j] weighted by A[i, j], summing to the engine's output
+// row. Every other matrix: arithmetic-inputs.js. One table, KINDS, says what each step's
+// cells read and how they are explained.
 import { rowRequest, stepRequest } from '../explorer/lazy-trace.js';
 import { formatValue } from '../format.js';
+import { el, line, num, section, table } from './arithmetic-dom.js';
+import { INPUT_KINDS } from './arithmetic-inputs.js';
 
-const SCORE_STEPS = new Set(['scores', 'scaled', 'masked', 'weights']);
-const OUTPUT_STEPS = new Set(['headOutput']);
 // Past this many value rows the output's sum lists the strongest ones and totals the rest.
 const MAX_ROWS = 32;
 // vHead is read whole (n × d_k), never as block means.
 const WHOLE = 4096;
 
-/** Whether `cell` is inside a trace of these sizes ({ heads, nQuery, nKey, dK }). */
+const score = {
+  kind: 'score',
+  shape: (z) => [z.nQuery, z.nKey],
+  requests: ({ head: h, i, j }) => [
+    rowRequest('qHead', h, i),
+    rowRequest('kHead', h, j),
+    rowRequest('scores', h, i),
+    rowRequest('scaled', h, i),
+    rowRequest('masked', h, i),
+    rowRequest('weights', h, i),
+  ],
+  draw: (trace, s, cell, state) => scoreArithmetic(trace, state, s, cell),
+};
+
+const output = {
+  kind: 'output',
+  shape: (z) => [z.nQuery, z.dK],
+  requests: ({ head: h, i }) => [
+    rowRequest('weights', h, i),
+    stepRequest('vHead', h, WHOLE),
+    rowRequest('headOutput', h, i),
+  ],
+  draw: (trace, s, cell) => outputArithmetic(trace, s, cell),
+};
+
+/** Step name → { shape(sizes), requests(cell, sizes), draw(trace, strings, cell, state) }. */
+const KINDS = new Map(
+  Object.entries({
+    scores: score,
+    scaled: score,
+    masked: score,
+    weights: score,
+    headOutput: output,
+    ...INPUT_KINDS,
+  }),
+);
+
+/** Whether `cell` is inside a trace of these sizes ({ heads, nQuery, nKey, dModel, dK }). */
 function inside(cell, sizes) {
-  const cols = SCORE_STEPS.has(cell.name) ? sizes.nKey : sizes.dK;
-  return cell.head < sizes.heads && cell.i < sizes.nQuery && cell.j < cols;
+  const kind = KINDS.get(cell.name);
+  if (!kind || cell.head >= sizes.heads) return false;
+  const [rows, cols] = kind.shape(sizes);
+  return cell.i < rows && cell.j < cols;
 }
 
 /** What the picked cell's arithmetic reads; cell: { name, head, i, j } or null. */
 export function arithmeticRequests(cell, sizes) {
-  if (!cell || !inside(cell, sizes)) return [];
-  const { head: h, i, j } = cell;
-  if (SCORE_STEPS.has(cell.name)) {
-    return [
-      rowRequest('qHead', h, i),
-      rowRequest('kHead', h, j),
-      rowRequest('scores', h, i),
-      rowRequest('scaled', h, i),
-      rowRequest('masked', h, i),
-      rowRequest('weights', h, i),
-    ];
-  }
-  if (OUTPUT_STEPS.has(cell.name)) {
-    return [rowRequest('weights', h, i), stepRequest('vHead', h, WHOLE), rowRequest('headOutput', h, i)];
-  }
-  return [];
+  return cell && inside(cell, sizes) ? KINDS.get(cell.name).requests(cell, sizes) : [];
 }
 
 /** Whether a cell of `step` (as the stage draws it) has an arithmetic panel. */
 export function explainable(step) {
-  return step.head !== null && step.head !== undefined && (SCORE_STEPS.has(step.name) || OUTPUT_STEPS.has(step.name));
-}
-
-function el(tag, attrs = {}, text) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-/** A number as shown (4 significant digits), with its exact float32 value for tests and copying. */
-function num(tag, v, attrs = {}) {
-  return el(tag, { ...attrs, 'data-value': v, title: String(Math.fround(v)) }, formatValue(v));
-}
-
-/** A table with a header column: rows [{ label, values, cls }], `mark` the column to highlight. */
-function table(rows, { mark = -1, cls = '' } = {}) {
-  const t = el('table', { class: `arith-table ${cls}` });
-  for (const row of rows) {
-    const tr = el('tr', { class: row.cls ?? '' });
-    tr.append(el('th', { scope: 'row' }, row.label));
-    row.values.forEach((v, k) => {
-      const cell = typeof v === 'number' ? num('td', v) : el('td', {}, v);
-      if (k === mark) cell.classList.add('marked');
-      tr.append(cell);
-    });
-    t.append(tr);
-  }
-  return el('div', { class: 'arith-scroll' }).appendChild(t).parentNode;
-}
-
-function section(title, ...children) {
-  const s = el('section', { class: 'arith-section' });
-  s.append(el('h3', {}, title), ...children);
-  return s;
-}
-
-function line(...parts) {
-  const p = el('p', { class: 'arith-line' });
-  for (const part of parts) p.append(typeof part === 'string' ? document.createTextNode(part) : part);
-  return p;
+  return KINDS.has(step.name);
 }
 
 function scoreArithmetic(trace, state, s, { head: h, i, j }) {
@@ -99,7 +84,7 @@ function scoreArithmetic(trace, state, s, { head: h, i, j }) {
     section(
       s.dotProduct(dK),
       table([
-        { label: s.termIndex, values: products.map((_, m) => String(m + 1)), cls: 'index' },
+        { label: s.termIndex, values: products.map((_, m) => String(m)), cls: 'index' },
         { label: `q (${trace.tokens[i]})`, values: Array.from(q) },
         { label: `k (${trace.kvTokens[j]})`, values: Array.from(k) },
         { label: s.product, values: products },
@@ -160,7 +145,6 @@ function scoreArithmetic(trace, state, s, { head: h, i, j }) {
       line(s.softmaxSum(formatValue(sum), formatValue(exps[j])), num('strong', weights[j], { 'data-term': 'weight' })),
     ),
   );
-  parts.at(-1).dataset.sum = String(sum);
   return { title: s.scoreTitle(h + 1, trace.tokens[i], trace.kvTokens[j]), parts };
 }
 
@@ -196,7 +180,6 @@ function outputArithmetic(trace, s, { head: h, i, j: c }) {
     total.append(cell);
   }
   t.append(total);
-  const terms = shown.map((j) => weights[j] * v.data[j * dK + c]);
   const parts = [
     section(s.outputFormula(h + 1), el('div', { class: 'arith-scroll' }).appendChild(t).parentNode),
     section(
@@ -210,7 +193,6 @@ function outputArithmetic(trace, s, { head: h, i, j: c }) {
       ...(rest.length ? [line(s.rowsLeft(rest.length, formatValue(rest.reduce((a, j) => a + weights[j], 0))))] : []),
     ),
   ];
-  parts.at(-1).dataset.terms = JSON.stringify(terms);
   return { title: s.outputTitle(h + 1, trace.tokens[i]), parts };
 }
 
@@ -226,17 +208,14 @@ export function drawArithmetic(root, trace, state, s, onClose) {
     root.replaceChildren();
     return;
   }
-  const known = SCORE_STEPS.has(cell.name) || OUTPUT_STEPS.has(cell.name);
-  const { title, parts } = !known
-    ? { title: '', parts: [el('p', {}, s.otherCell)] }
-    : SCORE_STEPS.has(cell.name)
-      ? scoreArithmetic(trace, state, s, cell)
-      : outputArithmetic(trace, s, cell);
+  const kind = KINDS.get(cell.name);
+  const { title, parts } = kind.draw(trace, s, cell, state);
   const close = el('button', { type: 'button', class: 'arith-close' }, s.closeArithmetic);
   close.addEventListener('click', onClose);
   const header = el('div', { class: 'arith-header' });
   header.append(el('h3', { class: 'arith-title' }, title), close);
-  root.dataset.kind = SCORE_STEPS.has(cell.name) ? 'score' : 'output';
+  root.dataset.kind = kind.kind ?? 'input';
+  root.dataset.step = cell.name;
   root.dataset.head = cell.head;
   root.dataset.i = cell.i;
   root.dataset.j = cell.j;
