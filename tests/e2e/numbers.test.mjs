@@ -387,3 +387,61 @@ test('any other cell explains itself: projections term by term, X + PE, PE’s f
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('cross-attention: a second sentence gives keys and values; rectangular heatmaps and two-column links with the engine’s weights', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=zh&s=我爱吃火锅&step=7&view=heatmap`,
+  );
+  await started(page);
+  await page.fill('[data-role=kv]', 'I love hotpot');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('kv') === 'I love hotpot');
+  await page.waitForSelector('[data-role=heatmaps] g.multiple[data-head="0"] g.cell[data-j="2"]');
+  const tokens = await page.locator('[data-role=tokens] li').allTextContents();
+  const kvTokens = await page.locator('[data-role=kv-tokens] li').allTextContents();
+  assert.deepEqual(kvTokens, ['I', 'love', 'hotpot']);
+  const trace = engine.run({ tokens, kvTokens, dModel: 8, heads: 2, seed: 42 });
+  assert.equal(trace.nKey, 3);
+  for (let h = 0; h < 2; h++) {
+    const cells = await page
+      .locator(`[data-role=heatmaps] g.multiple[data-head="${h}"] g.cell`)
+      .evaluateAll((gs) => gs.map((g) => [Number(g.dataset.i), Number(g.dataset.j), Number(g.dataset.value)]));
+    assert.equal(cells.length, tokens.length * 3, `head ${h + 1}: a ${tokens.length} × 3 heatmap`);
+    for (const [i, j, v] of cells)
+      assert.equal(v, trace.step('weights', h).data[i * 3 + j], `head ${h + 1} (${i}, ${j})`);
+  }
+  await transitionsDone(page);
+  await shot(page, 'cross-attention-heatmap-zh');
+
+  // Links: queries on the left, the second sentence's tokens as keys on the right.
+  await page.click('[role=tab][data-view=links]');
+  await page.waitForSelector('[data-role=links] line.link', { state: 'attached' });
+  const keys = await page.locator('[data-role=links] text.token.key').allTextContents();
+  assert.deepEqual(keys, kvTokens);
+  // Steps 1 and 2 embed the second sentence and take K and V from it.
+  await page.click('.step-button[data-step="1"]');
+  await page.waitForSelector('[data-role=stage] g.operand[data-step=xPeKv]');
+  await page.click('.step-button[data-step="2"]');
+  await page.waitForSelector('[data-role=stage] g.operand[data-step=k]');
+  const inputs = await page
+    .locator('[data-role=stage] g.operand.matrix')
+    .evaluateAll((gs) => gs.map((g) => g.dataset.step));
+  assert.deepEqual(inputs, ['xPe', 'wQ', 'q', 'xPeKv', 'wK', 'k', 'xPeKv', 'wV', 'v']);
+  // A key's projection reads the second sentence's X'.
+  await page.locator('[data-role=stage] g.operand[data-step=k] g.cell[data-i="2"][data-j="1"]').click();
+  await page.waitForSelector('[data-role=arithmetic][data-step=k][data-i="2"]:not([hidden])');
+  assert.match(await page.locator('[data-role=arithmetic]').textContent(), /“hotpot”/);
+  assert.equal(
+    Number(await page.locator('[data-role=arithmetic] [data-term=result]').getAttribute('data-value')),
+    trace.step('k').data[2 * trace.step('k').cols + 1],
+  );
+  await transitionsDone(page);
+  await shot(page, 'cross-attention-step2-zh');
+  // Emptying the second box is self-attention again.
+  await page.fill('[data-role=kv]', '');
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('kv'));
+  await page.waitForFunction(() => !document.querySelector('[data-role=stage] g.operand[data-step=xPeKv]'));
+  assert.equal(await page.locator('[data-role=kv-tokens] li').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -13,6 +13,7 @@ const STEP_NAMES = ['embed', 'project', 'split', 'scores', 'scale', 'mask', 'sof
 // attribute → URL key of state.js (the same parser checks both)
 const ATTRIBUTES = {
   sentence: 's',
+  'kv-sentence': 'kv',
   tokenization: 'tok',
   'd-model': 'd',
   heads: 'h',

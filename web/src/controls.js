@@ -31,6 +31,13 @@ export function buildControls(root, store) {
     const sentence = event.target.value;
     typing = setTimeout(() => store.set({ sentence }), 120);
   });
+  // Cross-attention's sentence (keys and values), typed like the first.
+  let typingKv = null;
+  $('kv').addEventListener('input', (event) => {
+    clearTimeout(typingKv);
+    const kv = event.target.value;
+    typingKv = setTimeout(() => store.set({ kv }), 120);
+  });
   $('preset').addEventListener('change', (event) => {
     if (event.target.value) store.set({ sentence: event.target.value });
   });
@@ -74,6 +81,9 @@ export function updateControls(root, state, strings) {
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
   const sentence = $('sentence');
   if (sentence.value !== state.sentence && document.activeElement !== sentence) sentence.value = state.sentence;
+  const kv = $('kv');
+  if (kv.value !== state.kv && document.activeElement !== kv) kv.value = state.kv;
+  kv.disabled = state.tutorial;
   options($('preset'), ['', ...PRESETS], (p) => (p === '' ? '—' : p));
   $('preset').value = PRESETS.includes(state.sentence) ? state.sentence : '';
   options($('tokenization'), TOKENIZATION_MODES, (m) => strings[`tokenization.${m}`]);
@@ -106,11 +116,12 @@ export function updateControls(root, state, strings) {
   $('head').value = String(state.head);
 }
 
-/** The engine options for a state and its tokens. */
-export function engineOptions(state, tokens) {
+/** The engine options for a state and its tokens (kvTokens: cross-attention's, or none). */
+export function engineOptions(state, tokens, kvTokens = []) {
   const mask = state.mask === 'window' ? { type: 'window', width: state.window } : state.mask;
   return {
     tokens,
+    ...(kvTokens.length ? { kvTokens } : {}),
     dModel: state.dModel,
     heads: state.heads,
     seed: state.seed,

@@ -1,8 +1,11 @@
 // The strings of "every number explained" (a cell's arithmetic, temperature, positional
-// encoding, legends) in both languages; i18n.js merges them into its tables.
+// encoding, legends, cross-attention's second sentence) in both languages; i18n.js merges
+// them into its tables.
 
 export const NUMBERS = {
   en: {
+    kvSentence: 'Keys and values from',
+    kvPlaceholder: 'optional: a second sentence for cross-attention',
     arithmeticHint: 'Click any cell (or focus it and press Enter) to see its arithmetic with the real numbers.',
     closeArithmetic: 'Close',
     scoreTitle: (head, query, key) => `Head ${head}: how much “${query}” attends to “${key}”`,
@@ -54,6 +57,8 @@ export const NUMBERS = {
       'One colour scale for all activations (X … O) and one for all weights (W): a colour means the same number in every matrix.',
   },
   zh: {
+    kvSentence: '键和值来自',
+    kvPlaceholder: '可选：第二个句子，用于交叉注意力',
     arithmeticHint: '点击任意格子（或用 Tab 聚焦后按回车），查看它用真实数字算出的过程。',
     closeArithmetic: '关闭',
     scoreTitle: (head, query, key) => `头 ${head}：“${query}”对“${key}”的注意力`,

@@ -1,5 +1,5 @@
 // The page's whole state, kept in the URL so that any view is a link:
-// ?s=我爱吃火锅&tok=words&d=8&h=2&seed=42&mask=causal&w=2&scale=1&t=1&pe=1&init=scaled&step=7&view=links&head=1&q=0&lang=zh&tutorial=1
+// ?s=我爱吃火锅&kv=I+love+hotpot&tok=words&d=8&h=2&seed=42&mask=causal&w=2&scale=1&t=1&pe=1&init=scaled&step=7&view=links&head=1&q=0&lang=zh&tutorial=1
 // Bad or unknown values fall back to the defaults and are reported as notices.
 import { LANGUAGES } from './i18n.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
@@ -26,11 +26,12 @@ export const PRESETS = [
 // X = randn(n, 8), then W_q, W_k, W_v = randn(8, 4); one head, no positional encoding, no W_O.
 // These fields are pinned while it is on (the engine options it adds are in controls.js).
 export const TUTORIAL_SENTENCE = '我 爱 吃 火锅';
-export const TUTORIAL = { dModel: 8, heads: 1, seed: 42, positionalEncoding: false, init: 'randn' };
+export const TUTORIAL = { dModel: 8, heads: 1, seed: 42, positionalEncoding: false, init: 'randn', kv: '' };
 
 export function defaultState(lang = 'en') {
   return {
     sentence: PRESETS[0],
+    kv: '', // cross-attention: keys and values from this sentence ('' for self-attention)
     tokenization: 'words',
     dModel: 8,
     heads: 2,
@@ -72,6 +73,7 @@ const flag = (text) => (text === '1' ? true : text === '0' ? false : undefined);
 const FIELDS = new Map(
   Object.entries({
     s: ['sentence', (t) => (t.length <= MAX_SENTENCE_CHARS ? t : undefined), String],
+    kv: ['kv', (t) => (t.length <= MAX_SENTENCE_CHARS ? t : undefined), String],
     tok: ['tokenization', oneOf(TOKENIZATION_MODES), String],
     d: ['dModel', (t) => (D_MODELS.includes(int(1, 1024)(t)) ? Number(t) : undefined), String],
     h: ['heads', int(1, 16), String],

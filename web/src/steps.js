@@ -50,6 +50,31 @@ const op = (text) => ({ op: text });
 // Ends a line of the equation (views/stage.js layout).
 const lineBreak = { lineBreak: true };
 
+/** X + PE = X' of the queries' sentence (or, with names …Kv, of cross-attention's second one). */
+function embedding(t, names, suffix) {
+  return [
+    { id: names.x, step: t.step(names.x), title: `X${suffix}`, color: signed(t.step(names.x)), animation: 'rows' },
+    op('+'),
+    {
+      id: names.pe,
+      step: t.step(names.pe),
+      title: `PE${suffix}`,
+      color: signed(t.step(names.pe), t.step(names.x)),
+      animation: 'rows',
+      rowLabels: false,
+    },
+    op('='),
+    {
+      id: names.xPe,
+      step: t.step(names.xPe),
+      title: `X'${suffix}`,
+      color: signed(t.step(names.xPe)),
+      animation: 'rows',
+      rowLabels: false,
+    },
+  ];
+}
+
 /** Column colours of a [n × heads·dK] matrix: one band per head. */
 const headBands = (trace) => (j) => headColor(Math.floor(j / trace.dK));
 
@@ -62,26 +87,10 @@ export const STEPS = [
     key: 'embed',
     terms: ['t-x'],
     detail: (t) => String.raw`X' = X + PE \quad ${shape('n', 'd_{model}')} = ${shape(t.nQuery, t.dModel)}`,
+    // Cross-attention embeds the second sentence the same way, on a line of its own.
     operands: (t) => [
-      { id: 'x', step: t.step('x'), title: 'X', color: signed(t.step('x')), animation: 'rows' },
-      op('+'),
-      {
-        id: 'pe',
-        step: t.step('pe'),
-        title: 'PE',
-        color: signed(t.step('pe'), t.step('x')),
-        animation: 'rows',
-        rowLabels: false,
-      },
-      op('='),
-      {
-        id: 'xPe',
-        step: t.step('xPe'),
-        title: "X'",
-        color: signed(t.step('xPe')),
-        animation: 'rows',
-        rowLabels: false,
-      },
+      ...embedding(t, { x: 'x', pe: 'pe', xPe: 'xPe' }, ''),
+      ...(t.cross ? [lineBreak, ...embedding(t, { x: 'xKv', pe: 'peKv', xPe: 'xPeKv' }, '_kv')] : []),
     ],
   },
   {
@@ -99,28 +108,32 @@ export const STEPS = [
         ['q', 'wQ', 'Q', 'W_Q'],
         ['k', 'wK', 'K', 'W_K'],
         ['v', 'wV', 'V', 'W_V'],
-      ].flatMap(([out, weight, title, weightTitle], n) => [
-        ...(n ? [lineBreak] : []),
-        {
-          id: `xPe-${out}`,
-          step: t.step('xPe'),
-          title: "X'",
-          color: signed(t.step('xPe')),
-          animation: 'none',
-          rowLabels: true,
-        },
-        op('·'),
-        {
-          id: weight,
-          step: t.step(weight),
-          title: weightTitle,
-          color: weightColor,
-          animation: 'fade',
-          columnColor: headBands(t),
-        },
-        op('='),
-        { id: out, step: t.step(out), title, color: outputColor, animation: 'cols', rowLabels: false },
-      ]);
+      ].flatMap(([out, weight, title, weightTitle], n) => {
+        // Cross-attention: K and V come from the second sentence's X'.
+        const input = t.cross && out !== 'q' ? 'xPeKv' : 'xPe';
+        return [
+          ...(n ? [lineBreak] : []),
+          {
+            id: `xPe-${out}`,
+            step: t.step(input),
+            title: input === 'xPeKv' ? "X'_kv" : "X'",
+            color: signed(t.step(input)),
+            animation: 'none',
+            rowLabels: true,
+          },
+          op('·'),
+          {
+            id: weight,
+            step: t.step(weight),
+            title: weightTitle,
+            color: weightColor,
+            animation: 'fade',
+            columnColor: headBands(t),
+          },
+          op('='),
+          { id: out, step: t.step(out), title, color: outputColor, animation: 'cols', rowLabels: false },
+        ];
+      });
     },
   },
   {

@@ -26,6 +26,7 @@ import { download, figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js'
 
 export const MODEL_FIELDS = [
   'sentence',
+  'kv',
   'tokenization',
   'dModel',
   'heads',
@@ -133,34 +134,18 @@ export function createExplorer(root, o) {
    * cheap (a newer state follows: fast typing in a long text must not queue seconds of work).
    */
   function compute(state, superseded) {
-    const s = strings();
-    const { maxTokens } = o.engine.limits;
-    if (state.sentence.length > MAX_SENTENCE_CHARS) {
-      dropTraces();
-      $('empty').hidden = true;
-      showMessage(s.tooLong(state.sentence.length, MAX_SENTENCE_CHARS), {
-        label: s.truncate(MAX_SENTENCE_CHARS),
-        run: () => store.set({ sentence: state.sentence.slice(0, MAX_SENTENCE_CHARS) }),
-      });
-      return null;
-    }
-    const tokens = tokenizeSentence(state.sentence, state.tokenization);
-    if (tokens.length > maxTokens) {
-      dropTraces();
-      $('empty').hidden = true;
-      showMessage(s.tooManyTokens(tokens.length, maxTokens), {
-        label: s.truncateTokens(maxTokens),
-        run: () => store.set({ sentence: truncateToTokens(state.sentence, state.tokenization, maxTokens) }),
-      });
-      return null;
-    }
+    const tokens = tokensOf(state, 'sentence');
+    // Cross-attention: keys and values from the second sentence (none: self-attention).
+    const kvTokens = tokens && tokensOf(state, 'kv');
+    if (!tokens || !kvTokens) return null;
     $('empty').hidden = tokens.length > 0;
     if (!tokens.length) {
       dropTraces();
       showMessage(null);
       return null;
     }
-    if (superseded && tokens.length * tokens.length * state.heads > CHEAP_CELLS) {
+    const nKey = kvTokens.length || tokens.length;
+    if (superseded && tokens.length * nKey * state.heads > CHEAP_CELLS) {
       modelDirty = true;
       return null;
     }
@@ -171,11 +156,12 @@ export function createExplorer(root, o) {
     const sizes = {
       heads: state.heads,
       nQuery: tokens.length,
-      nKey: tokens.length,
+      nKey,
+      cross: kvTokens.length > 0,
       dModel: state.dModel,
       dK: state.dModel / state.heads,
     };
-    const opening = o.engine.open(engineOptions(state, tokens), requestsFor(sizes, state));
+    const opening = o.engine.open(engineOptions(state, tokens, kvTokens), requestsFor(sizes, state));
     latest = opening;
     opened = opening.ready.then(
       () => {
@@ -191,6 +177,36 @@ export function createExplorer(root, o) {
       },
     );
     return opened;
+  }
+
+  /**
+   * The tokens of `state[field]` (the sentence, or cross-attention's kv), or null when it is
+   * too long for the page or the engine: then the trace is dropped and a message offers to cut it.
+   */
+  function tokensOf(state, field) {
+    const s = strings();
+    const { maxTokens } = o.engine.limits;
+    const text = state[field];
+    if (text.length > MAX_SENTENCE_CHARS) {
+      dropTraces();
+      $('empty').hidden = true;
+      showMessage(s.tooLong(text.length, MAX_SENTENCE_CHARS), {
+        label: s.truncate(MAX_SENTENCE_CHARS),
+        run: () => store.set({ [field]: text.slice(0, MAX_SENTENCE_CHARS) }),
+      });
+      return null;
+    }
+    const tokens = tokenizeSentence(text, state.tokenization);
+    if (tokens.length > maxTokens) {
+      dropTraces();
+      $('empty').hidden = true;
+      showMessage(s.tooManyTokens(tokens.length, maxTokens), {
+        label: s.truncateTokens(maxTokens),
+        run: () => store.set({ [field]: truncateToTokens(text, state.tokenization, maxTokens) }),
+      });
+      return null;
+    }
+    return tokens;
   }
 
   /** No trace: frees the last one opened (every older one was freed when it was replaced). */
@@ -234,6 +250,7 @@ export function createExplorer(root, o) {
     if (root.lang !== lang) root.lang = lang;
     for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = s[el.dataset.i18n];
     for (const el of root.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', s[el.dataset.i18nLabel]);
+    for (const el of root.querySelectorAll('[data-i18n-placeholder]')) el.placeholder = s[el.dataset.i18nPlaceholder];
     for (const button of root.querySelectorAll('.language button')) {
       button.setAttribute('aria-pressed', String(button.dataset.lang === state.lang));
     }
@@ -412,6 +429,14 @@ export function createExplorer(root, o) {
         focus = null;
       if (pair && trace && (pair.head >= trace.heads || pair.i >= trace.nQuery || pair.j >= trace.nKey)) pair = null;
       chipsDone = renderChips();
+      // Cross-attention's keys and values as chips of their own (kept under MANY_CHIPS).
+      d3.select($('kv-tokens'))
+        .selectAll('li')
+        .data(trace?.cross ? trace.kvTokens.slice(0, MANY_CHIPS) : [], (d, i) => `${i}:${d}`)
+        .join('li')
+        .attr('class', 'chip')
+        .text((d) => d)
+        .attr('title', (_, i) => `#${i}`);
     }
     renderTexts(state, s);
     renderStage(state, s, stepChanged);

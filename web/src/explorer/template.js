@@ -44,6 +44,10 @@ export function explorerMarkup() {
       <label><span data-i18n="tokenization"></span> <select data-role="tokenization"></select></label>
     </div>
     <ol data-role="tokens" class="chips" aria-live="polite"></ol>
+    <label class="sentence-row"><span data-i18n="kvSentence"></span>
+      <input data-role="kv" type="text" autocomplete="off" spellcheck="false" data-i18n-placeholder="kvPlaceholder" />
+    </label>
+    <ol data-role="kv-tokens" class="chips kv-chips" aria-live="polite"></ol>
     <p data-role="empty" class="empty" hidden data-i18n="emptyState"></p>
     <p data-role="message" class="message" role="alert" hidden></p>
   </section>

@@ -24,18 +24,25 @@ const column = (p, cell, sizes) => (p.perHead ? cell.head * sizes.dK + cell.j : 
 /** Without W_O (tutorial mode) the output is Concat itself: the engine's FLOPs say so. */
 const noOutputProjection = (trace) => trace.flops?.outputProjection === 0;
 
+/** Keys and values come from the second sentence in cross-attention: its X', rows and tokens. */
+const keySide = (name) => ['k', 'v', 'kHead', 'vHead'].includes(name);
+const inputOf = (p, name, z) => (z.cross && keySide(name) ? 'xPeKv' : p.input);
+const tokensOf = (trace, name) => (keySide(name) ? trace.kvTokens : trace.tokens);
+
 function productKind(name) {
   const p = PROJECTIONS[name];
   const width = (z) => (name === 'output' ? z.dModel : p.perHead ? z.dK : z.heads * z.dK);
   return {
-    shape: (z) => [z.nQuery, width(z)],
+    shape: (z) => [keySide(name) ? z.nKey : z.nQuery, width(z)],
     requests: (cell, z) => [
-      rowRequest(p.input, 0, cell.i),
+      rowRequest(inputOf(p, name, z), 0, cell.i),
       ...(name === 'output' && noOutputProjection(z) ? [] : [stepRequest(p.weight, 0, WHOLE)]),
       rowRequest(name, cell.head, cell.i),
     ],
     draw(trace, s, cell) {
-      const x = trace.row(p.input, 0, cell.i);
+      const input = inputOf(p, name, trace);
+      const x = trace.row(input, 0, cell.i);
+      const token = tokensOf(trace, name)[cell.i];
       const out = trace.row(name, cell.head, cell.i);
       const title = `${p.title}${p.perHead ? cell.head + 1 : ''}[${cell.i}, ${cell.j}]`;
       if (name === 'output' && noOutputProjection(trace)) {
@@ -50,9 +57,9 @@ function productKind(name) {
       const c = column(p, cell, trace);
       const weights = Array.from({ length: w.rows }, (_, m) => w.data[m * w.cols + c]);
       const products = Array.from(x, (v, m) => v * weights[m]);
-      const inputTitle = p.input === 'xPe' ? "X'" : 'Concat';
+      const inputTitle = { xPe: "X'", xPeKv: "X'_kv", concat: 'Concat' }[input];
       return {
-        title: s.projectionTitle(title, trace.tokens[cell.i]),
+        title: s.projectionTitle(title, token),
         parts: [
           section(
             s.projectionFormula(inputTitle, p.weightTitle, c, x.length),
@@ -70,45 +77,53 @@ function productKind(name) {
   };
 }
 
-const sum = {
-  shape: (z) => [z.nQuery, z.dModel],
-  requests: (cell) => ['x', 'pe', 'xPe'].map((name) => rowRequest(name, 0, cell.i)),
-  draw(trace, s, { i, j }) {
-    const [x, pe, xPe] = ['x', 'pe', 'xPe'].map((name) => trace.row(name, 0, i));
-    return {
-      title: s.projectionTitle(`X'[${i}, ${j}]`, trace.tokens[i]),
-      parts: [
-        section(
-          s.sumFormula,
-          line(num('span', x[j]), ' + ', num('span', pe[j]), ' = ', num('strong', xPe[j], { 'data-term': 'result' })),
-        ),
-      ],
-    };
-  },
-};
-
-const position = {
-  shape: (z) => [z.nQuery, z.dModel],
-  requests: (cell) => [rowRequest('pe', 0, cell.i)],
-  draw(trace, s, { i, j }) {
-    const pe = trace.row('pe', 0, i);
-    const d = pe.length;
-    const pair = 2 * Math.floor(j / 2);
-    const fn = j % 2 === 0 ? 'sin' : 'cos';
-    return {
-      title: s.projectionTitle(`PE[${i}, ${j}]`, trace.tokens[i]),
-      parts: [
-        section(
-          s.peFormula,
-          line(
-            `${fn}(${i} / 10000^(${pair}/${d})) = ${fn}(${formatValue(i / 10000 ** (pair / d))}) = `,
-            num('strong', pe[j], { 'data-term': 'result' }),
+/** X' = X + PE of the queries' sentence, or of cross-attention's second one (names …Kv). */
+function sumKind(kv) {
+  const [x, pe, xPe] = kv ? ['xKv', 'peKv', 'xPeKv'] : ['x', 'pe', 'xPe'];
+  return {
+    shape: (z) => [kv ? z.nKey : z.nQuery, z.dModel],
+    requests: (cell) => [x, pe, xPe].map((name) => rowRequest(name, 0, cell.i)),
+    draw(trace, s, { i, j }) {
+      const [a, b, out] = [x, pe, xPe].map((name) => trace.row(name, 0, i));
+      return {
+        title: s.projectionTitle(`X'${kv ? '_kv' : ''}[${i}, ${j}]`, (kv ? trace.kvTokens : trace.tokens)[i]),
+        parts: [
+          section(
+            s.sumFormula,
+            line(num('span', a[j]), ' + ', num('span', b[j]), ' = ', num('strong', out[j], { 'data-term': 'result' })),
           ),
-        ),
-      ],
-    };
-  },
-};
+        ],
+      };
+    },
+  };
+}
+
+/** PE[p, c] by its formula (the same for both sentences: it depends on the position only). */
+function positionKind(kv) {
+  const name = kv ? 'peKv' : 'pe';
+  return {
+    shape: (z) => [kv ? z.nKey : z.nQuery, z.dModel],
+    requests: (cell) => [rowRequest(name, 0, cell.i)],
+    draw(trace, s, { i, j }) {
+      const pe = trace.row(name, 0, i);
+      const d = pe.length;
+      const pair = 2 * Math.floor(j / 2);
+      const fn = j % 2 === 0 ? 'sin' : 'cos';
+      return {
+        title: s.projectionTitle(`PE${kv ? '_kv' : ''}[${i}, ${j}]`, (kv ? trace.kvTokens : trace.tokens)[i]),
+        parts: [
+          section(
+            s.peFormula,
+            line(
+              `${fn}(${i} / 10000^(${pair}/${d})) = ${fn}(${formatValue(i / 10000 ** (pair / d))}) = `,
+              num('strong', pe[j], { 'data-term': 'result' }),
+            ),
+          ),
+        ],
+      };
+    },
+  };
+}
 
 const concat = {
   shape: (z) => [z.nQuery, z.heads * z.dK],
@@ -138,6 +153,7 @@ const concat = {
 function givenKind(name) {
   const shapes = {
     x: (z) => [z.nQuery, z.dModel],
+    xKv: (z) => [z.nKey, z.dModel],
     wQ: (z) => [z.dModel, z.heads * z.dK],
     wK: (z) => [z.dModel, z.heads * z.dK],
     wV: (z) => [z.dModel, z.heads * z.dK],
@@ -147,16 +163,26 @@ function givenKind(name) {
     shape: shapes[name],
     requests: () => [],
     draw: (trace, s, { i, j }) => ({
-      title: `${name === 'x' ? 'X' : name.replace('w', 'W_')}[${i}, ${j}]`,
-      parts: [el('p', { class: 'arith-line' }, name === 'x' ? s.embeddingOrigin(trace.tokens[i]) : s.weightOrigin)],
+      title: `${{ x: 'X', xKv: 'X_kv' }[name] ?? name.replace('w', 'W_')}[${i}, ${j}]`,
+      parts: [
+        el(
+          'p',
+          { class: 'arith-line' },
+          name.startsWith('x')
+            ? s.embeddingOrigin((name === 'xKv' ? trace.kvTokens : trace.tokens)[i])
+            : s.weightOrigin,
+        ),
+      ],
     }),
   };
 }
 
 export const INPUT_KINDS = {
   ...Object.fromEntries(Object.keys(PROJECTIONS).map((name) => [name, productKind(name)])),
-  xPe: sum,
-  pe: position,
+  xPe: sumKind(false),
+  xPeKv: sumKind(true),
+  pe: positionKind(false),
+  peKv: positionKind(true),
   concat,
-  ...Object.fromEntries(['x', 'wQ', 'wK', 'wV', 'wO'].map((name) => [name, givenKind(name)])),
+  ...Object.fromEntries(['x', 'xKv', 'wQ', 'wK', 'wV', 'wO'].map((name) => [name, givenKind(name)])),
 };
