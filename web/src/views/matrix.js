@@ -228,11 +228,15 @@ function keyboardCells(cellsGroup, groups, m, onCell, tooltipLines) {
   groups.attr('tabindex', (d) =>
     d.i === Math.min(current.i, m.rows - 1) && d.j === Math.min(current.j, m.cols - 1) ? 0 : -1,
   );
-  groups.attr('role', 'button').attr('aria-label', (d) => tooltipLines(d.i, d.j).join(', '));
+  // The label is written when a cell takes focus: thousands of labels per keystroke cost time.
+  groups.attr('role', 'button');
   cellsGroup
     .on('focusin', (event) => {
       const node = event.target.closest?.('g.cell');
-      if (node) showTooltip(null, tooltipLines(+node.dataset.i, +node.dataset.j), node);
+      if (!node) return;
+      const lines = tooltipLines(+node.dataset.i, +node.dataset.j);
+      node.setAttribute('aria-label', lines.join(', '));
+      showTooltip(null, lines, node);
     })
     .on('focusout', hideTooltip)
     .on('keydown', (event) => {

@@ -12,6 +12,7 @@ const SIN = '#0072B2';
 const COS = '#D55E00';
 // At most this many strips: the fastest waves and the slowest, with a gap marked between.
 const MAX_STRIPS = 8;
+const MAX_DOTS = 32;
 
 /** The dimensions drawn: all up to MAX_STRIPS, else the first and last MAX_STRIPS / 2. */
 export function peDimensions(dModel) {
@@ -53,7 +54,11 @@ export function drawPositional(g, pe, { width, strings, tokens }) {
     .attr('class', 'chart-title')
     .attr('y', 12)
     .text((d) => d);
-  const samples = Math.min(400, Math.max(60, 12 * n));
+  // Enough samples per period of the fastest wave (2π positions) to draw it without aliasing.
+  const samples = Math.min(8 * 2048, Math.max(60, 12 * n));
+  // At most MAX_DOTS dots a strip (every k-th position): 2,048 × 8 circles would be 16,384 nodes.
+  // Every position up to 32 tokens.
+  const every = Math.ceil(n / MAX_DOTS);
   const strips = g
     .selectAll('g.pe-strip')
     .data(dims, (c) => c)
@@ -84,14 +89,14 @@ export function drawPositional(g, pe, { width, strings, tokens }) {
       d3.line()(
         d3.range(samples + 1).map((k) => {
           const p = (k / samples) * Math.max(1, n - 1);
-          return [x(p), y(wave(p, c, dModel))];
+          return [+x(p).toFixed(1), +y(wave(p, c, dModel)).toFixed(1)];
         }),
       ),
     );
   // The engine's numbers on the waves; hover names the token and the value.
   strips
     .selectAll('circle.sample')
-    .data((c) => d3.range(n).map((p) => ({ p, c, v: pe.data[p * dModel + c] })))
+    .data((c) => d3.range(0, n, every).map((p) => ({ p, c, v: pe.data[p * dModel + c] })))
     .join('circle')
     .attr('class', 'sample')
     .attr('r', n > 64 ? 1.5 : 3)
