@@ -437,6 +437,11 @@ test('cross-attention: a second sentence gives keys and values; rectangular heat
   );
   await transitionsDone(page);
   await shot(page, 'cross-attention-step2-zh');
+  // The matrices view adds the second sentence's X_kv, PE_kv and X'_kv.
+  await page.click('[role=tab][data-view=matrices]');
+  await page.waitForSelector('[data-role=matrices] g.operand[data-step=xPeKv]');
+  const xKv = await page.locator('[data-role=matrices] g.operand[data-step=xKv] text.row-label').allTextContents();
+  assert.deepEqual(xKv, kvTokens);
   // Emptying the second box is self-attention again.
   await page.fill('[data-role=kv]', '');
   await page.waitForFunction(() => !new URL(location.href).searchParams.has('kv'));

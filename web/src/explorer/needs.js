@@ -8,7 +8,7 @@ import { arithmeticRequests } from '../views/arithmetic.js';
 import { linksRequest, rowRequest, spreadRequest, stepRequest } from './lazy-trace.js';
 
 /** The matrices view: every matrix of the computation, in order (name, title). */
-export const MATRICES = [
+const MATRICES = [
   ['x', 'X'],
   ['pe', 'PE'],
   ['xPe', "X'"],
@@ -23,6 +23,20 @@ export const MATRICES = [
   ['wO', 'W_O'],
   ['output', 'O'],
 ];
+
+// Cross-attention's second sentence, embedded the same way (after X').
+const KV_MATRICES = [
+  ['xKv', 'X_kv'],
+  ['peKv', 'PE_kv'],
+  ['xPeKv', "X'_kv"],
+];
+
+/** The matrices view's matrices for this trace: with the second sentence's in cross-attention. */
+export function matricesOf(trace) {
+  if (!trace.cross) return MATRICES;
+  const at = MATRICES.findIndex(([name]) => name === 'xPe') + 1;
+  return [...MATRICES.slice(0, at), ...KV_MATRICES, ...MATRICES.slice(at)];
+}
 
 const range = (n) => Array.from({ length: n }, (_, k) => k);
 
@@ -54,7 +68,7 @@ export function requestsFor(trace, state) {
     requests.push(stepRequest('mask'));
     for (const h of heads) requests.push(stepRequest(heatmapStepFor(state.step), h, heatmapSide(heads.length)));
   } else if (state.view === 'matrices') {
-    for (const [name] of MATRICES) requests.push(stepRequest(name, name === 'headOutput' ? head : 0));
+    for (const [name] of matricesOf(trace)) requests.push(stepRequest(name, name === 'headOutput' ? head : 0));
   } else {
     for (const name of ['scores', 'masked', 'weights']) requests.push(rowRequest(name, head, query));
     requests.push(spreadRequest(['scores', 'scaled'], range(trace.heads)));

@@ -1,7 +1,7 @@
 // The matrices view: every matrix of the run, in order, on two shared and stated colour
 // scales (activations X … O on one, the weights W_Q … W_O on another), so that a colour
 // means the same number in every matrix it is compared with; PE's waves below them.
-import { MATRICES } from '../explorer/needs.js';
+import { matricesOf } from '../explorer/needs.js';
 import { headColor, signedColor, stepMaxAbs } from '../scales.js';
 import { drawStage } from './stage.js';
 import { drawPositional } from './positional.js';
@@ -11,7 +11,7 @@ const BANDED = new Set(['q', 'k', 'v', 'concat']);
 
 export function drawMatrices(svg, trace, state, strings, width) {
   const head = state.head === 'all' ? 0 : state.head;
-  const steps = MATRICES.map(([name, title]) => ({
+  const steps = matricesOf(trace).map(([name, title]) => ({
     name,
     title: name === 'headOutput' ? `head ${head + 1}` : title,
     step: name === 'headOutput' ? trace.step(name, head) : trace.step(name),
