@@ -53,6 +53,7 @@ export const NUMBERS = {
       'Even dimensions are sines, odd ones cosines, with wavelengths from 2π to 10000·2π: each position gets a unique pattern, and nearby positions similar ones.',
     pePosition: 'position',
     peDimension: (k) => `dim ${k}`,
+    sharedHeads: 'one scale for all heads',
     sharedScales:
       'One colour scale for all activations (X … O) and one for all weights (W): a colour means the same number in every matrix.',
   },
@@ -105,6 +106,7 @@ export const NUMBERS = {
     peText: '偶数维是正弦，奇数维是余弦，波长从 2π 到 10000·2π：每个位置得到独一无二的模式，相邻的位置模式相近。',
     pePosition: '位置',
     peDimension: (k) => `第 ${k} 维`,
+    sharedHeads: '所有头共用一个色阶',
     sharedScales: '所有激活值（X … O）共用一个色阶，所有权重（W）共用另一个：同一种颜色在每个矩阵里代表同一个数。',
   },
 };

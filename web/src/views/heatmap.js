@@ -45,7 +45,11 @@ export function drawHeatmaps(svg, trace, o) {
     svg.selectAll('g.legend-slot').data([0]).join('g').attr('class', 'legend-slot').attr('transform', 'translate(4,4)'),
     color,
     signed ? [-range, range] : [0, 1],
-    { label: `${name} (${o.strings.value})`, hatchLabel: masked ? o.strings.masked : null },
+    // Heads are compared side by side: one scale for all of them, and the legend says so.
+    {
+      label: `${name} (${o.strings.value})${heads.length > 1 ? ` · ${o.strings.sharedHeads}` : ''}`,
+      hatchLabel: masked ? o.strings.masked : null,
+    },
   );
 
   svg
