@@ -87,6 +87,8 @@ test('a score cell shows q·k term by term, ÷√d_k and ÷T, the mask and its r
       'the row sums to 1',
     );
   }
+  await page.click('.step-button[data-step="7"]');
+  await page.waitForSelector('[data-role=stage] g.stage-legend g.hatch-key'); // causal: the key for hatched cells
   await transitionsDone(page);
   await shot(page, 'arithmetic-score-en');
 
@@ -156,6 +158,8 @@ test('an output cell shows the value rows weighted by attention, summing to the 
   let sum = 0;
   for (let j = 0; j < trace.nKey; j++) sum += weights[j] * v.data[j * trace.dK + c];
   close(sum, output, 'Σ_j A[i, j]·V[j, c]');
+  // Nothing is masked (mask none): the legend offers no "masked" key.
+  assert.equal(await page.locator('[data-role=stage] g.stage-legend g.hatch-key').count(), 0);
   await transitionsDone(page);
   await shot(page, 'arithmetic-output-en');
   assert.deepEqual(problems, []);

@@ -45,7 +45,8 @@ const shape = (r, c) => String.raw`[${r}\times ${c}]`;
 // Colour functions carry their domain: the stage draws one legend per distinct scale.
 const signed = (step, domainFrom = step) => signedColor(stepMaxAbs(domainFrom));
 const weights = () => weightColor();
-const isMasked = (mask) => (i, j) => mask.data[i * mask.cols + j] === 0;
+// null when nothing is masked: then no hatch and no "masked" key in the legend.
+const isMasked = (mask) => (mask.data.includes(0) ? (i, j) => mask.data[i * mask.cols + j] === 0 : null);
 const op = (text) => ({ op: text });
 // Ends a line of the equation (views/stage.js layout).
 const lineBreak = { lineBreak: true };
