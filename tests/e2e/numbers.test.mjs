@@ -446,11 +446,17 @@ test('cross-attention: a second sentence gives keys and values; rectangular heat
   await page.waitForSelector('[data-role=matrices] g.operand[data-step=xPeKv]');
   const xKv = await page.locator('[data-role=matrices] g.operand[data-step=xKv] text.row-label').allTextContents();
   assert.deepEqual(xKv, kvTokens);
-  // Emptying the second box is self-attention again.
+  // Emptying the second box is self-attention again; a picked cell of the second sentence goes.
+  await page.click('.step-button[data-step="1"]');
+  await page.locator('[data-role=stage] g.operand[data-step=xPeKv] g.cell[data-i="1"][data-j="0"]').click();
+  await page.waitForSelector('[data-role=arithmetic][data-step=xPeKv]:not([hidden])');
   await page.fill('[data-role=kv]', '');
   await page.waitForFunction(() => !new URL(location.href).searchParams.has('kv'));
   await page.waitForFunction(() => !document.querySelector('[data-role=stage] g.operand[data-step=xPeKv]'));
   assert.equal(await page.locator('[data-role=kv-tokens] li').count(), 0);
+  await page.evaluate(() => window.attentionExplorer.idle());
+  assert.equal(await page.locator('[data-role=arithmetic]').isHidden(), true);
+  assert.equal(await page.locator('[data-role=message]').isHidden(), true, 'no engine error');
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -51,10 +51,13 @@ const KINDS = new Map(
   }),
 );
 
-/** Whether `cell` is inside a trace of these sizes ({ heads, nQuery, nKey, dModel, dK }). */
+// Steps only a cross-attention trace has: a cell of one is let go when the second sentence is.
+const CROSS_ONLY = new Set(['xKv', 'peKv', 'xPeKv']);
+
+/** Whether `cell` is inside a trace of these sizes ({ heads, nQuery, nKey, dModel, dK, cross }). */
 function inside(cell, sizes) {
   const kind = KINDS.get(cell.name);
-  if (!kind || cell.head >= sizes.heads) return false;
+  if (!kind || cell.head >= sizes.heads || (CROSS_ONLY.has(cell.name) && !sizes.cross)) return false;
   const [rows, cols] = kind.shape(sizes);
   return cell.i < rows && cell.j < cols;
 }
