@@ -40,7 +40,7 @@ options:
   --embedding E      hash | stream                    --kv <text>    cross-attention keys/values
   --tokens a,b,c     give the tokens directly (instead of a sentence)
   --tokenizer T      words (default, as the page) | chars | whitespace | engine
-  --step NAME        print one step (e.g. weights, scores, output); --head H for per-head steps
+  --step NAME        print one step (e.g. weights, scores, output); --head H (1 … heads) for per-head steps
   --format F         json (default) | csv             --json         same as --format json
   --bom              start the CSV with a UTF-8 BOM, so that Excel reads Chinese as UTF-8
   -h, --help
@@ -207,9 +207,12 @@ if (values.step !== undefined) {
   if (!trace.stepNames.includes(name)) fail(`--step (${show(name)}) must be one of ${trace.stepNames.join(', ')}`);
   if (head !== undefined && !isPerHead(name))
     fail(`--head (${head}): step ${show(name)} is not per head; leave --head out`);
-  if (head !== undefined && (head < 0 || head >= trace.heads))
-    fail(`--head (${head}) must be from 0 to ${trace.heads - 1}`);
-  const step = await refusedBy(() => trace.step(name, head ?? 0));
+  // Heads are numbered from 1, as in the page and the CSV (until 2026-11-30 --head 0 was the first).
+  if (head !== undefined && (head < 1 || head > trace.heads))
+    fail(
+      `--head (${head}) must be from 1 to ${trace.heads}: heads are numbered from 1${head === 0 ? ' (the first head is --head 1)' : ''}`,
+    );
+  const step = await refusedBy(() => trace.step(name, head === undefined ? 0 : head - 1));
   pieces = format === 'csv' ? matrixCSV(step) : [...matrixJSON(step), '\n'];
 } else {
   const matrices = matricesOf(trace, isPerHead); // read one by one as they are written

@@ -6,6 +6,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createEngine } from '../node/support.mjs';
 import { openPage, screenshotDir, startBrowser, transitionsDone } from './browser.mjs';
+import { engineTraceFor } from './engine-trace.mjs';
+import { formatValue } from '../../web/src/format.js';
 
 let session;
 let engine;
@@ -20,23 +22,8 @@ after(async () => {
 
 const shot = (page, name) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
 
-/** Reads the chips, the URL state, and runs the node engine with the same options. */
-async function engineTraceFor(page) {
-  const tokens = await page.locator('[data-role=tokens] li').allTextContents();
-  const params = new URL(page.url()).searchParams;
-  const mask = params.get('mask') ?? 'none';
-  return engine.run({
-    tokens,
-    dModel: Number(params.get('d') ?? 8),
-    heads: Number(params.get('h') ?? 2),
-    seed: Number(params.get('seed') ?? 42),
-    mask: mask === 'window' ? { type: 'window', width: Number(params.get('w') ?? 1) } : mask,
-    scale: params.get('scale') !== '0',
-    temperature: Number(params.get('t') ?? 1),
-    positionalEncoding: params.get('pe') !== '0',
-    init: params.get('init') ?? 'scaled',
-  });
-}
+/** The node engine's trace for what the page shows. */
+const engineTraceForPage = (page) => engineTraceFor(engine, page);
 
 /** Types into the sentence box and waits until the page has taken it: the URL follows a render. */
 async function typeSentence(page, text) {
@@ -59,8 +46,9 @@ test('typing 我爱吃火锅 gives word chips, and all ten steps play through in
   for (const label of await page.locator('button').allTextContents()) assert.ok(label.trim() !== '', 'no empty button');
   const expectedStages = [
     ['x', 'pe', 'xPe'],
-    ['xPe', 'q', 'k', 'v'],
-    ['q', 'qHead', 'qHead'],
+    // Steps 2 and 3 draw what their text names: W_Q, W_K, W_V, and Q, K and V split into heads.
+    ['xPe', 'wQ', 'q', 'xPe', 'wK', 'k', 'xPe', 'wV', 'v'],
+    ['q', 'qHead', 'qHead', 'k', 'kHead', 'kHead', 'v', 'vHead', 'vHead'],
     ['qHead', 'kHead', 'scores'],
     ['scores', 'scaled'],
     ['scaled', 'masked'],
@@ -117,7 +105,7 @@ test('links and heatmap cells match the engine, and hover shows its exact number
     `${session.url}?lang=en&h=4&d=16&step=7&s=The+cat+chased+the+ball`,
   );
   await page.waitForSelector('[data-role=links] line.link', { state: 'attached' });
-  const trace = await engineTraceFor(page);
+  const trace = await engineTraceForPage(page);
   let expectedLinks = 0;
   for (let h = 0; h < trace.heads; h++) expectedLinks += trace.step('weights', h).data.filter((w) => w >= 0.004).length;
   await transitionsDone(page); // links of the first render have left
@@ -135,8 +123,10 @@ test('links and heatmap cells match the engine, and hover shows its exact number
   const cell = page.locator('[data-role=heatmaps] g.multiple[data-head="2"] g.cell[data-i="1"][data-j="3"]');
   await cell.hover();
   const expected = trace.step('weights', 2).data[1 * trace.nKey + 3];
-  const tip = await page.locator('.tooltip').textContent();
-  assert.ok(tip.includes(`= ${String(expected)}`), `tooltip "${tip}" shows ${expected}`);
+  const tip = await page.locator('.tooltip div').first().textContent();
+  // 4 significant digits (web/src/format.js); the cell keeps the exact float32 in data-value.
+  assert.ok(tip.endsWith(`= ${formatValue(expected)}`), `tooltip "${tip}" shows ${expected} to 4 digits`);
+  assert.equal(Number(await cell.getAttribute('data-value')), expected);
   await transitionsDone(page);
   await shot(page, 'view-heatmap');
 

@@ -47,7 +47,7 @@ test('--bom starts CSV with a UTF-8 BOM (for Excel); without it stdout is plain 
   assert.notDeepEqual([...plain.stdout.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'no BOM by default');
   assert.deepEqual([...marked.stdout.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
   assert.ok(marked.stdout.subarray(3).equals(plain.stdout), 'the BOM and then the same bytes');
-  const step = spawnSync(process.execPath, [bin, ...args, '--step', 'weights', '--head', '0', '--bom']);
+  const step = spawnSync(process.execPath, [bin, ...args, '--step', 'weights', '--head', '1', '--bom']);
   assert.deepEqual([...step.stdout.subarray(0, 4)], [0xef, 0xbb, 0xbf, 0x2c], 'one step too: BOM, then ","');
   assertRefused(['trace', 'a', '--bom'], /--bom is for --format csv/);
 });
@@ -161,12 +161,25 @@ test(
   },
 );
 
+test('--head counts from 1: --head 1 is the engine’s head 0, --head 2 its head 1; CSV blocks say the same', () => {
+  const live = engine.run({ text: '我 爱 吃 火锅', heads: 2 });
+  for (const head of [1, 2]) {
+    const out = JSON.parse(run('trace', '我 爱 吃 火锅', '--step', 'weights', '--head', String(head)).stdout);
+    assert.deepEqual(out.data, Array.from(live.step('weights', head - 1).data), `--head ${head}`);
+  }
+  const csv = run('trace', '我 爱 吃 火锅', '--format', 'csv').stdout;
+  const blocks = csv.split('\n').filter((line) => line.startsWith('# step,weights,'));
+  assert.deepEqual(blocks, ['# step,weights,head,1,shape,4x4', '# step,weights,head,2,shape,4x4']);
+});
+
 test('--step and --head: names of the trace only, own properties only', () => {
   for (const step of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'nope']) {
     assertRefused(['trace', 'a b', '--step', step], /--step \(.*\) must be one of x, pe, .*weights/);
   }
-  assertRefused(['trace', 'a b', '--step', 'weights', '--head', '2'], /--head \(2\) must be from 0 to 1/);
-  assertRefused(['trace', 'a b', '--step', 'weights', '--head=-1'], /--head \(-1\) must be from 0 to 1/);
+  // Heads are numbered from 1 (as in the page and the CSV); 0 says where the first head went.
+  assertRefused(['trace', 'a b', '--step', 'weights', '--head', '3'], /--head \(3\) must be from 1 to 2/);
+  assertRefused(['trace', 'a b', '--step', 'weights', '--head=-1'], /--head \(-1\) must be from 1 to 2/);
+  assertRefused(['trace', 'a b', '--step', 'weights', '--head', '0'], /from 1 to 2.*the first head is --head 1/);
   assertRefused(['trace', 'a b', '--step', 'x', '--head', '1'], /--head.*"x" is not per head/);
   assertRefused(['trace', 'a b', '--head', '1'], /--head needs --step/);
   assertRefused(['trace', 'a b', '--step', 'weights', '--head', 'one'], /--head \(\"one\"\) must be an integer/);

@@ -86,7 +86,7 @@ test('traceCSV: every matrix of a trace with hostile tokens, read back cell for 
           '# step',
           name,
           'head',
-          m.head === null ? '' : String(h),
+          m.head === null ? '' : String(h + 1), // heads from 1 in CSV
           'shape',
           `${m.rows}x${m.cols}`,
         ]);

@@ -1,4 +1,4 @@
-// Colours and number formats shared by every view. All scales are colour-blind safe
+// Colours shared by every view (numbers: format.js). All scales are colour-blind safe
 // (ColorBrewer YlGnBu and PuOr, Okabe–Ito for heads) and always come with a legend.
 import * as d3 from 'd3';
 
@@ -20,6 +20,22 @@ export function signedScale(maxAbs) {
   return d3.scaleDiverging(d3.interpolatePuOr).domain([-m, 0, m]);
 }
 
+/** v → colour on a signed scale of ±maxAbs, with its `domain` [lo, hi] for the legend. */
+export function signedColor(maxAbsValue) {
+  const scale = signedScale(maxAbsValue);
+  const color = (v) => scale(v);
+  color.domain = [scale.domain()[0], scale.domain()[2]];
+  return color;
+}
+
+/** v → colour of a weight in [0, 1], with its `domain` for the legend. */
+export function weightColor() {
+  const scale = weightScale();
+  const color = (v) => scale(v);
+  color.domain = [0, 1];
+  return color;
+}
+
 export function maxAbs(data) {
   let m = 0;
   for (const v of data) if (Number.isFinite(v) && Math.abs(v) > m) m = Math.abs(v);
@@ -36,45 +52,4 @@ export function textColorOn(color) {
   const { r, g, b } = d3.rgb(color);
   const luminance = (0.299 * r + 0.587 * g + 0.114 * b) / 255;
   return luminance > 0.55 ? '#111' : '#fff';
-}
-
-/** Short form for cells: 3 significant digits, −∞ for masked scores. */
-export function formatShort(v) {
-  if (v === -Infinity) return '−∞';
-  if (v === Infinity) return '∞';
-  if (v === 0) return '0';
-  const a = Math.abs(v);
-  if (a >= 1000 || a < 0.001) return d3.format('.2~e')(v).replace('-', '−');
-  return d3.format('.3~r')(v).replace('-', '−');
-}
-
-/** As short as needed to fit `chars` characters (cells): fewer digits, then nothing. */
-export function formatFit(v, chars) {
-  if (v === -Infinity) return '−∞';
-  for (const digits of [3, 2, 1]) {
-    const text =
-      v === 0
-        ? '0'
-        : Math.abs(v) >= 1000 || Math.abs(v) < 0.01
-          ? d3.format(`.${Math.max(0, digits - 2)}e`)(v)
-          : d3.format(`.${digits}~r`)(v);
-    const clean = text.replace('-', '−').replace(/^(−?)0\./, '$1.');
-    if ([...clean].length <= chars) return clean;
-  }
-  return '';
-}
-
-/** Long form for tooltips: the float32 value as the engine computed it. */
-export function formatExact(v) {
-  if (v === -Infinity) return '−∞';
-  return String(Math.fround(v));
-}
-
-// One formatter per locale: building one loads locale data (about 10 ms on the page's first frame).
-const countFormats = new Map();
-
-export function formatCount(n, lang) {
-  const locale = lang === 'zh' ? 'zh-CN' : 'en-US';
-  if (!countFormats.has(locale)) countFormats.set(locale, new Intl.NumberFormat(locale));
-  return countFormats.get(locale).format(n);
 }

@@ -1,15 +1,18 @@
 // The page's whole state, kept in the URL so that any view is a link:
-// ?s=我爱吃火锅&tok=words&d=8&h=2&seed=42&mask=causal&w=2&scale=1&t=1&pe=1&init=scaled&step=7&view=links&head=1&q=0&lang=zh&tutorial=1
+// ?s=我爱吃火锅&kv=I+love+hotpot&tok=words&d=8&h=2&seed=42&mask=causal&w=2&scale=1&t=1&pe=1&init=scaled&step=7&view=links&head=1&q=0&lang=zh&tutorial=1
 // Bad or unknown values fall back to the defaults and are reported as notices.
 import { LANGUAGES } from './i18n.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
+import { STEP_COUNT } from './steps.js';
+import { VIEW_KEYS } from './views/registry.js';
 
-export const STEP_COUNT = 10;
 // Longer sentences are refused with an offer to truncate (README, Limits).
 export const MAX_SENTENCE_CHARS = 20000;
-export const VIEWS = ['links', 'heatmap', 'matrices', 'softmax'];
 export const MASKS = ['none', 'causal', 'window'];
 export const D_MODELS = [4, 8, 16, 32, 64, 128, 256, 512];
+// The page's temperature range (the engine takes 0.01–100): the link, the number box and the
+// softmax view's slider all accept exactly this.
+export const TEMPERATURE = Object.freeze({ min: 0.05, max: 20 });
 
 export const PRESETS = [
   '我 爱 吃 火锅',
@@ -21,13 +24,14 @@ export const PRESETS = [
 
 // Tutorial mode (tutorial=1): the second tutorial's NumPy example, np.random.seed(42),
 // X = randn(n, 8), then W_q, W_k, W_v = randn(8, 4); one head, no positional encoding, no W_O.
-// These fields are pinned while it is on (the engine options it adds are in controls.js).
+// These fields are pinned while it is on (the engine options it adds are in explorer/options.js).
 export const TUTORIAL_SENTENCE = '我 爱 吃 火锅';
-export const TUTORIAL = { dModel: 8, heads: 1, seed: 42, positionalEncoding: false, init: 'randn' };
+export const TUTORIAL = { dModel: 8, heads: 1, seed: 42, positionalEncoding: false, init: 'randn', kv: '' };
 
 export function defaultState(lang = 'en') {
   return {
     sentence: PRESETS[0],
+    kv: '', // cross-attention: keys and values from this sentence ('' for self-attention)
     tokenization: 'words',
     dModel: 8,
     heads: 2,
@@ -45,8 +49,20 @@ export function defaultState(lang = 'en') {
     lang,
     tutorial: false,
     playing: false,
+    // The views' own state, never in a link (UI_FIELDS): the token hovered or clicked in the
+    // links view { side: 'query' | 'key', index, locked }, the heatmap cell picked
+    // { head, i, j } (its link is highlighted), whether the heatmap's tables are shown.
+    focus: null,
+    pair: null,
+    tables: false,
+    // The stage cell whose arithmetic is shown { name, head, i, j }: never in a link, and not a
+    // UI_FIELD (the panel is drawn with the stage).
+    cell: null,
   };
 }
+
+/** Fields that only the views read: a change draws the views again, nothing else. */
+export const UI_FIELDS = ['focus', 'pair', 'tables'];
 
 // Numbers are read as written in decimal digits only: Number() would also take '', ' 42',
 // '0x10', '1e3' and '4294967295.0', so a link could mean something other than it shows.
@@ -68,6 +84,7 @@ const flag = (text) => (text === '1' ? true : text === '0' ? false : undefined);
 const FIELDS = new Map(
   Object.entries({
     s: ['sentence', (t) => (t.length <= MAX_SENTENCE_CHARS ? t : undefined), String],
+    kv: ['kv', (t) => (t.length <= MAX_SENTENCE_CHARS ? t : undefined), String],
     tok: ['tokenization', oneOf(TOKENIZATION_MODES), String],
     d: ['dModel', (t) => (D_MODELS.includes(int(1, 1024)(t)) ? Number(t) : undefined), String],
     h: ['heads', int(1, 16), String],
@@ -75,11 +92,11 @@ const FIELDS = new Map(
     mask: ['mask', oneOf(MASKS), String],
     w: ['window', int(0, 64), String],
     scale: ['scale', flag, (v) => (v ? '1' : '0')],
-    t: ['temperature', decimal(0.05, 20), String],
+    t: ['temperature', decimal(TEMPERATURE.min, TEMPERATURE.max), String],
     pe: ['positionalEncoding', flag, (v) => (v ? '1' : '0')],
     init: ['init', oneOf(['scaled', 'randn']), String],
     step: ['step', int(1, STEP_COUNT), String],
-    view: ['view', oneOf(VIEWS), String],
+    view: ['view', oneOf(VIEW_KEYS), String],
     head: [
       'head',
       (t) => (t === 'all' ? 'all' : int(1, 16)(t) !== undefined ? Number(t) - 1 : undefined),

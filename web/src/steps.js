@@ -1,11 +1,38 @@
 // The ten steps of the computation: which terms of the formula they are, the shapes they
 // produce, and the matrices the stage draws for them (operands joined by operators).
-import { headColor, stepMaxAbs, signedScale, weightScale } from './scales.js';
+import { headColor, signedColor, stepMaxAbs, weightColor } from './scales.js';
+import { formatShort } from './format.js';
 
-export const FORMULA =
-  String.raw`\mathrm{Attention}(\htmlClass{t-q}{Q},\htmlClass{t-k}{K},\htmlClass{t-v}{V})=` +
-  String.raw`\htmlClass{t-softmax}{\mathrm{softmax}}\!\left(\frac{\htmlClass{t-q}{Q}\htmlClass{t-k}{K^{\top}}}` +
-  String.raw`{\htmlClass{t-scale}{\sqrt{d_k}}}\htmlClass{t-mask}{+\,M}\right)\htmlClass{t-v}{V}`;
+/**
+ * The attention formula as this state computes it: ÷√d_k only when scaling is on, ÷T (its
+ * own term, never called √d_k) only when the temperature is not 1.
+ */
+export function formulaFor({ scale = true, temperature = 1 } = {}) {
+  const qk = String.raw`\htmlClass{t-q}{Q}\htmlClass{t-k}{K^{\top}}`;
+  const divisors = [
+    scale ? String.raw`\htmlClass{t-scale}{\sqrt{d_k}}` : '',
+    temperature !== 1 ? String.raw`\htmlClass{t-temperature}{\,T}` : '',
+  ].join('');
+  return (
+    String.raw`\mathrm{Attention}(\htmlClass{t-q}{Q},\htmlClass{t-k}{K},\htmlClass{t-v}{V})=` +
+    String.raw`\htmlClass{t-softmax}{\mathrm{softmax}}\!\left(${divisors ? String.raw`\frac{${qk}}{${divisors}}` : qk}` +
+    String.raw`\htmlClass{t-mask}{+\,M}\right)\htmlClass{t-v}{V}`
+  );
+}
+
+/** The stage's name for the scores after step 5: what was done to them, never "scaled" when nothing was. */
+function scaledTitle(state, h) {
+  const s = `S${subscript(h + 1)}`;
+  const t = state.temperature !== 1;
+  if (state.scale) return t ? `${s}/(√dₖ·T)` : `${s}/√dₖ`;
+  return t ? `${s}/T` : s;
+}
+
+/** Step 5's operator: the divisions the state applies. */
+function scaleOperator(state) {
+  const parts = [state.scale ? '÷ √dₖ' : '', state.temperature !== 1 ? `÷ T` : ''].filter(Boolean);
+  return parts.length ? `${parts.join(' ')} =` : '=';
+}
 
 export const FORMULA_CONTEXT = String.raw`\begin{aligned}
   &\htmlClass{t-x}{X'=X+PE} \\
@@ -15,91 +42,147 @@ export const FORMULA_CONTEXT = String.raw`\begin{aligned}
 
 const shape = (r, c) => String.raw`[${r}\times ${c}]`;
 
-const signed = (step, domainFrom = step) => {
-  const scale = signedScale(stepMaxAbs(domainFrom));
-  return (v) => scale(v);
-};
-const weights = () => {
-  const scale = weightScale();
-  return (v) => scale(v);
-};
-const isMasked = (mask) => (i, j) => mask.data[i * mask.cols + j] === 0;
+// Colour functions carry their domain: the stage draws one legend per distinct scale.
+const signed = (step, domainFrom = step) => signedColor(stepMaxAbs(domainFrom));
+const weights = () => weightColor();
+// null when nothing is masked: then no hatch and no "masked" key in the legend.
+const isMasked = (mask) => (mask.data.includes(0) ? (i, j) => mask.data[i * mask.cols + j] === 0 : null);
 const op = (text) => ({ op: text });
+// Ends a line of the equation (views/stage.js layout).
+const lineBreak = { lineBreak: true };
+
+/** X + PE = X' of the queries' sentence (or, with names …Kv, of cross-attention's second one). */
+function embedding(t, names, suffix) {
+  return [
+    { id: names.x, step: t.step(names.x), title: `X${suffix}`, color: signed(t.step(names.x)), animation: 'rows' },
+    op('+'),
+    {
+      id: names.pe,
+      step: t.step(names.pe),
+      title: `PE${suffix}`,
+      color: signed(t.step(names.pe), t.step(names.x)),
+      animation: 'rows',
+      rowLabels: false,
+    },
+    op('='),
+    {
+      id: names.xPe,
+      step: t.step(names.xPe),
+      title: `X'${suffix}`,
+      color: signed(t.step(names.xPe)),
+      animation: 'rows',
+      rowLabels: false,
+    },
+  ];
+}
 
 /** Column colours of a [n × heads·dK] matrix: one band per head. */
 const headBands = (trace) => (j) => headColor(Math.floor(j / trace.dK));
 
-/** Each step: { key, terms: formula classes to highlight, detail(trace, h): TeX, operands(trace, h) }. */
+/**
+ * The one table of steps; step n of the page (URL `step=n`, 1-based) is STEPS[n - 1]. Each row:
+ * { key: also the web component's step name and the i18n texts' key (i18n.js steps[key]),
+ *   heatmap: the n×m matrix the heatmap view shows, extra: what the stage adds under the
+ *   equation (views/stage-extras.js EXTRAS) or null, terms: formula classes to highlight,
+ *   detail(trace, h, state): TeX, operands(trace, h, state): the stage's matrices and operators }.
+ */
 export const STEPS = [
   {
     key: 'embed',
+    heatmap: 'scores',
+    extra: 'pe', // positional encoding's waves, when it is on
     terms: ['t-x'],
     detail: (t) => String.raw`X' = X + PE \quad ${shape('n', 'd_{model}')} = ${shape(t.nQuery, t.dModel)}`,
+    // Cross-attention embeds the second sentence the same way, on a line of its own.
     operands: (t) => [
-      { id: 'x', step: t.step('x'), title: 'X', color: signed(t.step('x')), animation: 'rows' },
-      op('+'),
-      {
-        id: 'pe',
-        step: t.step('pe'),
-        title: 'PE',
-        color: signed(t.step('pe'), t.step('x')),
-        animation: 'rows',
-        rowLabels: false,
-      },
-      op('='),
-      {
-        id: 'xPe',
-        step: t.step('xPe'),
-        title: "X'",
-        color: signed(t.step('xPe')),
-        animation: 'rows',
-        rowLabels: false,
-      },
+      ...embedding(t, { x: 'x', pe: 'pe', xPe: 'xPe' }, ''),
+      ...(t.cross ? [lineBreak, ...embedding(t, { x: 'xKv', pe: 'peKv', xPe: 'xPeKv' }, '_kv')] : []),
     ],
   },
   {
     key: 'project',
+    heatmap: 'scores',
+    extra: null,
     terms: ['t-qkv'],
     detail: (t) =>
       String.raw`Q = X'W_Q \quad ${shape(t.nQuery, t.dModel)}\cdot${shape(t.dModel, t.projectionWidth)} = ${shape(t.nQuery, t.projectionWidth)}`,
-    operands: (t) => [
-      { id: 'xPe', step: t.step('xPe'), title: "X'", color: signed(t.step('xPe')), animation: 'none' },
-      op('· W_Q ='),
-      { id: 'q', step: t.step('q'), title: 'Q', color: signed(t.step('q')), animation: 'cols', rowLabels: false },
-      op('· W_K ='),
-      { id: 'k', step: t.step('k'), title: 'K', color: signed(t.step('k')), animation: 'cols', rowLabels: false },
-      op('· W_V ='),
-      { id: 'v', step: t.step('v'), title: 'V', color: signed(t.step('v')), animation: 'cols', rowLabels: false },
-    ],
+    // One line per projection, each weight matrix drawn: X' · W_Q = Q, X' · W_K = K, X' · W_V = V;
+    // the three weights share a colour scale, and so do Q, K and V (they are compared).
+    operands: (t) => {
+      const shared = (names) => signedColor(Math.max(...names.map((n) => stepMaxAbs(t.step(n)))));
+      const weightColor = shared(['wQ', 'wK', 'wV']);
+      const outputColor = shared(['q', 'k', 'v']);
+      return [
+        ['q', 'wQ', 'Q', 'W_Q'],
+        ['k', 'wK', 'K', 'W_K'],
+        ['v', 'wV', 'V', 'W_V'],
+      ].flatMap(([out, weight, title, weightTitle], n) => {
+        // Cross-attention: K and V come from the second sentence's X'.
+        const input = t.cross && out !== 'q' ? 'xPeKv' : 'xPe';
+        return [
+          ...(n ? [lineBreak] : []),
+          {
+            id: `xPe-${out}`,
+            step: t.step(input),
+            title: input === 'xPeKv' ? "X'_kv" : "X'",
+            color: signed(t.step(input)),
+            animation: 'none',
+            rowLabels: true,
+          },
+          op('·'),
+          {
+            id: weight,
+            step: t.step(weight),
+            title: weightTitle,
+            color: weightColor,
+            animation: 'fade',
+            columnColor: headBands(t),
+          },
+          op('='),
+          { id: out, step: t.step(out), title, color: outputColor, animation: 'cols', rowLabels: false },
+        ];
+      });
+    },
   },
   {
     key: 'split',
+    heatmap: 'scores',
+    extra: null,
     terms: ['t-q', 't-k', 't-v'],
     detail: (t) =>
       String.raw`Q ${shape(t.nQuery, String.raw`${t.heads}\cdot ${t.dK}`)} \rightarrow ${t.heads}\times Q_i\,${shape(t.nQuery, t.dK)},\;\; d_k = d_{model}/h = ${t.dK}`,
-    operands: (t) => [
-      {
-        id: 'q',
-        step: t.step('q'),
-        title: 'Q',
-        color: signed(t.step('q')),
-        animation: 'none',
-        columnColor: headBands(t),
-      },
-      op('→'),
-      ...Array.from({ length: t.heads }, (_, h) => ({
-        id: `qHead${h}`,
-        step: t.step('qHead', h),
-        title: `Q${subscript(h + 1)}`,
-        color: signed(t.step('q')),
-        animation: 'fade',
-        rowLabels: false,
-        columnColor: () => headColor(h),
-      })),
-    ],
+    // Q, K and V each cut into heads, one line each, the slices coloured by head.
+    operands: (t) =>
+      [
+        ['q', 'qHead', 'Q'],
+        ['k', 'kHead', 'K'],
+        ['v', 'vHead', 'V'],
+      ].flatMap(([whole, part, title], n) => [
+        ...(n ? [lineBreak] : []),
+        {
+          id: whole,
+          step: t.step(whole),
+          title,
+          color: signed(t.step(whole)),
+          animation: 'none',
+          columnColor: headBands(t),
+        },
+        op('→'),
+        ...Array.from({ length: t.heads }, (_, h) => ({
+          id: `${part}${h}`,
+          step: t.step(part, h),
+          title: `${title}${subscript(h + 1)}`,
+          color: signed(t.step(whole)),
+          animation: 'fade',
+          rowLabels: false,
+          columnColor: () => headColor(h),
+        })),
+      ]),
   },
   {
     key: 'scores',
+    heatmap: 'scores',
+    extra: null,
     terms: ['t-q', 't-k'],
     detail: (t) =>
       String.raw`S_i = Q_iK_i^{\top} \quad ${shape(t.nQuery, t.dK)}\cdot${shape(t.dK, t.nKey)} = ${shape(t.nQuery, t.nKey)}`,
@@ -133,12 +216,16 @@ export const STEPS = [
   },
   {
     key: 'scale',
-    terms: ['t-scale'],
-    detail: (t, h, state) =>
-      state.scale
-        ? String.raw`S_i / \sqrt{d_k} = S_i / \sqrt{${t.dK}} = S_i \times ${(1 / Math.sqrt(t.dK)).toFixed(3)}${state.temperature !== 1 ? String.raw`\; / \; T{=}${state.temperature}` : ''}`
-        : String.raw`\text{scaling off: } S_i${state.temperature !== 1 ? String.raw` / T{=}${state.temperature}` : ''}`,
-    operands: (t, h) => [
+    heatmap: 'scaled',
+    extra: 'spread',
+    terms: ['t-scale', 't-temperature'],
+    detail: (t, h, state) => {
+      const temperature = state.temperature !== 1 ? String.raw`\;/\;T,\;\; T = ${formatShort(state.temperature)}` : '';
+      return state.scale
+        ? String.raw`S_i / \sqrt{d_k} = S_i / \sqrt{${t.dK}} = S_i \times ${formatShort(1 / Math.sqrt(t.dK))}${temperature}`
+        : String.raw`\text{scaling off: } S_i${temperature || String.raw`\text{ unchanged}`}`;
+    },
+    operands: (t, h, state) => [
       {
         id: 'scores',
         step: t.step('scores', h),
@@ -146,12 +233,12 @@ export const STEPS = [
         color: signed(t.step('scores', h)),
         animation: 'none',
       },
-      op('÷ √dₖ ='),
+      op(scaleOperator(state)),
       // Same colour domain as the raw scores: the shrinking is visible as paler cells.
       {
         id: 'scaled',
         step: t.step('scaled', h),
-        title: 'scaled',
+        title: scaledTitle(state, h),
         color: signed(t.step('scaled', h), t.step('scores', h)),
         animation: 'fade',
       },
@@ -159,14 +246,16 @@ export const STEPS = [
   },
   {
     key: 'mask',
+    heatmap: 'masked',
+    extra: null,
     terms: ['t-mask'],
     detail: (t) =>
       String.raw`M_{ij} = \begin{cases}0 & \text{visible}\\ -\infty & \text{masked}\end{cases} \quad ${shape(t.nQuery, t.nKey)}`,
-    operands: (t, h) => [
+    operands: (t, h, state) => [
       {
         id: 'scaled',
         step: t.step('scaled', h),
-        title: 'scaled',
+        title: scaledTitle(state, h),
         color: signed(t.step('scaled', h)),
         animation: 'none',
       },
@@ -183,6 +272,8 @@ export const STEPS = [
   },
   {
     key: 'softmax',
+    heatmap: 'weights',
+    extra: 'bars',
     terms: ['t-softmax'],
     detail: (t) =>
       String.raw`A_{ij} = \frac{e^{s_{ij}-\max_k s_{ik}}}{\sum_k e^{s_{ik}-\max_k s_{ik}}},\;\; \textstyle\sum_j A_{ij} = 1 \quad ${shape(t.nQuery, t.nKey)}`,
@@ -208,6 +299,8 @@ export const STEPS = [
   },
   {
     key: 'weighted',
+    heatmap: 'weights',
+    extra: null,
     terms: ['t-v'],
     detail: (t) =>
       String.raw`\mathrm{head}_i = A_iV_i \quad ${shape(t.nQuery, t.nKey)}\cdot${shape(t.nKey, t.dK)} = ${shape(t.nQuery, t.dK)}`,
@@ -241,6 +334,8 @@ export const STEPS = [
   },
   {
     key: 'concat',
+    heatmap: 'weights',
+    extra: null,
     terms: ['t-concat'],
     detail: (t) =>
       String.raw`\mathrm{Concat}(\mathrm{head}_1..\mathrm{head}_{${t.heads}}) = ${shape(t.nQuery, String.raw`${t.heads}\cdot ${t.dK}`)} = ${shape(t.nQuery, t.projectionWidth)}`,
@@ -268,6 +363,8 @@ export const STEPS = [
   },
   {
     key: 'output',
+    heatmap: 'weights',
+    extra: null,
     terms: ['t-wo', 't-out'],
     // Without an output projection (tutorial mode: the tutorial stops at A·V) O is Concat.
     detail: (t) =>
@@ -302,3 +399,9 @@ const noOutputProjection = (t) => t.flops.outputProjection === 0;
 function subscript(n) {
   return String(n).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);
 }
+
+export const STEP_COUNT = STEPS.length;
+export const STEP_KEYS = STEPS.map((s) => s.key);
+
+/** The row of step n (1-based, as in the state and the URL). */
+export const stepAt = (n) => STEPS[n - 1];

@@ -50,10 +50,15 @@ export function* matrixCSV(m) {
   }
 }
 
-/** Every matrix as a block: "# step,<name>,head,<h>,shape,<rows>x<cols>", the matrix, a blank line. */
+/**
+ * Every matrix as a block: "# step,<name>,head,<h>,shape,<rows>x<cols>", the matrix, a blank
+ * line. Heads are numbered from 1 here, as the page and the command number them (a matrix's
+ * `head` is the API's 0-based index; JSON keeps that).
+ */
 export function* traceCSV(matrices) {
   for (const m of matrices) {
-    yield csvLine(['# step', m.name, 'head', m.head ?? '', 'shape', `${m.rows}x${m.cols}`]);
+    const head = m.head === null || m.head === undefined ? '' : m.head + 1;
+    yield csvLine(['# step', m.name, 'head', head, 'shape', `${m.rows}x${m.cols}`]);
     yield* matrixCSV(m);
     yield '\n';
   }

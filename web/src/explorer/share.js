@@ -20,7 +20,7 @@ function fitLink(prefix, state, base, extra = '') {
   const pinned = { ...base, ...Object.fromEntries(BROWSER_DEPENDENT.map((field) => [field, undefined])) };
   const full = withQuery(stateToURL(state, pinned));
   if (full.length <= MAX_LINK_CHARS) return { link: full, fullLength: full.length, sentenceLeftOut: false };
-  const link = withQuery(stateToURL({ ...state, sentence: base.sentence }, pinned));
+  const link = withQuery(stateToURL({ ...state, sentence: base.sentence, kv: base.kv }, pinned));
   return { link, fullLength: full.length, sentenceLeftOut: true };
 }
 

@@ -1,9 +1,11 @@
 // The markup of one explorer. Static text only (no user data ever goes through innerHTML);
 // every element is found by its data-role, so several explorers can live on one page.
 
-let instances = 0;
+import { STEP_COUNT } from '../steps.js';
 
-const VIEWS = ['links', 'heatmap', 'matrices', 'softmax'];
+import { VIEWS, VIEW_KEYS } from '../views/registry.js';
+
+let instances = 0;
 
 export function explorerMarkup() {
   const id = `ae${++instances}`;
@@ -45,6 +47,10 @@ export function explorerMarkup() {
       <label><span data-i18n="tokenization"></span> <select data-role="tokenization"></select></label>
     </div>
     <ol data-role="tokens" class="chips" aria-live="polite"></ol>
+    <label class="sentence-row"><span data-i18n="kvSentence"></span>
+      <input data-role="kv" type="text" autocomplete="off" spellcheck="false" data-i18n-placeholder="kvPlaceholder" />
+    </label>
+    <ol data-role="kv-tokens" class="chips kv-chips" aria-live="polite"></ol>
     <p data-role="empty" class="empty" hidden data-i18n="emptyState"></p>
     <p data-role="message" class="message" role="alert" hidden></p>
   </section>
@@ -57,7 +63,7 @@ export function explorerMarkup() {
       <label><span data-i18n="mask"></span> <select data-role="mask"></select></label>
       <label data-role="window-control"><span data-i18n="window"></span> <input data-role="window" type="number" min="0" max="64" step="1" /></label>
       <label class="check"><input data-role="scale" type="checkbox" /> <span data-i18n="scale"></span></label>
-      <label><span data-i18n="temperature"></span> <input data-role="temperature" type="number" min="0.05" max="20" step="0.05" /></label>
+      <label><span data-i18n="temperature"></span> <input data-role="temperature" type="number" step="any" /></label>
       <label class="check"><input data-role="positionalEncoding" type="checkbox" /> <span data-i18n="positionalEncoding"></span></label>
       <label><span data-i18n="init"></span> <select data-role="init"></select></label>
       <label class="check"><input data-role="tutorial" type="checkbox" /> <span data-i18n="tutorialMode"></span></label>
@@ -71,7 +77,7 @@ export function explorerMarkup() {
       <button type="button" class="previous">◀</button>
       <button type="button" class="play">▶</button>
       <button type="button" class="next">▶▶</button>
-      <input class="scrubber" type="range" min="1" max="10" step="1" />
+      <input class="scrubber" type="range" min="1" max="${STEP_COUNT}" step="1" />
       <span class="step-counter" aria-live="polite"></span>
     </div>
     <ol class="step-list"></ol>
@@ -79,6 +85,8 @@ export function explorerMarkup() {
   <section class="stage-row" data-chrome="stage">
     <div class="stage panel">
       <svg data-role="stage" class="stage-svg" role="img" aria-labelledby="${id}-step-title"></svg>
+      <p class="hint" data-i18n="arithmeticHint"></p>
+      <div data-role="arithmetic" class="arithmetic" aria-live="polite" hidden></div>
     </div>
     <aside class="explain panel" aria-live="polite" data-chrome="explain">
       <h2 id="${id}-step-title" class="step-title"></h2>
@@ -86,11 +94,12 @@ export function explorerMarkup() {
       <div class="formula-context"></div>
       <p class="shapes"></p>
       <p class="step-text"></p>
+      <p class="concept-note hint" hidden></p>
     </aside>
   </section>
   <section class="views panel" data-chrome="views">
     <div class="view-bar">
-      <div role="tablist" class="tabs" aria-label="Views">${VIEWS.map(tab).join('')}</div>
+      <div role="tablist" class="tabs" aria-label="Views">${VIEW_KEYS.map(tab).join('')}</div>
       <div class="view-actions">
         <label><span data-i18n="head"></span> <select data-role="head"></select></label>
         <div class="export" role="group" data-i18n-label="export">
@@ -101,13 +110,9 @@ export function explorerMarkup() {
         </div>
       </div>
     </div>
-    ${panel('links', '<p class="hint" data-i18n="linksHint"></p><p class="hint untrained" data-i18n="untrainedNote"></p><div class="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>')}
-    ${panel(
-      'heatmap',
-      '<p class="hint" data-i18n="heatmapHint"></p><button type="button" data-role="table-toggle" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>',
-    )}
-    ${panel('matrices', '<p class="hint" data-i18n="matricesHint"></p><svg data-role="matrices" class="matrices-svg" role="img"></svg>')}
-    ${panel('softmax', '<p class="hint" data-i18n="softmaxHint"></p><div data-role="softmax"></div>')}
+    ${Object.entries(VIEWS)
+      .map(([view, { panel: inner }]) => panel(view, inner))
+      .join('\n    ')}
   </section>
 </div>`;
 }

@@ -2,7 +2,7 @@
 // term highlighted (KaTeX, rendered to DOM nodes: no HTML strings, CSP-safe), the shapes
 // with this run's numbers, and a short explanation drawn from the tutorials.
 import katex from 'katex';
-import { FORMULA, FORMULA_CONTEXT, STEPS } from '../steps.js';
+import { FORMULA_CONTEXT, formulaFor, stepAt } from '../steps.js';
 
 const KATEX_OPTIONS = {
   throwOnError: false,
@@ -13,16 +13,18 @@ const KATEX_OPTIONS = {
 };
 
 export function drawExplanation(root, trace, state, strings) {
-  const index = state.step - 1;
-  const def = STEPS[index];
-  const text = strings.steps[index];
+  const def = stepAt(state.step);
+  const text = strings.steps[def.key];
   root.querySelector('.step-title').textContent = `${state.step}. ${text.title}`;
   const formula = root.querySelector('.formula');
   const context = root.querySelector('.formula-context');
-  if (!formula.hasChildNodes()) {
-    katex.render(FORMULA, formula, { ...KATEX_OPTIONS, displayMode: true });
-    katex.render(FORMULA_CONTEXT, context, { ...KATEX_OPTIONS, displayMode: true });
+  // The formula shows ÷√d_k and ÷T as this state computes them: rendered again when they change.
+  const tex = formulaFor(state);
+  if (formula.dataset.tex !== tex) {
+    katex.render(tex, formula, { ...KATEX_OPTIONS, displayMode: true });
+    formula.dataset.tex = tex;
   }
+  if (!context.hasChildNodes()) katex.render(FORMULA_CONTEXT, context, { ...KATEX_OPTIONS, displayMode: true });
   for (const el of root.querySelectorAll('[class*="t-"]')) {
     const terms = [...el.classList].filter((c) => c.startsWith('t-'));
     el.classList.toggle(
@@ -33,4 +35,19 @@ export function drawExplanation(root, trace, state, strings) {
   const head = state.head === 'all' ? 0 : state.head;
   katex.render(def.detail(trace, head, state), root.querySelector('.shapes'), { ...KATEX_OPTIONS, displayMode: false });
   root.querySelector('.step-text').textContent = text.text;
+  // Temperature is its own concept: explained where it acts (step 5) and wherever it is not 1;
+  // positional encoding beside its waves (step 1).
+  const note = root.querySelector('.concept-note');
+  const concept =
+    def.key === 'scale' || (state.temperature !== 1 && ['mask', 'softmax'].includes(def.key))
+      ? [`${strings.temperatureTitle} = ${state.temperature}: `, strings.temperatureText]
+      : def.key === 'embed' && state.positionalEncoding
+        ? [`${strings.peTitle}: `, strings.peText]
+        : null;
+  note.hidden = !concept;
+  if (concept) {
+    const title = document.createElement('strong');
+    title.textContent = concept[0];
+    note.replaceChildren(title, concept[1]);
+  }
 }

@@ -3,15 +3,12 @@
 import * as d3 from 'd3';
 import { drawMatrix, measureMatrix } from './matrix.js';
 import { drawLegend } from './legend.js';
-import { formatShort, stepMaxAbs, signedScale, weightScale } from '../scales.js';
+import { stepMaxAbs, signedScale, weightScale } from '../scales.js';
+import { formatShort } from '../format.js';
+import { stepAt } from '../steps.js';
 
-/** Which matrix the heatmaps show at each step (1-based). */
-export function heatmapStepFor(step) {
-  if (step <= 4) return 'scores';
-  if (step === 5) return 'scaled';
-  if (step === 6) return 'masked';
-  return 'weights';
-}
+/** Which matrix the heatmaps show at step n (1-based): the step table's `heatmap` column. */
+export const heatmapStepFor = (step) => stepAt(step).heatmap;
 
 /** Largest side of a heatmap's data: small multiples of many heads need fewer pixels each. */
 export function heatmapSide(heads) {
@@ -44,7 +41,11 @@ export function drawHeatmaps(svg, trace, o) {
     svg.selectAll('g.legend-slot').data([0]).join('g').attr('class', 'legend-slot').attr('transform', 'translate(4,4)'),
     color,
     signed ? [-range, range] : [0, 1],
-    { label: `${name} (${o.strings.value})`, hatchLabel: masked ? o.strings.masked : null },
+    // Heads are compared side by side: one scale for all of them, and the legend says so.
+    {
+      label: `${name} (${o.strings.value})${heads.length > 1 ? ` · ${o.strings.sharedHeads}` : ''}`,
+      hatchLabel: masked ? o.strings.masked : null,
+    },
   );
 
   svg

@@ -1,6 +1,6 @@
 // A colour legend: a gradient bar with ticks, drawn in SVG so that it exports with the figure.
 import * as d3 from 'd3';
-import { formatShort } from '../scales.js';
+import { formatShort } from '../format.js';
 
 let gradientCount = 0;
 
@@ -70,4 +70,50 @@ export function drawLegend(g, color, domain, { width = 180, label = '', hatchLab
     .attr('x', 18)
     .attr('y', 9)
     .text((d) => d);
+}
+
+const LEGEND_WIDTH = 180;
+const LEGEND_HEIGHT = 48;
+
+/**
+ * One legend per distinct colour scale among `operands` (their `color.domain`), each naming
+ * the matrices drawn with it; wraps to `width`. `note` is a line above them (e.g. "one scale
+ * for every matrix"). Returns the height drawn.
+ * @param o { width, maskedLabel, note }
+ */
+export function drawLegends(g, operands, { width, maskedLabel = null, note = '' }) {
+  const groups = new Map();
+  for (const operand of operands) {
+    const domain = operand.color?.domain;
+    if (!domain) continue;
+    const key = domain.join(':');
+    if (!groups.has(key)) groups.set(key, { key, color: operand.color, domain, titles: [], masked: false });
+    const group = groups.get(key);
+    if (!group.titles.includes(operand.title)) group.titles.push(operand.title);
+    group.masked ||= Boolean(operand.masked);
+  }
+  const entries = [...groups.values()];
+  const top = note ? 16 : 0;
+  const slot = LEGEND_WIDTH + (maskedLabel ? 90 : 30);
+  const perRow = Math.max(1, Math.floor(width / slot));
+  g.selectAll('text.legend-note')
+    .data(note && entries.length ? [note] : [])
+    .join('text')
+    .attr('class', 'legend-note')
+    .attr('y', 10)
+    .text((d) => d);
+  g.selectAll('g.stage-legend')
+    .data(entries, (d) => d.key)
+    .join('g')
+    .attr('class', 'stage-legend')
+    .attr('transform', (_, k) => `translate(${(k % perRow) * slot},${top + Math.floor(k / perRow) * LEGEND_HEIGHT})`)
+    .each(function draw(d) {
+      drawLegend(d3.select(this), d.color, d.domain, {
+        width: LEGEND_WIDTH,
+        // A long list reads as its ends: "X … O".
+        label: d.titles.length > 3 ? `${d.titles[0]} … ${d.titles.at(-1)}` : d.titles.join(', '),
+        hatchLabel: d.masked ? maskedLabel : null,
+      });
+    });
+  return entries.length ? top + Math.ceil(entries.length / perRow) * LEGEND_HEIGHT : 0;
 }

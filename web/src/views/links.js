@@ -2,7 +2,8 @@
 // whose width AND opacity are the attention weight. One colour per head (Okabe–Ito), all
 // heads overlaid or one at a time. Hover a token to isolate its links, click to lock.
 import * as d3 from 'd3';
-import { formatExact, headColor } from '../scales.js';
+import { headColor } from '../scales.js';
+import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 import { pixels } from './pixels.js';
@@ -52,7 +53,7 @@ export function drawLinks(svg, trace, o) {
       if (!d?.key) return;
       showTooltip(event, [
         `${trace.tokens[d.i]} → ${trace.kvTokens[d.j]}`,
-        `${o.strings.headN(d.h)}: A[${d.i}, ${d.j}] = ${formatExact(d.weight)}`,
+        `${o.strings.headN(d.h)}: A[${d.i}, ${d.j}] = ${formatValue(d.weight)}`,
       ]);
     })
     .on('pointerout', hideTooltip);

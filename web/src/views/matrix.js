@@ -2,7 +2,8 @@
 // matrices are SVG cells (numbers printed when they fit); large ones one <image> drawn on a
 // canvas. Hovering or focusing a cell shows its exact value and index.
 import * as d3 from 'd3';
-import { formatExact, formatFit, textColorOn } from '../scales.js';
+import { textColorOn } from '../scales.js';
+import { formatFit, formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 import { pixels } from './pixels.js';
@@ -113,7 +114,7 @@ export function drawMatrix(g, step, options) {
     const v = value(i, j);
     const masked = options.masked?.(i, j);
     return [
-      `${title}[${i}, ${j}] = ${formatExact(v)}`,
+      `${title}[${i}, ${j}] = ${formatValue(v)}`,
       `${m.tokenRows ? rowLabels[i] : `row ${i}`} → ${m.tokenCols ? colLabels[j] : `col ${j}`}${masked ? ' (masked)' : ''}`,
     ];
   };
@@ -202,6 +203,7 @@ export function drawMatrix(g, step, options) {
       const hit = cellOf(event);
       if (hit) options.onCell?.(hit.d.i, hit.d.j, event);
     });
+  if (options.onCell) keyboardCells(cellsGroup, groups, m, options.onCell, tooltipLines);
 
   const bands = options.columnColor ? d3.range(m.cols).map((j) => ({ j, color: options.columnColor(j) })) : [];
   g.selectAll('rect.band')
@@ -214,6 +216,51 @@ export function drawMatrix(g, step, options) {
     .attr('height', 3)
     .attr('fill', (d) => d.color);
   return m;
+}
+
+/**
+ * A clickable grid is one tab stop (a roving tabindex): arrow keys move between cells, Enter
+ * or Space picks one as a click does, and focus shows the cell's tooltip.
+ */
+function keyboardCells(cellsGroup, groups, m, onCell, tooltipLines) {
+  const current = cellsGroup.property('__current') ?? { i: 0, j: 0 };
+  const at = (i, j) => cellsGroup.select(`g.cell[data-i="${i}"][data-j="${j}"]`);
+  groups.attr('tabindex', (d) =>
+    d.i === Math.min(current.i, m.rows - 1) && d.j === Math.min(current.j, m.cols - 1) ? 0 : -1,
+  );
+  // The label is written when a cell takes focus: thousands of labels per keystroke cost time.
+  groups.attr('role', 'button');
+  cellsGroup
+    .on('focusin', (event) => {
+      const node = event.target.closest?.('g.cell');
+      if (!node) return;
+      const lines = tooltipLines(+node.dataset.i, +node.dataset.j);
+      node.setAttribute('aria-label', lines.join(', '));
+      showTooltip(null, lines, node);
+    })
+    .on('focusout', hideTooltip)
+    .on('keydown', (event) => {
+      const node = event.target.closest?.('g.cell');
+      if (!node) return;
+      const i = +node.dataset.i;
+      const j = +node.dataset.j;
+      if (event.key === 'Enter' || event.key === ' ') {
+        event.preventDefault();
+        event.stopPropagation();
+        onCell(i, j, event);
+        return;
+      }
+      const [di, dj] = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key] ?? [];
+      if (di === undefined) return;
+      event.preventDefault();
+      event.stopPropagation(); // the stepper's arrow keys must not also change the step
+      const ni = Math.max(0, Math.min(m.rows - 1, i + di));
+      const nj = Math.max(0, Math.min(m.cols - 1, j + dj));
+      cellsGroup.property('__current', { i: ni, j: nj });
+      node.setAttribute('tabindex', -1);
+      const next = at(ni, nj).attr('tabindex', 0).node();
+      next?.focus();
+    });
 }
 
 /**
@@ -313,7 +360,7 @@ function drawPooled(group, m, step, { color, cell, title, transpose, labelOf, to
       const bi = Math.floor((i * rows) / m.rows);
       const bj = Math.floor((j * cols) / m.cols);
       return [
-        `${title}[${i}, ${j}] ≈ ${formatExact(value(bi, bj))} (mean of a ${Math.ceil(m.rows / rows)} × ${Math.ceil(m.cols / cols)} block)`,
+        `${title}[${i}, ${j}] ≈ ${formatValue(value(bi, bj))} (mean of a ${Math.ceil(m.rows / rows)} × ${Math.ceil(m.cols / cols)} block)`,
         `${labelOf(tokenAxes[0], rowLabels, i, 'row')} → ${labelOf(tokenAxes[1], colLabels, j, 'col')}`,
       ];
     },

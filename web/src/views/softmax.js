@@ -2,9 +2,11 @@
 // scores, the scaled scores and the softmax weights; histograms of the score spread with and
 // without ÷√d_k. Every bar is an engine number.
 import * as d3 from 'd3';
-import { formatExact, formatShort, headColor } from '../scales.js';
+import { headColor } from '../scales.js';
+import { formatFit, formatShort, formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
+import { TEMPERATURE } from '../state.js';
 
 // Past this many bars a chart is one <path> (no per-bar nodes, labels or motion): a 2,048-token
 // row cannot be read bar by bar, and 12,000 animated nodes froze the page.
@@ -50,7 +52,7 @@ export function barChart(g, input, labels, { width, height, title, color, domain
     .attr('x', (d) => x(d.k))
     .attr('width', x.bandwidth())
     .attr('fill', (d) => (Number.isFinite(d.v) ? color : 'none'))
-    .on('pointerenter', (event, d) => showTooltip(event, [`${labels[d.k]}: ${formatExact(d.v)}`]))
+    .on('pointerenter', (event, d) => showTooltip(event, [`${labels[d.k]}: ${formatValue(d.v)}`]))
     .on('pointerleave', hideTooltip)
     .transition()
     .duration(t)
@@ -62,7 +64,9 @@ export function barChart(g, input, labels, { width, height, title, color, domain
     .attr('class', 'bar-value')
     .attr('x', (_, k) => x(k) + x.bandwidth() / 2)
     .attr('y', (v) => (Number.isFinite(v) ? y(Math.max(0, v)) - 3 : y(0) - 3))
-    .text((v) => (values.length <= 12 ? formatShort(v) : ''));
+    // As many characters as the band holds (about 6.5 px each at 11 px): neighbours' values
+    // never run together ("4e−41e−3"); past 12 bars hover gives them.
+    .text((v) => (values.length <= 12 ? formatFit(v, Math.floor(x.step() / 6.5)) : ''));
   g.selectAll('text.bar-label')
     .data(labels)
     .join('text')
@@ -95,7 +99,7 @@ function barPath(g, values, labels, { x, y, height, color }) {
     .on('pointermove', (event) => {
       const [px] = d3.pointer(event);
       const k = Math.max(0, Math.min(values.length - 1, Math.floor(((px - x0) / (x1 - x0)) * values.length)));
-      showTooltip(event, [`${labels[k]} (#${k}): ${formatExact(values[k])}`]);
+      showTooltip(event, [`${labels[k]} (#${k}): ${formatValue(values[k])}`]);
     })
     .on('pointerleave', hideTooltip);
 }
@@ -194,7 +198,7 @@ export function drawSoftmax(root, trace, o) {
   const scoreDomain = [d3.min([0, ...finite]), d3.max([0, ...finite])];
   const charts = [
     { title: `${o.strings.rawScores} · ${trace.tokens[i]}`, values: raw, color: '#7b6fb0', domain: scoreDomain },
-    { title: o.strings.scaledScores, values: scaled, color: '#b35806', domain: scoreDomain },
+    { title: o.strings.afterScaling(o.scale, o.temperature), values: scaled, color: '#b35806', domain: scoreDomain },
     {
       title: `${o.strings.weights} · ${o.strings.saturation(formatShort(d3.max(weights)))}`,
       values: weights,
@@ -231,7 +235,7 @@ export function drawSoftmax(root, trace, o) {
     { key: 'raw', title: `${o.strings.withoutScaling} (QKᵀ)`, bins: spread.sets[0].bins, color: '#7b6fb0' },
     {
       key: 'scaled',
-      title: o.scale ? o.strings.withScaling : o.strings.scaledScores,
+      title: o.strings.afterScaling(o.scale, o.temperature),
       bins: spread.sets[1].bins,
       color: '#b35806',
     },
@@ -251,16 +255,21 @@ export function drawSoftmax(root, trace, o) {
       });
     });
 
+  // A log scale over exactly the number box's range (state.js TEMPERATURE), 3 significant digits.
   const slider = container.selectAll('label.temperature').data([0]).join('label').attr('class', 'temperature');
-  slider.selectAll('span').data([0]).join('span').text(`${o.strings.temperature} T = ${o.temperature}`);
+  slider.selectAll('span').data([0]).join('span').text(o.strings.temperatureSlider(o.temperature));
+  const [lo, hi] = [Math.log2(TEMPERATURE.min), Math.log2(TEMPERATURE.max)];
   slider
     .selectAll('input')
     .data([0])
     .join('input')
     .attr('type', 'range')
-    .attr('min', -3)
-    .attr('max', 3)
-    .attr('step', 0.25)
+    .attr('min', lo)
+    .attr('max', hi)
+    .attr('step', 'any')
     .property('value', Math.log2(o.temperature))
-    .on('input', (event) => o.onTemperature(Number((2 ** Number(event.target.value)).toPrecision(3))));
+    .on('input', (event) => {
+      const t = Number((2 ** Number(event.target.value)).toPrecision(3));
+      o.onTemperature(Math.min(TEMPERATURE.max, Math.max(TEMPERATURE.min, t)));
+    });
 }

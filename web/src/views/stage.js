@@ -4,27 +4,35 @@
 import * as d3 from 'd3';
 import { drawMatrix, measureMatrix } from './matrix.js';
 import { duration } from '../motion.js';
+import { drawLegends } from './legend.js';
 
 const GAP = 14;
 const OP_WIDTH = 26;
 
+/** The widest line of the equation at this cell size (lines end at { lineBreak: true }). */
 function rowWidth(operands, cell) {
-  return operands.reduce(
-    (sum, o) =>
-      sum +
+  let widest = 0;
+  let sum = 0;
+  for (const o of operands) {
+    if (o.lineBreak) {
+      sum = 0;
+      continue;
+    }
+    sum +=
       GAP +
       (o.op
         ? Math.max(OP_WIDTH, o.op.length * 9 + 8)
-        : measureMatrix(o.step, { cell, transpose: o.transpose, showRowLabels: o.rowLabels !== false }).width),
-    0,
-  );
+        : measureMatrix(o.step, { cell, transpose: o.transpose, showRowLabels: o.rowLabels !== false }).width);
+    widest = Math.max(widest, sum);
+  }
+  return widest;
 }
 
 function cellSizeFor(operands, width, maxCell) {
   // Prefer the whole equation on one line with cells of at least 20 px; otherwise the largest
   // cell (≤ maxCell) with which every operand fits on a line of its own.
   for (let cell = maxCell; cell >= 20; cell -= 2) if (rowWidth(operands, cell) <= width) return cell;
-  const matrices = operands.filter((o) => !o.op);
+  const matrices = operands.filter((o) => o.step);
   for (let cell = maxCell; cell > 4; cell -= 2) {
     const widest = Math.max(...matrices.map((o) => measureMatrix(o.step, { cell, transpose: o.transpose }).width));
     if (widest <= width) return cell;
@@ -41,12 +49,26 @@ function layout(operands, width, cell) {
   let rowHeight = 0;
   const placed = [];
   const sizes = operands.map((operand) =>
-    operand.op
-      ? { width: Math.max(OP_WIDTH, operand.op.length * 9 + 8), height: 0 }
-      : measureMatrix(operand.step, { cell, transpose: operand.transpose, showRowLabels: operand.rowLabels !== false }),
+    operand.lineBreak
+      ? null
+      : operand.op
+        ? { width: Math.max(OP_WIDTH, operand.op.length * 9 + 8), height: 0 }
+        : measureMatrix(operand.step, {
+            cell,
+            transpose: operand.transpose,
+            showRowLabels: operand.rowLabels !== false,
+          }),
   );
   for (const [k, operand] of operands.entries()) {
     const size = sizes[k];
+    if (operand.lineBreak) {
+      if (x > 0) {
+        x = 0;
+        y += rowHeight + GAP * 2;
+        rowHeight = 0;
+      }
+      continue;
+    }
     // An operator wraps together with the matrix it leads to: never "· W_K =" alone at a line's end.
     const unit = operand.op && sizes[k + 1] ? size.width + GAP + sizes[k + 1].width : size.width;
     if (x > 0 && x + unit > width) {
@@ -69,11 +91,20 @@ function rowHeightOf(placed, y) {
 /**
  * @param svg d3 selection of the stage <svg>
  * @param operands from STEPS[i].operands(trace, head)
- * @param options { width, stepKey, onCell(operand, i, j) }
+ * @param options { width, stepKey, onCell(operand, i, j), maxCell, legend: { maskedLabel, note } }
  */
-export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34 }) {
+export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34, legend = null }) {
   const cell = cellSizeFor(operands, width, maxCell);
-  const { placed, height } = layout(operands, width, cell);
+  const { placed, height: equation } = layout(operands, width, cell);
+  // Under the equation: a legend for each colour scale it uses (legend: { maskedLabel, note }).
+  const legends = svg
+    .selectAll('g.stage-legends')
+    .data(legend ? [0] : [])
+    .join('g')
+    .attr('class', 'stage-legends')
+    .attr('transform', `translate(0,${equation + 18})`);
+  const legendHeight = legend ? drawLegends(legends, operands, { width, ...legend }) : 0;
+  const height = equation + (legendHeight ? legendHeight + 18 : 0);
   svg.attr('viewBox', `0 0 ${width} ${Math.max(40, height + 8)}`).attr('height', Math.max(40, height + 8));
   const t = duration(400);
 

@@ -1,0 +1,462 @@
+// Every number explained (issue 11 §3): a picked cell's arithmetic equals the engine's numbers
+// (run in node), temperature is named as itself, cells never look blank, heads count from 1.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { createEngine } from '../node/support.mjs';
+import { openPage, screenshotDir, startBrowser, transitionsDone } from './browser.mjs';
+import { engineTraceFor } from './engine-trace.mjs';
+import { formatShort } from '../../web/src/format.js';
+
+let session;
+let engine;
+before(async () => {
+  session = await startBrowser();
+  engine = await createEngine();
+  mkdirSync(screenshotDir, { recursive: true });
+});
+after(async () => {
+  await session?.close();
+});
+
+const shot = (page, name) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+const started = (page) => page.waitForSelector('[data-role=stage] g.operand', { timeout: 15000 });
+/** float32 numbers computed in two places (the page's JS, the engine) agree this closely. */
+const close = (a, b, what) =>
+  assert.ok(Math.abs(a - b) <= 1e-5 + 1e-4 * Math.abs(b), `${what}: page ${a}, engine ${b}`);
+
+/** The panel's numbers: every [data-value] of a row of the table whose header is `label`. */
+const rowValues = (panel, label) =>
+  panel
+    .locator('tr', { has: panel.page().locator(`th:text-is("${label}")`) })
+    .first()
+    .locator('td[data-value]')
+    .evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
+const term = async (panel, name) => Number(await panel.locator(`[data-term=${name}]`).getAttribute('data-value'));
+
+test('a score cell shows q·k term by term, ÷√d_k and ÷T, the mask and its row’s softmax: the engine’s numbers', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=The+cat+chased+the+ball&d=16&h=2&head=2&step=4&mask=causal&t=2`,
+  );
+  await started(page);
+  const trace = await engineTraceFor(engine, page);
+  const h = 1;
+  const panel = page.locator('[data-role=arithmetic]');
+  assert.equal(await panel.isHidden(), true, 'no panel before a cell is picked');
+
+  for (const [i, j] of [
+    [3, 1],
+    [1, 3], // above the diagonal: masked
+  ]) {
+    await page.click(`[data-role=stage] g.operand[data-step=scores] g.cell[data-i="${i}"][data-j="${j}"]`);
+    await page.waitForSelector(`[data-role=arithmetic][data-i="${i}"][data-j="${j}"]:not([hidden])`);
+    const q = trace.step('qHead', h).data.slice(i * trace.dK, (i + 1) * trace.dK);
+    const k = trace.step('kHead', h).data.slice(j * trace.dK, (j + 1) * trace.dK);
+    assert.deepEqual(await rowValues(panel, `q (${trace.tokens[i]})`), Array.from(q));
+    assert.deepEqual(await rowValues(panel, `k (${trace.tokens[j]})`), Array.from(k));
+    const products = await rowValues(panel, 'q × k');
+    products.forEach((p, m) => close(p, q[m] * k[m], `term ${m + 1}`));
+    const at = (name) => trace.step(name, h).data[i * trace.nKey + j];
+    assert.equal(await term(panel, 'score'), at('scores'));
+    close(
+      products.reduce((a, b) => a + b, 0),
+      at('scores'),
+      'the terms sum to the score',
+    );
+    assert.equal(await term(panel, 'scaled'), at('scaled'));
+    close(at('scores') / Math.sqrt(trace.dK) / 2, at('scaled'), '÷√d_k ÷T');
+    assert.equal(await term(panel, 'masked'), at('masked'));
+    assert.equal(await term(panel, 'weight'), at('weights'));
+    const text = await panel.textContent();
+    assert.ok(text.includes(`√${trace.dK}`), `÷√${trace.dK} in: ${text}`);
+    assert.match(text, /temperature T/);
+    assert.match(text, /Head 2/, 'heads are numbered from 1');
+    if (j > i) {
+      assert.equal(at('masked'), -Infinity);
+      assert.equal(at('weights'), 0);
+      assert.match(text, /masked: −∞/);
+    }
+    // The row's softmax: the engine's weights, summing to 1.
+    const weights = await rowValues(panel, 'weight A');
+    assert.deepEqual(weights, Array.from(trace.step('weights', h).data.slice(i * trace.nKey, (i + 1) * trace.nKey)));
+    close(
+      weights.reduce((a, b) => a + b, 0),
+      1,
+      'the row sums to 1',
+    );
+  }
+  await page.click('.step-button[data-step="7"]');
+  await page.waitForSelector('[data-role=stage] g.stage-legend g.hatch-key'); // causal: the key for hatched cells
+  await transitionsDone(page);
+  await shot(page, 'arithmetic-score-en');
+
+  // Chinese, and a change of temperature redraws the panel with the new numbers.
+  await page.click('.language button[data-lang="zh"]');
+  await page.waitForFunction(() => /头 2/.test(document.querySelector('[data-role=arithmetic]').textContent));
+  assert.match(await panel.textContent(), /温度 T/);
+  await transitionsDone(page);
+  await shot(page, 'arithmetic-score-zh');
+  await page.click('.arith-close');
+  await page.waitForSelector('[data-role=arithmetic][hidden]', { state: 'attached' });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('with scaling off the arithmetic and the stage say so: no ÷√d_k, no "scaled"', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=The+cat+chased+the+ball&d=16&h=2&step=5&scale=0`,
+  );
+  await started(page);
+  const trace = await engineTraceFor(engine, page);
+  await page.click('[data-role=stage] g.operand[data-step=scaled] g.cell[data-i="2"][data-j="0"]');
+  await page.waitForSelector('[data-role=arithmetic][data-i="2"]:not([hidden])');
+  const panel = page.locator('[data-role=arithmetic]');
+  const text = await panel.textContent();
+  assert.match(text, /Scaling is off/);
+  assert.doesNotMatch(text, /÷ √/);
+  assert.equal(await term(panel, 'scaled'), trace.step('scaled', 0).data[2 * trace.nKey]);
+  assert.equal(await term(panel, 'scaled'), await term(panel, 'score'), 'unscaled: the score itself');
+  const stage = await page.locator('[data-role=stage]').textContent();
+  assert.doesNotMatch(stage, /√/, `stage: ${stage}`);
+  assert.doesNotMatch(stage, /scaled/, `stage: ${stage}`);
+  const shapes = await page.locator('.explain .shapes').textContent();
+  assert.doesNotMatch(shapes, /√/, shapes);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('an output cell shows the value rows weighted by attention, summing to the engine’s output', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=The+cat+chased+the+ball&d=16&h=2&head=1&step=8`,
+  );
+  await started(page);
+  const trace = await engineTraceFor(engine, page);
+  const [i, c] = [2, 3];
+  // Keyboard: the grid is one tab stop, arrows move, Enter picks.
+  const first = page.locator('[data-role=stage] g.operand[data-step=headOutput] g.cell[tabindex="0"]');
+  await first.focus();
+  for (let k = 0; k < i; k++) await page.keyboard.press('ArrowDown');
+  for (let k = 0; k < c; k++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`[data-role=arithmetic][data-kind=output][data-i="${i}"][data-j="${c}"]:not([hidden])`);
+  assert.equal(await page.locator('.step-button[data-step="8"]').getAttribute('aria-current'), 'step');
+  const panel = page.locator('[data-role=arithmetic]');
+  const weights = trace.step('weights', 0).data.slice(i * trace.nKey, (i + 1) * trace.nKey);
+  const v = trace.step('vHead', 0);
+  for (let j = 0; j < trace.nKey; j++) {
+    const row = await panel
+      .locator(`tr[data-j="${j}"] td[data-value]`)
+      .evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
+    assert.deepEqual(row, [weights[j], ...v.data.slice(j * trace.dK, (j + 1) * trace.dK)], `row ${j}`);
+  }
+  const output = trace.step('headOutput', 0).data[i * trace.dK + c];
+  assert.equal(await term(panel, 'output'), output);
+  let sum = 0;
+  for (let j = 0; j < trace.nKey; j++) sum += weights[j] * v.data[j * trace.dK + c];
+  close(sum, output, 'Σ_j A[i, j]·V[j, c]');
+  // Nothing is masked (mask none): the legend offers no "masked" key.
+  assert.equal(await page.locator('[data-role=stage] g.stage-legend g.hatch-key').count(), 0);
+  await transitionsDone(page);
+  await shot(page, 'arithmetic-output-en');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('temperature is its own term: ÷T in the formula and the stage, explained, one range for slider, box and link', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=The+cat+chased+the+ball&step=5&view=softmax`,
+  );
+  await started(page);
+  const operators = () => page.locator('[data-role=stage] .operator-text').allTextContents();
+  assert.deepEqual(await operators(), ['÷ √dₖ =']);
+  assert.match(await page.locator('.concept-note').textContent(), /Temperature T = 1: .*separately from √d_k/);
+  const slider = page.locator('label.temperature input[type=range]');
+  const box = page.locator('[data-role=temperature]');
+  // The slider's ends are the box's ends (log scale): moving it to either end gives that bound.
+  for (const [end, want] of [
+    ['min', Number(await box.getAttribute('min'))],
+    ['max', Number(await box.getAttribute('max'))],
+  ]) {
+    await slider.evaluate((input, e) => {
+      input.value = input[e];
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }, end);
+    await page.waitForFunction((t) => new URL(location.href).searchParams.get('t') === String(t), want);
+    assert.equal(Number(await box.inputValue()), want, `slider at its ${end}`);
+  }
+  assert.deepEqual([await box.getAttribute('min'), await box.getAttribute('max')], ['0.05', '20']);
+  assert.deepEqual(await operators(), ['÷ √dₖ ÷ T =']);
+  const formula = await page.locator('.explain .formula .t-temperature').count();
+  assert.ok(formula > 0, 'the formula divides by T');
+  assert.match(await page.locator('.concept-note').textContent(), /Temperature T = 20/);
+  // With scaling off, only T divides: the stage never says √d_k.
+  await page.locator('[data-role=scale]').uncheck();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('scale') === '0');
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-role=stage] .operator-text')].some((t) => t.textContent === '÷ T ='),
+  );
+  assert.doesNotMatch(await page.locator('[data-role=stage]').textContent(), /√|scaled/);
+  assert.equal(await page.locator('.explain .formula .t-scale').count(), 0, 'no √d_k in the formula');
+  await transitionsDone(page);
+  await shot(page, 'temperature-en');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the stage and the matrices view state their colour scales: legends with the engine’s ranges, shared where compared', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=The+cat+chased+the+ball&step=4&view=matrices`,
+  );
+  await started(page);
+  const trace = await engineTraceFor(engine, page);
+  const maxAbs = (data) => data.reduce((m, v) => (Number.isFinite(v) ? Math.max(m, Math.abs(v)) : m), 0);
+  /** Each legend's label and its end ticks, as drawn in `role`. */
+  const legends = (role) =>
+    page.locator(`[data-role=${role}] g.stage-legend`).evaluateAll((gs) =>
+      gs.map((g) => ({
+        label: g.querySelector('.legend-label').textContent,
+        ticks: [...g.querySelectorAll('text.tick')].map((t) => t.textContent),
+      })),
+    );
+  await page.waitForSelector('[data-role=matrices] g.stage-legend');
+  const stage = await legends('stage');
+  const scores = stage.find((l) => l.label === 'S₁');
+  assert.ok(scores, `a legend for S₁: ${JSON.stringify(stage)}`);
+  const m = maxAbs(trace.step('scores', 0).data);
+  assert.deepEqual(scores.ticks, [formatShort(-m), '0', formatShort(m)]);
+  assert.equal(stage.length, 3, 'Q₁, K₁ᵀ and S₁ each have their own range');
+
+  const matrices = await legends('matrices');
+  assert.equal(matrices.length, 2, 'one scale for activations, one for weights');
+  const activations = Math.max(
+    ...['x', 'pe', 'xPe', 'q', 'k', 'v', 'concat', 'output'].map((n) => maxAbs(trace.step(n).data)),
+    maxAbs(trace.step('headOutput', 0).data),
+  );
+  const weights = Math.max(...['wQ', 'wK', 'wV', 'wO'].map((n) => maxAbs(trace.step(n).data)));
+  assert.deepEqual(matrices[0], { label: 'X … O', ticks: [formatShort(-activations), '0', formatShort(activations)] });
+  assert.deepEqual(matrices[1], { label: 'W_Q … W_O', ticks: [formatShort(-weights), '0', formatShort(weights)] });
+  // Every cell that prints a number prints one: no blank cell that could be read as zero.
+  const blanks = await page
+    .locator('[data-role=matrices] g.cell text, [data-role=stage] g.cell text')
+    .evaluateAll((ts) => ts.filter((t) => t.textContent === '').length);
+  assert.equal(blanks, 0);
+  await transitionsDone(page);
+  await shot(page, 'legends-matrices-en');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('positional encoding’s picture: a wave per dimension through the engine’s PE, at step 1 and in the matrices view', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=The+cat+chased+the+ball&d=16&step=1&view=matrices`,
+  );
+  await started(page);
+  const trace = await engineTraceFor(engine, page);
+  const pe = trace.step('pe');
+  for (const role of ['stage', 'matrices']) {
+    await page.waitForSelector(`[data-role=${role}] .pe-waves g.pe-strip`);
+    const strips = await page.locator(`[data-role=${role}] .pe-waves g.pe-strip`).evaluateAll((gs) =>
+      gs.map((g) => ({
+        dim: Number(g.dataset.dim),
+        label: g.querySelector('.pe-label').textContent,
+        dots: [...g.querySelectorAll('circle.sample')].map((c) => Number(c.dataset.value)),
+      })),
+    );
+    // d_model 16: the four fastest and the four slowest waves.
+    assert.deepEqual(
+      strips.map((s) => s.dim),
+      [0, 1, 2, 3, 12, 13, 14, 15],
+    );
+    for (const { dim, label, dots } of strips) {
+      assert.match(label, dim % 2 ? /cos$/ : /sin$/);
+      assert.deepEqual(
+        dots,
+        Array.from({ length: trace.nQuery }, (_, p) => pe.data[p * pe.cols + dim]),
+        `${role}: dim ${dim}`,
+      );
+      // The engine's numbers are the formula's (docs/computation.md), so the wave passes through them.
+      dots.forEach((v, p) => {
+        const angle = p / 10000 ** ((2 * Math.floor(dim / 2)) / pe.cols);
+        close(v, dim % 2 ? Math.cos(angle) : Math.sin(angle), `PE[${p}, ${dim}]`);
+      });
+    }
+  }
+  assert.match(await page.locator('.concept-note').textContent(), /one wave per dimension/);
+  await transitionsDone(page);
+  await shot(page, 'positional-waves-en');
+  await page.locator('[data-role=positionalEncoding]').uncheck();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('pe') === '0');
+  await page.waitForFunction(() => !document.querySelector('[data-role=stage] .pe-waves'));
+  assert.equal(await page.locator('[data-role=matrices] .pe-waves').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('phone and dark, both languages: the arithmetic panel, the legends and the waves fit the screen', async () => {
+  for (const lang of ['zh', 'en']) {
+    const { page, context, problems } = await openPage(
+      session.browser,
+      `${session.url}?lang=${lang}&s=猫追着球跑&mask=causal&step=7`,
+      { viewport: { width: 390, height: 844 } },
+    );
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await started(page);
+    await page.click('[data-role=stage] g.operand[data-step=weights] g.cell[data-i="2"][data-j="1"]');
+    await page.waitForSelector('[data-role=arithmetic][data-i="2"]:not([hidden])');
+    // The page does not scroll sideways: wide tables scroll inside the panel.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${lang}: the page is ${overflow} px wider than the phone`);
+    assert.ok((await page.locator('[data-role=stage] g.stage-legend').count()) > 0, 'the stage has its legends');
+    await transitionsDone(page);
+    await shot(page, `arithmetic-phone-dark-${lang}`);
+    await page.click('.step-button[data-step="1"]');
+    await page.waitForSelector('[data-role=stage] .pe-waves g.pe-strip');
+    await transitionsDone(page);
+    await shot(page, `positional-phone-dark-${lang}`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+});
+
+test('any other cell explains itself: projections term by term, X + PE, PE’s formula, Concat, given matrices', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=The+cat+chased+the+ball&d=16&h=2`,
+  );
+  await started(page);
+  const trace = await engineTraceFor(engine, page);
+  const at = (name, head, i, j) => {
+    const s = trace.step(name, head);
+    return s.data[i * s.cols + j];
+  };
+  const panel = page.locator('[data-role=arithmetic]');
+  /** Picks cell (i, j) of the `nth` operand showing `name` at `step`; resolves with the panel's text. */
+  const pick = async (step, name, i, j, nth = 0) => {
+    await page.click(`.step-button[data-step="${step}"]`);
+    await page
+      .locator(`[data-role=stage] g.operand[data-step=${name}] g.cell[data-i="${i}"][data-j="${j}"]`)
+      .nth(nth)
+      .click();
+    await page.waitForSelector(`[data-role=arithmetic][data-step=${name}][data-i="${i}"][data-j="${j}"]:not([hidden])`);
+    return panel.textContent();
+  };
+  const result = async () => Number(await panel.locator('[data-term=result]').getAttribute('data-value'));
+  /** The panel's term-by-term row of products, summed in float64, against the engine's cell. */
+  const productsSum = async () =>
+    (
+      await panel
+        .locator('tr', { has: page.locator('th:text-is("×")') })
+        .locator('td[data-value]')
+        .evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)))
+    ).reduce((a, b) => a + b, 0);
+
+  // Q = X'·W_Q: row 3 of X' times column 5 of W_Q.
+  await pick(2, 'q', 3, 5);
+  assert.equal(await result(), at('q', 0, 3, 5));
+  close(await productsSum(), at('q', 0, 3, 5), "Σ X'[3, m]·W_Q[m, 5]");
+  // K₂ (head 2) at column 1 is column dK + 1 of W_K.
+  const text = await pick(3, 'kHead', 2, 1, 1);
+  assert.match(text, new RegExp(`W_K column ${trace.dK + 1}`));
+  assert.equal(await result(), at('kHead', 1, 2, 1));
+  close(await productsSum(), at('k', 0, 2, trace.dK + 1), 'K₂ is K’s second slice');
+  // X' = X + PE.
+  await pick(1, 'xPe', 4, 3);
+  assert.equal(await result(), at('xPe', 0, 4, 3));
+  close(at('x', 0, 4, 3) + at('pe', 0, 4, 3), await result(), 'X + PE');
+  // PE by its formula.
+  const peText = await pick(1, 'pe', 4, 3);
+  assert.match(peText, /cos\(4 \/ 10000\^\(2\/16\)\)/);
+  assert.equal(await result(), at('pe', 0, 4, 3));
+  // Concat: head 2's column 0 is Concat's column dK.
+  await pick(9, 'concat', 1, trace.dK);
+  assert.equal(await result(), at('headOutput', 1, 1, 0));
+  // O = Concat·W_O.
+  await pick(10, 'output', 0, 7);
+  assert.equal(await result(), at('output', 0, 0, 7));
+  close(await productsSum(), at('output', 0, 0, 7), 'Σ Concat[0, m]·W_O[m, 7]');
+  // X is given: the panel says where it comes from.
+  assert.match(await pick(1, 'x', 0, 0), /Given, not computed/);
+  // K₁ᵀ at step 4 is drawn transposed: its cell (row m, column j) is K₁[j, m].
+  await page.click('.step-button[data-step="4"]');
+  await page.locator('[data-role=stage] g.operand[data-step=kHead] g.cell[data-i="1"][data-j="3"]').click();
+  await page.waitForSelector('[data-role=arithmetic][data-step=kHead][data-i="3"][data-j="1"]:not([hidden])');
+  assert.equal(await result(), at('kHead', 0, 3, 1));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('cross-attention: a second sentence gives keys and values; rectangular heatmaps and two-column links with the engine’s weights', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=zh&s=我爱吃火锅&step=7&view=heatmap`,
+  );
+  await started(page);
+  await page.fill('[data-role=kv]', 'I love hotpot');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('kv') === 'I love hotpot');
+  await page.waitForSelector('[data-role=heatmaps] g.multiple[data-head="0"] g.cell[data-j="2"]');
+  const tokens = await page.locator('[data-role=tokens] li').allTextContents();
+  const kvTokens = await page.locator('[data-role=kv-tokens] li').allTextContents();
+  assert.deepEqual(kvTokens, ['I', 'love', 'hotpot']);
+  const trace = engine.run({ tokens, kvTokens, dModel: 8, heads: 2, seed: 42 });
+  assert.equal(trace.nKey, 3);
+  for (let h = 0; h < 2; h++) {
+    const cells = await page
+      .locator(`[data-role=heatmaps] g.multiple[data-head="${h}"] g.cell`)
+      .evaluateAll((gs) => gs.map((g) => [Number(g.dataset.i), Number(g.dataset.j), Number(g.dataset.value)]));
+    assert.equal(cells.length, tokens.length * 3, `head ${h + 1}: a ${tokens.length} × 3 heatmap`);
+    for (const [i, j, v] of cells)
+      assert.equal(v, trace.step('weights', h).data[i * 3 + j], `head ${h + 1} (${i}, ${j})`);
+  }
+  await transitionsDone(page);
+  await shot(page, 'cross-attention-heatmap-zh');
+
+  // Links: queries on the left, the second sentence's tokens as keys on the right.
+  await page.click('[role=tab][data-view=links]');
+  await page.waitForSelector('[data-role=links] line.link', { state: 'attached' });
+  const keys = await page.locator('[data-role=links] text.token.key').allTextContents();
+  assert.deepEqual(keys, kvTokens);
+  // Steps 1 and 2 embed the second sentence and take K and V from it.
+  await page.click('.step-button[data-step="1"]');
+  await page.waitForSelector('[data-role=stage] g.operand[data-step=xPeKv]');
+  await page.click('.step-button[data-step="2"]');
+  await page.waitForSelector('[data-role=stage] g.operand[data-step=k]');
+  const inputs = await page
+    .locator('[data-role=stage] g.operand.matrix')
+    .evaluateAll((gs) => gs.map((g) => g.dataset.step));
+  assert.deepEqual(inputs, ['xPe', 'wQ', 'q', 'xPeKv', 'wK', 'k', 'xPeKv', 'wV', 'v']);
+  // A key's projection reads the second sentence's X'.
+  await page.locator('[data-role=stage] g.operand[data-step=k] g.cell[data-i="2"][data-j="1"]').click();
+  await page.waitForSelector('[data-role=arithmetic][data-step=k][data-i="2"]:not([hidden])');
+  assert.match(await page.locator('[data-role=arithmetic]').textContent(), /“hotpot”/);
+  assert.equal(
+    Number(await page.locator('[data-role=arithmetic] [data-term=result]').getAttribute('data-value')),
+    trace.step('k').data[2 * trace.step('k').cols + 1],
+  );
+  await transitionsDone(page);
+  await shot(page, 'cross-attention-step2-zh');
+  // The matrices view adds the second sentence's X_kv, PE_kv and X'_kv.
+  await page.click('[role=tab][data-view=matrices]');
+  await page.waitForSelector('[data-role=matrices] g.operand[data-step=xPeKv]');
+  const xKv = await page.locator('[data-role=matrices] g.operand[data-step=xKv] text.row-label').allTextContents();
+  assert.deepEqual(xKv, kvTokens);
+  // Emptying the second box is self-attention again; a picked cell of the second sentence goes.
+  await page.click('.step-button[data-step="1"]');
+  await page.locator('[data-role=stage] g.operand[data-step=xPeKv] g.cell[data-i="1"][data-j="0"]').click();
+  await page.waitForSelector('[data-role=arithmetic][data-step=xPeKv]:not([hidden])');
+  await page.fill('[data-role=kv]', '');
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has('kv'));
+  await page.waitForFunction(() => !document.querySelector('[data-role=stage] g.operand[data-step=xPeKv]'));
+  assert.equal(await page.locator('[data-role=kv-tokens] li').count(), 0);
+  await page.evaluate(() => window.attentionExplorer.idle());
+  assert.equal(await page.locator('[data-role=arithmetic]').isHidden(), true);
+  assert.equal(await page.locator('[data-role=message]').isHidden(), true, 'no engine error');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -1,0 +1,188 @@
+// The arithmetic of the cells before the scores and after the heads: a projection's cell as
+// a row times a column, term by term (Q = X'W_Q, its heads' slices, O = Concat·W_O), X' = X + PE,
+// PE by its formula, Concat as the head it came from, and the given matrices (X, W) by origin.
+// Each kind: { shape(sizes) → [rows, cols], requests(cell, sizes), draw(trace, s, cell) }.
+import { rowRequest, stepRequest } from '../explorer/requests.js';
+import { formatValue } from '../format.js';
+import { el, line, num, section, table } from './arithmetic-dom.js';
+
+// Weights are read whole (d_model × h·d_k at most 1024 × 4096), never as block means.
+const WHOLE = 4096;
+
+/** A projection: its input row, its weight matrix, the column offset of head h's slice. */
+const PROJECTIONS = {
+  q: { input: 'xPe', weight: 'wQ', title: 'Q', weightTitle: 'W_Q', perHead: false },
+  k: { input: 'xPe', weight: 'wK', title: 'K', weightTitle: 'W_K', perHead: false },
+  v: { input: 'xPe', weight: 'wV', title: 'V', weightTitle: 'W_V', perHead: false },
+  qHead: { input: 'xPe', weight: 'wQ', title: 'Q', weightTitle: 'W_Q', perHead: true },
+  kHead: { input: 'xPe', weight: 'wK', title: 'K', weightTitle: 'W_K', perHead: true },
+  vHead: { input: 'xPe', weight: 'wV', title: 'V', weightTitle: 'W_V', perHead: true },
+  output: { input: 'concat', weight: 'wO', title: 'O', weightTitle: 'W_O', perHead: false },
+};
+
+const column = (p, cell, sizes) => (p.perHead ? cell.head * sizes.dK + cell.j : cell.j);
+/** Without W_O (tutorial mode) the output is Concat itself: the engine's FLOPs say so. */
+const noOutputProjection = (trace) => trace.flops?.outputProjection === 0;
+
+/** Keys and values come from the second sentence in cross-attention: its X', rows and tokens. */
+const keySide = (name) => ['k', 'v', 'kHead', 'vHead'].includes(name);
+const inputOf = (p, name, z) => (z.cross && keySide(name) ? 'xPeKv' : p.input);
+const tokensOf = (trace, name) => (keySide(name) ? trace.kvTokens : trace.tokens);
+
+function productKind(name) {
+  const p = PROJECTIONS[name];
+  const width = (z) => (name === 'output' ? z.dModel : p.perHead ? z.dK : z.heads * z.dK);
+  return {
+    shape: (z) => [keySide(name) ? z.nKey : z.nQuery, width(z)],
+    requests: (cell, z) => [
+      rowRequest(inputOf(p, name, z), 0, cell.i),
+      ...(name === 'output' && noOutputProjection(z) ? [] : [stepRequest(p.weight, 0, WHOLE)]),
+      rowRequest(name, cell.head, cell.i),
+    ],
+    draw(trace, s, cell) {
+      const input = inputOf(p, name, trace);
+      const x = trace.row(input, 0, cell.i);
+      const token = tokensOf(trace, name)[cell.i];
+      const out = trace.row(name, cell.head, cell.i);
+      const title = `${p.title}${p.perHead ? cell.head + 1 : ''}[${cell.i}, ${cell.j}]`;
+      if (name === 'output' && noOutputProjection(trace)) {
+        return {
+          title: s.projectionTitle(title, trace.tokens[cell.i]),
+          parts: [
+            section(s.noOutputProjection, line(`O = Concat = `, num('strong', out[cell.j], { 'data-term': 'result' }))),
+          ],
+        };
+      }
+      const w = trace.step(p.weight, 0, WHOLE);
+      const c = column(p, cell, trace);
+      const weights = Array.from({ length: w.rows }, (_, m) => w.data[m * w.cols + c]);
+      const products = Array.from(x, (v, m) => v * weights[m]);
+      const inputTitle = { xPe: "X'", xPeKv: "X'_kv", concat: 'Concat' }[input];
+      return {
+        title: s.projectionTitle(title, token),
+        parts: [
+          section(
+            s.projectionFormula(inputTitle, p.weightTitle, c, x.length),
+            table([
+              { label: s.termIndex, values: products.map((_, m) => String(m)), cls: 'index' },
+              { label: `${inputTitle}[${cell.i}, m]`, values: Array.from(x) },
+              { label: `${p.weightTitle}[m, ${c}]`, values: weights },
+              { label: '×', values: products },
+            ]),
+            line(`${s.sum}: ${title} = `, num('strong', out[cell.j], { 'data-term': 'result' })),
+          ),
+        ],
+      };
+    },
+  };
+}
+
+/** X' = X + PE of the queries' sentence, or of cross-attention's second one (names …Kv). */
+function sumKind(kv) {
+  const [x, pe, xPe] = kv ? ['xKv', 'peKv', 'xPeKv'] : ['x', 'pe', 'xPe'];
+  return {
+    shape: (z) => [kv ? z.nKey : z.nQuery, z.dModel],
+    requests: (cell) => [x, pe, xPe].map((name) => rowRequest(name, 0, cell.i)),
+    draw(trace, s, { i, j }) {
+      const [a, b, out] = [x, pe, xPe].map((name) => trace.row(name, 0, i));
+      return {
+        title: s.projectionTitle(`X'${kv ? '_kv' : ''}[${i}, ${j}]`, (kv ? trace.kvTokens : trace.tokens)[i]),
+        parts: [
+          section(
+            s.sumFormula,
+            line(num('span', a[j]), ' + ', num('span', b[j]), ' = ', num('strong', out[j], { 'data-term': 'result' })),
+          ),
+        ],
+      };
+    },
+  };
+}
+
+/** PE[p, c] by its formula (the same for both sentences: it depends on the position only). */
+function positionKind(kv) {
+  const name = kv ? 'peKv' : 'pe';
+  return {
+    shape: (z) => [kv ? z.nKey : z.nQuery, z.dModel],
+    requests: (cell) => [rowRequest(name, 0, cell.i)],
+    draw(trace, s, { i, j }) {
+      const pe = trace.row(name, 0, i);
+      const d = pe.length;
+      const pair = 2 * Math.floor(j / 2);
+      const fn = j % 2 === 0 ? 'sin' : 'cos';
+      return {
+        title: s.projectionTitle(`PE${kv ? '_kv' : ''}[${i}, ${j}]`, (kv ? trace.kvTokens : trace.tokens)[i]),
+        parts: [
+          section(
+            s.peFormula,
+            line(
+              `${fn}(${i} / 10000^(${pair}/${d})) = ${fn}(${formatValue(i / 10000 ** (pair / d))}) = `,
+              num('strong', pe[j], { 'data-term': 'result' }),
+            ),
+          ),
+        ],
+      };
+    },
+  };
+}
+
+const concat = {
+  shape: (z) => [z.nQuery, z.heads * z.dK],
+  requests: (cell, z) => [rowRequest('concat', 0, cell.i), rowRequest('headOutput', Math.floor(cell.j / z.dK), cell.i)],
+  draw(trace, s, { i, j }) {
+    const h = Math.floor(j / trace.dK);
+    const head = trace.row('headOutput', h, i);
+    const out = trace.row('concat', 0, i);
+    return {
+      title: s.projectionTitle(`Concat[${i}, ${j}]`, trace.tokens[i]),
+      parts: [
+        section(
+          s.concatFormula(h + 1, trace.dK),
+          line(
+            `head${h + 1}[${i}, ${j % trace.dK}] = `,
+            num('span', head[j % trace.dK]),
+            ' → ',
+            num('strong', out[j], { 'data-term': 'result' }),
+          ),
+        ),
+      ],
+    };
+  },
+};
+
+/** X and the weights are given, not computed: the panel says where they come from. */
+function givenKind(name) {
+  const shapes = {
+    x: (z) => [z.nQuery, z.dModel],
+    xKv: (z) => [z.nKey, z.dModel],
+    wQ: (z) => [z.dModel, z.heads * z.dK],
+    wK: (z) => [z.dModel, z.heads * z.dK],
+    wV: (z) => [z.dModel, z.heads * z.dK],
+    wO: (z) => [z.heads * z.dK, z.dModel],
+  };
+  return {
+    shape: shapes[name],
+    requests: () => [],
+    draw: (trace, s, { i, j }) => ({
+      title: `${{ x: 'X', xKv: 'X_kv' }[name] ?? name.replace('w', 'W_')}[${i}, ${j}]`,
+      parts: [
+        el(
+          'p',
+          { class: 'arith-line' },
+          name.startsWith('x')
+            ? s.embeddingOrigin((name === 'xKv' ? trace.kvTokens : trace.tokens)[i])
+            : s.weightOrigin,
+        ),
+      ],
+    }),
+  };
+}
+
+export const INPUT_KINDS = {
+  ...Object.fromEntries(Object.keys(PROJECTIONS).map((name) => [name, productKind(name)])),
+  xPe: sumKind(false),
+  xPeKv: sumKind(true),
+  pe: positionKind(false),
+  peKv: positionKind(true),
+  concat,
+  ...Object.fromEntries(['x', 'xKv', 'wQ', 'wK', 'wV', 'wO'].map((name) => [name, givenKind(name)])),
+};

@@ -1,0 +1,79 @@
+// The matrices view: every matrix of the computation in order (with cross-attention's second
+// sentence after X'), one head's output, on two shared and stated colour scales (activations
+// X … O on one, the weights W_Q … W_O on another), so that a colour means the same number in
+// every matrix it is compared with; Q, K, V and Concat banded by head; PE's waves below them.
+import * as d3 from 'd3';
+import { drawStage } from './stage.js';
+import { drawPositional } from './positional.js';
+import { headColor, signedColor, stepMaxAbs } from '../scales.js';
+
+/** Every matrix of the computation, in order (name, title). */
+export const MATRICES = [
+  ['x', 'X'],
+  ['pe', 'PE'],
+  ['xPe', "X'"],
+  ['wQ', 'W_Q'],
+  ['wK', 'W_K'],
+  ['wV', 'W_V'],
+  ['q', 'Q'],
+  ['k', 'K'],
+  ['v', 'V'],
+  ['headOutput', 'head'],
+  ['concat', 'Concat'],
+  ['wO', 'W_O'],
+  ['output', 'O'],
+];
+
+// Cross-attention's second sentence, embedded the same way (after X').
+const KV_MATRICES = [
+  ['xKv', 'X_kv'],
+  ['peKv', 'PE_kv'],
+  ['xPeKv', "X'_kv"],
+];
+
+/** The matrices of this trace (or its sizes): with the second sentence's in cross-attention. */
+export function matricesOf(trace) {
+  if (!trace.cross) return MATRICES;
+  const at = MATRICES.findIndex(([name]) => name === 'xPe') + 1;
+  return [...MATRICES.slice(0, at), ...KV_MATRICES, ...MATRICES.slice(at)];
+}
+
+const BANDED = new Set(['q', 'k', 'v', 'concat']);
+const WEIGHTS = new Set(['wQ', 'wK', 'wV', 'wO']);
+
+/** The head each matrix is read for: only the head output is per head. */
+export const matrixHead = (name, head) => (name === 'headOutput' ? head : 0);
+
+/** o: { head, width, positionalEncoding, strings } */
+export function drawMatrices(svgElement, trace, { head, width, positionalEncoding, strings }) {
+  const svg = d3.select(svgElement);
+  const steps = matricesOf(trace).map(([name, title]) => ({
+    name,
+    title: name === 'headOutput' ? `head ${head + 1}` : title,
+    step: trace.step(name, matrixHead(name, head)),
+  }));
+  const shared = (weights) =>
+    signedColor(Math.max(0, ...steps.filter((s) => WEIGHTS.has(s.name) === weights).map((s) => stepMaxAbs(s.step))));
+  const colors = { weights: shared(true), activations: shared(false) };
+  const operands = steps.map(({ name, title, step }) => ({
+    id: name,
+    step,
+    title,
+    color: WEIGHTS.has(name) ? colors.weights : colors.activations,
+    animation: 'none',
+    columnColor: BANDED.has(name) ? (j) => headColor(Math.floor(j / trace.dK)) : null,
+  }));
+  drawStage(svg, operands, { width, stepKey: 'matrices', maxCell: 24, legend: {} });
+  // PE's waves under the matrices, where PE is one of them.
+  const [, , w, height] = svg.attr('viewBox').split(' ').map(Number);
+  const waves = svg
+    .selectAll('g.matrices-pe')
+    .data(positionalEncoding ? [0] : [])
+    .join('g')
+    .attr('class', 'matrices-pe')
+    .attr('transform', `translate(0,${height + 16})`);
+  if (!positionalEncoding) return;
+  const pe = steps.find((s) => s.name === 'pe').step;
+  const extra = drawPositional(waves, pe, { width: Math.min(w, 640), strings, tokens: trace.tokens });
+  svg.attr('viewBox', `0 0 ${w} ${height + extra + 24}`).attr('height', height + extra + 24);
+}
