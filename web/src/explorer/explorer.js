@@ -15,6 +15,7 @@ import { drawExplanation } from '../views/explain.js';
 import { VIEWS } from '../views/registry.js';
 import { buildStepper, updateStepper } from '../views/stepper.js';
 import { hideTooltip } from '../tooltip.js';
+import { withoutMotion } from '../motion.js';
 import { explorerMarkup } from './template.js';
 import { NotLoaded } from './lazy-trace.js';
 import { requestsFor } from './needs.js';
@@ -78,6 +79,7 @@ export function createExplorer(root, o) {
   let chipsDone = Promise.resolve(); // resolves when every chip of the trace is in the list
   let traceChanged = false;
   let stepChanged = false;
+  let typed = false; // the sentence changed since the last draw: draw it without motion
   let stageDirty = true; // a field the stage reads changed since it was drawn
   const strings = () => stringsFor(store.get().lang);
 
@@ -322,6 +324,7 @@ export function createExplorer(root, o) {
     const s = strings();
     const modelChanged = MODEL_FIELDS.some((f) => changed.has(f));
     if (changed.has('step')) stepChanged = true;
+    if (changed.has('sentence')) typed = true;
     // Hovering a token or picking a cell changes only what the views read (UI_FIELDS): the
     // controls, the stepper, the listener and the stage stay as they are.
     const viewsOnly = changed.size > 0 && [...changed].every((f) => UI_FIELDS.includes(f));
@@ -369,10 +372,15 @@ export function createExplorer(root, o) {
       }
     }
     renderTexts(state, s);
-    if (stageDirty) renderStage(state, s, stepChanged);
+    const drawViews = () => {
+      if (stageDirty) renderStage(state, s, stepChanged);
+      renderViews(state, s);
+    };
+    if (typed && !stepChanged) withoutMotion(drawViews);
+    else drawViews();
     stageDirty = false;
     stepChanged = false;
-    renderViews(state, s);
+    typed = false;
   }
 
   /** { focus: null } and/or { pair: null } when they name what the trace does not have, else null. */
