@@ -151,10 +151,11 @@ export function drawMatrix(g, step, options) {
           .attr('opacity', t ? 0 : 1);
         e.append('rect');
         e.append('text');
-        e.transition()
-          .duration(t)
-          .delay((d) => (t ? delay(d.i, d.j) : 0))
-          .attr('opacity', 1);
+        if (t)
+          e.transition()
+            .duration(t)
+            .delay((d) => delay(d.i, d.j))
+            .attr('opacity', 1);
         return e;
       },
       (update) => update,
