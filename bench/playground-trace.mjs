@@ -73,14 +73,23 @@ const fmt = (o) =>
     .filter(([, v]) => v >= 0.5)
     .map(([k, v]) => `${k} ${v.toFixed(1)}`)
     .join(', ');
-const long = tasks.filter((t) => t.dur / 1000 > OVER).sort((a, b) => b.dur - a.dur);
-console.log(`${tasks.length} tasks on the main thread in ${SECONDS} s; ${long.length} over ${OVER} ms`);
-for (const task of long.slice(0, 15)) {
+const describe = (task) => {
   const { sums, fns } = parts(task);
   const top = [...fns].sort((a, b) => b[1] - a[1]).slice(0, 3);
-  console.log(`${(task.dur / 1000).toFixed(1)} ms (cpu ${((task.tdur ?? 0) / 1000).toFixed(1)}): ${fmt(sums)}`);
+  console.log(`${task.ms.toFixed(1)} ms (cpu ${task.cpuMs.toFixed(1)}): ${fmt(sums)}`);
   for (const [label, ms] of top) console.log(`    ${ms.toFixed(1)} ms ${label}`);
-}
+};
+const long = tasks.filter((t) => t.ms > OVER).sort((a, b) => b.ms - a.ms);
+console.log(
+  `${tasks.length} tasks on the main thread in ${SECONDS} s; ${long.length} over ${OVER} ms (the longest 10):`,
+);
+long.slice(0, 10).forEach(describe);
+console.log('the 5 with the most CPU time:');
+tasks
+  .slice()
+  .sort((a, b) => b.cpuMs - a.cpuMs)
+  .slice(0, 5)
+  .forEach(describe);
 // Over all tasks: which functions and which event names take the main thread's time.
 const allFns = new Map();
 const total = {};
