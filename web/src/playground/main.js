@@ -62,10 +62,12 @@ await startPage(async () => {
     parts.forEach((p) => dirty.add(p));
     frame ||= requestAnimationFrame(drawFrame);
   }
+  let carried = new Set(); // parts the last frame left: drawn first, so none waits for ever
   function drawFrame() {
     frame = 0;
     const begin = performance.now();
-    for (const [name, when, draw] of PARTS) {
+    const order = [...PARTS.filter(([n]) => carried.has(n)), ...PARTS.filter(([n]) => !carried.has(n))];
+    for (const [name, when, draw] of order) {
       if (!dirty.has(name)) continue;
       if (performance.now() - begin > FRAME_BUDGET_MS) break;
       dirty.delete(name);
@@ -76,6 +78,7 @@ await startPage(async () => {
       draw();
       performance.measure(`playground:draw:${name}`, { start });
     }
+    carried = new Set(dirty);
     if (dirty.size) frame = requestAnimationFrame(drawFrame);
   }
 
