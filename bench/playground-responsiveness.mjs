@@ -1,6 +1,7 @@
 // The playground's main thread while the sort preset trains (issue 13 §2): the longest task
 // (the largest gap between two animation frames, and PerformanceObserver 'longtask' entries),
-// frames per second, how often the heatmaps and curves are redrawn and what one redraw costs.
+// frames per second, how often the heatmaps and curves are redrawn and what one redraw costs;
+// from a Chromium trace of the same window, each main-thread task's wall and CPU time.
 // Each run opens the built site (dist/site) in headless Chromium, measures SECONDS with the
 // page idle (the shared machine's own noise), then SECONDS while it trains.
 //   node bench/playground-responsiveness.mjs [--runs 3] [--seconds 8] [--write]
@@ -10,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openPage, startBrowser } from '../tests/e2e/browser.mjs';
+import { mainThreadTasks, TASK_CATEGORIES } from './playground-tasks.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -61,6 +63,23 @@ const summary = (m) => ({
   medianDraw: median(m.draws),
   longestDraw: Math.max(0, ...m.draws),
 });
+/**
+ * The summary of `measure` run under a Chromium trace, plus the main thread's longest task in
+ * wall time and the CPU time of the task with the most: what the page's own work costs,
+ * apart from the time the machine's other jobs take the core away.
+ */
+async function traced(page, run) {
+  await session.browser.startTracing(page, { categories: TASK_CATEGORIES });
+  const m = await run();
+  const { tasks } = mainThreadTasks(JSON.parse((await session.browser.stopTracing()).toString()).traceEvents);
+  return {
+    ...summary(m),
+    traceLongest: Math.max(0, ...tasks.map((t) => t.ms)),
+    cpuLongest: Math.max(0, ...tasks.map((t) => t.cpuMs)),
+    cpuOver50: tasks.filter((t) => t.cpuMs > 50).length,
+  };
+}
+
 const session = await startBrowser();
 const runs = { idle: [], training: [] };
 let steps = [];
@@ -68,10 +87,10 @@ try {
   for (let r = 0; r < RUNS; r++) {
     const { page, context } = await openPage(session.browser, `${session.url}playground.html?task=sort&lang=en`);
     await page.waitForSelector('[data-role=play]:not([disabled])', { timeout: 60000 });
-    runs.idle.push(summary(await page.evaluate(measure, SECONDS * 1000)));
+    runs.idle.push(await traced(page, () => page.evaluate(measure, SECONDS * 1000)));
     await page.click('[data-role=play]');
     await page.waitForFunction(() => window.attentionPlayground.history.loss.length > 5, null, { timeout: 60000 });
-    runs.training.push(summary(await page.evaluate(measure, SECONDS * 1000)));
+    runs.training.push(await traced(page, () => page.evaluate(measure, SECONDS * 1000)));
     steps.push(await page.evaluate(() => window.attentionPlayground.history.loss.at(-1)[0]));
     await context.close();
   }
@@ -91,6 +110,9 @@ const table = [
   row('longest gap between two frames, ms', 'longestGap'),
   row("longest 'longtask' entry, ms (0: none over 50 ms)", 'longestTask'),
   row('long tasks (over 50 ms) in the window', 'longTasks'),
+  row('longest main-thread task in the trace, ms of wall time', 'traceLongest'),
+  row("longest main-thread task's CPU time, ms (the page's own work)", 'cpuLongest', 1),
+  row('tasks with over 50 ms of CPU time', 'cpuOver50'),
   row('heatmap redraws per second', 'redrawsPerSecond', 1),
   row('one part redrawn (curves, heatmaps, head scores), median ms of JS', 'medianDraw', 1),
   row('one part redrawn, longest ms of JS', 'longestDraw', 1),

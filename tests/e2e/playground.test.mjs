@@ -8,6 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createEngine, root } from '../node/support.mjs';
 import { openPage, screenshotDir, startBrowser, waitUntil } from './browser.mjs';
 
@@ -279,4 +280,26 @@ test('model-handoff.js in the browser: the receiver reads what was handed over, 
   assert.equal(out.missing, null);
   assertClean(opened);
   await context.close();
+});
+
+test('the single file (file://) shows no playground link: it has no playground.html beside it; the served page links to one that loads', async () => {
+  const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.route('**/*', (route) =>
+    route.request().url().startsWith('file:') ? route.continue() : route.abort(),
+  );
+  const page = await context.newPage();
+  await page.goto(`${pathToFileURL(path.join(root, 'dist/attention-explorer.html')).href}?lang=en`);
+  // The explorer is drawn once its language buttons and copy-link button exist.
+  await page.waitForSelector('[data-role=stage] g.operand', { timeout: 20000 });
+  assert.equal(await page.locator('[data-role=copy-link]').isVisible(), true, 'the header is shown');
+  assert.equal(await page.locator('[data-role=playground-link]').count(), 0, 'no link to a missing page');
+  await context.close();
+
+  // The served explorer keeps the link, and it leads to a playground that starts.
+  const served = await openPage(session.browser, `${session.url}index.html?lang=en`);
+  await served.page.click('[data-role=playground-link]');
+  await served.page.waitForSelector('[data-role=play]:not([disabled])', { timeout: 20000 });
+  assert.match(served.page.url(), /\/playground\.html/);
+  assertClean(served);
+  await served.context.close();
 });

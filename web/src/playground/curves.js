@@ -30,10 +30,13 @@ export function drawLines(svgNode, { title, series, yDomain, log = false }) {
   }));
   const all = shown.flatMap((s) => s.points);
   const xMax = d3.max(all, (p) => p[0]) ?? 1;
+  // A nice x domain (0–500, 0–1000, …) changes only now and then while training: the axes
+  // (text the browser must lay out again) are redrawn only when a domain changes.
   const x = d3
     .scaleLinear()
     .domain([0, Math.max(1, xMax)])
-    .range([M.left, W - M.right]);
+    .range([M.left, W - M.right])
+    .nice(5);
   const extent = yDomain ?? d3.extent(all, (p) => p[1]);
   const lo = extent[0] ?? (log ? 1e-3 : 0);
   const hi = extent[1] ?? 1;
@@ -54,20 +57,13 @@ export function drawLines(svgNode, { title, series, yDomain, log = false }) {
     .attr('x', M.left)
     .attr('y', 14)
     .text((d) => d);
-  svg
-    .selectAll('g.x-axis')
-    .data([0])
-    .join('g')
-    .attr('class', 'x-axis')
-    .attr('transform', `translate(0,${H - M.bottom})`)
-    .call(d3.axisBottom(x).ticks(5, '~s'));
-  svg
-    .selectAll('g.y-axis')
-    .data([0])
-    .join('g')
-    .attr('class', 'y-axis')
-    .attr('transform', `translate(${M.left},0)`)
-    .call(d3.axisLeft(y).ticks(4, '~g'));
+  const axis = (name, transform, scale, draw) => {
+    const g = svg.selectAll(`g.${name}`).data([0]).join('g').attr('class', name).attr('transform', transform);
+    const key = `${scale.domain().join()} ${scale.range().join()}`;
+    if (g.attr('data-domain') !== key) g.attr('data-domain', key).call(draw);
+  };
+  axis('x-axis', `translate(0,${H - M.bottom})`, x, d3.axisBottom(x).ticks(5, '~s'));
+  axis('y-axis', `translate(${M.left},0)`, y, d3.axisLeft(y).ticks(4, '~g'));
 
   const line = d3
     .line()

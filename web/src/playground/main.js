@@ -20,6 +20,8 @@ const RATES = [0.0003, 0.001, 0.003, 0.01, 0.02, 0.03];
 /** While training, the typed example is answered again at most this often. */
 const ANSWER_MS = 1000;
 const CURVES_MS = 250;
+/** Drawing in one frame stops after this long; the rest waits for the next frame. */
+const FRAME_BUDGET_MS = 4;
 
 await startPage(async () => {
   const base = defaultState(defaultLanguage());
@@ -45,26 +47,39 @@ await startPage(async () => {
   let lastAnswer = null;
 
   // ---- drawing, at most once per frame ----
+  // The parts in the order they are drawn: the live heatmaps first. Once a frame's drawing has
+  // taken FRAME_BUDGET_MS, the parts still dirty wait for the next frame, so that one frame
+  // never pays for heatmaps and curves together (with the layout and paint each one brings).
+  const PARTS = [
+    ['snapshot', () => true, () => drawSnapshot(root, history, scrubIndex, t())],
+    ['answer', () => lastAnswer, () => drawAnswer(root, lastAnswer, t())],
+    ['heads', () => state.task === 'induction', () => drawHeadScores(root, history, t())],
+    ['curves', () => true, () => drawCurves(root, history, t())],
+    ['experiment', () => experimentRows.length, () => drawExperiment(root, experimentRows, t())],
+  ];
   const dirty = new Set();
   function redraw(...parts) {
     parts.forEach((p) => dirty.add(p));
-    frame ||= requestAnimationFrame(() => {
-      frame = 0;
+    frame ||= requestAnimationFrame(drawFrame);
+  }
+  let carried = new Set(); // parts the last frame left: drawn first, so none waits for ever
+  function drawFrame() {
+    frame = 0;
+    const begin = performance.now();
+    const order = [...PARTS.filter(([n]) => carried.has(n)), ...PARTS.filter(([n]) => !carried.has(n))];
+    for (const [name, when, draw] of order) {
+      if (!dirty.has(name)) continue;
+      if (performance.now() - begin > FRAME_BUDGET_MS) break;
+      dirty.delete(name);
+      if (!when()) continue;
       // Each part timed (performance.measure 'playground:draw:<part>', read by
       // bench/playground-responsiveness.mjs): what one redraw costs the main thread.
-      const part = (name, when, draw) => {
-        if (!dirty.has(name) || !when) return;
-        const start = performance.now();
-        draw();
-        performance.measure(`playground:draw:${name}`, { start });
-      };
-      part('curves', true, () => drawCurves(root, history, t()));
-      part('snapshot', true, () => drawSnapshot(root, history, scrubIndex, t()));
-      part('heads', state.task === 'induction', () => drawHeadScores(root, history, t()));
-      part('experiment', experimentRows.length, () => drawExperiment(root, experimentRows, t()));
-      part('answer', lastAnswer, () => drawAnswer(root, lastAnswer, t()));
-      dirty.clear();
-    });
+      const start = performance.now();
+      draw();
+      performance.measure(`playground:draw:${name}`, { start });
+    }
+    carried = new Set(dirty);
+    if (dirty.size) frame = requestAnimationFrame(drawFrame);
   }
 
   // The curves (D3 axes and paths, the costliest redraw) at most every CURVES_MS, the last
@@ -135,11 +150,19 @@ await startPage(async () => {
     $('step').disabled = !trainable;
   }
 
+  // One formatter per language: the status is rewritten with every progress message.
+  const formats = new Map();
+  const numberFormat = (lang) => {
+    if (!formats.has(lang))
+      formats.set(lang, new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en-US', { maximumFractionDigits: 0 }));
+    return formats.get(lang);
+  };
+
   /** The step counter, speed and size; `next` updates the figures, none: redraws them. */
   function showStatus(next = {}) {
     status = { step: next.step ?? status.step, rate: next.rate ?? status.rate };
     const s = t();
-    const format = new Intl.NumberFormat(state.lang === 'zh' ? 'zh-CN' : 'en-US', { maximumFractionDigits: 0 });
+    const format = numberFormat(state.lang);
     const { rate } = status;
     setText(
       $('status'),
