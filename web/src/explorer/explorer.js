@@ -8,12 +8,12 @@ import { strings as stringsFor } from '../i18n.js';
 import { createStore, MAX_SENTENCE_CHARS } from '../state.js';
 import { STEPS } from '../steps.js';
 import { tokenizeSentence, truncateToTokens } from '../tokenize.js';
-import { formatCount, headColor, stepMaxAbs, signedScale } from '../scales.js';
+import { formatCount, headColor, stepMaxAbs, signedScale, watchColorScheme } from '../scales.js';
 import { drawStage, sweepHighlights } from '../views/stage.js';
 import { drawStageExtras } from '../views/stage-extras.js';
 import { drawExplanation } from '../views/explain.js';
 import { drawLinks, linksLegend } from '../views/links.js';
-import { drawHeatmaps, heatmapTables } from '../views/heatmap.js';
+import { drawHeatmaps, heatmapStepFor, heatmapTables, HEATMAP_STEPS } from '../views/heatmap.js';
 import { drawSoftmax } from '../views/softmax.js';
 import { buildStepper, updateStepper } from '../views/stepper.js';
 import { hideTooltip } from '../tooltip.js';
@@ -297,6 +297,8 @@ export function createExplorer(root, o) {
       },
     });
     if (animateSweep && def.key === 'scores') sweepHighlights(svg, cell);
+    $('stage-note').hidden = state.head !== 'all' || trace.heads === 1;
+    $('stage-note').textContent = s.stageShowsHead(head);
     const [, , width, height] = svg.attr('viewBox').split(' ').map(Number);
     const extra = drawStageExtras(svg, trace, state, s, height);
     if (extra) svg.attr('viewBox', `0 0 ${width} ${height + extra + 40}`).attr('height', height + extra + 40);
@@ -314,11 +316,31 @@ export function createExplorer(root, o) {
     };
   }
 
+  /**
+   * The note over a view when it shows another step than the stage's (`shown`, 1-based, or
+   * null: every step), or one head where "all heads" is picked (`oneHead`).
+   */
+  function viewNote(state, s, shown, oneHead) {
+    const note = root.querySelector(`[data-panel="${state.view}"] [data-role=view-note]`);
+    if (!note) return;
+    const parts = [
+      shown && shown !== state.step ? s.viewShowsStep(shown, s.steps[shown - 1].title, state.step) : '',
+      oneHead && state.head === 'all' && trace.heads > 1 ? s.viewShowsHead(0) : '',
+    ];
+    note.hidden = !parts.join('');
+    note.textContent = parts.filter(Boolean).join(' ');
+  }
+
   const renderViews = loaded((state, s) => {
     if (!trace) {
       for (const role of ['links', 'heatmaps', 'matrices', 'softmax']) d3.select($(role)).selectAll('*').remove();
       return;
     }
+    // Drawn as wide as their panel (viewBox = drawn size): text keeps its size on a phone.
+    const viewWidth = Math.max(280, widths.views);
+    if (state.view === 'links') viewNote(state, s, HEATMAP_STEPS.weights, false);
+    else if (state.view === 'heatmap') viewNote(state, s, HEATMAP_STEPS[heatmapStepFor(state.step)], false);
+    else if (state.view === 'softmax') viewNote(state, s, null, true);
     if (state.view === 'links') {
       linksLegend(root.querySelector('.links-legend'), trace, { head: state.head, strings: s });
       const { shown, total, every } = drawLinks(d3.select($('links')), trace, {
@@ -326,6 +348,7 @@ export function createExplorer(root, o) {
         focus,
         pair,
         strings: s,
+        width: viewWidth,
         onFocus(next) {
           focus = next;
           if (next?.locked && next.side === 'query') store.set({ query: next.index });
@@ -337,12 +360,19 @@ export function createExplorer(root, o) {
       $('links-note').hidden = !notes.join('');
       $('links-note').textContent = notes.join(' ').trim();
     } else if (state.view === 'heatmap') {
+      // A click marks the cell (and its link in the links view) and stays in the heatmap.
       const onPair = (p) => {
         pair = p;
-        store.set({ view: 'links', head: state.head === 'all' ? 'all' : p.head });
+        renderViews(store.get(), strings());
       };
-      const width = Math.max(320, widths.views - 16);
-      drawHeatmaps(d3.select($('heatmaps')), trace, { step: state.step, head: state.head, strings: s, width, onPair });
+      drawHeatmaps(d3.select($('heatmaps')), trace, {
+        step: state.step,
+        head: state.head,
+        strings: s,
+        width: viewWidth,
+        pair,
+        onPair,
+      });
       $('heatmap-tables').hidden = !tablesShown;
       if (tablesShown) heatmapTables($('heatmap-tables'), trace, { step: state.step, head: state.head, strings: s });
     } else if (state.view === 'matrices') {
@@ -361,7 +391,7 @@ export function createExplorer(root, o) {
         };
       });
       drawStage(d3.select($('matrices')), operands, {
-        width: Math.max(600, widths.views - 16),
+        width: viewWidth,
         stepKey: 'matrices',
         maxCell: 24,
       });
@@ -371,6 +401,7 @@ export function createExplorer(root, o) {
         query: state.query,
         strings: s,
         scale: state.scale,
+        width: viewWidth,
         temperature: state.temperature,
         onQuery: (query) => store.set({ query }),
         onTemperature: (temperature) => store.set({ temperature }),
@@ -514,6 +545,8 @@ export function createExplorer(root, o) {
   observer.observe($('stage').parentElement);
   observer.observe(root.querySelector('.views'));
   buildControls(root, store);
+  // Head colours differ between light and dark: redraw when the scheme changes.
+  const stopWatchingScheme = watchColorScheme(() => render(store.get(), new Set()));
   store.subscribe(render);
   render(store.get(), new Set(MODEL_FIELDS));
 
@@ -535,6 +568,7 @@ export function createExplorer(root, o) {
     destroy() {
       generation++;
       observer.disconnect();
+      stopWatchingScheme();
       stepperUI.stop();
       // After any prepare still running, which may yet open a trace.
       queue = queue.then(dropTraces);

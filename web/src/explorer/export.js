@@ -1,6 +1,6 @@
 // Figures and data out of the explorer: the current view as a standalone SVG (title, legend
 // and labels included, styles inlined) or PNG, and every matrix of the trace as CSV or JSON.
-import { headColor } from '../scales.js';
+import { HEAD_COLORS, headColor } from '../scales.js';
 import {
   CSV_BOM,
   matricesOf,
@@ -23,10 +23,14 @@ text { font-family: system-ui, 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaH
 text.token { font-size: 15px; dominant-baseline: middle; }
 text.token.focused { font-weight: 700; fill: #d55e00; }
 .bar-value, .bar-label { text-anchor: middle; font-size: 11px; }
+.bar-label.upright { text-anchor: end; dominant-baseline: central; }
+.col-label { dominant-baseline: central; }
 line.zero, .axis path, .axis line { stroke: #d9d9e0; }
 .hatch-bg { fill: #eeeeee; } .hatch-line { stroke: #9a9a9a; stroke-width: 2; }
 rect.sweep { display: none; }
 image.pixels { image-rendering: pixelated; }
+.cell.masked text { fill: #333333 !important; }
+${HEAD_COLORS.map((c, h) => `line.link[data-head="${h}"], line.link[data-head="${h + 8}"] { stroke: ${c}; }`).join('\n')}
 `;
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -60,7 +64,7 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   out.append(el('text', { class: 'figure-title', x: 12, y: 22 }, title));
   out.append(el('text', { class: 'figure-subtitle', x: 12, y: 40 }, subtitle));
   heads.forEach((h, k) => {
-    out.append(el('rect', { x: 12 + k * 90, y: 50, width: 22, height: 6, fill: headColor(h) }));
+    out.append(el('rect', { x: 12 + k * 90, y: 50, width: 22, height: 6, fill: headColor(h, false) }));
     out.append(el('text', { x: 40 + k * 90, y: 57, class: 'legend-label' }, headLabel(h)));
   });
   const body = el('g', { transform: `translate(12,${top})` });

@@ -77,6 +77,7 @@ export function explorerMarkup() {
   </section>
   <section class="stage-row" data-chrome="stage">
     <div class="stage panel">
+      <p class="hint" data-role="stage-note" hidden></p>
       <svg data-role="stage" class="stage-svg" role="img" aria-labelledby="${id}-step-title"></svg>
     </div>
     <aside class="explain panel" aria-live="polite" data-chrome="explain">
@@ -100,13 +101,13 @@ export function explorerMarkup() {
         </div>
       </div>
     </div>
-    ${panel('links', '<p class="hint" data-i18n="linksHint"></p><p class="hint untrained" data-i18n="untrainedNote"></p><div class="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>')}
+    ${panel('links', '<p class="hint" data-i18n="linksHint"></p><p class="hint view-note" data-role="view-note" hidden></p><p class="hint untrained" data-i18n="untrainedNote"></p><div class="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>')}
     ${panel(
       'heatmap',
-      '<p class="hint" data-i18n="heatmapHint"></p><button type="button" data-role="table-toggle" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>',
+      '<p class="hint" data-i18n="heatmapHint"></p><p class="hint view-note" data-role="view-note" hidden></p><button type="button" data-role="table-toggle" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>',
     )}
     ${panel('matrices', '<p class="hint" data-i18n="matricesHint"></p><svg data-role="matrices" class="matrices-svg" role="img"></svg>')}
-    ${panel('softmax', '<p class="hint" data-i18n="softmaxHint"></p><div data-role="softmax"></div>')}
+    ${panel('softmax', '<p class="hint" data-i18n="softmaxHint"></p><p class="hint view-note" data-role="view-note" hidden></p><div data-role="softmax"></div>')}
   </section>
 </div>`;
 }

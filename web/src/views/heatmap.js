@@ -5,6 +5,9 @@ import { drawMatrix, measureMatrix } from './matrix.js';
 import { drawLegend } from './legend.js';
 import { formatShort, stepMaxAbs, signedScale, weightScale } from '../scales.js';
 
+/** The step (1-based) at which each matrix the heatmaps show is made. */
+export const HEATMAP_STEPS = { scores: 4, scaled: 5, masked: 6, weights: 7 };
+
 /** Which matrix the heatmaps show at each step (1-based). */
 export function heatmapStepFor(step) {
   if (step <= 4) return 'scores';
@@ -30,8 +33,13 @@ export function drawHeatmaps(svg, trace, o) {
   const color = (v) => (Number.isFinite(v) ? scale(v) : '#ddd');
 
   // Past 64 tokens a heatmap keeps its image's size a side (see matrix.js), not 8 px a cell.
+  // …and never wider than the view (a wider drawing would be scaled down, its labels under 11 px).
   const side = Math.max(trace.nQuery, trace.nKey);
-  const cell = side <= 64 ? Math.max(8, Math.min(32, Math.floor(380 / side))) : heatmapSide(heads.length) / side;
+  const fit = (o.width - measureMatrix(steps[0], { cell: 8 }).left - 4) / side;
+  const cell = Math.min(
+    side <= 64 ? Math.max(8, Math.min(32, Math.floor(380 / side))) : heatmapSide(heads.length) / side,
+    side <= 64 ? Math.floor(fit) : fit,
+  );
   const sizes = steps.map((s) => measureMatrix(s, { cell }));
   const gap = 24;
   const perRow = Math.max(1, Math.floor((o.width + gap) / (sizes[0].width + gap)));
@@ -66,6 +74,7 @@ export function drawHeatmaps(svg, trace, o) {
         title: `${o.strings.headN(s.head)} · ${name}`,
         masked,
         numbers: true,
+        picked: o.pair ? (i, j) => o.pair.head === s.head && o.pair.i === i && o.pair.j === j : null,
         onCell: (i, j) => o.onPair?.({ head: s.head, i, j }),
       });
     });

@@ -12,10 +12,15 @@ const SVG_CELL_LIMIT = 4096;
 // SVG cells cost a keystroke tens of milliseconds and show nothing more.
 const SMALL_CELL_LIMIT = 400;
 const MASKED_PIXEL = '#c8c8c8';
+// No text under 11 px (a phone's smallest readable size): labels are 11–13 px whatever the
+// cell, and where cells are smaller than a label, only every k-th row or column is labelled.
 const LABEL_FONT = 11;
-// Below this cell size token labels would overlap: a 2,048-token axis gets none (hover names
-// the token), not 2,048 unreadable text nodes.
-const MIN_LABEL_CELL = 6;
+const MAX_LABEL_FONT = 13;
+// Rows (and columns, whose labels stand upright) this far apart keep labels from touching.
+const LABEL_PITCH = 1.3;
+// Below this cell size an axis gets no labels at all (hover names the token): a 2,048-token
+// axis would still need hundreds of them.
+const MIN_LABEL_CELL = 2;
 
 // Layout measures the same labels dozens of times per draw (2,048 of them at the limit).
 const widths = new WeakMap();
@@ -23,10 +28,34 @@ const widths = new WeakMap();
 function labelWidth(labels) {
   if (!labels) return 0;
   if (!widths.has(labels)) {
-    const longest = labels.reduce((m, l) => Math.max(m, [...l].length), 0);
-    widths.set(labels, Math.min(90, 8 + longest * 9));
+    const longest = labels.reduce((m, l) => Math.max(m, textWidth(l, MAX_LABEL_FONT)), 0);
+    widths.set(labels, Math.min(90, 8 + longest));
   }
   return widths.get(labels);
+}
+
+/** A label's width in px at `font` px, estimated: CJK and other wide characters 1 em, others 0.62 em. */
+export function textWidth(text, font) {
+  let em = 0;
+  for (const ch of text) em += ch.codePointAt(0) >= 0x1100 ? 1 : 0.62;
+  return em * font;
+}
+
+/** `text` cut with "…" to fit `width` px at `font` px (the tooltip and tables keep it whole). */
+export function fitText(text, width, font) {
+  if (textWidth(text, font) <= width) return text;
+  let out = '';
+  for (const ch of text) {
+    if (textWidth(`${out}${ch}…`, font) > width) break;
+    out += ch;
+  }
+  return `${out}…`;
+}
+
+/** The label font for cells of `cell` px, and every how many rows a label fits. */
+export function labelSpacing(cell) {
+  const font = Math.min(MAX_LABEL_FONT, Math.max(LABEL_FONT, cell * 0.6));
+  return { font, every: Math.max(1, Math.ceil((font * LABEL_PITCH) / cell)) };
 }
 
 /** Entry delay of cell (i, j) for each kind of animation. */
@@ -85,21 +114,26 @@ export function drawMatrix(g, step, options) {
     .attr('y', 12)
     .text((d) => `${d}  [${m.rows} × ${m.cols}]`);
 
+  // Labels as { k, text }: every `every`-th one, cut to the room there is. Column labels stand
+  // upright (rotate −90), so that their room is the same whatever their length.
+  const { font, every } = labelSpacing(cell);
+  const thinned = (labels, room) =>
+    labels.flatMap((text, k) => (k % every ? [] : [{ k, text: fitText(text, room, font) }]));
   g.selectAll('text.row-label')
-    .data(m.tokenRows ? rowLabels : [])
+    .data(m.tokenRows ? thinned(rowLabels, m.left - 6) : [], (d) => d.k)
     .join('text')
     .attr('class', 'row-label')
     .attr('x', m.left - 4)
-    .attr('y', (_, i) => m.top + i * cell + cell / 2)
-    .attr('font-size', Math.min(LABEL_FONT + 2, Math.max(8, cell * 0.6)))
-    .text((d) => d);
+    .attr('y', (d) => m.top + d.k * cell + cell / 2)
+    .attr('font-size', font)
+    .text((d) => d.text);
   g.selectAll('text.col-label')
-    .data(m.tokenCols ? colLabels : [])
+    .data(m.tokenCols ? thinned(colLabels, m.top - 22) : [], (d) => d.k)
     .join('text')
     .attr('class', 'col-label')
-    .attr('transform', (_, j) => `translate(${m.left + j * cell + cell / 2},${m.top - 4}) rotate(-50)`)
-    .attr('font-size', Math.min(LABEL_FONT + 2, Math.max(8, cell * 0.6)))
-    .text((d) => d);
+    .attr('transform', (d) => `translate(${m.left + d.k * cell + cell / 2},${m.top - 4}) rotate(-90)`)
+    .attr('font-size', font)
+    .text((d) => d.text);
 
   const cellsGroup = g
     .selectAll('g.cells')
@@ -135,7 +169,7 @@ export function drawMatrix(g, step, options) {
   const delay = delayOf(animation, m.rows, m.cols);
   const t = duration(animation === 'none' ? 350 : 450);
   const showNumbers = numbers && cell >= 24;
-  const fontSize = Math.min(12, Math.max(8, cell * 0.36));
+  const fontSize = Math.min(13, Math.max(11, cell * 0.36));
   const chars = Math.floor((cell - 4) / (fontSize * 0.62));
 
   const groups = cellsGroup
@@ -161,6 +195,7 @@ export function drawMatrix(g, step, options) {
     )
     .attr('transform', (d) => `translate(${d.j * cell},${d.i * cell})`)
     .classed('masked', (d) => Boolean(options.masked?.(d.i, d.j)))
+    .classed('picked', (d) => Boolean(options.picked?.(d.i, d.j)))
     .attr('data-i', (d) => d.i)
     .attr('data-j', (d) => d.j)
     .attr('data-value', (d) => d.v);
@@ -179,7 +214,8 @@ export function drawMatrix(g, step, options) {
     .attr('y', (cell - 1) / 2)
     .attr('font-size', fontSize)
     // A style, not an attribute: the page's CSS colours svg text, and styles win over attributes.
-    .style('fill', (d) => (options.masked?.(d.i, d.j) ? '#555' : textColorOn(color(d.v))))
+    // Masked cells take theirs from the CSS (--masked-ink, one for light and one for dark).
+    .style('fill', (d) => (options.masked?.(d.i, d.j) ? null : textColorOn(color(d.v))))
     .text((d) => (showNumbers ? formatFit(d.v, chars) : ''));
 
   // One set of listeners on the grid, not one per cell: cells are re-rendered on every edit.

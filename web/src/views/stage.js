@@ -87,14 +87,19 @@ export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34 
           .attr('class', (d) => (d.op ? 'operand operator' : 'operand matrix'))
           .attr('transform', (d) => `translate(${d.x},${d.y})`)
           .attr('opacity', t ? 0 : 1)
-          .call((e) => e.transition().duration(t).attr('opacity', 1)),
+          .call((e) => e.transition('fade').duration(t).attr('opacity', 1)),
+      // Named transitions: a re-render during the fade-in moves the operand without
+      // interrupting its fade (an unnamed one did, and left it half transparent), and it
+      // finishes the fade from wherever it is.
       (update) =>
-        update.call((u) =>
-          u
-            .transition()
-            .duration(t)
-            .attr('transform', (d) => `translate(${d.x},${d.y})`),
-        ),
+        update
+          .call((u) =>
+            u
+              .transition('move')
+              .duration(t)
+              .attr('transform', (d) => `translate(${d.x},${d.y})`),
+          )
+          .call((u) => u.transition('fade').duration(t).attr('opacity', 1)),
       (exit) => exit.remove(),
     )
     .each(function draw(d) {

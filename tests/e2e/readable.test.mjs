@@ -1,0 +1,200 @@
+// Issue 11 §4, readable at every size: a 40-token paragraph in every view at 1280 and 390 px,
+// light and dark, both languages; labels that never overlap nor get clipped, no text under
+// 11 px on a phone, head and masked-cell colours with WCAG contrast, stage matrices that end
+// opaque, views that say what they show, and a heatmap click that stays in the heatmap.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { openPage, screenshotDir, startBrowser, transitionsDone } from './browser.mjs';
+import { contrast, labelProblems, smallText } from './readable.mjs';
+
+// 40 tokens by the page's default tokenization (the test checks the count), with a long word.
+export const PARAGRAPH_EN =
+  'The quick brown fox jumps over the lazy dog while a curious student reads about attention and every ' +
+  'token asks which others matter most internationalization meaning order and position all shape ' +
+  'the weights it finds here today in this sentence';
+export const PARAGRAPH_ZH =
+  '小明在北京的清华大学读书他每天早上骑自行车去图书馆看书中午和同学一起在食堂吃饭下午去实验室做实验晚上回宿舍休息周末他喜欢去公园散步看书';
+const VIEWS = ['links', 'heatmap', 'matrices', 'softmax'];
+
+let session;
+before(async () => {
+  session = await startBrowser();
+  mkdirSync(screenshotDir, { recursive: true });
+});
+after(async () => {
+  await session?.close();
+});
+
+/** Opens the page with `query`, and waits until it has drawn. */
+async function open(query, { width = 1280, dark = false, reducedMotion = true } = {}) {
+  const opened = await openPage(session.browser, `${session.url}?${query}`, {
+    viewport: { width, height: width < 600 ? 844 : 900 },
+  });
+  await opened.page.emulateMedia({
+    colorScheme: dark ? 'dark' : 'light',
+    reducedMotion: reducedMotion ? 'reduce' : 'no-preference',
+  });
+  await opened.page.waitForSelector('[data-role=stage] g.operand');
+  await settle(opened.page);
+  return opened;
+}
+
+async function settle(page) {
+  await page.evaluate(() => window.attentionExplorer.idle());
+  await transitionsDone(page);
+}
+
+async function set(page, state) {
+  await page.evaluate((s) => window.attentionExplorer.store.set(s), state);
+  await settle(page);
+}
+
+const paragraphQuery = (lang) =>
+  new URLSearchParams({ s: lang === 'zh' ? PARAGRAPH_ZH : PARAGRAPH_EN, lang, h: '4', d: '16' }).toString();
+
+test('the 40-token paragraphs are 40 tokens', async () => {
+  for (const lang of ['en', 'zh']) {
+    const { page, context } = await open(paragraphQuery(lang));
+    assert.equal(await page.locator('[data-role=tokens] li').count(), 40, lang);
+    await context.close();
+  }
+});
+
+test('a 40-token paragraph: no label overlaps another or is clipped, in every view and the stage, at 1280 and 390 px', async () => {
+  for (const width of [1280, 390]) {
+    for (const lang of ['en', 'zh']) {
+      const { page, context, problems } = await open(paragraphQuery(lang), { width });
+      for (const step of [1, 4, 7, 10]) {
+        await set(page, { step });
+        const found = await page.evaluate(labelProblems, '[data-role=stage]');
+        assert.deepEqual(found, [], `${width} px, ${lang}, stage at step ${step}`);
+      }
+      await set(page, { step: 7 });
+      for (const view of VIEWS) {
+        for (const head of ['all', 1]) {
+          await set(page, { view, head });
+          const found = await page.evaluate(labelProblems, `[data-panel="${view}"]`);
+          assert.deepEqual(found, [], `${width} px, ${lang}, ${view} view, head ${head}`);
+        }
+      }
+      assert.deepEqual(problems, []);
+      await context.close();
+    }
+  }
+});
+
+test('on a phone (390 px) no text is smaller than 11 px, in any step or view', async () => {
+  const { page, context } = await open(paragraphQuery('en'), { width: 390 });
+  for (let step = 1; step <= 10; step++) {
+    await set(page, { step });
+    for (const view of VIEWS) {
+      await set(page, { view });
+      const small = await page.evaluate(smallText, 11);
+      assert.deepEqual(small, [], `step ${step}, ${view} view`);
+    }
+  }
+  await context.close();
+});
+
+test('dark mode: every head colour and masked-cell text meet WCAG contrast on the panel', async () => {
+  const { page, context } = await open('s=我爱吃火锅&h=8&d=16&mask=causal&step=7&view=heatmap&head=0', {
+    dark: true,
+  });
+  const panel = await page.evaluate(() => getComputedStyle(document.querySelector('.views.panel')).backgroundColor);
+  await set(page, { view: 'links', head: 'all' });
+  const swatches = await page
+    .locator('.links-legend .swatch i')
+    .evaluateAll((els) => els.map((el) => getComputedStyle(el).backgroundColor));
+  assert.equal(swatches.length, 8);
+  for (const [h, colour] of swatches.entries()) {
+    // WCAG 1.4.11: graphical objects (lines, swatches) need 3:1 against what is next to them.
+    assert.ok(contrast(colour, panel) >= 3, `head ${h + 1}: ${colour} on ${panel} is ${contrast(colour, panel)}:1`);
+  }
+  const strokes = await page
+    .locator('[data-role=links] line.link')
+    .evaluateAll((els) => [...new Set(els.map((el) => getComputedStyle(el).stroke))]);
+  for (const colour of strokes) assert.ok(contrast(colour, panel) >= 3, `link ${colour} on ${panel}`);
+
+  // Masked cells print −∞ (step 6) over the hatch: its text against both hatch colours.
+  await set(page, { view: 'heatmap', step: 6, head: 0 });
+  const masked = await page.evaluate(() => {
+    const text = document.querySelector('[data-role=heatmaps] g.cell.masked text');
+    const style = (selector, property) => getComputedStyle(document.querySelector(selector))[property];
+    return {
+      text: text.textContent,
+      ink: getComputedStyle(text).fill,
+      back: style('.hatch-bg', 'fill'),
+      line: style('.hatch-line', 'stroke'),
+    };
+  });
+  assert.equal(masked.text, '−∞');
+  for (const under of [masked.back, masked.line]) {
+    assert.ok(
+      contrast(masked.ink, under) >= 4.5,
+      `masked text ${masked.ink} on ${under}: ${contrast(masked.ink, under)}:1`,
+    );
+  }
+  await context.close();
+});
+
+test('stage matrices end fully opaque when a re-render comes during their fade-in', async () => {
+  const { page, context } = await open('s=我爱吃火锅&step=1', { reducedMotion: false });
+  // Step 2 fades its matrices in (400 ms); a new seed re-renders the same operands meanwhile.
+  await page.evaluate(() => window.attentionExplorer.store.set({ step: 2 }));
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-role=stage] g.operand.matrix')].some((g) => {
+      const o = Number(g.getAttribute('opacity'));
+      return o > 0 && o < 1 && g.dataset.step === 'q';
+    }),
+  );
+  await page.evaluate(() => window.attentionExplorer.store.set({ seed: 7 }));
+  await settle(page);
+  const opacities = await page
+    .locator('[data-role=stage] g.operand, [data-role=stage] g.cell')
+    .evaluateAll((els) => els.map((el) => Number(el.getAttribute('opacity') ?? 1)));
+  assert.ok(opacities.length > 10);
+  assert.deepEqual(
+    opacities.filter((o) => o !== 1),
+    [],
+    'every operand and cell ends at opacity 1',
+  );
+  await context.close();
+});
+
+test('the views say which step and head they show when the stage shows another', async () => {
+  const { page, context } = await open('s=我爱吃火锅&step=2&lang=en&head=all');
+  const note = (view) => page.locator(`[data-panel="${view}"] [data-role=view-note]`);
+  await set(page, { view: 'links' });
+  assert.match(await note('links').textContent(), /step 7/i, 'links show the weights of step 7');
+  await set(page, { view: 'heatmap' });
+  assert.match(await note('heatmap').textContent(), /step 4/i, 'the heatmap shows the scores of step 4');
+  await set(page, { step: 7 });
+  assert.equal(await note('heatmap').isHidden(), true, 'at step 7 the heatmap shows the stage’s step');
+  // "All heads" in the views, one head in the stage: the stage says which.
+  const stageNote = page.locator('[data-role=stage-note]');
+  assert.match(await stageNote.textContent(), /head 1/i);
+  await set(page, { head: 1 });
+  assert.equal(await stageNote.isHidden(), true);
+  await set(page, { lang: 'zh', head: 'all' });
+  assert.match(await stageNote.textContent(), /头 ?1/);
+  await context.close();
+});
+
+test('clicking a heatmap cell marks its link and stays in the heatmap', async () => {
+  const { page, context } = await open('s=我爱吃火锅&step=7&view=heatmap&head=all&lang=en');
+  const cell = page.locator('[data-role=heatmaps] g.multiple[data-head="1"] g.cell[data-i="2"][data-j="3"]');
+  await cell.click();
+  await settle(page);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.store.get().view), 'heatmap');
+  assert.equal(await page.locator('[data-panel=heatmap]').isVisible(), true);
+  assert.ok((await cell.getAttribute('class')).split(' ').includes('picked'), 'the cell is marked');
+  assert.equal(await page.locator('[data-role=heatmaps] g.cell.picked').count(), 1);
+  // The links view, when opened, shows that link highlighted.
+  await set(page, { view: 'links' });
+  const pair = page.locator('[data-role=links] line.link.pair');
+  assert.equal(await pair.count(), 1);
+  assert.deepEqual(await pair.evaluate((l) => [l.dataset.head, l.dataset.i, l.dataset.j]), ['1', '2', '3']);
+  await context.close();
+});
