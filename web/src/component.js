@@ -38,10 +38,23 @@ documentSheet.replaceSync(`${fontFaces.join('\n')}\n${css.match(/\.tooltip\s*{[^
 const shadowSheet = new CSSStyleSheet();
 shadowSheet.replaceSync(css.replace(/@font-face\s*{[^}]*}/g, ''));
 
+/** 'zh' or 'en' for a language tag such as zh-CN, zh-Hans or en-GB; null for any other. */
+function languageOf(tag) {
+  const match = /^(zh|en)(?:-|$)/i.exec(tag ?? '');
+  return match ? match[1].toLowerCase() : null;
+}
+
+/** The language of the page around `element` (its nearest ancestor with a lang), or null. */
+function hostLanguage(element) {
+  return languageOf(element.parentElement?.closest('[lang]')?.getAttribute('lang'));
+}
+
 function stateFromAttributes(element, base) {
   const query = new URLSearchParams();
   for (const [attribute, key] of Object.entries(ATTRIBUTES)) {
     let value = element.getAttribute(attribute);
+    // Without a lang of its own the element speaks the host page's language (<html lang>).
+    if (attribute === 'lang') value = value === null ? hostLanguage(element) : (languageOf(value) ?? value);
     if (value === null) continue;
     if (attribute === 'step' && STEP_NAMES.includes(value)) value = String(STEP_NAMES.indexOf(value) + 1);
     if (['scale', 'positional-encoding', 'tutorial'].includes(attribute))
@@ -56,6 +69,8 @@ class AttentionExplorerElement extends HTMLElement {
 
   #explorer = null;
   #base = null;
+  // Watches the lang of the page around the element (see #followHostLanguage).
+  #langObserver = null;
 
   async connectedCallback() {
     if (this.#explorer || this.shadowRoot) return;
@@ -75,6 +90,12 @@ class AttentionExplorerElement extends HTMLElement {
       for (const flag of CHROME)
         if (this.hasAttribute(flag))
           chrome[flag] = this.getAttribute(flag) !== 'false' && this.getAttribute(flag) !== '0';
+      // Never a 0 px box while the engine loads (a slow network, or one that never answers).
+      const loading = document.createElement('p');
+      loading.className = 'startup-loading';
+      loading.setAttribute('role', 'status');
+      loading.textContent = strings(state.lang).loading;
+      root.replaceChildren(loading);
       const engine = await sharedEngine();
       this.#explorer = createExplorer(root, {
         engine,
@@ -83,6 +104,7 @@ class AttentionExplorerElement extends HTMLElement {
         onChange: (s) => this.dispatchEvent(new CustomEvent('statechange', { detail: { ...s } })),
       });
       this.#showIgnored(notices, state.lang);
+      this.#followHostLanguage();
       this.dispatchEvent(new Event('ready'));
     } catch (error) {
       // Never an empty box that stays empty: say what happened, where the explorer would be.
@@ -103,11 +125,27 @@ class AttentionExplorerElement extends HTMLElement {
     this.#explorer.store.set(state);
   }
 
+  /** When the host page changes its lang (a language switch), an element without one follows. */
+  #followHostLanguage() {
+    this.#langObserver = new MutationObserver(() => {
+      const lang = hostLanguage(this);
+      if (this.#explorer && !this.hasAttribute('lang') && lang && lang !== this.#explorer.store.get().lang)
+        this.#explorer.store.set({ lang });
+    });
+    this.#langObserver.observe(document.documentElement, {
+      attributes: true,
+      attributeFilter: ['lang'],
+      subtree: true,
+    });
+  }
+
   #showIgnored(notices, lang) {
     this.#explorer.showNotice(notices.length ? strings(lang).ignoredAttributes(notices.join(', ')) : null);
   }
 
   disconnectedCallback() {
+    this.#langObserver?.disconnect();
+    this.#langObserver = null;
     this.#explorer?.destroy();
     this.#explorer = null;
     this.shadowRoot?.replaceChildren();
