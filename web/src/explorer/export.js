@@ -5,8 +5,8 @@ import {
   CSV_BOM,
   matricesOf,
   summaryOf,
-  traceCSV as serializeCSV,
   traceJSON as serializeJSON,
+  traceLongCSV,
 } from '../../../dist/engine/serialize.js';
 import { pixelsDataURL } from '../views/pixels.js';
 
@@ -116,11 +116,12 @@ export function traceJSON(trace, state) {
 }
 
 /**
- * Every step as CSV blocks: a line "# step,<name>,head,<h>,shape,<rows>x<cols>", then labelled
- * rows; the file starts with a UTF-8 BOM so that Excel keeps Chinese labels intact.
+ * Every step as one long table (step,head,row,row_label,col,col_label,value; see
+ * docs/embedding.md): one table a spreadsheet can filter, where blocks of tables in one file
+ * were not. The file starts with a UTF-8 BOM so that Excel keeps Chinese labels intact.
  */
 export function traceCSV(trace) {
-  return CSV_BOM + [...serializeCSV(matrices(trace))].join('');
+  return CSV_BOM + [...traceLongCSV(matrices(trace))].join('');
 }
 
 export function download(name, content, type) {
