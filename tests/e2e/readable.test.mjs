@@ -198,3 +198,47 @@ test('clicking a heatmap cell marks its link and stays in the heatmap', async ()
   assert.deepEqual(await pair.evaluate((l) => [l.dataset.head, l.dataset.i, l.dataset.j]), ['1', '2', '3']);
   await context.close();
 });
+
+test('exported figures: no label overlaps the title or another label', async () => {
+  const { page, context } = await open(paragraphQuery('en'));
+  for (const view of VIEWS) {
+    await set(page, { view, step: 7, head: 'all' });
+    // The figure as a file shows it: its own <style>, outside the page's panels.
+    const found = await page.evaluate(
+      ([check, svg]) => {
+        const holder = document.createElement('div');
+        holder.className = 'panel figure-check';
+        holder.style.cssText = 'position: absolute; left: 0; top: 0; width: max-content';
+        holder.innerHTML = svg;
+        document.body.append(holder);
+        try {
+          return new Function(`return (${check})`)()('.figure-check');
+        } finally {
+          holder.remove();
+        }
+      },
+      [labelProblems.toString(), await page.evaluate(() => window.attentionExplorer.viewSVG())],
+    );
+    assert.deepEqual(found, [], `${view} figure`);
+  }
+  await context.close();
+});
+
+test('screenshots: a 40-token paragraph at 1280 and 390 px, light and dark, English and 中文', async () => {
+  for (const width of [1280, 390]) {
+    for (const dark of [false, true]) {
+      for (const lang of ['en', 'zh']) {
+        const { page, context, problems } = await open(paragraphQuery(lang), { width, dark });
+        const name = `paragraph-${width}-${dark ? 'dark' : 'light'}-${lang}`;
+        await set(page, { step: 7 });
+        await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+        for (const view of VIEWS.slice(1)) {
+          await set(page, { view });
+          await page.locator('.views.panel').screenshot({ path: path.join(screenshotDir, `${name}-${view}.png`) });
+        }
+        assert.deepEqual(problems, []);
+        await context.close();
+      }
+    }
+  }
+});

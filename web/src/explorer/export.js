@@ -9,6 +9,18 @@ import {
   traceLongCSV,
 } from '../../../dist/engine/serialize.js';
 import { pixelsDataURL } from '../views/pixels.js';
+import { textWidth } from '../views/matrix.js';
+
+/** `text` broken into lines of at most `width` px at `font` px (at spaces; a long word alone). */
+function wrap(text, width, font) {
+  const lines = [''];
+  for (const word of text.split(' ')) {
+    const line = lines.at(-1) ? `${lines.at(-1)} ${word}` : word;
+    if (lines.at(-1) && textWidth(line, font) > width) lines.push(word);
+    else lines[lines.length - 1] = line;
+  }
+  return lines;
+}
 
 // The rules an exported figure needs, with concrete colours (a file has no page CSS).
 const FIGURE_CSS = `
@@ -50,8 +62,11 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   const [, , width, height] = (svg.getAttribute('viewBox') ?? `0 0 ${svg.clientWidth} ${svg.clientHeight}`)
     .split(' ')
     .map(Number);
+  // The subtitle holds the whole sentence: wrapped to the figure's width, never cut off.
+  const subtitleLines = wrap(subtitle, width, 12);
   const legendHeight = heads.length ? 22 : 0;
-  const top = 48 + legendHeight;
+  const legendY = 50 + (subtitleLines.length - 1) * 15;
+  const top = legendY - 2 + legendHeight;
   const out = el('svg', {
     xmlns: SVG_NS,
     width: width + 24,
@@ -62,10 +77,10 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   const defs = svg.getRootNode().querySelector('svg.defs defs');
   if (defs) out.append(defs.cloneNode(true));
   out.append(el('text', { class: 'figure-title', x: 12, y: 22 }, title));
-  out.append(el('text', { class: 'figure-subtitle', x: 12, y: 40 }, subtitle));
+  subtitleLines.forEach((line, k) => out.append(el('text', { class: 'figure-subtitle', x: 12, y: 40 + k * 15 }, line)));
   heads.forEach((h, k) => {
-    out.append(el('rect', { x: 12 + k * 90, y: 50, width: 22, height: 6, fill: headColor(h, false) }));
-    out.append(el('text', { x: 40 + k * 90, y: 57, class: 'legend-label' }, headLabel(h)));
+    out.append(el('rect', { x: 12 + k * 90, y: legendY, width: 22, height: 6, fill: headColor(h, false) }));
+    out.append(el('text', { x: 40 + k * 90, y: legendY + 7, class: 'legend-label' }, headLabel(h)));
   });
   const body = el('g', { transform: `translate(12,${top})` });
   for (const child of svg.childNodes) body.append(child.cloneNode(true));
