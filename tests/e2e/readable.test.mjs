@@ -85,6 +85,27 @@ test('a 40-token paragraph: no label overlaps another or is clipped, in every vi
   }
 });
 
+test('a short sentence: printed values never cover a title or a label, in the page and its figures', async () => {
+  for (const width of [1280, 390]) {
+    const { page, context } = await open('s=我爱吃火锅&mask=causal&lang=en', { width });
+    for (let step = 1; step <= 10; step++) {
+      await set(page, { step });
+      assert.deepEqual(
+        await page.evaluate(labelProblems, '[data-role=stage]'),
+        [],
+        `${width} px, stage at step ${step}`,
+      );
+    }
+    for (const view of VIEWS) {
+      await set(page, { view, head: 0 });
+      const found = await page.evaluate(labelProblems, `[data-panel="${view}"]`);
+      assert.deepEqual(found, [], `${width} px, ${view} view`);
+      assert.deepEqual(await figureProblems(page), [], `${width} px, ${view} figure`);
+    }
+    await context.close();
+  }
+});
+
 test('on a phone (390 px) no text is smaller than 11 px, in any step or view', async () => {
   const { page, context } = await open(paragraphQuery('en'), { width: 390 });
   for (let step = 1; step <= 10; step++) {
@@ -199,27 +220,31 @@ test('clicking a heatmap cell marks its link and stays in the heatmap', async ()
   await context.close();
 });
 
+/** labelProblems of the current view's exported SVG, shown as a file shows it (its own <style>). */
+async function figureProblems(page) {
+  const svg = await page.evaluate(() => window.attentionExplorer.viewSVG());
+  return page.evaluate(
+    ([check, text]) => {
+      const holder = document.createElement('div');
+      holder.className = 'panel figure-check';
+      holder.style.cssText = 'position: absolute; left: 0; top: 0; width: max-content';
+      holder.innerHTML = text;
+      document.body.append(holder);
+      try {
+        return new Function(`return (${check})`)()('.figure-check');
+      } finally {
+        holder.remove();
+      }
+    },
+    [labelProblems.toString(), svg],
+  );
+}
+
 test('exported figures: no label overlaps the title or another label', async () => {
   const { page, context } = await open(paragraphQuery('en'));
   for (const view of VIEWS) {
     await set(page, { view, step: 7, head: 'all' });
-    // The figure as a file shows it: its own <style>, outside the page's panels.
-    const found = await page.evaluate(
-      ([check, svg]) => {
-        const holder = document.createElement('div');
-        holder.className = 'panel figure-check';
-        holder.style.cssText = 'position: absolute; left: 0; top: 0; width: max-content';
-        holder.innerHTML = svg;
-        document.body.append(holder);
-        try {
-          return new Function(`return (${check})`)()('.figure-check');
-        } finally {
-          holder.remove();
-        }
-      },
-      [labelProblems.toString(), await page.evaluate(() => window.attentionExplorer.viewSVG())],
-    );
-    assert.deepEqual(found, [], `${view} figure`);
+    assert.deepEqual(await figureProblems(page), [], `${view} figure`);
   }
   await context.close();
 });
