@@ -9,7 +9,7 @@ import {
   traceLongCSV,
 } from '../../../dist/engine/serialize.js';
 import { pixelsDataURL } from '../views/pixels.js';
-import { textWidth } from '../views/matrix.js';
+import { textWidth } from '../views/text.js';
 
 /** `text` broken into lines of at most `width` px at `font` px (at spaces; a long word alone). */
 function wrap(text, width, font) {

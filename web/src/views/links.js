@@ -6,7 +6,7 @@ import { formatExact, headColor } from '../scales.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 import { pixels } from './pixels.js';
-import { fitText } from './matrix.js';
+import { fitText } from './text.js';
 
 const MAX_WIDTH = 9;
 // Below min a line is thinner than a hair: not drawn. Beyond max lines the view keeps the

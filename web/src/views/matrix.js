@@ -6,6 +6,7 @@ import { formatExact, formatFit, textColorOn } from '../scales.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 import { pixels } from './pixels.js';
+import { fitText, textWidth } from './text.js';
 
 const SVG_CELL_LIMIT = 4096;
 // Past this many cells, a grid too small to print numbers is drawn as one image: thousands of
@@ -19,8 +20,8 @@ const MAX_LABEL_FONT = 13;
 // Rows (and columns, whose labels stand upright) this far apart keep labels from touching.
 const LABEL_PITCH = 1.3;
 // Below this cell size an axis gets no labels at all (hover names the token): a 2,048-token
-// axis would still need hundreds of them.
-const MIN_LABEL_CELL = 2;
+// axis would still need hundreds of them (thirteen such matrices: thousands of nodes).
+const MIN_LABEL_CELL = 6;
 
 // Layout measures the same labels dozens of times per draw (2,048 of them at the limit).
 const widths = new WeakMap();
@@ -34,26 +35,8 @@ function labelWidth(labels) {
   return widths.get(labels);
 }
 
-/** A label's width in px at `font` px, estimated: CJK and other wide characters 1 em, others 0.62 em. */
-export function textWidth(text, font) {
-  let em = 0;
-  for (const ch of text) em += ch.codePointAt(0) >= 0x1100 ? 1 : 0.62;
-  return em * font;
-}
-
-/** `text` cut with "…" to fit `width` px at `font` px (the tooltip and tables keep it whole). */
-export function fitText(text, width, font) {
-  if (textWidth(text, font) <= width) return text;
-  let out = '';
-  for (const ch of text) {
-    if (textWidth(`${out}${ch}…`, font) > width) break;
-    out += ch;
-  }
-  return `${out}…`;
-}
-
 /** The label font for cells of `cell` px, and every how many rows a label fits. */
-export function labelSpacing(cell) {
+function labelSpacing(cell) {
   const font = Math.min(MAX_LABEL_FONT, Math.max(LABEL_FONT, cell * 0.6));
   return { font, every: Math.max(1, Math.ceil((font * LABEL_PITCH) / cell)) };
 }

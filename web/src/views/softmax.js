@@ -5,7 +5,7 @@ import * as d3 from 'd3';
 import { formatExact, formatShort, headColor } from '../scales.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
-import { fitText, textWidth } from './matrix.js';
+import { fitText, textWidth } from './text.js';
 
 // Past this many bars a chart is one <path> (no per-bar nodes, labels or motion): a 2,048-token
 // row cannot be read bar by bar, and 12,000 animated nodes froze the page.
