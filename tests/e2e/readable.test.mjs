@@ -120,9 +120,19 @@ test('on a phone (390 px) no text is smaller than 11 px, in any step or view', a
 });
 
 test('dark mode: every head colour and masked-cell text meet WCAG contrast on the panel', async () => {
-  const { page, context } = await open('s=我爱吃火锅&h=8&d=16&mask=causal&step=7&view=heatmap&head=0', {
-    dark: true,
-  });
+  const { page, context } = await open('s=我爱吃火锅&h=8&d=16&mask=causal&step=7&view=links&head=all');
+  // Opened light: head 8 is Okabe–Ito's black; switching the scheme redraws in dark colours.
+  const head8 = () =>
+    page
+      .locator('.links-legend .swatch i')
+      .nth(7)
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
+  assert.equal(await head8(), 'rgb(0, 0, 0)');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForFunction(
+    () => getComputedStyle(document.querySelectorAll('.links-legend .swatch i')[7]).backgroundColor !== 'rgb(0, 0, 0)',
+  );
+  await settle(page);
   const panel = await page.evaluate(() => getComputedStyle(document.querySelector('.views.panel')).backgroundColor);
   await set(page, { view: 'links', head: 'all' });
   const swatches = await page
