@@ -63,9 +63,12 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
     .split(' ')
     .map(Number);
   // The subtitle holds the whole sentence: wrapped to the figure's width, never cut off.
+  // (and the title, on a narrow figure; bold is estimated a size larger).
+  const titleLines = wrap(title, width, 18);
+  const shift = (titleLines.length - 1) * 20;
   const subtitleLines = wrap(subtitle, width, 12);
   const legendHeight = heads.length ? 22 : 0;
-  const legendY = 50 + (subtitleLines.length - 1) * 15;
+  const legendY = shift + 50 + (subtitleLines.length - 1) * 15;
   const top = legendY - 2 + legendHeight;
   const out = el('svg', {
     xmlns: SVG_NS,
@@ -76,8 +79,10 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   out.append(el('rect', { width: '100%', height: '100%', fill: '#ffffff' }));
   const defs = svg.getRootNode().querySelector('svg.defs defs');
   if (defs) out.append(defs.cloneNode(true));
-  out.append(el('text', { class: 'figure-title', x: 12, y: 22 }, title));
-  subtitleLines.forEach((line, k) => out.append(el('text', { class: 'figure-subtitle', x: 12, y: 40 + k * 15 }, line)));
+  titleLines.forEach((line, k) => out.append(el('text', { class: 'figure-title', x: 12, y: 22 + k * 20 }, line)));
+  subtitleLines.forEach((line, k) =>
+    out.append(el('text', { class: 'figure-subtitle', x: 12, y: shift + 40 + k * 15 }, line)),
+  );
   heads.forEach((h, k) => {
     out.append(el('rect', { x: 12 + k * 90, y: legendY, width: 22, height: 6, fill: headColor(h, false) }));
     out.append(el('text', { x: 40 + k * 90, y: legendY + 7, class: 'legend-label' }, headLabel(h)));
