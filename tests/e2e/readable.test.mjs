@@ -217,7 +217,7 @@ test('stage matrices end fully opaque when a re-render comes during their fade-i
 
 test('the views say which step and head they show when the stage shows another', async () => {
   const { page, context } = await open('s=我爱吃火锅&step=2&lang=en&head=all');
-  const note = (view) => page.locator(`[data-panel="${view}"] [data-role=view-note]`);
+  const note = (view) => page.locator(`[data-panel="${view}"] .view-note`);
   await set(page, { view: 'links' });
   assert.match(await note('links').textContent(), /step 7/i, 'links show the weights of step 7');
   await set(page, { view: 'heatmap' });

@@ -4,31 +4,11 @@
 import 'd3-transition';
 import css from 'virtual:explorer-css';
 import { defaultLanguage, LANGUAGES, strings } from './i18n.js';
-import { defaultState, stateFromURL } from './state.js';
+import { defaultState } from './state.js';
 import { createExplorer } from './explorer/explorer.js';
 import { sharedEngine } from './explorer/engine.js';
+import { ATTRIBUTES, languageOf, stateFromAttributes } from './attributes.js';
 
-const STEP_NAMES = ['embed', 'project', 'split', 'scores', 'scale', 'mask', 'softmax', 'weighted', 'concat', 'output'];
-
-// attribute → URL key of state.js (the same parser checks both)
-const ATTRIBUTES = {
-  sentence: 's',
-  tokenization: 'tok',
-  'd-model': 'd',
-  heads: 'h',
-  seed: 'seed',
-  mask: 'mask',
-  window: 'w',
-  scale: 'scale',
-  temperature: 't',
-  'positional-encoding': 'pe',
-  init: 'init',
-  step: 'step',
-  view: 'view',
-  head: 'head',
-  lang: 'lang',
-  tutorial: 'tutorial',
-};
 const CHROME = ['controls', 'stepper', 'explain', 'views'];
 
 // @font-face only works in the document, not in a shadow root: split those rules out.
@@ -38,30 +18,9 @@ documentSheet.replaceSync(`${fontFaces.join('\n')}\n${css.match(/\.tooltip\s*{[^
 const shadowSheet = new CSSStyleSheet();
 shadowSheet.replaceSync(css.replace(/@font-face\s*{[^}]*}/g, ''));
 
-/** 'zh' or 'en' for a language tag such as zh-CN, zh-Hans or en-GB; null for any other. */
-function languageOf(tag) {
-  const match = /^(zh|en)(?:-|$)/i.exec(tag ?? '');
-  return match ? match[1].toLowerCase() : null;
-}
-
 /** The language of the page around `element` (its nearest ancestor with a lang), or null. */
 function hostLanguage(element) {
   return languageOf(element.parentElement?.closest('[lang]')?.getAttribute('lang'));
-}
-
-function stateFromAttributes(element, base) {
-  const query = new URLSearchParams();
-  for (const [attribute, key] of Object.entries(ATTRIBUTES)) {
-    let value = element.getAttribute(attribute);
-    // Without a lang of its own the element speaks the host page's language (<html lang>).
-    if (attribute === 'lang') value = value === null ? hostLanguage(element) : (languageOf(value) ?? value);
-    if (value === null) continue;
-    if (attribute === 'step' && STEP_NAMES.includes(value)) value = String(STEP_NAMES.indexOf(value) + 1);
-    if (['scale', 'positional-encoding', 'tutorial'].includes(attribute))
-      value = value === 'false' || value === '0' ? '0' : '1';
-    query.set(key, value);
-  }
-  return stateFromURL(query.toString(), base);
 }
 
 class AttentionExplorerElement extends HTMLElement {
@@ -85,7 +44,7 @@ class AttentionExplorerElement extends HTMLElement {
       // A lang the page does not have falls back like any bad attribute (and is named below).
       const lang = this.getAttribute('lang');
       this.#base = defaultState(LANGUAGES.includes(lang) ? lang : defaultLanguage());
-      const { state, notices } = stateFromAttributes(this, this.#base);
+      const { state, notices } = stateFromAttributes(this, this.#base, hostLanguage(this));
       const chrome = { header: false, share: false };
       for (const flag of CHROME)
         if (this.hasAttribute(flag))
@@ -120,7 +79,7 @@ class AttentionExplorerElement extends HTMLElement {
 
   attributeChangedCallback() {
     if (!this.#explorer) return;
-    const { state, notices } = stateFromAttributes(this, this.#base);
+    const { state, notices } = stateFromAttributes(this, this.#base, hostLanguage(this));
     this.#showIgnored(notices, state.lang);
     this.#explorer.store.set(state);
   }

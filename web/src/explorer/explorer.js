@@ -3,39 +3,23 @@
 // of the trace and the state; only this module calls the engine, which runs in a worker: a
 // change first loads what the state needs (needs.js), then draws synchronously.
 import * as d3 from 'd3';
-import { buildControls, engineOptions, updateControls } from '../controls.js';
+import { buildControls, updateControls } from '../controls.js';
 import { strings as stringsFor } from '../i18n.js';
-import { createStore, MAX_SENTENCE_CHARS } from '../state.js';
-import { STEPS } from '../steps.js';
+import { createStore, MAX_SENTENCE_CHARS, UI_FIELDS } from '../state.js';
+import { stepAt } from '../steps.js';
 import { tokenizeSentence, truncateToTokens } from '../tokenize.js';
-import { formatCount, headColor, stepMaxAbs, signedScale, watchColorScheme } from '../scales.js';
+import { formatCount, watchColorScheme } from '../scales.js';
 import { drawStage, sweepHighlights } from '../views/stage.js';
 import { drawStageExtras } from '../views/stage-extras.js';
 import { drawExplanation } from '../views/explain.js';
-import { drawLinks, linksLegend } from '../views/links.js';
-import { drawHeatmaps, heatmapStepFor, heatmapTables, HEATMAP_STEPS } from '../views/heatmap.js';
-import { drawSoftmax } from '../views/softmax.js';
+import { VIEWS } from '../views/registry.js';
 import { buildStepper, updateStepper } from '../views/stepper.js';
 import { hideTooltip } from '../tooltip.js';
 import { explorerMarkup } from './template.js';
 import { NotLoaded } from './lazy-trace.js';
-import { MATRICES, requestsFor } from './needs.js';
+import { requestsFor } from './needs.js';
+import { engineOptions, MODEL_FIELDS } from './options.js';
 import { download, figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js';
-
-export const MODEL_FIELDS = [
-  'sentence',
-  'tokenization',
-  'dModel',
-  'heads',
-  'seed',
-  'mask',
-  'window',
-  'scale',
-  'temperature',
-  'positionalEncoding',
-  'init',
-  'tutorial',
-];
 
 // Past this many chips the list scrolls in a box of its own: 2,048 chips filled screens.
 const MANY_CHIPS = 200;
@@ -81,9 +65,6 @@ export function createExplorer(root, o) {
   if (!chrome.explain) root.querySelector('.stage-row').classList.add('no-explain');
 
   let trace = null;
-  let focus = null; // links: { side, index, locked }
-  let pair = null; // a heatmap cell picked: { head, i, j }
-  let tablesShown = false;
   // Rendering: render() updates the controls at once and queues a prepare() of its state;
   // only the newest state is drawn. Small traces are computed for every state, as typed (as
   // cheap as before, and the engine sees the same sequence); past CHEAP_CELLS a prepare that a
@@ -97,6 +78,7 @@ export function createExplorer(root, o) {
   let chipsDone = Promise.resolve(); // resolves when every chip of the trace is in the list
   let traceChanged = false;
   let stepChanged = false;
+  let stageDirty = true; // a field the stage reads changed since it was drawn
   const strings = () => stringsFor(store.get().lang);
 
   /** A message under the sentence; `action` adds a button, e.g. { label, run } to truncate. */
@@ -220,11 +202,16 @@ export function createExplorer(root, o) {
       .attr('title', (_, i) => `#${i}`);
   }
 
+  function setText(el, text) {
+    if (el.textContent !== text) el.textContent = text;
+  }
+
   function renderTexts(state, s) {
     // Setting lang, even to the same value, restyles every element below (2,048 chips).
     const lang = state.lang === 'zh' ? 'zh-CN' : 'en';
     if (root.lang !== lang) root.lang = lang;
-    for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = s[el.dataset.i18n];
+    // Only what differs: writing the same text still replaces its node and lays out again.
+    for (const el of root.querySelectorAll('[data-i18n]')) setText(el, s[el.dataset.i18n]);
     for (const el of root.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', s[el.dataset.i18nLabel]);
     for (const button of root.querySelectorAll('.language button')) {
       button.setAttribute('aria-pressed', String(button.dataset.lang === state.lang));
@@ -236,8 +223,6 @@ export function createExplorer(root, o) {
       tab.tabIndex = selected ? 0 : -1;
       root.querySelector(`[data-panel="${tab.dataset.view}"]`).hidden = !selected;
     }
-    $('table-toggle').textContent = tablesShown ? s.hideTable : s.showTable;
-    $('table-toggle').setAttribute('aria-expanded', String(tablesShown));
     if (trace) {
       $('summary').textContent = s.summary(
         trace.nQuery,
@@ -282,21 +267,20 @@ export function createExplorer(root, o) {
       svg.selectAll('*').remove();
       return;
     }
-    const def = STEPS[state.step - 1];
+    const def = stepAt(state.step);
     const head = state.head === 'all' ? 0 : state.head;
-    const { cell } = drawStage(svg, def.operands(trace, head), {
+    const operands = def.operands(trace, head);
+    const { cell } = drawStage(svg, operands, {
       width: stageWidth(),
       stepKey: `${def.key}:${head}`,
       onCell: (operand, i, j) => {
         const step = operand.step;
-        if (step.rows === trace.nQuery && step.cols === trace.nKey && step.head !== null) {
-          pair = { head: step.head, i, j };
-          store.set({ view: 'links' });
-          renderViews(store.get(), strings());
-        }
+        if (step.rows === trace.nQuery && step.cols === trace.nKey && step.head !== null)
+          store.set({ pair: { head: step.head, i, j }, view: 'links' });
       },
     });
-    if (animateSweep && def.key === 'scores') sweepHighlights(svg, cell);
+    if (animateSweep && operands.some((d) => d.sweep)) sweepHighlights(svg, cell);
+    // "All heads" in the views; the stage draws one head and says which.
     $('stage-note').hidden = state.head !== 'all' || trace.heads === 1;
     $('stage-note').textContent = s.stageShowsHead(head);
     const [, , width, height] = svg.attr('viewBox').split(' ').map(Number);
@@ -316,107 +300,42 @@ export function createExplorer(root, o) {
     };
   }
 
-  /**
-   * The note over a view when it shows another step than the stage's (`shown`, 1-based, or
-   * null: every step), or one head where "all heads" is picked (`oneHead`).
-   */
-  function viewNote(state, s, shown, oneHead) {
-    const note = root.querySelector(`[data-panel="${state.view}"] [data-role=view-note]`);
-    if (!note) return;
-    const parts = [
-      shown && shown !== state.step ? s.viewShowsStep(shown, s.steps[shown - 1].title, state.step) : '',
-      oneHead && state.head === 'all' && trace.heads > 1 ? s.viewShowsHead(0) : '',
-    ];
-    note.hidden = !parts.join('');
-    note.textContent = parts.filter(Boolean).join(' ');
-  }
-
   const renderViews = loaded((state, s) => {
+    const view = VIEWS[state.view];
     if (!trace) {
-      for (const role of ['links', 'heatmaps', 'matrices', 'softmax']) d3.select($(role)).selectAll('*').remove();
+      for (const { role } of Object.values(VIEWS)) d3.select($(role)).selectAll('*').remove();
       return;
     }
-    // Drawn as wide as their panel (viewBox = drawn size): text keeps its size on a phone.
-    const viewWidth = Math.max(280, widths.views);
-    if (state.view === 'links') viewNote(state, s, HEATMAP_STEPS.weights, false);
-    else if (state.view === 'heatmap') viewNote(state, s, HEATMAP_STEPS[heatmapStepFor(state.step)], false);
-    else if (state.view === 'softmax') viewNote(state, s, null, true);
-    if (state.view === 'links') {
-      linksLegend(root.querySelector('.links-legend'), trace, { head: state.head, strings: s });
-      const { shown, total, every } = drawLinks(d3.select($('links')), trace, {
-        head: state.head,
-        focus,
-        pair,
-        strings: s,
-        width: viewWidth,
-        onFocus(next) {
-          focus = next;
-          if (next?.locked && next.side === 'query') store.set({ query: next.index });
-          renderViews(store.get(), strings());
-          if (store.get().step === 7) renderStage(store.get(), strings(), false);
-        },
-      });
-      const notes = [shown === total ? '' : s.linksCapped(shown, total), every ? s.linksImage(every) : ''];
-      $('links-note').hidden = !notes.join('');
-      $('links-note').textContent = notes.join(' ').trim();
-    } else if (state.view === 'heatmap') {
-      // A click marks the cell (and its link in the links view) and stays in the heatmap.
-      const onPair = (p) => {
-        pair = p;
-        renderViews(store.get(), strings());
-      };
-      drawHeatmaps(d3.select($('heatmaps')), trace, {
-        step: state.step,
-        head: state.head,
-        strings: s,
-        width: viewWidth,
-        pair,
-        onPair,
-      });
-      $('heatmap-tables').hidden = !tablesShown;
-      if (tablesShown) heatmapTables($('heatmap-tables'), trace, { step: state.step, head: state.head, strings: s });
-    } else if (state.view === 'matrices') {
-      const head = state.head === 'all' ? 0 : state.head;
-      const operands = MATRICES.map(([name, title]) => {
-        const step = name === 'headOutput' ? trace.step(name, head) : trace.step(name);
-        const scale = signedScale(stepMaxAbs(step));
-        const banded = ['q', 'k', 'v', 'concat'].includes(name);
-        return {
-          id: name,
-          step,
-          title: name === 'headOutput' ? `head ${head + 1}` : title,
-          color: (v) => scale(v),
-          animation: 'none',
-          columnColor: banded ? (j) => headColor(Math.floor(j / trace.dK)) : null,
-        };
-      });
-      drawStage(d3.select($('matrices')), operands, {
-        width: viewWidth,
-        stepKey: 'matrices',
-        maxCell: 24,
-      });
-    } else {
-      drawSoftmax($('softmax'), trace, {
-        head: state.head,
-        query: state.query,
-        strings: s,
-        scale: state.scale,
-        width: viewWidth,
-        temperature: state.temperature,
-        onQuery: (query) => store.set({ query }),
-        onTemperature: (temperature) => store.set({ temperature }),
-      });
-    }
+    const heads = state.head === 'all' ? d3.range(trace.heads) : [state.head];
+    view.draw({
+      trace,
+      state,
+      strings: s,
+      head: state.head === 'all' ? 0 : state.head,
+      heads,
+      query: Math.min(state.query, trace.nQuery - 1),
+      el: $,
+      // Drawn as wide as their panel (viewBox = drawn size): text keeps its size on a phone.
+      width: Math.max(280, widths.views),
+      get: store.get,
+      set: store.set,
+    });
   });
 
   function render(state, changed) {
     const s = strings();
     const modelChanged = MODEL_FIELDS.some((f) => changed.has(f));
     if (changed.has('step')) stepChanged = true;
-    hideTooltip();
-    updateControls(root, state, s);
-    updateStepper(root.querySelector('.stepper'), stepperUI, state, s);
-    o.onChange?.(state);
+    // Hovering a token or picking a cell changes only what the views read (UI_FIELDS): the
+    // controls, the stepper, the listener and the stage stay as they are.
+    const viewsOnly = changed.size > 0 && [...changed].every((f) => UI_FIELDS.includes(f));
+    if (!viewsOnly) {
+      stageDirty = true;
+      hideTooltip();
+      updateControls(root, state, s);
+      updateStepper(root.querySelector('.stepper'), stepperUI, state, s);
+      o.onChange?.(state);
+    }
     const gen = ++generation;
     queue = queue
       .then(() => prepare(gen, state, modelChanged))
@@ -444,15 +363,30 @@ export function createExplorer(root, o) {
     const s = strings();
     if (traceChanged) {
       traceChanged = false;
-      if (focus && trace && (focus.side === 'query' ? focus.index >= trace.nQuery : focus.index >= trace.nKey))
-        focus = null;
-      if (pair && trace && (pair.head >= trace.heads || pair.i >= trace.nQuery || pair.j >= trace.nKey)) pair = null;
       chipsDone = renderChips();
+      // A token or cell of the last trace that this one does not have is let go; the
+      // store's change draws again.
+      const stale = staleUI(state);
+      if (stale) {
+        store.set(stale);
+        return;
+      }
     }
     renderTexts(state, s);
-    renderStage(state, s, stepChanged);
+    if (stageDirty) renderStage(state, s, stepChanged);
+    stageDirty = false;
     stepChanged = false;
     renderViews(state, s);
+  }
+
+  /** { focus: null } and/or { pair: null } when they name what the trace does not have, else null. */
+  function staleUI(state) {
+    if (!trace) return null;
+    const { focus, pair } = state;
+    const patch = {};
+    if (focus && focus.index >= (focus.side === 'query' ? trace.nQuery : trace.nKey)) patch.focus = null;
+    if (pair && (pair.head >= trace.heads || pair.i >= trace.nQuery || pair.j >= trace.nKey)) patch.pair = null;
+    return Object.keys(patch).length ? patch : null;
   }
 
   /** Resolves once every queued render has drawn (for tests and benchmarks). */
@@ -470,13 +404,10 @@ export function createExplorer(root, o) {
     const state = store.get();
     const s = strings();
     const view = state.view;
-    const svg =
-      view === 'softmax'
-        ? root.querySelector('.softmax-charts')
-        : $({ links: 'links', heatmap: 'heatmaps', matrices: 'matrices' }[view]);
+    const svg = root.querySelector(VIEWS[view].exported);
     const heads = view === 'links' && trace ? (state.head === 'all' ? d3.range(trace.heads) : [state.head]) : [];
     return figureSVG(svg, {
-      title: `${s[`view.${view}`]} · ${state.step}. ${s.steps[state.step - 1].title}`,
+      title: `${s[`view.${view}`]} · ${state.step}. ${s.steps[stepAt(state.step).key].title}`,
       subtitle: `${trace?.tokens.join(' ') ?? ''} · d_model ${state.dModel}, ${state.heads} heads, seed ${state.seed}, mask ${state.mask}`,
       heads,
       headLabel: s.headN,
@@ -524,10 +455,6 @@ export function createExplorer(root, o) {
       next.focus();
     });
   }
-  $('table-toggle').addEventListener('click', () => {
-    tablesShown = !tablesShown;
-    render(store.get(), new Set());
-  });
   for (const button of root.querySelectorAll('[data-export]')) {
     button.addEventListener('click', () => exportAs(button.dataset.export));
   }

@@ -2,7 +2,7 @@
 // term highlighted (KaTeX, rendered to DOM nodes: no HTML strings, CSP-safe), the shapes
 // with this run's numbers, and a short explanation drawn from the tutorials.
 import katex from 'katex';
-import { FORMULA, FORMULA_CONTEXT, STEPS } from '../steps.js';
+import { FORMULA, FORMULA_CONTEXT, stepAt } from '../steps.js';
 
 const KATEX_OPTIONS = {
   throwOnError: false,
@@ -13,9 +13,8 @@ const KATEX_OPTIONS = {
 };
 
 export function drawExplanation(root, trace, state, strings) {
-  const index = state.step - 1;
-  const def = STEPS[index];
-  const text = strings.steps[index];
+  const def = stepAt(state.step);
+  const text = strings.steps[def.key];
   root.querySelector('.step-title').textContent = `${state.step}. ${text.title}`;
   const formula = root.querySelector('.formula');
   const context = root.querySelector('.formula-context');

@@ -4,17 +4,16 @@ import * as d3 from 'd3';
 import { drawMatrix, measureMatrix } from './matrix.js';
 import { drawLegend } from './legend.js';
 import { formatShort, stepMaxAbs, signedScale, weightScale } from '../scales.js';
+import { STEP_KEYS, stepAt } from '../steps.js';
 
-/** The step (1-based) at which each matrix the heatmaps show is made. */
-export const HEATMAP_STEPS = { scores: 4, scaled: 5, masked: 6, weights: 7 };
+/** Which matrix the heatmaps show at step n (1-based): the step table's `heatmap` column. */
+export const heatmapStepFor = (step) => stepAt(step).heatmap;
 
-/** Which matrix the heatmaps show at each step (1-based). */
-export function heatmapStepFor(step) {
-  if (step <= 4) return 'scores';
-  if (step === 5) return 'scaled';
-  if (step === 6) return 'masked';
-  return 'weights';
-}
+// The step (by key) that makes each matrix a heatmap shows: at steps 1–3 it shows step 4's.
+const MADE_BY = { scores: 'scores', scaled: 'scale', masked: 'mask', weights: 'softmax' };
+
+/** The step (1-based) that makes the matrix `name` (e.g. 'weights' → 7). */
+export const stepMaking = (name) => STEP_KEYS.indexOf(MADE_BY[name]) + 1;
 
 /** Largest side of a heatmap's data: small multiples of many heads need fewer pixels each. */
 export function heatmapSide(heads) {
