@@ -120,6 +120,7 @@ test('in a 900 px column every step’s formula fits without scrolling', async (
     for (const { scroll, client } of sizes)
       assert.ok(scroll <= client + 1, `step ${step}: ${scroll} px in ${client} px`);
   }
+  await transitionsDone(page);
   await page.screenshot({ path: path.join(screenshotDir, 'component-900px.png'), fullPage: true });
   await context.close();
 });
