@@ -67,7 +67,7 @@ async function figureProblems(page) {
 }
 
 const paragraphQuery = (lang) =>
-  new URLSearchParams({ s: lang === 'zh' ? PARAGRAPH_ZH : PARAGRAPH_EN, lang, h: '4', d: '16' }).toString();
+  new URLSearchParams({ s: lang === 'zh' ? PARAGRAPH_ZH : PARAGRAPH_EN, lang, h: '8', d: '16' }).toString();
 
 // One page per size and language (opening one is the slow part): the paragraph's token count,
 // every view and four steps of the stage checked for overlapping and clipped labels, the

@@ -39,7 +39,8 @@ export function drawHeatmaps(svg, trace, o) {
     side <= 64 ? Math.max(8, Math.min(32, Math.floor(380 / side))) : heatmapSide(heads.length) / side,
     side <= 64 ? Math.floor(fit) : fit,
   );
-  const sizes = steps.map((s) => measureMatrix(s, { cell }));
+  const titleOf = (s) => `${o.strings.headN(s.head)} · ${name}`;
+  const sizes = steps.map((s) => measureMatrix(s, { cell, title: titleOf(s) }));
   const gap = 24;
   const perRow = Math.max(1, Math.floor((o.width + gap) / (sizes[0].width + gap)));
   const width = Math.max(o.width, sizes[0].width);
@@ -70,7 +71,7 @@ export function drawHeatmaps(svg, trace, o) {
       drawMatrix(d3.select(this), s, {
         cell,
         color,
-        title: `${o.strings.headN(s.head)} · ${name}`,
+        title: titleOf(s),
         masked,
         numbers: true,
         picked: o.pair ? (i, j) => o.pair.head === s.head && o.pair.i === i && o.pair.j === j : null,

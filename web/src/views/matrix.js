@@ -59,7 +59,7 @@ function delayOf(animation, rows, cols) {
 /**
  * Size of the drawing for `step` with `options` (see drawMatrix), without drawing it.
  */
-export function measureMatrix(step, { cell, showRowLabels = true, showColLabels = true, transpose = false }) {
+export function measureMatrix(step, { cell, title, showRowLabels = true, showColLabels = true, transpose = false }) {
   const rows = transpose ? step.cols : step.rows;
   const cols = transpose ? step.rows : step.cols;
   const rowLabels = transpose ? step.colLabels : step.rowLabels;
@@ -69,8 +69,15 @@ export function measureMatrix(step, { cell, showRowLabels = true, showColLabels 
   const tokenCols = readable && showColLabels && isTokenAxis(transpose ? step.rowsAxis : step.colsAxis);
   const left = tokenRows ? labelWidth(rowLabels) : 4;
   const top = 18 + (tokenCols ? Math.min(60, labelWidth(colLabels)) : 4);
-  return { rows, cols, left, top, width: left + cols * cell + 2, height: top + rows * cell + 2, tokenRows, tokenCols };
+  // A narrow matrix (Q of d_k 2) is as wide as its title, or the next operand covers the title.
+  const titled = title === undefined ? 0 : textWidth(titleText(title, rows, cols), TITLE_FONT) + 6;
+  const width = Math.max(left + cols * cell + 2, left + titled);
+  return { rows, cols, left, top, width, height: top + rows * cell + 2, tokenRows, tokenCols };
 }
+
+// Titles are 12 px bold: estimated a size larger.
+const TITLE_FONT = 13;
+const titleText = (title, rows, cols) => `${title}  [${rows} × ${cols}]`;
 
 function isTokenAxis(axis) {
   return axis === 'query' || axis === 'key';
@@ -95,7 +102,7 @@ export function drawMatrix(g, step, options) {
     .attr('class', 'matrix-title')
     .attr('x', m.left)
     .attr('y', 12)
-    .text((d) => `${d}  [${m.rows} × ${m.cols}]`);
+    .text((d) => titleText(d, m.rows, m.cols));
 
   // Labels as { k, text }: every `every`-th one, cut to the room there is. Column labels stand
   // upright (rotate −90), so that their room is the same whatever their length.

@@ -15,7 +15,8 @@ function rowWidth(operands, cell) {
       GAP +
       (o.op
         ? Math.max(OP_WIDTH, o.op.length * 9 + 8)
-        : measureMatrix(o.step, { cell, transpose: o.transpose, showRowLabels: o.rowLabels !== false }).width),
+        : measureMatrix(o.step, { cell, title: o.title, transpose: o.transpose, showRowLabels: o.rowLabels !== false })
+            .width),
     0,
   );
 }
@@ -43,7 +44,12 @@ function layout(operands, width, cell) {
   const sizes = operands.map((operand) =>
     operand.op
       ? { width: Math.max(OP_WIDTH, operand.op.length * 9 + 8), height: 0 }
-      : measureMatrix(operand.step, { cell, transpose: operand.transpose, showRowLabels: operand.rowLabels !== false }),
+      : measureMatrix(operand.step, {
+          cell,
+          title: operand.title,
+          transpose: operand.transpose,
+          showRowLabels: operand.rowLabels !== false,
+        }),
   );
   for (const [k, operand] of operands.entries()) {
     const size = sizes[k];
