@@ -7,6 +7,7 @@ import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 import { pixels } from './pixels.js';
 import { fitText, textWidth } from './text.js';
+import { put, setTexts } from './dom.js';
 
 const SVG_CELL_LIMIT = 4096;
 // Past this many cells, a grid too small to print numbers is drawn as one image: thousands of
@@ -116,14 +117,14 @@ export function drawMatrix(g, step, options) {
     .attr('x', m.left - 4)
     .attr('y', (d) => m.top + d.k * cell + cell / 2)
     .attr('font-size', font)
-    .text((d) => d.text);
+    .call(setTexts, (d) => d.text);
   g.selectAll('text.col-label')
     .data(m.tokenCols ? thinned(colLabels, m.top - 22) : [], (d) => d.k)
     .join('text')
     .attr('class', 'col-label')
     .attr('transform', (d) => `translate(${m.left + d.k * cell + cell / 2},${m.top - 4}) rotate(-90)`)
     .attr('font-size', font)
-    .text((d) => d.text);
+    .call(setTexts, (d) => d.text);
 
   const cellsGroup = g
     .selectAll('g.cells')
@@ -174,39 +175,47 @@ export function drawMatrix(g, step, options) {
           .attr('opacity', t ? 0 : 1);
         e.append('rect');
         e.append('text');
-        e.transition()
-          .duration(t)
-          .delay((d) => (t ? delay(d.i, d.j) : 0))
-          .attr('opacity', 1);
+        if (t)
+          e.transition()
+            .duration(t)
+            .delay((d) => delay(d.i, d.j))
+            .attr('opacity', 1);
         return e;
       },
       (update) => update,
       (exit) => exit.remove(),
-    )
-    .attr('transform', (d) => `translate(${d.j * cell},${d.i * cell})`)
-    .classed('masked', (d) => Boolean(options.masked?.(d.i, d.j)))
-    .classed('picked', (d) => Boolean(options.picked?.(d.i, d.j)))
-    .attr('data-i', (d) => d.i)
-    .attr('data-j', (d) => d.j)
-    .attr('data-value', (d) => d.v);
-
-  const rects = groups
-    .select('rect')
-    .attr('width', cell - 1)
-    .attr('height', cell - 1);
+    );
+  const fillOf = (d) => (options.masked?.(d.i, d.j) ? 'url(#hatch)' : color(d.v));
   // Colours glide to their new values on small grids; large ones change at once (cheaper).
-  (t && cells.length <= 600 ? rects.transition().duration(t) : rects.interrupt()).attr('fill', (d) =>
-    options.masked?.(d.i, d.j) ? 'url(#hatch)' : color(d.v),
-  );
-  groups
-    .select('text')
-    .attr('x', (cell - 1) / 2)
-    .attr('y', (cell - 1) / 2)
-    .attr('font-size', fontSize)
+  const glide = t && cells.length <= 600;
+  const rects = groups.select('rect');
+  if (glide) rects.transition().duration(t).attr('fill', fillOf);
+  else rects.interrupt();
+  groups.each(function update(d) {
+    const [rect, text] = this.children;
+    const masked = Boolean(options.masked?.(d.i, d.j));
+    const fill = fillOf(d);
+    put(this, 'transform', `translate(${d.j * cell},${d.i * cell})`);
+    this.classList.toggle('masked', masked);
+    this.classList.toggle('picked', Boolean(options.picked?.(d.i, d.j)));
+    put(this, 'data-i', d.i);
+    put(this, 'data-j', d.j);
+    put(this, 'data-value', d.v);
+    put(rect, 'width', cell - 1);
+    put(rect, 'height', cell - 1);
+    // A transition writes the fill itself: the next write must not trust what is cached.
+    if (glide) delete rect.__written?.fill;
+    else put(rect, 'fill', fill);
+    put(text, 'x', (cell - 1) / 2);
+    put(text, 'y', (cell - 1) / 2);
+    put(text, 'font-size', fontSize);
     // A style, not an attribute: the page's CSS colours svg text, and styles win over attributes.
     // Masked cells take theirs from the CSS (--masked-ink, one for light and one for dark).
-    .style('fill', (d) => (options.masked?.(d.i, d.j) ? null : textColorOn(color(d.v))))
-    .text((d) => (showNumbers ? formatFit(d.v, chars) : ''));
+    const ink = masked ? '' : textColorOn(fill);
+    if (text.__ink !== ink) text.style.fill = text.__ink = ink;
+    const label = showNumbers ? formatFit(d.v, chars) : '';
+    if (text.textContent !== label) text.textContent = label;
+  });
 
   // One set of listeners on the grid, not one per cell: cells are re-rendered on every edit.
   const cellOf = (event) => {

@@ -93,19 +93,28 @@ export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34 
           .attr('class', (d) => (d.op ? 'operand operator' : 'operand matrix'))
           .attr('transform', (d) => `translate(${d.x},${d.y})`)
           .attr('opacity', t ? 0 : 1)
-          .call((e) => e.transition('fade').duration(t).attr('opacity', 1)),
+          .call((e) => t && e.transition('fade').duration(t).attr('opacity', 1)),
       // Named transitions: a re-render during the fade-in moves the operand without
       // interrupting its fade (an unnamed one did, and left it half transparent), and it
-      // finishes the fade from wherever it is.
+      // finishes the fade from wherever it is. Without motion (reduced, or a keystroke's
+      // redraw) no transition is made at all: one of 0 ms still writes in the next frame.
       (update) =>
-        update
-          .call((u) =>
-            u
-              .transition('move')
-              .duration(t)
-              .attr('transform', (d) => `translate(${d.x},${d.y})`),
-          )
-          .call((u) => u.transition('fade').duration(t).attr('opacity', 1)),
+        update.call((u) =>
+          t
+            ? u
+                .call((v) =>
+                  v
+                    .transition('move')
+                    .duration(t)
+                    .attr('transform', (d) => `translate(${d.x},${d.y})`),
+                )
+                .call((v) => v.transition('fade').duration(t).attr('opacity', 1))
+            : u
+                .interrupt('fade')
+                .interrupt('move')
+                .attr('opacity', 1)
+                .attr('transform', (d) => `translate(${d.x},${d.y})`),
+        ),
       (exit) => exit.remove(),
     )
     .each(function draw(d) {
