@@ -211,10 +211,20 @@ test('exports: an SVG that is a valid image with the page’s weights, a PNG, CS
   // Excel reads a CSV file as the system's code page unless it starts with a UTF-8 BOM.
   assert.deepEqual([...csvBytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'the CSV starts with a UTF-8 BOM');
   const csv = csvBytes.subarray(3).toString('utf8');
-  assert.ok(csv.startsWith('# step,x,head,,shape,5x8\n'), 'one BOM, then the first block');
-  assert.match(csv, /^猫,/m, 'Chinese labels are UTF-8');
-  assert.match(csv, /^# step,weights,head,1,shape,5x5$/m);
-  assert.match(csv, /-inf/);
+  // One long table (docs/embedding.md): a header, then one line per number, heads from 1.
+  const lines = csv.trimEnd().split('\n');
+  assert.equal(lines[0], 'step,head,row,row_label,col,col_label,value', 'one BOM, then the header');
+  assert.match(lines[1], /^x,,0,猫,0,/, 'Chinese labels are UTF-8');
+  const weight = lines.find((l) => l.startsWith('weights,2,3,球,1,追,'));
+  assert.equal(Number(weight.split(',').at(-1)), expected.step('weights', 1).data[3 * 5 + 1]);
+  assert.ok(
+    lines.some((l) => /^masked,1,0,猫,4,跑,-inf$/.test(l)),
+    '−∞ is -inf, as documented',
+  );
+  assert.ok(
+    lines.every((l) => l.split(',').length === 7),
+    'every line has the 7 columns',
+  );
   assert.deepEqual(problems, []);
   await context.close();
 });

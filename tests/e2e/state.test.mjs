@@ -60,7 +60,10 @@ test('the heatmap’s tables, the picked cell and the locked token are store sta
   await page.evaluate(() => window.attentionExplorer.store.set({ tables: false }));
   await page.waitForSelector('[data-role=heatmap-tables]', { state: 'hidden' });
 
+  // A picked cell stays in the heatmap (issue 11 §4); the links view shows its link.
   await page.click('[data-role=heatmaps] g.multiple[data-head="1"] g.cell[data-i="4"][data-j="3"]');
+  await page.waitForSelector('[data-role=heatmaps] g.cell.picked');
+  await page.click('[role=tab][data-view=links]');
   await page.waitForSelector('[data-role=links] line.link.pair', { state: 'attached' });
   assert.deepEqual((await store(page)).pair, { head: 1, i: 4, j: 3 });
   await page.focus('[data-role=links] text.token.query >> nth=4');

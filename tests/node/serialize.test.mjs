@@ -4,7 +4,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine } from './support.mjs';
-import { csvField, matricesOf, traceCSV, traceJSON, summaryOf } from '../../dist/engine/serialize.js';
+import {
+  csvField,
+  LONG_CSV_COLUMNS,
+  matricesOf,
+  traceCSV,
+  traceJSON,
+  traceLongCSV,
+  summaryOf,
+} from '../../dist/engine/serialize.js';
 
 const engine = await createEngine();
 
@@ -103,6 +111,48 @@ test('traceCSV: every matrix of a trace with hostile tokens, read back cell for 
     }
     assert.equal(r, rows.length);
     assert.ok(blocks > live.stepNames.length);
+  } finally {
+    live.dispose();
+  }
+});
+
+test('traceLongCSV: one table, one line per number, heads from 1, −∞ as -inf, read back cell for cell', () => {
+  const live = engine.open({ tokens: HOSTILE, heads: 2, mask: 'causal' });
+  try {
+    const { text } = textOf(traceLongCSV(matricesOf(live, (name) => live.info(name).perHead)));
+    const rows = readCSV(text);
+    assert.deepEqual(rows[0], LONG_CSV_COLUMNS);
+    assert.deepEqual(LONG_CSV_COLUMNS, ['step', 'head', 'row', 'row_label', 'col', 'col_label', 'value']);
+    const guard = (t) => (/^[=+\-@\t\r]/.test(t) && t !== '-0.5' ? `'${t}` : t);
+    let r = 1;
+    let infinities = 0;
+    for (const name of live.stepNames) {
+      const heads = live.info(name).perHead ? [0, 1] : [0];
+      for (const h of heads) {
+        const m = live.step(name, h);
+        for (let i = 0; i < m.rows; i++) {
+          for (let j = 0; j < m.cols; j++) {
+            const [step, head, row, rowLabel, col, colLabel, value] = rows[r++];
+            assert.deepEqual(
+              [step, head, row, rowLabel, col, colLabel],
+              [
+                name,
+                m.head === null ? '' : String(h + 1),
+                String(i),
+                guard(m.rowLabels[i]),
+                String(j),
+                guard(m.colLabels[j]),
+              ],
+            );
+            const expected = m.data[i * m.cols + j];
+            if (expected === -Infinity) infinities++;
+            assert.equal(value === '-inf' ? -Infinity : Number(value), expected, `${name} head ${h} [${i}, ${j}]`);
+          }
+        }
+      }
+    }
+    assert.equal(r, rows.length);
+    assert.ok(infinities > 0, 'the causal mask wrote −∞ as -inf');
   } finally {
     live.dispose();
   }

@@ -26,11 +26,21 @@ export const ATTRIBUTES = {
 };
 const FLAGS = ['scale', 'positional-encoding', 'tutorial'];
 
-/** { state, notices } from an element's attributes (anything with getAttribute) over `base`. */
-export function stateFromAttributes(element, base) {
+/** 'zh' or 'en' for a language tag such as zh-CN, zh-Hans or en-GB; null for any other. */
+export function languageOf(tag) {
+  const match = /^(zh|en)(?:-|$)/i.exec(tag ?? '');
+  return match ? match[1].toLowerCase() : null;
+}
+
+/**
+ * { state, notices } from an element's attributes (anything with getAttribute) over `base`.
+ * Without a lang of its own the element speaks `hostLang`, the page's around it (<html lang>).
+ */
+export function stateFromAttributes(element, base, hostLang = null) {
   const query = new URLSearchParams();
   for (const [attribute, key] of Object.entries(ATTRIBUTES)) {
     let value = element.getAttribute(attribute);
+    if (attribute === 'lang') value = value === null ? hostLang : (languageOf(value) ?? value);
     if (value === null) continue;
     if (attribute === 'step' && STEP_KEYS.includes(value)) value = String(STEP_KEYS.indexOf(value) + 1);
     if (FLAGS.includes(attribute)) value = value === 'false' || value === '0' ? '0' : '1';

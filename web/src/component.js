@@ -7,7 +7,7 @@ import { defaultLanguage, LANGUAGES, strings } from './i18n.js';
 import { defaultState } from './state.js';
 import { createExplorer } from './explorer/explorer.js';
 import { sharedEngine } from './explorer/engine.js';
-import { ATTRIBUTES, stateFromAttributes } from './attributes.js';
+import { ATTRIBUTES, languageOf, stateFromAttributes } from './attributes.js';
 
 const CHROME = ['controls', 'stepper', 'explain', 'views'];
 
@@ -18,11 +18,18 @@ documentSheet.replaceSync(`${fontFaces.join('\n')}\n${css.match(/\.tooltip\s*{[^
 const shadowSheet = new CSSStyleSheet();
 shadowSheet.replaceSync(css.replace(/@font-face\s*{[^}]*}/g, ''));
 
+/** The language of the page around `element` (its nearest ancestor with a lang), or null. */
+function hostLanguage(element) {
+  return languageOf(element.parentElement?.closest('[lang]')?.getAttribute('lang'));
+}
+
 class AttentionExplorerElement extends HTMLElement {
   static observedAttributes = [...Object.keys(ATTRIBUTES), ...CHROME];
 
   #explorer = null;
   #base = null;
+  // Watches the lang of the page around the element (see #followHostLanguage).
+  #langObserver = null;
 
   async connectedCallback() {
     if (this.#explorer || this.shadowRoot) return;
@@ -37,11 +44,17 @@ class AttentionExplorerElement extends HTMLElement {
       // A lang the page does not have falls back like any bad attribute (and is named below).
       const lang = this.getAttribute('lang');
       this.#base = defaultState(LANGUAGES.includes(lang) ? lang : defaultLanguage());
-      const { state, notices } = stateFromAttributes(this, this.#base);
+      const { state, notices } = stateFromAttributes(this, this.#base, hostLanguage(this));
       const chrome = { header: false, share: false };
       for (const flag of CHROME)
         if (this.hasAttribute(flag))
           chrome[flag] = this.getAttribute(flag) !== 'false' && this.getAttribute(flag) !== '0';
+      // Never a 0 px box while the engine loads (a slow network, or one that never answers).
+      const loading = document.createElement('p');
+      loading.className = 'startup-loading';
+      loading.setAttribute('role', 'status');
+      loading.textContent = strings(state.lang).loading;
+      root.replaceChildren(loading);
       const engine = await sharedEngine();
       this.#explorer = createExplorer(root, {
         engine,
@@ -50,6 +63,7 @@ class AttentionExplorerElement extends HTMLElement {
         onChange: (s) => this.dispatchEvent(new CustomEvent('statechange', { detail: { ...s } })),
       });
       this.#showIgnored(notices, state.lang);
+      this.#followHostLanguage();
       this.dispatchEvent(new Event('ready'));
     } catch (error) {
       // Never an empty box that stays empty: say what happened, where the explorer would be.
@@ -65,9 +79,23 @@ class AttentionExplorerElement extends HTMLElement {
 
   attributeChangedCallback() {
     if (!this.#explorer) return;
-    const { state, notices } = stateFromAttributes(this, this.#base);
+    const { state, notices } = stateFromAttributes(this, this.#base, hostLanguage(this));
     this.#showIgnored(notices, state.lang);
     this.#explorer.store.set(state);
+  }
+
+  /** When the host page changes its lang (a language switch), an element without one follows. */
+  #followHostLanguage() {
+    this.#langObserver = new MutationObserver(() => {
+      const lang = hostLanguage(this);
+      if (this.#explorer && !this.hasAttribute('lang') && lang && lang !== this.#explorer.store.get().lang)
+        this.#explorer.store.set({ lang });
+    });
+    this.#langObserver.observe(document.documentElement, {
+      attributes: true,
+      attributeFilter: ['lang'],
+      subtree: true,
+    });
   }
 
   #showIgnored(notices, lang) {
@@ -75,6 +103,8 @@ class AttentionExplorerElement extends HTMLElement {
   }
 
   disconnectedCallback() {
+    this.#langObserver?.disconnect();
+    this.#langObserver = null;
     this.#explorer?.destroy();
     this.#explorer = null;
     this.shadowRoot?.replaceChildren();

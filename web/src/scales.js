@@ -3,10 +3,29 @@
 import * as d3 from 'd3';
 
 // Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
-const HEAD_COLORS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#8c6d31', '#000000'];
+export const HEAD_COLORS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#8c6d31', '#000000'];
+// The same hues for a dark panel (#1f2028): each lightened until it has at least 3:1 contrast
+// there (WCAG 1.4.11, graphics); black, head 8, becomes near-white. tests/e2e/readable.test.mjs
+// computes the contrast of every head's swatch and line.
+const HEAD_COLORS_DARK = ['#3D9BE9', '#E69F00', '#00B386', '#E08DBE', '#9AD4F5', '#F07A2A', '#C9A15A', '#E9E9EE'];
 
-export function headColor(head) {
-  return HEAD_COLORS[head % HEAD_COLORS.length];
+const darkScheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
+
+/** Whether the page is drawn in its dark colours (the views re-render when this changes). */
+export function prefersDark() {
+  return Boolean(darkScheme?.matches);
+}
+
+/** Calls `onChange` whenever the colour scheme changes; returns the function that stops it. */
+export function watchColorScheme(onChange) {
+  darkScheme?.addEventListener('change', onChange);
+  return () => darkScheme?.removeEventListener('change', onChange);
+}
+
+/** A head's colour (0-based) for the page's scheme, or for a light background (`dark` false). */
+export function headColor(head, dark = prefersDark()) {
+  const colors = dark ? HEAD_COLORS_DARK : HEAD_COLORS;
+  return colors[head % colors.length];
 }
 
 /** Weights in [0, 1]: light for 0, dark blue for 1. */

@@ -64,6 +64,29 @@ export function* traceCSV(matrices) {
   }
 }
 
+/** The columns of the long CSV (traceLongCSV), in order. */
+export const LONG_CSV_COLUMNS = ['step', 'head', 'row', 'row_label', 'col', 'col_label', 'value'];
+
+/**
+ * Every matrix as ONE long ("tidy") table, the page's CSV export: a header line, then one
+ * line per number: step name, head (from 1; empty for a step shared by all heads), row and
+ * column (from 0), their labels, the value (−∞ as -inf, as NumPy writes it). A spreadsheet
+ * filters it by step and head; pandas pivots it back: `df[df.step == 'weights'].pivot(...)`.
+ */
+export function* traceLongCSV(matrices) {
+  yield csvLine(LONG_CSV_COLUMNS);
+  for (const m of matrices) {
+    const head = m.head === null || m.head === undefined ? '' : m.head + 1;
+    const colLabels = m.colLabels.map(csvField);
+    for (let i = 0; i < m.rows; i++) {
+      const prefix = `${csvField(m.name)},${head},${i},${csvField(m.rowLabels[i])},`;
+      let lines = '';
+      for (let j = 0; j < m.cols; j++) lines += `${prefix}${j},${colLabels[j]},${csvField(m.data[i * m.cols + j])}\n`;
+      yield lines;
+    }
+  }
+}
+
 /** One matrix as JSON: { name, head, shape, rowLabels, colLabels, data (row-major, −∞ as null) }. */
 export function* matrixJSON(m) {
   const { name, head, rows, cols, rowLabels, colLabels } = m;

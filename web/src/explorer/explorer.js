@@ -9,6 +9,7 @@ import { createStore, MAX_SENTENCE_CHARS, UI_FIELDS } from '../state.js';
 import { stepAt } from '../steps.js';
 import { tokenizeSentence, truncateToTokens } from '../tokenize.js';
 import { formatCount } from '../format.js';
+import { watchColorScheme } from '../scales.js';
 import { drawStage, sweepHighlights } from '../views/stage.js';
 import { drawStageExtras } from '../views/stage-extras.js';
 import { drawExplanation } from '../views/explain.js';
@@ -270,6 +271,9 @@ export function createExplorer(root, o) {
       },
     });
     if (animateSweep && operands.some((d) => d.sweep)) sweepHighlights(svg, cell);
+    // "All heads" in the views; the stage draws one head and says which.
+    $('stage-note').hidden = state.head !== 'all' || trace.heads === 1;
+    $('stage-note').textContent = s.stageShowsHead(head);
     const [, , width, height] = svg.attr('viewBox').split(' ').map(Number);
     const extra = drawStageExtras(svg, trace, state, s, height);
     if (extra) svg.attr('viewBox', `0 0 ${width} ${height + extra + 40}`).attr('height', height + extra + 40);
@@ -303,7 +307,8 @@ export function createExplorer(root, o) {
       heads,
       query: Math.min(state.query, trace.nQuery - 1),
       el: $,
-      width: widths.views,
+      // Drawn as wide as their panel (viewBox = drawn size): text keeps its size on a phone.
+      width: Math.max(280, widths.views),
       get: store.get,
       set: store.set,
     });
@@ -467,6 +472,8 @@ export function createExplorer(root, o) {
   observer.observe($('stage').parentElement);
   observer.observe(root.querySelector('.views'));
   buildControls(root, store);
+  // Head colours differ between light and dark: redraw when the scheme changes.
+  const stopWatchingScheme = watchColorScheme(() => render(store.get(), new Set()));
   store.subscribe(render);
   render(store.get(), new Set(MODEL_FIELDS));
 
@@ -488,6 +495,7 @@ export function createExplorer(root, o) {
     destroy() {
       generation++;
       observer.disconnect();
+      stopWatchingScheme();
       stepperUI.stop();
       // After any prepare still running, which may yet open a trace.
       queue = queue.then(dropTraces);

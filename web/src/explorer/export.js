@@ -1,14 +1,26 @@
 // Figures and data out of the explorer: the current view as a standalone SVG (title, legend
 // and labels included, styles inlined) or PNG, and every matrix of the trace as CSV or JSON.
-import { headColor } from '../scales.js';
+import { HEAD_COLORS, headColor } from '../scales.js';
 import {
   CSV_BOM,
   matricesOf,
   summaryOf,
-  traceCSV as serializeCSV,
   traceJSON as serializeJSON,
+  traceLongCSV,
 } from '../../../dist/engine/serialize.js';
 import { pixelsDataURL } from '../views/pixels.js';
+import { textWidth } from '../views/text.js';
+
+/** `text` broken into lines of at most `width` px at `font` px (at spaces; a long word alone). */
+function wrap(text, width, font) {
+  const lines = [''];
+  for (const word of text.split(' ')) {
+    const line = lines.at(-1) ? `${lines.at(-1)} ${word}` : word;
+    if (lines.at(-1) && textWidth(line, font) > width) lines.push(word);
+    else lines[lines.length - 1] = line;
+  }
+  return lines;
+}
 
 // The rules an exported figure needs, with concrete colours (a file has no page CSS).
 const FIGURE_CSS = `
@@ -23,10 +35,14 @@ text { font-family: system-ui, 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaH
 text.token { font-size: 15px; dominant-baseline: middle; }
 text.token.focused { font-weight: 700; fill: #d55e00; }
 .bar-value, .bar-label { text-anchor: middle; font-size: 11px; }
+.bar-label.upright { text-anchor: end; dominant-baseline: central; }
+.col-label { dominant-baseline: central; }
 line.zero, .axis path, .axis line { stroke: #d9d9e0; }
 .hatch-bg { fill: #eeeeee; } .hatch-line { stroke: #9a9a9a; stroke-width: 2; }
 rect.sweep { display: none; }
 image.pixels { image-rendering: pixelated; }
+.cell.masked text { fill: #333333 !important; }
+${HEAD_COLORS.map((c, h) => `line.link[data-head="${h}"], line.link[data-head="${h + 8}"] { stroke: ${c}; }`).join('\n')}
 `;
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -46,8 +62,14 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   const [, , width, height] = (svg.getAttribute('viewBox') ?? `0 0 ${svg.clientWidth} ${svg.clientHeight}`)
     .split(' ')
     .map(Number);
+  // The subtitle holds the whole sentence: wrapped to the figure's width, never cut off.
+  // (and the title, on a narrow figure; bold is estimated a size larger).
+  const titleLines = wrap(title, width, 18);
+  const shift = (titleLines.length - 1) * 20;
+  const subtitleLines = wrap(subtitle, width, 12);
   const legendHeight = heads.length ? 22 : 0;
-  const top = 48 + legendHeight;
+  const legendY = shift + 50 + (subtitleLines.length - 1) * 15;
+  const top = legendY - 2 + legendHeight;
   const out = el('svg', {
     xmlns: SVG_NS,
     width: width + 24,
@@ -57,11 +79,13 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   out.append(el('rect', { width: '100%', height: '100%', fill: '#ffffff' }));
   const defs = svg.getRootNode().querySelector('svg.defs defs');
   if (defs) out.append(defs.cloneNode(true));
-  out.append(el('text', { class: 'figure-title', x: 12, y: 22 }, title));
-  out.append(el('text', { class: 'figure-subtitle', x: 12, y: 40 }, subtitle));
+  titleLines.forEach((line, k) => out.append(el('text', { class: 'figure-title', x: 12, y: 22 + k * 20 }, line)));
+  subtitleLines.forEach((line, k) =>
+    out.append(el('text', { class: 'figure-subtitle', x: 12, y: shift + 40 + k * 15 }, line)),
+  );
   heads.forEach((h, k) => {
-    out.append(el('rect', { x: 12 + k * 90, y: 50, width: 22, height: 6, fill: headColor(h) }));
-    out.append(el('text', { x: 40 + k * 90, y: 57, class: 'legend-label' }, headLabel(h)));
+    out.append(el('rect', { x: 12 + k * 90, y: legendY, width: 22, height: 6, fill: headColor(h, false) }));
+    out.append(el('text', { x: 40 + k * 90, y: legendY + 7, class: 'legend-label' }, headLabel(h)));
   });
   const body = el('g', { transform: `translate(12,${top})` });
   for (const child of svg.childNodes) body.append(child.cloneNode(true));
@@ -112,11 +136,12 @@ export function traceJSON(trace, state) {
 }
 
 /**
- * Every step as CSV blocks: a line "# step,<name>,head,<h>,shape,<rows>x<cols>", then labelled
- * rows; the file starts with a UTF-8 BOM so that Excel keeps Chinese labels intact.
+ * Every step as one long table (step,head,row,row_label,col,col_label,value; see
+ * docs/embedding.md): one table a spreadsheet can filter, where blocks of tables in one file
+ * were not. The file starts with a UTF-8 BOM so that Excel keeps Chinese labels intact.
  */
 export function traceCSV(trace) {
-  return CSV_BOM + [...serializeCSV(matrices(trace))].join('');
+  return CSV_BOM + [...traceLongCSV(matrices(trace))].join('');
 }
 
 export function download(name, content, type) {

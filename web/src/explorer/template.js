@@ -84,6 +84,7 @@ export function explorerMarkup() {
   </section>
   <section class="stage-row" data-chrome="stage">
     <div class="stage panel">
+      <p class="hint" data-role="stage-note" hidden></p>
       <svg data-role="stage" class="stage-svg" role="img" aria-labelledby="${id}-step-title"></svg>
       <p class="hint" data-i18n="arithmeticHint"></p>
       <div data-role="arithmetic" class="arithmetic" aria-live="polite" hidden></div>

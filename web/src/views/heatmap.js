@@ -5,10 +5,16 @@ import { drawMatrix, measureMatrix } from './matrix.js';
 import { drawLegend } from './legend.js';
 import { stepMaxAbs, signedScale, weightScale } from '../scales.js';
 import { formatShort } from '../format.js';
-import { stepAt } from '../steps.js';
+import { STEP_KEYS, stepAt } from '../steps.js';
 
 /** Which matrix the heatmaps show at step n (1-based): the step table's `heatmap` column. */
 export const heatmapStepFor = (step) => stepAt(step).heatmap;
+
+// The step (by key) that makes each matrix a heatmap shows: at steps 1–3 it shows step 4's.
+const MADE_BY = { scores: 'scores', scaled: 'scale', masked: 'mask', weights: 'softmax' };
+
+/** The step (1-based) that makes the matrix `name` (e.g. 'weights' → 7). */
+export const stepMaking = (name) => STEP_KEYS.indexOf(MADE_BY[name]) + 1;
 
 /** Largest side of a heatmap's data: small multiples of many heads need fewer pixels each. */
 export function heatmapSide(heads) {
@@ -27,9 +33,15 @@ export function drawHeatmaps(svg, trace, o) {
   const color = (v) => (Number.isFinite(v) ? scale(v) : '#ddd');
 
   // Past 64 tokens a heatmap keeps its image's size a side (see matrix.js), not 8 px a cell.
+  // …and never wider than the view (a wider drawing would be scaled down, its labels under 11 px).
   const side = Math.max(trace.nQuery, trace.nKey);
-  const cell = side <= 64 ? Math.max(8, Math.min(32, Math.floor(380 / side))) : heatmapSide(heads.length) / side;
-  const sizes = steps.map((s) => measureMatrix(s, { cell }));
+  const fit = (o.width - measureMatrix(steps[0], { cell: 8 }).left - 4) / side;
+  const cell = Math.min(
+    side <= 64 ? Math.max(8, Math.min(32, Math.floor(380 / side))) : heatmapSide(heads.length) / side,
+    side <= 64 ? Math.floor(fit) : fit,
+  );
+  const titleOf = (s) => `${o.strings.headN(s.head)} · ${name}`;
+  const sizes = steps.map((s) => measureMatrix(s, { cell, title: titleOf(s) }));
   const gap = 24;
   const perRow = Math.max(1, Math.floor((o.width + gap) / (sizes[0].width + gap)));
   const width = Math.max(o.width, sizes[0].width);
@@ -64,9 +76,10 @@ export function drawHeatmaps(svg, trace, o) {
       drawMatrix(d3.select(this), s, {
         cell,
         color,
-        title: `${o.strings.headN(s.head)} · ${name}`,
+        title: titleOf(s),
         masked,
         numbers: true,
+        picked: o.pair ? (i, j) => o.pair.head === s.head && o.pair.i === i && o.pair.j === j : null,
         onCell: (i, j) => o.onPair?.({ head: s.head, i, j }),
       });
     });

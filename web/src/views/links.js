@@ -7,6 +7,7 @@ import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 import { pixels } from './pixels.js';
+import { fitText } from './text.js';
 import { forget, putAttrs, setTexts } from './dom.js';
 
 const MAX_WIDTH = 9;
@@ -18,20 +19,24 @@ export const LINK_LIMITS = { min: 0.004, max: 3000 };
 const MAX_LINK_TOKENS = 96;
 const IMAGE_HEIGHT = 760;
 const MAX_LABELS = 40;
+// Token labels: 15 px, rows at least this far apart so that two never touch.
+const TOKEN_FONT = 15;
+const MIN_ROW_GAP = 19;
 
 /**
  * @param svg d3 selection of an <svg>
  * @param trace the engine's trace (steps.weights per head)
  * @param o { head: 'all' | number, focus: { side: 'query'|'key', index } | null,
- *            pair: { head, i, j } | null, onFocus(focus|null, lock: bool), strings }
+ *            pair: { head, i, j } | null, onFocus(focus|null, lock: bool), strings,
+ *            width: px the svg is drawn at (its viewBox is as wide: labels keep their size) }
  */
 export function drawLinks(svg, trace, o) {
   const n = trace.nQuery;
   const m = trace.nKey;
   if (Math.max(n, m) > MAX_LINK_TOKENS) return drawLinksImage(svg, trace, o);
   svg.selectAll('g.links-image').remove();
-  const rowGap = Math.max(14, Math.min(34, 420 / Math.max(n, m)));
-  const { xLeft, xRight, yOf, heads } = frame(svg, trace, o, rowGap);
+  const rowGap = Math.max(MIN_ROW_GAP, Math.min(34, 420 / Math.max(n, m)));
+  const { xLeft, xRight, yOf, heads, labelRoom } = frame(svg, trace, o, rowGap);
 
   const offset = (h) =>
     heads.length > 1 ? (heads.indexOf(h) - (heads.length - 1) / 2) * Math.min(2.5, rowGap / (2 * heads.length)) : 0;
@@ -110,7 +115,7 @@ export function drawLinks(svg, trace, o) {
       'aria-pressed': (d) => String(Boolean(o.focus?.locked && focused(d))),
       'aria-label': (d) => `${d.side === 'query' ? o.strings.query : o.strings.keys} ${d.index}: ${d.text}`,
     })
-    .call(setTexts, (d) => d.text)
+    .call(setTexts, (d) => fitText(d.text, labelRoom, TOKEN_FONT))
     .on('pointerenter focus', (event, d) => {
       if (!o.focus?.locked) o.onFocus({ side: d.side, index: d.index, locked: false });
     })
@@ -134,8 +139,8 @@ export function drawLinks(svg, trace, o) {
 
 /** The svg's size and the two side titles; the geometry both drawings share. */
 function frame(svg, trace, o, rowGap) {
-  const labelWidth = 110;
-  const width = 520;
+  const width = Math.max(280, Math.min(620, o.width ?? 520));
+  const labelWidth = Math.round(Math.min(170, width * 0.28));
   const height = Math.max(trace.nQuery, trace.nKey) * rowGap + 40;
   const xLeft = labelWidth;
   const xRight = width - labelWidth;
@@ -151,7 +156,7 @@ function frame(svg, trace, o, rowGap) {
     .attr('text-anchor', (_, k) => (k === 0 ? 'end' : 'start'))
     .text((d) => d);
   const heads = o.head === 'all' ? d3.range(trace.heads) : [o.head];
-  return { xLeft, xRight, height, heads, yOf: (index) => 30 + index * rowGap };
+  return { xLeft, xRight, height, heads, labelRoom: labelWidth - 12, yOf: (index) => 30 + index * rowGap };
 }
 
 /** A long sentence: the strongest links drawn on a canvas, sparse labels, no per-token focus. */
@@ -160,7 +165,7 @@ function drawLinksImage(svg, trace, o) {
   const m = trace.nKey;
   const rowGap = IMAGE_HEIGHT / Math.max(n, m);
   svg.selectAll('g.links, text.token').remove();
-  const { xLeft, xRight, yOf, heads, height } = frame(svg, trace, o, rowGap);
+  const { xLeft, xRight, yOf, heads, height, labelRoom } = frame(svg, trace, o, rowGap);
 
   const { total, links } = trace.links(heads, LINK_LIMITS);
   const group = svg.selectAll('g.links-image').data([0]).join('g').attr('class', 'links-image');
@@ -192,7 +197,7 @@ function drawLinksImage(svg, trace, o) {
     .attr('y', (d) => yOf(d.index))
     .attr('text-anchor', (d) => (d.side === 'query' ? 'end' : 'start'))
     .attr('dominant-baseline', 'middle')
-    .text((d) => `${d.index} ${d.text}`);
+    .text((d) => fitText(`${d.index} ${d.text}`, labelRoom, 12));
   return { shown: links.weight.length, total, every };
 }
 

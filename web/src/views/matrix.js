@@ -7,6 +7,7 @@ import { formatFit, formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 import { pixels } from './pixels.js';
+import { fitText, textWidth } from './text.js';
 import { put, setTexts } from './dom.js';
 
 const SVG_CELL_LIMIT = 4096;
@@ -14,9 +15,14 @@ const SVG_CELL_LIMIT = 4096;
 // SVG cells cost a keystroke tens of milliseconds and show nothing more.
 const SMALL_CELL_LIMIT = 400;
 const MASKED_PIXEL = '#c8c8c8';
+// No text under 11 px (a phone's smallest readable size): labels are 11–13 px whatever the
+// cell, and where cells are smaller than a label, only every k-th row or column is labelled.
 const LABEL_FONT = 11;
-// Below this cell size token labels would overlap: a 2,048-token axis gets none (hover names
-// the token), not 2,048 unreadable text nodes.
+const MAX_LABEL_FONT = 13;
+// Rows (and columns, whose labels stand upright) this far apart keep labels from touching.
+const LABEL_PITCH = 1.3;
+// Below this cell size an axis gets no labels at all (hover names the token): a 2,048-token
+// axis would still need hundreds of them (thirteen such matrices: thousands of nodes).
 const MIN_LABEL_CELL = 6;
 
 // Layout measures the same labels dozens of times per draw (2,048 of them at the limit).
@@ -25,10 +31,16 @@ const widths = new WeakMap();
 function labelWidth(labels) {
   if (!labels) return 0;
   if (!widths.has(labels)) {
-    const longest = labels.reduce((m, l) => Math.max(m, [...l].length), 0);
-    widths.set(labels, Math.min(90, 8 + longest * 9));
+    const longest = labels.reduce((m, l) => Math.max(m, textWidth(l, MAX_LABEL_FONT)), 0);
+    widths.set(labels, Math.min(90, 8 + longest));
   }
   return widths.get(labels);
+}
+
+/** The label font for cells of `cell` px, and every how many rows a label fits. */
+function labelSpacing(cell) {
+  const font = Math.min(MAX_LABEL_FONT, Math.max(LABEL_FONT, cell * 0.6));
+  return { font, every: Math.max(1, Math.ceil((font * LABEL_PITCH) / cell)) };
 }
 
 /** Entry delay of cell (i, j) for each kind of animation. */
@@ -49,7 +61,7 @@ function delayOf(animation, rows, cols) {
 /**
  * Size of the drawing for `step` with `options` (see drawMatrix), without drawing it.
  */
-export function measureMatrix(step, { cell, showRowLabels = true, showColLabels = true, transpose = false }) {
+export function measureMatrix(step, { cell, title, showRowLabels = true, showColLabels = true, transpose = false }) {
   const rows = transpose ? step.cols : step.rows;
   const cols = transpose ? step.rows : step.cols;
   const rowLabels = transpose ? step.colLabels : step.rowLabels;
@@ -59,8 +71,15 @@ export function measureMatrix(step, { cell, showRowLabels = true, showColLabels 
   const tokenCols = readable && showColLabels && isTokenAxis(transpose ? step.rowsAxis : step.colsAxis);
   const left = tokenRows ? labelWidth(rowLabels) : 4;
   const top = 18 + (tokenCols ? Math.min(60, labelWidth(colLabels)) : 4);
-  return { rows, cols, left, top, width: left + cols * cell + 2, height: top + rows * cell + 2, tokenRows, tokenCols };
+  // A narrow matrix (Q of d_k 2) is as wide as its title, or the next operand covers the title.
+  const titled = title === undefined ? 0 : textWidth(titleText(title, rows, cols), TITLE_FONT) + 6;
+  const width = Math.max(left + cols * cell + 2, left + titled);
+  return { rows, cols, left, top, width, height: top + rows * cell + 2, tokenRows, tokenCols };
 }
+
+// Titles are 12 px bold: estimated a size larger.
+const TITLE_FONT = 13;
+const titleText = (title, rows, cols) => `${title}  [${rows} × ${cols}]`;
 
 function isTokenAxis(axis) {
   return axis === 'query' || axis === 'key';
@@ -85,23 +104,28 @@ export function drawMatrix(g, step, options) {
     .attr('class', 'matrix-title')
     .attr('x', m.left)
     .attr('y', 12)
-    .text((d) => `${d}  [${m.rows} × ${m.cols}]`);
+    .text((d) => titleText(d, m.rows, m.cols));
 
+  // Labels as { k, text }: every `every`-th one, cut to the room there is. Column labels stand
+  // upright (rotate −90), so that their room is the same whatever their length.
+  const { font, every } = labelSpacing(cell);
+  const thinned = (labels, room) =>
+    labels.flatMap((text, k) => (k % every ? [] : [{ k, text: fitText(text, room, font) }]));
   g.selectAll('text.row-label')
-    .data(m.tokenRows ? rowLabels : [])
+    .data(m.tokenRows ? thinned(rowLabels, m.left - 6) : [], (d) => d.k)
     .join('text')
     .attr('class', 'row-label')
     .attr('x', m.left - 4)
-    .attr('y', (_, i) => m.top + i * cell + cell / 2)
-    .attr('font-size', Math.min(LABEL_FONT + 2, Math.max(8, cell * 0.6)))
-    .call(setTexts, (d) => d);
+    .attr('y', (d) => m.top + d.k * cell + cell / 2)
+    .attr('font-size', font)
+    .call(setTexts, (d) => d.text);
   g.selectAll('text.col-label')
-    .data(m.tokenCols ? colLabels : [])
+    .data(m.tokenCols ? thinned(colLabels, m.top - 22) : [], (d) => d.k)
     .join('text')
     .attr('class', 'col-label')
-    .attr('transform', (_, j) => `translate(${m.left + j * cell + cell / 2},${m.top - 4}) rotate(-50)`)
-    .attr('font-size', Math.min(LABEL_FONT + 2, Math.max(8, cell * 0.6)))
-    .call(setTexts, (d) => d);
+    .attr('transform', (d) => `translate(${m.left + d.k * cell + cell / 2},${m.top - 4}) rotate(-90)`)
+    .attr('font-size', font)
+    .call(setTexts, (d) => d.text);
 
   const cellsGroup = g
     .selectAll('g.cells')
@@ -137,7 +161,7 @@ export function drawMatrix(g, step, options) {
   const delay = delayOf(animation, m.rows, m.cols);
   const t = duration(animation === 'none' ? 350 : 450);
   const showNumbers = numbers && cell >= 24;
-  const fontSize = Math.min(12, Math.max(8, cell * 0.36));
+  const fontSize = Math.min(13, Math.max(11, cell * 0.36));
   const chars = Math.floor((cell - 4) / (fontSize * 0.62));
 
   const groups = cellsGroup
@@ -174,6 +198,7 @@ export function drawMatrix(g, step, options) {
     const fill = fillOf(d);
     put(this, 'transform', `translate(${d.j * cell},${d.i * cell})`);
     this.classList.toggle('masked', masked);
+    this.classList.toggle('picked', Boolean(options.picked?.(d.i, d.j)));
     put(this, 'data-i', d.i);
     put(this, 'data-j', d.j);
     put(this, 'data-value', d.v);
@@ -186,7 +211,8 @@ export function drawMatrix(g, step, options) {
     put(text, 'y', (cell - 1) / 2);
     put(text, 'font-size', fontSize);
     // A style, not an attribute: the page's CSS colours svg text, and styles win over attributes.
-    const ink = masked ? '#555' : textColorOn(fill);
+    // Masked cells take theirs from the CSS (--masked-ink, one for light and one for dark).
+    const ink = masked ? '' : textColorOn(fill);
     if (text.__ink !== ink) text.style.fill = text.__ink = ink;
     const label = showNumbers ? formatFit(d.v, chars) : '';
     if (text.textContent !== label) text.textContent = label;

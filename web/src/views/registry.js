@@ -12,25 +12,45 @@
 // A view's handlers only set state; the store's change draws it again.
 import * as d3 from 'd3';
 import { drawLinks, linksLegend, LINK_LIMITS } from './links.js';
-import { drawHeatmaps, heatmapSide, heatmapStepFor, heatmapTables } from './heatmap.js';
+import { drawHeatmaps, heatmapSide, heatmapStepFor, heatmapTables, stepMaking } from './heatmap.js';
 import { drawMatrices, matricesOf, matrixHead } from './matrices.js';
 import { drawSoftmax } from './softmax.js';
 import { linksRequest, rowRequest, spreadRequest, stepRequest } from '../explorer/requests.js';
+import { stepAt } from '../steps.js';
+
+/** The note over a view (class view-note, data-role `<view>-shows`). */
+const shows = (view) => `<p class="hint view-note" data-role="${view}-shows" hidden></p>`;
+
+/**
+ * Says what a view shows when the stage shows something else: another step (`step`, 1-based,
+ * e.g. the links' weights of step 7 while the stage is at step 2) or, under "all heads", one
+ * head only (`oneHead`).
+ */
+function sayWhatItShows(note, { trace, state, strings }, { step = null, oneHead = false }) {
+  const parts = [
+    step && step !== state.step ? strings.viewShowsStep(step, strings.steps[stepAt(step).key].title, state.step) : '',
+    oneHead && state.head === 'all' && trace.heads > 1 ? strings.viewShowsHead(0) : '',
+  ].filter(Boolean);
+  note.hidden = !parts.length;
+  note.textContent = parts.join(' ');
+}
 
 export const VIEWS = {
   links: {
-    panel:
-      '<p class="hint" data-i18n="linksHint"></p><p class="hint untrained" data-i18n="untrainedNote"></p><div class="links-legend" data-role="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>',
+    panel: `<p class="hint" data-i18n="linksHint"></p>${shows('links')}<p class="hint untrained" data-i18n="untrainedNote"></p><div class="links-legend" data-role="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>`,
     role: 'links',
     exported: '[data-role=links]',
     requests: ({ heads }) => [linksRequest(heads, LINK_LIMITS)],
-    draw({ trace, state, strings, el, set }) {
+    draw(ctx) {
+      const { trace, state, strings, el, set, width } = ctx;
+      sayWhatItShows(el('links-shows'), ctx, { step: stepMaking('weights') });
       linksLegend(el('links-legend'), trace, { head: state.head, strings });
       const { shown, total, every } = drawLinks(d3.select(el('links')), trace, {
         head: state.head,
         focus: state.focus,
         pair: state.pair,
         strings,
+        width,
         // A locked query is also the softmax view's and the stage's query.
         onFocus: (focus) => set(focus?.locked && focus.side === 'query' ? { focus, query: focus.index } : { focus }),
       });
@@ -40,19 +60,20 @@ export const VIEWS = {
     },
   },
   heatmap: {
-    panel:
-      '<p class="hint" data-i18n="heatmapHint"></p><button type="button" data-role="table-toggle" data-i18n="showTable" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>',
+    panel: `<p class="hint" data-i18n="heatmapHint"></p>${shows('heatmap')}<button type="button" data-role="table-toggle" data-i18n="showTable" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>`,
     role: 'heatmaps',
     exported: '[data-role=heatmaps]',
     requests: ({ state, heads }) => [
       stepRequest('mask'),
       ...heads.map((h) => stepRequest(heatmapStepFor(state.step), h, heatmapSide(heads.length))),
     ],
-    draw({ trace, state, strings, el, width, get, set }) {
-      // A cell picked here is highlighted in the links view, for its head when one is shown.
-      const onPair = (pair) => set({ pair, view: 'links', head: state.head === 'all' ? 'all' : pair.head });
+    draw(ctx) {
+      const { trace, state, strings, el, width, get, set } = ctx;
+      sayWhatItShows(el('heatmap-shows'), ctx, { step: stepMaking(heatmapStepFor(state.step)) });
+      // A cell picked here is marked, here and in the links view; the page stays in the heatmap.
+      const onPair = (pair) => set({ pair });
       const o = { step: state.step, head: state.head, strings };
-      drawHeatmaps(d3.select(el('heatmaps')), trace, { ...o, width: Math.max(320, width - 16), onPair });
+      drawHeatmaps(d3.select(el('heatmaps')), trace, { ...o, width, pair: state.pair, onPair });
       const toggle = el('table-toggle');
       // Its text is kept by explorer.js renderTexts too (data-i18n), in views not drawn.
       toggle.dataset.i18n = state.tables ? 'hideTable' : 'showTable';
@@ -72,25 +93,28 @@ export const VIEWS = {
     draw: ({ trace, state, strings, el, head, width }) =>
       drawMatrices(el('matrices'), trace, {
         head,
-        width: Math.max(600, width - 16),
+        width,
         positionalEncoding: state.positionalEncoding,
         strings,
       }),
   },
   softmax: {
-    panel: '<p class="hint" data-i18n="softmaxHint"></p><div data-role="softmax"></div>',
+    panel: `<p class="hint" data-i18n="softmaxHint"></p>${shows('softmax')}<div data-role="softmax"></div>`,
     role: 'softmax',
     exported: '.softmax-charts',
     requests: ({ trace, head, query }) => [
       ...['scores', 'masked', 'weights'].map((name) => rowRequest(name, head, query)),
       spreadRequest(['scores', 'scaled'], d3.range(trace.heads)),
     ],
-    draw({ trace, state, strings, el, set }) {
+    draw(ctx) {
+      const { trace, state, strings, el, set, width } = ctx;
+      sayWhatItShows(el('softmax-shows'), ctx, { oneHead: true });
       drawSoftmax(el('softmax'), trace, {
         head: state.head,
         query: state.query,
         strings,
         scale: state.scale,
+        width,
         temperature: state.temperature,
         onQuery: (query) => set({ query }),
         onTemperature: (temperature) => set({ temperature }),

@@ -7,14 +7,29 @@ import { formatFit, formatShort, formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 import { TEMPERATURE } from '../state.js';
+import { fitText, textWidth } from './text.js';
 
 // Past this many bars a chart is one <path> (no per-bar nodes, labels or motion): a 2,048-token
 // row cannot be read bar by bar, and 12,000 animated nodes froze the page.
 const MAX_BARS = 128;
 // Past this many tokens the query is picked with a slider, not one button per token.
 const MAX_QUERY_BUTTONS = 64;
+// Bar labels: 11 px; upright (rotate −90) in this much room when they do not fit side by
+// side, and every k-th one when bars are narrower than a line of text.
+const BAR_FONT = 11;
+const UPRIGHT_ROOM = 54;
+// Room above a chart for its title, over the value printed above the tallest bar.
+const TITLE_ROOM = 24;
 
-export function barChart(g, input, labels, { width, height, title, color, domain }) {
+/** How a chart of `count` bars over `width` px labels them: { upright, every, room }. */
+export function barLabelLayout(labels, width) {
+  const step = width / Math.max(1, labels.length);
+  const widest = labels.reduce((m, l) => Math.max(m, textWidth(l, BAR_FONT)), 0);
+  if (widest <= step - 2) return { upright: false, every: 1, room: step - 2, height: 18 };
+  return { upright: true, every: Math.ceil((BAR_FONT * 1.3) / step), room: UPRIGHT_ROOM - 8, height: UPRIGHT_ROOM };
+}
+
+export function barChart(g, input, labels, { width, height, title, color, domain, labelLayout }) {
   const values = Array.from(input);
   const finite = values.map((v) => (Number.isFinite(v) ? v : 0));
   const [lo, hi] = domain ?? [Math.min(0, ...finite), Math.max(0, ...finite)];
@@ -28,8 +43,8 @@ export function barChart(g, input, labels, { width, height, title, color, domain
     .data([title])
     .join('text')
     .attr('class', 'chart-title')
-    .attr('y', -8)
-    .text((d) => d);
+    .attr('y', -TITLE_ROOM + 8)
+    .text((d) => fitText(d, width, 12));
   g.selectAll('line.zero')
     .data([0])
     .join('line')
@@ -67,13 +82,18 @@ export function barChart(g, input, labels, { width, height, title, color, domain
     // As many characters as the band holds (about 6.5 px each at 11 px): neighbours' values
     // never run together ("4e−41e−3"); past 12 bars hover gives them.
     .text((v) => (values.length <= 12 ? formatFit(v, Math.floor(x.step() / 6.5)) : ''));
+  const { upright, every, room } = labelLayout ?? barLabelLayout(labels, width);
+  const cx = (k) => x(k) + x.bandwidth() / 2;
   g.selectAll('text.bar-label')
-    .data(labels)
+    .data(labels.flatMap((text, k) => (k % every ? [] : [{ k, text: fitText(text, room, BAR_FONT) }])))
     .join('text')
-    .attr('class', 'bar-label')
-    .attr('x', (_, k) => x(k) + x.bandwidth() / 2)
-    .attr('y', height + 14)
-    .text((d) => (labels.length <= 16 ? d : ''));
+    .attr('class', (d) => `bar-label${upright ? ' upright' : ''}`)
+    .attr('x', null)
+    .attr('y', null)
+    .attr('transform', (d) =>
+      upright ? `translate(${cx(d.k)},${height + 6}) rotate(-90)` : `translate(${cx(d.k)},${height + 14})`,
+    )
+    .text((d) => d.text);
 }
 
 /** Many bars as one path, with one hit area that names the bar under the pointer. */
@@ -119,7 +139,7 @@ export function histogram(g, bins, { width, height, title, color }) {
     .join('text')
     .attr('class', 'chart-title')
     .attr('y', -8)
-    .text((d) => d);
+    .text((d) => fitText(d, width, 12));
   g.selectAll('rect.bin')
     .data(bins)
     .join('rect')
@@ -134,7 +154,8 @@ export function histogram(g, bins, { width, height, title, color }) {
     .join('g')
     .attr('class', 'axis')
     .attr('transform', `translate(0,${height})`)
-    .call(d3.axisBottom(x).ticks(5));
+    // About one tick per 50 px: on a phone five ticks of "−15" ran into each other.
+    .call(d3.axisBottom(x).ticks(Math.max(2, Math.min(5, Math.floor(width / 50)))));
 }
 
 /**
@@ -185,10 +206,13 @@ export function drawSoftmax(root, trace, o) {
     .join('svg')
     .attr('class', 'softmax-charts')
     .attr('role', 'img');
-  const width = 560;
+  // As wide as it is drawn (labels keep their 11 px), at most 640 px.
+  const width = Math.max(300, Math.min(640, o.width ?? 560));
   const chartH = 110;
+  const labelLayout = barLabelLayout(trace.kvTokens, width - 60);
+  const chartStep = TITLE_ROOM + chartH + labelLayout.height + 12;
   svg
-    .attr('viewBox', `0 0 ${width} ${3 * (chartH + 50) + 150}`)
+    .attr('viewBox', `0 0 ${width} ${3 * chartStep + 170}`)
     .attr('aria-label', `${o.strings['view.softmax']}: ${trace.tokens[i]}`);
   const labels = trace.kvTokens;
   const raw = Array.from(trace.row('scores', h, i));
@@ -211,13 +235,13 @@ export function drawSoftmax(root, trace, o) {
     .data(charts)
     .join('g')
     .attr('class', (_, k) => `chart chart-${['raw', 'scaled', 'weights'][k]}`)
-    .attr('transform', (_, k) => `translate(30,${30 + k * (chartH + 50)})`)
+    .attr('transform', (_, k) => `translate(30,${TITLE_ROOM + 6 + k * chartStep})`)
     .each(function draw(c) {
-      barChart(d3.select(this), c.values, labels, { width: width - 60, height: chartH, ...c });
+      barChart(d3.select(this), c.values, labels, { width: width - 60, height: chartH, labelLayout, ...c });
     });
 
   const spread = trace.spread(['scores', 'scaled'], d3.range(trace.heads));
-  const histY = 30 + 3 * (chartH + 50);
+  const histY = 30 + 3 * chartStep;
   const hist = svg
     .selectAll('g.spread')
     .data([0])
@@ -245,7 +269,7 @@ export function drawSoftmax(root, trace, o) {
     .data(halves)
     .join('g')
     .attr('class', (d) => `half ${d.key}`)
-    .attr('transform', (_, k) => `translate(${k * ((width - 40) / 2)},8)`)
+    .attr('transform', (_, k) => `translate(${k * ((width - 40) / 2)},24)`)
     .each(function draw(d) {
       histogram(d3.select(this), d.bins, {
         width: (width - 80) / 2,

@@ -22,7 +22,8 @@ function rowWidth(operands, cell) {
       GAP +
       (o.op
         ? Math.max(OP_WIDTH, o.op.length * 9 + 8)
-        : measureMatrix(o.step, { cell, transpose: o.transpose, showRowLabels: o.rowLabels !== false }).width);
+        : measureMatrix(o.step, { cell, title: o.title, transpose: o.transpose, showRowLabels: o.rowLabels !== false })
+            .width);
     widest = Math.max(widest, sum);
   }
   return widest;
@@ -55,6 +56,7 @@ function layout(operands, width, cell) {
         ? { width: Math.max(OP_WIDTH, operand.op.length * 9 + 8), height: 0 }
         : measureMatrix(operand.step, {
             cell,
+            title: operand.title,
             transpose: operand.transpose,
             showRowLabels: operand.rowLabels !== false,
           }),
@@ -118,19 +120,25 @@ export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34,
           .attr('class', (d) => (d.op ? 'operand operator' : 'operand matrix'))
           .attr('transform', (d) => `translate(${d.x},${d.y})`)
           .attr('opacity', t ? 0 : 1)
-          .call((e) => t && e.transition().duration(t).attr('opacity', 1)),
-      // Without motion (reduced, or a keystroke's redraw) no transition is made at all: one
-      // of 0 ms still writes in the next frame's animation callbacks.
+          .call((e) => t && e.transition('fade').duration(t).attr('opacity', 1)),
+      // Named transitions: a re-render during the fade-in moves the operand without
+      // interrupting its fade (an unnamed one did, and left it half transparent), and it
+      // finishes the fade from wherever it is. Without motion (reduced, or a keystroke's
+      // redraw) no transition is made at all: one of 0 ms still writes in the next frame.
       (update) =>
         update.call((u) =>
           t
             ? u
-                .transition()
-                .duration(t)
-                .attr('transform', (d) => `translate(${d.x},${d.y})`)
-            : // Interrupting a fade-in must not leave it half-transparent.
-              u
-                .interrupt()
+                .call((v) =>
+                  v
+                    .transition('move')
+                    .duration(t)
+                    .attr('transform', (d) => `translate(${d.x},${d.y})`),
+                )
+                .call((v) => v.transition('fade').duration(t).attr('opacity', 1))
+            : u
+                .interrupt('fade')
+                .interrupt('move')
                 .attr('opacity', 1)
                 .attr('transform', (d) => `translate(${d.x},${d.y})`),
         ),
