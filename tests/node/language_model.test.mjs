@@ -356,6 +356,15 @@ test('bad corpus files and bad calls are refused, naming the field', () => {
     /single character/,
   );
   refuses(new TextEncoder().encode('床前明月光'), 'model.magic');
+  // A symbol not in a large vocabulary is named with the first few symbols, not thousands.
+  const many = Array.from({ length: 60 }, (_, i) => String.fromCodePoint(0x4e00 + i));
+  withModel(corpusModelFile(engine, { symbols: many }), (model) =>
+    throwsAttention(() => model.trace({ tokens: ['床'] }), {
+      code: 'INVALID_ARGUMENT',
+      field: 'tokens[0]',
+      message: /^tokens\[0\] \("床"\) is not in the vocabulary: <pad> <unk> .{0,60} … \(64 symbols\)$/,
+    }),
+  );
 
   withModel(wordFile, (model) => {
     // White space is no word (at character level it is a character like any other).
@@ -383,6 +392,16 @@ test('bad corpus files and bad calls are refused, naming the field', () => {
     };
     bad(() => model.trace(hostile), 'text');
     bad(() => model.trace({ text: '月', tokens: [4] }), 'input');
+    const trap = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('no keys');
+        },
+      },
+    );
+    bad(() => model.trace(trap), 'input');
+    bad(() => model.encode('月', trap), 'options');
     bad(() => model.trace({ words: '月' }), 'words');
     bad(() => model.trace({ tokens: [4, , 5] }), 'tokens[1]'); // eslint-disable-line no-sparse-arrays
     bad(() => model.trace({ tokens: [4, 99] }), 'tokens[1]');

@@ -10,13 +10,22 @@
 //   model.generate({ text: '床前' }, { count: 3 })        // { tokens, ids, text }
 //   model.headLabels({ text: '床前明月光，疑是地上霜。' }) // [{ layer, head, label, score, scores }]
 import { AttentionError, describe, invalid } from './errors.js';
-import { checkWellFormed, get, utf8Length } from './read.js';
+import { checkWellFormed, errorText, get, utf8Length } from './read.js';
 import { labelHeads } from './head_labels.js';
 import { TrainedModel, encodeInput, errorOf, loadModel as loadFile } from './training.js';
 
 const KEEP = ['start', 'end'];
 const UNKNOWN_ID = 1;
 const UINT32_MAX = 2 ** 32 - 1;
+
+/** Object.keys(object), a throwing Proxy or getter becoming an AttentionError for `field`. */
+function ownKeys(object, field, name) {
+  try {
+    return Object.keys(object);
+  } catch (error) {
+    throw invalid(field, `reading ${name} threw ${errorText(error)}`);
+  }
+}
 
 /** The own options of `options` (unknown ones refused), each read once, over `defaults`. */
 function readOptions(options, defaults, call) {
@@ -26,7 +35,7 @@ function readOptions(options, defaults, call) {
   }
   const names = Object.keys(defaults);
   const out = { ...defaults };
-  for (const key of Object.keys(options)) {
+  for (const key of ownKeys(options, 'options', `the options of ${call}()`)) {
     if (!names.includes(key)) {
       throw invalid(key, `unknown option ${describe(key)} of ${call}(); options are: ${names.join(', ')}`);
     }
@@ -69,7 +78,7 @@ function readInput(input, maxTextBytes) {
   if (!input || typeof input !== 'object' || Array.isArray(input)) {
     throw invalid('input', `the input (${describe(input)}) must be a string, { text } or { tokens }`);
   }
-  const keys = Object.keys(input);
+  const keys = ownKeys(input, 'input', 'the input');
   for (const key of keys) {
     if (key !== 'text' && key !== 'tokens') {
       throw invalid(key, `unknown input field ${describe(key)}; the input is { text } or { tokens }`);
