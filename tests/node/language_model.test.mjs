@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine } from './support.mjs';
+import { labelHeads } from '../../dist/engine/engine.js';
 import { LanguageModel } from '../../dist/engine/language_model.js';
 import { TrainedModel } from '../../dist/engine/training.js';
 import { HEAD_LABEL_THRESHOLDS, previousLinePositions } from '../../dist/engine/head_labels.js';
@@ -271,6 +272,8 @@ test('headLabels: every head’s scores are the mean weights of its trace, a lab
     const trace = model.trace({ text }, { steps: ['weights'] });
     const labels = model.headLabels({ text });
     assert.equal(labels.length, 2 * 2);
+    // The engine's labelHeads on a trace the caller already has gives the same labels.
+    assert.deepEqual(labelHeads(model.trace({ text }, { steps: ['weights', 'logits'] })), labels);
     for (const entry of labels) {
       const step = trace.layers[entry.layer].step('weights', entry.head);
       const reference = referenceScores(Array.from(step.data), step.rows, lineOf);
