@@ -58,6 +58,16 @@ test('a corpus model file loads as a LanguageModel with its vocabulary, level an
     } finally {
       again.dispose();
     }
+    // float16 halves the file and keeps the next-token distribution close.
+    const half = engine.loadModel(model.save({ precision: 'float16' }));
+    try {
+      assert.equal(half.vocabularyLevel, 'character');
+      const p = model.predict('床前明月', { topK: 0 }).predictions;
+      const q = new Map(half.predict('床前明月', { topK: 0 }).predictions.map((x) => [x.id, x.probability]));
+      for (const { id, probability } of p) assert.ok(Math.abs(probability - q.get(id)) < 2e-3, `${id}`);
+    } finally {
+      half.dispose();
+    }
     throwsAttention(() => model.evaluate(10), { code: 'INVALID_ARGUMENT', field: 'model', message: /toy-task/ });
   });
   withModel(wordFile, (model) => assert.equal(model.vocabularyLevel, 'word'));
