@@ -151,6 +151,9 @@ test('predict: softmax(logits / T) of the last position over the whole vocabular
         assert.equal(p.token, model.vocabulary[p.id]);
       }
     }
+    // tokens are the text's own symbols, as in encode and trace; ids give the vocabulary's.
+    assert.deepEqual(model.predict('床X').tokens, ['床', 'X']);
+    assert.deepEqual(model.predict({ tokens: [4, 1] }).tokens, ['床', '<unk>']);
     const all = model.predict({ text }, { topK: 0 }).predictions;
     assert.equal(all.length, model.vocabulary.length);
     assert.ok(Math.abs(all.reduce((s, p) => s + p.probability, 0) - 1) < 1e-9);

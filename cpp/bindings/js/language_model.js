@@ -45,6 +45,12 @@ function readOptions(options, defaults, call) {
   return out;
 }
 
+/** keep: 'end' → true (keep the last tokens); 'start' → false. */
+function keepsEnd(keep) {
+  if (!KEEP.includes(keep)) throw invalid('keep', `keep (${describe(keep)}) must be one of ${KEEP.join(', ')}`);
+  return keep === 'end';
+}
+
 function numberIn(value, field, min, max) {
   if (typeof value !== 'number' || !(value >= min && value <= max)) {
     throw invalid(field, `${field} (${describe(value)}) must be a number from ${min} to ${max}`);
@@ -116,10 +122,9 @@ export class LanguageModel extends TrainedModel {
    * contextLength tokens, the first ones (keep 'start', the default) or the last ones ('end').
    */
   encode(text, options) {
-    const { keep } = readOptions(options, { keep: 'start' }, 'encode');
-    if (!KEEP.includes(keep)) throw invalid('keep', `keep (${describe(keep)}) must be one of ${KEEP.join(', ')}`);
+    const keepEnd = keepsEnd(readOptions(options, { keep: 'start' }, 'encode').keep);
     textOf(text, this.#maxTextBytes);
-    return this.guarded((handle) => copyEncoded(handle.encode(text, keep === 'end') ?? throwOf(handle)));
+    return this.guarded((handle) => copyEncoded(handle.encode(text, keepEnd) ?? throwOf(handle)));
   }
 
   /**
@@ -128,8 +133,7 @@ export class LanguageModel extends TrainedModel {
    */
   trace(input, options) {
     const { layer, steps, keep } = readOptions(options, { layer: undefined, steps: undefined, keep: 'start' }, 'trace');
-    if (!KEEP.includes(keep)) throw invalid('keep', `keep (${describe(keep)}) must be one of ${KEEP.join(', ')}`);
-    return this.#traceOf(readInput(input, this.#maxTextBytes), keep === 'end', { layer, steps });
+    return this.#traceOf(readInput(input, this.#maxTextBytes), keepsEnd(keep), { layer, steps });
   }
 
   #traceOf(input, keepEnd, options) {
@@ -148,14 +152,17 @@ export class LanguageModel extends TrainedModel {
 
   /**
    * `read(handle, ids)` inside the engine's guard with the token ids of `input` for the next
-   * token (text keeps its last contextLength tokens); returns [ids, what read returned].
+   * token (text keeps its last contextLength tokens); returns [{ ids, tokens }, what read
+   * returned], tokens being the text's own symbols (or the vocabulary's, for ids).
    */
   #withIds(input, read) {
     const given = input.text === undefined ? encodeInput(input, this.vocabulary, this.contextLength) : null;
     return this.guarded((handle) => {
-      const ids = given ?? copyEncoded(handle.encode(input.text, true) ?? throwOf(handle)).ids;
-      if (ids.length === 0) throw invalid('text', 'text has no token to read: it is empty or only white space');
-      return [ids, read(handle, Int32Array.from(ids))];
+      const encoded = given
+        ? { ids: given, tokens: given.map((id) => this.vocabulary[id]) }
+        : copyEncoded(handle.encode(input.text, true) ?? throwOf(handle));
+      if (encoded.ids.length === 0) throw invalid('text', 'text has no token to read: it is empty or only white space');
+      return [encoded, read(handle, Int32Array.from(encoded.ids))];
     });
   }
 
@@ -168,7 +175,7 @@ export class LanguageModel extends TrainedModel {
     const o = readOptions(options, { temperature: 1, topK: 10 }, 'predict');
     const temperature = numberIn(o.temperature, 'temperature', 0.01, 100);
     const topK = integerIn(o.topK, 'topK', 0, this.vocabulary.length, ' (all)');
-    const [ids, logits] = this.#withIds(readInput(input, this.#maxTextBytes), (handle, tokens) =>
+    const [{ tokens }, logits] = this.#withIds(readInput(input, this.#maxTextBytes), (handle, tokens) =>
       // The one copy out of WASM memory.
       Float64Array.from(handle.nextLogits(tokens) ?? throwOf(handle)),
     );
@@ -178,7 +185,7 @@ export class LanguageModel extends TrainedModel {
     const sum = weights.reduce((a, b) => a + b, 0);
     const order = Array.from(weights.keys()).sort((a, b) => weights[b] - weights[a] || a - b);
     return {
-      tokens: ids.map((id) => this.vocabulary[id]),
+      tokens,
       predictions: order.slice(0, topK || order.length).map((id) => ({
         id,
         token: this.vocabulary[id],
@@ -201,7 +208,7 @@ export class LanguageModel extends TrainedModel {
     if (typeof o.greedy !== 'boolean') throw invalid('greedy', `greedy (${describe(o.greedy)}) must be true or false`);
     const seed = integerIn(o.seed, 'seed', 0, UINT32_MAX);
     const read = readInput(input, this.#maxTextBytes);
-    const [ids, made] = this.#withIds(read, (handle, tokens) =>
+    const [{ ids }, made] = this.#withIds(read, (handle, tokens) =>
       Array.from(handle.generate(tokens, count, temperature, topK, o.greedy, seed) ?? throwOf(handle)),
     );
     const tokens = made.map((id) => this.vocabulary[id]);
@@ -217,9 +224,8 @@ export class LanguageModel extends TrainedModel {
    * label one of previous, previousLine, first, self, broad, or null. Options: { keep }.
    */
   headLabels(input, options) {
-    const { keep } = readOptions(options, { keep: 'start' }, 'headLabels');
-    if (!KEEP.includes(keep)) throw invalid('keep', `keep (${describe(keep)}) must be one of ${KEEP.join(', ')}`);
-    const trace = this.#traceOf(readInput(input, this.#maxTextBytes), keep === 'end', { steps: ['weights'] });
+    const keepEnd = keepsEnd(readOptions(options, { keep: 'start' }, 'headLabels').keep);
+    const trace = this.#traceOf(readInput(input, this.#maxTextBytes), keepEnd, { steps: ['weights'] });
     return labelHeads(trace, this.config.causal !== false);
   }
 }
