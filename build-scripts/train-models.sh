@@ -3,7 +3,9 @@
 # cache outside git, prepares them (training/prepare-corpora.mjs), builds the native trainer
 # with AVX2 (build/train) and trains both models at once, one thread each, writing
 # models/{tang,brown}.model, models/{tang,brown}.report.json and models/heldout/*.txt.
-# Not part of npm start or npm test. SECONDS_EACH caps each run's wall time (default 1800).
+# Not part of npm start or npm test. SECONDS_EACH caps each run's wall time (default 1800);
+# CONTINUE=1 starts from the current models/*.model (a warm restart: new AdamW moments and
+# schedule, trainedSteps adding up) instead of random weights.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -32,7 +34,9 @@ common=(--vocab 5000 --layers 2 --heads 4 --d-model 128 --context 64 --batch 16 
 
 # train NAME LEVEL CORPUS TITLE TITLE_ZH: one model in the background.
 train() {
-  "$trainer" --train "$prepared/$1.train.txt" --heldout "$prepared/$1.heldout.txt" \
+  local init=()
+  if [ "${CONTINUE:-0}" = 1 ]; then init=(--init "models/$1.model"); fi
+  "$trainer" "${init[@]}" --train "$prepared/$1.train.txt" --heldout "$prepared/$1.heldout.txt" \
     --sample "models/heldout/$1.txt" --level "$2" "${common[@]}" --corpus "$3" --title "$4" \
     --title-zh "$5" --out "models/$1.model" --report "models/$1.report.json" \
     >"$cache/logs/$1.log" 2>&1 &

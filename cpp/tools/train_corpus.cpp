@@ -5,12 +5,13 @@
 //     --out models/tang.model --report R.json [--vocab 5000] [--min-count 1] [--layers 2]
 //     [--heads 4] [--d-model 128] [--context 64] [--batch 32] [--steps 3000] [--seconds 0]
 //     [--lr 3e-3] [--warmup 100] [--seed 1] [--eval-every 100] [--save-every 400]
-//     [--corpus ..] [--title ..]
+//     [--init earlier.model] [--corpus ..] [--title ..]
 //     [--title-zh ..]
 //
 // --seconds > 0 caps the run by wall time: 5 timed steps set the step count (the cosine
 // schedule needs it up front), and the loop stops at the cap in any case.
 // The losses of the model file and the report are computed from the saved float16 file.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -184,6 +185,23 @@ int main(int argc, char** argv) {
   }
   config.optimizer.total_steps = steps;
   Check(CorpusTrainer::Create(config, &train, &trainer), "trainer");
+  // --init: continue from a saved model of the same shape and vocabulary (a warm restart:
+  // fresh AdamW moments, a new warmup and cosine; trainedSteps counts both runs).
+  int earlier_steps = 0;
+  if (!options.Get("init").empty()) {
+    std::vector<uint8_t> bytes;
+    Check(ReadFileBytes(options.Get("init"), &bytes), "--init");
+    LoadedModel init;
+    Check(LoadModel(bytes.data(), bytes.size(), &init), "--init");
+    if (init.vocabulary != vocabulary.symbols() ||
+        init.model->parameter_count() != trainer->model().parameter_count()) {
+      Fail("--init: the model's vocabulary or shape differs from this run's");
+    }
+    std::copy(init.model->parameters(), init.model->parameters() + init.model->parameter_count(),
+              trainer->model().parameters());
+    Check(init.config.GetInt("trainedSteps", &earlier_steps), "--init");
+    std::printf("continuing from %s (%d steps)\n", options.Get("init").c_str(), earlier_steps);
+  }
   std::printf("model: %d layers, %d heads, dModel %d, context %d, %zu parameters; batch %d\n",
               config.model.layers, config.model.heads, config.model.d_model, length,
               trainer->model().parameter_count(), config.batch_size);
@@ -202,7 +220,7 @@ int main(int argc, char** argv) {
     info.corpus = options.Get("corpus");
     info.title = options.Get("title");
     info.title_zh = options.Get("title-zh");
-    info.trained_steps = trainer->steps();
+    info.trained_steps = earlier_steps + trainer->steps();
     info.baselines = base;
     const Evaluated saved = SaveAndEvaluate(trainer->model(), vocabulary, info, heldout, sample);
     Check(WriteFileBytes(options.Get("out"), saved.bytes), "--out");
@@ -218,7 +236,8 @@ int main(int argc, char** argv) {
         "{\n  \"command\": %s,\n  \"level\": %s,\n  \"vocabSize\": %d,\n"
         "  \"trainTokens\": %zu,\n  \"heldOutTokens\": %zu,\n  \"sampleTokens\": %zu,\n"
         "  \"layers\": %d,\n  \"heads\": %d,\n  \"dModel\": %d,\n  \"contextLength\": %d,\n"
-        "  \"parameters\": %zu,\n  \"batch\": %d,\n  \"plannedSteps\": %d,\n  \"steps\": %d,\n"
+        "  \"parameters\": %zu,\n  \"batch\": %d,\n  \"earlierSteps\": %d,\n"
+        "  \"plannedSteps\": %d,\n  \"steps\": %d,\n"
         "  \"learningRate\": %g,\n  \"trainSeconds\": %.1f,\n  \"totalSeconds\": %.1f,\n"
         "  \"lastTrainLoss\": %.6f,\n  \"heldOutLoss\": %.6f,\n  \"unigramLoss\": %.6f,\n"
         "  \"bigramLoss\": %.6f,\n  \"bigramLambda\": %.2f,\n  \"sampleLoss\": %.6f,\n"
@@ -226,10 +245,11 @@ int main(int argc, char** argv) {
         "  \"sampleBigramLambda\": %.2f,\n  \"modelBytes\": %zu\n}\n",
         JsonString(command).c_str(), JsonString(options.Get("level")).c_str(), vocabulary.size(),
         train.size(), heldout.size(), sample.size(), config.model.layers, config.model.heads,
-        config.model.d_model, length, trainer->model().parameter_count(), config.batch_size, steps,
-        trainer->steps(), config.optimizer.learning_rate, Seconds(training), Seconds(start),
-        metrics.loss, saved.held_out, base.unigram, base.bigram, base.bigram_lambda, saved.sample,
-        sample_base.unigram, sample_base.bigram, sample_base.bigram_lambda, saved.bytes.size());
+        config.model.d_model, length, trainer->model().parameter_count(), config.batch_size,
+        earlier_steps, steps, trainer->steps(), config.optimizer.learning_rate, Seconds(training),
+        Seconds(start), metrics.loss, saved.held_out, base.unigram, base.bigram, base.bigram_lambda,
+        saved.sample, sample_base.unigram, sample_base.bigram, sample_base.bigram_lambda,
+        saved.bytes.size());
     const std::string text = report;
     Check(WriteFileBytes(options.Get("report"), std::vector<uint8_t>(text.begin(), text.end())),
           "--report");
