@@ -230,6 +230,7 @@ int main(int argc, char** argv) {
         trainer->steps(), saved.held_out, base.unigram, base.bigram, saved.sample,
         sample_base.unigram, sample_base.bigram, saved.bytes.size(), Seconds(start));
     std::fflush(stdout);
+    // Numbers in %g, so the file is as Prettier writes it (no trailing zeros).
     char report[4096];
     std::snprintf(
         report, sizeof report,
@@ -238,11 +239,11 @@ int main(int argc, char** argv) {
         "  \"layers\": %d,\n  \"heads\": %d,\n  \"dModel\": %d,\n  \"contextLength\": %d,\n"
         "  \"parameters\": %zu,\n  \"batch\": %d,\n  \"earlierSteps\": %d,\n"
         "  \"plannedSteps\": %d,\n  \"steps\": %d,\n"
-        "  \"learningRate\": %g,\n  \"trainSeconds\": %.1f,\n  \"totalSeconds\": %.1f,\n"
-        "  \"lastTrainLoss\": %.6f,\n  \"heldOutLoss\": %.6f,\n  \"unigramLoss\": %.6f,\n"
-        "  \"bigramLoss\": %.6f,\n  \"bigramLambda\": %.2f,\n  \"sampleLoss\": %.6f,\n"
-        "  \"sampleUnigramLoss\": %.6f,\n  \"sampleBigramLoss\": %.6f,\n"
-        "  \"sampleBigramLambda\": %.2f,\n  \"modelBytes\": %zu\n}\n",
+        "  \"learningRate\": %g,\n  \"trainSeconds\": %.5g,\n  \"totalSeconds\": %.5g,\n"
+        "  \"lastTrainLoss\": %.7g,\n  \"heldOutLoss\": %.7g,\n  \"unigramLoss\": %.7g,\n"
+        "  \"bigramLoss\": %.7g,\n  \"bigramLambda\": %.2g,\n  \"sampleLoss\": %.7g,\n"
+        "  \"sampleUnigramLoss\": %.7g,\n  \"sampleBigramLoss\": %.7g,\n"
+        "  \"sampleBigramLambda\": %.2g,\n  \"modelBytes\": %zu\n}\n",
         JsonString(command).c_str(), JsonString(options.Get("level")).c_str(), vocabulary.size(),
         train.size(), heldout.size(), sample.size(), config.model.layers, config.model.heads,
         config.model.d_model, length, trainer->model().parameter_count(), config.batch_size,
