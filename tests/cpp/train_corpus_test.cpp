@@ -157,6 +157,7 @@ TEST(CorpusModelFile, RecordsTheSharedKeys) {
   info.title = "Test";
   info.title_zh = "测试";
   info.trained_steps = 12;
+  info.lowercase = true;
   info.held_out_loss = 1.5;
   info.baselines.unigram = 2.5;
   info.baselines.bigram = 2.0;
@@ -174,6 +175,9 @@ TEST(CorpusModelFile, RecordsTheSharedKeys) {
   EXPECT_EQ(number, 12);
   ASSERT_TRUE(loaded.config.GetNumber("bigramLoss", &number).ok());
   EXPECT_EQ(number, 2.0);
+  bool lowercase = false;
+  ASSERT_TRUE(loaded.config.GetBool("lowercase", &lowercase).ok());
+  EXPECT_TRUE(lowercase);
   EXPECT_EQ(loaded.vocabulary, vocabulary.symbols());
 }
 

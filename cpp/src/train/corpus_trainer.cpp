@@ -75,6 +75,7 @@ FlatJson CorpusModelJson(const CorpusModelInfo& info) {
   extra.SetNumber("unigramLoss", info.baselines.unigram);
   extra.SetNumber("bigramLoss", info.baselines.bigram);
   extra.SetNumber("bigramLambda", info.baselines.bigram_lambda);
+  if (info.lowercase) extra.SetBool("lowercase", true);
   return extra;
 }
 

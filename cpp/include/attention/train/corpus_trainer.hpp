@@ -58,10 +58,12 @@ class CorpusTrainer {
 
 // What a corpus model file records besides the model (COMMON.md's shared keys): "vocabulary"
 // ("character" | "word"), "corpus", "title", "titleZh", "trainedSteps", and the held-out
-// "heldOutLoss", "unigramLoss", "bigramLoss" in nats per token (+ "bigramLambda").
+// "heldOutLoss", "unigramLoss", "bigramLoss" in nats per token (+ "bigramLambda"); and
+// "lowercase": true when the training text was lower-cased (input should be too).
 struct CorpusModelInfo {
   VocabularyLevel level = VocabularyLevel::kCharacter;
   std::string corpus, title, title_zh;
+  bool lowercase = false;
   int trained_steps = 0;
   double held_out_loss = 0.0;
   NgramBaselines baselines;
