@@ -36,7 +36,7 @@ val Ids(const std::vector<int>& ids) {
 
 val ModelHandle::headScores(int count) {
   trace_.Clear();
-  train::Trainer* t = trainer();
+  train::Trainer* t = trainer("headScores");
   if (t == nullptr) return val::null();
   if (count < 1) {
     Fail(ErrorCode::kInvalidArgument, "count",
@@ -52,7 +52,7 @@ val ModelHandle::headScores(int count) {
 
 val ModelHandle::attention(const val& tokens) {
   trace_.Clear();
-  train::Trainer* t = trainer();
+  train::Trainer* t = trainer("attention");
   if (t == nullptr) return val::null();
   const std::vector<int> ids = emscripten::convertJSArrayToNumberVector<int>(tokens);
   train::Batch batch;
@@ -83,7 +83,7 @@ val ModelHandle::attention(const val& tokens) {
 
 val ModelHandle::predict(const val& input) {
   trace_.Clear();
-  train::Trainer* t = trainer();
+  train::Trainer* t = trainer("predict");
   if (t == nullptr) return val::null();
   std::vector<int> prompt, answer;
   status_ = t->Predict(emscripten::convertJSArrayToNumberVector<int>(input), &prompt, &answer);
