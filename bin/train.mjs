@@ -19,7 +19,7 @@ const FIELD_FLAGS = new Map(TRAINER_FIELDS.map((f) => [flagOf(f.name), f]));
 export const USAGE = `usage:
   attention-explorer train [--task T] [--steps N] [--out FILE] [model and optimizer flags]
   attention-explorer eval FILE [--examples N] [--json]
-  attention-explorer trace --model FILE "<tokens or text>" [--layer L] [--step NAME] [--head H] [--format json|csv]
+  attention-explorer trace --model FILE "<tokens or text>" [--layer L] [--step NAME] [--head H] (L and H from 1) [--format json|csv]
   attention-explorer generate --model FILE "<text>" [--count N] [--temperature T] [--top-k K] [--greedy|--seed S] [--json]
 
 train: trains a small transformer on a toy task, shows progress and the loss on stderr, then
@@ -231,8 +231,10 @@ async function traceModel(args) {
   const engine = await createEngine();
   const model = readModel(engine, values.model);
   try {
-    const layer = integerFlag(values, 'layer', 0, model.config.layers - 1, undefined);
-    const head = integerFlag(values, 'head', 0, 1 << 20, 0);
+    // --layer and --head count from 1 (as the page and the CSV do); the API counts from 0.
+    const layerFlag = integerFlag(values, 'layer', 1, model.config.layers, undefined);
+    const layer = layerFlag === undefined ? undefined : layerFlag - 1;
+    const head = integerFlag(values, 'head', 1, model.config.heads, 1) - 1;
     const input = values.tokens !== undefined ? { tokens: values.tokens.split(',') } : { text };
     const trace = model.trace(input);
     if (trace.unknown) noteReading(trace, model.contextLength);

@@ -57,8 +57,9 @@ test('eval and trace --model give the API numbers', () => {
       Array.from(expected.data),
     );
     const weights = JSON.parse(
-      run('trace', '--model', modelPath, '3142|', '--layer', '1', '--step', 'weights', '--head', '2').stdout,
+      run('trace', '--model', modelPath, '3142|', '--layer', '2', '--step', 'weights', '--head', '3').stdout,
     );
+    // --layer and --head count from 1, as everywhere a person reads them; the API counts from 0.
     assert.deepEqual(weights.data, Array.from(model.trace({ text: '3142|' }, { layer: 1 }).step('weights', 2).data));
     // ~300 kB through a pipe: all of it arrives before the process exits.
     const whole = JSON.parse(run('trace', '--model', modelPath, '0 1 2').stdout);
@@ -82,7 +83,16 @@ test('bad arguments exit 2, naming the flag and the allowed values', () => {
     [['train', '--layers', '1', '--layers', '2'], /--layers is given twice/],
     [['eval'], /give one model file/],
     [['eval', modelPath, '--examples', '-3'], /--examples/],
-    [['trace', '--model', modelPath, '0 1', '--layer', '5'], /--layer \(5\) must be an integer from 0 to 1/],
+    [['trace', '--model', modelPath, '0 1', '--layer', '5'], /--layer \(5\) must be an integer from 1 to 2/],
+    [['trace', '--model', modelPath, '0 1', '--layer', '0'], /--layer \(0\) must be an integer from 1 to 2/],
+    [
+      ['trace', '--model', modelPath, '0 1', '--head', '0', '--step', 'weights', '--layer', '1'],
+      /--head \(0\) must be an integer from 1 to 4/,
+    ],
+    [
+      ['trace', '--model', modelPath, '0 1', '--head', '5', '--step', 'weights', '--layer', '1'],
+      /--head \(5\) must be an integer from 1 to 4/,
+    ],
     [['trace', '--model', modelPath, '0 1', '--format', 'xml'], /--format \(xml\) must be one of json, csv/],
   ];
   for (const [args, message] of cases) {
