@@ -74,6 +74,11 @@ test('tutorial mode shows the NumPy example’s weights (tests/fixtures/tutorial
   const shapes = await page.locator('.explain .shapes').textContent(); // KaTeX's HTML: W_O is "WO"
   assert.match(shapes, /\(no\s*WO/, shapes);
   assert.doesNotMatch(shapes, /⋅\s*WO/, shapes);
+  // Nor does the matrices view: the engine still draws a W_O it does not use (O = Concat).
+  await page.click('[role=tab][data-view=matrices]');
+  await page.waitForSelector('[data-role=matrices] g.operand[data-step=concat]');
+  assert.equal(await page.locator('[data-role=matrices] g.operand[data-step=wO]').count(), 0, 'no W_O in the tutorial');
+  assert.equal(await page.locator('[data-role=matrices] g.operand[data-step=output]').count(), 1);
 
   // One switch in the controls: from another sentence and model to the tutorial, and back.
   await page.goto(`${session.url}?lang=zh&s=猫追着球跑&d=16&h=4&seed=7&step=7`);

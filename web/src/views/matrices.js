@@ -31,11 +31,16 @@ const KV_MATRICES = [
   ['xPeKv', "X'_kv"],
 ];
 
-/** The matrices of this trace (or its sizes): with the second sentence's in cross-attention. */
+/**
+ * The matrices of this trace (or its sizes): with the second sentence's in cross-attention, and
+ * without W_O where the run has no output projection (tutorial mode: O = Concat; the engine
+ * still draws a W_O it does not use).
+ */
 export function matricesOf(trace) {
-  if (!trace.cross) return MATRICES;
-  const at = MATRICES.findIndex(([name]) => name === 'xPe') + 1;
-  return [...MATRICES.slice(0, at), ...KV_MATRICES, ...MATRICES.slice(at)];
+  const used = trace.flops?.outputProjection === 0 ? MATRICES.filter(([name]) => name !== 'wO') : MATRICES;
+  if (!trace.cross) return used;
+  const at = used.findIndex(([name]) => name === 'xPe') + 1;
+  return [...used.slice(0, at), ...KV_MATRICES, ...used.slice(at)];
 }
 
 const BANDED = new Set(['q', 'k', 'v', 'concat']);
