@@ -55,7 +55,7 @@ test('generate prints the API’s text, greedy by default or sampled with a seed
 });
 
 test('trace --model reads a corpus model’s text by its vocabulary', () => {
-  const result = run('trace', '--model', poemPath, '床前X', '--layer', '0', '--step', 'weights', '--head', '1');
+  const result = run('trace', '--model', poemPath, '床前X', '--layer', '1', '--step', 'weights', '--head', '2');
   assert.equal(result.status, 0, result.stderr);
   const expected = model.trace({ text: '床前X' }, { layer: 0 }).step('weights', 1);
   const printed = JSON.parse(result.stdout);
