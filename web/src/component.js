@@ -28,6 +28,8 @@ const ATTRIBUTES = {
   head: 'head',
   lang: 'lang',
   tutorial: 'tutorial',
+  model: 'model',
+  layer: 'layer',
 };
 const CHROME = ['controls', 'stepper', 'explain', 'views'];
 

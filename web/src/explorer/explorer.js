@@ -21,6 +21,7 @@ import { explorerMarkup } from './template.js';
 import { NotLoaded } from './lazy-trace.js';
 import { MATRICES, requestsFor } from './needs.js';
 import { download, figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js';
+import { createModelPanel } from '../models/panel.js';
 
 export const MODEL_FIELDS = [
   'sentence',
@@ -35,6 +36,9 @@ export const MODEL_FIELDS = [
   'positionalEncoding',
   'init',
   'tutorial',
+  'model',
+  'modelRevision',
+  'layer',
 ];
 
 // Past this many chips the list scrolls in a box of its own: 2,048 chips filled screens.
@@ -92,6 +96,7 @@ export function createExplorer(root, o) {
   let queue = Promise.resolve();
   let modelDirty = false; // a skipped prepare changed the model: the next one computes
   let latest = null; // the trace opened last; its answer may still be on its way
+  let latestModel = null; // the newest computeModel() (a model may still be loading)
   let opened = Promise.resolve(); // resolves when `latest` is drawable (or failed)
   let chipsRun = 0; // the newest renderChips(); an older one's later chunks stop
   let chipsDone = Promise.resolve(); // resolves when every chip of the trace is in the list
@@ -131,6 +136,7 @@ export function createExplorer(root, o) {
    * cheap (a newer state follows: fast typing in a long text must not queue seconds of work).
    */
   function compute(state, superseded) {
+    if (state.model !== 'random') return computeModel(state);
     const s = strings();
     const { maxTokens } = o.engine.limits;
     if (state.sentence.length > MAX_SENTENCE_CHARS) {
@@ -185,6 +191,43 @@ export function createExplorer(root, o) {
     return opened;
   }
 
+  /**
+   * A trained model's layer (models/panel.js): the same ten steps, computed from the layer's
+   * own input and weights once the model is loaded in the worker. Resolves when drawable.
+   */
+  function computeModel(state) {
+    const empty = !state.sentence.trim();
+    $('empty').hidden = !empty;
+    if (empty) {
+      dropTraces();
+      showMessage(null);
+      return null;
+    }
+    latest?.dispose();
+    latest = null;
+    const mine = {};
+    latestModel = mine;
+    opened = models
+      .ready(state.model)
+      .then(() => {
+        if (latestModel !== mine) return undefined;
+        const opening = o.engine.open({ model: { name: state.model, layer: state.layer, text: state.sentence } });
+        latest = opening;
+        return opening.ready.then(() => {
+          if (latest !== opening) return;
+          setTrace(opening);
+          showMessage(null);
+        });
+      })
+      .catch((error) => {
+        if (latestModel !== mine) return;
+        latest = null;
+        setTrace(null);
+        showMessage(`${strings().engineError}: ${error.message}`);
+      });
+    return opened;
+  }
+
   /** No trace: frees the last one opened (every older one was freed when it was replaced). */
   function dropTraces() {
     latest?.dispose();
@@ -216,6 +259,8 @@ export function createExplorer(root, o) {
       .data(tokens, (d, i) => `${i}:${d}`)
       .join('li')
       .attr('class', 'chip')
+      // A trained model reads a symbol outside its vocabulary as <unk> (issue 12 §4).
+      .classed('unknown', (_, i) => Boolean(trace?.unknown?.[i]))
       .text((d) => d)
       .attr('title', (_, i) => `#${i}`);
   }
@@ -446,7 +491,10 @@ export function createExplorer(root, o) {
     const heads = view === 'links' && trace ? (state.head === 'all' ? d3.range(trace.heads) : [state.head]) : [];
     return figureSVG(svg, {
       title: `${s[`view.${view}`]} · ${state.step}. ${s.steps[state.step - 1].title}`,
-      subtitle: `${trace?.tokens.join(' ') ?? ''} · d_model ${state.dModel}, ${state.heads} heads, seed ${state.seed}, mask ${state.mask}`,
+      subtitle:
+        state.model === 'random'
+          ? `${trace?.tokens.join(' ') ?? ''} · d_model ${state.dModel}, ${state.heads} heads, seed ${state.seed}, mask ${state.mask}`
+          : `${trace?.tokens.join(' ') ?? ''} · model ${state.model}, layer ${state.layer + 1}, d_model ${trace?.dModel}, ${trace?.heads} heads`,
       heads,
       headLabel: s.headN,
     });
@@ -514,6 +562,7 @@ export function createExplorer(root, o) {
   observer.observe($('stage').parentElement);
   observer.observe(root.querySelector('.views'));
   buildControls(root, store);
+  const models = createModelPanel(root, store, o.engine);
   store.subscribe(render);
   render(store.get(), new Set(MODEL_FIELDS));
 
@@ -529,7 +578,12 @@ export function createExplorer(root, o) {
     traceCSV: async () => (trace ? traceCSV(await trace.complete()) : ''),
     traceJSON: async () => (trace ? traceJSON(await trace.complete(), store.get()) : ''),
     /** Resolves once the explorer has drawn its latest state. */
-    idle,
+    idle: async () => {
+      await idle();
+      await models.idle();
+    },
+    /** The model panel: ready(key), idle(), view (models/panel.js). */
+    models,
     /** Re-renders at the current size (after the container was resized). */
     refresh: () => render(store.get(), new Set()),
     destroy() {

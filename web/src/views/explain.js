@@ -3,6 +3,7 @@
 // with this run's numbers, and a short explanation drawn from the tutorials.
 import katex from 'katex';
 import { FORMULA, FORMULA_CONTEXT, STEPS } from '../steps.js';
+import { modelStrings } from '../models/i18n.js';
 
 const KATEX_OPTIONS = {
   throwOnError: false,
@@ -32,5 +33,7 @@ export function drawExplanation(root, trace, state, strings) {
   }
   const head = state.head === 'all' ? 0 : state.head;
   katex.render(def.detail(trace, head, state), root.querySelector('.shapes'), { ...KATEX_OPTIONS, displayMode: false });
-  root.querySelector('.step-text').textContent = text.text;
+  // A trained model's weights are not random: its own words where the text says they are.
+  const trained = state.model && state.model !== 'random' ? modelStrings(state.lang).stepTexts[state.step] : null;
+  root.querySelector('.step-text').textContent = trained ?? text.text;
 }
