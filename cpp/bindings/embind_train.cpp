@@ -17,6 +17,11 @@ EMSCRIPTEN_BINDINGS(attention_training) {
       .function("traceSummary", &ModelHandle::traceSummary)
       .function("traceStep", &ModelHandle::traceStep)
       .function("save", &ModelHandle::save)
+      // Corpus language models (model_lm.hpp), wrapped by language_model.js.
+      .function("encode", &ModelHandle::encode)
+      .function("traceText", &ModelHandle::traceText)
+      .function("nextLogits", &ModelHandle::nextLogits)
+      .function("generate", &ModelHandle::generate)
       .function("errorCode", &ModelHandle::errorCode)
       .function("errorField", &ModelHandle::errorField)
       .function("errorMessage", &ModelHandle::errorMessage);

@@ -7,6 +7,7 @@
 #include "attention/train/model_file.hpp"
 #include "attention/train/model_io.hpp"
 #include "convert.hpp"
+#include "model_lm.hpp"
 #include "train_request.hpp"
 
 namespace attention::bindings {
@@ -26,14 +27,8 @@ std::vector<uint8_t> ReadBytes(const val& bytes) {
 // batch (≤ 64) within the memory limit. Nothing is allocated.
 Status TaskTrainerConfig(const train::FlatJson& json, const train::ModelConfig& model,
                          train::TrainerConfig* config) {
-  std::string vocabulary, task;
-  Status status = json.GetString("vocabulary", &vocabulary);
-  if (status.ok() && vocabulary != "task") {
-    return Status(ErrorCode::kInvalidArgument, "model.config.vocabulary",
-                  "model.config.vocabulary (\"" + vocabulary +
-                      "\") must be \"task\": only toy-task models can be loaded so far");
-  }
-  if (status.ok()) status = json.GetString("task", &task);
+  std::string task;
+  Status status = json.GetString("task", &task);
   if (status.ok()) status = train::ParseTaskKind(task, &config->task.kind);
   if (!status.ok() && status.field() == "task") {
     return Status(status.code(), "model.config.task", "model.config." + status.message());
@@ -69,7 +64,20 @@ Status ModelHandle::Fail(ErrorCode code, const std::string& field, const std::st
   return status_;
 }
 
-train::Model<float>* ModelHandle::model() { return trainer_ ? &trainer_->model() : nullptr; }
+train::Model<float>* ModelHandle::model() {
+  return trainer_ ? &trainer_->model() : corpus_model_.get();
+}
+
+void ModelHandle::FailNoTrainer(const std::string& call) {
+  if (corpus_vocabulary_) {
+    Fail(ErrorCode::kInvalidArgument, "model",
+         call + "() needs a toy-task model; this is a " +
+             train::VocabularyLevelName(corpus_vocabulary_->level()) +
+             "-level language model (trace, predict and generate read text)");
+  } else {
+    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
+  }
+}
 
 bool ModelHandle::create(const val& config) {
   train::TrainerConfig trainer_config;
@@ -83,7 +91,10 @@ bool ModelHandle::create(const val& config) {
 }
 
 bool ModelHandle::load(const val& bytes) {
+  trace_.Clear();
   trainer_.reset();
+  corpus_model_.reset();
+  corpus_vocabulary_.reset();
   const std::vector<uint8_t> data = ReadBytes(bytes);
   // LoadModel's checks in its order, but every tensor is checked against the configuration
   // before a model is allocated: a forged configuration cannot make the engine allocate more
@@ -100,7 +111,16 @@ bool ModelHandle::load(const val& bytes) {
          "model.vocabulary has " + std::to_string(file.vocabulary.size()) +
              " symbols; model.config.vocabSize is " + std::to_string(model.vocab_size));
   }
-  if (status_.ok()) status_ = TaskTrainerConfig(json, model, &trainer_config);
+  // "task": a toy-task model and its trainer; "character" or "word": a corpus language model.
+  std::string level;
+  std::unique_ptr<train::Vocabulary> corpus;
+  if (status_.ok()) status_ = json.GetString("vocabulary", &level);
+  if (status_.ok() && level == "task") {
+    status_ = TaskTrainerConfig(json, model, &trainer_config);
+  } else if (status_.ok()) {
+    corpus = std::make_unique<train::Vocabulary>();
+    status_ = LoadCorpusVocabulary(json, file.vocabulary, corpus.get());
+  }
   if (!status_.ok()) return false;
   const std::vector<train::TensorInfo> layout = train::ParameterLayout(model);
   std::vector<const train::NamedTensor*> tensors(layout.size(), nullptr);
@@ -115,9 +135,14 @@ bool ModelHandle::load(const val& bytes) {
              std::to_string(layout.size()));
     return false;
   }
-  status_ = train::Trainer::Create(trainer_config, &trainer_);
-  if (!status_.ok()) return false;
-  train::Model<float>& m = trainer_->model();
+  if (corpus) {
+    corpus_model_ = std::make_unique<train::Model<float>>(model);
+    corpus_vocabulary_ = std::move(corpus);
+  } else {
+    status_ = train::Trainer::Create(trainer_config, &trainer_);
+    if (!status_.ok()) return false;
+  }
+  train::Model<float>& m = *this->model();
   for (size_t i = 0; i < tensors.size(); ++i) {
     std::copy(tensors[i]->data.begin(), tensors[i]->data.end(), m.parameter(i));
   }
@@ -127,19 +152,22 @@ bool ModelHandle::load(const val& bytes) {
 }
 
 val ModelHandle::info() const {
-  const train::Model<float>* m = trainer_ ? &trainer_->model() : nullptr;
+  const train::Model<float>* m = trainer_ ? &trainer_->model() : corpus_model_.get();
   if (m == nullptr) return val::null();
   val out = val::object();
   out.set("parameterCount", static_cast<double>(m->parameter_count()));
   out.set("vocabulary", StringArray(vocabulary_));
   out.set("vocabSize", m->config().vocab_size);
   out.set("contextLength", m->config().context_length);
+  out.set("vocabularyLevel",
+          std::string(corpus_vocabulary_ ? train::VocabularyLevelName(corpus_vocabulary_->level())
+                                         : "task"));
+  // A loaded model: its file's configuration, as flat JSON.
+  if (!config_json_.empty()) out.set("configJson", config_json_);
   if (trainer_) {
     out.set("sequenceLength", trainer_->layout().sequence_length);
     out.set("answerLength", trainer_->layout().answer_length);
     out.set("steps", trainer_->steps());
-    // A loaded model: its file's configuration, as flat JSON.
-    if (!config_json_.empty()) out.set("configJson", config_json_);
   }
   return out;
 }
@@ -147,7 +175,7 @@ val ModelHandle::info() const {
 val ModelHandle::step(int count) {
   trace_.Clear();
   if (!trainer_) {
-    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
+    FailNoTrainer("step");
     return val::null();
   }
   train::StepMetrics metrics;
@@ -166,7 +194,7 @@ val ModelHandle::step(int count) {
 val ModelHandle::evaluate(int count) {
   trace_.Clear();
   if (!trainer_) {
-    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
+    FailNoTrainer("evaluate");
     return val::null();
   }
   // Batches of the training batch size: the memory ResolveTrainerModel allowed for.
@@ -224,12 +252,16 @@ val ModelHandle::traceStep(const std::string& name, int layer, int head) {
 }
 
 val ModelHandle::save(bool float16) {
-  if (!trainer_) {
+  const train::TensorType type =
+      float16 ? train::TensorType::kFloat16 : train::TensorType::kFloat32;
+  if (corpus_model_) {
+    status_ = SaveCorpusModel(*corpus_model_, vocabulary_, config_json_, type, &saved_);
+  } else if (trainer_) {
+    status_ = trainer_->Save(type, &saved_);
+  } else {
     Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
     return val::null();
   }
-  status_ =
-      trainer_->Save(float16 ? train::TensorType::kFloat16 : train::TensorType::kFloat32, &saved_);
   if (!status_.ok()) return val::null();
   return val(emscripten::typed_memory_view(saved_.size(), saved_.data()));
 }

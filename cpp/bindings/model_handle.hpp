@@ -3,7 +3,8 @@
 // errorCode/errorField/errorMessage and throws an AttentionError.
 //
 //   create(config)   a new model with seeded weights and its task's trainer
-//   load(bytes)      a model file's model, with a trainer for its task (to evaluate it)
+//   load(bytes)      a model file's model: a task model with a trainer for its task (to
+//                    evaluate it), or a corpus language model (model_lm.hpp) to read text with
 #pragma once
 
 #include <emscripten/val.h>
@@ -14,6 +15,7 @@
 
 #include "attention/status.hpp"
 #include "attention/train/trainer.hpp"
+#include "attention/train/vocabulary.hpp"
 #include "model_trace.hpp"
 
 namespace attention::bindings {
@@ -23,12 +25,14 @@ class ModelHandle {
   // A trainer for `config` (train_request.hpp). False on error.
   bool create(const emscripten::val& config);
 
-  // A task model from a model file (Uint8Array, docs/model-format.md) with its task's trainer.
-  // False on error, the Status naming the part of the file at fault.
+  // A model file (Uint8Array, docs/model-format.md): a task model with its task's trainer, or a
+  // corpus language model ("vocabulary": "character" | "word"). False on error, the Status
+  // naming the part of the file at fault.
   bool load(const emscripten::val& bytes);
 
-  // { parameterCount, vocabulary: string[], vocabSize, contextLength, sequenceLength,
-  //   answerLength, steps, configJson (loaded models: the file's flat JSON) }, or null.
+  // { parameterCount, vocabulary: string[], vocabSize, contextLength, vocabularyLevel ("task",
+  //   "character" or "word"), configJson (loaded models: the file's flat JSON), and for task
+  //   models sequenceLength, answerLength, steps }, or null.
   emscripten::val info() const;
 
   // `count` training updates: { step, loss, accuracy, gradientNorm, learningRate,
@@ -47,6 +51,19 @@ class ModelHandle {
   // call: JS copies it.
   emscripten::val save(bool float16);
 
+  // Corpus language models only (model_lm_handle.cpp); each null (or false) on error.
+  // { tokens: string[], ids: number[], unknown: boolean[], total, cut } of `text`, at most
+  // contextLength tokens: the first ones, or the last ones when `keep_end` (model_lm.hpp).
+  emscripten::val encode(const std::string& text, bool keep_end);
+  // encode(text, keep_end), then trace() of its ids, the text's own symbols as the labels.
+  emscripten::val traceText(const std::string& text, bool keep_end);
+  // The logits [V] of the last position of token ids (Int32Array): a Float32Array VIEW, valid
+  // until the next call.
+  emscripten::val nextLogits(const emscripten::val& tokens);
+  // `count` new token ids after `tokens` (model_lm.hpp Generate), as a number[].
+  emscripten::val generate(const emscripten::val& tokens, int count, double temperature, int top_k,
+                           bool greedy, double seed);
+
   std::string errorCode() const { return ErrorCodeName(status_.code()); }
   std::string errorField() const { return status_.field(); }
   std::string errorMessage() const { return status_.message(); }
@@ -54,10 +71,18 @@ class ModelHandle {
  private:
   train::Model<float>* model();
   Status Fail(ErrorCode code, const std::string& field, const std::string& message);
+  // The error of a task-model call (step, evaluate) on no model or on a corpus model.
+  void FailNoTrainer(const std::string& call);
+  // The error of a corpus-model call on a task model; true when the model is a corpus model.
+  bool RequireCorpus(const std::string& call);
 
   std::unique_ptr<train::Trainer> trainer_;  // the weights, the optimizer, the task's examples
-  std::vector<std::string> vocabulary_;      // [V]
-  std::string config_json_;                  // a loaded model's configuration
+  // A corpus language model instead: its weights and the vocabulary that reads its text.
+  std::unique_ptr<train::Model<float>> corpus_model_;
+  std::unique_ptr<train::Vocabulary> corpus_vocabulary_;
+  std::vector<float> logits_;            // [V] of nextLogits
+  std::vector<std::string> vocabulary_;  // [V]
+  std::string config_json_;              // a loaded model's configuration
   ModelTrace trace_;
   std::vector<uint8_t> saved_;
   Status status_;

@@ -202,11 +202,13 @@ test('every class of bad model file is refused, naming what is wrong', () => {
   refuses(edit('"task":"sort"', '"task":"sorx"'), 'model.config.task', 'INVALID_ARGUMENT', /copy, reverse, sort/);
   refuses(edit('"dModel":32', '"dModel":16'), 'model.tensors.tokenEmbedding', 'SHAPE_MISMATCH');
   refuses(edit('{"', '["'), 'model.config', 'INVALID_ARGUMENT');
+  // A corpus model's vocabulary starts with the special tokens; a task's does not.
+  refuses(edit('"vocabulary":"task"', '"vocabulary":"word"'), 'model.vocabulary[0]', 'INVALID_ARGUMENT', /<pad>/);
   refuses(
-    edit('"vocabulary":"task"', '"vocabulary":"word"'),
+    edit('"vocabulary":"task"', '"vocabulary":"taxi"'),
     'model.config.vocabulary',
     'INVALID_ARGUMENT',
-    /only toy-task models/,
+    /task, character, word/,
   );
   refuses(edit('"taskAlphabet":5', '"taskAlphabet":6'), 'model.config.task', 'SHAPE_MISMATCH', /vocabSize 7/);
   refuses(edit('"vocabSize":6', '"vocabSize":7'), 'model.vocabulary', 'SHAPE_MISMATCH');

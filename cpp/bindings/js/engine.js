@@ -15,12 +15,14 @@ import { normalizeOptions } from './options.js';
 import { checkWellFormed, errorText, get, utf8Length } from './read.js';
 import { tokenizeSentence } from './segment.js';
 import { copyTrace, LiveTrace } from './trace.js';
-import { createTrainer, loadModel } from './training.js';
+import { loadModel } from './language_model.js';
+import { createTrainer } from './training.js';
 
 export { AttentionError } from './errors.js';
 export { DEFAULTS, TOKENIZERS } from './options.js';
 export { LiveTrace } from './trace.js';
 export { TRAINER_DEFAULTS, TRAINER_FIELDS, TASKS } from './training_config.js';
+export { HEAD_LABELS, HEAD_LABEL_THRESHOLDS, LINE_ENDS } from './head_labels.js';
 
 /** Live traces an engine keeps at most, by default: far above what a page or a notebook holds. */
 const MAX_LIVE_TRACES = 256;
@@ -195,7 +197,10 @@ export class Engine {
     return this.#adopt((call, onDispose) => createTrainer(call, onDispose, config));
   }
 
-  /** A model from a model file's bytes (training.js); the caller must call dispose() on it. */
+  /**
+   * A model from a model file's bytes: a TrainedModel (training.js), or a LanguageModel
+   * (language_model.js) for corpus models. The caller must call dispose() on it.
+   */
   loadModel(bytes) {
     return this.#adopt((call, onDispose) => loadModel(call, onDispose, bytes));
   }

@@ -15,7 +15,7 @@ import { element, get } from './read.js';
 import { normalizeTrainerConfig, trainerRequest } from './training_config.js';
 import { copyHeadByHead } from './trace.js';
 
-function errorOf(handle) {
+export function errorOf(handle) {
   return new AttentionError(handle.errorCode(), handle.errorField(), handle.errorMessage());
 }
 
@@ -216,16 +216,29 @@ class ModelBase {
    */
   traceInput(input, { layer, steps } = {}) {
     const ids = encodeInput(input, this.vocabulary, this.contextLength);
+    return this.traceWith(
+      (handle) => {
+        if (!handle.trace(Int32Array.from(ids))) throw errorOf(handle);
+      },
+      { layer, steps },
+    );
+  }
+
+  /**
+   * `run(handle)` traces one sequence (throwing on failure) and returns fields to add to the
+   * result (or nothing); then the trace is copied as traceInput describes.
+   */
+  traceWith(run, { layer, steps } = {}) {
     if (steps !== undefined && (!Array.isArray(steps) || !steps.every((n) => typeof n === 'string'))) {
       throw invalid('steps', `steps (${describe(steps)}) must be an array of step names`);
     }
     return this.guarded((handle) => {
-      if (!handle.trace(Int32Array.from(ids))) throw errorOf(handle);
+      const extra = run(handle);
       const layerCount = handle.traceSummary().layers;
       if (layer !== undefined && (!Number.isInteger(layer) || layer < 0 || layer >= layerCount)) {
         throw invalid('layer', `layer (${describe(layer)}) must be an integer from 0 to ${layerCount - 1}`);
       }
-      return readTrace(handle, { layer, steps });
+      return Object.assign(readTrace(handle, { layer, steps }), extra);
     });
   }
 
@@ -260,7 +273,7 @@ class ModelBase {
   }
 }
 
-function throwError(handle) {
+export function throwError(handle) {
   throw errorOf(handle);
 }
 
@@ -326,14 +339,11 @@ export function createTrainer(call, onDispose, config) {
   );
 }
 
-export function loadModel(call, onDispose, bytes) {
+/** A model file's model; `wrap(handle)` makes its JS object (language_model.js picks the class). */
+export function loadModel(call, onDispose, bytes, wrap = (handle) => new TrainedModel(handle, call, onDispose)) {
   if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
   if (!(bytes instanceof Uint8Array)) {
     throw invalid('bytes', `the model file (${describe(bytes)}) must be a Uint8Array or an ArrayBuffer`);
   }
-  return open(
-    call,
-    (handle) => handle.load(bytes),
-    (handle) => new TrainedModel(handle, call, onDispose),
-  );
+  return open(call, (handle) => handle.load(bytes), wrap);
 }

@@ -1,0 +1,234 @@
+// Corpus language models (issue 12): a model file whose configuration says "vocabulary":
+// "character" or "word" loads as a LanguageModel, a TrainedModel that reads text with its own
+// vocabulary (character: code points; word: the engine's tokenizer; unknown symbols → <unk>,
+// flagged), predicts the next token, generates, and labels what its heads do.
+//
+//   const model = engine.loadModel(bytes);               // a LanguageModel for corpus files
+//   model.encode('床前明月光')                            // { tokens, ids, unknown, total, cut }
+//   model.trace({ text: '床前明月光' }, { layer: 0 })     // as TrainedModel.trace
+//   model.predict({ text: '床前明月' }, { topK: 5 })      // { tokens, predictions: [{ id, token, probability }] }
+//   model.generate({ text: '床前' }, { count: 3 })        // { tokens, ids, text }
+//   model.headLabels({ text: '床前明月光，疑是地上霜。' }) // [{ layer, head, label, score, scores }]
+import { AttentionError, describe, invalid } from './errors.js';
+import { checkWellFormed, get, utf8Length } from './read.js';
+import { labelHeads } from './head_labels.js';
+import { TrainedModel, encodeInput, errorOf, loadModel as loadFile } from './training.js';
+
+const KEEP = ['start', 'end'];
+const UNKNOWN_ID = 1;
+const UINT32_MAX = 2 ** 32 - 1;
+
+/** The own options of `options` (unknown ones refused), each read once, over `defaults`. */
+function readOptions(options, defaults, call) {
+  if (options === undefined) return { ...defaults };
+  if (!options || typeof options !== 'object' || Array.isArray(options)) {
+    throw invalid('options', `the options of ${call}() (${describe(options)}) must be an object`);
+  }
+  const names = Object.keys(defaults);
+  const out = { ...defaults };
+  for (const key of Object.keys(options)) {
+    if (!names.includes(key)) {
+      throw invalid(key, `unknown option ${describe(key)} of ${call}(); options are: ${names.join(', ')}`);
+    }
+    const value = get(options, key, key);
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}
+
+function numberIn(value, field, min, max) {
+  if (typeof value !== 'number' || !(value >= min && value <= max)) {
+    throw invalid(field, `${field} (${describe(value)}) must be a number from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function integerIn(value, field, min, max, note = '') {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw invalid(field, `${field} (${describe(value)}) must be an integer from ${min}${note} to ${max}`);
+  }
+  return value;
+}
+
+/** A well-formed string of at most maxTextBytes of UTF-8, checked before it reaches WASM memory. */
+function textOf(value, maxTextBytes, field = 'text') {
+  if (typeof value !== 'string') throw invalid(field, `${field} (${describe(value)}) must be a string`);
+  if (value.length > maxTextBytes / 3 && utf8Length(value) > maxTextBytes) {
+    throw new AttentionError(
+      'LIMIT_EXCEEDED',
+      field,
+      `${field} (${utf8Length(value)} bytes) must be at most ${maxTextBytes} bytes of UTF-8`,
+    );
+  }
+  return checkWellFormed(value, field);
+}
+
+/** A string, { text } or { tokens } (own properties only, exactly one of them). */
+function readInput(input, maxTextBytes) {
+  if (typeof input === 'string') return { text: textOf(input, maxTextBytes) };
+  if (!input || typeof input !== 'object' || Array.isArray(input)) {
+    throw invalid('input', `the input (${describe(input)}) must be a string, { text } or { tokens }`);
+  }
+  const keys = Object.keys(input);
+  for (const key of keys) {
+    if (key !== 'text' && key !== 'tokens') {
+      throw invalid(key, `unknown input field ${describe(key)}; the input is { text } or { tokens }`);
+    }
+  }
+  if (keys.length !== 1) throw invalid('input', 'the input must be { text } or { tokens }, exactly one');
+  return keys[0] === 'text'
+    ? { text: textOf(get(input, 'text', 'text'), maxTextBytes) }
+    : { tokens: get(input, 'tokens', 'tokens') };
+}
+
+/** The encode() result as plain data (arrays made in this realm). */
+function copyEncoded(raw) {
+  return {
+    tokens: Array.from(raw.tokens),
+    ids: Array.from(raw.ids),
+    unknown: Array.from(raw.unknown),
+    total: raw.total,
+    cut: raw.cut,
+  };
+}
+
+export class LanguageModel extends TrainedModel {
+  #maxTextBytes;
+
+  constructor(handle, call, onDispose, maxTextBytes) {
+    super(handle, call, onDispose);
+    this.#maxTextBytes = maxTextBytes;
+    /** 'character' or 'word': how text becomes tokens. */
+    this.vocabularyLevel = this.config.vocabulary;
+  }
+
+  /**
+   * Text → { tokens (the text's own symbols), ids, unknown (read as <unk>), total, cut }: at most
+   * contextLength tokens, the first ones (keep 'start', the default) or the last ones ('end').
+   */
+  encode(text, options) {
+    const { keep } = readOptions(options, { keep: 'start' }, 'encode');
+    if (!KEEP.includes(keep)) throw invalid('keep', `keep (${describe(keep)}) must be one of ${KEEP.join(', ')}`);
+    textOf(text, this.#maxTextBytes);
+    return this.guarded((handle) => copyEncoded(handle.encode(text, keep === 'end') ?? throwOf(handle)));
+  }
+
+  /**
+   * As TrainedModel.trace, reading text with the model's vocabulary; the result also has ids,
+   * unknown, total and cut (as encode). Options: { layer, steps, keep }.
+   */
+  trace(input, options) {
+    const { layer, steps, keep } = readOptions(options, { layer: undefined, steps: undefined, keep: 'start' }, 'trace');
+    if (!KEEP.includes(keep)) throw invalid('keep', `keep (${describe(keep)}) must be one of ${KEEP.join(', ')}`);
+    return this.#traceOf(readInput(input, this.#maxTextBytes), keep === 'end', { layer, steps });
+  }
+
+  #traceOf(input, keepEnd, options) {
+    if (input.text !== undefined) {
+      return this.traceWith((handle) => {
+        const encoded = copyEncoded(handle.traceText(input.text, keepEnd) ?? throwOf(handle));
+        return { ids: encoded.ids, unknown: encoded.unknown, total: encoded.total, cut: encoded.cut };
+      }, options);
+    }
+    const ids = encodeInput(input, this.vocabulary, this.contextLength);
+    return this.traceWith((handle) => {
+      if (!handle.trace(Int32Array.from(ids))) throw errorOf(handle);
+      return { ids, unknown: ids.map((id) => id === UNKNOWN_ID), total: ids.length, cut: 0 };
+    }, options);
+  }
+
+  /**
+   * `read(handle, ids)` inside the engine's guard with the token ids of `input` for the next
+   * token (text keeps its last contextLength tokens); returns [ids, what read returned].
+   */
+  #withIds(input, read) {
+    const given = input.text === undefined ? encodeInput(input, this.vocabulary, this.contextLength) : null;
+    return this.guarded((handle) => {
+      const ids = given ?? copyEncoded(handle.encode(input.text, true) ?? throwOf(handle)).ids;
+      if (ids.length === 0) throw invalid('text', 'text has no token to read: it is empty or only white space');
+      return [ids, read(handle, Int32Array.from(ids))];
+    });
+  }
+
+  /**
+   * The next token after the input's last position: { tokens, predictions: the topK most likely
+   * [{ id, token, probability }], probabilities of softmax(logits / temperature) over the whole
+   * vocabulary }. Text longer than the context keeps its end.
+   */
+  predict(input, options) {
+    const o = readOptions(options, { temperature: 1, topK: 10 }, 'predict');
+    const temperature = numberIn(o.temperature, 'temperature', 0.01, 100);
+    const topK = integerIn(o.topK, 'topK', 0, this.vocabulary.length, ' (all)');
+    const [ids, logits] = this.#withIds(readInput(input, this.#maxTextBytes), (handle, tokens) =>
+      // The one copy out of WASM memory.
+      Float64Array.from(handle.nextLogits(tokens) ?? throwOf(handle)),
+    );
+    let top = -Infinity;
+    for (const z of logits) top = Math.max(top, z / temperature);
+    const weights = logits.map((z) => Math.exp(z / temperature - top));
+    const sum = weights.reduce((a, b) => a + b, 0);
+    const order = Array.from(weights.keys()).sort((a, b) => weights[b] - weights[a] || a - b);
+    return {
+      tokens: ids.map((id) => this.vocabulary[id]),
+      predictions: order.slice(0, topK || order.length).map((id) => ({
+        id,
+        token: this.vocabulary[id],
+        probability: weights[id] / sum,
+      })),
+    };
+  }
+
+  /**
+   * `count` new tokens after the input: greedy (the most likely) or sampled from
+   * softmax(logits / temperature) over the topK most likely (0: all) with `seed`. Never <pad>,
+   * <unk> or <bos>; an <eos> ends it. Past contextLength the window slides (the model sees the
+   * last contextLength tokens). { tokens, ids, text: the input's text followed by the new tokens }.
+   */
+  generate(input, options) {
+    const o = readOptions(options, { count: 1, temperature: 1, topK: 0, greedy: true, seed: 1 }, 'generate');
+    const count = integerIn(o.count, 'count', 1, 1024);
+    const temperature = numberIn(o.temperature, 'temperature', 0.01, 100);
+    const topK = integerIn(o.topK, 'topK', 0, this.vocabulary.length, ' (all)');
+    if (typeof o.greedy !== 'boolean') throw invalid('greedy', `greedy (${describe(o.greedy)}) must be true or false`);
+    const seed = integerIn(o.seed, 'seed', 0, UINT32_MAX);
+    const read = readInput(input, this.#maxTextBytes);
+    const [ids, made] = this.#withIds(read, (handle, tokens) =>
+      Array.from(handle.generate(tokens, count, temperature, topK, o.greedy, seed) ?? throwOf(handle)),
+    );
+    const tokens = made.map((id) => this.vocabulary[id]);
+    const words = tokens.filter((t) => t !== '<eos>');
+    const joiner = this.vocabularyLevel === 'word' ? ' ' : '';
+    const before = read.text ?? ids.map((id) => this.vocabulary[id]).join(joiner);
+    const gap = joiner && before && words.length && !/\s$/.test(before) ? ' ' : '';
+    return { tokens, ids: made, text: before + gap + words.join(joiner) };
+  }
+
+  /**
+   * What each head does on this input (head_labels.js): [{ layer, head, label, score, scores }],
+   * label one of previous, previousLine, first, self, broad, or null. Options: { keep }.
+   */
+  headLabels(input, options) {
+    const { keep } = readOptions(options, { keep: 'start' }, 'headLabels');
+    if (!KEEP.includes(keep)) throw invalid('keep', `keep (${describe(keep)}) must be one of ${KEEP.join(', ')}`);
+    const trace = this.#traceOf(readInput(input, this.#maxTextBytes), keep === 'end', { steps: ['weights'] });
+    return labelHeads(trace, this.config.causal !== false);
+  }
+}
+
+function throwOf(handle) {
+  throw errorOf(handle);
+}
+
+/** loadModel for every model file: task models as TrainedModel, corpus models as LanguageModel. */
+export function loadModel(call, onDispose, bytes) {
+  return loadFile(call, onDispose, bytes, (handle) =>
+    call(() => handle.info().vocabularyLevel) === 'task'
+      ? new TrainedModel(handle, call, onDispose)
+      : new LanguageModel(
+          handle,
+          call,
+          onDispose,
+          call((module) => module.limits().maxTextBytes),
+        ),
+  );
+}

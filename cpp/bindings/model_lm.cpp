@@ -1,0 +1,207 @@
+#include "model_lm.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "attention/config.hpp"
+#include "attention/random.hpp"
+#include "attention/tokenizer.hpp"
+#include "attention/train/model_io.hpp"
+#include "format.hpp"
+#include "unicode.hpp"
+
+namespace attention::bindings {
+namespace {
+
+using train::Vocabulary;
+using train::VocabularyLevel;
+
+Status Invalid(const std::string& field, const std::string& message) {
+  return Status(ErrorCode::kInvalidArgument, field, message);
+}
+
+std::string AsciiLower(std::string text) {
+  for (char& c : text) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return text;
+}
+
+// Generation never picks these: they are markers, not text.
+bool Generable(int id) {
+  return id != Vocabulary::kPad && id != Vocabulary::kUnknown && id != Vocabulary::kBegin;
+}
+
+// The next id from logits z [V] (see Sampling).
+int PickNext(const float* z, int v, const Sampling& sampling, RandomState* random) {
+  std::vector<int> order;
+  for (int id = 0; id < v; ++id) {
+    if (Generable(id)) order.push_back(id);
+  }
+  // Most likely first; equal logits in id order, so the greedy choice is the lowest id.
+  std::stable_sort(order.begin(), order.end(), [z](int a, int b) { return z[a] > z[b]; });
+  if (sampling.greedy) return order.front();
+  if (sampling.top_k > 0 && static_cast<size_t>(sampling.top_k) < order.size()) {
+    order.resize(static_cast<size_t>(sampling.top_k));
+  }
+  // softmax(z / T) over the candidates, in double, from the largest logit down.
+  const double top = z[order.front()];
+  std::vector<double> cumulative(order.size());
+  double sum = 0.0;
+  for (size_t i = 0; i < order.size(); ++i) {
+    sum += std::exp((static_cast<double>(z[order[i]]) - top) / sampling.temperature);
+    cumulative[i] = sum;
+  }
+  const double r = random->NextDouble() * sum;
+  const auto at = std::upper_bound(cumulative.begin(), cumulative.end(), r);
+  return order[static_cast<size_t>(
+      std::min<std::ptrdiff_t>(at - cumulative.begin(), order.size() - 1))];
+}
+
+Status CheckIds(const train::ModelConfig& config, const std::vector<int>& ids) {
+  if (ids.empty() || static_cast<int>(ids.size()) > config.context_length) {
+    return Status(ErrorCode::kLimitExceeded, "tokens",
+                  Format("the input has %zu tokens; this model reads 1 to %d", ids.size(),
+                         config.context_length));
+  }
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i] < 0 || ids[i] >= config.vocab_size) {
+      const std::string field = Format("tokens[%zu]", i);
+      return Invalid(field, Format("%s (%d) must be a token id from 0 to %d", field.c_str(), ids[i],
+                                   config.vocab_size - 1));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status LoadCorpusVocabulary(const train::FlatJson& json, const std::vector<std::string>& symbols,
+                            Vocabulary* vocabulary) {
+  std::string level_name;
+  Status status = json.GetString("vocabulary", &level_name);
+  VocabularyLevel level = VocabularyLevel::kCharacter;
+  if (status.ok()) status = train::ParseVocabularyLevel(level_name, &level);
+  if (!status.ok()) {
+    return Invalid("model.config.vocabulary", "model.config.vocabulary (\"" + level_name +
+                                                  "\") must be one of task, character, word");
+  }
+  status = Vocabulary::FromSymbols(symbols, level, vocabulary);
+  if (!status.ok()) {
+    return Status(status.code(), "model." + status.field(), "model." + status.message());
+  }
+  return Status::Ok();
+}
+
+Status SaveCorpusModel(const train::Model<float>& model, const std::vector<std::string>& vocabulary,
+                       const std::string& config_json, train::TensorType stored_as,
+                       std::vector<uint8_t>* bytes) {
+  train::FlatJson json, extra;
+  Status status = train::FlatJson::Parse(config_json, "model.config", &json);
+  if (!status.ok()) return status;
+  // SaveModel writes the model's own keys; the rest are how the model was made.
+  const train::FlatJson own = train::ModelConfigJson(model.config());
+  for (const auto& [key, value] : json.values()) {
+    if (own.Has(key)) continue;
+    if (value.kind == train::FlatJson::Value::Kind::kNumber) extra.SetNumber(key, value.number);
+    if (value.kind == train::FlatJson::Value::Kind::kBool) extra.SetBool(key, value.boolean);
+    if (value.kind == train::FlatJson::Value::Kind::kString) extra.SetString(key, value.text);
+  }
+  return train::SaveModel(model, vocabulary, extra, stored_as, bytes);
+}
+
+Status EncodeText(const Vocabulary& vocabulary, const std::string& text, bool keep_end, int context,
+                  EncodedText* out) {
+  if (text.size() > static_cast<size_t>(Limits::kMaxTextBytes)) {
+    return Status(
+        ErrorCode::kLimitExceeded, "text",
+        Format("text (%zu bytes) must be at most %d bytes", text.size(), Limits::kMaxTextBytes));
+  }
+  Status status = CheckUtf8(text, "text");
+  if (!status.ok()) return status;
+  std::vector<std::string> symbols;
+  const bool words = vocabulary.level() == VocabularyLevel::kWord;
+  if (words) {
+    if (!(status = Tokenize(text, &symbols)).ok()) return status;
+  } else {
+    for (size_t offset = 0; offset < text.size();) {
+      char32_t code_point;
+      size_t length = 1;
+      std::string error;
+      unicode::DecodeUtf8(text, offset, &code_point, &length, &error);
+      symbols.push_back(text.substr(offset, length));
+      offset += length;
+    }
+  }
+  EncodedText result;
+  result.total = static_cast<int>(symbols.size());
+  const int kept = std::min(result.total, context);
+  result.cut = result.total - kept;
+  const int first = keep_end ? result.cut : 0;
+  for (int i = first; i < first + kept; ++i) {
+    std::string& symbol = symbols[static_cast<size_t>(i)];
+    int id = vocabulary.Id(symbol);
+    if (id == Vocabulary::kUnknown && words) id = vocabulary.Id(AsciiLower(symbol));
+    result.ids.push_back(id);
+    result.unknown.push_back(id == Vocabulary::kUnknown);
+    result.symbols.push_back(std::move(symbol));
+  }
+  *out = std::move(result);
+  return Status::Ok();
+}
+
+Status NextLogits(train::Model<float>* model, const std::vector<int>& ids,
+                  std::vector<float>* logits) {
+  Status status = CheckIds(model->config(), ids);
+  if (!status.ok()) return status;
+  train::Batch batch;
+  batch.size = 1;
+  batch.length = static_cast<int>(ids.size());
+  batch.tokens = ids;
+  if (!(status = model->Forward(batch)).ok()) return status;
+  int width = 0;
+  const float* all = model->Activation("logits", -1, &width);
+  const float* last = all + static_cast<size_t>(batch.length - 1) * width;
+  logits->assign(last, last + width);
+  return Status::Ok();
+}
+
+Status Generate(train::Model<float>* model, const std::vector<int>& ids, int count,
+                const Sampling& sampling, std::vector<int>* out) {
+  const train::ModelConfig& config = model->config();
+  if (count < 1 || count > kMaxGenerate) {
+    return Invalid("count",
+                   Format("count (%d) must be an integer from 1 to %d", count, kMaxGenerate));
+  }
+  if (!(sampling.temperature >= Limits::kMinTemperature &&
+        sampling.temperature <= Limits::kMaxTemperature)) {
+    return Invalid("temperature",
+                   Format("temperature (%g) must be a number from %g to %g", sampling.temperature,
+                          Limits::kMinTemperature, Limits::kMaxTemperature));
+  }
+  if (sampling.top_k < 0 || sampling.top_k > config.vocab_size) {
+    return Invalid("topK", Format("topK (%d) must be an integer from 0 (all) to %d", sampling.top_k,
+                                  config.vocab_size));
+  }
+  Status status = CheckIds(config, ids);
+  if (!status.ok()) return status;
+  RandomState random(sampling.seed);
+  std::vector<int> sequence = ids, generated;
+  std::vector<float> logits;
+  for (int i = 0; i < count; ++i) {
+    // The last contextLength tokens: the window slides once the sequence fills the context.
+    const size_t start =
+        sequence.size() - std::min(sequence.size(), static_cast<size_t>(config.context_length));
+    const std::vector<int> window(sequence.begin() + static_cast<std::ptrdiff_t>(start),
+                                  sequence.end());
+    if (!(status = NextLogits(model, window, &logits)).ok()) return status;
+    const int next = PickNext(logits.data(), config.vocab_size, sampling, &random);
+    generated.push_back(next);
+    sequence.push_back(next);
+    if (next == Vocabulary::kEnd) break;
+  }
+  *out = std::move(generated);
+  return Status::Ok();
+}
+
+}  // namespace attention::bindings

@@ -1,0 +1,67 @@
+// What a corpus language model (a model file whose configuration says "vocabulary":
+// "character" or "word") adds to a task model: text read by the model's own vocabulary, the
+// next token's logits, and generation. Plain C++ (no Emscripten): ModelHandle's corpus methods
+// (model_lm_handle.cpp) wrap these for JS.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attention/status.hpp"
+#include "attention/train/flat_json.hpp"
+#include "attention/train/model.hpp"
+#include "attention/train/model_file.hpp"
+#include "attention/train/vocabulary.hpp"
+
+namespace attention::bindings {
+
+// The vocabulary of a model file whose configuration `json` has "vocabulary": "character" or
+// "word"; errors name "model.config.vocabulary" or "model.vocabulary[i]" (the four specials
+// <pad> <unk> <bos> <eos> first, unique symbols, one code point each at character level).
+Status LoadCorpusVocabulary(const train::FlatJson& json, const std::vector<std::string>& symbols,
+                            train::Vocabulary* vocabulary);
+
+// The model file of a loaded corpus model: its weights and vocabulary, and every key of its
+// file's configuration `config_json` (the corpus, title, losses, …) kept as it was.
+Status SaveCorpusModel(const train::Model<float>& model, const std::vector<std::string>& vocabulary,
+                       const std::string& config_json, train::TensorType stored_as,
+                       std::vector<uint8_t>* bytes);
+
+// Text as the model reads it: [total] symbols (character level: code points; word level: the
+// engine's Tokenize), each mapped to its id or <unk>. A word that is not in the vocabulary is
+// looked up once more in ASCII lower case (the English corpus is lower-cased). At most
+// `context` symbols are kept: the first ones, or the last ones when `keep_end`.
+struct EncodedText {
+  std::vector<std::string> symbols;  // [n ≤ context] the text's own symbols, as typed
+  std::vector<int> ids;              // [n]
+  std::vector<bool> unknown;         // [n] read as <unk>
+  int total = 0;                     // symbols in the whole text
+  int cut = 0;                       // total − n: dropped from the end, or the start if keep_end
+};
+// Errors: kInvalidUtf8 / kLimitExceeded for field "text" (at most Limits::kMaxTextBytes).
+Status EncodeText(const train::Vocabulary& vocabulary, const std::string& text, bool keep_end,
+                  int context, EncodedText* out);
+
+// How generation picks each next token from the logits z [V] of the last position.
+struct Sampling {
+  double temperature = 1.0;  // p ∝ exp(z / temperature), Limits' 0.01 … 100
+  int top_k = 0;             // only the k most likely tokens (0: all)
+  bool greedy = true;        // the most likely token (lowest id on a tie); no randomness
+  uint32_t seed = 1;         // RandomState(seed) draws one NextDouble per sampled token
+};
+
+// `count` (1 … kMaxGenerate) new tokens after `ids` (1 … contextLength ids): each step runs the
+// model on the last contextLength tokens (a sliding window: positions restart at 0 when the
+// window moves), and picks the next token among every id but <pad>, <unk> and <bos>. An <eos>
+// ends the generation (it is the last id of `out`). Errors name "count", "temperature",
+// "topK" or "tokens".
+inline constexpr int kMaxGenerate = 1024;
+Status Generate(train::Model<float>* model, const std::vector<int>& ids, int count,
+                const Sampling& sampling, std::vector<int>* out);
+
+// The logits of the last position of `ids` after one forward pass: [V] into `logits`.
+Status NextLogits(train::Model<float>* model, const std::vector<int>& ids,
+                  std::vector<float>* logits);
+
+}  // namespace attention::bindings

@@ -1,0 +1,95 @@
+// ModelHandle's corpus language-model calls (model_handle.hpp): model_lm.hpp's text, logits and
+// generation, handed to JS as plain arrays.
+#include <emscripten/val.h>
+
+#include <cmath>
+
+#include "convert.hpp"
+#include "model_handle.hpp"
+#include "model_lm.hpp"
+
+namespace attention::bindings {
+namespace {
+
+using emscripten::val;
+
+val EncodedObject(const EncodedText& encoded) {
+  val out = val::object();
+  out.set("tokens", StringArray(encoded.symbols));
+  val ids = val::array();
+  val unknown = val::array();
+  for (size_t i = 0; i < encoded.ids.size(); ++i) {
+    ids.set(i, encoded.ids[i]);
+    unknown.set(i, static_cast<bool>(encoded.unknown[i]));
+  }
+  out.set("ids", ids);
+  out.set("unknown", unknown);
+  out.set("total", encoded.total);
+  out.set("cut", encoded.cut);
+  return out;
+}
+
+}  // namespace
+
+bool ModelHandle::RequireCorpus(const std::string& call) {
+  if (corpus_model_) return true;
+  Fail(ErrorCode::kInvalidArgument, "model",
+       trainer_ ? call + "() needs a corpus language model; this is a toy-task model"
+                : "no model: create() or load() did not succeed");
+  return false;
+}
+
+val ModelHandle::encode(const std::string& text, bool keep_end) {
+  if (!RequireCorpus("encode")) return val::null();
+  EncodedText encoded;
+  status_ = EncodeText(*corpus_vocabulary_, text, keep_end, corpus_model_->config().context_length,
+                       &encoded);
+  return status_.ok() ? EncodedObject(encoded) : val::null();
+}
+
+val ModelHandle::traceText(const std::string& text, bool keep_end) {
+  trace_.Clear();
+  if (!RequireCorpus("trace")) return val::null();
+  EncodedText encoded;
+  status_ = EncodeText(*corpus_vocabulary_, text, keep_end, corpus_model_->config().context_length,
+                       &encoded);
+  if (status_.ok() && encoded.ids.empty()) {
+    Fail(ErrorCode::kInvalidArgument, "text",
+         "text has no token to read: it is empty or only white space");
+  }
+  if (status_.ok()) status_ = trace_.Run(corpus_model_.get(), encoded.ids, encoded.symbols);
+  return status_.ok() ? EncodedObject(encoded) : val::null();
+}
+
+val ModelHandle::nextLogits(const val& tokens) {
+  trace_.Clear();
+  if (!RequireCorpus("predict")) return val::null();
+  status_ = NextLogits(corpus_model_.get(), emscripten::convertJSArrayToNumberVector<int>(tokens),
+                       &logits_);
+  if (!status_.ok()) return val::null();
+  return val(emscripten::typed_memory_view(logits_.size(), logits_.data()));
+}
+
+val ModelHandle::generate(const val& tokens, int count, double temperature, int top_k, bool greedy,
+                          double seed) {
+  trace_.Clear();
+  if (!RequireCorpus("generate")) return val::null();
+  if (!(seed >= 0 && seed <= 4294967295.0 && std::floor(seed) == seed)) {
+    Fail(ErrorCode::kInvalidArgument, "seed", "seed must be an integer from 0 to 4294967295");
+    return val::null();
+  }
+  Sampling sampling;
+  sampling.temperature = temperature;
+  sampling.top_k = top_k;
+  sampling.greedy = greedy;
+  sampling.seed = static_cast<uint32_t>(seed);
+  std::vector<int> out;
+  status_ = Generate(corpus_model_.get(), emscripten::convertJSArrayToNumberVector<int>(tokens),
+                     count, sampling, &out);
+  if (!status_.ok()) return val::null();
+  val ids = val::array();
+  for (size_t i = 0; i < out.size(); ++i) ids.set(i, out[i]);
+  return ids;
+}
+
+}  // namespace attention::bindings
