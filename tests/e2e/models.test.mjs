@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createEngine, root } from '../node/support.mjs';
+import { corpusModelFile } from '../node/corpus_model_support.mjs';
 import { openPage, screenshotDir, startBrowser } from './browser.mjs';
 
 let session;
@@ -98,7 +99,7 @@ test('a model file opened from disk: grid, explorer on a clicked head and greedy
   await idle(page);
   assert.equal(
     await page.evaluate(() => window.attentionExplorer.store.get().sentence),
-    `3 1 4 2 |${taskModel.vocabulary[best]}`,
+    `3 1 4 2 | ${taskModel.vocabulary[best]}`,
   );
   // An opened file cannot be linked: the URL leaves the model out.
   assert.equal(new URL(page.url()).searchParams.get('model'), null);
@@ -126,61 +127,124 @@ test('a file that is not a model gives a clear message and changes nothing', asy
   await context.close();
 });
 
-for (const [key, text, unknownText, screenshotName] of [
-  ['tang', '床前明月光，疑是地上霜。', '床前明月光Ж', 'model-tang'],
-  ['brown', 'The jury said it did find that the city', 'The jury said qqqzzx', 'model-brown'],
+/**
+ * A corpus model in the page (`select` puts it there) against the same model in node: the grid
+ * and its labels, the about line, greedy continue, an unknown symbol marked, text cut.
+ */
+async function checkCorpusModel({ bytes, select, text, unknownText, screenshots }) {
+  const model = engine.loadModel(bytes);
+  try {
+    const { page, problems, context } = await open(`?s=${encodeURIComponent(text)}`);
+    await select(page);
+    await page.waitForSelector('.model-cell');
+    await idle(page);
+    assert.match(await page.textContent('[data-role=model-about]'), /trained here on .+ layers × \d+ heads/);
+    await assertGridMatches(page, model, { text });
+    const labels = model.headLabels({ text });
+    for (const cell of await gridCells(page)) {
+      const l = labels.find((x) => x.layer === cell.layer && x.head === cell.head);
+      assert.equal(cell.label, l?.label ?? '', `label of L${cell.layer} H${cell.head}`);
+    }
+    const top = model.predict({ text }, { topK: 3 }).predictions;
+    const shown = await page.$$eval('.next-item', (items) =>
+      items.map((i) => [i.dataset.token, Number(i.dataset.probability)]),
+    );
+    top.forEach((p, k) => {
+      assert.equal(shown[k][0], p.token);
+      assert.ok(Math.abs(shown[k][1] - p.probability) < 1e-6);
+    });
+    if (screenshots) await shot(page, `${screenshots}-en`);
+    await page.click('[data-role=continue-greedy]');
+    const expected = model.generate({ text }, { count: 1, greedy: true }).text;
+    await page.waitForFunction((t) => window.attentionExplorer.store.get().sentence === t, expected);
+    await idle(page);
+    if (screenshots) {
+      await page.click('.language button[data-lang=zh]');
+      await idle(page);
+      await shot(page, `${screenshots}-zh`);
+    }
+    // An unknown symbol is marked in the chips and explained.
+    await page.fill('[data-role=sentence]', unknownText);
+    await page.waitForSelector('[data-role=tokens] li.unknown');
+    await idle(page);
+    const unknown = model.encode(unknownText).unknown;
+    assert.ok(unknown.some(Boolean));
+    const marked = await page.$$eval('[data-role=tokens] li', (chips) =>
+      chips.map((c) => c.classList.contains('unknown')),
+    );
+    assert.deepEqual(marked, unknown);
+    assert.ok(await page.isVisible('[data-role=model-notice]'));
+    // Text past the context is cut, with a notice; the chips are the last contextLength tokens.
+    const long = text.repeat(Math.ceil((model.contextLength * 2) / model.encode(text).total));
+    const kept = model.encode(long, { keep: 'end' });
+    assert.ok(kept.cut > 0);
+    await page.fill('[data-role=sentence]', long);
+    await page.waitForFunction(
+      (tokens) =>
+        [...document.querySelectorAll('[data-role=tokens] li')].map((li) => li.textContent).join('\u0000') ===
+        tokens.join('\u0000'),
+      kept.tokens,
+    );
+    await idle(page);
+    assert.match(
+      await page.textContent('[data-role=model-notice]'),
+      new RegExp(`${kept.total}.+${kept.tokens.length}`),
+    );
+    assert.deepEqual(problems, []);
+    await context.close();
+  } finally {
+    model.dispose();
+  }
+}
+
+const fromFile = (name, bytes) => async (page) => {
+  await page.setInputFiles('[data-role=model-file]', {
+    name,
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(bytes),
+  });
+};
+
+// Stand-ins for the shipped models (their shapes and vocabulary levels), made from seeded weights.
+test('a character-level model file: grid, labels, next token, continue, unknown and cut as node computes them', async () => {
+  const bytes = corpusModelFile(engine, { symbols: [...'床前明月光，疑是地上霜。举头望低思故乡\n'], length: 8 });
+  await checkCorpusModel({
+    bytes,
+    select: fromFile('poem.model', bytes),
+    text: '床前明月光',
+    unknownText: '床前Ж月光',
+    screenshots: 'model-file-character',
+  });
+});
+
+test('a word-level model file: the same, with words', async () => {
+  const bytes = corpusModelFile(engine, {
+    level: 'word',
+    symbols: ['the', 'cat', 'sat', 'on', 'mat', '.', 'a', 'dog'],
+    length: 6,
+    seed: 5,
+  });
+  await checkCorpusModel({
+    bytes,
+    select: fromFile('words.model', bytes),
+    text: 'the cat sat',
+    unknownText: 'the zebra sat',
+  });
+});
+
+for (const [key, text, unknownText] of [
+  ['tang', '床前明月光，疑是地上霜。', '床前明月光Ж'],
+  ['brown', 'The jury said it did find that the city', 'The jury said qqqzzx'],
 ]) {
-  test(
-    `${key}: the selector shows its grid, continue and unknown tokens as node computes them`,
-    { skip: notBuilt(key) },
-    async () => {
-      const model = engine.loadModel(readFileSync(shipped(key)));
-      try {
-        const { page, problems, context } = await open(`?s=${encodeURIComponent(text)}`);
-        await page.selectOption('[data-role=model]', key);
-        await page.waitForSelector('.model-cell');
-        await idle(page);
-        assert.equal(new URL(page.url()).searchParams.get('model'), key);
-        assert.match(await page.textContent('[data-role=model-about]'), new RegExp(model.config.title ?? key));
-        await assertGridMatches(page, model, { text });
-        // Labels shown are node's headLabels.
-        const labels = model.headLabels({ text });
-        for (const cell of await gridCells(page)) {
-          const l = labels.find((x) => x.layer === cell.layer && x.head === cell.head);
-          assert.equal(cell.label, l?.label ?? '');
-        }
-        await page.click('[data-role=continue-greedy]');
-        await page.waitForFunction((t) => window.attentionExplorer.store.get().sentence !== t, text);
-        await idle(page);
-        const generated = model.generate({ text }, { count: 1, greedy: true });
-        const sentence = await page.evaluate(() => window.attentionExplorer.store.get().sentence);
-        assert.ok(sentence.endsWith(generated.tokens[0]), `${sentence} ends with ${generated.tokens[0]}`);
-        await shot(page, `${screenshotName}-en`);
-        await page.click('.language button[data-lang=zh]');
-        await idle(page);
-        await shot(page, `${screenshotName}-zh`);
-        // An unknown symbol is marked in the chips and explained.
-        await page.fill('[data-role=sentence]', unknownText);
-        await page.waitForSelector('[data-role=tokens] li.unknown');
-        await idle(page);
-        assert.equal(
-          await page.locator('[data-role=tokens] li.unknown').count(),
-          model.encode(unknownText).unknown.filter(Boolean).length,
-        );
-        assert.ok(await page.isVisible('[data-role=model-notice]'));
-        // Text past the context is cut, with a notice.
-        const long = text.repeat(Math.ceil((model.contextLength * 2) / text.length));
-        await page.fill('[data-role=sentence]', long);
-        await page.waitForFunction(() => /\d+/.test(document.querySelector('[data-role=model-notice]').textContent));
-        await idle(page);
-        assert.equal(await page.locator('[data-role=tokens] li').count(), model.contextLength);
-        assert.deepEqual(problems, []);
-        await context.close();
-      } finally {
-        model.dispose();
-      }
-    },
-  );
+  test(`${key}: chosen in the selector, as node computes it`, { skip: notBuilt(key) }, async () => {
+    await checkCorpusModel({
+      bytes: readFileSync(shipped(key)),
+      select: (page) => page.selectOption('[data-role=model]', key),
+      text,
+      unknownText,
+      screenshots: `model-${key}`,
+    });
+  });
 }
 
 test('URL round trip: model, layer, head and text come back on reload', { skip: notBuilt('tang') }, async () => {

@@ -4,7 +4,7 @@
 import * as d3 from 'd3';
 import { signedScale, maxAbs } from '../scales.js';
 import { BLOCK_STEPS } from './steps.js';
-import { el, matrixCanvas } from './paint.js';
+import { el, matrixCanvas, visible } from './paint.js';
 
 const SHOWN_VALUES = 8; // the last token's first values, written out
 
@@ -27,11 +27,13 @@ export function drawBlock(box, view, { strings: s }) {
     const caption = el('figcaption');
     caption.append(el('strong', null, title), el('code', 'block-shape', ` ${step.rows} × ${step.cols}`));
     const cell = Math.max(2, Math.min(6, Math.floor(192 / Math.max(step.cols, 1))));
-    const canvas = matrixCanvas(step.data, step.rows, step.cols, signedScale(m), cell);
+    // Rows (tokens) at least as tall as a column is wide, and readable at a few tokens.
+    const height = Math.max(cell, Math.min(12, Math.floor(120 / Math.max(step.rows, 1))));
+    const canvas = matrixCanvas(step.data, step.rows, step.cols, signedScale(m), cell, height);
     const row = step.data.subarray(last * step.cols, last * step.cols + Math.min(SHOWN_VALUES, step.cols));
     const values = el('p', 'block-values');
     values.append(
-      el('span', null, `${s.lastToken(view.tokens[last])}: `),
+      el('span', null, `${s.lastToken(visible(view.tokens[last]))}: `),
       el('code', null, `[${Array.from(row, fmt).join(', ')}${step.cols > SHOWN_VALUES ? ', …' : ''}]`),
       el('span', 'block-range', ` · ${s.range(fmt(d3.min(step.data)), fmt(d3.max(step.data)))}`),
     );

@@ -1,7 +1,7 @@
 // Next token (issue 12 §3): the model's top-k predictions for the token after the text, with
 // probabilities of softmax(logits ÷ T), a temperature slider, top-k, and continue buttons
 // (greedy or sampled) that append a token and re-run everything.
-import { el } from './paint.js';
+import { el, visible } from './paint.js';
 
 /**
  * @param box the next-token element (emptied)
@@ -10,7 +10,7 @@ import { el } from './paint.js';
  */
 export function drawNext(box, view, { strings: s, state, set, onContinue }) {
   box.replaceChildren();
-  box.append(el('p', 'hint', s.nextHint(view.tokens.at(-1))));
+  box.append(el('p', 'hint', s.nextHint(visible(view.tokens.at(-1)))));
   const controls = el('div', 'next-controls');
   const temperature = el('input');
   Object.assign(temperature, {
@@ -54,7 +54,7 @@ export function drawNext(box, view, { strings: s, state, set, onContinue }) {
     item.dataset.probability = String(p.probability);
     const bar = el('span', 'next-bar');
     bar.style.width = `${(100 * p.probability) / top}%`;
-    item.append(el('span', 'next-token', p.token), bar, el('span', 'next-p', s.probability(p.probability)));
+    item.append(el('span', 'next-token', visible(p.token)), bar, el('span', 'next-p', s.probability(p.probability)));
     list.append(item);
   }
   box.append(controls, list);

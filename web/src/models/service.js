@@ -84,14 +84,10 @@ export function modelHandlers(engine) {
         next: model.predict({ tokens: e.ids }, { temperature, topK }).predictions,
       };
     },
-    /** One more token after `text` (its end, as the model reads it): { token, text }. */
+    /** One more token after `text` (read from its end when it is longer than the context): { token, text }. */
     modelGenerate({ name, text, greedy = true, temperature = 1, topK = 0, seed = 1 }) {
-      const model = modelOf(name);
-      const e = encode(model, text);
-      const [token] = model.generate({ tokens: e.ids }, { count: 1, greedy, temperature, topK, seed }).tokens;
-      // Words are read between spaces; characters follow each other.
-      const joined = model.config.vocabulary === 'word' && !/\s$/.test(text) ? `${text} ${token}` : text + token;
-      return { token, text: joined };
+      const made = modelOf(name).generate({ text }, { count: 1, greedy, temperature, topK, seed });
+      return { token: made.tokens[0], text: made.text };
     },
     /** engine.open() options for the explorer: one layer's attention, given its input and weights. */
     modelTraceOptions({ name, layer, text }) {
