@@ -21,7 +21,7 @@ import {
 import { exitQuietlyWhenThePipeCloses } from './stdout.mjs';
 import { isTrainingCommand, runTrainingCommand } from './train.mjs';
 
-// train, eval and trace --model: bin/train.mjs.
+// train, eval, trace --model and generate: bin/train.mjs.
 if (isTrainingCommand(process.argv.slice(2))) process.exit(await runTrainingCommand(process.argv.slice(2)));
 
 const USAGE = `usage: attention-explorer trace <sentence> [options]
@@ -45,7 +45,8 @@ options:
   --bom              start the CSV with a UTF-8 BOM, so that Excel reads Chinese as UTF-8
   -h, --help
 
-Training: attention-explorer train | eval | trace --model (attention-explorer train --help).
+Training and trained models: attention-explorer train | eval | trace --model | generate --model
+(attention-explorer train --help).
 
 exit status: 0 ok, 1 the engine refused the input, 2 bad arguments, 3 the output could not be
 written.`;

@@ -1,7 +1,8 @@
-// The training commands of the CLI (dispatched from attention-explorer.mjs):
+// The training and model commands of the CLI (dispatched from attention-explorer.mjs):
 //   attention-explorer train --task sort --steps 3000 --out sort.model
 //   attention-explorer eval sort.model
 //   attention-explorer trace --model sort.model "3 1 4 2 |"
+//   attention-explorer generate --model models/tang.model "床前明月光" --count 5
 // Exit codes: 0 ok, 1 the engine refused (or a model file could not be read), 2 bad arguments
 // (naming the flag and its allowed values), 3 the model file could not be written.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -18,7 +19,8 @@ const FIELD_FLAGS = new Map(TRAINER_FIELDS.map((f) => [flagOf(f.name), f]));
 export const USAGE = `usage:
   attention-explorer train [--task T] [--steps N] [--out FILE] [model and optimizer flags]
   attention-explorer eval FILE [--examples N] [--json]
-  attention-explorer trace --model FILE "<tokens>" [--layer L] [--step NAME] [--head H] [--format json|csv]
+  attention-explorer trace --model FILE "<tokens or text>" [--layer L] [--step NAME] [--head H] [--format json|csv]
+  attention-explorer generate --model FILE "<text>" [--count N] [--temperature T] [--top-k K] [--greedy|--seed S] [--json]
 
 train: trains a small transformer on a toy task, shows progress and the loss on stderr, then
 writes the model file (default <task>.model) and prints held-out accuracy.
@@ -30,8 +32,15 @@ ${TRAINER_FIELDS.map((f) => `  --${flagOf(f.name)} ${f.kind === 'enum' ? f.value
 
 eval: exact-match accuracy (answers generated greedily) and loss on held-out examples.
 
-trace --model: runs the model on the tokens (symbols separated by spaces, e.g. "3 1 4 2 |") and
-prints every step of every layer as JSON, or one step with --step (and --layer, --head).`;
+trace --model: runs the model on the tokens (symbols separated by spaces, e.g. "3 1 4 2 |"; for a
+corpus model, text read by its vocabulary: characters or words) and prints every step of every
+layer as JSON, or one step with --step (and --layer, --head). Text past the model's context is
+cut (a note on stderr says how much); symbols not in the vocabulary are read as <unk>.
+
+generate (corpus models): continues the text by --count tokens (default 1) and prints it.
+Greedy (the most likely token) unless --seed S samples from softmax(logits / T) (--temperature,
+default 1) over the --top-k most likely (default 0: all); the same seed gives the same text.
+Past the model's context the window slides. --json prints { tokens, ids, text }.`;
 
 class UsageError extends Error {}
 class Refusal extends Error {}
@@ -226,6 +235,7 @@ async function traceModel(args) {
     const head = integerFlag(values, 'head', 0, 1 << 20, 0);
     const input = values.tokens !== undefined ? { tokens: values.tokens.split(',') } : { text };
     const trace = model.trace(input);
+    if (trace.unknown) noteReading(trace, model.contextLength);
     const layerOf = (l) => trace.layers[l];
     const perHead = (steps) => (name) => Array.isArray(steps[name]);
     let pieces;
@@ -238,11 +248,12 @@ async function traceModel(args) {
     } else {
       // { model: { tokens, vocabulary, config, steps }, layers: [{ layer, steps }, …] }
       const layers = layer === undefined ? trace.layers : [layerOf(layer)];
-      const { tokens, vocabulary } = trace;
+      // Corpus models also say which tokens were read as <unk> and how many were cut.
+      const { tokens, vocabulary, unknown, cut } = trace;
       pieces = [
         '{"model":',
         ...traceJSON(
-          { tokens, vocabulary, config: model.config },
+          { tokens, ...(unknown && { unknown, cut }), vocabulary, config: model.config },
           matricesOf(trace, () => false),
         ),
         ',"layers":[',
@@ -257,12 +268,84 @@ async function traceModel(args) {
   }
 }
 
+/** Notes on stderr about what a corpus model read: unknown symbols, text past its context. */
+function noteReading(read, contextLength) {
+  const unknown = read.tokens.filter((_, i) => read.unknown[i]);
+  if (unknown.length) {
+    process.stderr.write(`note: not in the vocabulary, read as <unk>: ${[...new Set(unknown)].join(' ')}\n`);
+  }
+  if (read.cut) {
+    process.stderr.write(
+      `note: the text has ${read.total} tokens; the model reads ${contextLength} (${read.cut} cut)\n`,
+    );
+  }
+}
+
+function corpusModel(engine, path) {
+  const model = readModel(engine, path);
+  if (typeof model.generate !== 'function') {
+    model.dispose();
+    throw new Refusal(`${path} is a toy-task model: generate needs a corpus language model`);
+  }
+  return model;
+}
+
+function numberFlag(values, flag, min, max, fallback) {
+  const text = values[flag];
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!/^[\d.eE+-]+$/.test(text) || !(n >= min && n <= max)) {
+    throw new UsageError(`--${flag} (${text}) must be a number from ${min} to ${max}`);
+  }
+  return n;
+}
+
+async function generate(args) {
+  const { values, positionals } = parse(
+    args,
+    {
+      model: { type: 'string' },
+      count: { type: 'string' },
+      temperature: { type: 'string' },
+      'top-k': { type: 'string' },
+      greedy: { type: 'boolean' },
+      seed: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    true,
+  );
+  if (values.help) return process.stdout.write(`${USAGE}\n`);
+  if (values.model === undefined || positionals.length !== 1) {
+    throw new UsageError('give a model and a text: attention-explorer generate --model tang.model "床前明月光"');
+  }
+  const sampled = values.seed !== undefined;
+  if (sampled && values.greedy) throw new UsageError('give --greedy or --seed S, not both');
+  if (!sampled && (values.temperature !== undefined || values['top-k'] !== undefined)) {
+    throw new UsageError('--temperature and --top-k shape sampling: give --seed S too');
+  }
+  const count = integerFlag(values, 'count', 1, 1024, 1);
+  const temperature = numberFlag(values, 'temperature', 0.01, 100, 1);
+  const seed = integerFlag(values, 'seed', 0, 2 ** 32 - 1, 1);
+  const engine = await createEngine();
+  const model = corpusModel(engine, values.model);
+  try {
+    const topK = integerFlag(values, 'top-k', 0, model.vocabulary.length, 0);
+    const [text] = positionals;
+    noteReading(model.encode(text, { keep: 'end' }), model.contextLength);
+    const result = model.generate({ text }, { count, temperature, topK, greedy: !sampled, seed });
+    process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : `${result.text}\n`);
+  } finally {
+    model.dispose();
+  }
+}
+
 /** Whether these arguments are a training command (this module's). */
 export function isTrainingCommand(args) {
   const [command] = args;
   return (
     command === 'train' ||
     command === 'eval' ||
+    command === 'generate' ||
     (command === 'trace' && args.some((a) => a === '--model' || a.startsWith('--model=')))
   );
 }
@@ -283,6 +366,7 @@ async function exitCodeOf(args) {
   try {
     if (command === 'train') await train(rest);
     else if (command === 'eval') await evaluate(rest);
+    else if (command === 'generate') await generate(rest);
     else await traceModel(args);
     return 0;
   } catch (error) {

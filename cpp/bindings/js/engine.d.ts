@@ -1,6 +1,8 @@
 // Type declarations of the attention engine's public API (engine.js).
 import type { TrainedModel, Trainer, TrainerConfig } from './training.js';
+import type { LanguageModel } from './language_model.js';
 export * from './training.js';
+export * from './language_model.js';
 
 export type ErrorCode =
   | 'INVALID_ARGUMENT'
@@ -213,8 +215,8 @@ export interface Engine {
   open(options: RunOptions): LiveTrace;
   /** A trainer for a toy task (training.d.ts); the caller must dispose() it. */
   createTrainer(config?: TrainerConfig): Trainer;
-  /** A model from a model file's bytes; the caller must dispose() it. */
-  loadModel(bytes: Uint8Array | ArrayBuffer): TrainedModel;
+  /** A model from a model file's bytes: a LanguageModel for corpus models; the caller must dispose() it. */
+  loadModel(bytes: Uint8Array | ArrayBuffer): TrainedModel | LanguageModel;
   /** malloc'ed bytes in use and the size of WASM memory. */
   heapStats(): { inUse: number; memory: number };
 }

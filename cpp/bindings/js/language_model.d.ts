@@ -1,0 +1,101 @@
+// Type declarations of corpus language models (language_model.js, head_labels.js), re-exported
+// by engine.d.ts.
+import type { LayerTrace, ModelTrace, TrainedModel } from './training.js';
+
+/** Which tokens a language model keeps of a text longer than its context. */
+export type Keep = 'start' | 'end';
+
+/** A text, or { text }, or { tokens } (ids or vocabulary symbols, read strictly). */
+export type LanguageModelInput = string | { text: string } | { tokens: ArrayLike<number | string> };
+
+/** Text as the model reads it. */
+export interface Encoded {
+  /** The text's own symbols (characters or words), as typed, at most contextLength. */
+  tokens: string[];
+  ids: number[];
+  /** Read as <unk>: not in the vocabulary (a word is also looked up in lower case). */
+  unknown: boolean[];
+  /** Symbols in the whole text. */
+  total: number;
+  /** Symbols dropped: from the end (keep 'start') or from the start (keep 'end'). */
+  cut: number;
+}
+
+/** What a trace of text adds: the ids and flags of encode(). */
+export interface ReadFields {
+  ids: number[];
+  unknown: boolean[];
+  total: number;
+  cut: number;
+}
+
+export interface Prediction {
+  id: number;
+  token: string;
+  /** Of softmax(logits / temperature) over the whole vocabulary. */
+  probability: number;
+}
+
+export interface Generated {
+  /** The new tokens (an <eos> ends them and is not in `text`). */
+  tokens: string[];
+  ids: number[];
+  /** The input's text followed by the new tokens (words joined by spaces). */
+  text: string;
+}
+
+export type HeadLabel = 'previous' | 'previousLine' | 'first' | 'self' | 'broad';
+
+export interface HeadScores {
+  /** Mean w[i][i−1] over rows 1 … T−1. */
+  previous: number | null;
+  /** Mean weight on the same position of the previous line (lines end after \n ，。！？；). */
+  previousLine: number | null;
+  /** Mean w[i][0] over rows 2 … T−1. */
+  first: number | null;
+  /** Mean w[i][i] over rows 1 … T−1. */
+  self: number | null;
+  /** Mean row entropy over ln(keys seen), rows 1 … T−1: 1 for uniform rows. */
+  broad: number | null;
+}
+
+export interface LabelledHead {
+  layer: number;
+  head: number;
+  /** The label whose score clears HEAD_LABEL_THRESHOLDS (highest weight label first), or null. */
+  label: HeadLabel | null;
+  score: number | null;
+  scores: HeadScores;
+}
+
+/**
+ * A model file whose configuration says vocabulary "character" or "word" (engine.loadModel
+ * returns one). Call dispose() when done.
+ */
+export interface LanguageModel extends Omit<TrainedModel, 'trace' | 'evaluate'> {
+  readonly vocabularyLevel: 'character' | 'word';
+  encode(text: string, options?: { keep?: Keep }): Encoded;
+  trace(input: LanguageModelInput, options?: { steps?: string[]; keep?: Keep }): ModelTrace & ReadFields;
+  trace(input: LanguageModelInput, options: { layer: number; steps?: string[]; keep?: Keep }): LayerTrace & ReadFields;
+  /** The next token after the input (text keeps its last contextLength tokens). */
+  predict(
+    input: LanguageModelInput,
+    options?: { temperature?: number; topK?: number },
+  ): { tokens: string[]; predictions: Prediction[] };
+  /**
+   * count (1–1024, default 1) new tokens; greedy (default) or sampled with `seed` from
+   * softmax(logits / temperature) over the topK (0: all) most likely; never <pad>, <unk>, <bos>;
+   * past contextLength the window slides.
+   */
+  generate(
+    input: LanguageModelInput,
+    options?: { count?: number; temperature?: number; topK?: number; greedy?: boolean; seed?: number },
+  ): Generated;
+  /** Every head's scores and label on this input, layer by layer. */
+  headLabels(input: LanguageModelInput, options?: { keep?: Keep }): LabelledHead[];
+}
+
+export const HEAD_LABELS: readonly HeadLabel[];
+export const HEAD_LABEL_THRESHOLDS: Readonly<Record<HeadLabel, number>>;
+/** The tokens that end a line for previousLine. */
+export const LINE_ENDS: readonly string[];
