@@ -8,7 +8,7 @@
 // Measures models/<key>.model for each shipped model present, and a model file the user opens
 // (a stand-in of a shipped model's shape when none is there). --write puts the table into
 // docs/benchmarks.md between the model-view markers.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../build-scripts/serve.mjs';
 import { createEngine } from '../dist/engine/engine.js';
 import { corpusModelFile } from '../tests/node/corpus_model_support.mjs';
+import { CHROMIUM_ARGS, writeDocSection } from './docs-section.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -43,14 +44,7 @@ const server = await startServer({ port: 0, host: '127.0.0.1' });
 const url = `http://127.0.0.1:${server.address().port}/`;
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
+  args: CHROMIUM_ARGS,
 });
 
 // The "file" case: a stand-in of about a shipped model's shape (1,000 symbols, 4 layers × 4
@@ -136,16 +130,9 @@ const table = [
 console.log(table);
 
 if (process.argv.includes('--write')) {
-  const file = path.join(root, 'docs/benchmarks.md');
-  const doc = readFileSync(file, 'utf8');
-  const start = '<!-- model-view:start -->';
-  const end = '<!-- model-view:end -->';
-  const section = `${start}\n${table}\n${end}`;
-  const heading = `\n## Trained models: time to the first model view\n\nWritten by \`node bench/model-view.mjs --write\` (needs \`npm run build\`). Models are fetched, loaded and run in the engine's Web Worker, so the page keeps answering while a model loads; a "longest task" of "< 50" means no task over 50 ms.\n\n`;
-  writeFileSync(
-    file,
-    doc.includes(start)
-      ? doc.replace(new RegExp(`${start}[\\s\\S]*${end}`), section)
-      : `${doc.trimEnd()}\n${heading}${section}\n`,
+  writeDocSection(
+    'model-view',
+    table,
+    '## Trained models: time to the first model view\n\nWritten by `node bench/model-view.mjs --write` (needs `npm run build`). Models are fetched, loaded and run in the engine\'s Web Worker, so the page keeps answering while a model loads; a "longest task" of "< 50" means no task over 50 ms.',
   );
 }

@@ -6,14 +6,13 @@
 //   node bench/page-longtask.mjs [--runs 3] [--tokens 2048] [--write]
 //
 // --write puts the table into docs/benchmarks.md between the page-longtask markers.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../build-scripts/serve.mjs';
+import { CHROMIUM_ARGS, writeDocSection } from './docs-section.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
   const k = process.argv.indexOf(`--${name}`);
   return k > 0 ? process.argv[k + 1] : fallback;
@@ -118,7 +117,7 @@ const server = await startServer({ port: 0 });
 const profile = mkdtempSync(path.join(os.tmpdir(), 'bench-longtask-'));
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
+  args: CHROMIUM_ARGS,
 });
 const results = {}; // label → [longest per run]
 const switches = {}; // label → [longest per run]
@@ -163,11 +162,4 @@ const table = [
 ].join('\n');
 console.log(table);
 
-if (process.argv.includes('--write')) {
-  const file = path.join(root, 'docs/benchmarks.md');
-  const doc = readFileSync(file, 'utf8');
-  const start = '<!-- page-longtask:start -->';
-  const end = '<!-- page-longtask:end -->';
-  const section = `${start}\n${table}\n${end}`;
-  writeFileSync(file, doc.includes(start) ? doc.replace(new RegExp(`${start}[\\s\\S]*${end}`), section) : doc);
-}
+if (process.argv.includes('--write')) writeDocSection('page-longtask', table);
