@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createEngine, root } from '../node/support.mjs';
 import { corpusModelFile } from '../node/corpus_model_support.mjs';
 import { openPage, screenshotDir, startBrowser } from './browser.mjs';
@@ -275,3 +276,46 @@ test('URL round trip: model, layer, head and text come back on reload', { skip: 
     model.dispose();
   }
 });
+
+test(
+  'the Tang model in the embed page, the web component and the single file (no network)',
+  { skip: notBuilt('tang') },
+  async () => {
+    const model = engine.loadModel(readFileSync(shipped('tang')));
+    const expected = model.config.layers * model.config.heads;
+    model.dispose();
+    const text = encodeURIComponent('春眠不觉晓');
+    // The embed page.
+    const embed = await openPage(session.browser, `${session.url}embed.html?model=tang&s=${text}`);
+    await embed.page.waitForFunction((n) => document.querySelectorAll('.model-cell').length === n, expected);
+    assert.deepEqual(embed.problems, []);
+    await embed.context.close();
+    // The web component: the model file comes from beside its script.
+    const component = await openPage(session.browser, `${session.url}examples/component.html`);
+    await component.page.waitForFunction(() =>
+      document.querySelector('attention-explorer')?.shadowRoot?.querySelector('g.cell'),
+    );
+    await component.page.evaluate(() => document.querySelector('attention-explorer').setAttribute('model', 'tang'));
+    await component.page.waitForFunction(
+      (n) => document.querySelector('attention-explorer').shadowRoot.querySelectorAll('.model-cell').length === n,
+      expected,
+    );
+    assert.deepEqual(component.problems, []);
+    await component.context.close();
+    // The single file: the model is inside it; every request but the file itself is refused.
+    const context = await session.browser.newContext();
+    const attempted = [];
+    await context.route('**/*', (route) => {
+      if (route.request().url().startsWith('file:')) return route.continue();
+      attempted.push(route.request().url());
+      return route.abort();
+    });
+    const page = await context.newPage();
+    await page.goto(`${pathToFileURL(path.join(root, 'dist/attention-explorer.html')).href}?model=tang&s=${text}`);
+    await page.waitForFunction((n) => document.querySelectorAll('.model-cell').length === n, expected, {
+      timeout: 30000,
+    });
+    assert.deepEqual(attempted, []);
+    await context.close();
+  },
+);
