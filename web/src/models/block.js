@@ -28,7 +28,7 @@ export function drawBlock(box, view, { strings: s }) {
     caption.append(el('strong', null, title), el('code', 'block-shape', ` ${step.rows} × ${step.cols}`));
     const cell = Math.max(2, Math.min(6, Math.floor(192 / Math.max(step.cols, 1))));
     // Rows (tokens) at least as tall as a column is wide, and readable at a few tokens.
-    const height = Math.max(cell, Math.min(12, Math.floor(120 / Math.max(step.rows, 1))));
+    const height = Math.max(cell, Math.min(8, Math.floor(96 / Math.max(step.rows, 1))));
     const canvas = matrixCanvas(step.data, step.rows, step.cols, signedScale(m), cell, height);
     const row = step.data.subarray(last * step.cols, last * step.cols + Math.min(SHOWN_VALUES, step.cols));
     const values = el('p', 'block-values');
