@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine } from './support.mjs';
+import { labelHeads } from '../../dist/engine/engine.js';
 import { LanguageModel } from '../../dist/engine/language_model.js';
 import { TrainedModel } from '../../dist/engine/training.js';
 import { HEAD_LABEL_THRESHOLDS, previousLinePositions } from '../../dist/engine/head_labels.js';
@@ -56,6 +57,16 @@ test('a corpus model file loads as a LanguageModel with its vocabulary, level an
       assert.deepEqual(lastLogits(again, [4, 5, 6]), lastLogits(model, [4, 5, 6]));
     } finally {
       again.dispose();
+    }
+    // float16 halves the file and keeps the next-token distribution close.
+    const half = engine.loadModel(model.save({ precision: 'float16' }));
+    try {
+      assert.equal(half.vocabularyLevel, 'character');
+      const p = model.predict('床前明月', { topK: 0 }).predictions;
+      const q = new Map(half.predict('床前明月', { topK: 0 }).predictions.map((x) => [x.id, x.probability]));
+      for (const { id, probability } of p) assert.ok(Math.abs(probability - q.get(id)) < 2e-3, `${id}`);
+    } finally {
+      half.dispose();
     }
     throwsAttention(() => model.evaluate(10), { code: 'INVALID_ARGUMENT', field: 'model', message: /toy-task/ });
   });
@@ -140,6 +151,9 @@ test('predict: softmax(logits / T) of the last position over the whole vocabular
         assert.equal(p.token, model.vocabulary[p.id]);
       }
     }
+    // tokens are the text's own symbols, as in encode and trace; ids give the vocabulary's.
+    assert.deepEqual(model.predict('床X').tokens, ['床', 'X']);
+    assert.deepEqual(model.predict({ tokens: [4, 1] }).tokens, ['床', '<unk>']);
     const all = model.predict({ text }, { topK: 0 }).predictions;
     assert.equal(all.length, model.vocabulary.length);
     assert.ok(Math.abs(all.reduce((s, p) => s + p.probability, 0) - 1) < 1e-9);
@@ -271,6 +285,8 @@ test('headLabels: every head’s scores are the mean weights of its trace, a lab
     const trace = model.trace({ text }, { steps: ['weights'] });
     const labels = model.headLabels({ text });
     assert.equal(labels.length, 2 * 2);
+    // The engine's labelHeads on a trace the caller already has gives the same labels.
+    assert.deepEqual(labelHeads(model.trace({ text }, { steps: ['weights', 'logits'] })), labels);
     for (const entry of labels) {
       const step = trace.layers[entry.layer].step('weights', entry.head);
       const reference = referenceScores(Array.from(step.data), step.rows, lineOf);
@@ -356,6 +372,15 @@ test('bad corpus files and bad calls are refused, naming the field', () => {
     /single character/,
   );
   refuses(new TextEncoder().encode('床前明月光'), 'model.magic');
+  // A symbol not in a large vocabulary is named with the first few symbols, not thousands.
+  const many = Array.from({ length: 60 }, (_, i) => String.fromCodePoint(0x4e00 + i));
+  withModel(corpusModelFile(engine, { symbols: many }), (model) =>
+    throwsAttention(() => model.trace({ tokens: ['床'] }), {
+      code: 'INVALID_ARGUMENT',
+      field: 'tokens[0]',
+      message: /^tokens\[0\] \("床"\) is not in the vocabulary: <pad> <unk> .{0,60} … \(64 symbols\)$/,
+    }),
+  );
 
   withModel(wordFile, (model) => {
     // White space is no word (at character level it is a character like any other).
@@ -383,6 +408,16 @@ test('bad corpus files and bad calls are refused, naming the field', () => {
     };
     bad(() => model.trace(hostile), 'text');
     bad(() => model.trace({ text: '月', tokens: [4] }), 'input');
+    const trap = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('no keys');
+        },
+      },
+    );
+    bad(() => model.trace(trap), 'input');
+    bad(() => model.encode('月', trap), 'options');
     bad(() => model.trace({ words: '月' }), 'words');
     bad(() => model.trace({ tokens: [4, , 5] }), 'tokens[1]'); // eslint-disable-line no-sparse-arrays
     bad(() => model.trace({ tokens: [4, 99] }), 'tokens[1]');

@@ -97,5 +97,7 @@ export interface LanguageModel extends Omit<TrainedModel, 'trace' | 'evaluate'> 
 
 export const HEAD_LABELS: readonly HeadLabel[];
 export const HEAD_LABEL_THRESHOLDS: Readonly<Record<HeadLabel, number>>;
+/** The labels of a model trace's heads (its "weights" steps), as headLabels() computes them. */
+export function labelHeads(trace: ModelTrace, causal?: boolean): LabelledHead[];
 /** The tokens that end a line for previousLine. */
 export const LINE_ENDS: readonly string[];

@@ -10,13 +10,22 @@
 //   model.generate({ text: '床前' }, { count: 3 })        // { tokens, ids, text }
 //   model.headLabels({ text: '床前明月光，疑是地上霜。' }) // [{ layer, head, label, score, scores }]
 import { AttentionError, describe, invalid } from './errors.js';
-import { checkWellFormed, get, utf8Length } from './read.js';
+import { checkWellFormed, errorText, get, utf8Length } from './read.js';
 import { labelHeads } from './head_labels.js';
 import { TrainedModel, encodeInput, errorOf, loadModel as loadFile } from './training.js';
 
 const KEEP = ['start', 'end'];
 const UNKNOWN_ID = 1;
 const UINT32_MAX = 2 ** 32 - 1;
+
+/** Object.keys(object), a throwing Proxy or getter becoming an AttentionError for `field`. */
+function ownKeys(object, field, name) {
+  try {
+    return Object.keys(object);
+  } catch (error) {
+    throw invalid(field, `reading ${name} threw ${errorText(error)}`);
+  }
+}
 
 /** The own options of `options` (unknown ones refused), each read once, over `defaults`. */
 function readOptions(options, defaults, call) {
@@ -26,7 +35,7 @@ function readOptions(options, defaults, call) {
   }
   const names = Object.keys(defaults);
   const out = { ...defaults };
-  for (const key of Object.keys(options)) {
+  for (const key of ownKeys(options, 'options', `the options of ${call}()`)) {
     if (!names.includes(key)) {
       throw invalid(key, `unknown option ${describe(key)} of ${call}(); options are: ${names.join(', ')}`);
     }
@@ -34,6 +43,12 @@ function readOptions(options, defaults, call) {
     if (value !== undefined) out[key] = value;
   }
   return out;
+}
+
+/** keep: 'end' → true (keep the last tokens); 'start' → false. */
+function keepsEnd(keep) {
+  if (!KEEP.includes(keep)) throw invalid('keep', `keep (${describe(keep)}) must be one of ${KEEP.join(', ')}`);
+  return keep === 'end';
 }
 
 function numberIn(value, field, min, max) {
@@ -69,7 +84,7 @@ function readInput(input, maxTextBytes) {
   if (!input || typeof input !== 'object' || Array.isArray(input)) {
     throw invalid('input', `the input (${describe(input)}) must be a string, { text } or { tokens }`);
   }
-  const keys = Object.keys(input);
+  const keys = ownKeys(input, 'input', 'the input');
   for (const key of keys) {
     if (key !== 'text' && key !== 'tokens') {
       throw invalid(key, `unknown input field ${describe(key)}; the input is { text } or { tokens }`);
@@ -107,10 +122,9 @@ export class LanguageModel extends TrainedModel {
    * contextLength tokens, the first ones (keep 'start', the default) or the last ones ('end').
    */
   encode(text, options) {
-    const { keep } = readOptions(options, { keep: 'start' }, 'encode');
-    if (!KEEP.includes(keep)) throw invalid('keep', `keep (${describe(keep)}) must be one of ${KEEP.join(', ')}`);
+    const keepEnd = keepsEnd(readOptions(options, { keep: 'start' }, 'encode').keep);
     textOf(text, this.#maxTextBytes);
-    return this.guarded((handle) => copyEncoded(handle.encode(text, keep === 'end') ?? throwOf(handle)));
+    return this.guarded((handle) => copyEncoded(handle.encode(text, keepEnd) ?? throwOf(handle)));
   }
 
   /**
@@ -119,8 +133,7 @@ export class LanguageModel extends TrainedModel {
    */
   trace(input, options) {
     const { layer, steps, keep } = readOptions(options, { layer: undefined, steps: undefined, keep: 'start' }, 'trace');
-    if (!KEEP.includes(keep)) throw invalid('keep', `keep (${describe(keep)}) must be one of ${KEEP.join(', ')}`);
-    return this.#traceOf(readInput(input, this.#maxTextBytes), keep === 'end', { layer, steps });
+    return this.#traceOf(readInput(input, this.#maxTextBytes), keepsEnd(keep), { layer, steps });
   }
 
   #traceOf(input, keepEnd, options) {
@@ -139,14 +152,17 @@ export class LanguageModel extends TrainedModel {
 
   /**
    * `read(handle, ids)` inside the engine's guard with the token ids of `input` for the next
-   * token (text keeps its last contextLength tokens); returns [ids, what read returned].
+   * token (text keeps its last contextLength tokens); returns [{ ids, tokens }, what read
+   * returned], tokens being the text's own symbols (or the vocabulary's, for ids).
    */
   #withIds(input, read) {
     const given = input.text === undefined ? encodeInput(input, this.vocabulary, this.contextLength) : null;
     return this.guarded((handle) => {
-      const ids = given ?? copyEncoded(handle.encode(input.text, true) ?? throwOf(handle)).ids;
-      if (ids.length === 0) throw invalid('text', 'text has no token to read: it is empty or only white space');
-      return [ids, read(handle, Int32Array.from(ids))];
+      const encoded = given
+        ? { ids: given, tokens: given.map((id) => this.vocabulary[id]) }
+        : copyEncoded(handle.encode(input.text, true) ?? throwOf(handle));
+      if (encoded.ids.length === 0) throw invalid('text', 'text has no token to read: it is empty or only white space');
+      return [encoded, read(handle, Int32Array.from(encoded.ids))];
     });
   }
 
@@ -159,7 +175,7 @@ export class LanguageModel extends TrainedModel {
     const o = readOptions(options, { temperature: 1, topK: 10 }, 'predict');
     const temperature = numberIn(o.temperature, 'temperature', 0.01, 100);
     const topK = integerIn(o.topK, 'topK', 0, this.vocabulary.length, ' (all)');
-    const [ids, logits] = this.#withIds(readInput(input, this.#maxTextBytes), (handle, tokens) =>
+    const [{ tokens }, logits] = this.#withIds(readInput(input, this.#maxTextBytes), (handle, tokens) =>
       // The one copy out of WASM memory.
       Float64Array.from(handle.nextLogits(tokens) ?? throwOf(handle)),
     );
@@ -169,7 +185,7 @@ export class LanguageModel extends TrainedModel {
     const sum = weights.reduce((a, b) => a + b, 0);
     const order = Array.from(weights.keys()).sort((a, b) => weights[b] - weights[a] || a - b);
     return {
-      tokens: ids.map((id) => this.vocabulary[id]),
+      tokens,
       predictions: order.slice(0, topK || order.length).map((id) => ({
         id,
         token: this.vocabulary[id],
@@ -192,7 +208,7 @@ export class LanguageModel extends TrainedModel {
     if (typeof o.greedy !== 'boolean') throw invalid('greedy', `greedy (${describe(o.greedy)}) must be true or false`);
     const seed = integerIn(o.seed, 'seed', 0, UINT32_MAX);
     const read = readInput(input, this.#maxTextBytes);
-    const [ids, made] = this.#withIds(read, (handle, tokens) =>
+    const [{ ids }, made] = this.#withIds(read, (handle, tokens) =>
       Array.from(handle.generate(tokens, count, temperature, topK, o.greedy, seed) ?? throwOf(handle)),
     );
     const tokens = made.map((id) => this.vocabulary[id]);
@@ -208,9 +224,8 @@ export class LanguageModel extends TrainedModel {
    * label one of previous, previousLine, first, self, broad, or null. Options: { keep }.
    */
   headLabels(input, options) {
-    const { keep } = readOptions(options, { keep: 'start' }, 'headLabels');
-    if (!KEEP.includes(keep)) throw invalid('keep', `keep (${describe(keep)}) must be one of ${KEEP.join(', ')}`);
-    const trace = this.#traceOf(readInput(input, this.#maxTextBytes), keep === 'end', { steps: ['weights'] });
+    const keepEnd = keepsEnd(readOptions(options, { keep: 'start' }, 'headLabels').keep);
+    const trace = this.#traceOf(readInput(input, this.#maxTextBytes), keepEnd, { steps: ['weights'] });
     return labelHeads(trace, this.config.causal !== false);
   }
 }

@@ -45,7 +45,12 @@ export function encodeInput(input, vocabulary, contextLength) {
   const ids = new Map(vocabulary.map((symbol, id) => [symbol, id]));
   const idOf = (symbol, field) => {
     if (!ids.has(symbol)) {
-      throw invalid(field, `${field} (${describe(symbol)}) is not in the vocabulary: ${vocabulary.join(' ')}`);
+      // A corpus model's vocabulary has thousands of symbols: name the first few.
+      const shown =
+        vocabulary.length <= 40
+          ? vocabulary.join(' ')
+          : `${vocabulary.slice(0, 20).join(' ')} … (${vocabulary.length} symbols)`;
+      throw invalid(field, `${field} (${describe(symbol)}) is not in the vocabulary: ${shown}`);
     }
     return ids.get(symbol);
   };
