@@ -1,5 +1,5 @@
 // Task models (vocabulary "task": sort, copy, … from the training playground or the CLI) have
-// no encode/predict/generate/headLabels: they read symbols between spaces and refuse unknown
+// no encode/predict/generate: they read symbols between spaces and refuse unknown
 // ones. This gives them the same methods as a corpus model (COMMON.md, "JS API of a loaded
 // corpus model"), computed from model.trace(): the page shows any model file the same way.
 // Corpus models bring their own (cpp/bindings/js/), which this never replaces.
@@ -76,6 +76,5 @@ export function withLanguageAPI(model) {
       const tokens = added.map((id) => vocabulary[id]);
       return { tokens, ids: added, text: ids.map((id) => vocabulary[id]).join(' ') };
     },
-    headLabels: () => [],
   };
 }

@@ -6,6 +6,7 @@
 // and modelTraceOptions() turns { model, layer, text } into engine.open() options: the layer's
 // attention as the ten-step explorer computes it, from the layer's own input and weights.
 
+import { labelHeads } from '../../../dist/engine/engine.js';
 import { BLOCK_STEPS } from './steps.js';
 import { withLanguageAPI } from './adapter.js';
 
@@ -79,7 +80,8 @@ export function modelHandlers(engine) {
         cut: e.cut,
         layer: l,
         weights,
-        labels: model.headLabels({ tokens: e.ids }),
+        // Labelled from the weights just traced (model.headLabels would trace again).
+        labels: labelHeads(trace, model.config.causal !== false),
         block: blockSteps,
         next: model.predict({ tokens: e.ids }, { temperature, topK }).predictions,
       };
