@@ -139,7 +139,12 @@ async function checkCorpusModel({ bytes, select, text, unknownText, screenshots 
     await select(page);
     await page.waitForSelector('.model-cell');
     await idle(page);
-    assert.match(await page.textContent('[data-role=model-about]'), /trained here on .+ layers × \d+ heads/);
+    const about = await page.textContent('[data-role=model-about]');
+    const c = model.config;
+    assert.ok(about.includes(`trained here on ${c.corpus}. ${c.layers} layers × ${c.heads} heads`), about);
+    if (c.heldOutLoss) assert.ok(about.includes(`held-out loss ${c.heldOutLoss.toFixed(2)}`), about);
+    if (c.unigramLoss) assert.ok(about.includes(`a unigram guess: ${c.unigramLoss.toFixed(2)}`), about);
+    if (c.bigramLoss) assert.ok(about.includes(`a bigram guess: ${c.bigramLoss.toFixed(2)})`), about);
     await assertGridMatches(page, model, { text });
     const labels = model.headLabels({ text });
     for (const cell of await gridCells(page)) {
@@ -208,7 +213,13 @@ const fromFile = (name, bytes) => async (page) => {
 
 // Stand-ins for the shipped models (their shapes and vocabulary levels), made from seeded weights.
 test('a character-level model file: grid, labels, next token, continue, unknown and cut as node computes them', async () => {
-  const bytes = corpusModelFile(engine, { symbols: [...'床前明月光，疑是地上霜。举头望低思故乡\n'], length: 8 });
+  // With the metrics a shipped model's file carries (docs/models.md), which the page states.
+  const metrics = { corpus: 'five lines of a poem', heldOutLoss: 2.3456, unigramLoss: 3.7891, bigramLoss: 3.1234 };
+  const bytes = corpusModelFile(engine, {
+    symbols: [...'床前明月光，疑是地上霜。举头望低思故乡\n'],
+    length: 8,
+    edit: (m) => ({ ...m, config: { ...m.config, ...metrics } }),
+  });
   await checkCorpusModel({
     bytes,
     select: fromFile('poem.model', bytes),

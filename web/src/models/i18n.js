@@ -13,7 +13,9 @@ const EN = {
   about: (title, corpus, c, params) =>
     `Shown: ${title}, trained here on ${corpus}. ${c.layers} layers × ${c.heads} heads, d_model ${c.dModel}, ${params} parameters` +
     (c.heldOutLoss ? `; held-out loss ${c.heldOutLoss.toFixed(2)} nats per token` : '') +
-    (c.unigramLoss ? ` (a unigram guess: ${c.unigramLoss.toFixed(2)})` : '') +
+    (c.unigramLoss ? ` (a unigram guess: ${c.unigramLoss.toFixed(2)}` : '') +
+    (c.unigramLoss && c.bigramLoss ? `, a bigram guess: ${c.bigramLoss.toFixed(2)}` : '') +
+    (c.unigramLoss ? ')' : '') +
     '.',
   aboutFile: (name) => `from the file ${name}`,
   unknownCorpus: 'an unnamed corpus',
@@ -99,7 +101,9 @@ const ZH = {
   about: (title, corpus, c, params) =>
     `当前显示：${title}，在本仓库中用${corpus}训练。${c.layers} 层 × ${c.heads} 个头，d_model ${c.dModel}，${params} 个参数` +
     (c.heldOutLoss ? `；留出集损失 ${c.heldOutLoss.toFixed(2)} 奈特/词元` : '') +
-    (c.unigramLoss ? `（一元猜测：${c.unigramLoss.toFixed(2)}）` : '') +
+    (c.unigramLoss ? `（一元猜测：${c.unigramLoss.toFixed(2)}` : '') +
+    (c.unigramLoss && c.bigramLoss ? `，二元猜测：${c.bigramLoss.toFixed(2)}` : '') +
+    (c.unigramLoss ? '）' : '') +
     '。',
   aboutFile: (name) => `来自文件 ${name}`,
   unknownCorpus: '未注明的语料',

@@ -62,7 +62,8 @@ export function createModelPanel(root, store, engine) {
         ? s.aboutFile(fileName)
         : (state.lang === 'zh' && c.titleZh) || c.title || s[`model.${state.model}`];
     const corpus = c.corpus ?? (c.task ? s.task(c.task) : s.unknownCorpus);
-    return s.about(title, corpus, summary, formatCount(summary.parameterCount, state.lang));
+    // The file's own metrics (heldOutLoss, unigramLoss: nats per token) beside the model's shape.
+    return s.about(title, corpus, { ...c, ...summary }, formatCount(summary.parameterCount, state.lang));
   }
 
   function fillSelector(state) {
