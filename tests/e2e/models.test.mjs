@@ -23,7 +23,7 @@ before(async () => {
   engine = await createEngine();
   mkdirSync(screenshotDir, { recursive: true });
   // A task model, as the training playground or the CLI writes one (the "model file" path).
-  const trainer = engine.createTrainer({ task: 'sort', length: 4, alphabet: 5, dModel: 16, layers: 2, heads: 2 });
+  const trainer = engine.createTrainer({ task: 'sort', length: 4, alphabet: 5, dModel: 16, layers: 2, heads: 4 });
   trainer.step(20);
   taskFile = path.join(os.tmpdir(), `ae-models-${process.pid}.model`);
   writeFileSync(taskFile, trainer.save());
@@ -104,6 +104,12 @@ test('a model file opened from disk: grid, explorer on a clicked head and greedy
   );
   // An opened file cannot be linked: the URL leaves the model out.
   assert.equal(new URL(page.url()).searchParams.get('model'), null);
+  // Back to random weights: today's explorer with its own heads, the model panel gone.
+  await page.selectOption('[data-role=model]', 'random');
+  await idle(page);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.trace.heads), 2);
+  assert.ok(await page.isHidden('[data-role=models]'));
+  assert.match(await page.textContent('[data-role=model-about]'), /random, untrained weights/);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -3,6 +3,7 @@
 // run in the engine's worker (models/service.js); the explorer opens the chosen layer's
 // attention through ready(). State (model, layer, head, sentence) lives in the store.
 import { formatCount } from '../scales.js';
+import { defaultState } from '../state.js';
 import { MODELS } from './catalog.js';
 import { modelStrings } from './i18n.js';
 import { shippedModelBytes } from './load.js';
@@ -36,6 +37,8 @@ export function createModelPanel(root, store, engine) {
   let drawn = Promise.resolve();
   let seed = 0; // each sampled continuation draws with the next seed: repeatable from a reload
   let last = null; // the last modelView drawn (tests and exports read it)
+  // Random weights' heads while a model (which sets its own) is shown: they come back with them.
+  let randomHeads = store.get().model === 'random' ? store.get().heads : defaultState().heads;
 
   /** Resolves with the model's summary once it is loaded in the worker. */
   function ready(key) {
@@ -191,7 +194,11 @@ export function createModelPanel(root, store, engine) {
     const value = event.target.value;
     event.target.value = store.get().model; // shown once the new model is there
     if (value === 'file') $('model-file').click();
+    else if (value === 'random') store.set({ model: value, heads: randomHeads });
     else store.set({ model: value });
+  });
+  store.subscribe((state, changed) => {
+    if (state.model === 'random' && changed.has('heads')) randomHeads = state.heads;
   });
   $('model-file').addEventListener('change', (event) => {
     const [file] = event.target.files;
