@@ -312,6 +312,8 @@ test('head labels of made-up attention patterns, and the lines of a poem', () =>
     [-1, -1, -1, -1, -1, -1, 0, 1, 2, 3, 4, 5, 6, 7],
   );
   assert.deepEqual(previousLinePositions(['a', '\n', 'b', 'c', 'd', '\n', 'e']), [-1, -1, 0, 1, -1, -1, 2]);
+  // A poem's last 。 and its newline end one line: the next poem's first line looks back to it.
+  assert.deepEqual(previousLinePositions([...'甲乙。\n丙丁，戊']), [-1, -1, -1, -1, 0, 1, 2, 4]);
   const t = 6;
   const tokens = ['a', 'b', '\n', 'c', 'd', '\n'];
   const pattern = (key) => {

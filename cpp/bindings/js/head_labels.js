@@ -9,8 +9,9 @@
 //   broad         not a weight: the row's entropy over the most it could be, −Σⱼ wᵢⱼ ln wᵢⱼ /
 //                 ln(keys the row sees), rows 1 … T−1 (1 for a uniform row)
 //
-// Lines: a line ends after a token that is a newline or one of ，。！？； (a poem's line
-// ends), so 床前明月光，疑是地上霜。 has two lines of six tokens and 疑's counterpart is 床.
+// Lines: a line ends after a run of tokens that are newlines or ，。！？； (a poem's line
+// ends), so 床前明月光，疑是地上霜。 has two lines of six tokens and 疑's counterpart is 床;
+// "。\n" at the end of a poem ends one line, not two (no empty line).
 // A query at offset c of line L ≥ 1 looks back to offset c of line L − 1, if that line has one.
 // Each score is null when no row defines it (a short input, a single line).
 
@@ -41,7 +42,7 @@ export function previousLinePositions(tokens) {
   for (let i = 0; i < tokens.length; i++) {
     const counterpart = previousStart + (i - start);
     if (previousStart >= 0 && counterpart < start) out[i] = counterpart;
-    if (LINE_ENDS.includes(tokens[i])) {
+    if (LINE_ENDS.includes(tokens[i]) && !LINE_ENDS.includes(tokens[i + 1])) {
       previousStart = start;
       start = i + 1;
     }
