@@ -1,6 +1,20 @@
 // A matrix painted on a canvas, one block of `cell` pixels per value (rows × cols, row-major).
 import * as d3 from 'd3';
 
+const tables = new WeakMap(); // scale → its 256 colours (a grid's 16 heatmaps share one scale)
+
+function colorTable(color, low, span) {
+  if (!tables.has(color)) {
+    const table = new Uint8Array(256 * 3);
+    for (let k = 0; k < 256; k++) {
+      const { r, g, b } = d3.rgb(color(low + (span * k) / 255));
+      table.set([r, g, b], 3 * k);
+    }
+    tables.set(color, table);
+  }
+  return tables.get(color);
+}
+
 export function matrixCanvas(data, rows, cols, color, cell = 4, cellHeight = cell) {
   // One pixel per value, scaled by CSS: filling rectangles with colour strings took 100 ms for
   // a 4-layer model's grid and block. Colours come from a 256-step table of the scale.
@@ -12,11 +26,7 @@ export function matrixCanvas(data, rows, cols, color, cell = 4, cellHeight = cel
   const domain = color.domain();
   const low = domain[0];
   const span = domain[domain.length - 1] - low || 1;
-  const table = new Uint8Array(256 * 3);
-  for (let k = 0; k < 256; k++) {
-    const { r, g, b } = d3.rgb(color(low + (span * k) / 255));
-    table.set([r, g, b], 3 * k);
-  }
+  const table = colorTable(color, low, span);
   const context = canvas.getContext('2d');
   const image = context.createImageData(cols, rows);
   for (let k = 0; k < rows * cols; k++) {
