@@ -10,6 +10,11 @@ EMSCRIPTEN_BINDINGS(attention_training) {
       .constructor<>()
       .function("create", &ModelHandle::create)
       .function("load", &ModelHandle::load)
+      // Corpus language models (model_lm.hpp), wrapped by language_model.js.
+      .function("encode", &ModelHandle::encode)
+      .function("traceText", &ModelHandle::traceText)
+      .function("nextLogits", &ModelHandle::nextLogits)
+      .function("generate", &ModelHandle::generate)
       .function("info", &ModelHandle::info)
       .function("step", &ModelHandle::step)
       .function("evaluate", &ModelHandle::evaluate)
@@ -17,11 +22,6 @@ EMSCRIPTEN_BINDINGS(attention_training) {
       .function("traceSummary", &ModelHandle::traceSummary)
       .function("traceStep", &ModelHandle::traceStep)
       .function("save", &ModelHandle::save)
-      // Corpus language models (model_lm.hpp), wrapped by language_model.js.
-      .function("encode", &ModelHandle::encode)
-      .function("traceText", &ModelHandle::traceText)
-      .function("nextLogits", &ModelHandle::nextLogits)
-      .function("generate", &ModelHandle::generate)
       .function("errorCode", &ModelHandle::errorCode)
       .function("errorField", &ModelHandle::errorField)
       .function("errorMessage", &ModelHandle::errorMessage);
