@@ -4,33 +4,11 @@
 import 'd3-transition';
 import css from 'virtual:explorer-css';
 import { defaultLanguage, LANGUAGES, strings } from './i18n.js';
-import { defaultState, stateFromURL } from './state.js';
+import { defaultState } from './state.js';
 import { createExplorer } from './explorer/explorer.js';
 import { sharedEngine } from './explorer/engine.js';
+import { ATTRIBUTES, stateFromAttributes } from './attributes.js';
 
-const STEP_NAMES = ['embed', 'project', 'split', 'scores', 'scale', 'mask', 'softmax', 'weighted', 'concat', 'output'];
-
-// attribute → URL key of state.js (the same parser checks both)
-const ATTRIBUTES = {
-  sentence: 's',
-  tokenization: 'tok',
-  'd-model': 'd',
-  heads: 'h',
-  seed: 'seed',
-  mask: 'mask',
-  window: 'w',
-  scale: 'scale',
-  temperature: 't',
-  'positional-encoding': 'pe',
-  init: 'init',
-  step: 'step',
-  view: 'view',
-  head: 'head',
-  lang: 'lang',
-  tutorial: 'tutorial',
-  model: 'model',
-  layer: 'layer',
-};
 const CHROME = ['controls', 'stepper', 'explain', 'views'];
 
 // @font-face only works in the document, not in a shadow root: split those rules out.
@@ -39,19 +17,6 @@ const documentSheet = new CSSStyleSheet();
 documentSheet.replaceSync(`${fontFaces.join('\n')}\n${css.match(/\.tooltip\s*{[^}]*}/)?.[0] ?? ''}`);
 const shadowSheet = new CSSStyleSheet();
 shadowSheet.replaceSync(css.replace(/@font-face\s*{[^}]*}/g, ''));
-
-function stateFromAttributes(element, base) {
-  const query = new URLSearchParams();
-  for (const [attribute, key] of Object.entries(ATTRIBUTES)) {
-    let value = element.getAttribute(attribute);
-    if (value === null) continue;
-    if (attribute === 'step' && STEP_NAMES.includes(value)) value = String(STEP_NAMES.indexOf(value) + 1);
-    if (['scale', 'positional-encoding', 'tutorial'].includes(attribute))
-      value = value === 'false' || value === '0' ? '0' : '1';
-    query.set(key, value);
-  }
-  return stateFromURL(query.toString(), base);
-}
 
 class AttentionExplorerElement extends HTMLElement {
   static observedAttributes = [...Object.keys(ATTRIBUTES), ...CHROME];

@@ -1,9 +1,15 @@
 // The sentence box, presets, tokenization mode and model controls: each change goes to the
-// store; typing is debounced so that the view follows the keystrokes without a flash.
+// store at once. Typing has no debounce: a keystroke's trace and views fit in a frame up to
+// 64 tokens (docs/benchmarks.md, page-keystroke), and past explorer.js CHEAP_CELLS only the
+// newest state is computed, so fast typing in a long text queues no work either.
 import { D_MODELS, MASKS, PRESETS, TUTORIAL, TUTORIAL_SENTENCE, defaultState, parseField } from './state.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
 
+/** Fills a select with `values`; leaves it alone when they and their labels are the same. */
 function options(select, values, label) {
+  const key = JSON.stringify(values.map((value) => [value, label(value)]));
+  if (select.dataset.options === key) return;
+  select.dataset.options = key;
   select.replaceChildren(
     ...values.map((value) => {
       const option = document.createElement('option');
@@ -16,12 +22,7 @@ function options(select, values, label) {
 
 export function buildControls(root, store) {
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
-  let typing = null;
-  $('sentence').addEventListener('input', (event) => {
-    clearTimeout(typing);
-    const sentence = event.target.value;
-    typing = setTimeout(() => store.set({ sentence }), 120);
-  });
+  $('sentence').addEventListener('input', (event) => store.set({ sentence: event.target.value }));
   $('preset').addEventListener('change', (event) => {
     if (event.target.value) store.set({ sentence: event.target.value });
   });
@@ -93,22 +94,4 @@ export function updateControls(root, state, strings) {
     h === 'all' ? strings.allHeads : strings.headN(h),
   );
   $('head').value = String(state.head);
-}
-
-/** The engine options for a state and its tokens. */
-export function engineOptions(state, tokens) {
-  const mask = state.mask === 'window' ? { type: 'window', width: state.window } : state.mask;
-  return {
-    tokens,
-    dModel: state.dModel,
-    heads: state.heads,
-    seed: state.seed,
-    mask,
-    scale: state.scale,
-    temperature: state.temperature,
-    positionalEncoding: state.positionalEncoding,
-    init: state.init,
-    // X drawn from the generator's stream, as NumPy's randn(n, d_model), and the tutorial's shapes.
-    ...(state.tutorial ? { embedding: 'stream', dK: 4, outputProjection: false } : {}),
-  };
 }

@@ -1,4 +1,5 @@
-// Every string the page shows, in 中文 and English. Explanations follow the two tutorials.
+// Every string the page shows, in 中文 and English. Explanations follow the two tutorials;
+// each step's texts are keyed by its key in steps.js STEPS.
 
 const STRINGS = {
   en: {
@@ -85,58 +86,58 @@ const STRINGS = {
     startupError: (message) => `Attention Explorer could not start: ${message}`,
     summary: (n, h, dk, params) => `${n} tokens · ${h} heads of d_k = ${dk} · ${params} parameters`,
     cost: (attn, proj) => `attention O(n²·d): ${attn} FLOPs · projections O(n·d²): ${proj} FLOPs`,
-    steps: [
-      {
+    steps: {
+      embed: {
         title: 'Tokens → embeddings',
         short: 'Embed',
         text: 'Each token becomes a vector of d_model numbers: the same word gets the same vector in every sentence. A sinusoidal positional encoding is added so that order is visible — attention itself has no notion of position.',
       },
-      {
+      project: {
         title: 'Q, K, V projections',
         short: 'Q K V',
         text: 'Every token plays three roles. Its query says what it is looking for, its key is the index others match against, its value is the content it hands over — like a search: a query is matched against book titles (keys) and the matching books (values) are read.',
       },
-      {
+      split: {
         title: 'Split into heads',
         short: 'Heads',
         text: 'Q, K and V are cut along the feature axis into h slices of d_k = d_model / h. Each head attends in its own smaller subspace with its own weights, so heads can form different patterns. Here the weights are random and untrained: the patterns show the mechanism, not meaning. A trained model would learn which relations each head tracks.',
       },
-      {
+      scores: {
         title: 'Scores QKᵀ',
         short: 'QKᵀ',
         text: 'Each query row is compared with every key by a dot product: entry (i, j) says how well token i’s question matches token j’s index. All pairs are computed at once — no token has to wait for the one before it.',
       },
-      {
+      scale: {
         title: 'Scale by √d_k',
         short: '÷√d_k',
         text: 'A dot product of d_k random terms has variance d_k: for large d_k the scores spread far apart, softmax saturates to 0 and 1 and its gradients vanish. Dividing by √d_k brings the variance back to about 1. Switch it off to see the saturation.',
       },
-      {
+      mask: {
         title: 'Mask',
         short: 'Mask',
         text: 'Masked entries become −∞ so that softmax gives them exactly 0. A causal mask keeps a decoder from seeing the future: the upper triangle is cut. A sliding window lets each token see only its neighbours, as in Longformer.',
       },
-      {
+      softmax: {
         title: 'Softmax',
         short: 'Softmax',
         text: 'Each row is turned into weights that are positive and sum to 1. Softmax widens gaps: scores 5 and 6 differ by 1, yet e⁶ is 2.7 times e⁵, so the weights become 27% and 73%. These weights are random and untrained: which token a word attends to depends on the seed, not on meaning; a trained model would learn its weights.',
       },
-      {
+      weighted: {
         title: 'Weighted sum A·V',
         short: 'A·V',
         text: 'Each token’s new vector is the weighted average of all value vectors, using its row of weights: the token now carries information from the tokens it attended to.',
       },
-      {
+      concat: {
         title: 'Concatenate heads',
         short: 'Concat',
         text: 'The h head outputs, each n × d_k, are placed side by side into one n × (h·d_k) matrix: every head contributes its own slice of features.',
       },
-      {
+      output: {
         title: 'Output projection W_O',
         short: 'W_O',
         text: 'A final linear map mixes the heads’ slices back into d_model features. The cost of attention grows as O(n²·d) with the sentence length n; the projections as O(n·d²).',
       },
-    ],
+    },
   },
   zh: {
     title: '注意力探索器',
@@ -222,58 +223,58 @@ const STRINGS = {
     startupError: (message) => `注意力探索器无法启动：${message}`,
     summary: (n, h, dk, params) => `${n} 个词元 · ${h} 个头，每头 d_k = ${dk} · 参数 ${params} 个`,
     cost: (attn, proj) => `注意力 O(n²·d)：${attn} 次浮点运算 · 投影 O(n·d²)：${proj} 次`,
-    steps: [
-      {
+    steps: {
+      embed: {
         title: '词元 → 词向量',
         short: '嵌入',
         text: '每个词元变成一个 d_model 维向量：同一个词在任何句子里都是同一个向量。再加上正弦位置编码，让顺序可见——注意力本身不知道位置。',
       },
-      {
+      project: {
         title: 'Q、K、V 投影',
         short: 'QKV',
         text: '每个词同时扮演三种角色：查询（Query）表示“我在找什么”，键（Key）是被匹配的索引，值（Value）是真正被提取的内容——就像拿着“人工智能”的纸条去图书馆，对照书名（键），读相关的书（值）。',
       },
-      {
+      split: {
         title: '拆分成多个头',
         short: '多头',
         text: 'Q、K、V 沿特征维度切成 h 份，每份 d_k = d_model / h。每个头用自己的权重在自己的子空间里做注意力，所以不同的头会形成不同的模式。这里的权重是随机的、未经训练：这些模式展示的是机制，不是语义。训练过的模型才会学到每个头关注什么关系。',
       },
-      {
+      scores: {
         title: '分数 QKᵀ',
         short: 'QKᵀ',
         text: '每个查询行与所有键做点积：第 (i, j) 个数表示词 i 的问题与词 j 的索引有多匹配。所有词对一次性并行算出，不必像 RNN 那样逐词等待。',
       },
-      {
+      scale: {
         title: '除以 √d_k',
         short: '÷√d_k',
         text: 'd_k 个随机项的点积方差约为 d_k：d_k 大时分数差距很大，softmax 输出接近 0 或 1，梯度变得极小。除以 √d_k 让方差回到 1 左右。关掉缩放就能看到饱和。',
       },
-      {
+      mask: {
         title: '掩码',
         short: '掩码',
         text: '被屏蔽的位置设为 −∞，softmax 之后恰好为 0。因果掩码让解码器看不到未来：上三角被截断，未来位置的连线消失。滑动窗口只让每个词看到邻居，如 Longformer。',
       },
-      {
+      softmax: {
         title: 'Softmax',
         short: 'Softmax',
         text: '每一行变成和为 1 的正权重。softmax 会拉大差距：分数 5 和 6 只差 1，但 e⁶ 是 e⁵ 的 2.7 倍，权重变成 27% 和 73%。这里的权重是随机的、未经训练：一个词关注哪个词取决于随机种子，而不是语义；训练过的模型才会学到有意义的权重。',
       },
-      {
+      weighted: {
         title: '加权求和 A·V',
         short: 'A·V',
         text: '每个词的新向量是所有值向量按它那一行权重的加权平均：这个词融合了它所关注的词的信息。',
       },
-      {
+      concat: {
         title: '拼接多个头',
         short: '拼接',
         text: 'h 个头的输出（每个 n × d_k）并排拼成一个 n × (h·d_k) 的矩阵：每个头贡献自己的一段特征。',
       },
-      {
+      output: {
         title: '输出投影 W_O',
         short: 'W_O',
         text: '最后一个线性变换把各个头的特征重新混合回 d_model 维。注意力的计算量随句长 n 按 O(n²·d) 增长，投影按 O(n·d²) 增长。',
       },
-    ],
+    },
   },
 };
 

@@ -3,12 +3,12 @@
 // Bad or unknown values fall back to the defaults and are reported as notices.
 import { LANGUAGES } from './i18n.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
+import { STEP_COUNT } from './steps.js';
+import { VIEW_KEYS } from './views/registry.js';
 import { LINKABLE_MODELS } from './models/catalog.js';
 
-export const STEP_COUNT = 10;
 // Longer sentences are refused with an offer to truncate (README, Limits).
 export const MAX_SENTENCE_CHARS = 20000;
-export const VIEWS = ['links', 'heatmap', 'matrices', 'softmax'];
 export const MASKS = ['none', 'causal', 'window'];
 export const D_MODELS = [4, 8, 16, 32, 64, 128, 256, 512];
 
@@ -22,7 +22,7 @@ export const PRESETS = [
 
 // Tutorial mode (tutorial=1): the second tutorial's NumPy example, np.random.seed(42),
 // X = randn(n, 8), then W_q, W_k, W_v = randn(8, 4); one head, no positional encoding, no W_O.
-// These fields are pinned while it is on (the engine options it adds are in controls.js).
+// These fields are pinned while it is on (the engine options it adds are in explorer/options.js).
 export const TUTORIAL_SENTENCE = '我 爱 吃 火锅';
 export const TUTORIAL = { dModel: 8, heads: 1, seed: 42, positionalEncoding: false, init: 'randn' };
 
@@ -46,6 +46,12 @@ export function defaultState(lang = 'en') {
     lang,
     tutorial: false,
     playing: false,
+    // The views' own state, never in a link (UI_FIELDS): the token hovered or clicked in the
+    // links view { side: 'query' | 'key', index, locked }, the heatmap cell picked
+    // { head, i, j } (its link is highlighted), whether the heatmap's tables are shown.
+    focus: null,
+    pair: null,
+    tables: false,
     // Trained models (models/): which one, the layer shown (0-based), and the next-token
     // controls (not in links: a link shows the greedy prediction's setting only).
     model: 'random',
@@ -55,6 +61,9 @@ export function defaultState(lang = 'en') {
     topK: 10,
   };
 }
+
+/** Fields that only the views read: a change draws the views again, nothing else. */
+export const UI_FIELDS = ['focus', 'pair', 'tables'];
 
 // Numbers are read as written in decimal digits only: Number() would also take '', ' 42',
 // '0x10', '1e3' and '4294967295.0', so a link could mean something other than it shows.
@@ -87,7 +96,7 @@ const FIELDS = new Map(
     pe: ['positionalEncoding', flag, (v) => (v ? '1' : '0')],
     init: ['init', oneOf(['scaled', 'randn']), String],
     step: ['step', int(1, STEP_COUNT), String],
-    view: ['view', oneOf(VIEWS), String],
+    view: ['view', oneOf(VIEW_KEYS), String],
     head: [
       'head',
       (t) => (t === 'all' ? 'all' : int(1, 16)(t) !== undefined ? Number(t) - 1 : undefined),

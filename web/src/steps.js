@@ -29,10 +29,18 @@ const op = (text) => ({ op: text });
 /** Column colours of a [n × heads·dK] matrix: one band per head. */
 const headBands = (trace) => (j) => headColor(Math.floor(j / trace.dK));
 
-/** Each step: { key, terms: formula classes to highlight, detail(trace, h): TeX, operands(trace, h) }. */
+/**
+ * The one table of steps; step n of the page (URL `step=n`, 1-based) is STEPS[n - 1]. Each row:
+ * { key: also the web component's step name and the i18n texts' key (i18n.js steps[key]),
+ *   heatmap: the n×m matrix the heatmap view shows, extra: what the stage adds under the
+ *   equation (views/stage-extras.js EXTRAS) or null, terms: formula classes to highlight,
+ *   detail(trace, h, state): TeX, operands(trace, h): the stage's matrices and operators }.
+ */
 export const STEPS = [
   {
     key: 'embed',
+    heatmap: 'scores',
+    extra: null,
     terms: ['t-x'],
     detail: (t) => String.raw`X' = X + PE \quad ${shape('n', 'd_{model}')} = ${shape(t.nQuery, t.dModel)}`,
     operands: (t) => [
@@ -59,6 +67,8 @@ export const STEPS = [
   },
   {
     key: 'project',
+    heatmap: 'scores',
+    extra: null,
     terms: ['t-qkv'],
     detail: (t) =>
       String.raw`Q = X'W_Q \quad ${shape(t.nQuery, t.dModel)}\cdot${shape(t.dModel, t.projectionWidth)} = ${shape(t.nQuery, t.projectionWidth)}`,
@@ -74,6 +84,8 @@ export const STEPS = [
   },
   {
     key: 'split',
+    heatmap: 'scores',
+    extra: null,
     terms: ['t-q', 't-k', 't-v'],
     detail: (t) =>
       String.raw`Q ${shape(t.nQuery, String.raw`${t.heads}\cdot ${t.dK}`)} \rightarrow ${t.heads}\times Q_i\,${shape(t.nQuery, t.dK)},\;\; d_k = d_{model}/h = ${t.dK}`,
@@ -100,6 +112,8 @@ export const STEPS = [
   },
   {
     key: 'scores',
+    heatmap: 'scores',
+    extra: null,
     terms: ['t-q', 't-k'],
     detail: (t) =>
       String.raw`S_i = Q_iK_i^{\top} \quad ${shape(t.nQuery, t.dK)}\cdot${shape(t.dK, t.nKey)} = ${shape(t.nQuery, t.nKey)}`,
@@ -133,6 +147,8 @@ export const STEPS = [
   },
   {
     key: 'scale',
+    heatmap: 'scaled',
+    extra: 'spread',
     terms: ['t-scale'],
     detail: (t, h, state) =>
       state.scale
@@ -159,6 +175,8 @@ export const STEPS = [
   },
   {
     key: 'mask',
+    heatmap: 'masked',
+    extra: null,
     terms: ['t-mask'],
     detail: (t) =>
       String.raw`M_{ij} = \begin{cases}0 & \text{visible}\\ -\infty & \text{masked}\end{cases} \quad ${shape(t.nQuery, t.nKey)}`,
@@ -183,6 +201,8 @@ export const STEPS = [
   },
   {
     key: 'softmax',
+    heatmap: 'weights',
+    extra: 'bars',
     terms: ['t-softmax'],
     detail: (t) =>
       String.raw`A_{ij} = \frac{e^{s_{ij}-\max_k s_{ik}}}{\sum_k e^{s_{ik}-\max_k s_{ik}}},\;\; \textstyle\sum_j A_{ij} = 1 \quad ${shape(t.nQuery, t.nKey)}`,
@@ -208,6 +228,8 @@ export const STEPS = [
   },
   {
     key: 'weighted',
+    heatmap: 'weights',
+    extra: null,
     terms: ['t-v'],
     detail: (t) =>
       String.raw`\mathrm{head}_i = A_iV_i \quad ${shape(t.nQuery, t.nKey)}\cdot${shape(t.nKey, t.dK)} = ${shape(t.nQuery, t.dK)}`,
@@ -241,6 +263,8 @@ export const STEPS = [
   },
   {
     key: 'concat',
+    heatmap: 'weights',
+    extra: null,
     terms: ['t-concat'],
     detail: (t) =>
       String.raw`\mathrm{Concat}(\mathrm{head}_1..\mathrm{head}_{${t.heads}}) = ${shape(t.nQuery, String.raw`${t.heads}\cdot ${t.dK}`)} = ${shape(t.nQuery, t.projectionWidth)}`,
@@ -268,6 +292,8 @@ export const STEPS = [
   },
   {
     key: 'output',
+    heatmap: 'weights',
+    extra: null,
     terms: ['t-wo', 't-out'],
     // Without an output projection (tutorial mode: the tutorial stops at A·V) O is Concat.
     detail: (t) =>
@@ -302,3 +328,9 @@ const noOutputProjection = (t) => t.flops.outputProjection === 0;
 function subscript(n) {
   return String(n).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);
 }
+
+export const STEP_COUNT = STEPS.length;
+export const STEP_KEYS = STEPS.map((s) => s.key);
+
+/** The row of step n (1-based, as in the state and the URL). */
+export const stepAt = (n) => STEPS[n - 1];

@@ -3,43 +3,27 @@
 // of the trace and the state; only this module calls the engine, which runs in a worker: a
 // change first loads what the state needs (needs.js), then draws synchronously.
 import * as d3 from 'd3';
-import { buildControls, engineOptions, updateControls } from '../controls.js';
+import { buildControls, updateControls } from '../controls.js';
 import { strings as stringsFor } from '../i18n.js';
-import { createStore, MAX_SENTENCE_CHARS } from '../state.js';
-import { STEPS } from '../steps.js';
+import { createStore, MAX_SENTENCE_CHARS, UI_FIELDS } from '../state.js';
+import { stepAt } from '../steps.js';
 import { tokenizeSentence, truncateToTokens } from '../tokenize.js';
-import { formatCount, headColor, stepMaxAbs, signedScale } from '../scales.js';
+import { formatCount } from '../scales.js';
 import { drawStage, sweepHighlights } from '../views/stage.js';
 import { drawStageExtras } from '../views/stage-extras.js';
 import { drawExplanation } from '../views/explain.js';
-import { drawLinks, linksLegend } from '../views/links.js';
-import { drawHeatmaps, heatmapTables } from '../views/heatmap.js';
-import { drawSoftmax } from '../views/softmax.js';
+import { VIEWS } from '../views/registry.js';
 import { buildStepper, updateStepper } from '../views/stepper.js';
 import { hideTooltip } from '../tooltip.js';
 import { explorerMarkup } from './template.js';
 import { NotLoaded } from './lazy-trace.js';
-import { MATRICES, requestsFor } from './needs.js';
+import { requestsFor } from './needs.js';
+import { engineOptions, MODEL_FIELDS, modelTraceOptions, TRAINED_FIELDS } from './options.js';
 import { download, figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js';
 import { createModelPanel } from '../models/panel.js';
 
-export const MODEL_FIELDS = [
-  'sentence',
-  'tokenization',
-  'dModel',
-  'heads',
-  'seed',
-  'mask',
-  'window',
-  'scale',
-  'temperature',
-  'positionalEncoding',
-  'init',
-  'tutorial',
-  'model',
-  'modelRevision',
-  'layer',
-];
+// What a new trace is computed for: the engine's options, or a trained model's layer.
+const TRACE_FIELDS = [...new Set([...MODEL_FIELDS, ...TRAINED_FIELDS])];
 
 // Past this many chips the list scrolls in a box of its own: 2,048 chips filled screens.
 const MANY_CHIPS = 200;
@@ -85,9 +69,6 @@ export function createExplorer(root, o) {
   if (!chrome.explain) root.querySelector('.stage-row').classList.add('no-explain');
 
   let trace = null;
-  let focus = null; // links: { side, index, locked }
-  let pair = null; // a heatmap cell picked: { head, i, j }
-  let tablesShown = false;
   // Rendering: render() updates the controls at once and queues a prepare() of its state;
   // only the newest state is drawn. Small traces are computed for every state, as typed (as
   // cheap as before, and the engine sees the same sequence); past CHEAP_CELLS a prepare that a
@@ -102,6 +83,7 @@ export function createExplorer(root, o) {
   let chipsDone = Promise.resolve(); // resolves when every chip of the trace is in the list
   let traceChanged = false;
   let stepChanged = false;
+  let stageDirty = true; // a field the stage reads changed since it was drawn
   const strings = () => stringsFor(store.get().lang);
 
   /** A message under the sentence; `action` adds a button, e.g. { label, run } to truncate. */
@@ -211,7 +193,7 @@ export function createExplorer(root, o) {
       .ready(state.model)
       .then(() => {
         if (latestModel !== mine) return undefined;
-        const opening = o.engine.open({ model: { name: state.model, layer: state.layer, text: state.sentence } });
+        const opening = o.engine.open(modelTraceOptions(state));
         latest = opening;
         return opening.ready.then(() => {
           if (latest !== opening) return;
@@ -265,11 +247,16 @@ export function createExplorer(root, o) {
       .attr('title', (_, i) => `#${i}`);
   }
 
+  function setText(el, text) {
+    if (el.textContent !== text) el.textContent = text;
+  }
+
   function renderTexts(state, s) {
     // Setting lang, even to the same value, restyles every element below (2,048 chips).
     const lang = state.lang === 'zh' ? 'zh-CN' : 'en';
     if (root.lang !== lang) root.lang = lang;
-    for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = s[el.dataset.i18n];
+    // Only what differs: writing the same text still replaces its node and lays out again.
+    for (const el of root.querySelectorAll('[data-i18n]')) setText(el, s[el.dataset.i18n]);
     for (const el of root.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', s[el.dataset.i18nLabel]);
     for (const button of root.querySelectorAll('.language button')) {
       button.setAttribute('aria-pressed', String(button.dataset.lang === state.lang));
@@ -281,8 +268,6 @@ export function createExplorer(root, o) {
       tab.tabIndex = selected ? 0 : -1;
       root.querySelector(`[data-panel="${tab.dataset.view}"]`).hidden = !selected;
     }
-    $('table-toggle').textContent = tablesShown ? s.hideTable : s.showTable;
-    $('table-toggle').setAttribute('aria-expanded', String(tablesShown));
     if (trace) {
       $('summary').textContent = s.summary(
         trace.nQuery,
@@ -327,21 +312,19 @@ export function createExplorer(root, o) {
       svg.selectAll('*').remove();
       return;
     }
-    const def = STEPS[state.step - 1];
+    const def = stepAt(state.step);
     const head = state.head === 'all' ? 0 : state.head;
-    const { cell } = drawStage(svg, def.operands(trace, head), {
+    const operands = def.operands(trace, head);
+    const { cell } = drawStage(svg, operands, {
       width: stageWidth(),
       stepKey: `${def.key}:${head}`,
       onCell: (operand, i, j) => {
         const step = operand.step;
-        if (step.rows === trace.nQuery && step.cols === trace.nKey && step.head !== null) {
-          pair = { head: step.head, i, j };
-          store.set({ view: 'links' });
-          renderViews(store.get(), strings());
-        }
+        if (step.rows === trace.nQuery && step.cols === trace.nKey && step.head !== null)
+          store.set({ pair: { head: step.head, i, j }, view: 'links' });
       },
     });
-    if (animateSweep && def.key === 'scores') sweepHighlights(svg, cell);
+    if (animateSweep && operands.some((d) => d.sweep)) sweepHighlights(svg, cell);
     const [, , width, height] = svg.attr('viewBox').split(' ').map(Number);
     const extra = drawStageExtras(svg, trace, state, s, height);
     if (extra) svg.attr('viewBox', `0 0 ${width} ${height + extra + 40}`).attr('height', height + extra + 40);
@@ -360,77 +343,40 @@ export function createExplorer(root, o) {
   }
 
   const renderViews = loaded((state, s) => {
+    const view = VIEWS[state.view];
     if (!trace) {
-      for (const role of ['links', 'heatmaps', 'matrices', 'softmax']) d3.select($(role)).selectAll('*').remove();
+      for (const { role } of Object.values(VIEWS)) d3.select($(role)).selectAll('*').remove();
       return;
     }
-    if (state.view === 'links') {
-      linksLegend(root.querySelector('.links-legend'), trace, { head: state.head, strings: s });
-      const { shown, total, every } = drawLinks(d3.select($('links')), trace, {
-        head: state.head,
-        focus,
-        pair,
-        strings: s,
-        onFocus(next) {
-          focus = next;
-          if (next?.locked && next.side === 'query') store.set({ query: next.index });
-          renderViews(store.get(), strings());
-          if (store.get().step === 7) renderStage(store.get(), strings(), false);
-        },
-      });
-      const notes = [shown === total ? '' : s.linksCapped(shown, total), every ? s.linksImage(every) : ''];
-      $('links-note').hidden = !notes.join('');
-      $('links-note').textContent = notes.join(' ').trim();
-    } else if (state.view === 'heatmap') {
-      const onPair = (p) => {
-        pair = p;
-        store.set({ view: 'links', head: state.head === 'all' ? 'all' : p.head });
-      };
-      const width = Math.max(320, widths.views - 16);
-      drawHeatmaps(d3.select($('heatmaps')), trace, { step: state.step, head: state.head, strings: s, width, onPair });
-      $('heatmap-tables').hidden = !tablesShown;
-      if (tablesShown) heatmapTables($('heatmap-tables'), trace, { step: state.step, head: state.head, strings: s });
-    } else if (state.view === 'matrices') {
-      const head = state.head === 'all' ? 0 : state.head;
-      const operands = MATRICES.map(([name, title]) => {
-        const step = name === 'headOutput' ? trace.step(name, head) : trace.step(name);
-        const scale = signedScale(stepMaxAbs(step));
-        const banded = ['q', 'k', 'v', 'concat'].includes(name);
-        return {
-          id: name,
-          step,
-          title: name === 'headOutput' ? `head ${head + 1}` : title,
-          color: (v) => scale(v),
-          animation: 'none',
-          columnColor: banded ? (j) => headColor(Math.floor(j / trace.dK)) : null,
-        };
-      });
-      drawStage(d3.select($('matrices')), operands, {
-        width: Math.max(600, widths.views - 16),
-        stepKey: 'matrices',
-        maxCell: 24,
-      });
-    } else {
-      drawSoftmax($('softmax'), trace, {
-        head: state.head,
-        query: state.query,
-        strings: s,
-        scale: state.scale,
-        temperature: state.temperature,
-        onQuery: (query) => store.set({ query }),
-        onTemperature: (temperature) => store.set({ temperature }),
-      });
-    }
+    const heads = state.head === 'all' ? d3.range(trace.heads) : [state.head];
+    view.draw({
+      trace,
+      state,
+      strings: s,
+      head: state.head === 'all' ? 0 : state.head,
+      heads,
+      query: Math.min(state.query, trace.nQuery - 1),
+      el: $,
+      width: widths.views,
+      get: store.get,
+      set: store.set,
+    });
   });
 
   function render(state, changed) {
     const s = strings();
-    const modelChanged = MODEL_FIELDS.some((f) => changed.has(f));
+    const modelChanged = TRACE_FIELDS.some((f) => changed.has(f));
     if (changed.has('step')) stepChanged = true;
-    hideTooltip();
-    updateControls(root, state, s);
-    updateStepper(root.querySelector('.stepper'), stepperUI, state, s);
-    o.onChange?.(state);
+    // Hovering a token or picking a cell changes only what the views read (UI_FIELDS): the
+    // controls, the stepper, the listener and the stage stay as they are.
+    const viewsOnly = changed.size > 0 && [...changed].every((f) => UI_FIELDS.includes(f));
+    if (!viewsOnly) {
+      stageDirty = true;
+      hideTooltip();
+      updateControls(root, state, s);
+      updateStepper(root.querySelector('.stepper'), stepperUI, state, s);
+      o.onChange?.(state);
+    }
     const gen = ++generation;
     queue = queue
       .then(() => prepare(gen, state, modelChanged))
@@ -458,15 +404,30 @@ export function createExplorer(root, o) {
     const s = strings();
     if (traceChanged) {
       traceChanged = false;
-      if (focus && trace && (focus.side === 'query' ? focus.index >= trace.nQuery : focus.index >= trace.nKey))
-        focus = null;
-      if (pair && trace && (pair.head >= trace.heads || pair.i >= trace.nQuery || pair.j >= trace.nKey)) pair = null;
       chipsDone = renderChips();
+      // A token or cell of the last trace that this one does not have is let go; the
+      // store's change draws again.
+      const stale = staleUI(state);
+      if (stale) {
+        store.set(stale);
+        return;
+      }
     }
     renderTexts(state, s);
-    renderStage(state, s, stepChanged);
+    if (stageDirty) renderStage(state, s, stepChanged);
+    stageDirty = false;
     stepChanged = false;
     renderViews(state, s);
+  }
+
+  /** { focus: null } and/or { pair: null } when they name what the trace does not have, else null. */
+  function staleUI(state) {
+    if (!trace) return null;
+    const { focus, pair } = state;
+    const patch = {};
+    if (focus && focus.index >= (focus.side === 'query' ? trace.nQuery : trace.nKey)) patch.focus = null;
+    if (pair && (pair.head >= trace.heads || pair.i >= trace.nQuery || pair.j >= trace.nKey)) patch.pair = null;
+    return Object.keys(patch).length ? patch : null;
   }
 
   /** Resolves once every queued render has drawn (for tests and benchmarks). */
@@ -484,13 +445,10 @@ export function createExplorer(root, o) {
     const state = store.get();
     const s = strings();
     const view = state.view;
-    const svg =
-      view === 'softmax'
-        ? root.querySelector('.softmax-charts')
-        : $({ links: 'links', heatmap: 'heatmaps', matrices: 'matrices' }[view]);
+    const svg = root.querySelector(VIEWS[view].exported);
     const heads = view === 'links' && trace ? (state.head === 'all' ? d3.range(trace.heads) : [state.head]) : [];
     return figureSVG(svg, {
-      title: `${s[`view.${view}`]} · ${state.step}. ${s.steps[state.step - 1].title}`,
+      title: `${s[`view.${view}`]} · ${state.step}. ${s.steps[stepAt(state.step).key].title}`,
       subtitle:
         state.model === 'random'
           ? `${trace?.tokens.join(' ') ?? ''} · d_model ${state.dModel}, ${state.heads} heads, seed ${state.seed}, mask ${state.mask}`
@@ -541,10 +499,6 @@ export function createExplorer(root, o) {
       next.focus();
     });
   }
-  $('table-toggle').addEventListener('click', () => {
-    tablesShown = !tablesShown;
-    render(store.get(), new Set());
-  });
   for (const button of root.querySelectorAll('[data-export]')) {
     button.addEventListener('click', () => exportAs(button.dataset.export));
   }
@@ -564,7 +518,7 @@ export function createExplorer(root, o) {
   buildControls(root, store);
   const models = createModelPanel(root, store, o.engine);
   store.subscribe(render);
-  render(store.get(), new Set(MODEL_FIELDS));
+  render(store.get(), new Set(TRACE_FIELDS));
 
   return {
     store,

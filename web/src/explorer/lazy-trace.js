@@ -4,6 +4,7 @@
 // read a trace synchronously, from what explorer.js loaded for the current state.
 import { AttentionError } from '../../../dist/engine/engine.js';
 import { MAX_SIDE } from './reduce.js';
+import { linksRequest, rowRequest, spreadRequest, stepRequest } from './requests.js';
 
 /** Asked for data that was not loaded: a render that raced ahead of its data (it is redone). */
 export class NotLoaded extends Error {}
@@ -130,8 +131,3 @@ export class RemoteTrace {
     this.#cache.clear();
   }
 }
-
-export const stepRequest = (name, head = 0, maxSide = MAX_SIDE) => ({ kind: 'grid', name, head, maxSide });
-export const rowRequest = (name, head, i) => ({ kind: 'row', name, head, i });
-export const spreadRequest = (names, heads) => ({ kind: 'spread', names, heads });
-export const linksRequest = (heads, { min, max }) => ({ kind: 'links', heads, min, max });

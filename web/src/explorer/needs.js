@@ -1,27 +1,10 @@
 // What the page must load from the engine to draw a state: the stage's operands, the stage's
 // extras and the open view. explorer.js loads these (one message) and then draws
 // synchronously; a view that reads anything else throws NotLoaded (lazy-trace.js).
-import { STEPS } from '../steps.js';
-import { heatmapSide, heatmapStepFor } from '../views/heatmap.js';
-import { LINK_LIMITS } from '../views/links.js';
-import { linksRequest, rowRequest, spreadRequest, stepRequest } from './lazy-trace.js';
-
-/** The matrices view: every matrix of the computation, in order (name, title). */
-export const MATRICES = [
-  ['x', 'X'],
-  ['pe', 'PE'],
-  ['xPe', "X'"],
-  ['wQ', 'W_Q'],
-  ['wK', 'W_K'],
-  ['wV', 'W_V'],
-  ['q', 'Q'],
-  ['k', 'K'],
-  ['v', 'V'],
-  ['headOutput', 'head'],
-  ['concat', 'Concat'],
-  ['wO', 'W_O'],
-  ['output', 'O'],
-];
+import { stepAt } from '../steps.js';
+import { EXTRAS } from '../views/stage-extras.js';
+import { VIEWS } from '../views/registry.js';
+import { stepRequest } from './requests.js';
 
 const range = (n) => Array.from({ length: n }, (_, k) => k);
 
@@ -35,7 +18,7 @@ function stageRequests(trace, step, head) {
       return { name, head: h, rows: 0, cols: 0, data: new Float32Array(0), rowLabels: [], colLabels: [] };
     },
   };
-  STEPS[step - 1].operands(recorder, head);
+  stepAt(step).operands(recorder, head);
   return requests;
 }
 
@@ -45,17 +28,8 @@ export function requestsFor(trace, state) {
   const heads = state.head === 'all' ? range(trace.heads) : [state.head];
   const query = Math.min(state.query, trace.nQuery - 1);
   const requests = stageRequests(trace, state.step, head);
-  if (state.step === 5) requests.push(spreadRequest(['scores', 'scaled'], [head]));
-  if (state.step === 7) requests.push(rowRequest('weights', head, query));
-  if (state.view === 'links') requests.push(linksRequest(heads, LINK_LIMITS));
-  else if (state.view === 'heatmap') {
-    requests.push(stepRequest('mask'));
-    for (const h of heads) requests.push(stepRequest(heatmapStepFor(state.step), h, heatmapSide(heads.length)));
-  } else if (state.view === 'matrices') {
-    for (const [name] of MATRICES) requests.push(stepRequest(name, name === 'headOutput' ? head : 0));
-  } else {
-    for (const name of ['scores', 'masked', 'weights']) requests.push(rowRequest(name, head, query));
-    requests.push(spreadRequest(['scores', 'scaled'], range(trace.heads)));
-  }
+  const extra = EXTRAS[stepAt(state.step).extra];
+  if (extra) requests.push(...extra.requests(head, query));
+  requests.push(...VIEWS[state.view].requests({ trace, state, head, heads, query }));
   return requests;
 }

@@ -1,9 +1,11 @@
 // The markup of one explorer. Static text only (no user data ever goes through innerHTML);
 // every element is found by its data-role, so several explorers can live on one page.
 
-let instances = 0;
+import { STEP_COUNT } from '../steps.js';
 
-const VIEWS = ['links', 'heatmap', 'matrices', 'softmax'];
+import { VIEWS, VIEW_KEYS } from '../views/registry.js';
+
+let instances = 0;
 
 export function explorerMarkup() {
   const id = `ae${++instances}`;
@@ -85,7 +87,7 @@ export function explorerMarkup() {
       <button type="button" class="previous">◀</button>
       <button type="button" class="play">▶</button>
       <button type="button" class="next">▶▶</button>
-      <input class="scrubber" type="range" min="1" max="10" step="1" />
+      <input class="scrubber" type="range" min="1" max="${STEP_COUNT}" step="1" />
       <span class="step-counter" aria-live="polite"></span>
     </div>
     <ol class="step-list"></ol>
@@ -104,7 +106,7 @@ export function explorerMarkup() {
   </section>
   <section class="views panel" data-chrome="views">
     <div class="view-bar">
-      <div role="tablist" class="tabs" aria-label="Views">${VIEWS.map(tab).join('')}</div>
+      <div role="tablist" class="tabs" aria-label="Views">${VIEW_KEYS.map(tab).join('')}</div>
       <div class="view-actions">
         <label><span data-i18n="head"></span> <select data-role="head"></select></label>
         <div class="export" role="group" data-i18n-label="export">
@@ -115,13 +117,9 @@ export function explorerMarkup() {
         </div>
       </div>
     </div>
-    ${panel('links', '<p class="hint" data-i18n="linksHint"></p><p class="hint untrained" data-i18n="untrainedNote"></p><div class="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>')}
-    ${panel(
-      'heatmap',
-      '<p class="hint" data-i18n="heatmapHint"></p><button type="button" data-role="table-toggle" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>',
-    )}
-    ${panel('matrices', '<p class="hint" data-i18n="matricesHint"></p><svg data-role="matrices" class="matrices-svg" role="img"></svg>')}
-    ${panel('softmax', '<p class="hint" data-i18n="softmaxHint"></p><div data-role="softmax"></div>')}
+    ${Object.entries(VIEWS)
+      .map(([view, { panel: inner }]) => panel(view, inner))
+      .join('\n    ')}
   </section>
 </div>`;
 }

@@ -82,11 +82,15 @@ const EN = {
   greedy: 'Continue (greedy)',
   sample: 'Continue (sampled)',
   probability: pct,
-  // The explorer's step texts that speak of random weights, as they read for a trained model.
+  // The explorer's step texts (by step key, steps.js) that speak of random weights or of the
+  // positional encoding, as they read for a trained model.
   stepTexts: {
-    1: 'In a trained model, X is what this layer’s attention reads: the stream after LayerNorm 1. The tokens’ embeddings and their positions went into the stream before layer 1, and every earlier layer added its change, so no positional encoding is added here (PE is zero).',
-    3: 'Q, K and V are cut along the feature axis into h slices of d_k = d_model / h. Each head attends in its own smaller subspace with its own weights. These weights were trained: each head has learned a pattern of its own, measured and named in the model view above.',
-    7: 'Each row is turned into weights that are positive and sum to 1. Softmax widens gaps: scores 5 and 6 differ by 1, yet e⁶ is 2.7 times e⁵, so the weights become 27% and 73%. These weights come from a trained model: where a token looks is what training found useful for predicting the next token.',
+    embed:
+      'In a trained model, X is what this layer’s attention reads: the stream after LayerNorm 1. The tokens’ embeddings and their positions went into the stream before layer 1, and every earlier layer added its change, so no positional encoding is added here (PE is zero).',
+    split:
+      'Q, K and V are cut along the feature axis into h slices of d_k = d_model / h. Each head attends in its own smaller subspace with its own weights. These weights were trained: each head has learned a pattern of its own, measured and named in the model view above.',
+    softmax:
+      'Each row is turned into weights that are positive and sum to 1. Softmax widens gaps: scores 5 and 6 differ by 1, yet e⁶ is 2.7 times e⁵, so the weights become 27% and 73%. These weights come from a trained model: where a token looks is what training found useful for predicting the next token.',
   },
 };
 
@@ -152,9 +156,12 @@ const ZH = {
   sample: '继续（采样）',
   probability: pct,
   stepTexts: {
-    1: '在训练过的模型中，X 是这一层注意力读取的内容：经过层归一化 1 的残差流。词元的嵌入和位置在第 1 层之前就已加入残差流，之前每一层也都加上了自己的修改，所以这里不再加位置编码（PE 为零）。',
-    3: 'Q、K、V 沿特征维度切成 h 份，每份 d_k = d_model / h。每个头用自己的权重在自己的子空间里做注意力。这些权重是训练出来的：每个头学到了自己的模式，上方的模型视图测量并标出了它。',
-    7: '每一行变成和为 1 的正权重。softmax 会拉大差距：分数 5 和 6 只差 1，但 e⁶ 是 e⁵ 的 2.7 倍，权重变成 27% 和 73%。这些权重来自训练过的模型：一个词元关注哪里，是训练发现对预测下一个词元有用的地方。',
+    embed:
+      '在训练过的模型中，X 是这一层注意力读取的内容：经过层归一化 1 的残差流。词元的嵌入和位置在第 1 层之前就已加入残差流，之前每一层也都加上了自己的修改，所以这里不再加位置编码（PE 为零）。',
+    split:
+      'Q、K、V 沿特征维度切成 h 份，每份 d_k = d_model / h。每个头用自己的权重在自己的子空间里做注意力。这些权重是训练出来的：每个头学到了自己的模式，上方的模型视图测量并标出了它。',
+    softmax:
+      '每一行变成和为 1 的正权重。softmax 会拉大差距：分数 5 和 6 只差 1，但 e⁶ 是 e⁵ 的 2.7 倍，权重变成 27% 和 73%。这些权重来自训练过的模型：一个词元关注哪里，是训练发现对预测下一个词元有用的地方。',
   },
 };
 

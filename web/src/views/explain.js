@@ -2,7 +2,7 @@
 // term highlighted (KaTeX, rendered to DOM nodes: no HTML strings, CSP-safe), the shapes
 // with this run's numbers, and a short explanation drawn from the tutorials.
 import katex from 'katex';
-import { FORMULA, FORMULA_CONTEXT, STEPS } from '../steps.js';
+import { FORMULA, FORMULA_CONTEXT, stepAt } from '../steps.js';
 import { modelStrings } from '../models/i18n.js';
 
 const KATEX_OPTIONS = {
@@ -14,9 +14,8 @@ const KATEX_OPTIONS = {
 };
 
 export function drawExplanation(root, trace, state, strings) {
-  const index = state.step - 1;
-  const def = STEPS[index];
-  const text = strings.steps[index];
+  const def = stepAt(state.step);
+  const text = strings.steps[def.key];
   root.querySelector('.step-title').textContent = `${state.step}. ${text.title}`;
   const formula = root.querySelector('.formula');
   const context = root.querySelector('.formula-context');
@@ -34,6 +33,6 @@ export function drawExplanation(root, trace, state, strings) {
   const head = state.head === 'all' ? 0 : state.head;
   katex.render(def.detail(trace, head, state), root.querySelector('.shapes'), { ...KATEX_OPTIONS, displayMode: false });
   // A trained model's weights are not random: its own words where the text says they are.
-  const trained = state.model && state.model !== 'random' ? modelStrings(state.lang).stepTexts[state.step] : null;
+  const trained = state.model && state.model !== 'random' ? modelStrings(state.lang).stepTexts[def.key] : null;
   root.querySelector('.step-text').textContent = trained ?? text.text;
 }

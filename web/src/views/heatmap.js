@@ -4,14 +4,10 @@ import * as d3 from 'd3';
 import { drawMatrix, measureMatrix } from './matrix.js';
 import { drawLegend } from './legend.js';
 import { formatShort, stepMaxAbs, signedScale, weightScale } from '../scales.js';
+import { stepAt } from '../steps.js';
 
-/** Which matrix the heatmaps show at each step (1-based). */
-export function heatmapStepFor(step) {
-  if (step <= 4) return 'scores';
-  if (step === 5) return 'scaled';
-  if (step === 6) return 'masked';
-  return 'weights';
-}
+/** Which matrix the heatmaps show at step n (1-based): the step table's `heatmap` column. */
+export const heatmapStepFor = (step) => stepAt(step).heatmap;
 
 /** Largest side of a heatmap's data: small multiples of many heads need fewer pixels each. */
 export function heatmapSide(heads) {

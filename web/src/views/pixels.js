@@ -4,12 +4,20 @@
 // (sixteen 512 × 512 heatmaps in one task held it as long). Exports turn each into an
 // <image> with a data: URL (export.js), since a figure leaving the page has no canvas.
 const jobs = [];
-const channel = new MessageChannel();
-channel.port1.onmessage = () => {
-  const job = jobs.shift();
-  if (jobs.length) channel.port2.postMessage(0);
-  job?.();
-};
+// Made on first use: a port listening from import on would keep node (which imports the
+// view registry through state.js, e.g. build-scripts/serve.mjs) from ever exiting.
+let channel = null;
+function nextTask() {
+  if (!channel) {
+    channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      const job = jobs.shift();
+      if (jobs.length) nextTask();
+      job?.();
+    };
+  }
+  channel.port2.postMessage(0);
+}
 
 /**
  * A <foreignObject class="pixels"> in the d3 selection `parent` (one per parent), showing in a
@@ -32,7 +40,7 @@ export function pixels(parent, paint, source) {
     if (node.paintToken !== token || !node.isConnected) return; // redrawn or removed since
     node.replaceChildren(paint());
   });
-  if (jobs.length === 1) channel.port2.postMessage(0);
+  if (jobs.length === 1) nextTask();
   return holder;
 }
 

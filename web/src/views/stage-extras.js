@@ -1,14 +1,63 @@
-// What the stage adds under the equation at two steps: the spread of the scores before and
-// after ÷√d_k (step 5), and one query's scores becoming weights that sum to 1 (step 7).
+// What the stage adds under the equation at some steps (the step table's `extra` column,
+// steps.js): the spread of the scores before and after ÷√d_k, and one query's scores
+// becoming weights that sum to 1. Each extra says what it loads and how it draws.
 import * as d3 from 'd3';
 import { barChart, histogram } from './softmax.js';
 import { formatShort, headColor } from '../scales.js';
+import { stepAt } from '../steps.js';
+import { rowRequest, spreadRequest } from '../explorer/requests.js';
 
 const HEIGHT = 150;
 
+export const EXTRAS = {
+  spread: {
+    requests: (head) => [spreadRequest(['scores', 'scaled'], [head])],
+    draw(g, trace, state, strings, head, width) {
+      const [raw, scaled] = trace.spread(['scores', 'scaled'], [head]).sets;
+      const halves = [
+        { title: `${strings.withoutScaling}: σ = ${formatShort(raw.sd)}`, bins: raw.bins, color: '#7b6fb0' },
+        {
+          title: `${state.scale ? strings.withScaling : strings.scaledScores}: σ = ${formatShort(scaled.sd)}`,
+          bins: scaled.bins,
+          color: '#b35806',
+        },
+      ];
+      g.selectAll('g.half')
+        .data(halves)
+        .join('g')
+        .attr('class', 'half')
+        .attr('transform', (_, k) => `translate(${k * (width / 2 + 10)},0)`)
+        .each(function draw(d) {
+          histogram(d3.select(this), d.bins, {
+            width: width / 2 - 20,
+            height: HEIGHT - 60,
+            title: d.title,
+            color: d.color,
+          });
+        });
+    },
+  },
+  bars: {
+    requests: (head, query) => [rowRequest('weights', head, query)],
+    draw(g, trace, state, strings, head, width) {
+      const i = Math.min(state.query, trace.nQuery - 1);
+      const weights = Array.from(trace.row('weights', head, i));
+      const sum = weights.reduce((a, b) => a + b, 0);
+      barChart(g, weights, trace.kvTokens, {
+        width,
+        height: HEIGHT - 60,
+        title: `${trace.tokens[i]}: ${strings.weights} · Σ = ${sum.toFixed(3)}`,
+        color: headColor(head),
+        domain: [0, 1],
+      });
+    },
+  },
+};
+
+/** Draws the step's extra below `top`; returns the height it takes (0 without one). */
 export function drawStageExtras(svg, trace, state, strings, top) {
   const head = state.head === 'all' ? 0 : state.head;
-  const key = state.step === 5 ? 'spread' : state.step === 7 ? 'bars' : null;
+  const key = stepAt(state.step).extra;
   const g = svg
     .selectAll('g.stage-extra')
     .data(key ? [key] : [], (d) => d)
@@ -17,40 +66,6 @@ export function drawStageExtras(svg, trace, state, strings, top) {
     .attr('transform', `translate(20,${top + 40})`);
   if (!key) return 0;
   const width = Math.min(520, Number(svg.attr('viewBox').split(' ')[2]) - 40);
-  if (key === 'spread') {
-    const [raw, scaled] = trace.spread(['scores', 'scaled'], [head]).sets;
-    const halves = [
-      { title: `${strings.withoutScaling}: σ = ${formatShort(raw.sd)}`, bins: raw.bins, color: '#7b6fb0' },
-      {
-        title: `${state.scale ? strings.withScaling : strings.scaledScores}: σ = ${formatShort(scaled.sd)}`,
-        bins: scaled.bins,
-        color: '#b35806',
-      },
-    ];
-    g.selectAll('g.half')
-      .data(halves)
-      .join('g')
-      .attr('class', 'half')
-      .attr('transform', (_, k) => `translate(${k * (width / 2 + 10)},0)`)
-      .each(function draw(d) {
-        histogram(d3.select(this), d.bins, {
-          width: width / 2 - 20,
-          height: HEIGHT - 60,
-          title: d.title,
-          color: d.color,
-        });
-      });
-  } else {
-    const i = Math.min(state.query, trace.nQuery - 1);
-    const weights = Array.from(trace.row('weights', head, i));
-    const sum = weights.reduce((a, b) => a + b, 0);
-    barChart(g, weights, trace.kvTokens, {
-      width,
-      height: HEIGHT - 60,
-      title: `${trace.tokens[i]}: ${strings.weights} · Σ = ${sum.toFixed(3)}`,
-      color: headColor(head),
-      domain: [0, 1],
-    });
-  }
+  EXTRAS[key].draw(g, trace, state, strings, head, width);
   return HEIGHT;
 }

@@ -1,5 +1,5 @@
 // Step buttons 1–10, previous / play / next, a scrubber, and the keys ← → and space.
-import { STEP_COUNT } from '../state.js';
+import { STEPS, STEP_COUNT, stepAt } from '../steps.js';
 
 /** keyTarget: where ← → and space are heard (the explorer, or the whole document for the page). */
 export function buildStepper(root, store, keyTarget = root) {
@@ -22,7 +22,7 @@ export function buildStepper(root, store, keyTarget = root) {
     store.set({ playing: true });
   };
   const list = root.querySelector('.step-list');
-  const buttons = Array.from({ length: STEP_COUNT }, (_, k) => {
+  const buttons = STEPS.map((_, k) => {
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'step-button';
@@ -62,14 +62,15 @@ function go(store, delta) {
 export function updateStepper(root, ui, state, strings) {
   ui.buttons.forEach((button, k) => {
     const current = k + 1 === state.step;
-    button.textContent = `${k + 1} ${strings.steps[k].short}`;
+    const text = strings.steps[STEPS[k].key];
+    button.textContent = `${k + 1} ${text.short}`;
     button.setAttribute('aria-current', current ? 'step' : 'false');
-    button.title = strings.steps[k].title;
+    button.title = text.title;
   });
   ui.scrubber.value = String(state.step);
   ui.scrubber.setAttribute(
     'aria-valuetext',
-    `${strings.stepOf(state.step, ui.buttons.length)}: ${strings.steps[state.step - 1].title}`,
+    `${strings.stepOf(state.step, STEP_COUNT)}: ${strings.steps[stepAt(state.step).key].title}`,
   );
   ui.scrubber.setAttribute('aria-label', strings.stepper);
   const play = root.querySelector('.play');
@@ -78,5 +79,5 @@ export function updateStepper(root, ui, state, strings) {
   play.setAttribute('aria-pressed', String(Boolean(state.playing)));
   root.querySelector('.previous').setAttribute('aria-label', strings.previous);
   root.querySelector('.next').setAttribute('aria-label', strings.next);
-  root.querySelector('.step-counter').textContent = strings.stepOf(state.step, ui.buttons.length);
+  root.querySelector('.step-counter').textContent = strings.stepOf(state.step, STEP_COUNT);
 }

@@ -1,0 +1,87 @@
+// The page's state lives in its store (issue 11 §1, §6): a keystroke goes to the store in its
+// own event, with no debounce, and the views follow it; the views' own state (the heatmap's
+// tables, the picked cell, the hovered or locked token) is store state too, set by the
+// handlers and drawn by the store's change, and let go when the sentence no longer has it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, startBrowser, transitionsDone } from './browser.mjs';
+
+let session;
+before(async () => {
+  session = await startBrowser();
+});
+after(async () => {
+  await session?.close();
+});
+
+const store = (page) => page.evaluate(() => window.attentionExplorer.store.get());
+
+test('a keystroke reaches the store in its own input event, and its chip and link label follow', async () => {
+  const { page, context, problems } = await openPage(session.browser, `${session.url}?lang=en&view=links`);
+  await page.waitForSelector('[data-role=links] text.token');
+  await page.evaluate(() => window.attentionExplorer.idle());
+  assert.deepEqual(await page.locator('[data-role=tokens] li').allTextContents(), ['我', '爱', '吃', '火锅']);
+  // Listens after the page's own listener (added when the explorer was built): what the store
+  // holds then is what the keystroke's own event put there. A debounce would leave the old text.
+  await page.evaluate(() => {
+    const input = document.querySelector('[data-role=sentence]');
+    window.__seen = [];
+    input.addEventListener('input', () =>
+      window.__seen.push([input.value, window.attentionExplorer.store.get().sentence]),
+    );
+  });
+  await page.focus('[data-role=sentence]');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' z');
+  const seen = await page.evaluate(() => window.__seen);
+  assert.deepEqual(seen, [
+    ['我 爱 吃 火锅 ', '我 爱 吃 火锅 '],
+    ['我 爱 吃 火锅 z', '我 爱 吃 火锅 z'],
+  ]);
+  await page.waitForFunction(() => document.querySelector('[data-role=tokens] li:last-child')?.textContent === 'z');
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-role=links] text.token.query')].some((el) => el.textContent === 'z'),
+  );
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the heatmap’s tables, the picked cell and the locked token are store state, let go when stale', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&view=heatmap&step=7&s=The+cat+chased+the+ball`,
+  );
+  await page.waitForSelector('[data-role=heatmaps] g.cell');
+  await page.click('[data-role=table-toggle]');
+  await page.waitForSelector('[data-role=heatmap-tables] table');
+  assert.equal((await store(page)).tables, true);
+  assert.equal(await page.getAttribute('[data-role=table-toggle]', 'aria-expanded'), 'true');
+  // Set from outside the page's handlers: the store's change alone draws it.
+  await page.evaluate(() => window.attentionExplorer.store.set({ tables: false }));
+  await page.waitForSelector('[data-role=heatmap-tables]', { state: 'hidden' });
+
+  await page.click('[data-role=heatmaps] g.multiple[data-head="1"] g.cell[data-i="4"][data-j="3"]');
+  await page.waitForSelector('[data-role=links] line.link.pair', { state: 'attached' });
+  assert.deepEqual((await store(page)).pair, { head: 1, i: 4, j: 3 });
+  await page.focus('[data-role=links] text.token.query >> nth=4');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('[data-role=links] text.token.locked', { state: 'attached' });
+  const locked = await store(page);
+  assert.deepEqual(
+    [locked.focus?.side, locked.focus?.index, locked.focus?.locked, locked.query],
+    ['query', 4, true, 4],
+  );
+
+  // Three tokens: query 4 and cell (4, 3) are gone, and so are the lock and the highlight.
+  await page.evaluate(() => window.attentionExplorer.store.set({ sentence: 'The cat sat' }));
+  await page.evaluate(() => window.attentionExplorer.idle());
+  await transitionsDone(page); // the old tokens and links have left
+  const after = await store(page);
+  assert.equal(after.focus, null);
+  assert.equal(after.pair, null);
+  assert.equal(await page.locator('[data-role=links] text.token.locked').count(), 0);
+  assert.equal(await page.locator('[data-role=links] line.link.pair').count(), 0);
+  assert.ok((await page.locator('[data-role=links] line.link').count()) > 0, 'the links are drawn');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

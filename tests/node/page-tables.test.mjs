@@ -1,0 +1,100 @@
+// The page's tables agree with everything derived from them (issue 11 §1): the step table
+// (web/src/steps.js STEPS) against the i18n texts, the web component's step names, the URL's
+// allowed steps, the heatmap's choice and the stepper's slider in the template; the view
+// registry (web/src/views/registry.js) against the template, the URL and the requests; the
+// engine options (web/src/explorer/options.js) against the fields that recompute a trace.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { STEPS, STEP_COUNT, STEP_KEYS, stepAt } from '../../web/src/steps.js';
+import { LANGUAGES, strings } from '../../web/src/i18n.js';
+import { parseField, defaultState } from '../../web/src/state.js';
+import { stateFromAttributes } from '../../web/src/attributes.js';
+import { heatmapStepFor } from '../../web/src/views/heatmap.js';
+import { EXTRAS } from '../../web/src/views/stage-extras.js';
+import { explorerMarkup } from '../../web/src/explorer/template.js';
+import { engineOptions, MODEL_FIELDS } from '../../web/src/explorer/options.js';
+import { requestsFor } from '../../web/src/explorer/needs.js';
+import { VIEWS, VIEW_KEYS } from '../../web/src/views/registry.js';
+
+const element = (attributes) => ({ getAttribute: (name) => attributes[name] ?? null });
+
+test('steps: one row per key, each with the columns the page reads', () => {
+  assert.equal(STEP_COUNT, STEPS.length);
+  assert.deepEqual(
+    STEP_KEYS,
+    STEPS.map((s) => s.key),
+  );
+  assert.equal(new Set(STEP_KEYS).size, STEP_KEYS.length, 'keys are unique');
+  for (const [k, row] of STEPS.entries()) {
+    assert.equal(stepAt(k + 1), row);
+    assert.ok(['scores', 'scaled', 'masked', 'weights'].includes(row.heatmap), `${row.key}.heatmap`);
+    assert.ok(row.extra === null || Object.hasOwn(EXTRAS, row.extra), `${row.key}.extra`);
+    assert.ok(row.terms.length > 0 && typeof row.operands === 'function' && typeof row.detail === 'function');
+  }
+});
+
+test('i18n: both languages have a title, short name and text for every step key, and no other', () => {
+  for (const lang of LANGUAGES) {
+    const texts = strings(lang).steps;
+    assert.deepEqual(Object.keys(texts).sort(), [...STEP_KEYS].sort(), lang);
+    for (const key of STEP_KEYS) {
+      for (const field of ['title', 'short', 'text']) {
+        assert.equal(typeof texts[key][field], 'string', `${lang} ${key}.${field}`);
+        assert.ok(texts[key][field].length > 0, `${lang} ${key}.${field}`);
+      }
+    }
+  }
+});
+
+test('the URL, the web component, the heatmap and the slider follow the step table', () => {
+  const base = defaultState('en');
+  assert.equal(parseField('step', '1'), 1);
+  assert.equal(parseField('step', String(STEP_COUNT)), STEP_COUNT);
+  assert.equal(parseField('step', String(STEP_COUNT + 1)), undefined);
+  for (const [k, row] of STEPS.entries()) {
+    const { state, notices } = stateFromAttributes(element({ step: row.key }), base);
+    assert.deepEqual(notices, []);
+    assert.equal(state.step, k + 1, row.key);
+    assert.equal(heatmapStepFor(k + 1), row.heatmap);
+  }
+  assert.deepEqual(stateFromAttributes(element({ step: 'nope' }), base).notices, ['step=nope']);
+  const scrubber = explorerMarkup().match(/<input class="scrubber"[^>]*>/)[0];
+  assert.match(scrubber, new RegExp(`min="1" max="${STEP_COUNT}"`));
+});
+
+test('engine options: exactly the MODEL_FIELDS change them; every other state field does not', () => {
+  const base = { ...defaultState('en'), mask: 'window' };
+  const tokens = (s) => s.sentence.split(' ').map((t) => `${s.tokenization}:${t}`);
+  const options = (s) => JSON.stringify(engineOptions(s, tokens(s)));
+  // A different value for each field of the state (a valid one, not checked by the engine here).
+  const other = (field, v) =>
+    typeof v === 'boolean' ? !v : typeof v === 'number' ? v + 1 : v === null ? { i: 0 } : `${v} x`;
+  for (const field of Object.keys(base)) {
+    const changed = { ...base, [field]: other(field, base[field]) };
+    assert.equal(options(changed) !== options(base), MODEL_FIELDS.includes(field), field);
+  }
+  for (const field of MODEL_FIELDS) assert.ok(Object.hasOwn(base, field), field);
+});
+
+test('views: the registry drives the template’s tabs and panels, the URL’s views and the requests', () => {
+  const markup = explorerMarkup();
+  const tabs = [...markup.matchAll(/role="tab"[^>]*data-view="([^"]+)"/g)].map((m) => m[1]);
+  const panels = [...markup.matchAll(/role="tabpanel"[^>]*data-panel="([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(tabs, VIEW_KEYS);
+  assert.deepEqual(panels, VIEW_KEYS);
+  const base = defaultState('en');
+  for (const key of VIEW_KEYS) {
+    const view = VIEWS[key];
+    assert.equal(parseField('view', key), key);
+    assert.ok(markup.includes(`data-role="${view.role}"`), `${key}: its element is in its panel`);
+    for (const lang of LANGUAGES) assert.equal(typeof strings(lang)[`view.${key}`], 'string', `${lang} view.${key}`);
+    // What the page loads for the view is what the view asks for, after the stage's own.
+    const sizes = { heads: 2, nQuery: 5, nKey: 5, dK: 4 };
+    const state = { ...base, view: key };
+    const own = view.requests({ trace: sizes, state, head: 0, heads: [0, 1], query: 0 });
+    assert.ok(own.length > 0, key);
+    assert.deepEqual(requestsFor(sizes, state).slice(-own.length), own, key);
+  }
+  assert.equal(parseField('view', 'nope'), undefined);
+  assert.equal(parseField('view', 'toString'), undefined);
+});

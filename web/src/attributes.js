@@ -1,0 +1,41 @@
+// The web component's attributes: each is a URL key of state.js under another name, read by
+// the same parser, so an attribute refuses exactly what a link would. `step` also takes the
+// step's key from steps.js (step="softmax").
+import { stateFromURL } from './state.js';
+import { STEP_KEYS } from './steps.js';
+
+// attribute → URL key of state.js (the same parser checks both)
+export const ATTRIBUTES = {
+  sentence: 's',
+  tokenization: 'tok',
+  'd-model': 'd',
+  heads: 'h',
+  seed: 'seed',
+  mask: 'mask',
+  window: 'w',
+  scale: 'scale',
+  temperature: 't',
+  'positional-encoding': 'pe',
+  init: 'init',
+  step: 'step',
+  view: 'view',
+  head: 'head',
+  lang: 'lang',
+  tutorial: 'tutorial',
+  model: 'model',
+  layer: 'layer',
+};
+const FLAGS = ['scale', 'positional-encoding', 'tutorial'];
+
+/** { state, notices } from an element's attributes (anything with getAttribute) over `base`. */
+export function stateFromAttributes(element, base) {
+  const query = new URLSearchParams();
+  for (const [attribute, key] of Object.entries(ATTRIBUTES)) {
+    let value = element.getAttribute(attribute);
+    if (value === null) continue;
+    if (attribute === 'step' && STEP_KEYS.includes(value)) value = String(STEP_KEYS.indexOf(value) + 1);
+    if (FLAGS.includes(attribute)) value = value === 'false' || value === '0' ? '0' : '1';
+    query.set(key, value);
+  }
+  return stateFromURL(query.toString(), base);
+}

@@ -1,0 +1,33 @@
+// The one mapping from the page's state to the engine's options. Each row names the state
+// fields it reads and the options it makes from them; the fields whose change needs a new
+// trace (MODEL_FIELDS) are the union of the rows' fields, so a new option is one row.
+const ROWS = [
+  [['sentence', 'tokenization'], (s, tokens) => ({ tokens })],
+  [['dModel'], (s) => ({ dModel: s.dModel })],
+  [['heads'], (s) => ({ heads: s.heads })],
+  [['seed'], (s) => ({ seed: s.seed })],
+  [['mask', 'window'], (s) => ({ mask: s.mask === 'window' ? { type: 'window', width: s.window } : s.mask })],
+  [['scale'], (s) => ({ scale: s.scale })],
+  [['temperature'], (s) => ({ temperature: s.temperature })],
+  [['positionalEncoding'], (s) => ({ positionalEncoding: s.positionalEncoding })],
+  [['init'], (s) => ({ init: s.init })],
+  // X drawn from the generator's stream, as NumPy's randn(n, d_model), and the tutorial's
+  // shapes (the fields tutorial mode pins are state.js TUTORIAL).
+  [['tutorial'], (s) => (s.tutorial ? { embedding: 'stream', dK: 4, outputProjection: false } : {})],
+];
+
+/** The state fields that change the trace. */
+export const MODEL_FIELDS = ROWS.flatMap(([fields]) => fields);
+
+/** The engine options for a state and its tokens (string[], from the sentence and tokenization). */
+export function engineOptions(state, tokens) {
+  return Object.assign({}, ...ROWS.map(([, make]) => make(state, tokens)));
+}
+
+/** A trained model's layer (models/): the fields it is opened from, instead of the rows above. */
+export const TRAINED_FIELDS = ['model', 'modelRevision', 'layer', 'sentence'];
+
+/** The options that open a trained model's layer in the engine's worker (models/service.js). */
+export function modelTraceOptions(state) {
+  return { model: { name: state.model, layer: state.layer, text: state.sentence } };
+}
