@@ -45,22 +45,34 @@ Status Trainer::Create(const TrainerConfig& config, std::unique_ptr<Trainer>* tr
   const TaskLayout layout = LayoutOf(config.task);
   TrainerConfig resolved = config;
   resolved.model = ForTask(config.model, layout);
-  if (!(status = ValidateModelConfig(resolved.model)).ok()) return status;
-  if (!(status = ValidateAdamWConfig(config.optimizer)).ok()) return status;
-  if (config.batch_size < 1 || config.batch_size > TrainerConfig::kMaxBatch) {
-    return Status(ErrorCode::kInvalidArgument, "batchSize",
-                  Format("batchSize (%d) must be an integer from 1 to %d", config.batch_size,
-                         TrainerConfig::kMaxBatch));
-  }
+  status = ValidateTraining(resolved.model, config.optimizer, config.batch_size);
+  if (!status.ok()) return status;
   trainer->reset(new Trainer(resolved, layout));
   return Status::Ok();
 }
 
-Status Trainer::Step(int count, StepMetrics* metrics) {
+Status ValidateTraining(const ModelConfig& model, const AdamWConfig& optimizer, int batch_size) {
+  Status status = ValidateModelConfig(model);
+  if (!status.ok()) return status;
+  if (!(status = ValidateAdamWConfig(optimizer)).ok()) return status;
+  if (batch_size < 1 || batch_size > TrainerConfig::kMaxBatch) {
+    return Status(ErrorCode::kInvalidArgument, "batchSize",
+                  Format("batchSize (%d) must be an integer from 1 to %d", batch_size,
+                         TrainerConfig::kMaxBatch));
+  }
+  return Status::Ok();
+}
+
+Status ValidateStepCount(int count) {
   if (count < 1) {
     return Status(ErrorCode::kInvalidArgument, "count",
                   Format("count (%d) must be at least 1", count));
   }
+  return Status::Ok();
+}
+
+Status Trainer::Step(int count, StepMetrics* metrics) {
+  if (Status status = ValidateStepCount(count); !status.ok()) return status;
   const auto start = std::chrono::steady_clock::now();
   double loss_sum = 0.0;
   int64_t right = 0, answers = 0;

@@ -29,6 +29,11 @@ struct TrainerConfig {
   static constexpr int kMaxBatch = 4096;
 };
 
+// The checks every training loop shares (this one and corpus_trainer.hpp's): the model, the
+// optimizer and the batch size (field "batchSize"); and a step count (field "count").
+Status ValidateTraining(const ModelConfig& model, const AdamWConfig& optimizer, int batch_size);
+Status ValidateStepCount(int count);
+
 struct StepMetrics {
   int step = 0;                    // updates done so far
   double loss = 0.0;               // mean training loss of this call's batches

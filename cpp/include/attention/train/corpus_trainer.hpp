@@ -1,0 +1,77 @@
+// The training loop of a corpus language model (issue 12 §1), next to the task Trainer: a
+// model, AdamW and a CorpusStream of windows of the encoded training text, every position a
+// next-token target. The native command tools/train_corpus.cpp drives it.
+//
+//   std::unique_ptr<CorpusTrainer> trainer;
+//   CorpusTrainer::Create(config, &train_ids, &trainer);   // train_ids outlives the trainer
+//   StepMetrics m;  trainer->Step(100, &m);                 // m.loss: mean of the 100 batches
+//   HeldOutLoss(&trainer->model(), heldout_ids, &nats);     // corpus.hpp
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attention/status.hpp"
+#include "attention/train/corpus.hpp"
+#include "attention/train/flat_json.hpp"
+#include "attention/train/model.hpp"
+#include "attention/train/model_file.hpp"
+#include "attention/train/optimizer.hpp"
+#include "attention/train/trainer.hpp"
+#include "attention/train/vocabulary.hpp"
+
+namespace attention::train {
+
+struct CorpusTrainerConfig {
+  ModelConfig model;  // vocab_size must be the vocabulary's size; context_length is T
+  AdamWConfig optimizer;
+  int batch_size = 32;  // B, 1 … TrainerConfig::kMaxBatch
+  uint32_t seed = 1;    // the initial weights and the windows
+};
+
+class CorpusTrainer {
+ public:
+  // Errors name the field: the model's and optimizer's, "batchSize", and "train" when the ids
+  // are fewer than contextLength + 1 or outside 0 … vocabSize − 1.
+  static Status Create(const CorpusTrainerConfig& config, const std::vector<int>* train_ids,
+                       std::unique_ptr<CorpusTrainer>* trainer);
+
+  // `count` (≥ 1) updates; metrics->loss is the mean training loss of their batches
+  // (accuracy stays 0: the held-out loss is what counts). A diverged loss stops it
+  // (kNonFinite).
+  Status Step(int count, StepMetrics* metrics);
+
+  Model<float>& model() { return model_; }
+  const CorpusTrainerConfig& config() const { return config_; }
+  int steps() const { return optimizer_.steps(); }
+
+ private:
+  CorpusTrainer(const CorpusTrainerConfig& config, const std::vector<int>* train_ids);
+
+  CorpusTrainerConfig config_;
+  Model<float> model_;
+  AdamW<float> optimizer_;
+  CorpusStream stream_;
+};
+
+// What a corpus model file records besides the model (COMMON.md's shared keys): "vocabulary"
+// ("character" | "word"), "corpus", "title", "titleZh", "trainedSteps", and the held-out
+// "heldOutLoss", "unigramLoss", "bigramLoss" in nats per token (+ "bigramLambda"); and
+// "lowercase": true when the training text was lower-cased (input should be too).
+struct CorpusModelInfo {
+  VocabularyLevel level = VocabularyLevel::kCharacter;
+  std::string corpus, title, title_zh;
+  bool lowercase = false;
+  int trained_steps = 0;
+  double held_out_loss = 0.0;
+  NgramBaselines baselines;
+};
+FlatJson CorpusModelJson(const CorpusModelInfo& info);
+
+Status SaveCorpusModel(const Model<float>& model, const Vocabulary& vocabulary,
+                       const CorpusModelInfo& info, TensorType stored_as,
+                       std::vector<uint8_t>* bytes);
+
+}  // namespace attention::train

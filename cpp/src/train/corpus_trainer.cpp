@@ -1,0 +1,88 @@
+#include "attention/train/corpus_trainer.hpp"
+
+#include <chrono>
+
+#include "attention/train/model_io.hpp"
+#include "format.hpp"
+
+namespace attention::train {
+
+CorpusTrainer::CorpusTrainer(const CorpusTrainerConfig& config, const std::vector<int>* train_ids)
+    : config_(config),
+      model_(config.model),
+      optimizer_(config.optimizer, model_.layout()),
+      stream_(train_ids, config.model.context_length, config.seed) {
+  model_.InitParameters(config.seed);
+}
+
+Status CorpusTrainer::Create(const CorpusTrainerConfig& config, const std::vector<int>* train_ids,
+                             std::unique_ptr<CorpusTrainer>* trainer) {
+  const Status status = ValidateTraining(config.model, config.optimizer, config.batch_size);
+  if (!status.ok()) return status;
+  const size_t needed = static_cast<size_t>(config.model.context_length) + 1;
+  if (train_ids->size() < needed) {
+    return Status(
+        ErrorCode::kInvalidArgument, "train",
+        Format("train has %zu ids; contextLength + 1 = %zu are needed", train_ids->size(), needed));
+  }
+  for (size_t i = 0; i < train_ids->size(); ++i) {
+    const int id = (*train_ids)[i];
+    if (id < 0 || id >= config.model.vocab_size) {
+      return Status(
+          ErrorCode::kInvalidArgument, "train",
+          Format("train[%zu] (%d) must be an id from 0 to %d", i, id, config.model.vocab_size - 1));
+    }
+  }
+  trainer->reset(new CorpusTrainer(config, train_ids));
+  return Status::Ok();
+}
+
+Status CorpusTrainer::Step(int count, StepMetrics* metrics) {
+  if (Status status = ValidateStepCount(count); !status.ok()) return status;
+  const auto start = std::chrono::steady_clock::now();
+  double loss_sum = 0.0;
+  StepReport report;
+  for (int i = 0; i < count; ++i) {
+    const Batch batch = stream_.Take(config_.batch_size);
+    const Status status = model_.Forward(batch);
+    if (!status.ok()) return status;
+    loss_sum += model_.loss();
+    model_.ZeroGradients();
+    model_.Backward();
+    report = optimizer_.Step(model_.parameters(), model_.gradients());
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  *metrics = StepMetrics();
+  metrics->step = optimizer_.steps();
+  metrics->loss = loss_sum / count;
+  metrics->gradient_norm = report.gradient_norm;
+  metrics->learning_rate = report.learning_rate;
+  const double tokens =
+      static_cast<double>(config_.batch_size) * config_.model.context_length * count;
+  metrics->tokens_per_second = seconds > 0 ? tokens / seconds : 0.0;
+  return Status::Ok();
+}
+
+FlatJson CorpusModelJson(const CorpusModelInfo& info) {
+  FlatJson extra;
+  extra.SetString("vocabulary", VocabularyLevelName(info.level));
+  extra.SetString("corpus", info.corpus);
+  extra.SetString("title", info.title);
+  extra.SetString("titleZh", info.title_zh);
+  extra.SetNumber("trainedSteps", info.trained_steps);
+  extra.SetNumber("heldOutLoss", info.held_out_loss);
+  extra.SetNumber("unigramLoss", info.baselines.unigram);
+  extra.SetNumber("bigramLoss", info.baselines.bigram);
+  extra.SetNumber("bigramLambda", info.baselines.bigram_lambda);
+  if (info.lowercase) extra.SetBool("lowercase", true);
+  return extra;
+}
+
+Status SaveCorpusModel(const Model<float>& model, const Vocabulary& vocabulary,
+                       const CorpusModelInfo& info, TensorType stored_as,
+                       std::vector<uint8_t>* bytes) {
+  return SaveModel(model, vocabulary.symbols(), CorpusModelJson(info), stored_as, bytes);
+}
+
+}  // namespace attention::train
