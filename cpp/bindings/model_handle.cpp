@@ -69,10 +69,10 @@ train::Model<float>* ModelHandle::model() {
 }
 
 void ModelHandle::FailNoTrainer(const std::string& call) {
-  if (corpus_vocabulary_) {
+  if (corpus_reader_) {
     Fail(ErrorCode::kInvalidArgument, "model",
          call + "() needs a toy-task model; this is a " +
-             train::VocabularyLevelName(corpus_vocabulary_->level()) +
+             train::VocabularyLevelName(corpus_reader_->vocabulary.level()) +
              "-level language model (trace, predict and generate read text)");
   } else {
     Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
@@ -94,7 +94,7 @@ bool ModelHandle::load(const val& bytes) {
   trace_.Clear();
   trainer_.reset();
   corpus_model_.reset();
-  corpus_vocabulary_.reset();
+  corpus_reader_.reset();
   const std::vector<uint8_t> data = ReadBytes(bytes);
   // LoadModel's checks in its order, but every tensor is checked against the configuration
   // before a model is allocated: a forged configuration cannot make the engine allocate more
@@ -113,13 +113,13 @@ bool ModelHandle::load(const val& bytes) {
   }
   // "task": a toy-task model and its trainer; "character" or "word": a corpus language model.
   std::string level;
-  std::unique_ptr<train::Vocabulary> corpus;
+  std::unique_ptr<TextReader> corpus;
   if (status_.ok()) status_ = json.GetString("vocabulary", &level);
   if (status_.ok() && level == "task") {
     status_ = TaskTrainerConfig(json, model, &trainer_config);
   } else if (status_.ok()) {
-    corpus = std::make_unique<train::Vocabulary>();
-    status_ = LoadCorpusVocabulary(json, file.vocabulary, corpus.get());
+    corpus = std::make_unique<TextReader>();
+    status_ = LoadTextReader(json, file.vocabulary, corpus.get());
   }
   if (!status_.ok()) return false;
   const std::vector<train::TensorInfo> layout = train::ParameterLayout(model);
@@ -137,7 +137,7 @@ bool ModelHandle::load(const val& bytes) {
   }
   if (corpus) {
     corpus_model_ = std::make_unique<train::Model<float>>(model);
-    corpus_vocabulary_ = std::move(corpus);
+    corpus_reader_ = std::move(corpus);
   } else {
     status_ = train::Trainer::Create(trainer_config, &trainer_);
     if (!status_.ok()) return false;
@@ -159,9 +159,10 @@ val ModelHandle::info() const {
   out.set("vocabulary", StringArray(vocabulary_));
   out.set("vocabSize", m->config().vocab_size);
   out.set("contextLength", m->config().context_length);
-  out.set("vocabularyLevel",
-          std::string(corpus_vocabulary_ ? train::VocabularyLevelName(corpus_vocabulary_->level())
-                                         : "task"));
+  out.set(
+      "vocabularyLevel",
+      std::string(corpus_reader_ ? train::VocabularyLevelName(corpus_reader_->vocabulary.level())
+                                 : "task"));
   // A loaded model: its file's configuration, as flat JSON.
   if (!config_json_.empty()) out.set("configJson", config_json_);
   if (trainer_) {

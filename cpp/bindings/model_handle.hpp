@@ -15,7 +15,7 @@
 
 #include "attention/status.hpp"
 #include "attention/train/trainer.hpp"
-#include "attention/train/vocabulary.hpp"
+#include "model_lm.hpp"
 #include "model_trace.hpp"
 
 namespace attention::bindings {
@@ -79,7 +79,7 @@ class ModelHandle {
   std::unique_ptr<train::Trainer> trainer_;  // the weights, the optimizer, the task's examples
   // A corpus language model instead: its weights and the vocabulary that reads its text.
   std::unique_ptr<train::Model<float>> corpus_model_;
-  std::unique_ptr<train::Vocabulary> corpus_vocabulary_;
+  std::unique_ptr<TextReader> corpus_reader_;
   std::vector<float> logits_;            // [V] of nextLogits
   std::vector<std::string> vocabulary_;  // [V]
   std::string config_json_;              // a loaded model's configuration

@@ -76,8 +76,8 @@ Status CheckIds(const train::ModelConfig& config, const std::vector<int>& ids) {
 
 }  // namespace
 
-Status LoadCorpusVocabulary(const train::FlatJson& json, const std::vector<std::string>& symbols,
-                            Vocabulary* vocabulary) {
+Status LoadTextReader(const train::FlatJson& json, const std::vector<std::string>& symbols,
+                      TextReader* reader) {
   std::string level_name;
   Status status = json.GetString("vocabulary", &level_name);
   VocabularyLevel level = VocabularyLevel::kCharacter;
@@ -86,10 +86,17 @@ Status LoadCorpusVocabulary(const train::FlatJson& json, const std::vector<std::
     return Invalid("model.config.vocabulary", "model.config.vocabulary (\"" + level_name +
                                                   "\") must be one of task, character, word");
   }
-  status = Vocabulary::FromSymbols(symbols, level, vocabulary);
+  bool lowercase = false;
+  if (json.Has("lowercase") && !(status = json.GetBool("lowercase", &lowercase)).ok()) {
+    return status;
+  }
+  TextReader result;
+  result.lowercase = lowercase;
+  status = Vocabulary::FromSymbols(symbols, level, &result.vocabulary);
   if (!status.ok()) {
     return Status(status.code(), "model." + status.field(), "model." + status.message());
   }
+  *reader = std::move(result);
   return Status::Ok();
 }
 
@@ -110,8 +117,9 @@ Status SaveCorpusModel(const train::Model<float>& model, const std::vector<std::
   return train::SaveModel(model, vocabulary, extra, stored_as, bytes);
 }
 
-Status EncodeText(const Vocabulary& vocabulary, const std::string& text, bool keep_end, int context,
+Status EncodeText(const TextReader& reader, const std::string& text, bool keep_end, int context,
                   EncodedText* out) {
+  const Vocabulary& vocabulary = reader.vocabulary;
   if (text.size() > static_cast<size_t>(Limits::kMaxTextBytes)) {
     return Status(
         ErrorCode::kLimitExceeded, "text",
@@ -120,8 +128,7 @@ Status EncodeText(const Vocabulary& vocabulary, const std::string& text, bool ke
   Status status = CheckUtf8(text, "text");
   if (!status.ok()) return status;
   std::vector<std::string> symbols;
-  const bool words = vocabulary.level() == VocabularyLevel::kWord;
-  if (words) {
+  if (vocabulary.level() == VocabularyLevel::kWord) {
     if (!(status = Tokenize(text, &symbols)).ok()) return status;
   } else {
     for (size_t offset = 0; offset < text.size();) {
@@ -140,8 +147,7 @@ Status EncodeText(const Vocabulary& vocabulary, const std::string& text, bool ke
   const int first = keep_end ? result.cut : 0;
   for (int i = first; i < first + kept; ++i) {
     std::string& symbol = symbols[static_cast<size_t>(i)];
-    int id = vocabulary.Id(symbol);
-    if (id == Vocabulary::kUnknown && words) id = vocabulary.Id(AsciiLower(symbol));
+    const int id = vocabulary.Id(reader.lowercase ? AsciiLower(symbol) : symbol);
     result.ids.push_back(id);
     result.unknown.push_back(id == Vocabulary::kUnknown);
     result.symbols.push_back(std::move(symbol));

@@ -16,11 +16,19 @@
 
 namespace attention::bindings {
 
-// The vocabulary of a model file whose configuration `json` has "vocabulary": "character" or
-// "word"; errors name "model.config.vocabulary" or "model.vocabulary[i]" (the four specials
-// <pad> <unk> <bos> <eos> first, unique symbols, one code point each at character level).
-Status LoadCorpusVocabulary(const train::FlatJson& json, const std::vector<std::string>& symbols,
-                            train::Vocabulary* vocabulary);
+// How a corpus model reads text: its vocabulary, and whether its training text was lower-cased
+// (the file's "lowercase": true, e.g. the Brown corpus), so that typed text is too.
+struct TextReader {
+  train::Vocabulary vocabulary;
+  bool lowercase = false;
+};
+
+// The reader of a model file whose configuration `json` has "vocabulary": "character" or
+// "word"; errors name "model.config.vocabulary", "model.config.lowercase" or
+// "model.vocabulary[i]" (the four specials <pad> <unk> <bos> <eos> first, unique symbols, one
+// code point each at character level).
+Status LoadTextReader(const train::FlatJson& json, const std::vector<std::string>& symbols,
+                      TextReader* reader);
 
 // The model file of a loaded corpus model: its weights and vocabulary, and every key of its
 // file's configuration `config_json` (the corpus, title, losses, …) kept as it was.
@@ -29,9 +37,9 @@ Status SaveCorpusModel(const train::Model<float>& model, const std::vector<std::
                        std::vector<uint8_t>* bytes);
 
 // Text as the model reads it: [total] symbols (character level: code points; word level: the
-// engine's Tokenize), each mapped to its id or <unk>. A word that is not in the vocabulary is
-// looked up once more in ASCII lower case (the English corpus is lower-cased). At most
-// `context` symbols are kept: the first ones, or the last ones when `keep_end`.
+// engine's Tokenize), each mapped to its id (looked up in ASCII lower case when the reader says
+// so) or <unk>. At most `context` symbols are kept: the first ones, or the last ones when
+// `keep_end`.
 struct EncodedText {
   std::vector<std::string> symbols;  // [n ≤ context] the text's own symbols, as typed
   std::vector<int> ids;              // [n]
@@ -40,8 +48,8 @@ struct EncodedText {
   int cut = 0;                       // total − n: dropped from the end, or the start if keep_end
 };
 // Errors: kInvalidUtf8 / kLimitExceeded for field "text" (at most Limits::kMaxTextBytes).
-Status EncodeText(const train::Vocabulary& vocabulary, const std::string& text, bool keep_end,
-                  int context, EncodedText* out);
+Status EncodeText(const TextReader& reader, const std::string& text, bool keep_end, int context,
+                  EncodedText* out);
 
 // How generation picks each next token from the logits z [V] of the last position.
 struct Sampling {

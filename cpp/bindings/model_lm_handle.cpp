@@ -42,8 +42,8 @@ bool ModelHandle::RequireCorpus(const std::string& call) {
 val ModelHandle::encode(const std::string& text, bool keep_end) {
   if (!RequireCorpus("encode")) return val::null();
   EncodedText encoded;
-  status_ = EncodeText(*corpus_vocabulary_, text, keep_end, corpus_model_->config().context_length,
-                       &encoded);
+  status_ =
+      EncodeText(*corpus_reader_, text, keep_end, corpus_model_->config().context_length, &encoded);
   return status_.ok() ? EncodedObject(encoded) : val::null();
 }
 
@@ -51,8 +51,8 @@ val ModelHandle::traceText(const std::string& text, bool keep_end) {
   trace_.Clear();
   if (!RequireCorpus("trace")) return val::null();
   EncodedText encoded;
-  status_ = EncodeText(*corpus_vocabulary_, text, keep_end, corpus_model_->config().context_length,
-                       &encoded);
+  status_ =
+      EncodeText(*corpus_reader_, text, keep_end, corpus_model_->config().context_length, &encoded);
   if (status_.ok() && encoded.ids.empty()) {
     Fail(ErrorCode::kInvalidArgument, "text",
          "text has no token to read: it is empty or only white space");

@@ -83,11 +83,23 @@ export function writeModelFile({ config, vocabulary, tensors }) {
 
 /**
  * A corpus model file: `symbols` after the four specials, contextLength 2 · length, weights of
- * a sort trainer of the same shape (seeded; `initStd` large enough for peaked predictions).
+ * a sort trainer of the same shape (seeded; `initStd` large enough for peaked predictions);
+ * `extra` keys added to the configuration (e.g. lowercase: true).
  */
 export function corpusModelFile(
   engine,
-  { level = 'character', symbols, length = 8, layers = 2, heads = 2, dModel = 16, seed = 3, initStd = 0.5, edit },
+  {
+    level = 'character',
+    symbols,
+    length = 8,
+    layers = 2,
+    heads = 2,
+    dModel = 16,
+    seed = 3,
+    initStd = 0.5,
+    extra = {},
+    edit,
+  },
 ) {
   const vocabulary = [...SPECIALS, ...symbols];
   const trainer = engine.createTrainer({
@@ -109,7 +121,14 @@ export function corpusModelFile(
   // The task's keys (task, taskLength, …) go; a corpus model has none.
   const config = Object.fromEntries(Object.entries(file.config).filter(([key]) => !key.startsWith('task')));
   const model = {
-    config: { ...config, vocabulary: level, corpus: 'test symbols', title: 'a test model', titleZh: '测试模型' },
+    config: {
+      ...config,
+      vocabulary: level,
+      corpus: 'test symbols',
+      title: 'a test model',
+      titleZh: '测试模型',
+      ...extra,
+    },
     vocabulary,
     tensors: file.tensors,
   };

@@ -16,7 +16,14 @@ const engine = await createEngine();
 const POEM = [...'床前明月光，疑是地上霜。举头望低思故乡\n'];
 const WORDS = ['the', 'cat', 'sat', 'on', 'mat', '.', 'a', 'dog'];
 const charFile = corpusModelFile(engine, { symbols: POEM, length: 8 }); // contextLength 16
-const wordFile = corpusModelFile(engine, { level: 'word', symbols: WORDS, length: 6, seed: 5 });
+// Trained on lower-cased text, as the Brown model: typed words are looked up in lower case.
+const wordFile = corpusModelFile(engine, {
+  level: 'word',
+  symbols: WORDS,
+  length: 6,
+  seed: 5,
+  extra: { lowercase: true },
+});
 
 function withModel(file, fn) {
   const model = engine.loadModel(file);
@@ -71,6 +78,10 @@ test('a corpus model file loads as a LanguageModel with its vocabulary, level an
     throwsAttention(() => model.evaluate(10), { code: 'INVALID_ARGUMENT', field: 'model', message: /toy-task/ });
   });
   withModel(wordFile, (model) => assert.equal(model.vocabularyLevel, 'word'));
+  // Without "lowercase": true the vocabulary is case-sensitive.
+  withModel(corpusModelFile(engine, { level: 'word', symbols: WORDS, length: 6 }), (model) =>
+    assert.deepEqual(model.encode('The the').unknown, [true, false]),
+  );
 });
 
 test('encode reads code points or words, flags unknown symbols and cuts at the context', () => {
@@ -93,7 +104,7 @@ test('encode reads code points or words, flags unknown symbols and cuts at the c
     assert.deepEqual(model.encode(''), { tokens: [], ids: [], unknown: [], total: 0, cut: 0 });
   });
   withModel(wordFile, (model) => {
-    // The engine's tokenizer; a word not in the vocabulary is looked up in lower case.
+    // The engine's tokenizer; every word looked up in lower case (the file says lowercase: true).
     const e = model.encode('The cat sat on a MAT, the fox.');
     assert.deepEqual(e.tokens, ['The', 'cat', 'sat', 'on', 'a', 'MAT', ',', 'the', 'fox', '.']);
     const id = (w) => model.vocabulary.indexOf(w);
@@ -374,6 +385,11 @@ test('bad corpus files and bad calls are refused, naming the field', () => {
     /single character/,
   );
   refuses(new TextEncoder().encode('床前明月光'), 'model.magic');
+  refuses(
+    corpusModelFile(engine, { symbols: POEM, extra: { lowercase: 'yes' } }),
+    'model.config.lowercase',
+    /boolean|true|false/,
+  );
   // A symbol not in a large vocabulary is named with the first few symbols, not thousands.
   const many = Array.from({ length: 60 }, (_, i) => String.fromCodePoint(0x4e00 + i));
   withModel(corpusModelFile(engine, { symbols: many }), (model) =>

@@ -13,7 +13,7 @@ export interface Encoded {
   /** The text's own symbols (characters or words), as typed, at most contextLength. */
   tokens: string[];
   ids: number[];
-  /** Read as <unk>: not in the vocabulary (a word is also looked up in lower case). */
+  /** Read as <unk>: not in the vocabulary (looked up in lower case when config.lowercase). */
   unknown: boolean[];
   /** Symbols in the whole text. */
   total: number;
