@@ -121,7 +121,7 @@ try {
 }
 
 const table = [
-  `Chromium ${browser.version()} headless, ${os.cpus().length} cores (shared with other jobs), ${RUNS} runs, each a fresh page: from choosing the model to the painted frame that shows the grid of every layer and head (fetch, load and run in the engine's worker, the explorer opened on layer 1).`,
+  `Chromium ${browser.version()} headless, ${os.cpus().length} cores shared with other jobs (load average ${os.loadavg()[0].toFixed(1)} when it ended: on a quiet machine expect less), ${RUNS} runs, each a fresh page: from choosing the model to the painted frame that shows the grid of every layer and head (fetch, load and run in the engine's worker, the explorer opened on layer 1).`,
   '',
   '| model | first model view, median ms | worst run ms | longest main-thread task meanwhile, median ms |',
   '| --- | ---: | ---: | ---: |',

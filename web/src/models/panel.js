@@ -152,8 +152,11 @@ export function createModelPanel(root, store, engine) {
         root.querySelector('.stepper')?.scrollIntoView({ block: 'nearest' });
       },
     });
-    drawBlock($('model-block'), view, { strings: s });
     drawNext($('model-next'), view, { strings: s, state, set: (patch) => store.set(patch), onContinue });
+    // The block (8 heatmaps of tokens × up to 4·d_model) in a task of its own: the grid and the
+    // prediction are painted first, and no single task holds the page for both.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (mine === run) drawBlock($('model-block'), view, { strings: s });
   }
 
   async function onContinue(greedy) {
