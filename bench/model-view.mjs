@@ -12,11 +12,9 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startServer } from '../build-scripts/serve.mjs';
 import { createEngine } from '../dist/engine/engine.js';
 import { corpusModelFile } from '../tests/node/corpus_model_support.mjs';
-import { CHROMIUM_ARGS, writeDocSection } from './docs-section.mjs';
+import { median, startSite, writeSection } from './page-site.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {
@@ -28,7 +26,6 @@ const TEXT = {
   tang: '床前明月光，疑是地上霜。举头望明月，低头思故乡。',
   brown: 'The jury said it did find that the city',
 };
-const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 
 /** Runs in the page before its scripts: records every long task (over 50 ms). */
 function observeLongTasks() {
@@ -40,12 +37,7 @@ function observeLongTasks() {
 
 const shipped = ['tang', 'brown'].filter((key) => existsSync(path.join(root, 'models', `${key}.model`)));
 const profile = mkdtempSync(path.join(os.tmpdir(), 'ae-bench-'));
-const server = await startServer({ port: 0, host: '127.0.0.1' });
-const url = `http://127.0.0.1:${server.address().port}/`;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: CHROMIUM_ARGS,
-});
+const { browser, base: url, close } = await startSite();
 
 // The "file" case: a stand-in of about a shipped model's shape (1,000 symbols, 4 layers × 4
 // heads, d_model 128, 64 tokens of context), float32, made from seeded weights.
@@ -115,8 +107,7 @@ try {
     console.log(rows.at(-1));
   }
 } finally {
-  await browser.close();
-  server.close();
+  await close();
   rmSync(profile, { recursive: true, force: true });
 }
 
@@ -129,10 +120,4 @@ const table = [
 ].join('\n');
 console.log(table);
 
-if (process.argv.includes('--write')) {
-  writeDocSection(
-    'model-view',
-    table,
-    '## Trained models: time to the first model view\n\nWritten by `node bench/model-view.mjs --write` (needs `npm run build`). Models are fetched, loaded and run in the engine\'s Web Worker, so the page keeps answering while a model loads; a "longest task" of "< 50" means no task over 50 ms.',
-  );
-}
+if (process.argv.includes('--write')) writeSection('model-view', table);

@@ -6,12 +6,8 @@
 //   node bench/page-longtask.mjs [--runs 3] [--tokens 2048] [--write]
 //
 // --write puts the table into docs/benchmarks.md between the page-longtask markers.
-import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { startServer } from '../build-scripts/serve.mjs';
-import { CHROMIUM_ARGS, writeDocSection } from './docs-section.mjs';
+import { median, startSite, writeSection } from './page-site.mjs';
 
 const arg = (name, fallback) => {
   const k = process.argv.indexOf(`--${name}`);
@@ -111,19 +107,11 @@ async function measureSwitches(browser, base) {
   return out;
 }
 
-const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
-
-const server = await startServer({ port: 0 });
-const profile = mkdtempSync(path.join(os.tmpdir(), 'bench-longtask-'));
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: CHROMIUM_ARGS,
-});
+const { browser, base, close } = await startSite();
 const results = {}; // label → [longest per run]
 const switches = {}; // label → [longest per run]
 let tokens;
 try {
-  const base = `http://127.0.0.1:${server.address().port}/`;
   for (let r = 0; r < RUNS; r++) {
     for (const config of CONFIGS) {
       const result = await measureOne(browser, base, config);
@@ -137,9 +125,7 @@ try {
     }
   }
 } finally {
-  await browser.close();
-  server.close();
-  rmSync(profile, { recursive: true, force: true });
+  await close();
 }
 
 const fmt = (ms) => (typeof ms === 'string' ? ms : ms === 0 ? '< 50' : String(Math.round(ms)));
@@ -162,4 +148,4 @@ const table = [
 ].join('\n');
 console.log(table);
 
-if (process.argv.includes('--write')) writeDocSection('page-longtask', table);
+if (process.argv.includes('--write')) writeSection('page-longtask', table);

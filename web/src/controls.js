@@ -1,7 +1,7 @@
 // The sentence box, presets, tokenization mode and model controls: each change goes to the
-// store at once. Typing has no debounce: a keystroke's trace and views fit in a frame up to
-// 64 tokens (docs/benchmarks.md, page-keystroke), and past explorer.js CHEAP_CELLS only the
-// newest state is computed, so fast typing in a long text queues no work either.
+// store at once. Typing has no debounce: the explorer draws only the newest state and past
+// explorer.js CHEAP_CELLS computes only the newest, so a debounce would only add its delay
+// to the same work (docs/benchmarks.md, "Typing: from a keystroke to the painted frame").
 import { D_MODELS, MASKS, PRESETS, TUTORIAL, TUTORIAL_SENTENCE, defaultState, parseField } from './state.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
 

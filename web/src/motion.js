@@ -5,7 +5,23 @@ export function reducedMotion() {
   return Boolean(query?.matches);
 }
 
-/** Duration in ms, or 0 under reduced motion. */
+let still = 0;
+
+/**
+ * Runs draw() with every duration() 0: a keystroke's redraw shows its final state in the frame
+ * it is drawn in. Transitions that glide every cell's colour cost more than that frame
+ * (docs/benchmarks.md, page-keystroke), and typing is not the moment they teach anything.
+ */
+export function withoutMotion(draw) {
+  still++;
+  try {
+    return draw();
+  } finally {
+    still--;
+  }
+}
+
+/** Duration in ms, or 0 under reduced motion and inside withoutMotion(). */
 export function duration(ms) {
-  return reducedMotion() ? 0 : ms;
+  return reducedMotion() || still > 0 ? 0 : ms;
 }

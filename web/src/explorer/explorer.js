@@ -15,35 +15,21 @@ import { drawExplanation } from '../views/explain.js';
 import { VIEWS } from '../views/registry.js';
 import { buildStepper, updateStepper } from '../views/stepper.js';
 import { hideTooltip } from '../tooltip.js';
+import { withoutMotion } from '../motion.js';
 import { explorerMarkup } from './template.js';
 import { NotLoaded } from './lazy-trace.js';
 import { requestsFor } from './needs.js';
 import { engineOptions, MODEL_FIELDS, modelTraceOptions, TRAINED_FIELDS } from './options.js';
 import { download, figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js';
+import { chipList } from './chips.js';
 import { createModelPanel } from '../models/panel.js';
 
 // What a new trace is computed for: the engine's options, or a trained model's layer.
 const TRACE_FIELDS = [...new Set([...MODEL_FIELDS, ...TRAINED_FIELDS])];
 
-// Past this many chips the list scrolls in a box of its own: 2,048 chips filled screens.
-const MANY_CHIPS = 200;
-// New chips are added this many per task, one task after each frame: laying out all 2,048 in
-// the page's first frame was its longest task (docs/benchmarks.md, "The page at its limits").
-const CHIP_CHUNK = 256;
-
 // Traces up to this many n×m cells over all heads (e.g. 64 tokens × 16 heads) are computed
 // for every keystroke; beyond, only for the newest state.
 const CHEAP_CELLS = 65536;
-
-/**
- * Resolves in a task after the next frame has been drawn, or after 100 ms where no frame
- * comes (a hidden tab draws none), so that work queued with it never waits forever.
- */
-const afterFrame = () =>
-  new Promise((resolve) => {
-    const fallback = setTimeout(resolve, 100);
-    requestAnimationFrame(() => setTimeout(() => (clearTimeout(fallback), resolve()), 0));
-  });
 
 /**
  * @param root an empty element to fill
@@ -79,10 +65,11 @@ export function createExplorer(root, o) {
   let latest = null; // the trace opened last; its answer may still be on its way
   let latestModel = null; // the newest computeModel() (a model may still be loading)
   let opened = Promise.resolve(); // resolves when `latest` is drawable (or failed)
-  let chipsRun = 0; // the newest renderChips(); an older one's later chunks stop
+  const chips = chipList($('tokens'));
   let chipsDone = Promise.resolve(); // resolves when every chip of the trace is in the list
   let traceChanged = false;
   let stepChanged = false;
+  let typed = false; // the sentence changed since the last draw: draw it without motion
   let stageDirty = true; // a field the stage reads changed since it was drawn
   const strings = () => stringsFor(store.get().lang);
 
@@ -217,36 +204,6 @@ export function createExplorer(root, o) {
     setTrace(null);
   }
 
-  /**
-   * The trace's tokens as chips. Chips already shown are updated at once; new ones come
-   * CHIP_CHUNK per task after each frame, so that the first frame at 2,048 tokens lays out
-   * the views and 256 chips, not 2,048. Resolves when all are in.
-   */
-  function renderChips() {
-    const run = ++chipsRun;
-    const list = $('tokens');
-    const next = (shown) => {
-      if (run !== chipsRun) return undefined;
-      const tokens = trace?.tokens ?? [];
-      joinChips(list, tokens.slice(0, shown));
-      return shown < tokens.length ? afterFrame().then(() => next(shown + CHIP_CHUNK)) : undefined;
-    };
-    return Promise.resolve(next(Math.max(CHIP_CHUNK, list.childElementCount)));
-  }
-
-  function joinChips(list, tokens) {
-    d3.select(list)
-      .classed('many', (trace?.tokens.length ?? 0) > MANY_CHIPS)
-      .selectAll('li')
-      .data(tokens, (d, i) => `${i}:${d}`)
-      .join('li')
-      .attr('class', 'chip')
-      // A trained model reads a symbol outside its vocabulary as <unk> (issue 12 §4).
-      .classed('unknown', (_, i) => Boolean(trace?.unknown?.[i]))
-      .text((d) => d)
-      .attr('title', (_, i) => `#${i}`);
-  }
-
   function setText(el, text) {
     if (el.textContent !== text) el.textContent = text;
   }
@@ -367,6 +324,7 @@ export function createExplorer(root, o) {
     const s = strings();
     const modelChanged = TRACE_FIELDS.some((f) => changed.has(f));
     if (changed.has('step')) stepChanged = true;
+    if (changed.has('sentence')) typed = true;
     // Hovering a token or picking a cell changes only what the views read (UI_FIELDS): the
     // controls, the stepper, the listener and the stage stay as they are.
     const viewsOnly = changed.size > 0 && [...changed].every((f) => UI_FIELDS.includes(f));
@@ -404,7 +362,7 @@ export function createExplorer(root, o) {
     const s = strings();
     if (traceChanged) {
       traceChanged = false;
-      chipsDone = renderChips();
+      chipsDone = chips.show(trace?.tokens ?? [], trace?.unknown);
       // A token or cell of the last trace that this one does not have is let go; the
       // store's change draws again.
       const stale = staleUI(state);
@@ -414,10 +372,15 @@ export function createExplorer(root, o) {
       }
     }
     renderTexts(state, s);
-    if (stageDirty) renderStage(state, s, stepChanged);
+    const drawViews = () => {
+      if (stageDirty) renderStage(state, s, stepChanged);
+      renderViews(state, s);
+    };
+    if (typed && !stepChanged) withoutMotion(drawViews);
+    else drawViews();
     stageDirty = false;
     stepChanged = false;
-    renderViews(state, s);
+    typed = false;
   }
 
   /** { focus: null } and/or { pair: null } when they name what the trace does not have, else null. */

@@ -6,6 +6,7 @@ import { formatExact, headColor } from '../scales.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 import { pixels } from './pixels.js';
+import { forget, putAttrs, setTexts } from './dom.js';
 
 const MAX_WIDTH = 9;
 // Below min a line is thinner than a hair: not drawn. Beyond max lines the view keeps the
@@ -67,20 +68,27 @@ export function drawLinks(svg, trace, o) {
           ? exit.transition().duration(t).attr('stroke-width', 0).attr('stroke-opacity', 0).remove()
           : exit.remove(),
     )
-    .attr('class', (d) => (isPair(d) ? 'link pair' : 'link'))
-    .attr('data-head', (d) => d.h)
-    .attr('data-i', (d) => d.i)
-    .attr('data-j', (d) => d.j)
-    .attr('data-weight', (d) => d.weight)
-    .attr('stroke', (d) => headColor(d.h))
-    .attr('stroke-linecap', 'round');
-  (animate ? lines.transition().duration(t) : lines.interrupt())
-    .attr('x1', xLeft)
-    .attr('x2', xRight)
-    .attr('y1', (d) => yOf(d.i) + offset(d.h))
-    .attr('y2', (d) => yOf(d.j) + offset(d.h))
-    .attr('stroke-width', (d) => (isPair(d) ? 2 : 0) + Math.max(0.5, d.weight * MAX_WIDTH))
-    .attr('stroke-opacity', (d) => (visible(d) ? (isPair(d) ? 1 : Math.max(0.05, d.weight)) : 0.03));
+    .call(putAttrs, {
+      class: (d) => (isPair(d) ? 'link pair' : 'link'),
+      'data-head': (d) => d.h,
+      'data-i': (d) => d.i,
+      'data-j': (d) => d.j,
+      'data-weight': (d) => d.weight,
+      stroke: (d) => headColor(d.h),
+      'stroke-linecap': 'round',
+    });
+  const geometry = {
+    x1: xLeft,
+    x2: xRight,
+    y1: (d) => yOf(d.i) + offset(d.h),
+    y2: (d) => yOf(d.j) + offset(d.h),
+    'stroke-width': (d) => (isPair(d) ? 2 : 0) + Math.max(0.5, d.weight * MAX_WIDTH),
+    'stroke-opacity': (d) => (visible(d) ? (isPair(d) ? 1 : Math.max(0.05, d.weight)) : 0.03),
+  };
+  if (animate) {
+    const moving = forget(lines, Object.keys(geometry)).transition().duration(t);
+    for (const [name, value] of Object.entries(geometry)) moving.attr(name, value);
+  } else putAttrs(lines.interrupt(), geometry);
 
   const tokens = [
     ...trace.tokens.map((text, index) => ({ side: 'query', index, text })),
@@ -91,18 +99,17 @@ export function drawLinks(svg, trace, o) {
     .selectAll('text.token')
     .data(tokens, (d) => `${d.side}:${d.index}`)
     .join('text')
-    .attr(
-      'class',
-      (d) => `token ${d.side}${focused(d) ? ' focused' : ''}${o.focus?.locked && focused(d) ? ' locked' : ''}`,
-    )
-    .attr('x', (d) => (d.side === 'query' ? xLeft - 8 : xRight + 8))
-    .attr('y', (d) => yOf(d.index))
-    .attr('text-anchor', (d) => (d.side === 'query' ? 'end' : 'start'))
-    .attr('tabindex', 0)
-    .attr('role', 'button')
-    .attr('aria-pressed', (d) => String(Boolean(o.focus?.locked && focused(d))))
-    .attr('aria-label', (d) => `${d.side === 'query' ? o.strings.query : o.strings.keys} ${d.index}: ${d.text}`)
-    .text((d) => d.text)
+    .call(putAttrs, {
+      class: (d) => `token ${d.side}${focused(d) ? ' focused' : ''}${o.focus?.locked && focused(d) ? ' locked' : ''}`,
+      x: (d) => (d.side === 'query' ? xLeft - 8 : xRight + 8),
+      y: (d) => yOf(d.index),
+      'text-anchor': (d) => (d.side === 'query' ? 'end' : 'start'),
+      tabindex: 0,
+      role: 'button',
+      'aria-pressed': (d) => String(Boolean(o.focus?.locked && focused(d))),
+      'aria-label': (d) => `${d.side === 'query' ? o.strings.query : o.strings.keys} ${d.index}: ${d.text}`,
+    })
+    .call(setTexts, (d) => d.text)
     .on('pointerenter focus', (event, d) => {
       if (!o.focus?.locked) o.onFocus({ side: d.side, index: d.index, locked: false });
     })

@@ -6,6 +6,7 @@ import { formatExact, formatFit, textColorOn } from '../scales.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 import { pixels } from './pixels.js';
+import { put, setTexts } from './dom.js';
 
 const SVG_CELL_LIMIT = 4096;
 // Past this many cells, a grid too small to print numbers is drawn as one image: thousands of
@@ -92,14 +93,14 @@ export function drawMatrix(g, step, options) {
     .attr('x', m.left - 4)
     .attr('y', (_, i) => m.top + i * cell + cell / 2)
     .attr('font-size', Math.min(LABEL_FONT + 2, Math.max(8, cell * 0.6)))
-    .text((d) => d);
+    .call(setTexts, (d) => d);
   g.selectAll('text.col-label')
     .data(m.tokenCols ? colLabels : [])
     .join('text')
     .attr('class', 'col-label')
     .attr('transform', (_, j) => `translate(${m.left + j * cell + cell / 2},${m.top - 4}) rotate(-50)`)
     .attr('font-size', Math.min(LABEL_FONT + 2, Math.max(8, cell * 0.6)))
-    .text((d) => d);
+    .call(setTexts, (d) => d);
 
   const cellsGroup = g
     .selectAll('g.cells')
@@ -150,37 +151,45 @@ export function drawMatrix(g, step, options) {
           .attr('opacity', t ? 0 : 1);
         e.append('rect');
         e.append('text');
-        e.transition()
-          .duration(t)
-          .delay((d) => (t ? delay(d.i, d.j) : 0))
-          .attr('opacity', 1);
+        if (t)
+          e.transition()
+            .duration(t)
+            .delay((d) => delay(d.i, d.j))
+            .attr('opacity', 1);
         return e;
       },
       (update) => update,
       (exit) => exit.remove(),
-    )
-    .attr('transform', (d) => `translate(${d.j * cell},${d.i * cell})`)
-    .classed('masked', (d) => Boolean(options.masked?.(d.i, d.j)))
-    .attr('data-i', (d) => d.i)
-    .attr('data-j', (d) => d.j)
-    .attr('data-value', (d) => d.v);
-
-  const rects = groups
-    .select('rect')
-    .attr('width', cell - 1)
-    .attr('height', cell - 1);
+    );
+  const fillOf = (d) => (options.masked?.(d.i, d.j) ? 'url(#hatch)' : color(d.v));
   // Colours glide to their new values on small grids; large ones change at once (cheaper).
-  (t && cells.length <= 600 ? rects.transition().duration(t) : rects.interrupt()).attr('fill', (d) =>
-    options.masked?.(d.i, d.j) ? 'url(#hatch)' : color(d.v),
-  );
-  groups
-    .select('text')
-    .attr('x', (cell - 1) / 2)
-    .attr('y', (cell - 1) / 2)
-    .attr('font-size', fontSize)
+  const glide = t && cells.length <= 600;
+  const rects = groups.select('rect');
+  if (glide) rects.transition().duration(t).attr('fill', fillOf);
+  else rects.interrupt();
+  groups.each(function update(d) {
+    const [rect, text] = this.children;
+    const masked = Boolean(options.masked?.(d.i, d.j));
+    const fill = fillOf(d);
+    put(this, 'transform', `translate(${d.j * cell},${d.i * cell})`);
+    this.classList.toggle('masked', masked);
+    put(this, 'data-i', d.i);
+    put(this, 'data-j', d.j);
+    put(this, 'data-value', d.v);
+    put(rect, 'width', cell - 1);
+    put(rect, 'height', cell - 1);
+    // A transition writes the fill itself: the next write must not trust what is cached.
+    if (glide) delete rect.__written?.fill;
+    else put(rect, 'fill', fill);
+    put(text, 'x', (cell - 1) / 2);
+    put(text, 'y', (cell - 1) / 2);
+    put(text, 'font-size', fontSize);
     // A style, not an attribute: the page's CSS colours svg text, and styles win over attributes.
-    .style('fill', (d) => (options.masked?.(d.i, d.j) ? '#555' : textColorOn(color(d.v))))
-    .text((d) => (showNumbers ? formatFit(d.v, chars) : ''));
+    const ink = masked ? '#555' : textColorOn(fill);
+    if (text.__ink !== ink) text.style.fill = text.__ink = ink;
+    const label = showNumbers ? formatFit(d.v, chars) : '';
+    if (text.textContent !== label) text.textContent = label;
+  });
 
   // One set of listeners on the grid, not one per cell: cells are re-rendered on every edit.
   const cellOf = (event) => {

@@ -87,13 +87,21 @@ export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34 
           .attr('class', (d) => (d.op ? 'operand operator' : 'operand matrix'))
           .attr('transform', (d) => `translate(${d.x},${d.y})`)
           .attr('opacity', t ? 0 : 1)
-          .call((e) => e.transition().duration(t).attr('opacity', 1)),
+          .call((e) => t && e.transition().duration(t).attr('opacity', 1)),
+      // Without motion (reduced, or a keystroke's redraw) no transition is made at all: one
+      // of 0 ms still writes in the next frame's animation callbacks.
       (update) =>
         update.call((u) =>
-          u
-            .transition()
-            .duration(t)
-            .attr('transform', (d) => `translate(${d.x},${d.y})`),
+          t
+            ? u
+                .transition()
+                .duration(t)
+                .attr('transform', (d) => `translate(${d.x},${d.y})`)
+            : // Interrupting a fade-in must not leave it half-transparent.
+              u
+                .interrupt()
+                .attr('opacity', 1)
+                .attr('transform', (d) => `translate(${d.x},${d.y})`),
         ),
       (exit) => exit.remove(),
     )

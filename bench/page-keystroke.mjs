@@ -1,0 +1,110 @@
+// Typing in the page (issue 11 §6): from a keystroke's `input` event to the painted frame in
+// which the open view shows the token it added, in Chromium, for every view at 8, 32 and 64
+// tokens (the page's default model otherwise: d_model 8, 2 heads, step 1). Each sample types
+// one letter after "… word " with the keyboard, so that it starts a new token, and records
+// event.timeStamp → the first frame after the view's DOM holds that token: a
+// requestAnimationFrame queued once it does, then a message task, which runs after that
+// frame's style, layout and paint. Medians over RUNS keystrokes. Needs `npm run build` first.
+//
+//   node bench/page-keystroke.mjs [--runs 15] [--write]
+//
+// --write puts the table into docs/benchmarks.md between the page-keystroke markers.
+import { VIEWS } from '../web/src/views/registry.js';
+import { median, startSite, writeSection } from './page-site.mjs';
+
+const arg = (name, fallback) => {
+  const k = process.argv.indexOf(`--${name}`);
+  return k > 0 ? process.argv[k + 1] : fallback;
+};
+const RUNS = Number(arg('runs', 15));
+const SIZES = [8, 32, 64];
+const MARKER = 'z'; // a token no base sentence has
+const WORDS = 'the cat sat on a mat and we ate hot pot in it so you can see how far it goes'.split(' ');
+/** n - 1 words and a space: the letter typed after it is token n. */
+const baseSentence = (n) => `${Array.from({ length: n - 1 }, (_, i) => WORDS[i % WORDS.length]).join(' ')} `;
+
+/** In the page: resolves with the milliseconds from the next `input` event to the frame that shows `marker`. */
+function arm({ role, marker }) {
+  const input = document.querySelector('[data-role=sentence]');
+  const target = document.querySelector(`[data-role=${role}]`);
+  window.__keystroke = new Promise((resolve, reject) => {
+    let start = null;
+    input.addEventListener('input', (event) => (start = event.timeStamp), { once: true });
+    // A label with the token, or (the softmax view, whose key labels thin out) one bar more.
+    const bars = () => target.querySelectorAll('.chart-weights rect.bar').length;
+    const barsBefore = bars();
+    const shown = () =>
+      [...target.querySelectorAll('text, span, li, th, label')].some((el) => el.textContent === marker) ||
+      (barsBefore > 0 && bars() === barsBefore + 1);
+    const observer = new MutationObserver(() => {
+      if (start === null || !shown()) return;
+      observer.disconnect();
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => resolve(performance.now() - start);
+        channel.port2.postMessage(0);
+      });
+    });
+    observer.observe(target, { subtree: true, childList: true, characterData: true });
+    setTimeout(() => {
+      const state = window.attentionExplorer.store.get();
+      reject(new Error(`the view never showed "${marker}" (sentence "${state.sentence}", input "${input.value}")`));
+    }, 20_000);
+  });
+}
+
+/** One keystroke's latency at `n` tokens in `view` (the page is open at that view). */
+async function sample(page, view, n) {
+  const sentence = baseSentence(n);
+  await page.evaluate(async (s) => {
+    document.querySelector('[data-role=sentence]').value = s;
+    window.attentionExplorer.store.set({ sentence: s });
+    await window.attentionExplorer.idle();
+  }, sentence);
+  await page.focus('[data-role=sentence]');
+  await page.keyboard.press('End');
+  await page.evaluate(arm, { role: VIEWS[view].role, marker: MARKER });
+  await page.keyboard.press(MARKER);
+  return page.evaluate(() => window.__keystroke);
+}
+
+const { browser, base, close } = await startSite();
+const rows = []; // { view, n, median, max }
+try {
+  for (const view of Object.keys(VIEWS)) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${base}?view=${view}&lang=en`);
+    await page.waitForFunction(() => window.attentionExplorer);
+    for (const n of SIZES) {
+      await sample(page, view, n); // warm-up: the first trace of a size allocates
+      const times = [];
+      for (let r = 0; r < RUNS; r++) times.push(await sample(page, view, n));
+      rows.push({ view, n, median: median(times), max: Math.max(...times) });
+      console.error(
+        `${view}, ${n} tokens: median ${median(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`,
+      );
+    }
+    await context.close();
+  }
+} finally {
+  await close();
+}
+
+const table = [
+  `| view | 8 tokens | 32 tokens | 64 tokens |`,
+  `| --- | ---: | ---: | ---: |`,
+  ...Object.keys(VIEWS).map(
+    (view) =>
+      `| ${view} | ${SIZES.map((n) => {
+        const row = rows.find((r) => r.view === view && r.n === n);
+        return `${row.median.toFixed(1)} ms (max ${row.max.toFixed(0)})`;
+      }).join(' | ')} |`,
+  ),
+].join('\n');
+console.log(table);
+
+if (process.argv.includes('--write')) {
+  const date = new Date().toISOString().slice(0, 10);
+  writeSection('page-keystroke', `Median of ${RUNS} keystrokes (max in brackets), ${date}:\n\n${table}`);
+}

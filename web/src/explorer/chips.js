@@ -1,0 +1,50 @@
+// The sentence's tokens as chips under the input. Chips already shown are updated at once
+// (typing does not flicker); new ones come CHIP_CHUNK per task after each frame, so that the
+// first frame at 2,048 tokens lays out the views and 256 chips, not 2,048.
+import * as d3 from 'd3';
+
+// Past this many chips the list scrolls in a box of its own: 2,048 chips filled screens.
+const MANY_CHIPS = 200;
+// New chips are added this many per task, one task after each frame: laying out all 2,048 in
+// the page's first frame was its longest task (docs/benchmarks.md, "The page at its limits").
+const CHIP_CHUNK = 256;
+
+/**
+ * Resolves in a task after the next frame has been drawn, or after 100 ms where no frame
+ * comes (a hidden tab draws none), so that work queued with it never waits forever.
+ */
+const afterFrame = () =>
+  new Promise((resolve) => {
+    const fallback = setTimeout(resolve, 100);
+    requestAnimationFrame(() => setTimeout(() => (clearTimeout(fallback), resolve()), 0));
+  });
+
+/** The chips of the <ol> `list`: show(tokens, unknown flags) resolves once every chip is in; a newer call stops an older one. */
+export function chipList(list) {
+  let run = 0;
+  let unknown = null; // a trained model's flags: which tokens it reads as <unk>
+  const join = (tokens, all) =>
+    d3
+      .select(list)
+      .classed('many', all > MANY_CHIPS)
+      .selectAll('li')
+      .data(tokens, (d, i) => `${i}:${d}`)
+      .join('li')
+      .attr('class', 'chip')
+      // A trained model reads a symbol outside its vocabulary as <unk> (issue 12 §4).
+      .classed('unknown', (_, i) => Boolean(unknown?.[i]))
+      .text((d) => d)
+      .attr('title', (_, i) => `#${i}`);
+  return {
+    show(tokens, flags = null) {
+      const mine = ++run;
+      unknown = flags;
+      const next = (shown) => {
+        if (mine !== run) return undefined;
+        join(tokens.slice(0, shown), tokens.length);
+        return shown < tokens.length ? afterFrame().then(() => next(shown + CHIP_CHUNK)) : undefined;
+      };
+      return Promise.resolve(next(Math.max(CHIP_CHUNK, list.childElementCount)));
+    },
+  };
+}
