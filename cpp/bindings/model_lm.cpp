@@ -128,7 +128,8 @@ Status EncodeText(const TextReader& reader, const std::string& text, bool keep_e
   Status status = CheckUtf8(text, "text");
   if (!status.ok()) return status;
   std::vector<std::string> symbols;
-  if (vocabulary.level() == VocabularyLevel::kWord) {
+  const bool words = vocabulary.level() == VocabularyLevel::kWord;
+  if (words) {
     if (!(status = Tokenize(text, &symbols)).ok()) return status;
   } else {
     for (size_t offset = 0; offset < text.size();) {
@@ -147,7 +148,10 @@ Status EncodeText(const TextReader& reader, const std::string& text, bool keep_e
   const int first = keep_end ? result.cut : 0;
   for (int i = first; i < first + kept; ++i) {
     std::string& symbol = symbols[static_cast<size_t>(i)];
-    const int id = vocabulary.Id(reader.lowercase ? AsciiLower(symbol) : symbol);
+    int id = vocabulary.Id(reader.lowercase ? AsciiLower(symbol) : symbol);
+    // A word model without the key (files written before it) still finds "The" as "the".
+    if (id == Vocabulary::kUnknown && words && !reader.lowercase)
+      id = vocabulary.Id(AsciiLower(symbol));
     result.ids.push_back(id);
     result.unknown.push_back(id == Vocabulary::kUnknown);
     result.symbols.push_back(std::move(symbol));

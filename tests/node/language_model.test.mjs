@@ -78,9 +78,17 @@ test('a corpus model file loads as a LanguageModel with its vocabulary, level an
     throwsAttention(() => model.evaluate(10), { code: 'INVALID_ARGUMENT', field: 'model', message: /toy-task/ });
   });
   withModel(wordFile, (model) => assert.equal(model.vocabularyLevel, 'word'));
-  // Without "lowercase": true the vocabulary is case-sensitive.
+  // Without "lowercase": true (as models/brown.model, written before the key) a word not found
+  // as typed is looked up in lower case; characters are not.
   withModel(corpusModelFile(engine, { level: 'word', symbols: WORDS, length: 6 }), (model) =>
-    assert.deepEqual(model.encode('The the').unknown, [true, false]),
+    assert.deepEqual(model.encode('The the Dog').ids, [4, 4, 11]),
+  );
+  const abc = { symbols: [...'abc'], length: 4 };
+  withModel(corpusModelFile(engine, abc), (model) =>
+    assert.deepEqual(model.encode('aBc').unknown, [false, true, false]),
+  );
+  withModel(corpusModelFile(engine, { ...abc, extra: { lowercase: true } }), (model) =>
+    assert.deepEqual(model.encode('aBc').ids, [4, 5, 6]),
   );
 });
 
