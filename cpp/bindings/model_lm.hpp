@@ -38,8 +38,8 @@ Status SaveCorpusModel(const train::Model<float>& model, const std::vector<std::
 
 // Text as the model reads it: [total] symbols (character level: code points; word level: the
 // engine's Tokenize), each mapped to its id (looked up in ASCII lower case when the reader says
-// so; a word not found as typed is also looked up in lower case) or <unk>. At most `context` symbols are kept: the first ones, or the last ones when
-// `keep_end`.
+// so; a word not found as typed is also looked up in lower case) or <unk>. At most `context`
+// symbols are kept: the first ones, or the last ones when `keep_end`.
 struct EncodedText {
   std::vector<std::string> symbols;  // [n ≤ context] the text's own symbols, as typed
   std::vector<int> ids;              // [n]
