@@ -3,7 +3,7 @@
 //                              component attention-explorer.js, CSS, fonts and the engine's .wasm
 //   dist/attention-explorer.html  everything in one file (JS, CSS, fonts, WASM) for file://
 import { build } from 'esbuild';
-import { copyFile, cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -64,7 +64,35 @@ function virtualText(name, text) {
   };
 }
 const virtualWorker = virtualText('engine-worker', workerSource);
-common.plugins = [woff2Only, virtualWorker];
+// The trained models (models/*.model, issue 12): files of the site (dist/site/models/), fetched
+// on first use; the single file carries them inside as base64 (web/src/models/load.js).
+const modelNames = (await readdir(path.join(root, 'models')).catch(() => [])).filter((f) => f.endsWith('.model'));
+const modelsFetched = {
+  name: 'virtual-model-files',
+  setup(b) {
+    b.onResolve({ filter: /^virtual:model-files$/ }, () => ({ path: 'model-files', namespace: 'virtual-model-files' }));
+    b.onLoad({ filter: /.*/, namespace: 'virtual-model-files' }, () => ({
+      contents: 'export default null;',
+      loader: 'js',
+    }));
+  },
+};
+const modelsInside = {
+  name: 'virtual-model-files',
+  setup(b) {
+    b.onResolve({ filter: /^virtual:model-files$/ }, () => ({ path: 'model-files', namespace: 'virtual-model-files' }));
+    b.onLoad({ filter: /.*/, namespace: 'virtual-model-files' }, async () => {
+      const entries = await Promise.all(
+        modelNames.map(async (f) => [
+          f.replace(/\.model$/, ''),
+          (await readFile(path.join(root, 'models', f))).toString('base64'),
+        ]),
+      );
+      return { contents: `export default ${JSON.stringify(Object.fromEntries(entries))};`, loader: 'js' };
+    });
+  },
+};
+common.plugins = [woff2Only, virtualWorker, modelsFetched];
 
 // Start clean: a file removed from web/public must not linger in the site.
 await rm(site, { recursive: true, force: true });
@@ -92,13 +120,14 @@ const virtualCss = virtualText('explorer-css', css);
 
 await build({
   ...common,
-  plugins: [woff2Only, virtualWorker, virtualCss],
+  plugins: [woff2Only, virtualWorker, modelsFetched, virtualCss],
   entryPoints: { 'attention-explorer': src('component.js') },
   outdir: site,
 });
 
 const single = await build({
   ...common,
+  plugins: [woff2Only, virtualWorker, modelsInside],
   entryPoints: [src('single.js')],
   write: false,
   outdir: site,
@@ -125,4 +154,6 @@ await build({
   define: { 'import.meta.url': JSON.stringify('file:///playground-worker.js') },
 });
 await copyFile(path.join(root, 'dist/engine/attention-engine.wasm'), path.join(site, 'attention-engine.wasm'));
+await mkdir(path.join(site, 'models'), { recursive: true });
+for (const f of modelNames) await copyFile(path.join(root, 'models', f), path.join(site, 'models', f));
 console.log(`bundle: dist/site/ and dist/attention-explorer.html (${Math.round(page.length / 1024)} KiB) ready`);

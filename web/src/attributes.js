@@ -23,6 +23,8 @@ export const ATTRIBUTES = {
   head: 'head',
   lang: 'lang',
   tutorial: 'tutorial',
+  model: 'model',
+  layer: 'layer',
 };
 const FLAGS = ['scale', 'positional-encoding', 'tutorial'];
 

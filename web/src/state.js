@@ -5,6 +5,7 @@ import { LANGUAGES } from './i18n.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
 import { STEP_COUNT } from './steps.js';
 import { VIEW_KEYS } from './views/registry.js';
+import { LINKABLE_MODELS } from './models/catalog.js';
 
 // Longer sentences are refused with an offer to truncate (README, Limits).
 export const MAX_SENTENCE_CHARS = 20000;
@@ -58,6 +59,13 @@ export function defaultState(lang = 'en') {
     // The stage cell whose arithmetic is shown { name, head, i, j }: never in a link, and not a
     // UI_FIELD (the panel is drawn with the stage).
     cell: null,
+    // Trained models (models/): which one, the layer shown (0-based), and the next-token
+    // controls (not in links: a link shows the greedy prediction's setting only).
+    model: 'random',
+    modelRevision: 0, // a new model file opened under the same key
+    layer: 0,
+    sampleTemperature: 1,
+    topK: 10,
   };
 }
 
@@ -105,6 +113,9 @@ const FIELDS = new Map(
     q: ['query', int(0, 10000), String],
     lang: ['lang', oneOf(LANGUAGES), String],
     tutorial: ['tutorial', flag, (v) => (v ? '1' : '0')],
+    // A model the user opened from a file has no link: its bytes are not in the URL.
+    model: ['model', oneOf(LINKABLE_MODELS), (v) => (LINKABLE_MODELS.includes(v) ? v : undefined)],
+    layer: ['layer', (t) => (int(1, 64)(t) !== undefined ? Number(t) - 1 : undefined), (v) => String(v + 1)],
   }),
 );
 
@@ -137,7 +148,8 @@ export function stateFromURL(search, base) {
 export function stateToURL(state, base) {
   const params = new URLSearchParams();
   for (const [key, [name, , format]] of FIELDS) {
-    if (state[name] !== base[name]) params.set(key, format(state[name]));
+    const text = state[name] !== base[name] ? format(state[name]) : undefined;
+    if (text !== undefined) params.set(key, text); // undefined: a value no link can carry
   }
   const query = params.toString();
   return query ? `?${query}` : '';
@@ -145,7 +157,9 @@ export function stateToURL(state, base) {
 
 /** Keeps dependent fields consistent: heads divide dModel, the head and query exist, tutorial mode's fields. */
 export function constrain(state) {
-  const s = state.tutorial ? { ...state, ...TUTORIAL } : { ...state };
+  // A trained model brings its own shape: the model panel sets heads and clamps layer and head.
+  if (state.model !== 'random') return { ...state, tutorial: false };
+  const s = state.tutorial ? { ...state, ...TUTORIAL } : { ...state, layer: 0 };
   if (s.dModel % s.heads !== 0 || s.heads > s.dModel) {
     const divisors = [1, 2, 4, 8, 16].filter((h) => s.dModel % h === 0 && h <= s.dModel);
     s.heads = divisors.reduce((best, h) => (Math.abs(h - s.heads) < Math.abs(best - s.heads) ? h : best), 1);

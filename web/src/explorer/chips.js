@@ -19,9 +19,10 @@ const afterFrame = () =>
     requestAnimationFrame(() => setTimeout(() => (clearTimeout(fallback), resolve()), 0));
   });
 
-/** The chips of the <ol> `list`: show(tokens) resolves once every chip is in; a newer call stops an older one. */
+/** The chips of the <ol> `list`: show(tokens, unknown flags) resolves once every chip is in; a newer call stops an older one. */
 export function chipList(list) {
   let run = 0;
+  let unknown = null; // a trained model's flags: which tokens it reads as <unk>
   const join = (tokens, all) =>
     d3
       .select(list)
@@ -30,11 +31,14 @@ export function chipList(list) {
       .data(tokens, (d, i) => `${i}:${d}`)
       .join('li')
       .attr('class', 'chip')
+      // A trained model reads a symbol outside its vocabulary as <unk> (issue 12 §4).
+      .classed('unknown', (_, i) => Boolean(unknown?.[i]))
       .text((d) => d)
       .attr('title', (_, i) => `#${i}`);
   return {
-    show(tokens) {
+    show(tokens, flags = null) {
       const mine = ++run;
+      unknown = flags;
       const next = (shown) => {
         if (mine !== run) return undefined;
         join(tokens.slice(0, shown), tokens.length);

@@ -21,9 +21,13 @@ import { withoutMotion } from '../motion.js';
 import { explorerMarkup } from './template.js';
 import { NotLoaded } from './lazy-trace.js';
 import { requestsFor } from './needs.js';
-import { engineOptions, MODEL_FIELDS } from './options.js';
+import { engineOptions, MODEL_FIELDS, modelTraceOptions, TRAINED_FIELDS } from './options.js';
 import { download, figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js';
 import { chipList } from './chips.js';
+import { createModelPanel } from '../models/panel.js';
+
+// What a new trace is computed for: the engine's options, or a trained model's layer.
+const TRACE_FIELDS = [...new Set([...MODEL_FIELDS, ...TRAINED_FIELDS])];
 
 // Traces up to this many n×m cells over all heads (e.g. 64 tokens × 16 heads) are computed
 // for every keystroke; beyond, only for the newest state.
@@ -61,6 +65,7 @@ export function createExplorer(root, o) {
   let queue = Promise.resolve();
   let modelDirty = false; // a skipped prepare changed the model: the next one computes
   let latest = null; // the trace opened last; its answer may still be on its way
+  let latestModel = null; // the newest computeModel() (a model may still be loading)
   let opened = Promise.resolve(); // resolves when `latest` is drawable (or failed)
   const chips = chipList($('tokens'));
   const kvChips = chipList($('kv-tokens'));
@@ -103,6 +108,7 @@ export function createExplorer(root, o) {
    * cheap (a newer state follows: fast typing in a long text must not queue seconds of work).
    */
   function compute(state, superseded) {
+    if (state.model !== 'random') return computeModel(state);
     const tokens = tokensOf(state, 'sentence');
     // Cross-attention: keys and values from the second sentence (none: self-attention).
     const kvTokens = tokens && tokensOf(state, 'kv');
@@ -176,6 +182,43 @@ export function createExplorer(root, o) {
       return null;
     }
     return tokens;
+  }
+
+  /**
+   * A trained model's layer (models/panel.js): the same ten steps, computed from the layer's
+   * own input and weights once the model is loaded in the worker. Resolves when drawable.
+   */
+  function computeModel(state) {
+    const empty = !state.sentence.trim();
+    $('empty').hidden = !empty;
+    if (empty) {
+      dropTraces();
+      showMessage(null);
+      return null;
+    }
+    latest?.dispose();
+    latest = null;
+    const mine = {};
+    latestModel = mine;
+    opened = models
+      .ready(state.model)
+      .then(() => {
+        if (latestModel !== mine) return undefined;
+        const opening = o.engine.open(modelTraceOptions(state));
+        latest = opening;
+        return opening.ready.then(() => {
+          if (latest !== opening) return;
+          setTrace(opening);
+          showMessage(null);
+        });
+      })
+      .catch((error) => {
+        if (latestModel !== mine) return;
+        latest = null;
+        setTrace(null);
+        showMessage(`${strings().engineError}: ${error.message}`);
+      });
+    return opened;
   }
 
   /** No trace: frees the last one opened (every older one was freed when it was replaced). */
@@ -316,7 +359,7 @@ export function createExplorer(root, o) {
 
   function render(state, changed) {
     const s = strings();
-    const modelChanged = MODEL_FIELDS.some((f) => changed.has(f));
+    const modelChanged = TRACE_FIELDS.some((f) => changed.has(f));
     if (changed.has('step')) stepChanged = true;
     if (changed.has('sentence')) typed = true;
     // Hovering a token or picking a cell changes only what the views read (UI_FIELDS): the
@@ -356,7 +399,7 @@ export function createExplorer(root, o) {
     const s = strings();
     if (traceChanged) {
       traceChanged = false;
-      chipsDone = chips.show(trace?.tokens ?? []);
+      chipsDone = chips.show(trace?.tokens ?? [], trace?.unknown);
       // Cross-attention's keys and values as chips of their own.
       kvChips.show(trace?.cross ? trace.kvTokens : []);
       // A token or cell of the last trace that this one does not have is let go; the
@@ -408,7 +451,10 @@ export function createExplorer(root, o) {
     const heads = view === 'links' && trace ? (state.head === 'all' ? d3.range(trace.heads) : [state.head]) : [];
     return figureSVG(svg, {
       title: `${s[`view.${view}`]} · ${state.step}. ${s.steps[stepAt(state.step).key].title}`,
-      subtitle: `${trace?.tokens.join(' ') ?? ''} · d_model ${state.dModel}, ${state.heads} heads, seed ${state.seed}, mask ${state.mask}`,
+      subtitle:
+        state.model === 'random'
+          ? `${trace?.tokens.join(' ') ?? ''} · d_model ${state.dModel}, ${state.heads} heads, seed ${state.seed}, mask ${state.mask}`
+          : `${trace?.tokens.join(' ') ?? ''} · model ${state.model}, layer ${state.layer + 1}, d_model ${trace?.dModel}, ${trace?.heads} heads`,
       heads,
       headLabel: s.headN,
     });
@@ -474,8 +520,9 @@ export function createExplorer(root, o) {
   buildControls(root, store);
   // Head colours differ between light and dark: redraw when the scheme changes.
   const stopWatchingScheme = watchColorScheme(() => render(store.get(), new Set()));
+  const models = createModelPanel(root, store, o.engine);
   store.subscribe(render);
-  render(store.get(), new Set(MODEL_FIELDS));
+  render(store.get(), new Set(TRACE_FIELDS));
 
   return {
     store,
@@ -489,7 +536,12 @@ export function createExplorer(root, o) {
     traceCSV: async () => (trace ? traceCSV(await trace.complete()) : ''),
     traceJSON: async () => (trace ? traceJSON(await trace.complete(), store.get()) : ''),
     /** Resolves once the explorer has drawn its latest state. */
-    idle,
+    idle: async () => {
+      await idle();
+      await models.idle();
+    },
+    /** The model panel: ready(key), idle(), view (models/panel.js). */
+    models,
     /** Re-renders at the current size (after the container was resized). */
     refresh: () => render(store.get(), new Set()),
     destroy() {

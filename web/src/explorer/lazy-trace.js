@@ -37,6 +37,11 @@ export class RemoteEngine {
     return new RemoteTrace(this.#call, id, this.#call('open', { id, options, requests }), requests);
   }
 
+  /** A request to the service's trained models (models/service.js): modelLoad, modelView, … */
+  ask(type, payload) {
+    return this.#call(type, payload);
+  }
+
   /** Bytes malloc'ed in WASM memory and the size of WASM memory (a promise). */
   heapStats() {
     return this.#call('heapStats');

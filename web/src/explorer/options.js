@@ -28,3 +28,11 @@ export const MODEL_FIELDS = ROWS.flatMap(([fields]) => fields);
 export function engineOptions(state, tokens, kvTokens = []) {
   return Object.assign({}, ...ROWS.map(([, make]) => make(state, tokens, kvTokens)));
 }
+
+/** A trained model's layer (models/): the fields it is opened from, instead of the rows above. */
+export const TRAINED_FIELDS = ['model', 'modelRevision', 'layer', 'sentence'];
+
+/** The options that open a trained model's layer in the engine's worker (models/service.js). */
+export function modelTraceOptions(state) {
+  return { model: { name: state.model, layer: state.layer, text: state.sentence } };
+}

@@ -2,6 +2,7 @@
 // requests of explorer/remote.js with reduced data (explorer/reduce.js). It runs in a Web
 // Worker (explorer/worker.js), or on the page when no worker can start (see engine.js).
 import { gridOf, linksOf, rowOf, spreadOf } from './reduce.js';
+import { modelHandlers } from '../models/service.js';
 
 /** A failure as plain data: it crosses postMessage, and remote.js turns it back into an error. */
 export function errorData(error) {
@@ -74,13 +75,21 @@ function answer(read, request) {
 
 export function createService(engine) {
   const traces = new Map();
+  const models = modelHandlers(engine);
   const handlers = {
+    ...models,
     limits: () => engine.limits,
     // The page numbers its traces: it can dispose one before this answer reaches it.
+    // options.model ({ name, layer, text }): that layer of a loaded model (models/service.js).
     open({ id, options, requests = [] }) {
-      const live = engine.open(options);
+      const {
+        unknown = null,
+        cut = 0,
+        ...engineOptions
+      } = options.model ? models.modelTraceOptions(options.model) : options;
+      const live = engine.open(engineOptions);
       traces.set(id, live);
-      return { summary: summaryOf(live), results: handlers.load({ id, requests }) };
+      return { summary: { ...summaryOf(live), unknown, cut }, results: handlers.load({ id, requests }) };
     },
     dispose({ id }) {
       traces.get(id)?.dispose();

@@ -39,6 +39,11 @@ export function explorerMarkup() {
 <p class="notice" data-role="notice" role="status" hidden></p>
 <div class="explorer-grid">
   <section class="input panel" data-chrome="controls">
+    <div class="model-picker">
+      <label><span data-role="model-label"></span> <select data-role="model"></select></label>
+      <input data-role="model-file" type="file" accept=".model,application/octet-stream" hidden />
+      <p data-role="model-about" class="model-about" role="status"></p>
+    </div>
     <label class="sentence-row"><span data-i18n="sentence"></span>
       <input data-role="sentence" type="text" autocomplete="off" spellcheck="false" />
     </label>
@@ -71,6 +76,16 @@ export function explorerMarkup() {
     <p data-role="tutorial-note" class="hint" data-i18n="tutorialNote" hidden></p>
     <p data-role="summary" class="summary"></p>
     <p data-role="cost" class="summary"></p>
+  </section>
+  <section class="models panel" data-role="models" data-chrome="models" hidden>
+    <p data-role="model-notice" class="notice model-notice" role="status" hidden></p>
+    <h2 data-role="model-view-title"></h2>
+    <p class="hint" data-role="model-view-hint"></p>
+    <div data-role="model-grid" class="model-grid"></div>
+    <div class="model-columns">
+      <div><h2 data-role="model-block-title"></h2><p class="hint" data-role="model-block-hint"></p><div data-role="model-block" class="model-block"></div></div>
+      <div><h2 data-role="model-next-title"></h2><div data-role="model-next" class="model-next"></div></div>
+    </div>
   </section>
   <section class="stepper panel" data-chrome="stepper">
     <div class="transport">

@@ -3,6 +3,7 @@
 // with this run's numbers, and a short explanation drawn from the tutorials.
 import katex from 'katex';
 import { FORMULA_CONTEXT, formulaFor, stepAt } from '../steps.js';
+import { modelStrings } from '../models/i18n.js';
 
 const KATEX_OPTIONS = {
   throwOnError: false,
@@ -34,7 +35,9 @@ export function drawExplanation(root, trace, state, strings) {
   }
   const head = state.head === 'all' ? 0 : state.head;
   katex.render(def.detail(trace, head, state), root.querySelector('.shapes'), { ...KATEX_OPTIONS, displayMode: false });
-  root.querySelector('.step-text').textContent = text.text;
+  // A trained model's weights are not random: its own words where the text says they are.
+  const trained = state.model && state.model !== 'random' ? modelStrings(state.lang).stepTexts[def.key] : null;
+  root.querySelector('.step-text').textContent = trained ?? text.text;
   // Temperature is its own concept: explained where it acts (step 5) and wherever it is not 1;
   // positional encoding beside its waves (step 1).
   const note = root.querySelector('.concept-note');

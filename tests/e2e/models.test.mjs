@@ -1,0 +1,338 @@
+// Trained models in the page (issue 12 §3, §4), in Debian's Chromium: the model selector, the
+// layers × heads grid, the explorer opened on a layer and head, next token and continue, unknown
+// tokens, cut text, a bad file, and the URL; every number compared with the same model run in node.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createEngine, root } from '../node/support.mjs';
+import { corpusModelFile } from '../node/corpus_model_support.mjs';
+import { openPage, screenshotDir, startBrowser } from './browser.mjs';
+
+let session;
+let engine;
+let taskFile;
+let taskModel;
+const shipped = (key) => path.join(root, 'models', `${key}.model`);
+const notBuilt = (key) => !existsSync(shipped(key)) && `models/${key}.model is not in this checkout`;
+
+before(async () => {
+  session = await startBrowser();
+  engine = await createEngine();
+  mkdirSync(screenshotDir, { recursive: true });
+  // A task model, as the training playground or the CLI writes one (the "model file" path).
+  const trainer = engine.createTrainer({ task: 'sort', length: 4, alphabet: 5, dModel: 16, layers: 2, heads: 4 });
+  trainer.step(20);
+  taskFile = path.join(os.tmpdir(), `ae-models-${process.pid}.model`);
+  writeFileSync(taskFile, trainer.save());
+  trainer.dispose();
+  taskModel = engine.loadModel(readFileSync(taskFile));
+});
+after(async () => {
+  taskModel?.dispose();
+  await session?.close();
+});
+
+const shot = (page, name) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+const idle = (page) => page.evaluate(() => window.attentionExplorer.idle());
+
+async function open(query) {
+  const opened = await openPage(session.browser, `${session.url}${query}`);
+  await opened.page.waitForFunction(() => window.attentionExplorer);
+  await idle(opened.page);
+  return opened;
+}
+
+/** Every grid cell's painted weights: [{ layer, head, label, weights: number[] }]. */
+const gridCells = (page) =>
+  page.$$eval('.model-cell', (cells) =>
+    cells.map((c) => ({
+      layer: Number(c.dataset.layer),
+      head: Number(c.dataset.head),
+      label: c.dataset.label,
+      weights: Array.from(c.weights),
+    })),
+  );
+
+/** The grid equals the node trace of `input` (every layer and head, within float rounding). */
+async function assertGridMatches(page, model, input) {
+  const trace = model.trace(input, { steps: ['weights'] });
+  const cells = await gridCells(page);
+  assert.equal(cells.length, trace.layers.length * trace.heads, 'one cell per layer and head');
+  for (const cell of cells) {
+    const expected = trace.layers[cell.layer].step('weights', cell.head).data;
+    assert.equal(cell.weights.length, expected.length);
+    cell.weights.forEach((w, k) => assert.ok(Math.abs(w - expected[k]) < 1e-6, `L${cell.layer} H${cell.head}[${k}]`));
+  }
+  return trace;
+}
+
+/** The explorer's step-7 weights of `head` equal the model's layer `layer` in node. */
+async function assertExplorerShows(page, model, input, layer, head) {
+  const expected = model.trace(input, { layer, steps: ['weights'] }).step('weights', head).data;
+  const shown = await page.evaluate((h) => Array.from(window.attentionExplorer.trace.step('weights', h).data), head);
+  assert.equal(shown.length, expected.length);
+  shown.forEach((w, k) => assert.ok(Math.abs(w - expected[k]) < 1e-5, `explorer weights[${k}]`));
+}
+
+test('a model file opened from disk: grid, explorer on a clicked head and greedy continue equal node', async () => {
+  const { page, problems, context } = await open('?s=3 1 4 2 |');
+  await page.setInputFiles('[data-role=model-file]', taskFile);
+  await page.waitForSelector('.model-cell');
+  await idle(page);
+  assert.match(await page.textContent('[data-role=model-about]'), /sort/);
+  await assertGridMatches(page, taskModel, { text: '3 1 4 2 |' });
+  // Click layer 2, head 2: the ten-step explorer shows that head's weights.
+  await page.click('.model-cell[data-layer="1"][data-head="1"]');
+  await idle(page);
+  const state = await page.evaluate(() => window.attentionExplorer.store.get());
+  assert.deepEqual([state.layer, state.head, state.step], [1, 1, 7]);
+  await assertExplorerShows(page, taskModel, { text: '3 1 4 2 |' }, 1, 1);
+  // Next token: the top prediction is node's argmax of the last row of probabilities.
+  const probabilities = taskModel.trace({ text: '3 1 4 2 |' }).step('probabilities');
+  const last = probabilities.data.slice(-probabilities.cols);
+  const best = last.indexOf(Math.max(...last));
+  assert.equal(await page.getAttribute('.next-item', 'data-token'), taskModel.vocabulary[best]);
+  await page.click('[data-role=continue-greedy]');
+  await page.waitForFunction(() => window.attentionExplorer.store.get().sentence !== '3 1 4 2 |');
+  await idle(page);
+  assert.equal(
+    await page.evaluate(() => window.attentionExplorer.store.get().sentence),
+    `3 1 4 2 | ${taskModel.vocabulary[best]}`,
+  );
+  // An opened file cannot be linked: the URL leaves the model out.
+  assert.equal(new URL(page.url()).searchParams.get('model'), null);
+  // Back to random weights: today's explorer with its own heads, the model panel gone.
+  await page.selectOption('[data-role=model]', 'random');
+  await idle(page);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.trace.heads), 2);
+  assert.ok(await page.isHidden('[data-role=models]'));
+  assert.match(await page.textContent('[data-role=model-about]'), /random, untrained weights/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a file that is not a model gives a clear message and changes nothing', async () => {
+  const { page, problems, context } = await open('?s=3 1 4 2 |');
+  await page.setInputFiles('[data-role=model-file]', taskFile);
+  await page.waitForSelector('.model-cell');
+  await idle(page);
+  const before = await gridCells(page);
+  await page.setInputFiles('[data-role=model-file]', {
+    name: 'notes.model',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from('this is not a model file'),
+  });
+  await page.waitForSelector('.model-about.model-error');
+  const message = await page.textContent('[data-role=model-about]');
+  assert.match(message, /notes\.model is not a model this page can show: .+\. Nothing was changed\./);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.store.get().model), 'file');
+  assert.deepEqual(await gridCells(page), before);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+/**
+ * A corpus model in the page (`select` puts it there) against the same model in node: the grid
+ * and its labels, the about line, greedy continue, an unknown symbol marked, text cut.
+ */
+async function checkCorpusModel({ bytes, select, text, unknownText, screenshots }) {
+  const model = engine.loadModel(bytes);
+  try {
+    const { page, problems, context } = await open(`?s=${encodeURIComponent(text)}`);
+    await select(page);
+    await page.waitForSelector('.model-cell');
+    await idle(page);
+    const about = await page.textContent('[data-role=model-about]');
+    const c = model.config;
+    assert.ok(about.includes(`trained here on ${c.corpus}. ${c.layers} layers × ${c.heads} heads`), about);
+    if (c.heldOutLoss) assert.ok(about.includes(`held-out loss ${c.heldOutLoss.toFixed(2)}`), about);
+    if (c.unigramLoss) assert.ok(about.includes(`a unigram guess: ${c.unigramLoss.toFixed(2)}`), about);
+    if (c.bigramLoss) assert.ok(about.includes(`a bigram guess: ${c.bigramLoss.toFixed(2)})`), about);
+    await assertGridMatches(page, model, { text });
+    const labels = model.headLabels({ text });
+    for (const cell of await gridCells(page)) {
+      const l = labels.find((x) => x.layer === cell.layer && x.head === cell.head);
+      assert.equal(cell.label, l?.label ?? '', `label of L${cell.layer} H${cell.head}`);
+    }
+    const top = model.predict({ text }, { topK: 3 }).predictions;
+    const shown = await page.$$eval('.next-item', (items) =>
+      items.map((i) => [i.dataset.token, Number(i.dataset.probability)]),
+    );
+    top.forEach((p, k) => {
+      assert.equal(shown[k][0], p.token);
+      assert.ok(Math.abs(shown[k][1] - p.probability) < 1e-6);
+    });
+    if (screenshots) await shot(page, `${screenshots}-en`);
+    await page.click('[data-role=continue-greedy]');
+    const expected = model.generate({ text }, { count: 1, greedy: true }).text;
+    await page.waitForFunction((t) => window.attentionExplorer.store.get().sentence === t, expected);
+    await idle(page);
+    if (screenshots) {
+      await page.click('.language button[data-lang=zh]');
+      await idle(page);
+      await shot(page, `${screenshots}-zh`);
+    }
+    // An unknown symbol is marked in the chips and explained.
+    await page.fill('[data-role=sentence]', unknownText);
+    await page.waitForSelector('[data-role=tokens] li.unknown');
+    await idle(page);
+    const unknown = model.encode(unknownText).unknown;
+    assert.ok(unknown.some(Boolean));
+    const marked = await page.$$eval('[data-role=tokens] li', (chips) =>
+      chips.map((c) => c.classList.contains('unknown')),
+    );
+    assert.deepEqual(marked, unknown);
+    assert.ok(await page.isVisible('[data-role=model-notice]'));
+    // Text past the context is cut, with a notice; the chips are the last contextLength tokens.
+    const long = text.repeat(Math.ceil((model.contextLength * 2) / model.encode(text).total));
+    const kept = model.encode(long, { keep: 'end' });
+    assert.ok(kept.cut > 0);
+    await page.fill('[data-role=sentence]', long);
+    await page.waitForFunction(
+      (tokens) =>
+        [...document.querySelectorAll('[data-role=tokens] li')].map((li) => li.textContent).join('\u0000') ===
+        tokens.join('\u0000'),
+      kept.tokens,
+    );
+    await idle(page);
+    assert.match(
+      await page.textContent('[data-role=model-notice]'),
+      new RegExp(`${kept.total}.+${kept.tokens.length}`),
+    );
+    assert.deepEqual(problems, []);
+    await context.close();
+  } finally {
+    model.dispose();
+  }
+}
+
+const fromFile = (name, bytes) => async (page) => {
+  await page.setInputFiles('[data-role=model-file]', {
+    name,
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(bytes),
+  });
+};
+
+// Stand-ins for the shipped models (their shapes and vocabulary levels), made from seeded weights.
+test('a character-level model file: grid, labels, next token, continue, unknown and cut as node computes them', async () => {
+  // With the metrics a shipped model's file carries (docs/models.md), which the page states.
+  const metrics = { corpus: 'five lines of a poem', heldOutLoss: 2.3456, unigramLoss: 3.7891, bigramLoss: 3.1234 };
+  const bytes = corpusModelFile(engine, {
+    symbols: [...'床前明月光，疑是地上霜。举头望低思故乡\n'],
+    length: 8,
+    edit: (m) => ({ ...m, config: { ...m.config, ...metrics } }),
+  });
+  await checkCorpusModel({
+    bytes,
+    select: fromFile('poem.model', bytes),
+    text: '床前明月光',
+    unknownText: '床前Ж月光',
+    screenshots: 'model-file-character',
+  });
+});
+
+test('a word-level model file: the same, with words', async () => {
+  const bytes = corpusModelFile(engine, {
+    level: 'word',
+    symbols: ['the', 'cat', 'sat', 'on', 'mat', '.', 'a', 'dog'],
+    length: 6,
+    seed: 5,
+  });
+  await checkCorpusModel({
+    bytes,
+    select: fromFile('words.model', bytes),
+    text: 'the cat sat',
+    unknownText: 'the zebra sat',
+  });
+});
+
+for (const [key, text, unknownText] of [
+  ['tang', '床前明月光，疑是地上霜。', '床前明月光Ж'],
+  ['brown', 'The jury said it did find that the city', 'The jury said qqqzzx'],
+]) {
+  test(`${key}: chosen in the selector, as node computes it`, { skip: notBuilt(key) }, async () => {
+    await checkCorpusModel({
+      bytes: readFileSync(shipped(key)),
+      select: (page) => page.selectOption('[data-role=model]', key),
+      text,
+      unknownText,
+      screenshots: `model-${key}`,
+    });
+  });
+}
+
+test('URL round trip: model, layer, head and text come back on reload', { skip: notBuilt('tang') }, async () => {
+  const model = engine.loadModel(readFileSync(shipped('tang')));
+  try {
+    const text = '春眠不觉晓';
+    const { page, context } = await open(`?model=tang&s=${encodeURIComponent(text)}`);
+    await page.waitForSelector('.model-cell');
+    const last = model.config.layers - 1;
+    await page.click(`.model-cell[data-layer="${last}"][data-head="1"]`);
+    await idle(page);
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('head') === '2');
+    const url = page.url();
+    const params = new URL(url).searchParams;
+    assert.deepEqual(
+      [params.get('model'), params.get('layer'), params.get('head'), params.get('s')],
+      ['tang', String(last + 1), '2', text],
+    );
+    const again = await open(new URL(url).search);
+    await again.page.waitForSelector('.model-cell[aria-pressed=true]');
+    await idle(again.page);
+    const state = await again.page.evaluate(() => window.attentionExplorer.store.get());
+    assert.deepEqual([state.model, state.layer, state.head, state.sentence], ['tang', last, 1, text]);
+    await assertExplorerShows(again.page, model, { text }, last, 1);
+    await again.context.close();
+    await context.close();
+  } finally {
+    model.dispose();
+  }
+});
+
+test(
+  'the Tang model in the embed page, the web component and the single file (no network)',
+  { skip: notBuilt('tang') },
+  async () => {
+    const model = engine.loadModel(readFileSync(shipped('tang')));
+    const expected = model.config.layers * model.config.heads;
+    model.dispose();
+    const text = encodeURIComponent('春眠不觉晓');
+    // The embed page.
+    const embed = await openPage(session.browser, `${session.url}embed.html?model=tang&s=${text}`);
+    await embed.page.waitForFunction((n) => document.querySelectorAll('.model-cell').length === n, expected);
+    assert.deepEqual(embed.problems, []);
+    await embed.context.close();
+    // The web component: the model file comes from beside its script.
+    const component = await openPage(session.browser, `${session.url}examples/component.html`);
+    await component.page.waitForFunction(() =>
+      document.querySelector('attention-explorer')?.shadowRoot?.querySelector('g.cell'),
+    );
+    await component.page.evaluate(() => document.querySelector('attention-explorer').setAttribute('model', 'tang'));
+    await component.page.waitForFunction(
+      (n) => document.querySelector('attention-explorer').shadowRoot.querySelectorAll('.model-cell').length === n,
+      expected,
+    );
+    assert.deepEqual(component.problems, []);
+    await component.context.close();
+    // The single file: the model is inside it; every request but the file itself is refused.
+    const context = await session.browser.newContext();
+    const attempted = [];
+    await context.route('**/*', (route) => {
+      if (route.request().url().startsWith('file:')) return route.continue();
+      attempted.push(route.request().url());
+      return route.abort();
+    });
+    const page = await context.newPage();
+    await page.goto(`${pathToFileURL(path.join(root, 'dist/attention-explorer.html')).href}?model=tang&s=${text}`);
+    await page.waitForFunction((n) => document.querySelectorAll('.model-cell').length === n, expected, {
+      timeout: 30000,
+    });
+    assert.deepEqual(attempted, []);
+    await context.close();
+  },
+);

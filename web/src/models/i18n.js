@@ -1,0 +1,170 @@
+// The model panel's strings, in 中文 and English (the explorer's own are in ../i18n.js).
+
+const pct = (p) => `${(p * 100).toFixed(p >= 0.1 ? 1 : 2)}%`;
+
+const EN = {
+  model: 'Model',
+  'model.random': 'random weights (untrained)',
+  'model.tang': '唐诗 Tang poems (trained)',
+  'model.brown': 'English prose (trained)',
+  'model.file': 'a model file…',
+  openFile: 'Open a model file',
+  aboutRandom: 'Shown: random, untrained weights. The patterns show how attention computes, not what it means.',
+  about: (title, corpus, c, params) =>
+    `Shown: ${title}, trained here on ${corpus}. ${c.layers} layers × ${c.heads} heads, d_model ${c.dModel}, ${params} parameters` +
+    (c.heldOutLoss ? `; held-out loss ${c.heldOutLoss.toFixed(2)} nats per token` : '') +
+    (c.unigramLoss ? ` (a unigram guess: ${c.unigramLoss.toFixed(2)}` : '') +
+    (c.unigramLoss && c.bigramLoss ? `, a bigram guess: ${c.bigramLoss.toFixed(2)}` : '') +
+    (c.unigramLoss ? ')' : '') +
+    '.',
+  aboutFile: (name) => `from the file ${name}`,
+  unknownCorpus: 'an unnamed corpus',
+  task: (name) => `the toy task “${name}”`,
+  loading: (name) => `Loading ${name}…`,
+  badFile: (name, message) => `${name} is not a model this page can show: ${message}. Nothing was changed.`,
+  loadFailed: (message) => `The model could not be loaded: ${message}`,
+  modelView: 'Model view: every layer and head',
+  modelViewHint:
+    'Each square is one head’s attention weights for your text (row: a token, column: what it attends to). Click one to open that layer and head in the ten steps below.',
+  layerHead: (l, h) => `layer ${l + 1} · head ${h + 1}`,
+  layerN: (l) => `layer ${l + 1}`,
+  label: {
+    previous: 'previous token',
+    previousLine: 'same place, previous line',
+    first: 'first token',
+    self: 'itself',
+    broad: 'broad',
+  },
+  noLabel: 'no clear pattern',
+  cut: (total, kept) => `The text has ${total} tokens; this model reads ${kept}, so only the last ${kept} are shown.`,
+  unknown: (n) =>
+    `${n} token${n === 1 ? ' is' : 's are'} not in the model’s vocabulary (marked ?): the model reads them as <unk>.`,
+  block: (l) => `The whole block of layer ${l + 1}, step by step`,
+  blockHint:
+    'Attention alone is not the transformer: each layer normalises, attends, adds, normalises again and thinks per token in a feed-forward network. Rows are tokens, columns the dimensions of the stream.',
+  lastToken: (t) => `values of the last token “${t}”`,
+  range: (min, max) => `from ${min} to ${max}`,
+  blockSteps: {
+    ln1: [
+      'LayerNorm 1',
+      'Each token’s vector is rescaled to mean 0 and variance 1, then scaled and shifted by learned gains: attention sees vectors of one size, whatever came before.',
+    ],
+    attention: [
+      'Attention',
+      'The ten steps of the explorer: each token gathers information from the tokens it attends to (causal: only earlier ones), through every head and W_O.',
+    ],
+    residual1: [
+      'Residual add',
+      'The attention output is added to the stream it read: the layer only writes a change, and what the token was stays available to later layers.',
+    ],
+    ln2: ['LayerNorm 2', 'The stream is normalised again before the feed-forward network.'],
+    ffnHidden: [
+      'Feed-forward: hidden',
+      'Each token alone is multiplied by W₁ (4× wider): the network looks at the mixed information of one position at a time.',
+    ],
+    ffnActivation: [
+      'GELU',
+      'A smooth non-linearity: small or negative values are damped, large ones pass. Without it two matrices would be one.',
+    ],
+    ffnOut: [
+      'Feed-forward: output',
+      'W₂ brings the hidden values back to d_model: the feed-forward network’s change to the token.',
+    ],
+    residual2: [
+      'Residual add',
+      'The change is added to the stream: this is what the next layer (or the prediction) reads.',
+    ],
+  },
+  next: 'Next token',
+  nextHint: (t) => `What the model predicts after “${t}”: the top choices of softmax(logits ÷ T).`,
+  temperature: 'temperature T',
+  topK: 'top-k',
+  greedy: 'Continue (greedy)',
+  sample: 'Continue (sampled)',
+  probability: pct,
+  // The explorer's step texts (by step key, steps.js) that speak of random weights or of the
+  // positional encoding, as they read for a trained model.
+  stepTexts: {
+    embed:
+      'In a trained model, X is what this layer’s attention reads: the stream after LayerNorm 1. The tokens’ embeddings and their positions went into the stream before layer 1, and every earlier layer added its change, so no positional encoding is added here (PE is zero).',
+    split:
+      'Q, K and V are cut along the feature axis into h slices of d_k = d_model / h. Each head attends in its own smaller subspace with its own weights. These weights were trained: each head has learned a pattern of its own, measured and named in the model view above.',
+    softmax:
+      'Each row is turned into weights that are positive and sum to 1. Softmax widens gaps: scores 5 and 6 differ by 1, yet e⁶ is 2.7 times e⁵, so the weights become 27% and 73%. These weights come from a trained model: where a token looks is what training found useful for predicting the next token.',
+  },
+};
+
+const ZH = {
+  model: '模型',
+  'model.random': '随机权重（未训练）',
+  'model.tang': '唐诗（已训练）',
+  'model.brown': '英文散文 English prose（已训练）',
+  'model.file': '打开模型文件…',
+  openFile: '打开模型文件',
+  aboutRandom: '当前显示：随机、未训练的权重。图案展示注意力如何计算，而不是它的含义。',
+  about: (title, corpus, c, params) =>
+    `当前显示：${title}，在本仓库中用${corpus}训练。${c.layers} 层 × ${c.heads} 个头，d_model ${c.dModel}，${params} 个参数` +
+    (c.heldOutLoss ? `；留出集损失 ${c.heldOutLoss.toFixed(2)} 奈特/词元` : '') +
+    (c.unigramLoss ? `（一元猜测：${c.unigramLoss.toFixed(2)}` : '') +
+    (c.unigramLoss && c.bigramLoss ? `，二元猜测：${c.bigramLoss.toFixed(2)}` : '') +
+    (c.unigramLoss ? '）' : '') +
+    '。',
+  aboutFile: (name) => `来自文件 ${name}`,
+  unknownCorpus: '未注明的语料',
+  task: (name) => `玩具任务“${name}”`,
+  loading: (name) => `正在加载 ${name}……`,
+  badFile: (name, message) => `${name} 不是本页能显示的模型：${message}。没有任何改变。`,
+  loadFailed: (message) => `模型无法加载：${message}`,
+  modelView: '模型视图：每一层、每一个头',
+  modelViewHint:
+    '每个方块是一个头对你输入文本的注意力权重（行：词元，列：它关注的词元）。点击一个方块，在下面的十个步骤中打开该层该头。',
+  layerHead: (l, h) => `第 ${l + 1} 层 · 头 ${h + 1}`,
+  layerN: (l) => `第 ${l + 1} 层`,
+  label: {
+    previous: '前一个词元',
+    previousLine: '上一行同一位置',
+    first: '第一个词元',
+    self: '自身',
+    broad: '广泛',
+  },
+  noLabel: '无明显模式',
+  cut: (total, kept) => `文本有 ${total} 个词元；本模型只读 ${kept} 个，因此只显示最后 ${kept} 个。`,
+  unknown: (n) => `有 ${n} 个词元不在模型的词表中（标记为 ?）：模型把它们读作 <unk>。`,
+  block: (l) => `第 ${l + 1} 层的完整模块，逐步展示`,
+  blockHint:
+    '仅有注意力还不是 Transformer：每一层先归一化，再做注意力，加回残差，再归一化，然后用前馈网络逐个词元地处理。行是词元，列是残差流的维度。',
+  lastToken: (t) => `最后一个词元“${t}”的数值`,
+  range: (min, max) => `从 ${min} 到 ${max}`,
+  blockSteps: {
+    ln1: ['层归一化 1', '每个词元的向量被调整为均值 0、方差 1，再乘以学到的增益、加上偏置：注意力看到的向量大小一致。'],
+    attention: [
+      '注意力',
+      '就是探索器的十个步骤：每个词元从它关注的词元（因果掩码：只看前面的）那里汇集信息，经过所有头和 W_O。',
+    ],
+    residual1: ['残差相加', '注意力的输出加回它读取的残差流：这一层只写入变化，词元原来的信息仍留给后面的层。'],
+    ln2: ['层归一化 2', '进入前馈网络之前，再次归一化残差流。'],
+    ffnHidden: ['前馈网络：隐藏层', '每个词元单独乘以 W₁（宽 4 倍）：网络一次只看一个位置已混合的信息。'],
+    ffnActivation: ['GELU', '平滑的非线性：小值或负值被压低，大值通过。没有它，两个矩阵就等于一个。'],
+    ffnOut: ['前馈网络：输出', 'W₂ 把隐藏值变回 d_model 维：前馈网络对该词元的修改。'],
+    residual2: ['残差相加', '把修改加回残差流：这就是下一层（或最终预测）读取的内容。'],
+  },
+  next: '下一个词元',
+  nextHint: (t) => `模型在“${t}”之后的预测：softmax(logits ÷ T) 中概率最高的几个。`,
+  temperature: '温度 T',
+  topK: 'top-k',
+  greedy: '继续（贪心）',
+  sample: '继续（采样）',
+  probability: pct,
+  stepTexts: {
+    embed:
+      '在训练过的模型中，X 是这一层注意力读取的内容：经过层归一化 1 的残差流。词元的嵌入和位置在第 1 层之前就已加入残差流，之前每一层也都加上了自己的修改，所以这里不再加位置编码（PE 为零）。',
+    split:
+      'Q、K、V 沿特征维度切成 h 份，每份 d_k = d_model / h。每个头用自己的权重在自己的子空间里做注意力。这些权重是训练出来的：每个头学到了自己的模式，上方的模型视图测量并标出了它。',
+    softmax:
+      '每一行变成和为 1 的正权重。softmax 会拉大差距：分数 5 和 6 只差 1，但 e⁶ 是 e⁵ 的 2.7 倍，权重变成 27% 和 73%。这些权重来自训练过的模型：一个词元关注哪里，是训练发现对预测下一个词元有用的地方。',
+  },
+};
+
+export function modelStrings(lang) {
+  return lang === 'zh' ? ZH : EN;
+}

@@ -1,0 +1,61 @@
+// Next token (issue 12 §3): the model's top-k predictions for the token after the text, with
+// probabilities of softmax(logits ÷ T), a temperature slider, top-k, and continue buttons
+// (greedy or sampled) that append a token and re-run everything.
+import { el, visible } from './paint.js';
+
+/**
+ * @param box the next-token element (emptied)
+ * @param view modelView's answer: { tokens, next: [{ id, token, probability }] }
+ * @param o { strings, state, set(patch), onContinue(greedy) }
+ */
+export function drawNext(box, view, { strings: s, state, set, onContinue }) {
+  box.replaceChildren();
+  box.append(el('p', 'hint', s.nextHint(visible(view.tokens.at(-1)))));
+  const controls = el('div', 'next-controls');
+  const temperature = el('input');
+  Object.assign(temperature, {
+    type: 'range',
+    min: '0.1',
+    max: '3',
+    step: '0.1',
+    value: String(state.sampleTemperature),
+  });
+  temperature.dataset.role = 'sample-temperature';
+  temperature.addEventListener('change', () => set({ sampleTemperature: Number(temperature.value) }));
+  const topK = el('input');
+  Object.assign(topK, { type: 'number', min: '1', max: '50', step: '1', value: String(state.topK) });
+  topK.dataset.role = 'top-k';
+  topK.addEventListener('change', () => {
+    const k = Number(topK.value);
+    const valid = Number.isInteger(k) && k >= 1 && k <= 50;
+    topK.setAttribute('aria-invalid', String(!valid));
+    if (valid) set({ topK: k });
+  });
+  const label = (text, input, value) => {
+    const l = el('label');
+    l.append(el('span', null, `${text} `), input);
+    if (value) l.append(el('output', null, ` ${state.sampleTemperature.toFixed(1)}`));
+    return l;
+  };
+  const greedy = el('button', null, s.greedy);
+  greedy.type = 'button';
+  greedy.dataset.role = 'continue-greedy';
+  greedy.addEventListener('click', () => onContinue(true));
+  const sample = el('button', null, s.sample);
+  sample.type = 'button';
+  sample.dataset.role = 'continue-sample';
+  sample.addEventListener('click', () => onContinue(false));
+  controls.append(label(s.temperature, temperature, true), label(s.topK, topK), greedy, sample);
+  const list = el('ol', 'next-list');
+  const top = view.next[0]?.probability || 1;
+  for (const p of view.next) {
+    const item = el('li', 'next-item');
+    item.dataset.token = p.token;
+    item.dataset.probability = String(p.probability);
+    const bar = el('span', 'next-bar');
+    bar.style.width = `${(100 * p.probability) / top}%`;
+    item.append(el('span', 'next-token', visible(p.token)), bar, el('span', 'next-p', s.probability(p.probability)));
+    list.append(item);
+  }
+  box.append(controls, list);
+}

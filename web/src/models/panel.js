@@ -1,0 +1,230 @@
+// The page's trained models (issue 12 §3, §4): the model selector, what is shown and what it was
+// trained on, and the model panel (grid of heads, the whole block, next token). Models load and
+// run in the engine's worker (models/service.js); the explorer opens the chosen layer's
+// attention through ready(). State (model, layer, head, sentence) lives in the store.
+import { formatCount } from '../format.js';
+import { defaultState } from '../state.js';
+import { MODELS } from './catalog.js';
+import { modelStrings } from './i18n.js';
+import { shippedModelBytes } from './load.js';
+import { drawGrid } from './grid.js';
+import { drawBlock } from './block.js';
+import { drawNext } from './next.js';
+
+// The fields the panel draws from; a change of any re-runs the model.
+const PANEL_FIELDS = [
+  'model',
+  'modelRevision',
+  'sentence',
+  'layer',
+  'head',
+  'heads',
+  'sampleTemperature',
+  'topK',
+  'lang',
+];
+
+/**
+ * @param root the explorer's root (the template holds the selector and the panel)
+ * @param store the explorer's store
+ * @param engine the RemoteEngine (engine.ask(type, payload) reaches models/service.js)
+ */
+export function createModelPanel(root, store, engine) {
+  const $ = (role) => root.querySelector(`[data-role="${role}"]`);
+  const loaded = new Map(); // model key → Promise of its summary (modelLoad's answer)
+  let fileName = '';
+  let run = 0;
+  let drawn = Promise.resolve();
+  let seed = 0; // each sampled continuation draws with the next seed: repeatable from a reload
+  let last = null; // the last modelView drawn (tests and exports read it)
+  // Random weights' heads while a model (which sets its own) is shown: they come back with them.
+  let randomHeads = store.get().model === 'random' ? store.get().heads : defaultState().heads;
+
+  /** Resolves with the model's summary once it is loaded in the worker. */
+  function ready(key) {
+    if (!loaded.has(key)) {
+      if (key === 'file') return Promise.reject(new Error(modelStrings(store.get().lang)['model.file']));
+      const loading = shippedModelBytes(key).then((bytes) => engine.ask('modelLoad', { name: key, bytes }));
+      loaded.set(key, loading);
+      loading.catch(() => loaded.delete(key)); // a later selection tries again
+    }
+    return loaded.get(key);
+  }
+
+  function notice(text) {
+    $('model-notice').hidden = !text;
+    $('model-notice').textContent = text ?? '';
+  }
+
+  function about(state, summary) {
+    const s = modelStrings(state.lang);
+    if (state.model === 'random') return s.aboutRandom;
+    const c = summary.config;
+    const title =
+      state.model === 'file'
+        ? s.aboutFile(fileName)
+        : (state.lang === 'zh' && c.titleZh) || c.title || s[`model.${state.model}`];
+    const corpus = c.corpus ?? (c.task ? s.task(c.task) : s.unknownCorpus);
+    // The file's own metrics (heldOutLoss, unigramLoss: nats per token) beside the model's shape.
+    return s.about(title, corpus, { ...c, ...summary }, formatCount(summary.parameterCount, state.lang));
+  }
+
+  function fillSelector(state) {
+    const s = modelStrings(state.lang);
+    const select = $('model');
+    select.replaceChildren(
+      ...MODELS.map((m) => {
+        const option = document.createElement('option');
+        option.value = m;
+        option.textContent = m === 'file' && fileName ? `${fileName}` : s[`model.${m}`];
+        return option;
+      }),
+    );
+    select.value = state.model;
+    $('model-label').textContent = s.model;
+  }
+
+  async function render(state) {
+    const mine = ++run;
+    const s = modelStrings(state.lang);
+    fillSelector(state);
+    root.dataset.model = state.model;
+    $('models').hidden = state.model === 'random';
+    if (state.model === 'random') {
+      $('model-about').textContent = s.aboutRandom;
+      notice(null);
+      return;
+    }
+    let summary;
+    try {
+      if (!loaded.has(state.model)) $('model-about').textContent = s.loading(s[`model.${state.model}`]);
+      summary = await ready(state.model);
+    } catch (error) {
+      if (mine === run) $('model-about').textContent = s.loadFailed(error.message);
+      return;
+    }
+    if (mine !== run) return;
+    $('model-about').textContent = about(state, summary);
+    // The model's shape bounds the layer and head (state.js leaves them to the model).
+    const layer = Math.min(state.layer, summary.layers - 1);
+    const head = state.head !== 'all' && state.head >= summary.heads ? 'all' : state.head;
+    if (layer !== state.layer || head !== state.head || state.heads !== summary.heads) {
+      store.set({ layer, head, heads: summary.heads });
+      return; // the store's change renders again
+    }
+    if (!state.sentence.trim()) {
+      for (const role of ['model-grid', 'model-block', 'model-next']) $(role).replaceChildren();
+      notice(null);
+      return;
+    }
+    let view;
+    try {
+      view = await engine.ask('modelView', {
+        name: state.model,
+        text: state.sentence,
+        layer: state.layer,
+        temperature: state.sampleTemperature,
+        topK: state.topK,
+      });
+    } catch (error) {
+      if (mine === run) notice(error.message);
+      return;
+    }
+    if (mine !== run) return;
+    last = view;
+    const unknown = view.unknown.filter(Boolean).length;
+    notice(
+      [view.cut ? s.cut(view.total, view.tokens.length) : '', unknown ? s.unknown(unknown) : '']
+        .filter(Boolean)
+        .join(' ') || null,
+    );
+    $('model-view-title').textContent = s.modelView;
+    $('model-view-hint').textContent = s.modelViewHint;
+    $('model-block-title').textContent = s.block(view.layer);
+    $('model-block-hint').textContent = s.blockHint;
+    $('model-next-title').textContent = s.next;
+    drawGrid($('model-grid'), view, {
+      strings: s,
+      layer: state.layer,
+      head: state.head,
+      onPick(l, h) {
+        store.set({ layer: l, head: h, step: 7 });
+        root.querySelector('.stepper')?.scrollIntoView({ block: 'nearest' });
+      },
+    });
+    drawNext($('model-next'), view, { strings: s, state, set: (patch) => store.set(patch), onContinue });
+    // The block (8 heatmaps of tokens × up to 4·d_model) in a task of its own: the grid and the
+    // prediction are painted first, and no single task holds the page for both.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (mine === run) drawBlock($('model-block'), view, { strings: s });
+  }
+
+  async function onContinue(greedy) {
+    const state = store.get();
+    try {
+      const { text } = await engine.ask('modelGenerate', {
+        name: state.model,
+        text: state.sentence,
+        greedy,
+        temperature: state.sampleTemperature,
+        topK: greedy ? 0 : state.topK,
+        seed: ++seed,
+      });
+      store.set({ sentence: text });
+    } catch (error) {
+      notice(error.message);
+    }
+  }
+
+  /** A model file the user chose: loaded beside the others; a bad one changes nothing. */
+  async function openFile(file) {
+    const state = store.get();
+    const s = modelStrings(state.lang);
+    try {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      const summary = await engine.ask('modelLoad', { name: 'file', bytes });
+      fileName = file.name;
+      loaded.set('file', Promise.resolve(summary));
+      store.set({ model: 'file', modelRevision: state.modelRevision + 1 });
+    } catch (error) {
+      $('model-about').textContent = s.badFile(file.name, error.message);
+      $('model-about').classList.add('model-error');
+      setTimeout(() => $('model-about').classList.remove('model-error'), 4000);
+    }
+  }
+
+  $('model').addEventListener('change', (event) => {
+    const value = event.target.value;
+    event.target.value = store.get().model; // shown once the new model is there
+    if (value === 'file') $('model-file').click();
+    else if (value === 'random') store.set({ model: value, heads: randomHeads });
+    else store.set({ model: value });
+  });
+  store.subscribe((state, changed) => {
+    if (state.model === 'random' && changed.has('heads')) randomHeads = state.heads;
+  });
+  $('model-file').addEventListener('change', (event) => {
+    const [file] = event.target.files;
+    event.target.value = '';
+    if (file) openFile(file);
+  });
+  store.subscribe((state, changed) => {
+    if (PANEL_FIELDS.some((f) => changed.has(f))) drawn = render(state);
+  });
+  drawn = render(store.get());
+
+  return {
+    ready,
+    /** Resolves once the panel has drawn the store's state. */
+    idle: async () => {
+      let seen;
+      do {
+        seen = drawn;
+        await seen;
+      } while (seen !== drawn);
+    },
+    get view() {
+      return last;
+    },
+  };
+}

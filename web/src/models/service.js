@@ -1,0 +1,117 @@
+// The worker's side of trained models (issue 12 §3): loaded models live beside the engine, and
+// the page asks for what its model views draw. Merged into explorer/service.js's handlers.
+//   modelLoad({ name, bytes })          → the model's summary (a bad file throws; nothing changes)
+//   modelView({ name, text, layer, … }) → tokens, every head's weights, labels, one block, next token
+//   modelGenerate({ name, text, … })    → the text with one more token
+// and modelTraceOptions() turns { model, layer, text } into engine.open() options: the layer's
+// attention as the ten-step explorer computes it, from the layer's own input and weights.
+
+import { labelHeads } from '../../../dist/engine/engine.js';
+import { BLOCK_STEPS } from './steps.js';
+import { withLanguageAPI } from './adapter.js';
+
+// The matrices the explorer is given for a layer (cpp/include/attention/given.hpp).
+const GIVEN = ['wQ', 'wK', 'wV', 'wO', 'bQ', 'bK', 'bV', 'bO'];
+
+const plain = (step) => ({ rows: step.rows, cols: step.cols, data: step.data });
+
+export function modelHandlers(engine) {
+  const models = new Map(); // name → TrainedModel
+
+  function modelOf(name) {
+    const model = models.get(name);
+    if (!model) throw new Error(`no model ${JSON.stringify(name)} is loaded`);
+    return model;
+  }
+
+  /** What the page shows about a model: its shape and what it was trained on. */
+  function summaryOf(model) {
+    const c = model.config;
+    return {
+      config: { ...c },
+      vocabularySize: model.vocabulary.length,
+      contextLength: model.contextLength,
+      parameterCount: model.parameterCount,
+      layers: c.layers,
+      heads: c.heads,
+      dModel: c.dModel,
+    };
+  }
+
+  /** The text as the model reads it, cut to its context (keep the end: the next token follows it). */
+  function encode(model, text) {
+    const e = model.encode(text, { keep: 'end' });
+    if (!e.ids.length)
+      throw Object.assign(new Error('the text has no tokens'), { code: 'INVALID_ARGUMENT', field: 'text' });
+    return e;
+  }
+
+  return {
+    modelLoad({ name, bytes }) {
+      // Throws for a file that is not a model: the model loaded before stays.
+      const model = withLanguageAPI(engine.loadModel(bytes));
+      models.get(name)?.dispose();
+      models.set(name, model);
+      return summaryOf(model);
+    },
+    modelDispose({ name }) {
+      models.get(name)?.dispose();
+      models.delete(name);
+      return true;
+    },
+    /**
+     * Everything the model panel draws for `text`: { tokens, unknown, total, cut, weights:
+     * [layer][head] Float32Array T×T, labels, block: { name: { rows, cols, data } } of `layer`,
+     * next: { predictions } }.
+     */
+    modelView({ name, text, layer = 0, temperature = 1, topK = 10 }) {
+      const model = modelOf(name);
+      const e = encode(model, text);
+      // An attention-only model has no LayerNorm and no feed-forward steps.
+      const block = model.config.attentionOnly ? ['attention', 'residual1'] : BLOCK_STEPS;
+      const trace = model.trace({ tokens: e.ids }, { steps: ['weights', ...block, 'logits'] });
+      const l = Math.min(Math.max(0, layer), trace.layers.length - 1);
+      const weights = trace.layers.map((lt) => Array.from({ length: lt.heads }, (_, h) => lt.step('weights', h).data));
+      const blockSteps = Object.fromEntries(block.map((n) => [n, plain(trace.layers[l].step(n))]));
+      return {
+        tokens: e.tokens,
+        unknown: e.unknown,
+        total: e.total,
+        cut: e.cut,
+        layer: l,
+        weights,
+        // Labelled from the weights just traced (model.headLabels would trace again).
+        labels: labelHeads(trace, model.config.causal !== false),
+        block: blockSteps,
+        next: model.predict({ tokens: e.ids }, { temperature, topK }).predictions,
+      };
+    },
+    /** One more token after `text` (read from its end when it is longer than the context): { token, text }. */
+    modelGenerate({ name, text, greedy = true, temperature = 1, topK = 0, seed = 1 }) {
+      const made = modelOf(name).generate({ text }, { count: 1, greedy, temperature, topK, seed });
+      return { token: made.tokens[0], text: made.text };
+    },
+    /** engine.open() options for the explorer: one layer's attention, given its input and weights. */
+    modelTraceOptions({ name, layer, text }) {
+      const model = modelOf(name);
+      const e = encode(model, text);
+      const lt = model.trace({ tokens: e.ids }, { layer, steps: ['x', ...GIVEN] });
+      const c = model.config;
+      return {
+        tokens: e.tokens,
+        dModel: c.dModel,
+        heads: c.heads,
+        ...(c.dK ? { dK: c.dK } : {}),
+        mask: c.causal === false ? 'none' : 'causal',
+        scale: c.scale !== false,
+        positionalEncoding: false,
+        bias: true,
+        outputProjection: true,
+        embedding: 'given',
+        given: Object.fromEntries(['x', ...GIVEN].map((n) => [n, plain(lt.step(n))])),
+        unknown: e.unknown,
+        cut: e.cut,
+      };
+    },
+  };
+}
