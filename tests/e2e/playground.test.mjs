@@ -147,6 +147,9 @@ test('a trained model goes to the explorer byte for byte (IndexedDB + ?model=loc
   const id = params.get('model')?.replace(/^local:/, '');
   assert.match(id, /^[0-9a-f]{18}$/);
   assert.equal(params.get('lang'), 'en');
+  // …on the fixed example the playground's heatmaps follow.
+  const example = await page.evaluate(() => window.attentionPlayground.history.snapshots.at(-1).snapshot.tokens);
+  assert.equal(params.get('s'), example.join(' '));
   // Links both ways: the explorer's header leads back to the playground.
   assert.equal(await page.locator('[data-role=explorer-link]').getAttribute('href'), 'index.html');
   await explorer.waitForSelector('[data-role=playground-link]');
@@ -167,6 +170,16 @@ test('a trained model goes to the explorer byte for byte (IndexedDB + ?model=loc
   );
   assert.equal(handed.name, 'copy.model');
   assert.deepEqual(Uint8Array.from(handed.bytes), downloaded, 'the explorer receives the bytes the download gives');
+  // The explorer opens them as its model file: the layers × heads grid of the copy preset, named,
+  // and the link value is not reported as ignored.
+  await explorer.waitForFunction(() => document.querySelector('[data-role=model]')?.value === 'file', null, {
+    timeout: 20000,
+  });
+  await explorer.evaluate(() => window.attentionExplorer.idle());
+  assert.match(await explorer.textContent('[data-role=model-about]'), /copy\.model/);
+  const cells = await explorer.$$eval('.model-cell', (all) => all.map((c) => `${c.dataset.layer},${c.dataset.head}`));
+  assert.deepEqual(cells.sort(), ['0,0', '0,1', '1,0', '1,1']);
+  assert.doesNotMatch(await explorer.textContent('[data-role=notice]'), /Ignored/);
 
   // The model file, read by the engine in node, gives the attention the page shows.
   const model = engine.loadModel(downloaded);

@@ -11,10 +11,15 @@ import { createExplorer } from './explorer/explorer.js';
 import { sharedEngine } from './explorer/engine.js';
 import { embedLink, embedSnippet, MAX_LINK_CHARS, pageLink } from './explorer/share.js';
 import { pageKind } from './page-kind.js';
+import { handoffId, MODEL_PARAM, takeModel } from './model-handoff.js';
 
 await startPage(async () => {
   const base = defaultState(defaultLanguage());
-  const { state, notices } = stateFromURL(location.search, base);
+  // ?model=local:<id>: a model the playground handed over (model-handoff.js), not a link value.
+  const search = new URLSearchParams(location.search);
+  const handed = handoffId(search.get(MODEL_PARAM));
+  if (handed) search.delete(MODEL_PARAM);
+  const { state, notices } = stateFromURL(`?${search}`, base);
   const engine = await sharedEngine();
   let urlTimer;
   let explorer = null; // onChange runs once inside createExplorer, before it returns
@@ -56,5 +61,10 @@ await startPage(async () => {
   // The single file's embed code would point at an embed.html that is not beside it.
   if (pageKind.singleFile) document.querySelector('[data-role=copy-embed]').hidden = true;
   showNotes(explorer.store.get(), pageLink(explorer.store.get(), base));
+  if (handed) {
+    const entry = await takeModel(handed);
+    if (entry) await explorer.openModel(entry.bytes, entry.name);
+    else explorer.showNotice(strings(explorer.store.get().lang).modelGone);
+  }
   window.attentionExplorer = explorer; // for the console and for tests
 });

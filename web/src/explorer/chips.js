@@ -19,6 +19,14 @@ const afterFrame = () =>
     requestAnimationFrame(() => setTimeout(() => (clearTimeout(fallback), resolve()), 0));
   });
 
+// White space a character-level model reads as a token of its own would make a blank chip.
+const VISIBLE = new Map([
+  ['\n', '↵'],
+  [' ', '␣'],
+  ['\t', '⇥'],
+]);
+const shown = (token) => VISIBLE.get(token) ?? token;
+
 /** The chips of the <ol> `list`: show(tokens, unknown flags) resolves once every chip is in; a newer call stops an older one. */
 export function chipList(list) {
   let run = 0;
@@ -33,7 +41,7 @@ export function chipList(list) {
       .attr('class', 'chip')
       // A trained model reads a symbol outside its vocabulary as <unk> (issue 12 §4).
       .classed('unknown', (_, i) => Boolean(unknown?.[i]))
-      .text((d) => d)
+      .text(shown)
       .attr('title', (_, i) => `#${i}`);
   return {
     show(tokens, flags = null) {

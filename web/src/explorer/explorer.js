@@ -531,6 +531,8 @@ export function createExplorer(root, o) {
       return trace;
     },
     showNotice,
+    /** Shows a model file (bytes, its name) as the "model file" model; a bad one changes nothing. */
+    openModel: (bytes, name) => models.openBytes(bytes, name),
     viewSVG,
     /** The whole trace as CSV or JSON text (promises: every step is read from the engine). */
     traceCSV: async () => (trace ? traceCSV(await trace.complete()) : ''),

@@ -176,22 +176,25 @@ export function createModelPanel(root, store, engine) {
     }
   }
 
-  /** A model file the user chose: loaded beside the others; a bad one changes nothing. */
-  async function openFile(file) {
+  /**
+   * A model file (its bytes and name: one the user chose, or one the playground handed over):
+   * loaded beside the others; a bad one changes nothing.
+   */
+  async function openBytes(bytes, name) {
     const state = store.get();
     const s = modelStrings(state.lang);
     try {
-      const bytes = new Uint8Array(await file.arrayBuffer());
       const summary = await engine.ask('modelLoad', { name: 'file', bytes });
-      fileName = file.name;
+      fileName = name;
       loaded.set('file', Promise.resolve(summary));
       store.set({ model: 'file', modelRevision: state.modelRevision + 1 });
     } catch (error) {
-      $('model-about').textContent = s.badFile(file.name, error.message);
+      $('model-about').textContent = s.badFile(name, error.message);
       $('model-about').classList.add('model-error');
       setTimeout(() => $('model-about').classList.remove('model-error'), 4000);
     }
   }
+  const openFile = async (file) => openBytes(new Uint8Array(await file.arrayBuffer()), file.name);
 
   $('model').addEventListener('change', (event) => {
     const value = event.target.value;
@@ -215,6 +218,7 @@ export function createModelPanel(root, store, engine) {
 
   return {
     ready,
+    openBytes,
     /** Resolves once the panel has drawn the store's state. */
     idle: async () => {
       let seen;

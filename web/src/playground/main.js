@@ -265,7 +265,10 @@ await startPage(async () => {
     const name = `${state.task}.model`;
     if (message.purpose === 'explorer') {
       const id = await handOverModel(message.bytes, { name });
-      window.open(modelLink('index.html', id, { lang: state.lang }), '_blank');
+      // The explorer opens on the task's fixed example, the sequence the heatmaps here follow.
+      const example = history.snapshots.at(-1)?.snapshot.tokens;
+      const params = example ? { lang: state.lang, s: example.join(' ') } : { lang: state.lang };
+      window.open(modelLink('index.html', id, params), '_blank');
       return;
     }
     const url = URL.createObjectURL(new Blob([message.bytes], { type: 'application/octet-stream' }));
