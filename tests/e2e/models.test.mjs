@@ -84,6 +84,14 @@ test('a model file opened from disk: grid, explorer on a clicked head and greedy
   await idle(page);
   assert.match(await page.textContent('[data-role=model-about]'), /sort/);
   await assertGridMatches(page, taskModel, { text: '3 1 4 2 |' });
+  // A layer's X already holds the model's positions: no sinusoidal waves at step 1 or in the
+  // matrices view, whatever the random explorer's PE switch says.
+  await page.evaluate(() => window.attentionExplorer.store.set({ step: 1, view: 'matrices' }));
+  await idle(page);
+  await page.waitForSelector('[data-role=matrices] g.operand[data-step=x]');
+  assert.equal(await page.locator('.pe-waves').count(), 0, 'no positional-encoding waves for a trained model');
+  await page.evaluate(() => window.attentionExplorer.store.set({ step: 7, view: 'links' }));
+  await idle(page);
   // Click layer 2, head 2: the ten-step explorer shows that head's weights.
   await page.click('.model-cell[data-layer="1"][data-head="1"]');
   await idle(page);

@@ -4,6 +4,7 @@
 import katex from 'katex';
 import { FORMULA_CONTEXT, formulaFor, stepAt } from '../steps.js';
 import { modelStrings } from '../models/i18n.js';
+import { addsPositionalEncoding } from '../state.js';
 
 const KATEX_OPTIONS = {
   throwOnError: false,
@@ -44,7 +45,7 @@ export function drawExplanation(root, trace, state, strings) {
   const concept =
     def.key === 'scale' || (state.temperature !== 1 && ['mask', 'softmax'].includes(def.key))
       ? [`${strings.temperatureTitle} = ${state.temperature}: `, strings.temperatureText]
-      : def.key === 'embed' && state.positionalEncoding
+      : def.key === 'embed' && addsPositionalEncoding(state)
         ? [`${strings.peTitle}: `, strings.peText]
         : null;
   note.hidden = !concept;

@@ -17,6 +17,7 @@ import { drawMatrices, matricesOf, matrixHead } from './matrices.js';
 import { drawSoftmax } from './softmax.js';
 import { linksRequest, rowRequest, spreadRequest, stepRequest } from '../explorer/requests.js';
 import { stepAt } from '../steps.js';
+import { addsPositionalEncoding } from '../state.js';
 
 /** The note over a view (class view-note, data-role `<view>-shows`). */
 const shows = (view) => `<p class="hint view-note" data-role="${view}-shows" hidden></p>`;
@@ -94,7 +95,7 @@ export const VIEWS = {
       drawMatrices(el('matrices'), trace, {
         head,
         width,
-        positionalEncoding: state.positionalEncoding,
+        positionalEncoding: addsPositionalEncoding(state),
         strings,
       }),
   },

@@ -9,12 +9,13 @@ import { headColor } from '../scales.js';
 import { formatShort } from '../format.js';
 import { stepAt } from '../steps.js';
 import { rowRequest, spreadRequest, stepRequest } from '../explorer/requests.js';
+import { addsPositionalEncoding } from '../state.js';
 
 const HEIGHT = 150;
 
 export const EXTRAS = {
   pe: {
-    when: (state) => state.positionalEncoding,
+    when: (state) => addsPositionalEncoding(state),
     requests: () => [stepRequest('pe')],
     draw(g, trace, state, strings, head, width) {
       return drawPositional(g, trace.step('pe'), { width, strings, tokens: trace.tokens });
