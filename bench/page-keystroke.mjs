@@ -2,9 +2,9 @@
 // which the open view shows the token it added, in Chromium, for every view at 8, 32 and 64
 // tokens (the page's default model otherwise: d_model 8, 2 heads, step 1). Each sample types
 // one letter after "… word " with the keyboard, so that it starts a new token, and records
-// event.timeStamp → the first frame after the view's DOM holds that token: a
-// requestAnimationFrame queued once it does, then a message task, which runs after that
-// frame's style, layout and paint. Medians over RUNS keystrokes. Needs `npm run build` first.
+// event.timeStamp → the first frame after the view's DOM holds that token (or changes once the
+// trace has it, where the view's labels thin out): a requestAnimationFrame queued once it
+// does, then a message task, which runs after that frame's style, layout and paint. Medians over RUNS keystrokes. Needs `npm run build` first.
 //
 //   node bench/page-keystroke.mjs [--runs 15] [--views matrices,links] [--sizes 8,64] [--write]
 //
@@ -42,9 +42,13 @@ function arm({ role, marker }) {
     // A label with the token, or (the softmax view, whose key labels thin out) one bar more.
     const bars = () => target.querySelectorAll('.chart-weights rect.bar').length;
     const barsBefore = bars();
+    // Or, where labels thin out (the heatmap labels every k-th token), a change to the view
+    // made once the page's trace ends with the token: the observer runs after the draw's task.
+    const traced = () => window.attentionExplorer.trace?.tokens.at(-1) === marker;
     const shown = () =>
       [...target.querySelectorAll('text, span, li, th, label')].some((el) => el.textContent === marker) ||
-      (barsBefore > 0 && bars() === barsBefore + 1);
+      (barsBefore > 0 && bars() === barsBefore + 1) ||
+      traced();
     const observer = new MutationObserver(() => {
       if (start === null || !shown()) return;
       observer.disconnect();
@@ -101,8 +105,8 @@ try {
 }
 
 const table = [
-  `| view | 8 tokens | 32 tokens | 64 tokens |`,
-  `| --- | ---: | ---: | ---: |`,
+  `| view | ${SIZES.map((n) => `${n} tokens`).join(' | ')} |`,
+  `| --- | ${SIZES.map(() => '---:').join(' | ')} |`,
   ...VIEW_NAMES.map(
     (view) =>
       `| ${view} | ${SIZES.map((n) => {
