@@ -2,13 +2,17 @@
 // which the open view shows the token it added, in Chromium, for every view at 8, 32 and 64
 // tokens (the page's default model otherwise: d_model 8, 2 heads, step 1). Each sample types
 // one letter after "… word " with the keyboard, so that it starts a new token, and records
-// event.timeStamp → the first frame after the view's DOM holds that token: a
-// requestAnimationFrame queued once it does, then a message task, which runs after that
-// frame's style, layout and paint. Medians over RUNS keystrokes. Needs `npm run build` first.
+// event.timeStamp → the first frame after the view's DOM holds that token (or changes once the
+// trace has it, where the view's labels thin out): a requestAnimationFrame queued once it
+// does, then a message task, which runs after that frame's style, layout and paint. Medians over RUNS keystrokes. Needs `npm run build` first.
 //
-//   node bench/page-keystroke.mjs [--runs 15] [--write]
+//   node bench/page-keystroke.mjs [--runs 15] [--views matrices,links] [--sizes 8,64] [--write]
 //
+// --views and --sizes measure a part of the table while profiling (--write needs all of it).
 // --write puts the table into docs/benchmarks.md between the page-keystroke markers.
+// state.js first, as the page loads it: the registry and state.js import each other, and state.js
+// reads the registry's VIEW_KEYS as it loads (imported the other way round, it is not yet defined).
+import '../web/src/state.js';
 import { VIEWS } from '../web/src/views/registry.js';
 import { median, startSite, writeSection } from './page-site.mjs';
 
@@ -17,7 +21,12 @@ const arg = (name, fallback) => {
   return k > 0 ? process.argv[k + 1] : fallback;
 };
 const RUNS = Number(arg('runs', 15));
-const SIZES = [8, 32, 64];
+if (process.argv.includes('--write') && (process.argv.includes('--views') || process.argv.includes('--sizes')))
+  throw new Error('--write records the whole table: leave out --views and --sizes');
+const SIZES = arg('sizes', '8,32,64').split(',').map(Number);
+const VIEW_NAMES = arg('views', Object.keys(VIEWS).join(',')).split(',');
+for (const view of VIEW_NAMES)
+  if (!VIEWS[view]) throw new Error(`--views: "${view}" is not one of ${Object.keys(VIEWS).join(', ')}`);
 const MARKER = 'z'; // a token no base sentence has
 const WORDS = 'the cat sat on a mat and we ate hot pot in it so you can see how far it goes'.split(' ');
 /** n - 1 words and a space: the letter typed after it is token n. */
@@ -33,9 +42,13 @@ function arm({ role, marker }) {
     // A label with the token, or (the softmax view, whose key labels thin out) one bar more.
     const bars = () => target.querySelectorAll('.chart-weights rect.bar').length;
     const barsBefore = bars();
+    // Or, where labels thin out (the heatmap labels every k-th token), a change to the view
+    // made once the page's trace ends with the token: the observer runs after the draw's task.
+    const traced = () => window.attentionExplorer.trace?.tokens.at(-1) === marker;
     const shown = () =>
       [...target.querySelectorAll('text, span, li, th, label')].some((el) => el.textContent === marker) ||
-      (barsBefore > 0 && bars() === barsBefore + 1);
+      (barsBefore > 0 && bars() === barsBefore + 1) ||
+      traced();
     const observer = new MutationObserver(() => {
       if (start === null || !shown()) return;
       observer.disconnect();
@@ -71,7 +84,7 @@ async function sample(page, view, n) {
 const { browser, base, close } = await startSite();
 const rows = []; // { view, n, median, max }
 try {
-  for (const view of Object.keys(VIEWS)) {
+  for (const view of VIEW_NAMES) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${base}?view=${view}&lang=en`);
@@ -92,9 +105,9 @@ try {
 }
 
 const table = [
-  `| view | 8 tokens | 32 tokens | 64 tokens |`,
-  `| --- | ---: | ---: | ---: |`,
-  ...Object.keys(VIEWS).map(
+  `| view | ${SIZES.map((n) => `${n} tokens`).join(' | ')} |`,
+  `| --- | ${SIZES.map(() => '---:').join(' | ')} |`,
+  ...VIEW_NAMES.map(
     (view) =>
       `| ${view} | ${SIZES.map((n) => {
         const row = rows.find((r) => r.view === view && r.n === n);

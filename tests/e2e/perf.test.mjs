@@ -159,3 +159,37 @@ test('where a page forbids workers, the engine runs on the page and the explorer
   );
   await context.close();
 });
+
+test('the matrices view at 32 tokens: at most 1,024 SVG cells, X … O as images whose hover names the engine’s value', async () => {
+  // Issue 11 §6: 2,400 SVG cells (a <g>, <rect> and <text> each) cost ~190 ms a keystroke.
+  const sentence = Array.from({ length: 32 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
+  const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(`${session.url}?${new URLSearchParams({ s: sentence, view: 'matrices', lang: 'en' })}`);
+  await settled(page);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.trace.nQuery), 32);
+  assert.ok((await nodes(page, '[data-role=matrices] g.cell')) <= 1024, 'SVG cells in the matrices view');
+  // The nine matrices with a token axis are images; the four weights keep their cells and numbers.
+  assert.equal(await nodes(page, '[data-role=matrices] foreignObject.pixels'), 9);
+  const wq = await page
+    .locator('[data-role=matrices] g.operand[data-step="wQ"] g.cell')
+    .evaluateAll((els) => els.map((el) => Number(el.dataset.value)));
+  assert.deepEqual(wq, await page.evaluate(() => Array.from(window.attentionExplorer.trace.step('wQ').data)));
+  // Hover over X[5, 3]: the tooltip gives the engine's value there.
+  const image = page.locator('[data-role=matrices] g.operand[data-step="x"] foreignObject.pixels');
+  await image.scrollIntoViewIfNeeded();
+  const box = await image.boundingBox();
+  const { cols, value } = await page.evaluate(() => {
+    const x = window.attentionExplorer.trace.step('x');
+    return { cols: x.cols, value: x.data[5 * x.cols + 3] };
+  });
+  const cell = box.width / cols;
+  await page.mouse.move(box.x + 3.5 * cell, box.y + 5.5 * cell);
+  const tip = page.locator('.tooltip');
+  await tip.waitFor({ state: 'visible' });
+  const text = await tip.textContent();
+  assert.match(text, /X\[5, 3\] = /);
+  const shown = Number(text.match(/X\[5, 3\] = (-?[\d.]+)/)[1]);
+  assert.ok(Math.abs(shown - value) < 1e-3, `tooltip ${shown} vs engine ${value}`);
+  await context.close();
+});

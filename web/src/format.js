@@ -9,8 +9,14 @@ import { format } from 'd3-format';
 
 const MINUS = '−';
 
-const fixed = (digits) => format(`.${digits}~r`);
-const exponent = (digits) => format(`.${Math.max(0, digits - 1)}~e`);
+// d3's format() parses its specifier on every call: a grid of cells asked for ~10 per cell.
+const formats = new Map();
+function formatOf(specifier) {
+  if (!formats.has(specifier)) formats.set(specifier, format(specifier));
+  return formats.get(specifier);
+}
+const fixed = (digits) => formatOf(`.${digits}~r`);
+const exponent = (digits) => formatOf(`.${Math.max(0, digits - 1)}~e`);
 
 /** d3's text with a true minus and no "+" in exponents: "-4.2e-5" → "−4.2e−5", "1e+3" → "1e3". */
 function clean(text) {
@@ -53,14 +59,14 @@ export function formatFit(v, chars) {
   const s = special(v);
   if (s !== null) return [...s].length <= chars ? s : '…';
   const a = Math.abs(v);
-  const candidates = [];
-  if (a >= 0.01 && a < 1e4) {
-    for (const digits of [3, 2, 1]) candidates.push(clean(fixed(digits)(v)).replace(/^(−?)0\./, '$1.'));
-    // −0.06 in three characters: one decimal, "−.1" (a rounding to "0" is refused below).
-    for (const places of [2, 1]) candidates.push(clean(format(`.${places}f`)(v)).replace(/^(−?)0\./, '$1.'));
+  // Candidates in order, made only until one fits (a cell's text is written on every keystroke).
+  const formats = a >= 0.01 && a < 1e4 ? [fixed(3), fixed(2), fixed(1), formatOf('.2f'), formatOf('.1f')] : [];
+  const leadingZero = formats.length;
+  for (const [k, f] of [...formats, exponent(2), exponent(1)].entries()) {
+    // −0.06 in three characters: one decimal, "−.1" (a rounding to "0" is refused here).
+    const text = k < leadingZero ? clean(f(v)).replace(/^(−?)0\./, '$1.') : clean(f(v));
+    if ([...text].length <= chars && !/^−?\.?0*$/.test(text)) return text;
   }
-  candidates.push(clean(exponent(2)(v)), clean(exponent(1)(v)));
-  for (const text of candidates) if ([...text].length <= chars && !/^−?\.?0*$/.test(text)) return text;
   // Too small to print in this cell: say "about zero" rather than leave a blank or a 0.
   if (a < 0.05 && chars >= 2) return '≈0';
   return '…';

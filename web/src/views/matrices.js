@@ -44,6 +44,11 @@ export function matricesOf(trace) {
 }
 
 const BANDED = new Set(['q', 'k', 'v', 'concat']);
+// SVG cells the view draws at most: past them, the matrices with a token axis (X … O, whose
+// size grows with the sentence) are images, hover still naming each cell's value. Each SVG cell
+// is a <g>, a <rect> and a <text> that Chromium styles, lays out and paints on every keystroke:
+// about 2,400 of them at 32 tokens cost ~190 ms a keystroke (bench/page-keystroke.mjs).
+const SVG_CELL_BUDGET = 1024;
 const WEIGHTS = new Set(['wQ', 'wK', 'wV', 'wO']);
 
 /** The head each matrix is read for: only the head output is per head. */
@@ -60,6 +65,8 @@ export function drawMatrices(svgElement, trace, { head, width, positionalEncodin
   const shared = (weights) =>
     signedColor(Math.max(0, ...steps.filter((s) => WEIGHTS.has(s.name) === weights).map((s) => stepMaxAbs(s.step))));
   const colors = { weights: shared(true), activations: shared(false) };
+  const cells = steps.reduce((sum, { step }) => sum + step.rows * step.cols, 0);
+  const overBudget = cells > SVG_CELL_BUDGET;
   const operands = steps.map(({ name, title, step }) => ({
     id: name,
     step,
@@ -67,6 +74,7 @@ export function drawMatrices(svgElement, trace, { head, width, positionalEncodin
     color: WEIGHTS.has(name) ? colors.weights : colors.activations,
     animation: 'none',
     columnColor: BANDED.has(name) ? (j) => headColor(Math.floor(j / trace.dK)) : null,
+    image: overBudget && !WEIGHTS.has(name),
   }));
   drawStage(svg, operands, { width, stepKey: 'matrices', maxCell: 24, legend: {} });
   // PE's waves under the matrices, where PE is one of them.

@@ -89,7 +89,8 @@ function isTokenAxis(axis) {
  * Draws into the <g> selection `g`:
  *  step: { name, rows, cols, data, rowLabels, colLabels, rowsAxis, colsAxis }
  *  options: { cell, color(v) → css, title, transpose, animation: 'none'|'fade'|'rows'|'cols'|'sweep',
- *             numbers: bool, masked(i, j) → bool, columnColor(j) → css|null, onCell(i, j, event) }
+ *             numbers: bool, masked(i, j) → bool, columnColor(j) → css|null, onCell(i, j, event),
+ *             image: bool (one image whatever the size: the caller's budget of SVG cells is spent) }
  */
 export function drawMatrix(g, step, options) {
   const { cell, color, title, transpose = false, animation = 'none', numbers = true } = options;
@@ -150,7 +151,7 @@ export function drawMatrix(g, step, options) {
     return m;
   }
   const cellCount = m.rows * m.cols;
-  if (cellCount > SVG_CELL_LIMIT || (cellCount > SMALL_CELL_LIMIT && (cell < 24 || !numbers))) {
+  if (options.image || cellCount > SVG_CELL_LIMIT || (cellCount > SMALL_CELL_LIMIT && (cell < 24 || !numbers))) {
     drawAsImage(cellsGroup, m, step, transpose, color, cell, tooltipLines, options.masked);
     return m;
   }

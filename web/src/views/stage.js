@@ -165,6 +165,7 @@ export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34,
         animation: d.animation,
         masked: d.masked,
         columnColor: d.columnColor,
+        image: d.image,
         showRowLabels: d.rowLabels !== false,
         onCell: (i, j, event) => onCell?.(d, i, j, event),
       });
