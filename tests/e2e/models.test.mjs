@@ -90,6 +90,10 @@ test('a model file opened from disk: grid, explorer on a clicked head and greedy
   await idle(page);
   await page.waitForSelector('[data-role=matrices] g.operand[data-step=x]');
   assert.equal(await page.locator('.pe-waves').count(), 0, 'no positional-encoding waves for a trained model');
+  // Nor the random explorer's input options that a model does not read: its own vocabulary
+  // splits the text, and it has no cross-attention.
+  assert.equal(await page.isHidden('[data-role=kv]'), true, 'no second sentence for a trained model');
+  assert.equal(await page.isHidden('[data-role=tokenization]'), true, 'the model tokenizes by its vocabulary');
   await page.evaluate(() => window.attentionExplorer.store.set({ step: 7, view: 'links' }));
   await idle(page);
   // Click layer 2, head 2: the ten-step explorer shows that head's weights.
@@ -114,6 +118,8 @@ test('a model file opened from disk: grid, explorer on a clicked head and greedy
   assert.equal(new URL(page.url()).searchParams.get('model'), null);
   // Back to random weights: today's explorer with its own heads, the model panel gone.
   await page.selectOption('[data-role=model]', 'random');
+  await page.waitForSelector('[data-role=kv]', { state: 'visible' });
+  assert.equal(await page.isVisible('[data-role=tokenization]'), true);
   await idle(page);
   assert.equal(await page.evaluate(() => window.attentionExplorer.trace.heads), 2);
   assert.ok(await page.isHidden('[data-role=models]'));

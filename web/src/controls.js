@@ -80,6 +80,12 @@ export function updateControls(root, state, strings) {
   const kv = $('kv');
   if (kv.value !== state.kv && document.activeElement !== kv) kv.value = state.kv;
   kv.disabled = state.tutorial;
+  // A trained model reads the sentence by its own vocabulary and has no cross-attention: the
+  // random explorer's second sentence and tokenization are not its inputs.
+  const trained = state.model !== 'random';
+  kv.closest('label').hidden = trained;
+  $('kv-tokens').hidden = trained;
+  $('tokenization').closest('label').hidden = trained;
   options($('preset'), ['', ...PRESETS], (p) => (p === '' ? '—' : p));
   $('preset').value = PRESETS.includes(state.sentence) ? state.sentence : '';
   options($('tokenization'), TOKENIZATION_MODES, (m) => strings[`tokenization.${m}`]);
