@@ -6,6 +6,13 @@ import { root } from '../node/support.mjs';
 
 export const screenshotDir = path.join(root, 'tests/e2e/screenshots');
 
+/** A full-page screenshot: tests/e2e/screenshots/<name>.png. */
+export const screenshot = (page, name) =>
+  page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+
+/** Resolves once the explorer's stage has drawn its first matrix. */
+export const explorerStarted = (page) => page.waitForSelector('[data-role=stage] g.operand', { timeout: 15000 });
+
 export async function startBrowser() {
   const server = await startServer({ port: 0, host: '127.0.0.1' });
   const { port } = server.address();

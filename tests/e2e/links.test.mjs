@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from '../node/support.mjs';
-import { openPage, screenshotDir, startBrowser } from './browser.mjs';
+import { openPage, screenshotDir, startBrowser, explorerStarted as started } from './browser.mjs';
 
 let session;
 before(async () => {
@@ -21,7 +21,6 @@ after(async () => {
 const INHERITED = ['toString', 'constructor', '__proto__', 'valueOf', 'hasOwnProperty'];
 
 // The first step drawn: cells, or one image for a large matrix.
-const started = (page) => page.waitForSelector('[data-role=stage] g.operand', { timeout: 15000 });
 const noticeText = (page) => page.locator('[data-role=notice]').textContent();
 
 test('a link whose key or value is an inherited name starts the page and names what it ignored', async () => {

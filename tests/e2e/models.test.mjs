@@ -9,7 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createEngine, root } from '../node/support.mjs';
 import { corpusModelFile } from '../node/corpus_model_support.mjs';
-import { openPage, screenshotDir, startBrowser } from './browser.mjs';
+import { openPage, screenshotDir, startBrowser, screenshot as shot } from './browser.mjs';
 
 let session;
 let engine;
@@ -35,7 +35,6 @@ after(async () => {
   await session?.close();
 });
 
-const shot = (page, name) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
 const idle = (page) => page.evaluate(() => window.attentionExplorer.idle());
 
 async function open(query) {

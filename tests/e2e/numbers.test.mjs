@@ -5,7 +5,14 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createEngine } from '../node/support.mjs';
-import { openPage, screenshotDir, startBrowser, transitionsDone } from './browser.mjs';
+import {
+  openPage,
+  screenshotDir,
+  startBrowser,
+  transitionsDone,
+  screenshot as shot,
+  explorerStarted as started,
+} from './browser.mjs';
 import { engineTraceFor } from './engine-trace.mjs';
 import { formatShort } from '../../web/src/format.js';
 
@@ -20,8 +27,6 @@ after(async () => {
   await session?.close();
 });
 
-const shot = (page, name) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
-const started = (page) => page.waitForSelector('[data-role=stage] g.operand', { timeout: 15000 });
 /** float32 numbers computed in two places (the page's JS, the engine) agree this closely. */
 const close = (a, b, what) =>
   assert.ok(Math.abs(a - b) <= 1e-5 + 1e-4 * Math.abs(b), `${what}: page ${a}, engine ${b}`);

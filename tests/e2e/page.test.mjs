@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createEngine } from '../node/support.mjs';
-import { openPage, screenshotDir, startBrowser, transitionsDone } from './browser.mjs';
+import { openPage, screenshotDir, startBrowser, transitionsDone, screenshot as shot } from './browser.mjs';
 import { engineTraceFor } from './engine-trace.mjs';
 import { formatValue } from '../../web/src/format.js';
 
@@ -19,8 +19,6 @@ before(async () => {
 after(async () => {
   await session?.close();
 });
-
-const shot = (page, name) => page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
 
 /** The node engine's trace for what the page shows. */
 const engineTraceForPage = (page) => engineTraceFor(engine, page);

@@ -8,7 +8,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from '../node/support.mjs';
-import { openPage, screenshotDir, startBrowser, transitionsDone, waitUntil } from './browser.mjs';
+import {
+  openPage,
+  screenshotDir,
+  startBrowser,
+  transitionsDone,
+  waitUntil,
+  explorerStarted as started,
+} from './browser.mjs';
 import { defaultState } from '../../web/src/state.js';
 import { embedSnippet } from '../../web/src/explorer/share.js';
 
@@ -19,8 +26,6 @@ before(async () => {
 after(async () => {
   await session?.close();
 });
-
-const started = (page) => page.waitForSelector('[data-role=stage] g.operand', { timeout: 15000 });
 
 /** The links view's weights as drawn: { "i,j": weight } of head 1. */
 const drawnWeights = (page) =>
