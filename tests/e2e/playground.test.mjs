@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createEngine, root } from '../node/support.mjs';
-import { openPage, screenshotDir, startBrowser, waitUntil } from './browser.mjs';
+import { explorerStarted, openPage, screenshot, screenshotDir, startBrowser, waitUntil } from './browser.mjs';
 
 let session;
 let engine;
@@ -22,8 +22,7 @@ after(async () => {
   await session?.close();
 });
 
-const shot = (page, name) =>
-  page.screenshot({ path: path.join(screenshotDir, `playground-${name}.png`), fullPage: true });
+const shot = (page, name) => screenshot(page, `playground-${name}`);
 
 /** Opens the playground and waits until its first model is configured (play enabled). */
 async function openPlayground(query, options) {
@@ -223,6 +222,26 @@ test('a trained model goes to the explorer byte for byte (IndexedDB + ?model=loc
   });
   await page.waitForSelector('[data-role=error]:not([hidden])');
   assert.match(await page.locator('[data-role=error]').textContent(), /checksum/);
+  assertClean(opened);
+  await context.close();
+});
+
+test('a handed-over model that is gone, or a model value that is no id, leaves the explorer on random weights and says so', async () => {
+  const opened = await openPage(session.browser, `${session.url}?model=local:${'0'.repeat(18)}&lang=en`);
+  const { page, context } = opened;
+  await page.waitForFunction(() =>
+    /no longer in this browser/.test(document.querySelector('[data-role=notice]')?.textContent ?? ''),
+  );
+  assert.equal(await page.locator('[data-role=model]').inputValue(), 'random');
+  await explorerStarted(page);
+  for (const value of ['local:../x', 'local:', '__proto__', 'toString']) {
+    await page.goto(`${session.url}?model=${encodeURIComponent(value)}&lang=en`);
+    await page.waitForFunction(() =>
+      /Ignored link values/.test(document.querySelector('[data-role=notice]')?.textContent ?? ''),
+    );
+    assert.equal(await page.locator('[data-role=model]').inputValue(), 'random', value);
+    await explorerStarted(page);
+  }
   assertClean(opened);
   await context.close();
 });
