@@ -38,7 +38,9 @@ function arm({ role, marker }) {
   const target = document.querySelector(`[data-role=${role}]`);
   window.__keystroke = new Promise((resolve, reject) => {
     let start = null;
-    input.addEventListener('input', (event) => (start = event.timeStamp), { once: true });
+    // Captured on the window, before the page's own listener: a small trace is computed and drawn
+    // inside that listener's task, so the view can change before a listener on the input runs.
+    window.addEventListener('input', (event) => (start = event.timeStamp), { once: true, capture: true });
     // A label with the token, or (the softmax view, whose key labels thin out) one bar more.
     const bars = () => target.querySelectorAll('.chart-weights rect.bar').length;
     const barsBefore = bars();

@@ -16,32 +16,44 @@ after(async () => {
 
 const store = (page) => page.evaluate(() => window.attentionExplorer.store.get());
 
-test('a keystroke reaches the store in its own input event, and its chip and link label follow', async () => {
+test('a keystroke reaches the store in its own input event, and a small trace is computed and drawn in that event', async () => {
   const { page, context, problems } = await openPage(session.browser, `${session.url}?lang=en&view=links`);
   await page.waitForSelector('[data-role=links] text.token');
   await page.evaluate(() => window.attentionExplorer.idle());
   assert.deepEqual(await page.locator('[data-role=tokens] li').allTextContents(), ['我', '爱', '吃', '火锅']);
-  // Listens after the page's own listener (added when the explorer was built): what the store
-  // holds then is what the keystroke's own event put there. A debounce would leave the old text.
+  // Listens on the window after the page's own listener on the input (and the microtasks it
+  // queued): what the page holds then is what the keystroke's own task made. A debounce would
+  // leave the old text; a round trip to the worker would leave the old chips and links.
   await page.evaluate(() => {
     const input = document.querySelector('[data-role=sentence]');
+    const explorer = window.attentionExplorer;
     window.__seen = [];
-    input.addEventListener('input', () =>
-      window.__seen.push([input.value, window.attentionExplorer.store.get().sentence]),
+    window.addEventListener('input', () =>
+      window.__seen.push({
+        value: input.value,
+        sentence: explorer.store.get().sentence,
+        tokens: explorer.trace.tokens.join('|'),
+        onPage: explorer.trace.onPage,
+        lastChip: document.querySelector('[data-role=tokens] li:last-child').textContent,
+        queries: [...document.querySelectorAll('[data-role=links] text.token.query')]
+          .map((el) => el.textContent)
+          .join('|'),
+      }),
     );
   });
   await page.focus('[data-role=sentence]');
   await page.keyboard.press('End');
   await page.keyboard.type(' z');
   const seen = await page.evaluate(() => window.__seen);
-  assert.deepEqual(seen, [
-    ['我 爱 吃 火锅 ', '我 爱 吃 火锅 '],
-    ['我 爱 吃 火锅 z', '我 爱 吃 火锅 z'],
-  ]);
-  await page.waitForFunction(() => document.querySelector('[data-role=tokens] li:last-child')?.textContent === 'z');
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll('[data-role=links] text.token.query')].some((el) => el.textContent === 'z'),
-  );
+  const drawn = (value, tokens) => ({
+    value,
+    sentence: value,
+    tokens,
+    onPage: true,
+    lastChip: tokens.split('|').at(-1),
+    queries: tokens,
+  });
+  assert.deepEqual(seen, [drawn('我 爱 吃 火锅 ', '我|爱|吃|火锅'), drawn('我 爱 吃 火锅 z', '我|爱|吃|火锅|z')]);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -1,8 +1,10 @@
 // One engine per page, however many explorers it holds, in a Web Worker: a 2,048-token trace
 // computes there while the page stays responsive. The worker's code is also bundled into this
 // script, so that the single file on file:// and the web component on any page can start it
-// from a blob: URL. Where no worker can start (a host page's CSP forbids it), the same
-// service runs on the page instead.
+// from a blob: URL. A second instance of the same service runs on the page's own thread for
+// small traces (lazy-trace.js fitsOnPage): a keystroke's trace then computes, and draws, in the
+// keystroke's own task, without a round trip to the worker (issue 11 §6). Where no worker can
+// start (a host page's CSP forbids it), the page's instance answers everything.
 import workerSource from 'virtual:engine-worker';
 import { createEngine } from '../../../dist/engine/engine.js';
 import { createService } from './service.js';
@@ -94,14 +96,21 @@ async function startInPage(bytes) {
 
 async function start(options) {
   const bytes = await wasmBytes(options);
+  // Compiled while the worker starts; a page whose own instance cannot start still has the worker.
+  const inPage = startInPage(bytes).catch((error) => {
+    console.info(`Attention Explorer: no engine on the page (${error.message})`);
+    return null;
+  });
   for (const make of workerFactories(options)) {
     try {
-      return new RemoteEngine(await startWorker(make, bytes));
+      return new RemoteEngine(await startWorker(make, bytes), await inPage);
     } catch (error) {
       console.info(`Attention Explorer: no engine worker this way (${error.message})`);
     }
   }
-  return new RemoteEngine(await startInPage(bytes));
+  const page = await inPage;
+  if (!page) throw new Error('the engine started neither in a worker nor on the page');
+  return new RemoteEngine(page);
 }
 
 /** The page's engine, loaded on first use. `options` ({ wasmBinary }) count on the first call only. */

@@ -15,26 +15,60 @@ function errorOf(data) {
 
 const keyOf = (request) => JSON.stringify(request);
 
+// A trace costing at most this many multiply-adds is computed on the page's thread: about 2 ms
+// of WASM on this project's 2-core machine (64 tokens at d_model 128 is 5.2 M: 2.2 ms, measured
+// with every step read), small beside a frame, and no round trip to the worker.
+export const PAGE_COST = 4_000_000;
+const PAGE_MAX_TOKENS = 128;
+
+/**
+ * Whether engine options (not a trained model's layer) are cheap enough for the page's thread:
+ * the Q, K, V and output projections (d_model² per token each) and the scores and weighted sum
+ * (n × m × d_model each).
+ */
+export function fitsOnPage(options) {
+  if (options.model || !Array.isArray(options.tokens)) return false;
+  const n = options.tokens.length;
+  const m = options.kvTokens?.length || n;
+  const d = Number(options.dModel) || 64;
+  if (Math.max(n, m) > PAGE_MAX_TOKENS) return false;
+  return d * d * (2 * n + 2 * m) + 2 * n * m * d <= PAGE_COST;
+}
+
+const caller = (call) => (type, payload) => call(type, payload).catch((error) => Promise.reject(errorOf(error)));
+
 export class RemoteEngine {
   #call;
+  #page = null;
   #next = 1;
 
-  /** transport: { call(type, payload) → Promise, limits, worker } */
-  constructor({ call, limits, worker }) {
-    this.#call = (type, payload) => call(type, payload).catch((error) => Promise.reject(errorOf(error)));
+  /**
+   * transport: { call(type, payload) → Promise, limits, worker }; page: the same service on the
+   * page's own thread beside a worker (engine.js), for the traces that fit there, or null.
+   */
+  constructor({ call, limits, worker }, page = null) {
+    this.#call = caller(call);
+    if (page) this.#page = caller(page.call);
     this.limits = Object.freeze({ ...limits });
     /** Whether the engine runs in a Web Worker (false: on the page, when no worker could start). */
     this.inWorker = Boolean(worker);
   }
 
   /**
-   * Runs attention where the engine lives, with `requests` (see load()) loaded at once. The
-   * trace is returned before the engine answers: it can be disposed at once (messages keep
-   * their order), and its `ready` promise resolves with it once its data is there.
+   * Runs attention where the engine lives, with `requests` (see load()) loaded at once: on the
+   * page's thread when it fits there (its answer comes in a microtask, so the caller draws in the
+   * same task), else in the worker. The trace is returned before the engine answers: it can be
+   * disposed at once (messages keep their order), and its `ready` promise resolves with it once
+   * its data is there.
    */
   open(options, requests = []) {
     const id = this.#next++;
-    return new RemoteTrace(this.#call, id, this.#call('open', { id, options, requests }), requests);
+    const onPage = Boolean(this.#page) && fitsOnPage(options);
+    const call = onPage ? this.#page : this.#call;
+    const trace = new RemoteTrace(call, id, call('open', { id, options, requests }), requests);
+    /** Whether this trace lives on the page's thread (beside a worker). */
+    trace.onPage = onPage;
+    return trace;
   }
 
   /** A request to the service's trained models (models/service.js): modelLoad, modelView, … */
@@ -42,9 +76,14 @@ export class RemoteEngine {
     return this.#call(type, payload);
   }
 
-  /** Bytes malloc'ed in WASM memory and the size of WASM memory (a promise). */
-  heapStats() {
-    return this.#call('heapStats');
+  /**
+   * Bytes malloc'ed in WASM memory and the size of WASM memory (a promise), summed over the
+   * worker's instance and the page's: { inUse, memory, worker, page } (page: null without one).
+   */
+  async heapStats() {
+    const [worker, page] = await Promise.all([this.#call('heapStats'), this.#page?.('heapStats') ?? null]);
+    if (!page) return { ...worker, worker, page: null };
+    return { inUse: worker.inUse + page.inUse, memory: worker.memory + page.memory, worker, page };
   }
 }
 
