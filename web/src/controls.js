@@ -15,7 +15,7 @@ import {
 import { TOKENIZATION_MODES } from './tokenize.js';
 
 /** Fills a select with `values`; leaves it alone when they and their labels are the same. */
-function options(select, values, label) {
+export function options(select, values, label) {
   const key = JSON.stringify(values.map((value) => [value, label(value)]));
   if (select.dataset.options === key) return;
   select.dataset.options = key;

@@ -49,7 +49,7 @@ await startPage(async () => {
       // Setting the same lang restyles the whole page (150–190 ms with 2,048 chips).
       const lang = s.lang === 'zh' ? 'zh-CN' : 'en';
       if (document.documentElement.lang !== lang) document.documentElement.lang = lang;
-      document.title = strings(s.lang).title;
+      if (document.title !== strings(s.lang).title) document.title = strings(s.lang).title;
       // The address bar is a link too: a reload must reach the server within its limit.
       const fit = pageLink(s, base);
       showNotes(s, fit);

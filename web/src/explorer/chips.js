@@ -31,18 +31,25 @@ const shown = (token) => VISIBLE.get(token) ?? token;
 export function chipList(list) {
   let run = 0;
   let unknown = null; // a trained model's flags: which tokens it reads as <unk>
+  // Keyed by place and token: a chip that stays is not written again (a keystroke at 2,048
+  // tokens would otherwise lay out every chip's new text node).
   const join = (tokens, all) =>
     d3
       .select(list)
       .classed('many', all > MANY_CHIPS)
       .selectAll('li')
       .data(tokens, (d, i) => `${i}:${d}`)
-      .join('li')
-      .attr('class', 'chip')
+      .join((enter) =>
+        enter
+          .append('li')
+          .attr('class', 'chip')
+          .text(shown)
+          .attr('title', (_, i) => `#${i}`),
+      )
       // A trained model reads a symbol outside its vocabulary as <unk> (issue 12 §4).
-      .classed('unknown', (_, i) => Boolean(unknown?.[i]))
-      .text(shown)
-      .attr('title', (_, i) => `#${i}`);
+      .each(function flag(_, i) {
+        this.classList.toggle('unknown', Boolean(unknown?.[i]));
+      });
   return {
     show(tokens, flags = null) {
       const mine = ++run;

@@ -94,7 +94,7 @@ export function createExplorer(root, o) {
 
   function showNotice(text) {
     $('notice').hidden = !text;
-    $('notice').textContent = text ?? '';
+    setText($('notice'), text ?? '');
   }
 
   function setTrace(next) {
@@ -232,7 +232,18 @@ export function createExplorer(root, o) {
     if (el.textContent !== text) el.textContent = text;
   }
 
+  let textsFor = null; // the language and view the static texts and tabs were last written for
+
   function renderTexts(state, s) {
+    // The static texts and tabs depend on the language and the view only: a keystroke skips them.
+    if (textsFor !== `${state.lang}:${state.view}`) {
+      textsFor = `${state.lang}:${state.view}`;
+      renderStaticTexts(state, s);
+    }
+    renderSummary(state, s);
+  }
+
+  function renderStaticTexts(state, s) {
     // Setting lang, even to the same value, restyles every element below (2,048 chips).
     const lang = state.lang === 'zh' ? 'zh-CN' : 'en';
     if (root.lang !== lang) root.lang = lang;
@@ -250,21 +261,25 @@ export function createExplorer(root, o) {
       tab.tabIndex = selected ? 0 : -1;
       root.querySelector(`[data-panel="${tab.dataset.view}"]`).hidden = !selected;
     }
+  }
+
+  function renderSummary(state, s) {
     if (trace) {
-      $('summary').textContent = s.summary(
-        trace.nQuery,
-        trace.heads,
-        trace.dK,
-        formatCount(trace.parameterCount, state.lang),
+      setText(
+        $('summary'),
+        s.summary(trace.nQuery, trace.heads, trace.dK, formatCount(trace.parameterCount, state.lang)),
       );
       const f = trace.flops;
-      $('cost').textContent = s.cost(
-        formatCount(f.scores + f.scaling + f.mask + f.softmax + f.weightedSum, state.lang),
-        formatCount(f.qProjection + f.kProjection + f.vProjection + f.outputProjection, state.lang),
+      setText(
+        $('cost'),
+        s.cost(
+          formatCount(f.scores + f.scaling + f.mask + f.softmax + f.weightedSum, state.lang),
+          formatCount(f.qProjection + f.kProjection + f.vProjection + f.outputProjection, state.lang),
+        ),
       );
     } else {
-      $('summary').textContent = '';
-      $('cost').textContent = '';
+      setText($('summary'), '');
+      setText($('cost'), '');
     }
   }
 

@@ -2,6 +2,7 @@
 // trained on, and the model panel (grid of heads, the whole block, next token). Models load and
 // run in the engine's worker (models/service.js); the explorer opens the chosen layer's
 // attention through ready(). State (model, layer, head, sentence) lives in the store.
+import { options } from '../controls.js';
 import { formatCount } from '../format.js';
 import { defaultState } from '../state.js';
 import { MODELS } from './catalog.js';
@@ -69,29 +70,27 @@ export function createModelPanel(root, store, engine) {
     return s.about(title, corpus, { ...c, ...summary }, formatCount(summary.parameterCount, state.lang));
   }
 
+  /** Writes a text only where it differs: a keystroke renders the panel too (the sentence). */
+  function say(role, text) {
+    if ($(role).textContent !== text) $(role).textContent = text;
+  }
+
   function fillSelector(state) {
     const s = modelStrings(state.lang);
     const select = $('model');
-    select.replaceChildren(
-      ...MODELS.map((m) => {
-        const option = document.createElement('option');
-        option.value = m;
-        option.textContent = m === 'file' && fileName ? `${fileName}` : s[`model.${m}`];
-        return option;
-      }),
-    );
+    options(select, MODELS, (m) => (m === 'file' && fileName ? `${fileName}` : s[`model.${m}`]));
     select.value = state.model;
-    $('model-label').textContent = s.model;
+    say('model-label', s.model);
   }
 
   async function render(state) {
     const mine = ++run;
     const s = modelStrings(state.lang);
     fillSelector(state);
-    root.dataset.model = state.model;
+    if (root.dataset.model !== state.model) root.dataset.model = state.model;
     $('models').hidden = state.model === 'random';
     if (state.model === 'random') {
-      $('model-about').textContent = s.aboutRandom;
+      say('model-about', s.aboutRandom);
       notice(null);
       return;
     }
