@@ -1,9 +1,12 @@
 // The links view's lines on one <canvas> under the token labels, in a
 // <foreignObject class="link-lines"> of the view's <svg> (so it scales and scrolls with it).
 // A keystroke changes every line's weight (softmax renormalizes each row): 2,048 lines at
-// 32 tokens × 2 heads. As SVG <line>s, writing their attributes, then their style, layout and
-// paint took ~30 ms a keystroke; on a canvas they are a loop of strokes, painted in the
-// keystroke's own task, and no element per line exists to restyle or lay out.
+// 32 tokens × 2 heads. As SVG <line>s, writing their attributes took ~15 ms of script a
+// keystroke and their layout and paint ~10 ms more (Chromium traces, main-thread CPU); on a
+// canvas they are a loop of strokes (~1 ms), painted in the keystroke's own task, with no
+// element per line to restyle or lay out. What is left is rasterizing them: without a GPU
+// Chromium does it on the main thread as the frame is made, ~6 ms at 32 tokens and ~18 ms
+// at 64 (3,000 lines, twice as tall) on this machine, about the length of line drawn.
 // What the canvas shows stays on its holder (holder.lines, in paint order) for hover
 // (lineAt), for a figure (holder.figure(): the same lines as SVG, which explorer/export.js
 // puts in place of the canvas) and for the tests, which compare it with the engine's numbers.
