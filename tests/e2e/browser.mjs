@@ -80,6 +80,43 @@ export function transitionsDone(pageOrFrame, timeout = 10000) {
   );
 }
 
+/**
+ * The lines the links view painted on its canvas, as it keeps them beside it
+ * (web/src/views/link-lines.js): [{ h, i, j, weight, width, opacity, pair, color }] in paint
+ * order, [] before it has drawn. `host`: a selector of an <attention-explorer> whose shadow root
+ * holds the view (default: the page's own).
+ */
+export const linkLines = (pageOrFrame, host = null) =>
+  pageOrFrame.evaluate((host) => {
+    const root = host ? document.querySelector(host)?.shadowRoot : document;
+    const holder = root?.querySelector('[data-role=links] foreignObject.link-lines');
+    const plain = ({ h, i, j, weight, width, opacity, pair, color }) => ({
+      h,
+      i,
+      j,
+      weight,
+      width,
+      opacity,
+      pair,
+      color,
+    });
+    return (holder?.lines ?? []).map(plain);
+  }, host);
+
+/**
+ * Waits until the links view has painted at least `min` lines (of head `head`, if given; that
+ * are the marked pair, if `pair`).
+ */
+export const linksPainted = (pageOrFrame, { min = 1, head = null, pair = false, host = null } = {}) =>
+  pageOrFrame.waitForFunction(
+    ({ min, head, pair, host }) => {
+      const root = host ? document.querySelector(host)?.shadowRoot : document;
+      const lines = root?.querySelector('[data-role=links] foreignObject.link-lines')?.lines ?? [];
+      return lines.filter((line) => (head === null || line.h === head) && (!pair || line.pair)).length >= min;
+    },
+    { min, head, pair, host },
+  );
+
 /** Polls `check()` (in node) until it returns a truthy value; throws `what` after `timeout` ms. */
 export async function waitUntil(check, what, timeout = 10000) {
   const end = Date.now() + timeout;

@@ -6,7 +6,15 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createEngine, root } from '../node/support.mjs';
-import { openPage, screenshotDir, startBrowser, transitionsDone, waitUntil } from './browser.mjs';
+import {
+  linkLines,
+  linksPainted,
+  openPage,
+  screenshotDir,
+  startBrowser,
+  transitionsDone,
+  waitUntil,
+} from './browser.mjs';
 import { defaultState } from '../../web/src/state.js';
 import { embedSnippet } from '../../web/src/explorer/share.js';
 
@@ -164,7 +172,7 @@ test('exports: an SVG that is a valid image with the page’s weights, a PNG, CS
     session.browser,
     `${session.url}?s=猫追着球跑&tok=chars&step=7&mask=causal`,
   );
-  await page.waitForSelector('[data-role=links] line.link', { state: 'attached' });
+  await linksPainted(page);
   await transitionsDone(page);
   const download = async (kind) => {
     const [file] = await Promise.all([page.waitForEvent('download'), page.click(`[data-export="${kind}"]`)]);
@@ -172,9 +180,8 @@ test('exports: an SVG that is a valid image with the page’s weights, a PNG, CS
   };
   const svg = (await download('svg')).toString('utf8');
   assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
-  const pageWeights = await page
-    .locator('[data-role=links] line.link')
-    .evaluateAll((els) => els.map((e) => e.dataset.weight).sort());
+  // The figure draws as SVG lines what the page paints on its canvas (views/link-lines.js).
+  const pageWeights = (await linkLines(page)).map((line) => String(line.weight)).sort();
   // Parsed in a blank page of its own, as a file opened from disk (the app's CSP would refuse
   // the figure's <style> while parsing, though the figure is meant to leave the page).
   const blank = await context.newPage();

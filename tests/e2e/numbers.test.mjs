@@ -6,6 +6,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createEngine } from '../node/support.mjs';
 import {
+  linkLines,
+  linksPainted,
   openPage,
   screenshotDir,
   startBrowser,
@@ -424,9 +426,11 @@ test('cross-attention: a second sentence gives keys and values; rectangular heat
 
   // Links: queries on the left, the second sentence's tokens as keys on the right.
   await page.click('[role=tab][data-view=links]');
-  await page.waitForSelector('[data-role=links] line.link', { state: 'attached' });
+  await linksPainted(page);
   const keys = await page.locator('[data-role=links] text.token.key').allTextContents();
   assert.deepEqual(keys, kvTokens);
+  for (const { h, i, j, weight } of await linkLines(page))
+    assert.equal(weight, trace.step('weights', h).data[i * 3 + j], `link of head ${h + 1} (${i}, ${j})`);
   // Steps 1 and 2 embed the second sentence and take K and V from it.
   await page.click('.step-button[data-step="1"]');
   await page.waitForSelector('[data-role=stage] g.operand[data-step=xPeKv]');

@@ -5,7 +5,15 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createEngine } from '../node/support.mjs';
-import { openPage, screenshotDir, startBrowser, transitionsDone, screenshot as shot } from './browser.mjs';
+import {
+  linkLines,
+  linksPainted,
+  openPage,
+  screenshotDir,
+  startBrowser,
+  transitionsDone,
+  screenshot as shot,
+} from './browser.mjs';
 import { engineTraceFor } from './engine-trace.mjs';
 import { formatValue } from '../../web/src/format.js';
 
@@ -102,18 +110,40 @@ test('links and heatmap cells match the engine, and hover shows its exact number
     session.browser,
     `${session.url}?lang=en&h=4&d=16&step=7&s=The+cat+chased+the+ball`,
   );
-  await page.waitForSelector('[data-role=links] line.link', { state: 'attached' });
+  await linksPainted(page);
   const trace = await engineTraceForPage(page);
   let expectedLinks = 0;
   for (let h = 0; h < trace.heads; h++) expectedLinks += trace.step('weights', h).data.filter((w) => w >= 0.004).length;
   await transitionsDone(page); // links of the first render have left
-  assert.equal(await page.locator('[data-role=links] line.link').count(), expectedLinks);
-  const linkWeights = await page
-    .locator('[data-role=links] line.link')
-    .evaluateAll((els) =>
-      els.map((el) => [Number(el.dataset.head), Number(el.dataset.i), Number(el.dataset.j), Number(el.dataset.weight)]),
-    );
-  for (const [h, i, j, w] of linkWeights) assert.equal(w, trace.step('weights', h).data[i * trace.nKey + j]);
+  const lines = await linkLines(page);
+  assert.equal(lines.length, expectedLinks);
+  for (const { h, i, j, weight } of lines) assert.equal(weight, trace.step('weights', h).data[i * trace.nKey + j]);
+  // The canvas shows them: the strongest line's middle is painted in its head's colour, the
+  // corner above the first row is not; the pointer there names that line's engine weight.
+  const strongest = lines.reduce((a, b) => (b.weight > a.weight ? b : a));
+  await page.locator('[data-role=links] foreignObject.link-lines').scrollIntoViewIfNeeded();
+  const painted = await page.evaluate(({ h, i, j }) => {
+    const holder = document.querySelector('[data-role=links] foreignObject.link-lines');
+    const canvas = holder.querySelector('canvas');
+    const line = holder.lines.find((l) => l.h === h && l.i === i && l.j === j);
+    const scale = canvas.width / canvas.clientWidth;
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height); // read once
+    const alpha = (x, y) => data[(Math.round(y * scale) * canvas.width + Math.round(x * scale)) * 4 + 3];
+    const middle = [canvas.clientWidth / 2, (line.y1 + line.y2) / 2];
+    const box = canvas.getBoundingClientRect();
+    return { middle: alpha(...middle), corner: alpha(2, 2), at: [box.x + middle[0], box.y + middle[1]] };
+  }, strongest);
+  assert.ok(painted.middle > 0 && painted.corner === 0, JSON.stringify(painted));
+  await page.mouse.move(...painted.at);
+  await page.waitForSelector('.tooltip:not([hidden])');
+  const [named, value] = await page.locator('.tooltip div').allTextContents();
+  const [, head, i, j] = value.match(/^head (\d+): A\[(\d+), (\d+)\] = /).map(Number);
+  assert.equal(named, `${trace.tokens[i]} → ${trace.kvTokens[j]}`);
+  assert.ok(value.endsWith(`= ${formatValue(trace.step('weights', head - 1).data[i * trace.nKey + j])}`), value);
+  assert.ok(
+    lines.some((l) => l.h === head - 1 && l.i === i && l.j === j),
+    `${value}: a line drawn`,
+  );
 
   await page.click('[role=tab][data-view=heatmap]');
   await page.waitForSelector('[data-role=heatmaps] g.cell');
@@ -139,18 +169,16 @@ test('links and heatmap cells match the engine, and hover shows its exact number
   await cell.click(); // a cell is marked, the page stays in the heatmap, and its link is marked in the links view
   await page.waitForSelector('[data-role=heatmaps] g.cell.picked');
   await page.click('[role=tab][data-view=links]');
-  await page.waitForSelector('[data-role=links] line.link.pair', { state: 'attached' });
-  const pair = page.locator('[data-role=links] line.link.pair');
+  await linksPainted(page, { pair: true });
+  const pairs = (await linkLines(page)).filter((line) => line.pair);
   assert.deepEqual(
-    [await pair.getAttribute('data-head'), await pair.getAttribute('data-i'), await pair.getAttribute('data-j')],
-    ['2', '1', '3'],
+    pairs.map(({ h, i, j }) => [h, i, j]),
+    [[2, 1, 3]],
   );
 
   await page.hover('[data-role=links] text.token.query >> nth=1');
   await transitionsDone(page);
-  const opacities = await page
-    .locator('[data-role=links] line.link')
-    .evaluateAll((els) => els.map((el) => [Number(el.dataset.i), Number(el.getAttribute('stroke-opacity'))]));
+  const opacities = (await linkLines(page)).map((line) => [line.i, line.opacity]);
   const hovered = opacities.filter(([i]) => i === 1);
   const others = opacities.filter(([i]) => i !== 1);
   assert.ok(hovered.length > 0 && others.length > 0);

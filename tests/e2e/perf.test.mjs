@@ -90,7 +90,7 @@ test('2,048 tokens, d_model 512, 16 heads: the engine runs in a worker and every
 
   // Links: one image of the strongest links, sparse labels, and a note that says so.
   assert.equal(await nodes(page, '[data-role=links] foreignObject.pixels'), 1);
-  assert.equal(await nodes(page, '[data-role=links] line.link'), 0);
+  assert.equal(await nodes(page, '[data-role=links] foreignObject.link-lines'), 0);
   assert.ok((await nodes(page, '[data-role=links] *')) < MAX_VIEW_NODES);
   assert.match(await page.locator('[data-role=links-note]').textContent(), /one image/);
 

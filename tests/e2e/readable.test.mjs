@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { openPage, screenshotDir, startBrowser, transitionsDone } from './browser.mjs';
+import { linkLines, linksPainted, openPage, screenshotDir, startBrowser, transitionsDone } from './browser.mjs';
 import { contrast, labelProblems, smallText } from './readable.mjs';
 
 // 40 tokens by the page's default tokenization (the test checks the count), with a long word.
@@ -164,9 +164,8 @@ test('dark mode: every head colour and masked-cell text meet WCAG contrast on th
     // WCAG 1.4.11: graphical objects (lines, swatches) need 3:1 against what is next to them.
     assert.ok(contrast(colour, panel) >= 3, `head ${h + 1}: ${colour} on ${panel} is ${contrast(colour, panel)}:1`);
   }
-  const strokes = await page
-    .locator('[data-role=links] line.link')
-    .evaluateAll((els) => [...new Set(els.map((el) => getComputedStyle(el).stroke))]);
+  const strokes = [...new Set((await linkLines(page)).map((line) => line.color))];
+  assert.equal(strokes.length, 8, 'every head is painted');
   for (const colour of strokes) assert.ok(contrast(colour, panel) >= 3, `link ${colour} on ${panel}`);
 
   // Masked cells print −∞ (step 6) over the hatch: its text against both hatch colours.
@@ -245,8 +244,11 @@ test('clicking a heatmap cell marks its link and stays in the heatmap', async ()
   assert.equal(await page.locator('[data-role=heatmaps] g.cell.picked').count(), 1);
   // The links view, when opened, shows that link highlighted.
   await set(page, { view: 'links' });
-  const pair = page.locator('[data-role=links] line.link.pair');
-  assert.equal(await pair.count(), 1);
-  assert.deepEqual(await pair.evaluate((l) => [l.dataset.head, l.dataset.i, l.dataset.j]), ['1', '2', '3']);
+  await linksPainted(page, { pair: true });
+  const pairs = (await linkLines(page)).filter((line) => line.pair);
+  assert.deepEqual(
+    pairs.map(({ h, i, j }) => [h, i, j]),
+    [[1, 2, 3]],
+  );
   await context.close();
 });

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from '../node/support.mjs';
 import {
+  linkLines,
+  linksPainted,
   openPage,
   screenshotDir,
   startBrowser,
@@ -28,12 +30,10 @@ after(async () => {
 });
 
 /** The links view's weights as drawn: { "i,j": weight } of head 1. */
-const drawnWeights = (page) =>
-  page
-    .locator('[data-role=links] line.link[data-head="0"]')
-    .evaluateAll((els) =>
-      Object.fromEntries(els.map((e) => [`${e.dataset.i},${e.dataset.j}`, Number(e.dataset.weight)])),
-    );
+const drawnWeights = async (page) =>
+  Object.fromEntries(
+    (await linkLines(page)).filter((line) => line.h === 0).map((line) => [`${line.i},${line.j}`, line.weight]),
+  );
 
 test('tutorial mode shows the NumPy example’s weights (tests/fixtures/tutorial_seed42.json) and says what it is', async () => {
   const fixture = JSON.parse(readFileSync(path.join(root, 'tests/fixtures/tutorial_seed42.json'), 'utf8'));
@@ -42,13 +42,10 @@ test('tutorial mode shows the NumPy example’s weights (tests/fixtures/tutorial
   // every weight of 0.05 or more is drawn, and every one drawn is NumPy's.
   const visible = expected.data.filter((w) => w >= 0.05).length;
   const assertNumPy = async (page) => {
-    await page.waitForFunction(
-      (min) => document.querySelectorAll('[data-role=links] line.link[data-head="0"]').length >= min,
-      visible,
-    );
+    await linksPainted(page, { min: visible, head: 0 });
     await transitionsDone(page); // the previous model's links fade out first
     const weights = await drawnWeights(page);
-    assert.equal(await page.locator('[data-role=links] line.link:not([data-head="0"])').count(), 0, 'one head');
+    assert.equal((await linkLines(page)).filter((line) => line.h !== 0).length, 0, 'one head');
     for (const [key, got] of Object.entries(weights)) {
       const [i, j] = key.split(',').map(Number);
       const want = expected.data[i * 4 + j];
@@ -123,13 +120,8 @@ test('the web component takes a tutorial attribute: the NumPy example’s weight
     await element.elementHandle(),
   );
   await transitionsDone(page);
-  const weights = await element.evaluate((e) =>
-    [...e.shadowRoot.querySelectorAll('[data-role=links] line.link')].map((l) => [
-      +l.dataset.i,
-      +l.dataset.j,
-      +l.dataset.weight,
-    ]),
-  );
+  // The first <attention-explorer> (`element`): its links view is in its shadow root.
+  const weights = (await linkLines(page, 'attention-explorer')).map((line) => [line.i, line.j, line.weight]);
   assert.ok(weights.length >= expected.data.filter((w) => w >= 0.05).length, `${weights.length} links`);
   for (const [i, j, got] of weights) {
     const want = expected.data[i * 4 + j];
@@ -210,7 +202,7 @@ test('the embed iframe shrinks when its content does, as well as growing', async
   await iframe.evaluate((f) =>
     f.contentWindow.postMessage({ type: 'attention-explorer:set', state: { view: 'links' } }, '*'),
   );
-  await frame.waitForSelector('[data-role=links] line.link', { state: 'attached' });
+  await linksPainted(frame);
   await transitionsDone(frame);
   const short = await fitted('the iframe fits the shorter links view');
   assert.ok(short < tall - 100, `the iframe shrank from ${tall} px to ${short} px`);

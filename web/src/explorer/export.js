@@ -89,7 +89,11 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   });
   const body = el('g', { transform: `translate(12,${top})` });
   for (const child of svg.childNodes) body.append(child.cloneNode(true));
-  // Canvases (views/pixels.js) become images: a file has no canvas.
+  // A canvas that can say what it shows as SVG (views/link-lines.js) becomes that: a file has
+  // no canvas, and lines stay sharp at any size.
+  const live = svg.querySelectorAll('foreignObject');
+  body.querySelectorAll('foreignObject').forEach((copy, k) => live[k].figure && copy.replaceWith(live[k].figure()));
+  // Other canvases (views/pixels.js) become images.
   const copies = body.querySelectorAll('foreignObject.pixels');
   svg.querySelectorAll('foreignObject.pixels').forEach((holder, k) => {
     const image = el('image', { class: 'pixels', preserveAspectRatio: 'none' });

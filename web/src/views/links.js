@@ -8,9 +8,13 @@ import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 import { pixels } from './pixels.js';
 import { fitText } from './text.js';
-import { forget, putAttrs, setTexts } from './dom.js';
+import { putAttrs, setTexts } from './dom.js';
+import { lineAt, paintLines, strokeLines } from './link-lines.js';
 
 const MAX_WIDTH = 9;
+// A line's width and opacity are its weight (a hairline and a trace of colour at the least).
+const thickness = (weight) => Math.max(0.5, weight * MAX_WIDTH);
+const strength = (weight) => Math.max(0.05, weight);
 // Below min a line is thinner than a hair: not drawn. Beyond max lines the view keeps the
 // strongest ones: a long paste must not freeze the tab. (The engine's side selects them.)
 export const LINK_LIMITS = { min: 0.004, max: 3000 };
@@ -36,75 +40,54 @@ export function drawLinks(svg, trace, o) {
   if (Math.max(n, m) > MAX_LINK_TOKENS) return drawLinksImage(svg, trace, o);
   svg.selectAll('g.links-image').remove();
   const rowGap = Math.max(MIN_ROW_GAP, Math.min(34, 420 / Math.max(n, m)));
-  const { xLeft, xRight, yOf, heads, labelRoom } = frame(svg, trace, o, rowGap);
+  const { xLeft, xRight, yOf, heads, height, labelRoom } = frame(svg, trace, o, rowGap);
 
   const offset = (h) =>
     heads.length > 1 ? (heads.indexOf(h) - (heads.length - 1) / 2) * Math.min(2.5, rowGap / (2 * heads.length)) : 0;
   const { total, links: found } = trace.links(heads, LINK_LIMITS);
-  const links = Array.from(found.weight, (weight, r) => {
+  const visible = (i, j) => !o.focus || (o.focus.side === 'query' ? i === o.focus.index : j === o.focus.index);
+  const isPair = (h, i, j) => o.pair && o.pair.head === h && o.pair.i === i && o.pair.j === j;
+  const colors = new Map(heads.map((h) => [h, headColor(h)]));
+  const lines = Array.from(found.weight, (weight, r) => {
     const [h, i, j] = [found.h[r], found.i[r], found.j[r]];
-    return { key: `${h}:${i}:${j}`, h, i, j, weight };
+    const pair = isPair(h, i, j);
+    return {
+      h,
+      i,
+      j,
+      weight,
+      pair,
+      color: pair ? focusColor(svg.node()) : colors.get(h),
+      y1: yOf(i) + offset(h),
+      y2: yOf(j) + offset(h),
+      width: (pair ? 2 : 0) + thickness(weight),
+      opacity: visible(i, j) ? (pair ? 1 : strength(weight)) : 0.03,
+    };
   });
-  const visible = (d) => !o.focus || (o.focus.side === 'query' ? d.i === o.focus.index : d.j === o.focus.index);
-  const isPair = (d) => o.pair && o.pair.head === d.h && o.pair.i === d.i && o.pair.j === d.j;
-  const t = duration(500);
-
-  // Many lines: no per-line transition and one listener on the group, or a keystroke at
-  // 32 tokens × 2 heads would schedule 2,048 transitions and 4,096 listeners.
-  const animate = t > 0 && links.length <= 400;
-  const group = svg.selectAll('g.links').data([0]).join('g').attr('class', 'links');
-  group
-    .on('pointerover', (event) => {
-      const d = d3.select(event.target).datum();
-      if (!d?.key) return;
+  // Gliding many lines costs more than it shows (a keystroke draws without motion anyway).
+  const t = lines.length <= 400 ? duration(500) : 0;
+  paintLines(svg, lines, { left: xLeft, right: xRight, height, duration: t })
+    .on('pointermove', (event) => {
+      const [x, y] = d3.pointer(event, svg.node());
+      const d = lineAt(event.currentTarget, x, y);
+      if (!d) return hideTooltip();
       showTooltip(event, [
         `${trace.tokens[d.i]} → ${trace.kvTokens[d.j]}`,
         `${o.strings.headN(d.h)}: A[${d.i}, ${d.j}] = ${formatValue(d.weight)}`,
       ]);
     })
-    .on('pointerout', hideTooltip);
-  const lines = group
-    .selectAll('line')
-    .data(links, (d) => d.key)
-    .join(
-      (enter) => enter.append('line').attr('stroke-width', 0).attr('stroke-opacity', 0),
-      (update) => update,
-      (exit) =>
-        animate
-          ? exit.transition().duration(t).attr('stroke-width', 0).attr('stroke-opacity', 0).remove()
-          : exit.remove(),
-    )
-    .call(putAttrs, {
-      class: (d) => (isPair(d) ? 'link pair' : 'link'),
-      'data-head': (d) => d.h,
-      'data-i': (d) => d.i,
-      'data-j': (d) => d.j,
-      'data-weight': (d) => d.weight,
-      stroke: (d) => headColor(d.h),
-      'stroke-linecap': 'round',
-    });
-  const geometry = {
-    x1: xLeft,
-    x2: xRight,
-    y1: (d) => yOf(d.i) + offset(d.h),
-    y2: (d) => yOf(d.j) + offset(d.h),
-    'stroke-width': (d) => (isPair(d) ? 2 : 0) + Math.max(0.5, d.weight * MAX_WIDTH),
-    'stroke-opacity': (d) => (visible(d) ? (isPair(d) ? 1 : Math.max(0.05, d.weight)) : 0.03),
-  };
-  if (animate) {
-    const moving = forget(lines, Object.keys(geometry)).transition().duration(t);
-    for (const [name, value] of Object.entries(geometry)) moving.attr(name, value);
-  } else putAttrs(lines.interrupt(), geometry);
+    .on('pointerleave', hideTooltip);
 
   const tokens = [
     ...trace.tokens.map((text, index) => ({ side: 'query', index, text })),
     ...trace.kvTokens.map((text, index) => ({ side: 'key', index, text })),
   ];
   const focused = (d) => o.focus && o.focus.side === d.side && o.focus.index === d.index;
+  svg.node().linksOptions = o;
   svg
     .selectAll('text.token')
     .data(tokens, (d) => `${d.side}:${d.index}`)
-    .join('text')
+    .join((enter) => enter.append('text').call(listen))
     .call(putAttrs, {
       class: (d) => `token ${d.side}${focused(d) ? ' focused' : ''}${o.focus?.locked && focused(d) ? ' locked' : ''}`,
       x: (d) => (d.side === 'query' ? xLeft - 8 : xRight + 8),
@@ -115,26 +98,45 @@ export function drawLinks(svg, trace, o) {
       'aria-pressed': (d) => String(Boolean(o.focus?.locked && focused(d))),
       'aria-label': (d) => `${d.side === 'query' ? o.strings.query : o.strings.keys} ${d.index}: ${d.text}`,
     })
-    .call(setTexts, (d) => fitText(d.text, labelRoom, TOKEN_FONT))
-    .on('pointerenter focus', (event, d) => {
+    .call(setTexts, (d) => fitText(d.text, labelRoom, TOKEN_FONT));
+  return { shown: lines.length, total };
+}
+
+/**
+ * A token label's listeners, bound once when the label is made (rebinding six on each of 64
+ * labels took a part of every keystroke): they read the latest draw's options from the svg.
+ */
+function listen(labels) {
+  const options = (label) => label.ownerSVGElement.linksOptions;
+  const toggle = (o, d) => {
+    const same = o.focus?.locked && o.focus.side === d.side && o.focus.index === d.index;
+    o.onFocus(same ? null : { side: d.side, index: d.index, locked: true });
+  };
+  labels
+    .on('pointerenter focus', function enter(event, d) {
+      const o = options(this);
       if (!o.focus?.locked) o.onFocus({ side: d.side, index: d.index, locked: false });
     })
-    .on('pointerleave blur', () => {
+    .on('pointerleave blur', function leave() {
+      const o = options(this);
       if (!o.focus?.locked) o.onFocus(null);
     })
-    .on('click', (event, d) => {
-      const same = o.focus?.locked && focused(d);
-      o.onFocus(same ? null : { side: d.side, index: d.index, locked: true });
+    .on('click', function click(event, d) {
+      toggle(options(this), d);
     })
-    .on('keydown', (event, d) => {
+    .on('keydown', function key(event, d) {
       if (event.key === 'Enter' || event.key === ' ') {
         event.preventDefault();
         event.stopPropagation();
-        const same = o.focus?.locked && focused(d);
-        o.onFocus(same ? null : { side: d.side, index: d.index, locked: true });
+        toggle(options(this), d);
       }
     });
-  return { shown: links.length, total };
+}
+
+/** The page's focus colour (a locked pair's line), read once: a canvas has no CSS. */
+function focusColor(node) {
+  focusColor.value ??= getComputedStyle(node).getPropertyValue('--focus').trim() || '#d55e00';
+  return focusColor.value;
 }
 
 /** The svg's size and the two side titles; the geometry both drawings share. */
@@ -144,17 +146,23 @@ function frame(svg, trace, o, rowGap) {
   const height = Math.max(trace.nQuery, trace.nKey) * rowGap + 40;
   const xLeft = labelWidth;
   const xRight = width - labelWidth;
-  svg.attr('viewBox', `0 0 ${width} ${height}`).attr('height', height).attr('role', 'img');
-  svg.attr('aria-label', `${o.strings['view.links']}: ${trace.nQuery} × ${trace.nKey}`);
+  putAttrs(svg, {
+    viewBox: `0 0 ${width} ${height}`,
+    height,
+    role: 'img',
+    'aria-label': `${o.strings['view.links']}: ${trace.nQuery} × ${trace.nKey}`,
+  });
   svg
     .selectAll('text.side-title')
     .data([o.strings.queries, o.strings.keys])
     .join('text')
-    .attr('class', 'side-title')
-    .attr('x', (_, k) => (k === 0 ? xLeft - 8 : xRight + 8))
-    .attr('y', 12)
-    .attr('text-anchor', (_, k) => (k === 0 ? 'end' : 'start'))
-    .text((d) => d);
+    .call(putAttrs, {
+      class: 'side-title',
+      x: (_, k) => (k === 0 ? xLeft - 8 : xRight + 8),
+      y: 12,
+      'text-anchor': (_, k) => (k === 0 ? 'end' : 'start'),
+    })
+    .call(setTexts, (d) => d);
   const heads = o.head === 'all' ? d3.range(trace.heads) : [o.head];
   return { xLeft, xRight, height, heads, labelRoom: labelWidth - 12, yOf: (index) => 30 + index * rowGap };
 }
@@ -164,7 +172,7 @@ function drawLinksImage(svg, trace, o) {
   const n = trace.nQuery;
   const m = trace.nKey;
   const rowGap = IMAGE_HEIGHT / Math.max(n, m);
-  svg.selectAll('g.links, text.token').remove();
+  svg.selectAll('foreignObject.link-lines, text.token').remove();
   const { xLeft, xRight, yOf, heads, height, labelRoom } = frame(svg, trace, o, rowGap);
 
   const { total, links } = trace.links(heads, LINK_LIMITS);
@@ -210,9 +218,14 @@ export function linksLegend(container, trace, o) {
     .join('span')
     .attr('class', 'swatch')
     .each(function swatch(h) {
+      // Only when it changes: new nodes are laid out again, on every keystroke.
+      const name = o.strings.headN(h);
+      const color = headColor(h);
+      if (this.dataset.color === color && this.textContent === name) return;
+      this.dataset.color = color;
       const mark = document.createElement('i');
-      mark.style.background = headColor(h);
-      this.replaceChildren(mark, document.createTextNode(o.strings.headN(h)));
+      mark.style.background = color;
+      this.replaceChildren(mark, document.createTextNode(name));
     });
 }
 
@@ -224,16 +237,13 @@ function paintLinks(links, { width, height, yOf }) {
   canvas.height = height * scale;
   const context = canvas.getContext('2d');
   context.scale(scale, scale);
-  context.lineCap = 'round';
-  for (let r = links.weight.length - 1; r >= 0; r--) {
-    const weight = links.weight[r];
-    context.strokeStyle = headColor(links.h[r]);
-    context.globalAlpha = Math.max(0.05, weight);
-    context.lineWidth = Math.max(0.5, weight * MAX_WIDTH);
-    context.beginPath();
-    context.moveTo(0, yOf(links.i[r]));
-    context.lineTo(width, yOf(links.j[r]));
-    context.stroke();
-  }
+  const lines = Array.from(links.weight, (weight, r) => ({
+    color: headColor(links.h[r]),
+    opacity: strength(weight),
+    width: thickness(weight),
+    y1: yOf(links.i[r]),
+    y2: yOf(links.j[r]),
+  })).reverse();
+  strokeLines(context, lines, width);
   return canvas;
 }

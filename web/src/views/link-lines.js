@@ -1,0 +1,158 @@
+// The links view's lines on one <canvas> under the token labels, in a
+// <foreignObject class="link-lines"> of the view's <svg> (so it scales and scrolls with it).
+// A keystroke changes every line's weight (softmax renormalizes each row): 2,048 lines at
+// 32 tokens × 2 heads. As SVG <line>s, writing their attributes took ~15 ms of script a
+// keystroke and their layout and paint ~10 ms more (Chromium traces, main-thread CPU); on a
+// canvas they are a loop of strokes (~1 ms), painted in the keystroke's own task, with no
+// element per line to restyle or lay out. What is left is rasterizing them: without a GPU
+// Chromium does it on the main thread as the frame is made, ~6 ms at 32 tokens and ~18 ms
+// at 64 (3,000 lines, twice as tall) on this machine, about the length of line drawn.
+// What the canvas shows stays on its holder (holder.lines, in paint order) for hover
+// (lineAt), for a figure (holder.figure(): the same lines as SVG, which explorer/export.js
+// puts in place of the canvas) and for the tests, which compare it with the engine's numbers.
+
+import { putAttrs } from './dom.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+// Round caps reach past a line's ends by half its width (≤ 5.5 px): the canvas is this much
+// wider on each side.
+const PAD = 8;
+// A pointer this close (px) to a hairline still hits it.
+const MIN_HIT = 2;
+
+/**
+ * Paints `lines` on the link-lines canvas of the d3 selection `svg` (made on first use, before
+ * its `text.token` labels, so that they stay on top for the pointer), and keeps them.
+ * lines: [{ h, i, j, weight, y1, y2, width, opacity, color, pair }] in paint order, y in the
+ * svg's px; every line runs from x = left to x = right. Returns the holder's selection.
+ */
+export function paintLines(svg, lines, { left, right, height, duration = 0 }) {
+  const holder = svg
+    .selectAll('foreignObject.link-lines')
+    .data([0])
+    .join((enter) => enter.insert('foreignObject', 'text.token').attr('class', 'link-lines'));
+  const node = holder.node();
+  const width = right - left + 2 * PAD;
+  putAttrs(holder, { x: left - PAD, y: 0, width, height });
+  const canvas = node.firstChild ?? node.appendChild(makeCanvas());
+  // Crisp on high-density screens; setting a canvas's size clears it, so only when it changes.
+  const scale = Math.min(2, globalThis.devicePixelRatio || 1);
+  const [w, h] = [Math.round(width * scale), Math.round(height * scale)];
+  if (canvas.width !== w || canvas.height !== h) [canvas.width, canvas.height] = [w, h];
+  const from = node.painted ?? [];
+  Object.assign(node, { lines, left, right, figure: () => figure(node) });
+  const paint = (shown) => {
+    node.painted = shown;
+    const context = canvas.getContext('2d');
+    context.setTransform(1, 0, 0, 1, 0, 0);
+    context.clearRect(0, 0, w, h);
+    context.setTransform(scale, 0, 0, scale, PAD * scale, 0);
+    strokeLines(context, shown, right - left);
+  };
+  holder.interrupt();
+  if (duration > 0)
+    holder
+      .transition()
+      .duration(duration)
+      .tween('lines', () => between(from, lines, paint));
+  else paint(lines);
+  return holder;
+}
+
+function makeCanvas() {
+  const canvas = document.createElement('canvas');
+  Object.assign(canvas.style, { display: 'block', width: '100%', height: '100%' });
+  return canvas;
+}
+
+/**
+ * Strokes `lines` ({ y1, y2, width, opacity, color }, in paint order) on `context`, each from
+ * (0, y1) to (span, y2) in its current transform. Shared with the long sentence's image (links.js).
+ */
+export function strokeLines(context, lines, span) {
+  context.lineCap = 'round';
+  let color = null;
+  for (const line of lines) {
+    // Setting the same style again still parses the colour: only when it changes.
+    if (line.color !== color) context.strokeStyle = color = line.color;
+    context.globalAlpha = line.opacity;
+    context.lineWidth = line.width;
+    context.beginPath();
+    context.moveTo(0, line.y1);
+    context.lineTo(span, line.y2);
+    context.stroke();
+  }
+}
+
+const keyOf = (line) => `${line.h}:${line.i}:${line.j}`;
+const mix = (a, b, u) => a + (b - a) * u;
+
+/**
+ * A tween from the lines painted (`from`) to `to`: a line glides in width, opacity and place,
+ * a new one grows from nothing, one that is gone fades out under the rest (as the SVG lines
+ * did with a d3 transition each). Calls paint(lines) with u in [0, 1].
+ */
+function between(from, to, paint) {
+  const before = new Map(from.map((line) => [keyOf(line), line]));
+  const pairs = to.map((line) => [before.get(keyOf(line)) ?? { ...line, width: 0, opacity: 0 }, line]);
+  const kept = new Set(to.map(keyOf));
+  const gone = from.filter((line) => !kept.has(keyOf(line))).map((line) => [line, { ...line, width: 0, opacity: 0 }]);
+  const all = [...gone, ...pairs];
+  return (u) =>
+    paint(
+      u === 1
+        ? to
+        : all.map(([a, b]) => ({
+            ...b,
+            y1: mix(a.y1, b.y1, u),
+            y2: mix(a.y2, b.y2, u),
+            width: mix(a.width, b.width, u),
+            opacity: mix(a.opacity, b.opacity, u),
+          })),
+    );
+}
+
+/**
+ * The topmost line kept on `holder` (a link-lines foreignObject) under the svg point (x, y),
+ * or null: what the pointer would have hit on an SVG <line> of that width (with round caps).
+ */
+export function lineAt(holder, x, y) {
+  const { lines = [], left, right } = holder;
+  const span = right - left;
+  for (let k = lines.length - 1; k >= 0; k--) {
+    const line = lines[k];
+    // Distance from (x, y) to the segment (left, y1)–(right, y2).
+    const dy = line.y2 - line.y1;
+    const t = Math.max(0, Math.min(1, ((x - left) * span + (y - line.y1) * dy) / (span * span + dy * dy)));
+    const distance = Math.hypot(x - (left + t * span), y - (line.y1 + t * dy));
+    if (distance <= Math.max(MIN_HIT, line.width / 2)) return line;
+  }
+  return null;
+}
+
+/** The kept lines as SVG <line class="link"> elements in a <g class="links">: a figure has no canvas. */
+function figure(holder) {
+  const group = document.createElementNS(SVG_NS, 'g');
+  group.setAttribute('class', 'links');
+  for (const line of holder.lines) {
+    const element = document.createElementNS(SVG_NS, 'line');
+    const attrs = {
+      class: line.pair ? 'link pair' : 'link',
+      'data-head': line.h,
+      'data-i': line.i,
+      'data-j': line.j,
+      'data-weight': line.weight,
+      stroke: line.color,
+      'stroke-linecap': 'round',
+      x1: holder.left,
+      x2: holder.right,
+      y1: line.y1,
+      y2: line.y2,
+      'stroke-width': line.width,
+      'stroke-opacity': line.opacity,
+    };
+    for (const [name, value] of Object.entries(attrs)) element.setAttribute(name, String(value));
+    group.append(element);
+  }
+  return group;
+}
