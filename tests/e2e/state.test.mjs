@@ -58,6 +58,27 @@ test('a keystroke reaches the store in its own input event, and a small trace is
   await context.close();
 });
 
+test('an error inside a view’s draw is said under the sentence and on the console, not swallowed', async () => {
+  const { page, context, problems } = await openPage(session.browser, `${session.url}?lang=en&view=links`);
+  await page.waitForSelector('[data-role=links] text.token');
+  await page.evaluate(() => window.attentionExplorer.idle());
+  // A fault in the links view's data: the next draw (a hovered token) reads it and throws.
+  await page.evaluate(async () => {
+    const explorer = window.attentionExplorer;
+    explorer.trace.links = () => {
+      throw new Error('injected draw fault');
+    };
+    explorer.store.set({ focus: { side: 'query', index: 1 } });
+    await explorer.idle();
+  });
+  assert.match(await page.textContent('[data-role=message]'), /injected draw fault/);
+  assert.ok(
+    problems.some((p) => p.startsWith('console error') && p.includes('injected draw fault')),
+    problems.join('\n'),
+  );
+  await context.close();
+});
+
 test('the heatmap’s tables, the picked cell and the locked token are store state, let go when stale', async () => {
   const { page, context, problems } = await openPage(
     session.browser,

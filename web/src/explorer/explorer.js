@@ -390,7 +390,11 @@ export function createExplorer(root, o) {
     const gen = ++generation;
     queue = queue
       .then(() => prepare(gen, state, modelChanged))
-      .catch((error) => showMessage(`${strings().engineError}: ${error.message}`));
+      .catch((error) => {
+        // Also on the console: a bug in a draw is not the learner's input, and tests see it there.
+        console.error(error);
+        showMessage(`${strings().engineError}: ${error.message}`);
+      });
   }
 
   /** Computes (when the model changed) and loads what `state` needs, then draws if newest. */
