@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { createEngine } from '../node/support.mjs';
 import { openPage, startBrowser } from './browser.mjs';
 import { engineTraceFor } from './engine-trace.mjs';
+import { formatValue } from '../../web/src/format.js';
 
 let session;
 let engine;
@@ -43,6 +44,55 @@ test('a query button picks its own position, also where its token repeats (the s
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => !new URL(location.href).searchParams.has('q'));
   assert.deepEqual(await weightBars(page), await engineWeights(page, 0));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a keystroke that adds a token adds its button, bars, values and labels and keeps every other node and text; hover names the engine’s weight', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&view=softmax&s=the+cat+sat+on`,
+  );
+  await page.waitForFunction(() => document.querySelectorAll('.chart-weights rect.bar').length === 4);
+  // Every element of the view, and the text node each one holds, marked before the keystroke.
+  await page.evaluate(() => {
+    for (const el of document.querySelectorAll('[data-role=softmax] *')) el.__before = el.firstChild ?? true;
+  });
+  await page.focus('[data-role=sentence]');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' a');
+  await page.waitForFunction(() => document.querySelectorAll('.chart-weights rect.bar').length === 5);
+  const { added, gone, retexted } = await page.evaluate(() => {
+    const now = [...document.querySelectorAll('[data-role=softmax] *')];
+    const describe = (el) => `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`.trim();
+    return {
+      added: now.filter((el) => !el.__before).map(describe),
+      gone: now.filter((el) => el.__before && !el.isConnected).length,
+      retexted: now
+        .filter((el) => el.__before && el.__before !== true && el.__before.nodeType === Node.TEXT_NODE)
+        .filter((el) => el.firstChild !== el.__before)
+        .map((el) => `${describe(el)} "${el.textContent}"`),
+    };
+  });
+  // One button, and per chart one bar, its value and its label; nothing else made anew.
+  const perChart = ['rect.bar', 'text.bar-value', 'text.bar-label'];
+  assert.deepEqual(added.sort(), ['button.', ...perChart, ...perChart, ...perChart].sort());
+  assert.equal(gone, 0);
+  // Texts that changed are the titles and values the new key changes; token texts stay.
+  for (const text of retexted) assert.match(text, /^text\.(chart-title|bar-value|spread-title) /);
+  assert.deepEqual(await page.locator('.query-picker button').allTextContents(), ['the', 'cat', 'sat', 'on', 'a']);
+  const bars = await weightBars(page);
+  const expected = await engineWeights(page, 0);
+  assert.deepEqual(bars, expected);
+  // Hover names the bar under the pointer with the engine's number, the new one as well as an old one.
+  for (const k of [4, 1]) {
+    await page.locator('.chart-weights rect.bar').nth(k).hover();
+    const tip = page.locator('.tooltip');
+    await tip.waitFor({ state: 'visible' });
+    assert.equal(await tip.textContent(), `${['the', 'cat', 'sat', 'on', 'a'][k]}: ${formatValue(expected[k])}`);
+  }
+  await page.mouse.move(0, 0);
+  await page.locator('.tooltip').waitFor({ state: 'hidden' });
   assert.deepEqual(problems, []);
   await context.close();
 });
