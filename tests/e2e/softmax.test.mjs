@@ -56,13 +56,17 @@ test('a keystroke that adds a token adds its button, bars, values and labels and
   await page.waitForFunction(() => document.querySelectorAll('.chart-weights rect.bar').length === 4);
   // Every element of the view, and the text node each one holds, marked before the keystroke.
   await page.evaluate(() => {
-    for (const el of document.querySelectorAll('[data-role=softmax] *')) el.__before = el.firstChild ?? true;
+    const root = document.querySelector('[data-role=softmax]');
+    for (const el of root.querySelectorAll('*')) el.__before = el.firstChild ?? true;
+    window.__records = new MutationObserver(() => {});
+    window.__records.observe(root, { subtree: true, attributes: true });
   });
   await page.focus('[data-role=sentence]');
   await page.keyboard.press('End');
   await page.keyboard.type(' a');
   await page.waitForFunction(() => document.querySelectorAll('.chart-weights rect.bar').length === 5);
-  const { added, gone, retexted } = await page.evaluate(() => {
+  const { added, gone, retexted, rewritten } = await page.evaluate(() => {
+    const records = window.__records.takeRecords();
     const now = [...document.querySelectorAll('[data-role=softmax] *')];
     const describe = (el) => `${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''}`.trim();
     return {
@@ -72,12 +76,20 @@ test('a keystroke that adds a token adds its button, bars, values and labels and
         .filter((el) => el.__before && el.__before !== true && el.__before.nodeType === Node.TEXT_NODE)
         .filter((el) => el.firstChild !== el.__before)
         .map((el) => `${describe(el)} "${el.textContent}"`),
+      // Attributes written on the old keys' score bars and on label texts (their <g> moves them).
+      rewritten: records
+        .filter(
+          (r) => r.target.__before && r.target.matches('.chart-raw rect.bar, .chart-scaled rect.bar, text.bar-label'),
+        )
+        .map((r) => `${describe(r.target)} ${r.attributeName}`),
     };
   });
   // One button, and per chart one bar, its value and its label; nothing else made anew.
-  const perChart = ['rect.bar', 'text.bar-value', 'text.bar-label'];
+  // (a label is a <text> in the <g> that places it)
+  const perChart = ['rect.bar', 'text.bar-value', 'g.', 'text.bar-label'];
   assert.deepEqual(added.sort(), ['button.', ...perChart, ...perChart, ...perChart].sort());
   assert.equal(gone, 0);
+  assert.deepEqual(rewritten, [], 'the other keys’ scores are unchanged: so are their bars');
   // Texts that changed are the titles and values the new key changes; token texts stay.
   for (const text of retexted) assert.match(text, /^text\.(chart-title|bar-value|spread-title) /);
   assert.deepEqual(await page.locator('.query-picker button').allTextContents(), ['the', 'cat', 'sat', 'on', 'a']);
