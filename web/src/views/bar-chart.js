@@ -155,7 +155,11 @@ function drawLabels(labelLayer, labels, x, height, { upright, every, room }) {
     put(places[j], 'transform', `translate(${x(k) + x.bandwidth() / 2},${height + (upright ? 6 : 14)})`);
     put(text, 'class', upright ? 'bar-label upright' : 'bar-label');
     put(text, 'transform', upright ? 'rotate(-90)' : '');
-    setText(text, fitText(labels[k], room, BAR_FONT));
+    // Fitting a label walks its characters: only for a token or a room that changed.
+    if (text.__label !== labels[k] || text.__room !== room) {
+      [text.__label, text.__room] = [labels[k], room];
+      setText(text, fitText(labels[k], room, BAR_FONT));
+    }
   }
 }
 
