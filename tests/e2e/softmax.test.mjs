@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine } from '../node/support.mjs';
-import { openPage, startBrowser } from './browser.mjs';
+import { openPage, startBrowser, transitionsDone } from './browser.mjs';
 import { engineTraceFor } from './engine-trace.mjs';
 import { formatValue } from '../../web/src/format.js';
 
@@ -105,6 +105,35 @@ test('a keystroke that adds a token adds its button, bars, values and labels and
   }
   await page.mouse.move(0, 0);
   await page.locator('.tooltip').waitFor({ state: 'hidden' });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a keystroke during the bars’ glide to a new query ends with every bar at its value (the glide is cut, not left to overwrite)', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&view=softmax&s=the+cat+sat+on`,
+  );
+  await page.waitForFunction(() => document.querySelectorAll('.chart-weights rect.bar').length === 4);
+  await page.locator('.query-picker button').nth(2).click();
+  await page.waitForFunction(() => document.querySelector('.chart-weights rect.bar').__transition);
+  await page.focus('[data-role=sentence]');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' a');
+  await page.waitForFunction(() => document.querySelectorAll('.chart-weights rect.bar').length === 5);
+  await transitionsDone(page);
+  // Each bar spans [min(0, v), max(0, v)] in the data's units (its layer's transform maps them to pixels).
+  const bars = await page
+    .locator('.softmax-charts rect.bar')
+    .evaluateAll((els) => els.map((el) => ['data-value', 'y', 'height'].map((name) => Number(el.getAttribute(name)))));
+  assert.equal(bars.length, 15);
+  for (const [v, y, height] of bars) {
+    assert.ok(
+      Math.abs(y - Math.min(0, v)) < 1e-6 && Math.abs(height - Math.abs(v)) < 1e-6,
+      `${v}: y ${y}, height ${height}`,
+    );
+  }
+  assert.deepEqual(await weightBars(page), await engineWeights(page, 2));
   assert.deepEqual(problems, []);
   await context.close();
 });
