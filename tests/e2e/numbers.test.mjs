@@ -14,7 +14,7 @@ import {
   explorerStarted as started,
 } from './browser.mjs';
 import { engineTraceFor } from './engine-trace.mjs';
-import { formatShort } from '../../web/src/format.js';
+import { formatShort, formatValue } from '../../web/src/format.js';
 
 let session;
 let engine;
@@ -300,6 +300,36 @@ test('positional encodingâ€™s picture: a wave per dimension through the engineâ€
   await page.waitForFunction(() => new URL(location.href).searchParams.get('pe') === '0');
   await page.waitForFunction(() => !document.querySelector('[data-role=stage] .pe-waves'));
   assert.equal(await page.locator('[data-role=matrices] .pe-waves').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a dot on the waves names its value and its token on hover, also for a token just typed', async () => {
+  // One listener on the picture serves every dot (positional.js): it must read the newest trace.
+  const { page, context, problems } = await openPage(session.browser, `${session.url}?lang=en&s=The+cat&step=1`);
+  await started(page);
+  const input = page.locator('[data-role=sentence]');
+  await input.focus();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' sat');
+  await page.waitForSelector('[data-role=stage] .pe-waves g.pe-strip[data-dim="3"] circle.sample[data-p="2"]');
+  const trace = await engineTraceFor(engine, page);
+  const pe = trace.step('pe');
+  for (const [p, c] of [
+    [2, 3],
+    [0, 0],
+  ]) {
+    await page.hover(`[data-role=stage] .pe-waves g.pe-strip[data-dim="${c}"] circle.sample[data-p="${p}"]`);
+    const tip = page.locator('.tooltip:not([hidden]) div');
+    await tip.first().waitFor();
+    assert.deepEqual(await tip.allTextContents(), [
+      `PE[${p}, ${c}] = ${formatValue(pe.data[p * pe.cols + c])}`,
+      `position ${p}: ${trace.tokens[p]}`,
+    ]);
+    await page.mouse.move(1, 1);
+    await page.waitForSelector('.tooltip', { state: 'hidden' });
+  }
+  assert.equal(trace.tokens[2], 'sat');
   assert.deepEqual(problems, []);
   await context.close();
 });
