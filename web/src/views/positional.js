@@ -3,8 +3,8 @@
 // the engine's PE[p, c] as dots on it. Read down a column of dots and you read row p of PE.
 //
 // A keystroke redraws it (a token more stretches every wave along x), so it writes only what
-// changed (dom.js), builds each wave as a few cubic curves rather than hundreds of points, and
-// listens for hover once on the picture instead of on every dot.
+// changed (dom.js), builds each wave as a few cubic curves rather than hundreds of points, draws
+// a strip's dots as one path, and listens for hover once on the picture instead of on every dot.
 import * as d3 from 'd3';
 import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
@@ -58,17 +58,37 @@ export function wavePath(c, dModel, last, xScale, amplitude = AMPLITUDE) {
   return d;
 }
 
-/** Hover on any dot (one listener on the picture): names the token and the value. */
+/** The dots of one strip: a circle of radius r at each (p, PE[p, c]), as one path. */
+function dotsPath(dots, xScale, r) {
+  let d = '';
+  for (const { p, v } of dots)
+    d += `M${round(p * xScale - r)},${round(-v * AMPLITUDE)}a${r},${r} 0 1,0 ${2 * r},0a${r},${r} 0 1,0 ${-2 * r},0`;
+  return d;
+}
+
+/**
+ * Hover on a strip's dots (one listener on the picture): the dot nearest the pointer names its
+ * position, token and value. The dots are one path a strip, so the nearest one is found from
+ * the pointer's x (a layout read, but in the event, never during a draw).
+ */
 function listen(g) {
-  g.on('pointerover', (event) => {
-    const dot = event.target.closest?.('circle.sample');
-    if (!dot) return;
-    const { p, c, v } = d3.select(dot).datum();
-    const { strings, tokens } = g.property('__pe');
-    showTooltip(event, [`PE[${p}, ${c}] = ${formatValue(v)}`, `${strings.pePosition} ${p}: ${tokens[p]}`], dot);
-  }).on('pointerout', (event) => {
-    if (event.target.closest?.('circle.sample')) hideTooltip();
-  });
+  const show = (event) => {
+    const path = event.target.closest?.('path.dots');
+    if (!path) return;
+    const { strings, tokens, xScale } = g.property('__pe');
+    const [x] = d3.pointer(event, path);
+    const dots = d3.select(path).datum().dots;
+    const dot = d3.least(dots, (d) => Math.abs(d.p * xScale - x));
+    showTooltip(event, [
+      `PE[${dot.p}, ${dot.c}] = ${formatValue(dot.v)}`,
+      `${strings.pePosition} ${dot.p}: ${tokens[dot.p]}`,
+    ]);
+  };
+  g.on('pointerover', show)
+    .on('pointermove', show)
+    .on('pointerout', (event) => {
+      if (event.target.closest?.('path.dots')) hideTooltip();
+    });
 }
 
 /**
@@ -84,9 +104,8 @@ export function drawPositional(g, pe, { width, strings, tokens }) {
   // Positions spread over the strip; one position still gets a little room.
   const last = Math.max(1, n - 1);
   const xScale = plotWidth / last;
-  const y = (v) => -v * AMPLITUDE;
   const height = TOP + dims.length * STRIP + 24;
-  g.classed('pe-waves', true).property('__pe', { strings, tokens });
+  g.classed('pe-waves', true).property('__pe', { strings, tokens, xScale });
   if (!g.property('__peListening')) listen(g.property('__peListening', true));
   setTexts(
     g
@@ -105,7 +124,7 @@ export function drawPositional(g, pe, { width, strings, tokens }) {
       const s = enter.append('g').attr('class', 'pe-strip');
       s.append('line').attr('class', 'axis-line').attr('y1', 0).attr('y2', 0);
       s.append('text').attr('class', 'pe-label').attr('x', -8).attr('y', 4).attr('text-anchor', 'end');
-      s.append('path').attr('class', 'wave');
+      s.append('path').attr('class', 'wave').attr('fill', 'none');
       return s;
     });
   putAttrs(strips, {
@@ -119,22 +138,20 @@ export function drawPositional(g, pe, { width, strings, tokens }) {
     stroke: (c) => (c % 2 === 0 ? SIN : COS),
     d: (c) => wavePath(c, dModel, last, xScale),
   });
-  // The engine's numbers on the waves (hover: listen above), keyed by position.
+  // The engine's numbers on the waves (hover: listen above): one path of dots a strip, 8 nodes
+  // where circles were 256 (each one laid out and painted again when a token moves them all).
+  const r = n > 64 ? 1.5 : 3;
   const dots = strips
-    .selectAll('circle.sample')
-    .data(
-      (c) => d3.range(0, n, every).map((p) => ({ p, c, v: pe.data[p * dModel + c] })),
-      (d) => d.p,
-    )
-    .join('circle');
+    .selectAll('path.dots')
+    .data((c) => [{ c, dots: d3.range(0, n, every).map((p) => ({ p, c, v: pe.data[p * dModel + c] })) }])
+    .join('path');
   putAttrs(dots, {
-    class: 'sample',
-    r: n > 64 ? 1.5 : 3,
-    cx: (d) => round(d.p * xScale),
-    cy: (d) => y(d.v),
+    class: 'dots',
     fill: (d) => (d.c % 2 === 0 ? SIN : COS),
-    'data-p': (d) => d.p,
-    'data-value': (d) => d.v,
+    d: (d) => dotsPath(d.dots, xScale, r),
+    // For tests and tools: the positions drawn and the engine's values there, in order.
+    'data-p': (d) => d.dots.map((dot) => dot.p).join(' '),
+    'data-values': (d) => d.dots.map((dot) => dot.v).join(' '),
   });
   setTexts(
     g
