@@ -3,28 +3,12 @@
 // with this run's numbers, and a short explanation drawn from the tutorials.
 //
 // A keystroke redraws it with mostly the same content: each part is written only when its
-// source (text or TeX) differs from what the node shows, so typing renders KaTeX at most for the
-// shapes line (its n changes) and leaves the formula and its highlight alone.
-import katex from 'katex';
+// source (text or TeX) differs from what the node shows, so typing renders no KaTeX (tex.js
+// writes the shapes line's new n into its digits) and leaves the formula and its highlight alone.
 import { FORMULA_CONTEXT, formulaFor, stepAt } from '../steps.js';
 import { modelStrings } from '../models/i18n.js';
 import { addsPositionalEncoding } from '../state.js';
-
-const KATEX_OPTIONS = {
-  throwOnError: false,
-  strict: false,
-  output: 'html',
-  // Only \htmlClass is trusted: it marks the terms that each step highlights.
-  trust: (context) => context.command === '\\htmlClass',
-};
-
-/** Renders `tex` into `element` unless it shows that TeX already; true when it rendered. */
-function renderTex(element, tex, displayMode) {
-  if (element.dataset.tex === tex) return false;
-  katex.render(tex, element, { ...KATEX_OPTIONS, displayMode });
-  element.dataset.tex = tex;
-  return true;
-}
+import { renderTex } from './tex.js';
 
 function setText(element, text) {
   if (element.textContent !== text) element.textContent = text;
