@@ -1,6 +1,7 @@
 // A keystroke redraws the stage by writing only what changed (views/dom.js put, tex.js's digits,
 // legends and waves updated in place): what it leaves must be what a fresh page draws for the
-// same sentence, at every step — the same SVG and the same explanation, node for node.
+// same sentence, at every step — the same SVG and the same explanation, node for node — and the
+// equation's operands, legends and extras must be the nodes that were there.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, startBrowser, explorerStarted as started } from './browser.mjs';
@@ -57,6 +58,14 @@ function same(actual, expected, what) {
   assert.fail(`${what} differs at ${k}:\n  typed: …${around(actual)}…\n  fresh: …${around(expected)}…`);
 }
 
+/** What a keystroke keeps: the equation's operands and operators, the legends, the extras. */
+const KEPT = [
+  '[data-role=stage] g.operand',
+  '[data-role=stage] g.stage-legend',
+  '[data-role=stage] g.stage-extra',
+  '[data-role=stage] .pe-waves path',
+].join(', ');
+
 async function settle(page) {
   await page.evaluate(() => window.attentionExplorer.idle());
   return page.evaluate(drawn);
@@ -86,8 +95,22 @@ for (const n of [8, 10]) {
       await typed.page.evaluate(() => window.attentionExplorer.idle());
       await typed.page.focus('[data-role=sentence]');
       await typed.page.keyboard.press('End');
+      await typed.page.evaluate(
+        (kept) => document.querySelectorAll(kept).forEach((node) => (node.__kept = true)),
+        KEPT,
+      );
       await typed.page.keyboard.press('z');
       const after = await settle(typed.page);
+      // Updated in place: a keystroke replaces none of them (a replaced node is built, styled
+      // and laid out anew).
+      const replaced = await typed.page.evaluate(
+        (kept) =>
+          [...document.querySelectorAll(kept)]
+            .filter((node) => !node.__kept)
+            .map((node) => node.outerHTML.slice(0, 80)),
+        KEPT,
+      );
+      assert.deepEqual(replaced, [], `step ${step}: nodes a keystroke made anew`);
       await fresh.page.goto(`${session.url}?lang=en&step=${step}&s=${encodeURIComponent(`${words(n)}z`)}`);
       await started(fresh.page);
       const expected = await settle(fresh.page);

@@ -110,9 +110,17 @@ export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34,
   svg.attr('viewBox', `0 0 ${width} ${Math.max(40, height + 8)}`).attr('height', Math.max(40, height + 8));
   const t = duration(400);
 
+  // Operators repeat ("·" and "=" on each of step 2's three lines): each is keyed by its
+  // occurrence, or the join would make the repeats anew (and remove the old) on every draw.
+  const occurrences = new Map();
+  for (const p of placed) {
+    if (!p.op) continue;
+    occurrences.set(p.op, (occurrences.get(p.op) ?? 0) + 1);
+    p.key = `op:${p.op}:${occurrences.get(p.op)}`;
+  }
   svg
     .selectAll('g.operand')
-    .data(placed, (d) => `${stepKey}:${d.op ? `op:${d.op}` : d.id}`)
+    .data(placed, (d) => `${stepKey}:${d.op ? d.key : d.id}`)
     .join(
       (enter) =>
         enter
