@@ -79,6 +79,7 @@ function listen(g) {
     const [x] = d3.pointer(event, path);
     const dots = d3.select(path).datum().dots;
     const dot = d3.least(dots, (d) => Math.abs(d.p * xScale - x));
+    if (!dot) return;
     showTooltip(event, [
       `PE[${dot.p}, ${dot.c}] = ${formatValue(dot.v)}`,
       `${strings.pePosition} ${dot.p}: ${tokens[dot.p]}`,
@@ -140,10 +141,13 @@ export function drawPositional(g, pe, { width, strings, tokens }) {
   });
   // The engine's numbers on the waves (hover: listen above): one path of dots a strip, 8 nodes
   // where circles were 256 (each one laid out and painted again when a token moves them all).
+  // Past MAX_SIDE tokens the page loads PE as block means (explorer/reduce.js, pe.pooled): no
+  // position's own number to put on the wave, so no dots.
   const r = n > 64 ? 1.5 : 3;
+  const positions = pe.pooled ? [] : d3.range(0, n, every);
   const dots = strips
     .selectAll('path.dots')
-    .data((c) => [{ c, dots: d3.range(0, n, every).map((p) => ({ p, c, v: pe.data[p * dModel + c] })) }])
+    .data((c) => [{ c, dots: positions.map((p) => ({ p, c, v: pe.data[p * dModel + c] })) }])
     .join('path');
   putAttrs(dots, {
     class: 'dots',
