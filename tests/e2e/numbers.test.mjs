@@ -16,7 +16,7 @@ import {
   explorerStarted as started,
 } from './browser.mjs';
 import { engineTraceFor } from './engine-trace.mjs';
-import { formatShort } from '../../web/src/format.js';
+import { formatShort, formatValue } from '../../web/src/format.js';
 
 let session;
 let engine;
@@ -259,6 +259,29 @@ test('the stage and the matrices view state their colour scales: legends with th
   await context.close();
 });
 
+/** PE strips' dots paths, read in the page: their d and data attributes, and where each is drawn. */
+const readDots = (paths) =>
+  paths.map((path) => {
+    const m = path.getScreenCTM();
+    return {
+      d: path.getAttribute('d'),
+      p: path.dataset.p,
+      values: path.dataset.values,
+      ctm: [m.a, m.b, m.c, m.d, m.e, m.f],
+    };
+  });
+
+/** readDots' answer → { dots: the engine's values, positions, centres [x, y] in the strip }. */
+function dotsOf({ d, p, values }) {
+  const numbers = (text) => text.split(' ').map(Number);
+  // Each dot is "M x−r,y a r,r 0 1,0 2r,0 a …": its centre is r right of where it starts.
+  const centres = [...d.matchAll(/M(-?[\d.]+),(-?[\d.]+)a([\d.]+)/g)].map((m) => [
+    Number(m[1]) + Number(m[3]),
+    Number(m[2]),
+  ]);
+  return { dots: numbers(values), positions: numbers(p), centres };
+}
+
 test('positional encoding’s picture: a wave per dimension through the engine’s PE, at step 1 and in the matrices view', async () => {
   const { page, context, problems } = await openPage(
     session.browser,
@@ -269,20 +292,36 @@ test('positional encoding’s picture: a wave per dimension through the engine�
   const pe = trace.step('pe');
   for (const role of ['stage', 'matrices']) {
     await page.waitForSelector(`[data-role=${role}] .pe-waves g.pe-strip`);
-    const strips = await page.locator(`[data-role=${role}] .pe-waves g.pe-strip`).evaluateAll((gs) =>
-      gs.map((g) => ({
-        dim: Number(g.dataset.dim),
-        label: g.querySelector('.pe-label').textContent,
-        dots: [...g.querySelectorAll('circle.sample')].map((c) => Number(c.dataset.value)),
-      })),
-    );
+    const strip = page.locator(`[data-role=${role}] .pe-waves g.pe-strip`);
+    const paths = (await strip.locator('path.dots').evaluateAll(readDots)).map(dotsOf);
+    const strips = (
+      await strip.evaluateAll((gs) =>
+        gs.map((g) => ({ dim: Number(g.dataset.dim), label: g.querySelector('.pe-label').textContent })),
+      )
+    ).map((s, k) => ({ ...s, ...paths[k] }));
     // d_model 16: the four fastest and the four slowest waves.
     assert.deepEqual(
       strips.map((s) => s.dim),
       [0, 1, 2, 3, 12, 13, 14, 15],
     );
-    for (const { dim, label, dots } of strips) {
+    const [top, topValue] = strips
+      .flatMap((s) => s.centres.map(([, y], p) => [y, s.dots[p]]))
+      .reduce((a, b) => (Math.abs(b[1]) > Math.abs(a[1]) ? b : a));
+    const k = -top / topValue;
+    assert.ok(k > 5, `${role}: ${k} px for a value of 1`);
+    for (const { dim, label, dots, positions, centres } of strips) {
       assert.match(label, dim % 2 ? /cos$/ : /sin$/);
+      assert.deepEqual(
+        positions,
+        Array.from({ length: trace.nQuery }, (_, p) => p),
+        `${role}: dim ${dim} positions`,
+      );
+      // The dots are drawn where their numbers are: evenly along x, at height −k·value (one k,
+      // from the dot of largest value: a cosine's first, 1).
+      centres.forEach(([x, y], p) => {
+        assert.ok(Math.abs(y + k * dots[p]) < 0.02, `${role}: dim ${dim}: dot ${p} at y ${y}, value ${dots[p]}`);
+        assert.ok(Math.abs(x - (p * centres.at(-1)[0]) / (centres.length - 1)) < 0.02, `${role}: dot ${p} at x ${x}`);
+      });
       assert.deepEqual(
         dots,
         Array.from({ length: trace.nQuery }, (_, p) => pe.data[p * pe.cols + dim]),
@@ -302,6 +341,43 @@ test('positional encoding’s picture: a wave per dimension through the engine�
   await page.waitForFunction(() => new URL(location.href).searchParams.get('pe') === '0');
   await page.waitForFunction(() => !document.querySelector('[data-role=stage] .pe-waves'));
   assert.equal(await page.locator('[data-role=matrices] .pe-waves').count(), 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a dot on the waves names its value and its token on hover, also for a token just typed', async () => {
+  // One listener on the picture serves every dot (positional.js): it must read the newest trace.
+  const { page, context, problems } = await openPage(session.browser, `${session.url}?lang=en&s=The+cat&step=1`);
+  await started(page);
+  const input = page.locator('[data-role=sentence]');
+  await input.focus();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' sat');
+  await page.waitForSelector('[data-role=stage] .pe-waves g.pe-strip[data-dim="3"] path.dots[data-p="0 1 2"]');
+  const trace = await engineTraceFor(engine, page);
+  const pe = trace.step('pe');
+  for (const [p, c] of [
+    [2, 3],
+    [0, 0],
+  ]) {
+    // The pointer on dot p's centre, in the page's coordinates (scrolled into view).
+    const dots = page.locator(`[data-role=stage] .pe-waves g.pe-strip[data-dim="${c}"] path.dots`);
+    await dots.scrollIntoViewIfNeeded();
+    const [path] = await dots.evaluateAll(readDots);
+    const [cx, cy] = dotsOf(path).centres[p];
+    const [a, b, cc, d, e, f] = path.ctm;
+    const [x, y] = [a * cx + cc * cy + e, b * cx + d * cy + f];
+    await page.mouse.move(x, y);
+    const tip = page.locator('.tooltip:not([hidden]) div');
+    await tip.first().waitFor();
+    assert.deepEqual(await tip.allTextContents(), [
+      `PE[${p}, ${c}] = ${formatValue(pe.data[p * pe.cols + c])}`,
+      `position ${p}: ${trace.tokens[p]}`,
+    ]);
+    await page.mouse.move(1, 1);
+    await page.waitForSelector('.tooltip', { state: 'hidden' });
+  }
+  assert.equal(trace.tokens[2], 'sat');
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -1,6 +1,7 @@
 // A colour legend: a gradient bar with ticks, drawn in SVG so that it exports with the figure.
 import * as d3 from 'd3';
 import { formatShort } from '../format.js';
+import { put, putAttrs, setTexts } from './dom.js';
 
 let gradientCount = 0;
 
@@ -12,64 +13,50 @@ let gradientCount = 0;
  */
 export function drawLegend(g, color, domain, { width = 180, label = '', hatchLabel = null } = {}) {
   const id = g.attr('data-gradient') ?? `legend-gradient-${++gradientCount}`;
-  g.attr('data-gradient', id).classed('legend', true);
+  put(g.node(), 'data-gradient', id);
+  if (!g.classed('legend')) g.classed('legend', true);
   const stops = d3.range(0, 1.0001, 0.1).map((t) => ({ t, color: color(domain[0] + t * (domain[1] - domain[0])) }));
+  // Redrawn on every keystroke (a new token moves the domain): each write only where it changed.
   const defs = g.selectAll('defs').data([0]).join('defs');
-  defs
-    .selectAll('linearGradient')
-    .data([0])
-    .join('linearGradient')
-    .attr('id', id)
-    .selectAll('stop')
-    .data(stops)
-    .join('stop')
-    .attr('offset', (d) => `${d.t * 100}%`)
-    .attr('stop-color', (d) => d.color);
-  g.selectAll('text.legend-label')
-    .data([label])
-    .join('text')
-    .attr('class', 'legend-label')
-    .attr('y', 10)
-    .text((d) => d);
-  g.selectAll('rect.bar')
-    .data([0])
-    .join('rect')
-    .attr('class', 'bar')
-    .attr('y', 16)
-    .attr('width', width)
-    .attr('height', 10)
-    .attr('fill', `url(#${id})`);
+  const gradient = defs.selectAll('linearGradient').data([0]).join('linearGradient');
+  put(gradient.node(), 'id', id);
+  putAttrs(gradient.selectAll('stop').data(stops).join('stop'), {
+    offset: (d) => `${d.t * 100}%`,
+    'stop-color': (d) => d.color,
+  });
+  setTexts(
+    g
+      .selectAll('text.legend-label')
+      .data([label])
+      .join((enter) => enter.append('text').attr('class', 'legend-label').attr('y', 10)),
+    (d) => d,
+  );
+  putAttrs(
+    g
+      .selectAll('rect.bar')
+      .data([0])
+      .join((enter) => enter.append('rect').attr('class', 'bar').attr('y', 16).attr('height', 10)),
+    { width, fill: `url(#${id})` },
+  );
   const scale = d3.scaleLinear().domain(domain).range([0, width]);
   const ticks = [domain[0], (domain[0] + domain[1]) / 2, domain[1]];
-  g.selectAll('text.tick')
+  const tickTexts = g
+    .selectAll('text.tick')
     .data(ticks)
-    .join('text')
-    .attr('class', 'tick')
-    .attr('x', (d) => scale(d))
-    .attr('y', 38)
-    .attr('text-anchor', (_, k) => ['start', 'middle', 'end'][k])
-    .text((d) => formatShort(d));
+    .join((enter) => enter.append('text').attr('class', 'tick').attr('y', 38));
+  putAttrs(tickTexts, { x: (d) => scale(d), 'text-anchor': (_, k) => ['start', 'middle', 'end'][k] });
+  setTexts(tickTexts, (d) => formatShort(d));
   const hatch = g
     .selectAll('g.hatch-key')
     .data(hatchLabel ? [hatchLabel] : [])
-    .join('g')
-    .attr('class', 'hatch-key')
-    .attr('transform', `translate(${width + 16},16)`);
-  hatch
-    .selectAll('rect')
-    .data([0])
-    .join('rect')
-    .attr('width', 14)
-    .attr('height', 10)
-    .attr('fill', 'url(#hatch)')
-    .attr('stroke', '#888');
-  hatch
-    .selectAll('text')
-    .data((d) => [d])
-    .join('text')
-    .attr('x', 18)
-    .attr('y', 9)
-    .text((d) => d);
+    .join((enter) => {
+      const key = enter.append('g').attr('class', 'hatch-key');
+      key.append('rect').attr('width', 14).attr('height', 10).attr('fill', 'url(#hatch)').attr('stroke', '#888');
+      key.append('text').attr('x', 18).attr('y', 9);
+      return key;
+    });
+  putAttrs(hatch, { transform: `translate(${width + 16},16)` });
+  setTexts(hatch.select('text'), (d) => d);
 }
 
 const LEGEND_WIDTH = 180;
@@ -96,24 +83,28 @@ export function drawLegends(g, operands, { width, maskedLabel = null, note = '' 
   const top = note ? 16 : 0;
   const slot = LEGEND_WIDTH + (maskedLabel ? 90 : 30);
   const perRow = Math.max(1, Math.floor(width / slot));
-  g.selectAll('text.legend-note')
-    .data(note && entries.length ? [note] : [])
-    .join('text')
-    .attr('class', 'legend-note')
-    .attr('y', 10)
-    .text((d) => d);
-  g.selectAll('g.stage-legend')
-    .data(entries, (d) => d.key)
-    .join('g')
-    .attr('class', 'stage-legend')
-    .attr('transform', (_, k) => `translate(${(k % perRow) * slot},${top + Math.floor(k / perRow) * LEGEND_HEIGHT})`)
-    .each(function draw(d) {
-      drawLegend(d3.select(this), d.color, d.domain, {
-        width: LEGEND_WIDTH,
-        // A long list reads as its ends: "X … O".
-        label: d.titles.length > 3 ? `${d.titles[0]} … ${d.titles.at(-1)}` : d.titles.join(', '),
-        hatchLabel: d.masked ? maskedLabel : null,
-      });
+  setTexts(
+    g
+      .selectAll('text.legend-note')
+      .data(note && entries.length ? [note] : [])
+      .join((enter) => enter.append('text').attr('class', 'legend-note').attr('y', 10)),
+    (d) => d,
+  );
+  // Kept in order, not by domain: a keystroke that moves a domain updates its legend in place.
+  const legends = g
+    .selectAll('g.stage-legend')
+    .data(entries)
+    .join((enter) => enter.append('g').attr('class', 'stage-legend'));
+  putAttrs(legends, {
+    transform: (_, k) => `translate(${(k % perRow) * slot},${top + Math.floor(k / perRow) * LEGEND_HEIGHT})`,
+  });
+  legends.each(function draw(d) {
+    drawLegend(d3.select(this), d.color, d.domain, {
+      width: LEGEND_WIDTH,
+      // A long list reads as its ends: "X … O".
+      label: d.titles.length > 3 ? `${d.titles[0]} … ${d.titles.at(-1)}` : d.titles.join(', '),
+      hatchLabel: d.masked ? maskedLabel : null,
     });
+  });
   return entries.length ? top + Math.ceil(entries.length / perRow) * LEGEND_HEIGHT : 0;
 }

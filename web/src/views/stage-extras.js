@@ -10,6 +10,7 @@ import { formatShort } from '../format.js';
 import { stepAt } from '../steps.js';
 import { rowRequest, spreadRequest, stepRequest } from '../explorer/requests.js';
 import { addsPositionalEncoding } from '../state.js';
+import { put } from './dom.js';
 
 const HEIGHT = 150;
 
@@ -70,13 +71,13 @@ export function drawStageExtras(svg, trace, state, strings, top) {
   const head = state.head === 'all' ? 0 : state.head;
   const extra = EXTRAS[stepAt(state.step).extra];
   const key = extra && (extra.when?.(state) ?? true) ? stepAt(state.step).extra : null;
+  // The class is written once: the extra adds its own (pe-waves), which rewriting it would drop.
   const g = svg
     .selectAll('g.stage-extra')
     .data(key ? [key] : [], (d) => d)
-    .join('g')
-    .attr('class', 'stage-extra')
-    .attr('transform', `translate(20,${top + 40})`);
+    .join((enter) => enter.append('g').attr('class', 'stage-extra'));
   if (!key) return 0;
+  put(g.node(), 'transform', `translate(20,${top + 40})`);
   const width = Math.min(520, Number(svg.attr('viewBox').split(' ')[2]) - 40);
   return EXTRAS[key].draw(g, trace, state, strings, head, width) ?? HEIGHT;
 }

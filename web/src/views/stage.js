@@ -5,6 +5,7 @@ import * as d3 from 'd3';
 import { drawMatrix, measureMatrix } from './matrix.js';
 import { duration } from '../motion.js';
 import { drawLegends } from './legend.js';
+import { forget, put, putAttrs, setTexts } from './dom.js';
 
 const GAP = 14;
 const OP_WIDTH = 26;
@@ -102,17 +103,24 @@ export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34,
   const legends = svg
     .selectAll('g.stage-legends')
     .data(legend ? [0] : [])
-    .join('g')
-    .attr('class', 'stage-legends')
-    .attr('transform', `translate(0,${equation + 18})`);
+    .join((enter) => enter.append('g').attr('class', 'stage-legends'));
+  putAttrs(legends, { transform: `translate(0,${equation + 18})` });
   const legendHeight = legend ? drawLegends(legends, operands, { width, ...legend }) : 0;
   const height = equation + (legendHeight ? legendHeight + 18 : 0);
   svg.attr('viewBox', `0 0 ${width} ${Math.max(40, height + 8)}`).attr('height', Math.max(40, height + 8));
   const t = duration(400);
 
+  // Operators repeat ("·" and "=" on each of step 2's three lines): each is keyed by its
+  // occurrence, or the join would make the repeats anew (and remove the old) on every draw.
+  const occurrences = new Map();
+  for (const p of placed) {
+    if (!p.op) continue;
+    occurrences.set(p.op, (occurrences.get(p.op) ?? 0) + 1);
+    p.key = `op:${p.op}:${occurrences.get(p.op)}`;
+  }
   svg
     .selectAll('g.operand')
-    .data(placed, (d) => `${stepKey}:${d.op ? `op:${d.op}` : d.id}`)
+    .data(placed, (d) => `${stepKey}:${d.op ? d.key : d.id}`)
     .join(
       (enter) =>
         enter
@@ -128,7 +136,7 @@ export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34,
       (update) =>
         update.call((u) =>
           t
-            ? u
+            ? forget(u, ['opacity', 'transform'])
                 .call((v) =>
                   v
                     .transition('move')
@@ -136,27 +144,27 @@ export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34,
                     .attr('transform', (d) => `translate(${d.x},${d.y})`),
                 )
                 .call((v) => v.transition('fade').duration(t).attr('opacity', 1))
-            : u
-                .interrupt('fade')
-                .interrupt('move')
-                .attr('opacity', 1)
-                .attr('transform', (d) => `translate(${d.x},${d.y})`),
+            : putAttrs(u.interrupt('fade').interrupt('move'), {
+                opacity: 1,
+                transform: (d) => `translate(${d.x},${d.y})`,
+              }),
         ),
       (exit) => exit.remove(),
     )
     .each(function draw(d) {
       const g = d3.select(this);
       if (d.op) {
-        g.selectAll('text')
-          .data([d.op])
-          .join('text')
-          .attr('class', 'operator-text')
-          .attr('x', 4)
-          .attr('y', 0)
-          .text(d.op);
+        setTexts(
+          g
+            .selectAll('text')
+            .data([d.op])
+            .join((e) => e.append('text').attr('class', 'operator-text').attr('x', 4).attr('y', 0)),
+          (op) => op,
+        );
         return;
       }
-      g.attr('data-step', d.step.name).attr('data-head', d.step.head ?? '');
+      put(this, 'data-step', d.step.name);
+      put(this, 'data-head', d.step.head ?? '');
       drawMatrix(g, d.step, {
         cell,
         color: d.color,
