@@ -128,6 +128,7 @@ export function createExplorer(root, o) {
     latest?.dispose();
     // The trace's first data comes with it (one message per keystroke): what this state
     // draws, for a trace of these sizes.
+    const options = engineOptions(state, tokens, kvTokens);
     const sizes = {
       heads: state.heads,
       nQuery: tokens.length,
@@ -135,8 +136,10 @@ export function createExplorer(root, o) {
       cross: kvTokens.length > 0,
       dModel: state.dModel,
       dK: state.dModel / state.heads,
+      // Step 10's operands ask the trace whether W_O is used (without it, it costs no FLOPs).
+      flops: { outputProjection: options.outputProjection === false ? 0 : 1 },
     };
-    const opening = o.engine.open(engineOptions(state, tokens, kvTokens), requestsFor(sizes, state));
+    const opening = o.engine.open(options, requestsFor(sizes, state));
     latest = opening;
     opened = opening.ready.then(
       () => {
