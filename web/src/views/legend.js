@@ -1,6 +1,7 @@
 // A colour legend: a gradient bar with ticks, drawn in SVG so that it exports with the figure.
 import * as d3 from 'd3';
 import { formatShort } from '../format.js';
+import { put, putAttrs, setTexts } from './dom.js';
 
 let gradientCount = 0;
 
@@ -11,65 +12,47 @@ let gradientCount = 0;
  * @param o { width, label, hatchLabel }
  */
 export function drawLegend(g, color, domain, { width = 180, label = '', hatchLabel = null } = {}) {
+  // Redrawn on every keystroke, mostly the same: only what changed is written (dom.js).
   const id = g.attr('data-gradient') ?? `legend-gradient-${++gradientCount}`;
-  g.attr('data-gradient', id).classed('legend', true);
+  put(g.node(), 'data-gradient', id);
+  if (!g.classed('legend')) g.classed('legend', true);
   const stops = d3.range(0, 1.0001, 0.1).map((t) => ({ t, color: color(domain[0] + t * (domain[1] - domain[0])) }));
   const defs = g.selectAll('defs').data([0]).join('defs');
   defs
     .selectAll('linearGradient')
     .data([0])
     .join('linearGradient')
-    .attr('id', id)
+    .call(putAttrs, { id })
     .selectAll('stop')
     .data(stops)
     .join('stop')
-    .attr('offset', (d) => `${d.t * 100}%`)
-    .attr('stop-color', (d) => d.color);
+    .call(putAttrs, { offset: (d) => `${d.t * 100}%`, 'stop-color': (d) => d.color });
   g.selectAll('text.legend-label')
     .data([label])
-    .join('text')
-    .attr('class', 'legend-label')
-    .attr('y', 10)
-    .text((d) => d);
+    .join((enter) => enter.append('text').attr('class', 'legend-label').attr('y', 10))
+    .call(setTexts, (d) => d);
   g.selectAll('rect.bar')
     .data([0])
-    .join('rect')
-    .attr('class', 'bar')
-    .attr('y', 16)
-    .attr('width', width)
-    .attr('height', 10)
-    .attr('fill', `url(#${id})`);
+    .join((enter) => enter.append('rect').attr('class', 'bar').attr('y', 16).attr('height', 10))
+    .call(putAttrs, { width, fill: `url(#${id})` });
   const scale = d3.scaleLinear().domain(domain).range([0, width]);
   const ticks = [domain[0], (domain[0] + domain[1]) / 2, domain[1]];
   g.selectAll('text.tick')
     .data(ticks)
-    .join('text')
-    .attr('class', 'tick')
-    .attr('x', (d) => scale(d))
-    .attr('y', 38)
-    .attr('text-anchor', (_, k) => ['start', 'middle', 'end'][k])
-    .text((d) => formatShort(d));
+    .join((enter) => enter.append('text').attr('class', 'tick').attr('y', 38))
+    .call(putAttrs, { x: (d) => scale(d), 'text-anchor': (_, k) => ['start', 'middle', 'end'][k] })
+    .call(setTexts, (d) => formatShort(d));
   const hatch = g
     .selectAll('g.hatch-key')
     .data(hatchLabel ? [hatchLabel] : [])
-    .join('g')
-    .attr('class', 'hatch-key')
-    .attr('transform', `translate(${width + 16},16)`);
-  hatch
-    .selectAll('rect')
-    .data([0])
-    .join('rect')
-    .attr('width', 14)
-    .attr('height', 10)
-    .attr('fill', 'url(#hatch)')
-    .attr('stroke', '#888');
-  hatch
-    .selectAll('text')
-    .data((d) => [d])
-    .join('text')
-    .attr('x', 18)
-    .attr('y', 9)
-    .text((d) => d);
+    .join((enter) => {
+      const key = enter.append('g').attr('class', 'hatch-key');
+      key.append('rect').attr('width', 14).attr('height', 10).attr('fill', 'url(#hatch)').attr('stroke', '#888');
+      key.append('text').attr('x', 18).attr('y', 9);
+      return key;
+    })
+    .call(putAttrs, { transform: `translate(${width + 16},16)` });
+  hatch.select('text').call(setTexts, (d) => d);
 }
 
 const LEGEND_WIDTH = 180;
@@ -98,15 +81,14 @@ export function drawLegends(g, operands, { width, maskedLabel = null, note = '' 
   const perRow = Math.max(1, Math.floor(width / slot));
   g.selectAll('text.legend-note')
     .data(note && entries.length ? [note] : [])
-    .join('text')
-    .attr('class', 'legend-note')
-    .attr('y', 10)
-    .text((d) => d);
+    .join((enter) => enter.append('text').attr('class', 'legend-note').attr('y', 10))
+    .call(setTexts, (d) => d);
   g.selectAll('g.stage-legend')
     .data(entries, (d) => d.key)
-    .join('g')
-    .attr('class', 'stage-legend')
-    .attr('transform', (_, k) => `translate(${(k % perRow) * slot},${top + Math.floor(k / perRow) * LEGEND_HEIGHT})`)
+    .join((enter) => enter.append('g').attr('class', 'stage-legend'))
+    .call(putAttrs, {
+      transform: (_, k) => `translate(${(k % perRow) * slot},${top + Math.floor(k / perRow) * LEGEND_HEIGHT})`,
+    })
     .each(function draw(d) {
       drawLegend(d3.select(this), d.color, d.domain, {
         width: LEGEND_WIDTH,
