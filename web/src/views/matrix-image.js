@@ -80,7 +80,6 @@ function gridOf(data, rows, cols, transpose) {
  * `tooltipAt(i, j)` gives the lines under the pointer.
  */
 function imageOf(group, m, cell, paint, tooltipAt, source, grid) {
-  group.selectAll('g.cell').remove();
   pixels(group, paint, source, { now: grid.rows * grid.cols <= NOW_PIXELS })
     .attr('width', m.cols * cell)
     .attr('height', m.rows * cell)

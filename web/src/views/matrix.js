@@ -10,6 +10,7 @@ import { put, putAttrs, setTexts } from './dom.js';
 import { cellText, fillsOf, inkOn } from './cell-style.js';
 import { drawAsImage, drawPooled } from './matrix-image.js';
 
+const SVG_NS = 'http://www.w3.org/2000/svg';
 const SVG_CELL_LIMIT = 4096;
 // Past this many cells, a grid too small to print numbers is drawn as one image: thousands of
 // SVG cells cost a keystroke tens of milliseconds and show nothing more.
@@ -141,51 +142,39 @@ export function drawMatrix(g, step, options) {
   };
 
   if (step.pooled) {
+    removeCells(cellsGroup.node());
     drawPooled(cellsGroup, m, step, { color, cell, title, transpose, labelOf, tokenAxes, rowLabels, colLabels });
     g.selectAll('rect.band').remove();
     return m;
   }
   const cellCount = m.rows * m.cols;
   if (options.image || cellCount > SVG_CELL_LIMIT || (cellCount > SMALL_CELL_LIMIT && (cell < 24 || !numbers))) {
+    removeCells(cellsGroup.node());
     drawAsImage(cellsGroup, m, step, transpose, color, cell, tooltipLines, options.masked);
     return m;
   }
   cellsGroup.selectAll('.pixels').remove();
 
-  const cells = [];
-  for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) cells.push({ i, j, v: value(i, j) });
   const delay = delayOf(animation, m.rows, m.cols);
   const t = duration(animation === 'none' ? 350 : 450);
   const showNumbers = numbers && cell >= 24;
   const fontSize = Math.min(13, Math.max(11, cell * 0.36));
   const chars = Math.floor((cell - 4) / (fontSize * 0.62));
 
-  const groups = cellsGroup
-    .selectAll('g.cell')
-    .data(cells, (d) => `${d.i}:${d.j}`)
-    .join(
-      (enter) => {
-        const e = enter
-          .append('g')
-          .attr('class', 'cell')
-          .attr('tabindex', -1)
-          .attr('opacity', t ? 0 : 1);
-        e.append('rect');
-        e.append('text');
-        if (t)
-          e.transition()
-            .duration(t)
-            .delay((d) => delay(d.i, d.j))
-            .attr('opacity', 1);
-        return e;
-      },
-      (update) => update,
-      (exit) => exit.remove(),
-    );
+  const { nodes, entered } = cellNodes(cellsGroup.node(), m.rows, m.cols);
+  for (const node of nodes) node.__data__.v = value(node.__data__.i, node.__data__.j);
+  for (const node of entered) node.setAttribute('opacity', t ? 0 : 1);
+  if (t)
+    d3.selectAll(entered)
+      .transition()
+      .duration(t)
+      .delay((d) => delay(d.i, d.j))
+      .attr('opacity', 1);
+  const groups = d3.selectAll(nodes);
   const fill = fillsOf(color);
   const fillOf = (d) => (options.masked?.(d.i, d.j) ? 'url(#hatch)' : fill(d.v));
   // Colours glide to their new values on small grids; large ones change at once (cheaper).
-  const glide = t && cells.length <= 600;
+  const glide = t && nodes.length <= 600;
   if (glide) groups.select('rect').transition().duration(t).attr('fill', fillOf);
   // A clickable grid is one tab stop (a roving tabindex, see listen): this cell.
   const focusable = Boolean(options.onCell);
@@ -210,7 +199,7 @@ export function drawMatrix(g, step, options) {
     )
       return;
     this.__drawn = { look, v: d.v, masked, picked, tab };
-    const [rect, text] = this.children;
+    const [rect] = this.children;
     const cellFill = fillOf(d);
     // Every write goes through put(): what a cell keeps costs no style, layout or paint.
     put(this, 'transform', `translate(${d.j * cell},${d.i * cell})`);
@@ -231,6 +220,13 @@ export function drawMatrix(g, step, options) {
       if (rect.__transition) d3.interrupt(rect);
       put(rect, 'fill', cellFill);
     }
+    // A number only where it is readable: a <text> per cell costs layout and paint even empty.
+    let text = this.children[1];
+    if (!showNumbers) {
+      text?.remove();
+      return;
+    }
+    if (!text) text = this.appendChild(document.createElementNS(SVG_NS, 'text'));
     put(text, 'x', (cell - 1) / 2);
     put(text, 'y', (cell - 1) / 2);
     put(text, 'font-size', fontSize);
@@ -238,7 +234,7 @@ export function drawMatrix(g, step, options) {
     // Masked cells take theirs from the CSS (--masked-ink, one for light and one for dark).
     const ink = masked ? '' : inkOn(cellFill);
     if (text.__ink !== ink) text.style.fill = text.__ink = ink;
-    const label = showNumbers ? cellText(d.v, chars) : '';
+    const label = cellText(d.v, chars);
     if (text.textContent !== label) text.textContent = label;
   });
 
@@ -259,6 +255,52 @@ export function drawMatrix(g, step, options) {
 }
 
 /**
+ * The <g class="cell"> of each (i, j) of a rows × cols grid in `parent`, row by row, with its
+ * datum { i, j } (d3's __data__): the cells of the last draw that are still in the grid keep their
+ * nodes, new ones are made, the rest removed. A keyed d3 join did the same through a string key
+ * per cell, the largest cost of a keystroke's redraw of 800 cells. Returns { nodes, entered }.
+ */
+function cellNodes(parent, rows, cols) {
+  const last = parent.__cells ?? { rows: 0, cols: 0, nodes: [] };
+  const nodes = new Array(rows * cols);
+  const entered = [];
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      let node = i < last.rows && j < last.cols ? last.nodes[i * last.cols + j] : null;
+      // (A node someone else removed is made again.)
+      if (node?.parentNode !== parent) {
+        node = document.createElementNS(SVG_NS, 'g');
+        node.setAttribute('class', 'cell');
+        put(node, 'tabindex', -1);
+        node.append(document.createElementNS(SVG_NS, 'rect'));
+        entered.push(node);
+      }
+      // Set on every draw: d3's select() from the grid hands a child the grid's own datum.
+      node.__data__ = { i, j };
+      nodes[i * cols + j] = node;
+    }
+  }
+  for (let i = 0; i < last.rows; i++)
+    for (let j = 0; j < last.cols; j++) if (i >= rows || j >= cols) last.nodes[i * last.cols + j].remove();
+  // Row-major in the document too (a later cell paints over an earlier one's focus ring, as
+  // before): from the last cell back, a node moves only where the next cell does not follow it.
+  if (entered.length)
+    for (let k = nodes.length - 1, next = null; k >= 0; next = nodes[k--]) {
+      if (next === null) {
+        if (!nodes[k].parentNode) parent.append(nodes[k]);
+      } else if (nodes[k].nextSibling !== next) parent.insertBefore(nodes[k], next);
+    }
+  parent.__cells = { rows, cols, nodes };
+  return { nodes, entered };
+}
+
+/** Removes the cells of cellNodes() from `parent` (the grid is drawn as an image instead). */
+function removeCells(parent) {
+  for (const node of parent.__cells?.nodes ?? []) node.remove();
+  parent.__cells = null;
+}
+
+/**
  * The grid's pointer and keyboard handling, on its <g class="cells"> (node.__grid: { m,
  * onCell, tooltipLines } of the last draw). Hover or focus shows a cell's tooltip, click picks
  * it. A clickable grid is one tab stop (a roving tabindex): arrow keys move between cells, and
@@ -268,15 +310,15 @@ function listen(cellsGroup) {
   const grid = () => cellsGroup.node().__grid;
   const cellOf = (event) => {
     const node = event.target.closest?.('g.cell');
-    return node ? { node, d: d3.select(node).datum() } : null;
+    return node ? { node, i: +node.dataset.i, j: +node.dataset.j } : null;
   };
-  const at = (i, j) => cellsGroup.select(`g.cell[data-i="${i}"][data-j="${j}"]`);
+  const at = (i, j) => cellsGroup.node().querySelector(`g.cell[data-i="${i}"][data-j="${j}"]`);
   cellsGroup
     .on('pointerover', (event) => {
       const hit = cellOf(event);
       if (!hit) return;
       hit.node.classList.add('hover');
-      showTooltip(event, grid().tooltipLines(hit.d.i, hit.d.j), hit.node);
+      showTooltip(event, grid().tooltipLines(hit.i, hit.j), hit.node);
     })
     .on('pointerout', (event) => {
       cellOf(event)?.node.classList.remove('hover');
@@ -284,7 +326,7 @@ function listen(cellsGroup) {
     })
     .on('click', (event) => {
       const hit = cellOf(event);
-      if (hit) grid().onCell?.(hit.d.i, hit.d.j, event);
+      if (hit) grid().onCell?.(hit.i, hit.j, event);
     })
     // The label is written when a cell takes focus: thousands of labels per keystroke cost time.
     .on('focusin', (event) => {
@@ -316,7 +358,8 @@ function listen(cellsGroup) {
       cellsGroup.property('__current', { i: ni, j: nj });
       // Written here, not by a draw: the next draw must not trust what it remembers of them.
       node.setAttribute('tabindex', -1);
-      const next = at(ni, nj).attr('tabindex', 0).node();
+      const next = at(ni, nj);
+      next?.setAttribute('tabindex', 0);
       for (const moved of [node, next]) {
         delete moved?.__written?.tabindex;
         if (moved) moved.__drawn = null;
