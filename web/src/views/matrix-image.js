@@ -5,6 +5,7 @@ import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { pixels } from './pixels.js';
 import { colorTable, packed } from './cell-style.js';
+import { putAttrs } from './dom.js';
 
 const MASKED_PIXEL = packed('#c8c8c8');
 // Pictures up to this many pixels are painted in the keystroke's own task, so that the frame
@@ -80,14 +81,22 @@ function gridOf(data, rows, cols, transpose) {
  * `tooltipAt(i, j)` gives the lines under the pointer.
  */
 function imageOf(group, m, cell, paint, tooltipAt, source, grid) {
-  pixels(group, paint, source, { now: grid.rows * grid.cols <= NOW_PIXELS })
-    .attr('width', m.cols * cell)
-    .attr('height', m.rows * cell)
+  const holder = pixels(group, paint, source, { now: grid.rows * grid.cols <= NOW_PIXELS }).call(putAttrs, {
+    width: m.cols * cell,
+    height: m.rows * cell,
+  });
+  // Listeners made once, reading what the last draw left on the node.
+  const node = holder.node();
+  node.__hover = { m, cell, tooltipAt };
+  if (node.__listening) return;
+  node.__listening = true;
+  holder
     .on('pointermove', (event) => {
+      const now = node.__hover;
       const [x, y] = d3.pointer(event);
-      const i = Math.min(m.rows - 1, Math.max(0, Math.floor(y / cell)));
-      const j = Math.min(m.cols - 1, Math.max(0, Math.floor(x / cell)));
-      showTooltip(event, tooltipAt(i, j));
+      const i = Math.min(now.m.rows - 1, Math.max(0, Math.floor(y / now.cell)));
+      const j = Math.min(now.m.cols - 1, Math.max(0, Math.floor(x / now.cell)));
+      showTooltip(event, now.tooltipAt(i, j));
     })
     .on('pointerleave', hideTooltip);
 }
