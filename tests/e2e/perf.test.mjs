@@ -4,6 +4,7 @@
 // bar or link). Not a timing test: bench/page-longtask.mjs measures the longest tasks.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from '../node/support.mjs';
@@ -195,5 +196,73 @@ test('the matrices view at 32 tokens: at most 1,024 SVG cells, X … O as images
   assert.match(text, /X\[5, 3\] = /);
   const shown = Number(text.match(/X\[5, 3\] = (-?[\d.]+)/)[1]);
   assert.ok(Math.abs(shown - value) < 1e-3, `tooltip ${shown} vs engine ${value}`);
+  await context.close();
+});
+
+test('a keystroke in the matrices view at 8 tokens rewrites no cell that kept its value, and leaves the svg its size', async () => {
+  // Issue 11 §6. Chromium lays out every SVG text again when its svg changes size (views/fit.js),
+  // and a rewrite of what is there already costs style work (views/dom.js).
+  const sentence = Array.from({ length: 8 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
+  const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto(`${session.url}?${new URLSearchParams({ s: sentence, view: 'matrices', lang: 'en' })}`);
+  await settled(page);
+  await page.evaluate(() => {
+    const svg = document.querySelector('[data-role=matrices]');
+    window.__writes = [];
+    // Every write to a cell drawn before the keystroke, with what it replaced.
+    new MutationObserver((records) =>
+      window.__writes.push(
+        ...records.map((r) => ({
+          target: r.target.nodeType === 3 ? r.target.parentNode : r.target,
+          name: r.attributeName,
+          old: r.type === 'characterData' ? r.oldValue : r.type === 'attributes' ? r.oldValue : null,
+          type: r.type,
+        })),
+      ),
+    ).observe(svg, {
+      subtree: true,
+      attributes: true,
+      attributeOldValue: true,
+      characterData: true,
+      characterDataOldValue: true,
+      childList: true,
+    });
+    window.__before = {
+      viewBox: svg.getAttribute('viewBox'),
+      cells: new Set(svg.querySelectorAll('g.cell, g.cell *')),
+    };
+  });
+  await page.focus('[data-role=sentence]');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' z');
+  await page.waitForFunction(() => window.attentionExplorer.trace?.tokens.at(-1) === 'z');
+  await settled(page);
+  const result = await page.evaluate(() => {
+    const svg = document.querySelector('[data-role=matrices]');
+    const stale = window.__writes.filter((w) => {
+      if (!window.__before.cells.has(w.target)) return false;
+      if (w.type === 'attributes') return w.target.getAttribute(w.name) === w.old;
+      if (w.type === 'characterData') return w.target.textContent === w.old;
+      return w.target.tagName === 'text' && w.target.textContent === w.old;
+    });
+    return {
+      cells: svg.querySelectorAll('g.operand[data-step=x] g.cell').length,
+      stale: stale.map((w) => `${w.target.tagName}.${w.target.getAttribute('class')} ${w.name ?? w.type}`),
+      viewBox: svg.getAttribute('viewBox'),
+      drawn: svg.dataset.viewBox,
+      ratio: svg.parentNode.style.aspectRatio,
+    };
+  });
+  assert.equal(result.cells, 9 * 8, 'X has the new token’s row');
+  assert.deepEqual(result.stale, [], 'writes that left a cell as it was');
+  assert.equal(result.viewBox, await page.evaluate(() => window.__before.viewBox), 'the svg keeps its size');
+  // The page shows the drawing's own size, and so does an exported figure.
+  const [, , width, height] = result.drawn.split(' ').map(Number);
+  assert.deepEqual(result.ratio.split('/').map(Number), [width, height]);
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click('[data-export="svg"]')]);
+  const figure = await readFile(await file.path(), 'utf8');
+  const top = Number(figure.match(/<g transform="translate\(12,([\d.]+)\)"/)[1]);
+  assert.equal(Number(figure.match(/^<svg[^>]* height="([\d.]+)"/)[1]), height + top + 12, 'the figure’s height');
   await context.close();
 });

@@ -39,19 +39,25 @@ export function signedScale(maxAbs) {
   return d3.scaleDiverging(d3.interpolatePuOr).domain([-m, 0, m]);
 }
 
-/** v → colour on a signed scale of ±maxAbs, with its `domain` [lo, hi] for the legend. */
+/**
+ * v → colour on a signed scale of ±maxAbs, with its `domain` [lo, hi] for the legend and a
+ * `key` that names the scale (two functions with one key give every value the same colour: the
+ * grids remember colours by it across redraws, views/cell-style.js).
+ */
 export function signedColor(maxAbsValue) {
   const scale = signedScale(maxAbsValue);
   const color = (v) => scale(v);
   color.domain = [scale.domain()[0], scale.domain()[2]];
+  color.key = `signed:${color.domain[1]}`;
   return color;
 }
 
-/** v → colour of a weight in [0, 1], with its `domain` for the legend. */
+/** v → colour of a weight in [0, 1], with its `domain` for the legend and its `key`. */
 export function weightColor() {
   const scale = weightScale();
   const color = (v) => scale(v);
   color.domain = [0, 1];
+  color.key = 'weight';
   return color;
 }
 

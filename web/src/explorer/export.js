@@ -59,7 +59,12 @@ function el(name, attrs = {}, text) {
  * `heads` is given. Text stays text: token labels are escaped by the serializer.
  */
 export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) => `head ${h + 1}` }) {
-  const [, , width, height] = (svg.getAttribute('viewBox') ?? `0 0 ${svg.clientWidth} ${svg.clientHeight}`)
+  // A view sized by views/fit.js keeps room to spare in its viewBox: its drawing's own is data-view-box.
+  const [, , width, height] = (
+    svg.dataset.viewBox ??
+    svg.getAttribute('viewBox') ??
+    `0 0 ${svg.clientWidth} ${svg.clientHeight}`
+  )
     .split(' ')
     .map(Number);
   // The subtitle holds the whole sentence: wrapped to the figure's width, never cut off.

@@ -3,6 +3,8 @@
 import * as d3 from 'd3';
 import { drawMatrix, measureMatrix } from './matrix.js';
 import { drawLegend } from './legend.js';
+import { fitSvg } from './fit.js';
+import { putAttrs } from './dom.js';
 import { stepMaxAbs, signedScale, weightScale } from '../scales.js';
 import { formatShort } from '../format.js';
 import { STEP_KEYS, stepAt } from '../steps.js';
@@ -31,6 +33,9 @@ export function drawHeatmaps(svg, trace, o) {
   const range = signed ? Math.max(...steps.map((s) => stepMaxAbs(s))) : 1;
   const scale = signed ? signedScale(range) : weightScale();
   const color = (v) => (Number.isFinite(v) ? scale(v) : '#ddd');
+  // Named, so that the grids remember its colours across keystrokes (views/cell-style.js).
+  color.domain = [scale.domain()[0], scale.domain().at(-1)];
+  color.key = `heatmap:${color.domain}`;
 
   // Past 64 tokens a heatmap keeps its image's size a side (see matrix.js), not 8 px a cell.
   // …and never wider than the view (a wider drawing would be scaled down, its labels under 11 px).
@@ -47,10 +52,13 @@ export function drawHeatmaps(svg, trace, o) {
   const width = Math.max(o.width, sizes[0].width);
   const rows = Math.ceil(steps.length / perRow);
   const height = 56 + rows * (sizes[0].height + gap);
-  svg.attr('viewBox', `0 0 ${width} ${height}`).attr('height', height);
+  fitSvg(svg.node(), width, height);
 
   drawLegend(
-    svg.selectAll('g.legend-slot').data([0]).join('g').attr('class', 'legend-slot').attr('transform', 'translate(4,4)'),
+    svg
+      .selectAll('g.legend-slot')
+      .data([0])
+      .join((enter) => enter.append('g').attr('class', 'legend-slot').attr('transform', 'translate(4,4)')),
     color,
     signed ? [-range, range] : [0, 1],
     // Heads are compared side by side: one scale for all of them, and the legend says so.
@@ -63,15 +71,13 @@ export function drawHeatmaps(svg, trace, o) {
   svg
     .selectAll('g.multiple')
     .data(steps, (s) => s.head)
-    .join('g')
-    .attr('class', 'multiple operand')
-    .attr('data-step', name)
-    .attr('data-head', (s) => s.head)
-    .attr(
-      'transform',
-      (_, k) =>
+    .join((enter) => enter.append('g').attr('class', 'multiple operand'))
+    .call(putAttrs, {
+      'data-step': name,
+      'data-head': (s) => s.head,
+      transform: (_, k) =>
         `translate(${(k % perRow) * (sizes[0].width + gap)},${56 + Math.floor(k / perRow) * (sizes[0].height + gap)})`,
-    )
+    })
     .each(function draw(s) {
       drawMatrix(d3.select(this), s, {
         cell,

@@ -6,6 +6,8 @@ import * as d3 from 'd3';
 import { drawStage } from './stage.js';
 import { drawPositional } from './positional.js';
 import { headColor, signedColor, stepMaxAbs } from '../scales.js';
+import { putAttrs } from './dom.js';
+import { fitSvg } from './fit.js';
 
 /** Every matrix of the computation, in order (name, title). */
 export const MATRICES = [
@@ -76,17 +78,25 @@ export function drawMatrices(svgElement, trace, { head, width, positionalEncodin
     columnColor: BANDED.has(name) ? (j) => headColor(Math.floor(j / trace.dK)) : null,
     image: overBudget && !WEIGHTS.has(name),
   }));
-  drawStage(svg, operands, { width, stepKey: 'matrices', maxCell: 24, legend: {} });
+  // The matrices are drawn into a <g>: drawStage sizes what it is given (a viewBox on a <g> is
+  // only a note of the size), and the svg itself is sized once for all by fitSvg (see fit.js).
+  const drawing = svg
+    .selectAll('g.matrices-stage')
+    .data([0])
+    .join((enter) => enter.append('g').attr('class', 'matrices-stage'));
+  drawStage(drawing, operands, { width, stepKey: 'matrices', maxCell: 24, legend: {} });
+  const [, , w, height] = drawing.attr('viewBox').split(' ').map(Number);
   // PE's waves under the matrices, where PE is one of them.
-  const [, , w, height] = svg.attr('viewBox').split(' ').map(Number);
   const waves = svg
     .selectAll('g.matrices-pe')
     .data(positionalEncoding ? [0] : [])
-    .join('g')
-    .attr('class', 'matrices-pe')
-    .attr('transform', `translate(0,${height + 16})`);
-  if (!positionalEncoding) return;
+    .join((enter) => enter.append('g').attr('class', 'matrices-pe'))
+    .call(putAttrs, { transform: `translate(0,${height + 16})` });
+  if (!positionalEncoding) {
+    fitSvg(svgElement, w, height);
+    return;
+  }
   const pe = steps.find((s) => s.name === 'pe').step;
   const extra = drawPositional(waves, pe, { width: Math.min(w, 640), strings, tokens: trace.tokens });
-  svg.attr('viewBox', `0 0 ${w} ${height + extra + 24}`).attr('height', height + extra + 24);
+  fitSvg(svgElement, w, height + extra + 24);
 }

@@ -2,19 +2,19 @@
 // matrices are SVG cells (numbers printed when they fit); large ones one <image> drawn on a
 // canvas. Hovering or focusing a cell shows its exact value and index.
 import * as d3 from 'd3';
-import { textColorOn } from '../scales.js';
-import { formatFit, formatValue } from '../format.js';
+import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
-import { pixels } from './pixels.js';
 import { fitText, textWidth } from './text.js';
-import { put, setTexts } from './dom.js';
+import { put, putAttrs, setTexts } from './dom.js';
+import { cellText, fillsOf, inkOn } from './cell-style.js';
+import { drawAsImage, drawPooled } from './matrix-image.js';
 
+const SVG_NS = 'http://www.w3.org/2000/svg';
 const SVG_CELL_LIMIT = 4096;
 // Past this many cells, a grid too small to print numbers is drawn as one image: thousands of
 // SVG cells cost a keystroke tens of milliseconds and show nothing more.
 const SMALL_CELL_LIMIT = 400;
-const MASKED_PIXEL = '#c8c8c8';
 // No text under 11 px (a phone's smallest readable size): labels are 11–13 px whatever the
 // cell, and where cells are smaller than a label, only every k-th row or column is labelled.
 const LABEL_FONT = 11;
@@ -99,13 +99,12 @@ export function drawMatrix(g, step, options) {
   const rowLabels = transpose ? step.colLabels : step.rowLabels;
   const colLabels = transpose ? step.rowLabels : step.colLabels;
 
+  // Through putAttrs and setTexts: a keystroke rewrites no label or title that stays.
   g.selectAll('text.matrix-title')
     .data([title])
-    .join('text')
-    .attr('class', 'matrix-title')
-    .attr('x', m.left)
-    .attr('y', 12)
-    .text((d) => titleText(d, m.rows, m.cols));
+    .join((enter) => enter.append('text').attr('class', 'matrix-title').attr('y', 12))
+    .call(putAttrs, { x: m.left })
+    .call(setTexts, (d) => titleText(d, m.rows, m.cols));
 
   // Labels as { k, text }: every `every`-th one, cut to the room there is. Column labels stand
   // upright (rotate −90), so that their room is the same whatever their length.
@@ -114,26 +113,23 @@ export function drawMatrix(g, step, options) {
     labels.flatMap((text, k) => (k % every ? [] : [{ k, text: fitText(text, room, font) }]));
   g.selectAll('text.row-label')
     .data(m.tokenRows ? thinned(rowLabels, m.left - 6) : [], (d) => d.k)
-    .join('text')
-    .attr('class', 'row-label')
-    .attr('x', m.left - 4)
-    .attr('y', (d) => m.top + d.k * cell + cell / 2)
-    .attr('font-size', font)
+    .join((enter) => enter.append('text').attr('class', 'row-label'))
+    .call(putAttrs, { x: m.left - 4, y: (d) => m.top + d.k * cell + cell / 2, 'font-size': font })
     .call(setTexts, (d) => d.text);
   g.selectAll('text.col-label')
     .data(m.tokenCols ? thinned(colLabels, m.top - 22) : [], (d) => d.k)
-    .join('text')
-    .attr('class', 'col-label')
-    .attr('transform', (d) => `translate(${m.left + d.k * cell + cell / 2},${m.top - 4}) rotate(-90)`)
-    .attr('font-size', font)
+    .join((enter) => enter.append('text').attr('class', 'col-label'))
+    .call(putAttrs, {
+      transform: (d) => `translate(${m.left + d.k * cell + cell / 2},${m.top - 4}) rotate(-90)`,
+      'font-size': font,
+    })
     .call(setTexts, (d) => d.text);
 
   const cellsGroup = g
     .selectAll('g.cells')
     .data([0])
-    .join('g')
-    .attr('class', 'cells')
-    .attr('transform', `translate(${m.left},${m.top})`);
+    .join((enter) => enter.append('g').attr('class', 'cells'))
+    .call(putAttrs, { transform: `translate(${m.left},${m.top})` });
   const tokenAxes = [transpose ? step.colsAxis : step.rowsAxis, transpose ? step.rowsAxis : step.colsAxis];
   const labelOf = (axis, labels, k, word) => (isTokenAxis(axis) ? labels[k] : `${word} ${k}`);
   const tooltipLines = (i, j) => {
@@ -146,90 +142,183 @@ export function drawMatrix(g, step, options) {
   };
 
   if (step.pooled) {
+    removeCells(cellsGroup.node());
     drawPooled(cellsGroup, m, step, { color, cell, title, transpose, labelOf, tokenAxes, rowLabels, colLabels });
     g.selectAll('rect.band').remove();
     return m;
   }
   const cellCount = m.rows * m.cols;
   if (options.image || cellCount > SVG_CELL_LIMIT || (cellCount > SMALL_CELL_LIMIT && (cell < 24 || !numbers))) {
+    removeCells(cellsGroup.node());
     drawAsImage(cellsGroup, m, step, transpose, color, cell, tooltipLines, options.masked);
     return m;
   }
   cellsGroup.selectAll('.pixels').remove();
 
-  const cells = [];
-  for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) cells.push({ i, j, v: value(i, j) });
   const delay = delayOf(animation, m.rows, m.cols);
   const t = duration(animation === 'none' ? 350 : 450);
   const showNumbers = numbers && cell >= 24;
   const fontSize = Math.min(13, Math.max(11, cell * 0.36));
   const chars = Math.floor((cell - 4) / (fontSize * 0.62));
 
-  const groups = cellsGroup
-    .selectAll('g.cell')
-    .data(cells, (d) => `${d.i}:${d.j}`)
-    .join(
-      (enter) => {
-        const e = enter
-          .append('g')
-          .attr('class', 'cell')
-          .attr('tabindex', -1)
-          .attr('opacity', t ? 0 : 1);
-        e.append('rect');
-        e.append('text');
-        if (t)
-          e.transition()
-            .duration(t)
-            .delay((d) => delay(d.i, d.j))
-            .attr('opacity', 1);
-        return e;
-      },
-      (update) => update,
-      (exit) => exit.remove(),
-    );
-  const fillOf = (d) => (options.masked?.(d.i, d.j) ? 'url(#hatch)' : color(d.v));
+  const { nodes, entered } = cellNodes(cellsGroup.node(), m.rows, m.cols);
+  for (const node of nodes) node.__data__.v = value(node.__data__.i, node.__data__.j);
+  for (const node of entered) node.setAttribute('opacity', t ? 0 : 1);
+  if (t)
+    d3.selectAll(entered)
+      .transition()
+      .duration(t)
+      .delay((d) => delay(d.i, d.j))
+      .attr('opacity', 1);
+  const groups = d3.selectAll(nodes);
+  const fill = fillsOf(color);
+  const fillOf = (d) => (options.masked?.(d.i, d.j) ? 'url(#hatch)' : fill(d.v));
   // Colours glide to their new values on small grids; large ones change at once (cheaper).
-  const glide = t && cells.length <= 600;
-  const rects = groups.select('rect');
-  if (glide) rects.transition().duration(t).attr('fill', fillOf);
-  else rects.interrupt();
+  const glide = t && nodes.length <= 600;
+  if (glide) groups.select('rect').transition().duration(t).attr('fill', fillOf);
+  // A clickable grid is one tab stop (a roving tabindex, see listen): this cell.
+  const focusable = Boolean(options.onCell);
+  const current = cellsGroup.property('__current') ?? { i: 0, j: 0 };
+  const [ci, cj] = [Math.min(current.i, m.rows - 1), Math.min(current.j, m.cols - 1)];
+  // All that a cell's drawing depends on besides its value, mask, pick and tab stop: a cell
+  // whose five are those it was drawn with is skipped (on a keystroke, nearly every cell).
+  // A colour function without a key (scales.js) may change with every draw: no skipping.
+  const look = glide || color.key === undefined ? null : `${cell}:${fontSize}:${showNumbers}:${chars}:${color.key}`;
   groups.each(function update(d) {
-    const [rect, text] = this.children;
     const masked = Boolean(options.masked?.(d.i, d.j));
-    const fill = fillOf(d);
+    const picked = Boolean(options.picked?.(d.i, d.j));
+    const tab = focusable ? (d.i === ci && d.j === cj ? 0 : -1) : null;
+    const drawn = this.__drawn;
+    if (
+      look &&
+      drawn?.look === look &&
+      drawn.v === d.v &&
+      drawn.masked === masked &&
+      drawn.picked === picked &&
+      drawn.tab === tab
+    )
+      return;
+    this.__drawn = { look, v: d.v, masked, picked, tab };
+    const [rect] = this.children;
+    const cellFill = fillOf(d);
+    // Every write goes through put(): what a cell keeps costs no style, layout or paint.
     put(this, 'transform', `translate(${d.j * cell},${d.i * cell})`);
     this.classList.toggle('masked', masked);
-    this.classList.toggle('picked', Boolean(options.picked?.(d.i, d.j)));
+    this.classList.toggle('picked', picked);
     put(this, 'data-i', d.i);
     put(this, 'data-j', d.j);
     put(this, 'data-value', d.v);
+    if (focusable) {
+      put(this, 'tabindex', tab);
+      put(this, 'role', 'button');
+    }
     put(rect, 'width', cell - 1);
     put(rect, 'height', cell - 1);
     // A transition writes the fill itself: the next write must not trust what is cached.
     if (glide) delete rect.__written?.fill;
-    else put(rect, 'fill', fill);
+    else {
+      if (rect.__transition) d3.interrupt(rect);
+      put(rect, 'fill', cellFill);
+    }
+    // A number only where it is readable: a <text> per cell costs layout and paint even empty.
+    let text = this.children[1];
+    if (!showNumbers) {
+      text?.remove();
+      return;
+    }
+    if (!text) text = this.appendChild(document.createElementNS(SVG_NS, 'text'));
     put(text, 'x', (cell - 1) / 2);
     put(text, 'y', (cell - 1) / 2);
     put(text, 'font-size', fontSize);
     // A style, not an attribute: the page's CSS colours svg text, and styles win over attributes.
     // Masked cells take theirs from the CSS (--masked-ink, one for light and one for dark).
-    const ink = masked ? '' : textColorOn(fill);
+    const ink = masked ? '' : inkOn(cellFill);
     if (text.__ink !== ink) text.style.fill = text.__ink = ink;
-    const label = showNumbers ? formatFit(d.v, chars) : '';
+    const label = cellText(d.v, chars);
     if (text.textContent !== label) text.textContent = label;
   });
 
-  // One set of listeners on the grid, not one per cell: cells are re-rendered on every edit.
+  // One set of listeners on the grid, made once: they read what this draw leaves on the node.
+  const gridNode = cellsGroup.node();
+  gridNode.__grid = { m, onCell: options.onCell, tooltipLines };
+  if (!gridNode.__listening) {
+    gridNode.__listening = true;
+    listen(cellsGroup);
+  }
+
+  const bands = options.columnColor ? d3.range(m.cols).map((j) => ({ j, color: options.columnColor(j) })) : [];
+  g.selectAll('rect.band')
+    .data(bands)
+    .join((enter) => enter.append('rect').attr('class', 'band').attr('height', 3))
+    .call(putAttrs, { x: (d) => m.left + d.j * cell, y: m.top - 3, width: cell - 1, fill: (d) => d.color });
+  return m;
+}
+
+/**
+ * The <g class="cell"> of each (i, j) of a rows × cols grid in `parent`, row by row, with its
+ * datum { i, j } (d3's __data__): the cells of the last draw that are still in the grid keep their
+ * nodes, new ones are made, the rest removed. A keyed d3 join did the same through a string key
+ * per cell, the largest cost of a keystroke's redraw of 800 cells. Returns { nodes, entered }.
+ */
+function cellNodes(parent, rows, cols) {
+  const last = parent.__cells ?? { rows: 0, cols: 0, nodes: [] };
+  const nodes = new Array(rows * cols);
+  const entered = [];
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      let node = i < last.rows && j < last.cols ? last.nodes[i * last.cols + j] : null;
+      // (A node someone else removed is made again.)
+      if (node?.parentNode !== parent) {
+        node = document.createElementNS(SVG_NS, 'g');
+        node.setAttribute('class', 'cell');
+        put(node, 'tabindex', -1);
+        node.append(document.createElementNS(SVG_NS, 'rect'));
+        entered.push(node);
+      }
+      // Set on every draw: d3's select() from the grid hands a child the grid's own datum.
+      node.__data__ = { i, j };
+      nodes[i * cols + j] = node;
+    }
+  }
+  for (let i = 0; i < last.rows; i++)
+    for (let j = 0; j < last.cols; j++) if (i >= rows || j >= cols) last.nodes[i * last.cols + j].remove();
+  // Row-major in the document too (a later cell paints over an earlier one's focus ring, as
+  // before): from the last cell back, a node moves only where the next cell does not follow it.
+  if (entered.length)
+    for (let k = nodes.length - 1, next = null; k >= 0; next = nodes[k--]) {
+      if (next === null) {
+        if (!nodes[k].parentNode) parent.append(nodes[k]);
+      } else if (nodes[k].nextSibling !== next) parent.insertBefore(nodes[k], next);
+    }
+  parent.__cells = { rows, cols, nodes };
+  return { nodes, entered };
+}
+
+/** Removes the cells of cellNodes() from `parent` (the grid is drawn as an image instead). */
+function removeCells(parent) {
+  for (const node of parent.__cells?.nodes ?? []) node.remove();
+  parent.__cells = null;
+}
+
+/**
+ * The grid's pointer and keyboard handling, on its <g class="cells"> (node.__grid: { m,
+ * onCell, tooltipLines } of the last draw). Hover or focus shows a cell's tooltip, click picks
+ * it. A clickable grid is one tab stop (a roving tabindex): arrow keys move between cells, and
+ * Enter or Space picks one as a click does.
+ */
+function listen(cellsGroup) {
+  const grid = () => cellsGroup.node().__grid;
   const cellOf = (event) => {
     const node = event.target.closest?.('g.cell');
-    return node ? { node, d: d3.select(node).datum() } : null;
+    return node ? { node, i: +node.dataset.i, j: +node.dataset.j } : null;
   };
+  const at = (i, j) => cellsGroup.node().querySelector(`g.cell[data-i="${i}"][data-j="${j}"]`);
   cellsGroup
     .on('pointerover', (event) => {
       const hit = cellOf(event);
       if (!hit) return;
       hit.node.classList.add('hover');
-      showTooltip(event, tooltipLines(hit.d.i, hit.d.j), hit.node);
+      showTooltip(event, grid().tooltipLines(hit.i, hit.j), hit.node);
     })
     .on('pointerout', (event) => {
       cellOf(event)?.node.classList.remove('hover');
@@ -237,47 +326,21 @@ export function drawMatrix(g, step, options) {
     })
     .on('click', (event) => {
       const hit = cellOf(event);
-      if (hit) options.onCell?.(hit.d.i, hit.d.j, event);
-    });
-  if (options.onCell) keyboardCells(cellsGroup, groups, m, options.onCell, tooltipLines);
-
-  const bands = options.columnColor ? d3.range(m.cols).map((j) => ({ j, color: options.columnColor(j) })) : [];
-  g.selectAll('rect.band')
-    .data(bands)
-    .join('rect')
-    .attr('class', 'band')
-    .attr('x', (d) => m.left + d.j * cell)
-    .attr('y', m.top - 3)
-    .attr('width', cell - 1)
-    .attr('height', 3)
-    .attr('fill', (d) => d.color);
-  return m;
-}
-
-/**
- * A clickable grid is one tab stop (a roving tabindex): arrow keys move between cells, Enter
- * or Space picks one as a click does, and focus shows the cell's tooltip.
- */
-function keyboardCells(cellsGroup, groups, m, onCell, tooltipLines) {
-  const current = cellsGroup.property('__current') ?? { i: 0, j: 0 };
-  const at = (i, j) => cellsGroup.select(`g.cell[data-i="${i}"][data-j="${j}"]`);
-  groups.attr('tabindex', (d) =>
-    d.i === Math.min(current.i, m.rows - 1) && d.j === Math.min(current.j, m.cols - 1) ? 0 : -1,
-  );
-  // The label is written when a cell takes focus: thousands of labels per keystroke cost time.
-  groups.attr('role', 'button');
-  cellsGroup
+      if (hit) grid().onCell?.(hit.i, hit.j, event);
+    })
+    // The label is written when a cell takes focus: thousands of labels per keystroke cost time.
     .on('focusin', (event) => {
       const node = event.target.closest?.('g.cell');
-      if (!node) return;
-      const lines = tooltipLines(+node.dataset.i, +node.dataset.j);
+      if (!node || !grid().onCell) return;
+      const lines = grid().tooltipLines(+node.dataset.i, +node.dataset.j);
       node.setAttribute('aria-label', lines.join(', '));
       showTooltip(null, lines, node);
     })
     .on('focusout', hideTooltip)
     .on('keydown', (event) => {
       const node = event.target.closest?.('g.cell');
-      if (!node) return;
+      const { m, onCell } = grid();
+      if (!node || !onCell) return;
       const i = +node.dataset.i;
       const j = +node.dataset.j;
       if (event.key === 'Enter' || event.key === ' ') {
@@ -293,113 +356,14 @@ function keyboardCells(cellsGroup, groups, m, onCell, tooltipLines) {
       const ni = Math.max(0, Math.min(m.rows - 1, i + di));
       const nj = Math.max(0, Math.min(m.cols - 1, j + dj));
       cellsGroup.property('__current', { i: ni, j: nj });
+      // Written here, not by a draw: the next draw must not trust what it remembers of them.
       node.setAttribute('tabindex', -1);
-      const next = at(ni, nj).attr('tabindex', 0).node();
+      const next = at(ni, nj);
+      next?.setAttribute('tabindex', 0);
+      for (const moved of [node, next]) {
+        delete moved?.__written?.tabindex;
+        if (moved) moved.__drawn = null;
+      }
       next?.focus();
     });
-}
-
-/**
- * The pixels of a rows × cols grid whose cell (i, j) is data[i·rowStride + j·colStride]:
- * one typed loop through a 256-colour lookup table over the data's range (a CSS colour per
- * pixel cost about a second for two 1024×1024 heatmaps; closures per pixel, half a second
- * for sixteen 512×512 ones).
- */
-function paint({ data, rows, cols, rowStride, colStride }, color, masked) {
-  const canvas = document.createElement('canvas');
-  canvas.width = cols;
-  canvas.height = rows;
-  const context = canvas.getContext('2d');
-  const image = context.createImageData(cols, rows);
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (let k = 0; k < data.length; k++) {
-    const v = data[k];
-    if (v - v === 0) {
-      if (v < lo) lo = v;
-      if (v > hi) hi = v;
-    }
-  }
-  const span = hi > lo ? hi - lo : 1;
-  const packed = (css) => {
-    const c = d3.rgb(css);
-    return ((255 << 24) | (c.b << 16) | (c.g << 8) | c.r) >>> 0; // RGBA bytes, little-endian
-  };
-  const table = Uint32Array.from({ length: 256 }, (_, k) => packed(color(lo + (k / 255) * span)));
-  const special = new Map();
-  const maskedColor = packed(MASKED_PIXEL);
-  const pixels = new Uint32Array(image.data.buffer);
-  const toIndex = 255 / span;
-  for (let i = 0; i < rows; i++) {
-    for (let j = 0; j < cols; j++) {
-      const v = data[i * rowStride + j * colStride];
-      let c;
-      if (masked?.(i, j)) c = maskedColor;
-      else if (v - v === 0) c = table[Math.round((v - lo) * toIndex)];
-      else {
-        if (!special.has(v)) special.set(v, packed(color(v)));
-        c = special.get(v);
-      }
-      pixels[i * cols + j] = c;
-    }
-  }
-  context.putImageData(image, 0, 0);
-  return canvas;
-}
-
-/** A row-major rows × cols matrix as paint() reads it, transposed or not. */
-function gridOf(data, rows, cols, transpose) {
-  return transpose
-    ? { data, rows: cols, cols: rows, rowStride: 1, colStride: cols }
-    : { data, rows, cols, rowStride: cols, colStride: 1 };
-}
-
-/**
- * One <image> over the grid's area, its pixels from `paint()` (soon after, see pixels.js);
- * `tooltipAt(i, j)` gives the lines under the pointer.
- */
-function imageOf(group, m, cell, paint, tooltipAt, source) {
-  group.selectAll('g.cell').remove();
-  pixels(group, paint, source)
-    .attr('width', m.cols * cell)
-    .attr('height', m.rows * cell)
-    .on('pointermove', (event) => {
-      const [x, y] = d3.pointer(event);
-      const i = Math.min(m.rows - 1, Math.max(0, Math.floor(y / cell)));
-      const j = Math.min(m.cols - 1, Math.max(0, Math.floor(x / cell)));
-      showTooltip(event, tooltipAt(i, j));
-    })
-    .on('pointerleave', hideTooltip);
-}
-
-function drawAsImage(group, m, step, transpose, color, cell, tooltipLines, masked) {
-  const grid = gridOf(step.data, step.rows, step.cols, transpose);
-  imageOf(group, m, cell, () => paint(grid, color, masked), tooltipLines, step);
-}
-
-/**
- * A step the engine's side averaged in blocks (reduce.js gridOf): one pixel per block; hover
- * names the cell under the pointer and the mean of its block.
- */
-function drawPooled(group, m, step, { color, cell, title, transpose, labelOf, tokenAxes, rowLabels, colLabels }) {
-  const pr = step.pooled.rows;
-  const pc = step.pooled.cols;
-  const grid = gridOf(step.data, pr, pc, transpose);
-  const { rows, cols } = grid;
-  const value = (i, j) => step.data[i * grid.rowStride + j * grid.colStride];
-  imageOf(
-    group,
-    m,
-    cell,
-    () => paint(grid, color, null),
-    (i, j) => {
-      const bi = Math.floor((i * rows) / m.rows);
-      const bj = Math.floor((j * cols) / m.cols);
-      return [
-        `${title}[${i}, ${j}] ≈ ${formatValue(value(bi, bj))} (mean of a ${Math.ceil(m.rows / rows)} × ${Math.ceil(m.cols / cols)} block)`,
-        `${labelOf(tokenAxes[0], rowLabels, i, 'row')} → ${labelOf(tokenAxes[1], colLabels, j, 'col')}`,
-      ];
-    },
-    step,
-  );
 }

@@ -21,12 +21,14 @@ function nextTask() {
 
 /**
  * A <foreignObject class="pixels"> in the d3 selection `parent` (one per parent), showing in a
- * later task the canvas that `paint()` returns; a newer call replaces a pending one. `source`
- * (the data drawn) skips the painting when the picture shows it already: re-rendering a view
- * for another step must not rasterize 3,000 links again. Returns the foreignObject's
+ * later task the canvas that `paint(canvas)` returns (`canvas` the one shown so far, or null: a
+ * painter may draw into it again); a newer call replaces a pending one. `source` (the data
+ * drawn) skips the painting when the picture shows it already: re-rendering a view for another
+ * step must not rasterize 3,000 links again. `now` paints at once, for a small picture that
+ * must show in the same frame as the rest of a keystroke. Returns the foreignObject's
  * selection (set x, width, height and listeners on it).
  */
-export function pixels(parent, paint, source) {
+export function pixels(parent, paint, source, { now = false } = {}) {
   const holder = parent
     .selectAll('foreignObject.pixels')
     .data([0])
@@ -36,9 +38,18 @@ export function pixels(parent, paint, source) {
   node.paintSource = source;
   const token = {};
   node.paintToken = token;
+  const show = () => {
+    const shown = node.firstChild;
+    const canvas = paint(shown?.tagName === 'CANVAS' ? shown : null);
+    if (canvas !== shown) node.replaceChildren(canvas);
+  };
+  if (now) {
+    show();
+    return holder;
+  }
   jobs.push(() => {
     if (node.paintToken !== token || !node.isConnected) return; // redrawn or removed since
-    node.replaceChildren(paint());
+    show();
   });
   if (jobs.length === 1) nextTask();
   return holder;

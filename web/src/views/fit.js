@@ -1,0 +1,34 @@
+// An <svg> whose drawing changes height on every keystroke (each matrix gains a row), without
+// what that change costs. Chromium lays out every <text> of an svg again whenever the svg's own
+// size or viewBox changes (an SVG text counts as relative to its viewport, whatever its units):
+// 8–16 ms for the 800 numbers of the matrices view at 8 tokens, measured with a forced layout.
+// So the svg keeps a size with room to spare, changed only when the drawing outgrows it or
+// shrinks under half of it, inside a <div class="svg-fit"> whose aspect ratio is the drawing's
+// own: the div shows exactly the drawing, as the svg alone did (both are as wide as their panel),
+// and its change of height costs no SVG layout. The drawing's own box is the svg's
+// data-view-box, which figures are exported with (explorer/export.js).
+
+// Room to spare when the svg is resized: a quarter more than the drawing.
+const SPARE = 1.25;
+
+/** Shows `width` × `height` of the svg element `svgNode` (drawn at scale 1, as wide as its panel). */
+export function fitSvg(svgNode, width, height) {
+  let box = svgNode.parentNode;
+  if (!box.classList.contains('svg-fit')) {
+    box = document.createElement('div');
+    box.className = 'svg-fit';
+    box.style.overflow = 'hidden';
+    svgNode.before(box);
+    box.append(svgNode);
+  }
+  const ratio = `${width} / ${height}`;
+  if (box.__ratio !== ratio) box.style.aspectRatio = box.__ratio = ratio;
+  const room = svgNode.__room;
+  if (!room || room.width !== width || height > room.height || height < room.height / 2) {
+    const spare = Math.ceil(height * SPARE);
+    svgNode.__room = { width, height: spare };
+    svgNode.setAttribute('viewBox', `0 0 ${width} ${spare}`);
+    svgNode.setAttribute('height', spare);
+  }
+  svgNode.dataset.viewBox = `0 0 ${width} ${height}`;
+}

@@ -1,0 +1,139 @@
+// A matrix drawn as one picture: a canvas with one pixel per cell (or per block of cells the
+// engine's side averaged), scaled to the grid's area. Hover names the cell under the pointer.
+import * as d3 from 'd3';
+import { formatValue } from '../format.js';
+import { hideTooltip, showTooltip } from '../tooltip.js';
+import { pixels } from './pixels.js';
+import { colorTable, packed } from './cell-style.js';
+import { putAttrs } from './dom.js';
+
+const MASKED_PIXEL = packed('#c8c8c8');
+// Pictures up to this many pixels are painted in the keystroke's own task, so that the frame
+// showing its new token shows them too (32 × 8 takes microseconds); larger ones a task later.
+const NOW_PIXELS = 128 * 128;
+// Colours a table holds over a scale's whole domain (finer than the 256 over the data's range
+// it replaces wherever the data spans a quarter of the domain or more).
+const DOMAIN_TABLE = 1024;
+
+/**
+ * The pixels of a rows × cols grid whose cell (i, j) is data[i·rowStride + j·colStride], into
+ * `canvas` (else a new one): one typed loop through a lookup table of
+ * colours (a CSS colour per pixel cost about a second for two 1024×1024 heatmaps; closures per
+ * pixel, half a second for sixteen 512×512 ones). The table spans the scale's domain where the
+ * scale has one and a key (the same table every keystroke), else the data's range.
+ */
+function paint({ data, rows, cols, rowStride, colStride }, color, masked, canvas) {
+  // The canvas shown so far where it has the grid's size (resizing one costs more than a new one).
+  if (!canvas || canvas.width !== cols || canvas.height !== rows) {
+    canvas = document.createElement('canvas');
+    canvas.width = cols;
+    canvas.height = rows;
+  }
+  const context = canvas.getContext('2d');
+  const image = context.createImageData(cols, rows);
+  let lo = Infinity;
+  let hi = -Infinity;
+  let size = 256;
+  if (color.key !== undefined && color.domain?.[1] > color.domain[0]) {
+    [lo, hi] = color.domain;
+    size = DOMAIN_TABLE;
+  } else {
+    for (let k = 0; k < data.length; k++) {
+      const v = data[k];
+      if (v - v === 0) {
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+    }
+    if (!(hi > lo)) hi = lo === Infinity ? (lo = 0) + 1 : lo + 1;
+  }
+  const table = colorTable(color, lo, hi, size);
+  const last = size - 1;
+  const toIndex = last / (hi - lo);
+  const special = new Map();
+  const out = new Uint32Array(image.data.buffer);
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const v = data[i * rowStride + j * colStride];
+      let c;
+      if (masked?.(i, j)) c = MASKED_PIXEL;
+      else if (v - v === 0) c = table[Math.max(0, Math.min(last, Math.round((v - lo) * toIndex)))];
+      else {
+        if (!special.has(v)) special.set(v, packed(color(v)));
+        c = special.get(v);
+      }
+      out[i * cols + j] = c;
+    }
+  }
+  context.putImageData(image, 0, 0);
+  return canvas;
+}
+
+/** A row-major rows × cols matrix as paint() reads it, transposed or not. */
+function gridOf(data, rows, cols, transpose) {
+  return transpose
+    ? { data, rows: cols, cols: rows, rowStride: 1, colStride: cols }
+    : { data, rows, cols, rowStride: cols, colStride: 1 };
+}
+
+/**
+ * One picture over the grid's area (m: measureMatrix's sizes), its pixels from `paint(canvas)`;
+ * `tooltipAt(i, j)` gives the lines under the pointer.
+ */
+function imageOf(group, m, cell, paint, tooltipAt, source, grid) {
+  const holder = pixels(group, paint, source, { now: grid.rows * grid.cols <= NOW_PIXELS }).call(putAttrs, {
+    width: m.cols * cell,
+    height: m.rows * cell,
+  });
+  // Listeners made once, reading what the last draw left on the node.
+  const node = holder.node();
+  node.__hover = { m, cell, tooltipAt };
+  if (node.__listening) return;
+  node.__listening = true;
+  holder
+    .on('pointermove', (event) => {
+      const now = node.__hover;
+      const [x, y] = d3.pointer(event);
+      const i = Math.min(now.m.rows - 1, Math.max(0, Math.floor(y / now.cell)));
+      const j = Math.min(now.m.cols - 1, Math.max(0, Math.floor(x / now.cell)));
+      showTooltip(event, now.tooltipAt(i, j));
+    })
+    .on('pointerleave', hideTooltip);
+}
+
+/** The matrix `step` as one picture (see drawMatrix for the arguments). */
+export function drawAsImage(group, m, step, transpose, color, cell, tooltipLines, masked) {
+  const grid = gridOf(step.data, step.rows, step.cols, transpose);
+  imageOf(group, m, cell, (canvas) => paint(grid, color, masked, canvas), tooltipLines, step, grid);
+}
+
+/**
+ * A step the engine's side averaged in blocks (reduce.js gridOf): one pixel per block; hover
+ * names the cell under the pointer and the mean of its block.
+ */
+export function drawPooled(
+  group,
+  m,
+  step,
+  { color, cell, title, transpose, labelOf, tokenAxes, rowLabels, colLabels },
+) {
+  const grid = gridOf(step.data, step.pooled.rows, step.pooled.cols, transpose);
+  const { rows, cols } = grid;
+  const value = (i, j) => step.data[i * grid.rowStride + j * grid.colStride];
+  imageOf(
+    group,
+    m,
+    cell,
+    (canvas) => paint(grid, color, null, canvas),
+    (i, j) => {
+      const bi = Math.floor((i * rows) / m.rows);
+      const bj = Math.floor((j * cols) / m.cols);
+      return [
+        `${title}[${i}, ${j}] ≈ ${formatValue(value(bi, bj))} (mean of a ${Math.ceil(m.rows / rows)} × ${Math.ceil(m.cols / cols)} block)`,
+        `${labelOf(tokenAxes[0], rowLabels, i, 'row')} → ${labelOf(tokenAxes[1], colLabels, j, 'col')}`,
+      ];
+    },
+    step,
+    grid,
+  );
+}
