@@ -118,8 +118,11 @@ test('text is never HTML: chips, links, tooltips, table, exported SVG, embed pag
     d.dismiss();
   });
   await page.waitForSelector('[data-role=heatmaps] g.cell');
-  await page.evaluate((text) => window.attentionExplorer.store.set({ sentence: text }), ATTACK);
-  await page.waitForSelector('[data-role=tokens] li');
+  // Waits for this sentence's draw: the default sentence's chips are already there.
+  await page.evaluate(async (text) => {
+    window.attentionExplorer.store.set({ sentence: text });
+    await window.attentionExplorer.idle();
+  }, ATTACK);
   const chips = await page.locator('[data-role=tokens] li').allTextContents();
   assert.equal(chips.join(' '), ATTACK.split(/\s+/).join(' '));
   await page.locator('[data-role=heatmaps] g.cell').first().hover();

@@ -320,6 +320,7 @@ export function createExplorer(root, o) {
       width: stageWidth(),
       stepKey: `${def.key}:${head}`,
       legend: { maskedLabel: s.masked },
+      below: (top, width) => drawStageExtras(svg, trace, state, s, top, width),
       // A cell shows its arithmetic under the stage (a score's pair is also the link to highlight).
       onCell: (operand, row, col) => {
         const step = operand.step;
@@ -334,10 +335,7 @@ export function createExplorer(root, o) {
     if (animateSweep && operands.some((d) => d.sweep)) sweepHighlights(svg, cell);
     // "All heads" in the views; the stage draws one head and says which.
     $('stage-note').hidden = state.head !== 'all' || trace.heads === 1;
-    $('stage-note').textContent = s.stageShowsHead(head);
-    const [, , width, height] = svg.attr('viewBox').split(' ').map(Number);
-    const extra = drawStageExtras(svg, trace, state, s, height);
-    if (extra) svg.attr('viewBox', `0 0 ${width} ${height + extra + 40}`).attr('height', height + extra + 40);
+    setText($('stage-note'), s.stageShowsHead(head));
     drawExplanation(root.querySelector('.explain'), trace, state, s);
     drawArithmetic($('arithmetic'), trace, state, s, () => store.set({ cell: null }));
   });

@@ -66,8 +66,8 @@ export const EXTRAS = {
   },
 };
 
-/** Draws the step's extra below `top`; returns the height it takes (0 without one). */
-export function drawStageExtras(svg, trace, state, strings, top) {
+/** Draws the step's extra below `top` in a stage `stageWidth` wide; returns the height it takes (0 without one). */
+export function drawStageExtras(svg, trace, state, strings, top, stageWidth) {
   const head = state.head === 'all' ? 0 : state.head;
   const extra = EXTRAS[stepAt(state.step).extra];
   const key = extra && (extra.when?.(state) ?? true) ? stepAt(state.step).extra : null;
@@ -78,6 +78,6 @@ export function drawStageExtras(svg, trace, state, strings, top) {
     .join((enter) => enter.append('g').attr('class', 'stage-extra'));
   if (!key) return 0;
   put(g.node(), 'transform', `translate(20,${top + 40})`);
-  const width = Math.min(520, Number(svg.attr('viewBox').split(' ')[2]) - 40);
+  const width = Math.min(520, stageWidth - 40);
   return EXTRAS[key].draw(g, trace, state, strings, head, width) ?? HEIGHT;
 }

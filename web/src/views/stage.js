@@ -94,9 +94,11 @@ function rowHeightOf(placed, y) {
 /**
  * @param svg d3 selection of the stage <svg>
  * @param operands from STEPS[i].operands(trace, head)
- * @param options { width, stepKey, onCell(operand, i, j), maxCell, legend: { maskedLabel, note } }
+ * @param options { width, stepKey, onCell(operand, i, j), maxCell, legend: { maskedLabel, note },
+ *                  below(top, width) → the height drawn under the equation from y = top (the
+ *                  stage's extras), or 0 }
  */
-export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34, legend = null }) {
+export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34, legend = null, below = null }) {
   const cell = cellSizeFor(operands, width, maxCell);
   const { placed, height: equation } = layout(operands, width, cell);
   // Under the equation: a legend for each colour scale it uses (legend: { maskedLabel, note }).
@@ -106,8 +108,12 @@ export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34,
     .join((enter) => enter.append('g').attr('class', 'stage-legends'));
   putAttrs(legends, { transform: `translate(0,${equation + 18})` });
   const legendHeight = legend ? drawLegends(legends, operands, { width, ...legend }) : 0;
-  const height = equation + (legendHeight ? legendHeight + 18 : 0);
-  svg.attr('viewBox', `0 0 ${width} ${Math.max(40, height + 8)}`).attr('height', Math.max(40, height + 8));
+  const height = Math.max(40, equation + (legendHeight ? legendHeight + 18 : 0) + 8);
+  const extra = below?.(height, width) ?? 0;
+  // Written once, and only when it changes: a new viewBox lays out every text of the svg again.
+  const total = extra ? height + extra + 40 : height;
+  put(svg.node(), 'viewBox', `0 0 ${width} ${total}`);
+  put(svg.node(), 'height', String(total));
   const t = duration(400);
 
   // Operators repeat ("·" and "=" on each of step 2's three lines): each is keyed by its
