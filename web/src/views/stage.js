@@ -109,11 +109,6 @@ export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34,
   putAttrs(legends, { transform: `translate(0,${equation + 18})` });
   const legendHeight = legend ? drawLegends(legends, operands, { width, ...legend }) : 0;
   const height = Math.max(40, equation + (legendHeight ? legendHeight + 18 : 0) + 8);
-  const extra = below?.(height, width) ?? 0;
-  // Written once, and only when it changes: a new viewBox lays out every text of the svg again.
-  const total = extra ? height + extra + 40 : height;
-  put(svg.node(), 'viewBox', `0 0 ${width} ${total}`);
-  put(svg.node(), 'height', String(total));
   const t = duration(400);
 
   // Operators repeat ("·" and "=" on each of step 2's three lines): each is keyed by its
@@ -184,6 +179,12 @@ export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34,
         onCell: (i, j, event) => onCell?.(d, i, j, event),
       });
     });
+  // After the operands, as they always came: what is drawn below the equation.
+  const extra = below?.(height, width) ?? 0;
+  // Written once, and only when it changes: a new viewBox lays out every text of the svg again.
+  const total = extra ? height + extra + 40 : height;
+  put(svg.node(), 'viewBox', `0 0 ${width} ${total}`);
+  put(svg.node(), 'height', String(total));
   return { cell };
 }
 
