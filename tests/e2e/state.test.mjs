@@ -27,6 +27,9 @@ test('a keystroke reaches the store in its own input event, and a small trace is
   await page.evaluate(() => {
     const input = document.querySelector('[data-role=sentence]');
     const explorer = window.attentionExplorer;
+    // Texts a keystroke does not change keep their nodes (a new text node is laid out anew).
+    for (const el of document.querySelectorAll('.step-button, .step-counter, [data-role=tokens] li'))
+      el.firstChild.__kept = true;
     window.__seen = [];
     window.addEventListener('input', () =>
       window.__seen.push({
@@ -54,6 +57,12 @@ test('a keystroke reaches the store in its own input event, and a small trace is
     queries: tokens,
   });
   assert.deepEqual(seen, [drawn('我 爱 吃 火锅 ', '我|爱|吃|火锅'), drawn('我 爱 吃 火锅 z', '我|爱|吃|火锅|z')]);
+  const rewritten = await page.evaluate(() =>
+    [...document.querySelectorAll('.step-button, .step-counter, [data-role=tokens] li')]
+      .filter((el) => !el.firstChild.__kept)
+      .map((el) => el.textContent),
+  );
+  assert.deepEqual(rewritten, ['z'], 'only the new chip is a new text');
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -1,5 +1,11 @@
 // Step buttons 1–10, previous / play / next, a scrubber, and the keys ← → and space.
 import { STEPS, STEP_COUNT, stepAt } from '../steps.js';
+import { put } from './dom.js';
+
+/** Writes a text only where it differs: every keystroke updates the stepper, and a new text node is laid out anew. */
+function say(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
 
 /** keyTarget: where ← → and space are heard (the explorer, or the whole document for the page). */
 export function buildStepper(root, store, keyTarget = root) {
@@ -63,21 +69,22 @@ export function updateStepper(root, ui, state, strings) {
   ui.buttons.forEach((button, k) => {
     const current = k + 1 === state.step;
     const text = strings.steps[STEPS[k].key];
-    button.textContent = `${k + 1} ${text.short}`;
-    button.setAttribute('aria-current', current ? 'step' : 'false');
-    button.title = text.title;
+    say(button, `${k + 1} ${text.short}`);
+    put(button, 'aria-current', current ? 'step' : 'false');
+    put(button, 'title', text.title);
   });
-  ui.scrubber.value = String(state.step);
-  ui.scrubber.setAttribute(
+  if (ui.scrubber.value !== String(state.step)) ui.scrubber.value = String(state.step);
+  put(
+    ui.scrubber,
     'aria-valuetext',
     `${strings.stepOf(state.step, STEP_COUNT)}: ${strings.steps[stepAt(state.step).key].title}`,
   );
-  ui.scrubber.setAttribute('aria-label', strings.stepper);
+  put(ui.scrubber, 'aria-label', strings.stepper);
   const play = root.querySelector('.play');
-  play.textContent = state.playing ? '⏸' : '▶';
-  play.setAttribute('aria-label', state.playing ? strings.pause : strings.play);
-  play.setAttribute('aria-pressed', String(Boolean(state.playing)));
-  root.querySelector('.previous').setAttribute('aria-label', strings.previous);
-  root.querySelector('.next').setAttribute('aria-label', strings.next);
-  root.querySelector('.step-counter').textContent = strings.stepOf(state.step, STEP_COUNT);
+  say(play, state.playing ? '⏸' : '▶');
+  put(play, 'aria-label', state.playing ? strings.pause : strings.play);
+  put(play, 'aria-pressed', String(Boolean(state.playing)));
+  put(root.querySelector('.previous'), 'aria-label', strings.previous);
+  put(root.querySelector('.next'), 'aria-label', strings.next);
+  say(root.querySelector('.step-counter'), strings.stepOf(state.step, STEP_COUNT));
 }
