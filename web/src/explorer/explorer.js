@@ -15,6 +15,7 @@ import { drawStageExtras } from '../views/stage-extras.js';
 import { drawExplanation } from '../views/explain.js';
 import { drawArithmetic, explainable } from '../views/arithmetic.js';
 import { VIEWS } from '../views/registry.js';
+import { setText } from '../views/dom.js';
 import { buildStepper, updateStepper } from '../views/stepper.js';
 import { hideTooltip } from '../tooltip.js';
 import { withoutMotion } from '../motion.js';
@@ -80,7 +81,7 @@ export function createExplorer(root, o) {
   function showMessage(text, action = null) {
     const message = $('message');
     message.hidden = !text;
-    message.textContent = text ?? '';
+    setText(message, text ?? '');
     if (text && action) {
       const button = document.createElement('button');
       button.type = 'button';
@@ -229,10 +230,6 @@ export function createExplorer(root, o) {
     latest?.dispose();
     latest = null;
     setTrace(null);
-  }
-
-  function setText(el, text) {
-    if (el.textContent !== text) el.textContent = text;
   }
 
   let textsFor = null; // the language and view the static texts and tabs were last written for

@@ -4,6 +4,7 @@
 // attention through ready(). State (model, layer, head, sentence) lives in the store.
 import { options } from '../controls.js';
 import { formatCount } from '../format.js';
+import { setText } from '../views/dom.js';
 import { defaultState } from '../state.js';
 import { MODELS } from './catalog.js';
 import { modelStrings } from './i18n.js';
@@ -70,10 +71,8 @@ export function createModelPanel(root, store, engine) {
     return s.about(title, corpus, { ...c, ...summary }, formatCount(summary.parameterCount, state.lang));
   }
 
-  /** Writes a text only where it differs: a keystroke renders the panel too (the sentence). */
-  function say(role, text) {
-    if ($(role).textContent !== text) $(role).textContent = text;
-  }
+  // A keystroke renders the panel too (the sentence): texts are written only where they differ.
+  const say = (role, text) => setText($(role), text);
 
   function fillSelector(state) {
     const s = modelStrings(state.lang);

@@ -26,6 +26,11 @@ export function putAttrs(selection, attrs) {
   });
 }
 
+/** node.textContent = text unless it is that already (a new text node is laid out anew). */
+export function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 /** selection.text(), writing only texts that differ. */
 export function setTexts(selection, text) {
   return selection.each(function set(d, i) {

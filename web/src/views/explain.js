@@ -9,10 +9,7 @@ import { FORMULA_CONTEXT, formulaFor, stepAt } from '../steps.js';
 import { modelStrings } from '../models/i18n.js';
 import { addsPositionalEncoding } from '../state.js';
 import { renderTex } from './tex.js';
-
-function setText(element, text) {
-  if (element.textContent !== text) element.textContent = text;
-}
+import { setText } from './dom.js';
 
 export function drawExplanation(root, trace, state, strings) {
   const def = stepAt(state.step);

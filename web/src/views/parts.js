@@ -43,7 +43,4 @@ export function layer(parent, tag, count, made) {
   return kids;
 }
 
-/** node.textContent = text unless it is that already (a new text node is laid out anew). */
-export function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
-}
+export { setText } from './dom.js';

@@ -18,6 +18,7 @@ import { drawSoftmax } from './softmax.js';
 import { linksRequest, rowRequest, spreadRequest, stepRequest } from '../explorer/requests.js';
 import { stepAt } from '../steps.js';
 import { addsPositionalEncoding } from '../state.js';
+import { setText } from './dom.js';
 
 /** The note over a view (class view-note, data-role `<view>-shows`). */
 const shows = (view) => `<p class="hint view-note" data-role="${view}-shows" hidden></p>`;
@@ -33,7 +34,7 @@ function sayWhatItShows(note, { trace, state, strings }, { step = null, oneHead 
     oneHead && state.head === 'all' && trace.heads > 1 ? strings.viewShowsHead(0) : '',
   ].filter(Boolean);
   note.hidden = !parts.length;
-  note.textContent = parts.join(' ');
+  setText(note, parts.join(' '));
 }
 
 export const VIEWS = {
@@ -57,7 +58,7 @@ export const VIEWS = {
       });
       const notes = [shown === total ? '' : strings.linksCapped(shown, total), every ? strings.linksImage(every) : ''];
       el('links-note').hidden = !notes.join('');
-      el('links-note').textContent = notes.join(' ').trim();
+      setText(el('links-note'), notes.join(' ').trim());
     },
   },
   heatmap: {
@@ -78,7 +79,7 @@ export const VIEWS = {
       const toggle = el('table-toggle');
       // Its text is kept by explorer.js renderTexts too (data-i18n), in views not drawn.
       toggle.dataset.i18n = state.tables ? 'hideTable' : 'showTable';
-      toggle.textContent = strings[toggle.dataset.i18n];
+      setText(toggle, strings[toggle.dataset.i18n]);
       toggle.setAttribute('aria-expanded', String(state.tables));
       toggle.onclick = () => set({ tables: !get().tables });
       el('heatmap-tables').hidden = !state.tables;

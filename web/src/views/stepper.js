@@ -1,11 +1,6 @@
 // Step buttons 1–10, previous / play / next, a scrubber, and the keys ← → and space.
 import { STEPS, STEP_COUNT, stepAt } from '../steps.js';
-import { put } from './dom.js';
-
-/** Writes a text only where it differs: every keystroke updates the stepper, and a new text node is laid out anew. */
-function say(el, text) {
-  if (el.textContent !== text) el.textContent = text;
-}
+import { put, setText } from './dom.js';
 
 /** keyTarget: where ← → and space are heard (the explorer, or the whole document for the page). */
 export function buildStepper(root, store, keyTarget = root) {
@@ -69,7 +64,7 @@ export function updateStepper(root, ui, state, strings) {
   ui.buttons.forEach((button, k) => {
     const current = k + 1 === state.step;
     const text = strings.steps[STEPS[k].key];
-    say(button, `${k + 1} ${text.short}`);
+    setText(button, `${k + 1} ${text.short}`);
     put(button, 'aria-current', current ? 'step' : 'false');
     put(button, 'title', text.title);
   });
@@ -81,10 +76,10 @@ export function updateStepper(root, ui, state, strings) {
   );
   put(ui.scrubber, 'aria-label', strings.stepper);
   const play = root.querySelector('.play');
-  say(play, state.playing ? '⏸' : '▶');
+  setText(play, state.playing ? '⏸' : '▶');
   put(play, 'aria-label', state.playing ? strings.pause : strings.play);
   put(play, 'aria-pressed', String(Boolean(state.playing)));
   put(root.querySelector('.previous'), 'aria-label', strings.previous);
   put(root.querySelector('.next'), 'aria-label', strings.next);
-  say(root.querySelector('.step-counter'), strings.stepOf(state.step, STEP_COUNT));
+  setText(root.querySelector('.step-counter'), strings.stepOf(state.step, STEP_COUNT));
 }
