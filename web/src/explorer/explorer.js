@@ -73,7 +73,7 @@ export function createExplorer(root, o) {
   let chipsDone = Promise.resolve(); // resolves when every chip of the trace is in the list
   let traceChanged = false;
   let stepChanged = false;
-  let typed = false; // the sentence changed since the last draw: draw it without motion
+  let typed = false; // the sentence changed or the panels were resized since the last draw: draw it without motion
   let stageDirty = true; // a field the stage reads changed since it was drawn
   const strings = () => stringsFor(store.get().lang);
 
@@ -296,7 +296,11 @@ export function createExplorer(root, o) {
         changed = true;
       }
     }
-    if (changed) render(store.get(), new Set());
+    // Nothing to animate: the same state at a new size (also the page's first layout).
+    if (changed) {
+      typed = true;
+      render(store.get(), new Set());
+    }
   });
 
   function stageWidth() {
