@@ -63,6 +63,13 @@ test('a keystroke reaches the store in its own input event, and a small trace is
       .map((el) => el.textContent),
   );
   assert.deepEqual(rewritten, ['z'], 'only the new chip is a new text');
+  // A space after the word: the same tokens, the same trace (nothing to compute again).
+  await page.evaluate(() => (window.__trace = window.attentionExplorer.trace));
+  await page.keyboard.type(' ');
+  await page.evaluate(() => window.attentionExplorer.idle());
+  assert.equal(await page.evaluate(() => window.attentionExplorer.store.get().sentence), '我 爱 吃 火锅 z ');
+  assert.equal(await page.evaluate(() => window.attentionExplorer.trace === window.__trace), true, 'the same trace');
+  assert.equal(await page.evaluate(() => window.attentionExplorer.trace.disposed), false);
   assert.deepEqual(problems, []);
   await context.close();
 });

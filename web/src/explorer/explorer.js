@@ -125,11 +125,14 @@ export function createExplorer(root, o) {
       modelDirty = true;
       return null;
     }
+    const options = engineOptions(state, tokens, kvTokens);
+    // The same tokens and settings (a space typed after a word): the trace is the same.
+    const key = JSON.stringify(options);
+    if (latest?.optionsKey === key && !latest.disposed) return opened;
     // Free the old trace's WASM memory before the new one takes its own.
     latest?.dispose();
     // The trace's first data comes with it (one message per keystroke): what this state
     // draws, for a trace of these sizes.
-    const options = engineOptions(state, tokens, kvTokens);
     const sizes = {
       heads: state.heads,
       nQuery: tokens.length,
@@ -141,6 +144,7 @@ export function createExplorer(root, o) {
       flops: { outputProjection: options.outputProjection === false ? 0 : 1 },
     };
     const opening = o.engine.open(options, requestsFor(sizes, state));
+    opening.optionsKey = key;
     latest = opening;
     opened = opening.ready.then(
       () => {
