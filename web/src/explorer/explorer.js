@@ -73,7 +73,7 @@ export function createExplorer(root, o) {
   let chipsDone = Promise.resolve(); // resolves when every chip of the trace is in the list
   let traceChanged = false;
   let stepChanged = false;
-  let typed = false; // the sentence changed or the panels were resized since the last draw: draw it without motion
+  let motionless = false; // the sentence changed or the panels were resized since the last draw: nothing to animate
   let stageDirty = true; // a field the stage reads changed since it was drawn
   const strings = () => stringsFor(store.get().lang);
 
@@ -302,7 +302,7 @@ export function createExplorer(root, o) {
     }
     // Nothing to animate: the same state at a new size (also the page's first layout).
     if (changed) {
-      typed = true;
+      motionless = true;
       render(store.get(), new Set());
     }
   });
@@ -382,7 +382,7 @@ export function createExplorer(root, o) {
     const s = strings();
     const modelChanged = TRACE_FIELDS.some((f) => changed.has(f));
     if (changed.has('step')) stepChanged = true;
-    if (changed.has('sentence')) typed = true;
+    if (changed.has('sentence')) motionless = true;
     // Hovering a token or picking a cell changes only what the views read (UI_FIELDS): the
     // controls, the stepper, the listener and the stage stay as they are.
     const viewsOnly = changed.size > 0 && [...changed].every((f) => UI_FIELDS.includes(f));
@@ -440,11 +440,11 @@ export function createExplorer(root, o) {
       if (stageDirty) renderStage(state, s, stepChanged);
       renderViews(state, s);
     };
-    if (typed && !stepChanged) withoutMotion(drawViews);
+    if (motionless && !stepChanged) withoutMotion(drawViews);
     else drawViews();
     stageDirty = false;
     stepChanged = false;
-    typed = false;
+    motionless = false;
   }
 
   /** { focus: null } and/or { pair: null } when they name what the trace does not have, else null. */

@@ -2,7 +2,7 @@
 // runs, and the page asks for what its views draw, reduced to what can be seen (see
 // reduce.js): whole steps at teaching sizes, at most MAX_SIDE cells a side past that. Views
 // read a trace synchronously, from what explorer.js loaded for the current state.
-import { AttentionError } from '../../../dist/engine/engine.js';
+import { AttentionError, DEFAULTS } from '../../../dist/engine/engine.js';
 import { MAX_SIDE } from './reduce.js';
 import { linksRequest, rowRequest, spreadRequest, stepRequest } from './requests.js';
 
@@ -30,7 +30,8 @@ export function fitsOnPage(options) {
   if (options.model || !Array.isArray(options.tokens)) return false;
   const n = options.tokens.length;
   const m = options.kvTokens?.length || n;
-  const d = Number(options.dModel) || 64;
+  const d = Number(options.dModel ?? DEFAULTS.dModel);
+  if (!(d > 0)) return false; // the worker's engine says what is wrong with it
   if (Math.max(n, m) > PAGE_MAX_TOKENS) return false;
   return d * d * (2 * n + 2 * m) + 2 * n * m * d <= PAGE_COST;
 }

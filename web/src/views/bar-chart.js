@@ -6,8 +6,8 @@ import * as d3 from 'd3';
 import { formatFit, formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
-import { put, forget } from './dom.js';
-import { dropPart, layer, part, setText } from './parts.js';
+import { put, forget, setText } from './dom.js';
+import { dropPart, layer, part } from './parts.js';
 import { fitText, textWidth } from './text.js';
 
 // Past this many bars a chart is one <path> (no per-bar nodes, labels or motion): a 2,048-token

@@ -2,8 +2,8 @@
 // kept parts (parts.js): a redraw writes the bins that changed; the axis is redrawn only when
 // its domain or width changed (d3's axis rewrites every tick's text and lines).
 import * as d3 from 'd3';
-import { put } from './dom.js';
-import { layer, part, setText } from './parts.js';
+import { put, setText } from './dom.js';
+import { layer, part } from './parts.js';
 import { fitText } from './text.js';
 
 /** g: a d3 selection of the chart's <g>; bins: [{ x0, x1, length }] as d3.bin makes them (reduce.js spreadOf). */

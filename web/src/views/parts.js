@@ -42,5 +42,3 @@ export function layer(parent, tag, count, made) {
   }
   return kids;
 }
-
-export { setText } from './dom.js';
