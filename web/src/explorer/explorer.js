@@ -16,6 +16,7 @@ import { drawExplanation } from '../views/explain.js';
 import { drawArithmetic, explainable } from '../views/arithmetic.js';
 import { VIEWS } from '../views/registry.js';
 import { setText } from '../views/dom.js';
+import { fitSvg } from '../views/fit.js';
 import { buildStepper, updateStepper } from '../views/stepper.js';
 import { hideTooltip } from '../tooltip.js';
 import { withoutMotion } from '../motion.js';
@@ -321,7 +322,7 @@ export function createExplorer(root, o) {
     const def = stepAt(state.step);
     const head = state.head === 'all' ? 0 : state.head;
     const operands = def.operands(trace, head, state);
-    const { cell } = drawStage(svg, operands, {
+    const { cell, width, height } = drawStage(svg, operands, {
       width: stageWidth(),
       stepKey: `${def.key}:${head}`,
       legend: { maskedLabel: s.masked },
@@ -337,6 +338,8 @@ export function createExplorer(root, o) {
         store.set({ cell: { name: step.name, head, i, j }, ...(scoreShaped ? { pair: { head, i, j } } : {}) });
       },
     });
+    // Sized with room to spare: a keystroke that adds a row lays out none of the stage's texts again.
+    fitSvg(svg.node(), width, height);
     if (animateSweep && operands.some((d) => d.sweep)) sweepHighlights(svg, cell);
     // "All heads" in the views; the stage draws one head and says which.
     $('stage-note').hidden = state.head !== 'all' || trace.heads === 1;

@@ -11,13 +11,20 @@
 // Room to spare when the svg is resized: a quarter more than the drawing.
 const SPARE = 1.25;
 
-/** Shows `width` × `height` of the svg element `svgNode` (drawn at scale 1, as wide as its panel). */
-export function fitSvg(svgNode, width, height) {
+/**
+ * Shows `width` × `height` of the svg element `svgNode` (drawn at scale 1, as wide as its panel,
+ * or as its box's class `boxClass` makes it: the links view's is at most 620 px, centred).
+ */
+export function fitSvg(svgNode, width, height, { boxClass = '' } = {}) {
   let box = svgNode.parentNode;
   if (!box.classList.contains('svg-fit')) {
     box = document.createElement('div');
-    box.className = 'svg-fit';
-    box.style.overflow = 'hidden';
+    box.className = `svg-fit ${boxClass}`.trim();
+    // Clipped below only: the stage's labels may reach past its sides (its svg shows overflow).
+    // A clip, unlike `hidden`, leaves the box's least height its content's: min-height 0 lets
+    // the aspect ratio alone decide it.
+    box.style.overflowY = 'clip';
+    box.style.minHeight = '0';
     svgNode.before(box);
     box.append(svgNode);
   }

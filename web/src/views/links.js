@@ -9,6 +9,7 @@ import { duration } from '../motion.js';
 import { pixels } from './pixels.js';
 import { fitText } from './text.js';
 import { putAttrs, setTexts } from './dom.js';
+import { fitSvg } from './fit.js';
 import { lineAt, paintLines, strokeLines } from './link-lines.js';
 
 const MAX_WIDTH = 9;
@@ -146,9 +147,9 @@ function frame(svg, trace, o, rowGap) {
   const height = Math.max(trace.nQuery, trace.nKey) * rowGap + 40;
   const xLeft = labelWidth;
   const xRight = width - labelWidth;
+  // With room to spare (fit.js): a keystroke's new row lays out none of the labels again.
+  fitSvg(svg.node(), width, height, { boxClass: 'links-fit' });
   putAttrs(svg, {
-    viewBox: `0 0 ${width} ${height}`,
-    height,
     role: 'img',
     'aria-label': `${o.strings['view.links']}: ${trace.nQuery} × ${trace.nKey}`,
   });

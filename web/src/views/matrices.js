@@ -78,14 +78,12 @@ export function drawMatrices(svgElement, trace, { head, width, positionalEncodin
     columnColor: BANDED.has(name) ? (j) => headColor(Math.floor(j / trace.dK)) : null,
     image: overBudget && !WEIGHTS.has(name),
   }));
-  // The matrices are drawn into a <g>: drawStage sizes what it is given (a viewBox on a <g> is
-  // only a note of the size), and the svg itself is sized once for all by fitSvg (see fit.js).
+  // The matrices are drawn into a <g>, and the svg is sized for them and the waves by fitSvg.
   const drawing = svg
     .selectAll('g.matrices-stage')
     .data([0])
     .join((enter) => enter.append('g').attr('class', 'matrices-stage'));
-  drawStage(drawing, operands, { width, stepKey: 'matrices', maxCell: 24, legend: {} });
-  const [, , w, height] = drawing.attr('viewBox').split(' ').map(Number);
+  const { width: w, height } = drawStage(drawing, operands, { width, stepKey: 'matrices', maxCell: 24, legend: {} });
   // PE's waves under the matrices, where PE is one of them.
   const waves = svg
     .selectAll('g.matrices-pe')

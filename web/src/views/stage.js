@@ -97,6 +97,7 @@ function rowHeightOf(placed, y) {
  * @param options { width, stepKey, onCell(operand, i, j), maxCell, legend: { maskedLabel, note },
  *                  below(top, width) → the height drawn under the equation from y = top (the
  *                  stage's extras), or 0 }
+ * Returns { cell, width, height }: the drawing's size, which the caller gives its svg (fit.js).
  */
 export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34, legend = null, below = null }) {
   const cell = cellSizeFor(operands, width, maxCell);
@@ -181,11 +182,7 @@ export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34,
     });
   // After the operands, as they always came: what is drawn below the equation.
   const extra = below?.(height, width) ?? 0;
-  // Written once, and only when it changes: a new viewBox lays out every text of the svg again.
-  const total = extra ? height + extra + 40 : height;
-  put(svg.node(), 'viewBox', `0 0 ${width} ${total}`);
-  put(svg.node(), 'height', String(total));
-  return { cell };
+  return { cell, width, height: extra ? height + extra + 40 : height };
 }
 
 /**
