@@ -13,6 +13,7 @@ import {
   parseField,
 } from './state.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
+import { byRole, setProperty } from './views/dom.js';
 
 /** Fills a select with `values`; leaves it alone when they and their labels are the same. */
 export function options(select, values, label) {
@@ -30,7 +31,7 @@ export function options(select, values, label) {
 }
 
 export function buildControls(root, store) {
-  const $ = (role) => root.querySelector(`[data-role="${role}"]`);
+  const $ = byRole(root);
   $('sentence').addEventListener('input', (event) => store.set({ sentence: event.target.value }));
   // Cross-attention's sentence (keys and values), typed like the first.
   $('kv').addEventListener('input', (event) => store.set({ kv: event.target.value }));
@@ -74,7 +75,7 @@ export function buildControls(root, store) {
 
 /** Writes the state into the controls (after a URL load, a preset, or a language switch). */
 export function updateControls(root, state, strings) {
-  const $ = (role) => root.querySelector(`[data-role="${role}"]`);
+  const $ = byRole(root);
   const sentence = $('sentence');
   if (sentence.value !== state.sentence && document.activeElement !== sentence) sentence.value = state.sentence;
   const kv = $('kv');
@@ -87,27 +88,28 @@ export function updateControls(root, state, strings) {
   $('kv-tokens').hidden = trained;
   $('tokenization').closest('label').hidden = trained;
   options($('preset'), ['', ...PRESETS], (p) => (p === '' ? '—' : p));
-  $('preset').value = PRESETS.includes(state.sentence) ? state.sentence : '';
+  setProperty($('preset'), 'value', PRESETS.includes(state.sentence) ? state.sentence : '');
   options($('tokenization'), TOKENIZATION_MODES, (m) => strings[`tokenization.${m}`]);
-  $('tokenization').value = state.tokenization;
+  setProperty($('tokenization'), 'value', state.tokenization);
   options($('dModel'), D_MODELS, String);
-  $('dModel').value = String(state.dModel);
+  setProperty($('dModel'), 'value', String(state.dModel));
   options(
     $('heads'),
     [1, 2, 4, 8, 16].filter((h) => state.dModel % h === 0 && h <= state.dModel),
     String,
   );
-  $('heads').value = String(state.heads);
+  setProperty($('heads'), 'value', String(state.heads));
   options($('mask'), MASKS, (m) => strings[`mask.${m}`]);
-  $('mask').value = state.mask;
+  setProperty($('mask'), 'value', state.mask);
   $('window-control').hidden = state.mask !== 'window';
   options($('init'), ['scaled', 'randn'], (i) => strings[`init.${i}`]);
-  $('init').value = state.init;
+  setProperty($('init'), 'value', state.init);
   $('scale').checked = state.scale;
   $('positionalEncoding').checked = state.positionalEncoding;
-  if (document.activeElement !== $('seed')) $('seed').value = String(state.seed);
-  if (document.activeElement !== $('window')) $('window').value = String(state.window);
-  if (document.activeElement !== $('temperature')) $('temperature').value = String(state.temperature);
+  if (document.activeElement !== $('seed')) setProperty($('seed'), 'value', String(state.seed));
+  if (document.activeElement !== $('window')) setProperty($('window'), 'value', String(state.window));
+  if (document.activeElement !== $('temperature'))
+    setProperty($('temperature'), 'value', String(state.temperature));
   $('tutorial').checked = state.tutorial;
   $('tutorial-note').hidden = !state.tutorial;
   // Pinned in tutorial mode: shown with the tutorial's values, not changeable.
@@ -115,5 +117,5 @@ export function updateControls(root, state, strings) {
   options($('head'), ['all', ...Array.from({ length: state.heads }, (_, h) => h)], (h) =>
     h === 'all' ? strings.allHeads : strings.headN(h),
   );
-  $('head').value = String(state.head);
+  setProperty($('head'), 'value', String(state.head));
 }

@@ -15,7 +15,7 @@ import { drawStageExtras } from '../views/stage-extras.js';
 import { drawExplanation } from '../views/explain.js';
 import { drawArithmetic, explainable } from '../views/arithmetic.js';
 import { VIEWS } from '../views/registry.js';
-import { setText } from '../views/dom.js';
+import { byRole, setText } from '../views/dom.js';
 import { fitSvg } from '../views/fit.js';
 import { buildStepper, updateStepper } from '../views/stepper.js';
 import { hideTooltip } from '../tooltip.js';
@@ -43,7 +43,7 @@ const CHEAP_CELLS = 65536;
 export function createExplorer(root, o) {
   root.classList.add('attention-explorer');
   root.innerHTML = explorerMarkup();
-  const $ = (role) => root.querySelector(`[data-role="${role}"]`);
+  const $ = byRole(root);
   const store = createStore(o.state);
   const chrome = {
     header: true,

@@ -4,7 +4,7 @@
 // attention through ready(). State (model, layer, head, sentence) lives in the store.
 import { options } from '../controls.js';
 import { formatCount } from '../format.js';
-import { setText } from '../views/dom.js';
+import { byRole, setText } from '../views/dom.js';
 import { defaultState } from '../state.js';
 import { MODELS } from './catalog.js';
 import { modelStrings } from './i18n.js';
@@ -32,7 +32,7 @@ const PANEL_FIELDS = [
  * @param engine the RemoteEngine (engine.ask(type, payload) reaches models/service.js)
  */
 export function createModelPanel(root, store, engine) {
-  const $ = (role) => root.querySelector(`[data-role="${role}"]`);
+  const $ = byRole(root);
   const loaded = new Map(); // model key → Promise of its summary (modelLoad's answer)
   let fileName = '';
   let run = 0;
