@@ -108,8 +108,7 @@ export function updateControls(root, state, strings) {
   $('positionalEncoding').checked = state.positionalEncoding;
   if (document.activeElement !== $('seed')) setProperty($('seed'), 'value', String(state.seed));
   if (document.activeElement !== $('window')) setProperty($('window'), 'value', String(state.window));
-  if (document.activeElement !== $('temperature'))
-    setProperty($('temperature'), 'value', String(state.temperature));
+  if (document.activeElement !== $('temperature')) setProperty($('temperature'), 'value', String(state.temperature));
   $('tutorial').checked = state.tutorial;
   $('tutorial-note').hidden = !state.tutorial;
   // Pinned in tutorial mode: shown with the tutorial's values, not changeable.
