@@ -266,3 +266,40 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell that kept it
   assert.equal(Number(figure.match(/^<svg[^>]* height="([\d.]+)"/)[1]), height + top + 12, 'the figure’s height');
   await context.close();
 });
+
+test('a keystroke that adds a row leaves the stage’s and the links view’s svg its size, and each shows exactly its drawing', async () => {
+  // Issue 11 §6: a new viewBox lays out every text and cell of an svg again (views/fit.js): 768
+  // stage cells at 32 tokens. The box around each svg shows the drawing's own size, no more.
+  const sentence = Array.from({ length: 24 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?${new URLSearchParams({ s: sentence, view: 'links', lang: 'en' })}`,
+  );
+  await settled(page);
+  const sizes = () =>
+    page.evaluate(() =>
+      ['stage', 'links'].map((role) => {
+        const svg = document.querySelector(`[data-role=${role}]`);
+        const [, , width, height] = svg.dataset.viewBox.split(' ').map(Number);
+        const box = svg.parentNode.getBoundingClientRect();
+        return { role, viewBox: svg.getAttribute('viewBox'), drawn: [width, height], shown: [box.width, box.height] };
+      }),
+    );
+  const before = await sizes();
+  await page.focus('[data-role=sentence]');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' z');
+  await page.waitForFunction(() => window.attentionExplorer.trace?.tokens.at(-1) === 'z');
+  await settled(page);
+  const after = await sizes();
+  for (const [k, now] of after.entries()) {
+    assert.equal(now.viewBox, before[k].viewBox, `${now.role}: the svg keeps its size`);
+    assert.ok(now.drawn[1] > before[k].drawn[1], `${now.role}: the drawing grew by the new row`);
+    // The box shows the whole drawing at its width and nothing under it (the svg is taller).
+    const [width, height] = now.shown;
+    const expected = (width * now.drawn[1]) / now.drawn[0];
+    assert.ok(Math.abs(height - expected) < 1, `${now.role}: box ${width} × ${height}, drawing ${now.drawn}`);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
