@@ -29,8 +29,10 @@ function drawn() {
   const canonical = (node, ordered = true) => {
     if (node.nodeType === Node.TEXT_NODE) return node.data;
     if (node.nodeType !== Node.ELEMENT_NODE) return '';
+    // The stage svg's own size keeps room to spare (views/fit.js): what it shows is data-view-box.
+    const room = (a) => node.matches('svg[data-view-box]') && (a.name === 'viewBox' || a.name === 'height');
     const attributes = [...node.attributes]
-      .filter((a) => a.name !== 'data-tex') // the source, not the picture
+      .filter((a) => a.name !== 'data-tex' && !room(a)) // the source, not the picture
       // A legend's gradient id counts the legends the page has made (its history, not its look).
       .map((a) => `${a.name}="${a.value.replace(/legend-gradient-\d+/, 'legend-gradient-#')}"`)
       .sort()
