@@ -122,6 +122,11 @@ test('links and heatmap cells match the engine, and hover shows its exact number
   // corner above the first row is not; the pointer there names that line's engine weight.
   const strongest = lines.reduce((a, b) => (b.weight > a.weight ? b : a));
   await page.locator('[data-role=links] foreignObject.link-lines').scrollIntoViewIfNeeded();
+  // Off screen, the canvas is painted in idle time (views/link-lines.js): wait until it shows these lines.
+  await page.waitForFunction(() => {
+    const holder = document.querySelector('[data-role=links] foreignObject.link-lines');
+    return holder.painted === holder.lines && !holder.deferred;
+  });
   const painted = await page.evaluate(({ h, i, j }) => {
     const holder = document.querySelector('[data-role=links] foreignObject.link-lines');
     const canvas = holder.querySelector('canvas');

@@ -7,6 +7,7 @@
 // element per line to restyle or lay out. What is left is rasterizing them: without a GPU
 // Chromium does it on the main thread as the frame is made, ~6 ms at 32 tokens and ~18 ms
 // at 64 (3,000 lines, twice as tall) on this machine, about the length of line drawn.
+// Off screen, the canvas is painted in idle time after the frame (see offScreen below).
 // What the canvas shows stays on its holder (holder.lines, in paint order) for hover
 // (lineAt), for a figure (holder.figure(): the same lines as SVG, which explorer/export.js
 // puts in place of the canvas) and for the tests, which compare it with the engine's numbers.
@@ -50,13 +51,54 @@ export function paintLines(svg, lines, { left, right, height, duration = 0 }) {
     strokeLines(context, shown, right - left);
   };
   holder.interrupt();
+  node.deferred = null;
   if (duration > 0)
     holder
       .transition()
       .duration(duration)
       .tween('lines', () => between(from, lines, paint));
+  else if (offScreen(node)) defer(node, () => paint(lines));
   else paint(lines);
   return holder;
+}
+
+// A canvas off screen is painted after the frame, in idle time, not inside the keystroke: at
+// 1280 × 900 the views lie below the stage, and without a GPU a canvas is rasterized on the thread
+// that draws it (~7 ms at 32 tokens, ~18 ms at 64), for nobody to see. On screen, or as it
+// nears the screen, it is painted at once. (A transition paints every frame, on screen or not.)
+const NEAR = '300px';
+let watcher = null;
+
+/** Whether `node` was last seen off screen (not yet seen counts as on screen). */
+function offScreen(node) {
+  if (typeof IntersectionObserver === 'undefined') return false;
+  if (!node.watched) {
+    node.watched = true;
+    watcher ??= new IntersectionObserver(
+      (entries) => {
+        for (const { target, isIntersecting } of entries) {
+          target.offScreen = !isIntersecting;
+          if (isIntersecting) paintDeferred(target);
+        }
+      },
+      { rootMargin: NEAR },
+    );
+    watcher.observe(node);
+  }
+  return node.offScreen === true;
+}
+
+function defer(node, paint) {
+  node.deferred = paint;
+  const later = globalThis.requestIdleCallback ?? ((run) => setTimeout(run, 16));
+  later(() => paintDeferred(node), { timeout: 100 });
+}
+
+/** Paints what was deferred on `node`, if anything (the latest drawing only). */
+function paintDeferred(node) {
+  const paint = node.deferred;
+  node.deferred = null;
+  paint?.();
 }
 
 function makeCanvas() {
