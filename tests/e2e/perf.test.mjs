@@ -199,14 +199,20 @@ test('the matrices view at 32 tokens: at most 1,024 SVG cells, X … O as images
   await context.close();
 });
 
-test('a keystroke in the matrices view at 8 tokens rewrites no cell that kept its value, and leaves the svg its size', async () => {
-  // Issue 11 §6. Chromium lays out every SVG text again when its svg changes size (views/fit.js),
-  // and a rewrite of what is there already costs style work (views/dom.js).
-  const sentence = Array.from({ length: 8 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
+/** A page (in a context that accepts downloads) settled on the matrices view of an n-word sentence. */
+async function matricesOf(n) {
+  const sentence = Array.from({ length: n }, (_, i) => WORDS[i % WORDS.length]).join(' ');
   const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   await page.goto(`${session.url}?${new URLSearchParams({ s: sentence, view: 'matrices', lang: 'en' })}`);
   await settled(page);
+  return { context, page, sentence };
+}
+
+test('a keystroke in the matrices view at 8 tokens rewrites no cell that kept its value, and leaves the svg its size', async () => {
+  // Issue 11 §6. Chromium lays out every SVG text again when its svg changes size (views/fit.js),
+  // and a rewrite of what is there already costs style work (views/dom.js).
+  const { context, page } = await matricesOf(8);
   await page.focus('[data-role=sentence]');
   await page.keyboard.press('End');
   await page.evaluate(() => {
@@ -287,11 +293,7 @@ function matrixPictures() {
 test('a keystroke at 32 tokens keeps the matrices view’s canvases, showing what a fresh page shows, exported at the grid’s size', async () => {
   // Issue 11 §6: a canvas made anew (or resized) for its grid's new row is a new resource to
   // produce and commit: ~2 ms a keystroke for the nine pictures (a trace's commit 2.8 → 0.7 ms).
-  const words = Array.from({ length: 31 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
-  const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  const page = await context.newPage();
-  await page.goto(`${session.url}?${new URLSearchParams({ s: words, view: 'matrices', lang: 'en' })}`);
-  await settled(page);
+  const { context, page, sentence } = await matricesOf(31);
   await page.evaluate(() => {
     window.__canvases = new Set(document.querySelectorAll('[data-role=matrices] foreignObject.pixels canvas'));
   });
@@ -316,7 +318,7 @@ test('a keystroke at 32 tokens keeps the matrices view’s canvases, showing wha
 
   // A page opened on the typed sentence draws every picture anew: the same pixels.
   const fresh = await context.newPage();
-  await fresh.goto(`${session.url}?${new URLSearchParams({ s: `${words} z`, view: 'matrices', lang: 'en' })}`);
+  await fresh.goto(`${session.url}?${new URLSearchParams({ s: `${sentence} z`, view: 'matrices', lang: 'en' })}`);
   await settled(fresh);
   const drawn = await fresh.evaluate(`(${matrixPictures})().map(({ canvas, ...p }) => p)`);
   assert.deepEqual(
