@@ -263,6 +263,35 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell that kept it
   assert.equal(result.cells, 9 * 8, 'X has the new token’s row');
   assert.deepEqual(result.stale, [], 'writes that left a cell as it was');
   assert.equal(result.viewBox, await page.evaluate(() => window.__before.viewBox), 'the svg keeps its size');
+  // Each cell is placed by its own x and y, not by a transform on its <g> (a transform is a
+  // paint property node: every cell was a paint chunk that each frame walked, views/matrix.js),
+  // and sits at (j, i) times the cell's pitch from its grid's top left, its number centred.
+  const places = await page.evaluate(() => {
+    const svg = document.querySelector('[data-role=matrices]');
+    const grid = svg.querySelector('g.operand[data-step=x] g.cells');
+    const [first, second] = grid.querySelectorAll('g.cell rect');
+    const origin = first.getBoundingClientRect();
+    const pitch = second.getBoundingClientRect().left - origin.left;
+    return {
+      transformed: svg.querySelectorAll('g.cell[transform]').length,
+      pitch,
+      misplaced: [...grid.querySelectorAll('g.cell')].flatMap((cell) => {
+        const { i, j } = cell.dataset;
+        const box = cell.querySelector('rect').getBoundingClientRect();
+        const text = cell.querySelector('text').getBoundingClientRect();
+        const centre = [text.left + text.width / 2 - box.left, text.top + text.height / 2 - box.top];
+        const off = (a, b) => Math.abs(a - b) > 0.5;
+        return off(box.left - origin.left, j * pitch) ||
+          off(box.top - origin.top, i * pitch) ||
+          centre.some((c) => Math.abs(c - box.width / 2) > 2)
+          ? [`${i},${j}`]
+          : [];
+      }),
+    };
+  });
+  assert.equal(places.transformed, 0, 'cells with a transform');
+  assert.ok(places.pitch > 10, `the cells' pitch (${places.pitch} px)`);
+  assert.deepEqual(places.misplaced, [], 'cells away from (j, i) × pitch, or their number off centre');
   // The page shows the drawing's own size, and so does an exported figure.
   const [, , width, height] = result.drawn.split(' ').map(Number);
   assert.deepEqual(result.ratio.split('/').map(Number), [width, height]);
