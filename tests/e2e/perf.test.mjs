@@ -199,14 +199,20 @@ test('the matrices view at 32 tokens: at most 1,024 SVG cells, X … O as images
   await context.close();
 });
 
-test('a keystroke in the matrices view at 8 tokens rewrites no cell that kept its value, and leaves the svg its size', async () => {
-  // Issue 11 §6. Chromium lays out every SVG text again when its svg changes size (views/fit.js),
-  // and a rewrite of what is there already costs style work (views/dom.js).
-  const sentence = Array.from({ length: 8 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
+/** A page (in a context that accepts downloads) settled on the matrices view of an n-word sentence. */
+async function matricesOf(n) {
+  const sentence = Array.from({ length: n }, (_, i) => WORDS[i % WORDS.length]).join(' ');
   const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   await page.goto(`${session.url}?${new URLSearchParams({ s: sentence, view: 'matrices', lang: 'en' })}`);
   await settled(page);
+  return { context, page, sentence };
+}
+
+test('a keystroke in the matrices view at 8 tokens rewrites no cell that kept its value, and leaves the svg its size', async () => {
+  // Issue 11 §6. Chromium lays out every SVG text again when its svg changes size (views/fit.js),
+  // and a rewrite of what is there already costs style work (views/dom.js).
+  const { context, page } = await matricesOf(8);
   await page.focus('[data-role=sentence]');
   await page.keyboard.press('End');
   await page.evaluate(() => {
@@ -257,6 +263,35 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell that kept it
   assert.equal(result.cells, 9 * 8, 'X has the new token’s row');
   assert.deepEqual(result.stale, [], 'writes that left a cell as it was');
   assert.equal(result.viewBox, await page.evaluate(() => window.__before.viewBox), 'the svg keeps its size');
+  // Each cell is placed by its own x and y, not by a transform on its <g> (a transform is a
+  // paint property node: every cell was a paint chunk that each frame walked, views/matrix.js),
+  // and sits at (j, i) times the cell's pitch from its grid's top left, its number centred.
+  const places = await page.evaluate(() => {
+    const svg = document.querySelector('[data-role=matrices]');
+    const grid = svg.querySelector('g.operand[data-step=x] g.cells');
+    const [first, second] = grid.querySelectorAll('g.cell rect');
+    const origin = first.getBoundingClientRect();
+    const pitch = second.getBoundingClientRect().left - origin.left;
+    return {
+      transformed: svg.querySelectorAll('g.cell[transform]').length,
+      pitch,
+      misplaced: [...grid.querySelectorAll('g.cell')].flatMap((cell) => {
+        const { i, j } = cell.dataset;
+        const box = cell.querySelector('rect').getBoundingClientRect();
+        const text = cell.querySelector('text').getBoundingClientRect();
+        const centre = [text.left + text.width / 2 - box.left, text.top + text.height / 2 - box.top];
+        const off = (a, b) => Math.abs(a - b) > 0.5;
+        return off(box.left - origin.left, j * pitch) ||
+          off(box.top - origin.top, i * pitch) ||
+          centre.some((c) => Math.abs(c - box.width / 2) > 2)
+          ? [`${i},${j}`]
+          : [];
+      }),
+    };
+  });
+  assert.equal(places.transformed, 0, 'cells with a transform');
+  assert.ok(places.pitch > 10, `the cells' pitch (${places.pitch} px)`);
+  assert.deepEqual(places.misplaced, [], 'cells away from (j, i) × pitch, or their number off centre');
   // The page shows the drawing's own size, and so does an exported figure.
   const [, , width, height] = result.drawn.split(' ').map(Number);
   assert.deepEqual(result.ratio.split('/').map(Number), [width, height]);
@@ -264,6 +299,83 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell that kept it
   const figure = await readFile(await file.path(), 'utf8');
   const top = Number(figure.match(/<g transform="translate\(12,([\d.]+)\)"/)[1]);
   assert.equal(Number(figure.match(/^<svg[^>]* height="([\d.]+)"/)[1]), height + top + 12, 'the figure’s height');
+  await context.close();
+});
+
+/** In the page: each picture of the matrices view as { step, rows, cols, canvas, shown: its grid's pixels }. */
+function matrixPictures() {
+  const trace = window.attentionExplorer.trace;
+  return [...document.querySelectorAll('[data-role=matrices] foreignObject.pixels')].map((holder) => {
+    const step = holder.closest('g.operand').dataset.step;
+    const { rows, cols } = trace.step(step);
+    const canvas = holder.querySelector('canvas');
+    const shown = Array.from(canvas.getContext('2d').getImageData(0, 0, cols, rows).data);
+    // The part of the canvas that holds the grid, on screen: it must cover the holder exactly.
+    const c = canvas.getBoundingClientRect();
+    const h = holder.getBoundingClientRect();
+    const part = { width: (c.width * cols) / canvas.width, height: (c.height * rows) / canvas.height };
+    const fits = Math.abs(part.width - h.width) < 0.5 && Math.abs(part.height - h.height) < 0.5;
+    return { step, rows, cols, canvas, shown, fits, left: c.left - h.left, top: c.top - h.top };
+  });
+}
+
+test('a keystroke at 32 tokens keeps the matrices view’s canvases, showing what a fresh page shows, exported at the grid’s size', async () => {
+  // Issue 11 §6: a canvas made anew (or resized) for its grid's new row is a new resource to
+  // produce and commit: ~2 ms a keystroke for the nine pictures (a trace's commit 2.8 → 0.7 ms).
+  const { context, page, sentence } = await matricesOf(31);
+  await page.evaluate(() => {
+    window.__canvases = new Set(document.querySelectorAll('[data-role=matrices] foreignObject.pixels canvas'));
+  });
+  assert.equal(await page.evaluate(() => window.__canvases.size), 9);
+  await page.focus('[data-role=sentence]');
+  await page.keyboard.press('End');
+  await page.keyboard.type(' z');
+  await page.waitForFunction(() => window.attentionExplorer.trace?.tokens.at(-1) === 'z');
+  await settled(page);
+  const typed = await page.evaluate(() =>
+    Object.entries(document.querySelectorAll('[data-role=matrices] foreignObject.pixels canvas')).map(([, canvas]) =>
+      window.__canvases.has(canvas),
+    ),
+  );
+  assert.deepEqual(typed, Array(9).fill(true), 'each picture kept its canvas');
+  const pictures = await page.evaluate(`(${matrixPictures})().map(({ canvas, ...p }) => p)`);
+  assert.equal(pictures[0].rows, 32);
+  for (const p of pictures) {
+    assert.ok(p.fits, `${p.step}: the grid's part of the canvas covers the picture`);
+    assert.deepEqual([p.left, p.top], [0, 0], `${p.step}: from the picture's top left`);
+  }
+
+  // A page opened on the typed sentence draws every picture anew: the same pixels.
+  const fresh = await context.newPage();
+  await fresh.goto(`${session.url}?${new URLSearchParams({ s: `${sentence} z`, view: 'matrices', lang: 'en' })}`);
+  await settled(fresh);
+  const drawn = await fresh.evaluate(`(${matrixPictures})().map(({ canvas, ...p }) => p)`);
+  assert.deepEqual(
+    pictures.map(({ step, rows, cols, shown }) => ({ step, rows, cols, shown })),
+    drawn.map(({ step, rows, cols, shown }) => ({ step, rows, cols, shown })),
+  );
+
+  // An exported figure's pictures hold the grid and nothing more.
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click('[data-export="svg"]')]);
+  const figure = await readFile(await file.path(), 'utf8');
+  const hrefs = [...figure.matchAll(/<image [^>]*href="(data:[^"]+)"/g)].map((m) => m[1]);
+  assert.equal(hrefs.length, 9);
+  const sizes = await page.evaluate(
+    (urls) =>
+      Promise.all(
+        urls.map(async (url) => {
+          const image = new Image();
+          image.src = url;
+          await image.decode();
+          return [image.naturalHeight, image.naturalWidth];
+        }),
+      ),
+    hrefs,
+  );
+  assert.deepEqual(
+    sizes,
+    pictures.map((p) => [p.rows, p.cols]),
+  );
   await context.close();
 });
 

@@ -23,12 +23,7 @@ const DOMAIN_TABLE = 1024;
  * scale has one and a key (the same table every keystroke), else the data's range.
  */
 function paint({ data, rows, cols, rowStride, colStride }, color, masked, canvas) {
-  // The canvas shown so far where it has the grid's size (resizing one costs more than a new one).
-  if (!canvas || canvas.width !== cols || canvas.height !== rows) {
-    canvas = document.createElement('canvas');
-    canvas.width = cols;
-    canvas.height = rows;
-  }
+  canvas = canvasFor(canvas, rows, cols);
   const context = canvas.getContext('2d');
   const image = context.createImageData(cols, rows);
   let lo = Infinity;
@@ -66,6 +61,31 @@ function paint({ data, rows, cols, rowStride, colStride }, color, masked, canvas
     }
   }
   context.putImageData(image, 0, 0);
+  return canvas;
+}
+
+// A grid grows by a row (and a heatmap by a column) on every keystroke. A canvas made anew, or
+// resized, for it is a new resource that the frame must produce and commit (the matrices view's
+// nine pictures at 32 tokens: a trace's commit 2.8 → 0.7 ms with their canvases kept). So a
+// canvas has this much more room than its grid, which is drawn from its top left and scaled so
+// that it alone fills the picture (its holder clips the rest); it is made anew only where the
+// grid outgrows it or shrinks under half of it, as views/fit.js does for an svg.
+const SPARE = 1.25;
+
+/** `canvas` if its room fits a rows × cols grid (see SPARE), else a new one; its `shown` part set. */
+function canvasFor(canvas, rows, cols) {
+  const fits = (room, size) => room >= size && room <= 2 * size;
+  if (!canvas || !fits(canvas.width, cols) || !fits(canvas.height, rows)) {
+    canvas = document.createElement('canvas');
+    canvas.width = Math.ceil(cols * SPARE);
+    canvas.height = Math.ceil(rows * SPARE);
+  }
+  // The grid's part of the canvas (pixels.js exports only that) fills its holder.
+  canvas.shown = { width: cols, height: rows };
+  const width = `${(100 * canvas.width) / cols}%`;
+  const height = `${(100 * canvas.height) / rows}%`;
+  if (canvas.style.width !== width) canvas.style.width = width;
+  if (canvas.style.height !== height) canvas.style.height = height;
   return canvas;
 }
 

@@ -202,10 +202,6 @@ export function drawMatrix(g, step, options) {
     const [rect] = this.children;
     const cellFill = fillOf(d);
     // Every write goes through put(): what a cell keeps costs no style, layout or paint.
-    // Placed by x and y, not by a transform on its <g>: each transform is a node of Chromium's
-    // paint property tree and a paint chunk of its own (768 in the stage at 32 tokens: ~1.5 ms
-    // of pre-paint and layerizing a frame).
-    const [x, y] = [d.j * cell, d.i * cell];
     this.classList.toggle('masked', masked);
     this.classList.toggle('picked', picked);
     put(this, 'data-i', d.i);
@@ -215,8 +211,11 @@ export function drawMatrix(g, step, options) {
       put(this, 'tabindex', tab);
       put(this, 'role', 'button');
     }
-    put(rect, 'x', x);
-    put(rect, 'y', y);
+    // Placed by x and y, not by a transform on the <g>: each transform is a paint property node of
+    // its own, so that every cell was a paint chunk that each frame's paint and layerize walked
+    // (the matrices view at 8 tokens, traced: layerize 1.9 → 0.8 ms, paint 6.8 → 5.6 ms).
+    put(rect, 'x', d.j * cell);
+    put(rect, 'y', d.i * cell);
     put(rect, 'width', cell - 1);
     put(rect, 'height', cell - 1);
     // A transition writes the fill itself: the next write must not trust what is cached.
@@ -232,8 +231,8 @@ export function drawMatrix(g, step, options) {
       return;
     }
     if (!text) text = this.appendChild(document.createElementNS(SVG_NS, 'text'));
-    put(text, 'x', x + (cell - 1) / 2);
-    put(text, 'y', y + (cell - 1) / 2);
+    put(text, 'x', d.j * cell + (cell - 1) / 2);
+    put(text, 'y', d.i * cell + (cell - 1) / 2);
     put(text, 'font-size', fontSize);
     // A style, not an attribute: the page's CSS colours svg text, and styles win over attributes.
     // Masked cells take theirs from the CSS (--masked-ink, one for light and one for dark).

@@ -55,8 +55,18 @@ export function pixels(parent, paint, source, { now = false } = {}) {
   return holder;
 }
 
-/** The picture of a foreignObject made by pixels() as a data: URL (for a figure), or null. */
+/**
+ * The picture of a foreignObject made by pixels() as a data: URL (for a figure), or null: only
+ * the canvas's `shown` part ({ width, height } from its top left) where a painter set one.
+ */
 export function pixelsDataURL(node) {
   const canvas = node.querySelector('canvas');
-  return canvas ? canvas.toDataURL() : null;
+  if (!canvas) return null;
+  const { width, height } = canvas.shown ?? canvas;
+  if (width === canvas.width && height === canvas.height) return canvas.toDataURL();
+  const part = document.createElement('canvas');
+  part.width = width;
+  part.height = height;
+  part.getContext('2d').drawImage(canvas, 0, 0);
+  return part.toDataURL();
 }
