@@ -379,7 +379,7 @@ test('a keystroke at 32 tokens keeps the matrices view’s canvases, showing wha
   await context.close();
 });
 
-test('a keystroke that adds a row leaves the stage’s and the links view’s svg its size, and each shows exactly its drawing', async () => {
+test('a keystroke that adds a row leaves the stage’s and the links view’s svg and canvas their size, and each shows exactly its drawing', async () => {
   // Issue 11 §6: a new viewBox lays out every text and cell of an svg again (views/fit.js): 768
   // stage cells at 32 tokens. The box around each svg shows the drawing's own size, no more.
   const sentence = Array.from({ length: 24 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
@@ -394,7 +394,16 @@ test('a keystroke that adds a row leaves the stage’s and the links view’s sv
         const svg = document.querySelector(`[data-role=${role}]`);
         const [, , width, height] = svg.dataset.viewBox.split(' ').map(Number);
         const box = svg.parentNode.getBoundingClientRect();
-        return { role, viewBox: svg.getAttribute('viewBox'), drawn: [width, height], shown: [box.width, box.height] };
+        // The links' canvas keeps its size too (views/link-lines.js): a resized canvas is a new resource.
+        const canvas = svg.querySelector('foreignObject.link-lines canvas');
+        (window.__canvases ??= new Set()).add(canvas);
+        return {
+          role,
+          viewBox: svg.getAttribute('viewBox'),
+          drawn: [width, height],
+          shown: [box.width, box.height],
+          canvas: canvas && [canvas.width, canvas.height, window.__canvases.size],
+        };
       }),
     );
   const before = await sizes();
@@ -406,6 +415,7 @@ test('a keystroke that adds a row leaves the stage’s and the links view’s sv
   const after = await sizes();
   for (const [k, now] of after.entries()) {
     assert.equal(now.viewBox, before[k].viewBox, `${now.role}: the svg keeps its size`);
+    assert.deepEqual(now.canvas, before[k].canvas, `${now.role}: the same canvas, of the same size`);
     assert.ok(now.drawn[1] > before[k].drawn[1], `${now.role}: the drawing grew by the new row`);
     // The box shows the whole drawing at its width and nothing under it (the svg is taller).
     const [width, height] = now.shown;

@@ -34,11 +34,16 @@ export function paintLines(svg, lines, { left, right, height, duration = 0 }) {
     .join((enter) => enter.insert('foreignObject', 'text.token').attr('class', 'link-lines'));
   const node = holder.node();
   const width = right - left + 2 * PAD;
-  putAttrs(holder, { x: left - PAD, y: 0, width, height });
+  // A canvas of a new size is a new resource for the compositor (~1 ms a frame): it keeps a
+  // quarter more height than the drawing, made anew only when outgrown or under half used. The
+  // svg shows only the drawing (views/fit.js); below it the canvas is empty.
+  const room = node.room && height <= node.room && height >= node.room / 2 ? node.room : Math.ceil(height * 1.25);
+  node.room = room;
+  putAttrs(holder, { x: left - PAD, y: 0, width, height: room });
   const canvas = node.firstChild ?? node.appendChild(makeCanvas());
   // Crisp on high-density screens; setting a canvas's size clears it, so only when it changes.
   const scale = Math.min(2, globalThis.devicePixelRatio || 1);
-  const [w, h] = [Math.round(width * scale), Math.round(height * scale)];
+  const [w, h] = [Math.round(width * scale), Math.round(room * scale)];
   if (canvas.width !== w || canvas.height !== h) [canvas.width, canvas.height] = [w, h];
   const from = node.painted ?? [];
   Object.assign(node, { lines, left, right, figure: () => figure(node) });
