@@ -279,8 +279,10 @@ function cellNodes(parent, rows, cols) {
         node.append(document.createElementNS(SVG_NS, 'rect'));
         entered.push(node);
       }
-      // Set on every draw: d3's select() from the grid hands a child the grid's own datum.
-      node.__data__ = { i, j };
+      // Checked on every draw: d3's select() from the grid hands a child the grid's own datum.
+      // A cell that kept its own keeps the object (a thousand allocations a keystroke less).
+      const d = node.__data__;
+      if (d?.i !== i || d.j !== j) node.__data__ = { i, j };
       nodes[i * cols + j] = node;
     }
   }
