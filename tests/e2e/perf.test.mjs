@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from '../node/support.mjs';
-import { openPage, startBrowser } from './browser.mjs';
+import { openPage, startBrowser, transitionsDone } from './browser.mjs';
 
 const WORDS = 'the cat sat on a mat and we ate hot pot in it so you can see how far it goes'.split(' ');
 const LONG = Array.from({ length: 2048 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
@@ -491,5 +491,49 @@ test('the links canvas is painted inside the keystroke on screen, and after the 
     problems.filter((p) => !p.includes('willReadFrequently')),
     [],
   );
+  await context.close();
+});
+
+test('after an animated step change, the next keystroke rewrites no stage cell with what it holds', async () => {
+  // A step change glides the stage's colours (matrix.js); once there, the fills are what a draw
+  // would write, and the keystroke after it must not write them again (a style recalc each).
+  const sentence = Array.from({ length: 8 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?${new URLSearchParams({ s: sentence, view: 'links', lang: 'en' })}`,
+  );
+  await settled(page);
+  await page.evaluate(() => window.attentionExplorer.store.set({ step: 4 }));
+  await settled(page);
+  await transitionsDone(page);
+  await page.focus('[data-role=sentence]');
+  await page.keyboard.press('End');
+  await page.evaluate(() => {
+    const svg = document.querySelector('[data-role=stage]');
+    window.__writes = [];
+    new MutationObserver((records) =>
+      window.__writes.push(
+        ...records
+          .filter((r) => r.type === 'attributes')
+          .map((r) => ({ target: r.target, name: r.attributeName, old: r.oldValue })),
+      ),
+    ).observe(svg, { subtree: true, attributes: true, attributeOldValue: true });
+    window.__before = new Set(svg.querySelectorAll('g.cell, g.cell *'));
+  });
+  await page.keyboard.type(' z');
+  await page.waitForFunction(() => window.attentionExplorer.trace?.tokens.at(-1) === 'z');
+  await settled(page);
+  const { stale, fills } = await page.evaluate(() => {
+    const kept = window.__writes.filter((w) => window.__before.has(w.target));
+    return {
+      stale: kept
+        .filter((w) => w.target.getAttribute(w.name) === w.old)
+        .map((w) => `${w.target.tagName}.${w.target.getAttribute('class')} ${w.name}`),
+      fills: document.querySelectorAll('[data-role=stage] g.operand[data-step=scores] g.cell rect[fill]').length,
+    };
+  });
+  assert.equal(fills, 9 * 9, 'the scores have the new token’s row and column');
+  assert.deepEqual([...new Set(stale)], [], 'writes that left a stage cell as it was');
+  assert.deepEqual(problems, []);
   await context.close();
 });

@@ -175,7 +175,17 @@ export function drawMatrix(g, step, options) {
   const fillOf = (d) => (options.masked?.(d.i, d.j) ? 'url(#hatch)' : fill(d.v));
   // Colours glide to their new values on small grids; large ones change at once (cheaper).
   const glide = t && nodes.length <= 600;
-  if (glide) groups.select('rect').transition().duration(t).attr('fill', fillOf);
+  if (glide)
+    groups
+      .select('rect')
+      .transition()
+      .duration(t)
+      .attr('fill', fillOf)
+      // Once there, the fill is what put() would write: the next draw (a keystroke) skips it.
+      // (An interrupted glide ends with no 'end': its fill stays unknown, and is written.)
+      .on('end', function arrived() {
+        (this.__written ??= {}).fill = this.getAttribute('fill');
+      });
   // A clickable grid is one tab stop (a roving tabindex, see listen): this cell.
   const focusable = Boolean(options.onCell);
   const current = cellsGroup.property('__current') ?? { i: 0, j: 0 };
