@@ -379,15 +379,22 @@ test('a keystroke at 32 tokens keeps the matrices view’s canvases, showing wha
   await context.close();
 });
 
+/** The page (openPage: with its console problems) settled on the links view of an n-word sentence. */
+async function linksOf(n, options = {}) {
+  const sentence = Array.from({ length: n }, (_, i) => WORDS[i % WORDS.length]).join(' ');
+  const opened = await openPage(
+    session.browser,
+    `${session.url}?${new URLSearchParams({ s: sentence, view: 'links', lang: 'en' })}`,
+    options,
+  );
+  await settled(opened.page);
+  return opened;
+}
+
 test('a keystroke that adds a row leaves the stage’s and the links view’s svg and canvas their size, and each shows exactly its drawing', async () => {
   // Issue 11 §6: a new viewBox lays out every text and cell of an svg again (views/fit.js): 768
   // stage cells at 32 tokens. The box around each svg shows the drawing's own size, no more.
-  const sentence = Array.from({ length: 24 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?${new URLSearchParams({ s: sentence, view: 'links', lang: 'en' })}`,
-  );
-  await settled(page);
+  const { page, context, problems } = await linksOf(24);
   const sizes = () =>
     page.evaluate(() =>
       ['stage', 'links'].map((role) => {
@@ -429,13 +436,7 @@ test('a keystroke that adds a row leaves the stage’s and the links view’s sv
 test('the links canvas is painted inside the keystroke on screen, and after the frame, in idle time, off screen', async () => {
   // Issue 11 §6: without a GPU a canvas is rasterized on the page's thread (~7 ms at 32 tokens),
   // and at 1280 × 900 the views lie below the stage (views/link-lines.js offScreen).
-  const sentence = Array.from({ length: 24 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?${new URLSearchParams({ s: sentence, view: 'links', lang: 'en' })}`,
-    { viewport: { width: 1280, height: 900 } },
-  );
-  await settled(page);
+  const { page, context, problems } = await linksOf(24, { viewport: { width: 1280, height: 900 } });
   const holder = '[data-role=links] foreignObject.link-lines';
   /** Types `letter`; what the canvas held when the page's own listener had run, and later. */
   const type = async (letter) => {
@@ -497,12 +498,7 @@ test('the links canvas is painted inside the keystroke on screen, and after the 
 test('after an animated step change, the next keystroke rewrites no stage cell with what it holds', async () => {
   // A step change glides the stage's colours (matrix.js); once there, the fills are what a draw
   // would write, and the keystroke after it must not write them again (a style recalc each).
-  const sentence = Array.from({ length: 8 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?${new URLSearchParams({ s: sentence, view: 'links', lang: 'en' })}`,
-  );
-  await settled(page);
+  const { page, context, problems } = await linksOf(8);
   await page.evaluate(() => window.attentionExplorer.store.set({ step: 4 }));
   await settled(page);
   await transitionsDone(page);
