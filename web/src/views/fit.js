@@ -12,6 +12,16 @@
 const SPARE = 1.25;
 
 /**
+ * The room (px, cells…) to give a drawing of `size` that has `room` now: `room` while the drawing
+ * fits in it and uses at least half of it, else a quarter more than `size`. Shared by whatever
+ * keeps its size while a keystroke grows what it shows: this svg, a matrix picture's canvas
+ * (matrix-image.js), the links' canvas (link-lines.js).
+ */
+export function roomFor(size, room) {
+  return room && size <= room && size >= room / 2 ? room : Math.ceil(size * SPARE);
+}
+
+/**
  * Shows `width` × `height` of the svg element `svgNode` (drawn at scale 1, as wide as its panel,
  * or as its box's class `boxClass` makes it: the links view's is at most 620 px, centred).
  */
@@ -31,8 +41,8 @@ export function fitSvg(svgNode, width, height, { boxClass = '' } = {}) {
   const ratio = `${width} / ${height}`;
   if (box.__ratio !== ratio) box.style.aspectRatio = box.__ratio = ratio;
   const room = svgNode.__room;
-  if (!room || room.width !== width || height > room.height || height < room.height / 2) {
-    const spare = Math.ceil(height * SPARE);
+  const spare = roomFor(height, room?.width === width ? room.height : 0);
+  if (spare !== room?.height || width !== room.width) {
     svgNode.__room = { width, height: spare };
     svgNode.setAttribute('viewBox', `0 0 ${width} ${spare}`);
     svgNode.setAttribute('height', spare);

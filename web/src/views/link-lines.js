@@ -13,6 +13,7 @@
 // puts in place of the canvas) and for the tests, which compare it with the engine's numbers.
 
 import { putAttrs } from './dom.js';
+import { roomFor } from './fit.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 // Round caps reach past a line's ends by half its width (≤ 5.5 px): the canvas is this much
@@ -34,11 +35,9 @@ export function paintLines(svg, lines, { left, right, height, duration = 0 }) {
     .join((enter) => enter.insert('foreignObject', 'text.token').attr('class', 'link-lines'));
   const node = holder.node();
   const width = right - left + 2 * PAD;
-  // A canvas of a new size is a new resource for the compositor (~1 ms a frame): it keeps a
-  // quarter more height than the drawing, made anew only when outgrown or under half used. The
-  // svg shows only the drawing (views/fit.js); below it the canvas is empty.
-  const room = node.room && height <= node.room && height >= node.room / 2 ? node.room : Math.ceil(height * 1.25);
-  node.room = room;
+  // A canvas of a new size is a new resource for the compositor (~1 ms a frame): it keeps room
+  // to spare in height (fit.js roomFor). The svg shows only the drawing; below it the canvas is empty.
+  const room = (node.room = roomFor(height, node.room));
   putAttrs(holder, { x: left - PAD, y: 0, width, height: room });
   const canvas = node.firstChild ?? node.appendChild(makeCanvas());
   // Crisp on high-density screens; setting a canvas's size clears it, so only when it changes.

@@ -6,6 +6,7 @@ import { hideTooltip, showTooltip } from '../tooltip.js';
 import { pixels } from './pixels.js';
 import { colorTable, packed } from './cell-style.js';
 import { putAttrs } from './dom.js';
+import { roomFor } from './fit.js';
 
 const MASKED_PIXEL = packed('#c8c8c8');
 // Pictures up to this many pixels are painted in the keystroke's own task, so that the frame
@@ -67,18 +68,16 @@ function paint({ data, rows, cols, rowStride, colStride }, color, masked, canvas
 // A grid grows by a row (and a heatmap by a column) on every keystroke. A canvas made anew, or
 // resized, for it is a new resource that the frame must produce and commit (the matrices view's
 // nine pictures at 32 tokens: a trace's commit 2.8 → 0.7 ms with their canvases kept). So a
-// canvas has this much more room than its grid, which is drawn from its top left and scaled so
+// canvas has more room than its grid, which is drawn from its top left and scaled so
 // that it alone fills the picture (its holder clips the rest); it is made anew only where the
-// grid outgrows it or shrinks under half of it, as views/fit.js does for an svg.
-const SPARE = 1.25;
+// grid outgrows it or shrinks under half of it (fit.js roomFor, as for an svg).
 
-/** `canvas` if its room fits a rows × cols grid (see SPARE), else a new one; its `shown` part set. */
+/** `canvas` if its room fits a rows × cols grid (fit.js roomFor), else a new one; its `shown` part set. */
 function canvasFor(canvas, rows, cols) {
-  const fits = (room, size) => room >= size && room <= 2 * size;
-  if (!canvas || !fits(canvas.width, cols) || !fits(canvas.height, rows)) {
+  const room = [roomFor(cols, canvas?.width), roomFor(rows, canvas?.height)];
+  if (!canvas || canvas.width !== room[0] || canvas.height !== room[1]) {
     canvas = document.createElement('canvas');
-    canvas.width = Math.ceil(cols * SPARE);
-    canvas.height = Math.ceil(rows * SPARE);
+    [canvas.width, canvas.height] = room;
   }
   // The grid's part of the canvas (pixels.js exports only that) fills its holder.
   canvas.shown = { width: cols, height: rows };
