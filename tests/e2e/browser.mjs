@@ -1,4 +1,5 @@
 // Starts the page's own server and Debian's Chromium (never a downloaded browser).
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import path from 'node:path';
 import { startServer } from '../../build-scripts/serve.mjs';
@@ -42,6 +43,18 @@ export async function startBrowser() {
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/**
+ * The browser and the site for a test file: started before its tests and closed after them
+ * (node:test hooks registered here). Returns the session object, { browser, url, close }, which
+ * the hook fills in: read its fields inside tests, not at import.
+ */
+export function useBrowser() {
+  const session = {};
+  before(async () => Object.assign(session, await startBrowser()));
+  after(async () => session.close?.());
+  return session;
 }
 
 /** A page that records console messages, page errors, CSP violations and requests. */

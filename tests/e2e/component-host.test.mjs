@@ -2,20 +2,13 @@
 // page's language (and its changes), a formula that fits a 900 px column, hosting from
 // another origin as docs/embedding.md says (CORS), and a message instead of a 0 px box when
 // the script cannot load.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { screenshotDir, startBrowser, transitionsDone } from './browser.mjs';
+import { screenshotDir, useBrowser, transitionsDone } from './browser.mjs';
 import { contrast } from './readable.mjs';
 
-let session;
-before(async () => {
-  session = await startBrowser();
-});
-after(async () => {
-  await session?.close();
-});
-
+const session = useBrowser();
 /**
  * A course page at `pageURL` (served by the test, any origin) holding `body`, with the
  * component's script from `scriptURL`; `cors` adds the header docs/embedding.md asks of a

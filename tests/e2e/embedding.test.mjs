@@ -1,6 +1,6 @@
 // Every way of embedding documented in docs/embedding.md: the iframe with postMessage resize,
 // the web component (two instances, one engine), the single file offline, and exports.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,21 +11,17 @@ import {
   linksPainted,
   openPage,
   screenshotDir,
-  startBrowser,
+  useBrowser,
   transitionsDone,
   waitUntil,
 } from './browser.mjs';
 import { defaultState } from '../../web/src/state.js';
 import { embedSnippet } from '../../web/src/explorer/share.js';
 
-let session;
+const session = useBrowser();
 let engine;
 before(async () => {
-  session = await startBrowser();
   engine = await createEngine();
-});
-after(async () => {
-  await session?.close();
 });
 
 test('an iframe of embed.html fits its content through postMessage and obeys set messages', async () => {

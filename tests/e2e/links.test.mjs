@@ -1,21 +1,14 @@
 // What a link, a message or an attribute can do to the page: hostile keys never stop it
 // starting, seeds are whole decimal numbers 0 … 2³²−1, a link always stays short enough for
 // a server to open, and a failed start says so instead of "Loading the engine…" forever.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from '../node/support.mjs';
-import { openPage, screenshotDir, startBrowser, explorerStarted as started } from './browser.mjs';
+import { openPage, screenshotDir, useBrowser, explorerStarted as started } from './browser.mjs';
 
-let session;
-before(async () => {
-  session = await startBrowser();
-});
-after(async () => {
-  await session?.close();
-});
-
+const session = useBrowser();
 // Names every plain object inherits: looked up in a table that is not own-property only,
 // each one finds a function instead of "no such field".
 const INHERITED = ['toString', 'constructor', '__proto__', 'valueOf', 'hasOwnProperty'];

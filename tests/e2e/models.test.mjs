@@ -9,9 +9,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createEngine, root } from '../node/support.mjs';
 import { corpusModelFile } from '../node/corpus_model_support.mjs';
-import { openPage, screenshotDir, startBrowser, screenshot as shot } from './browser.mjs';
+import { openPage, screenshotDir, useBrowser, screenshot as shot } from './browser.mjs';
 
-let session;
+const session = useBrowser();
 let engine;
 let taskFile;
 let taskModel;
@@ -19,7 +19,6 @@ const shipped = (key) => path.join(root, 'models', `${key}.model`);
 const notBuilt = (key) => !existsSync(shipped(key)) && `models/${key}.model is not in this checkout`;
 
 before(async () => {
-  session = await startBrowser();
   engine = await createEngine();
   mkdirSync(screenshotDir, { recursive: true });
   // A task model, as the training playground or the CLI writes one (the "model file" path).
@@ -30,9 +29,8 @@ before(async () => {
   trainer.dispose();
   taskModel = engine.loadModel(readFileSync(taskFile));
 });
-after(async () => {
+after(() => {
   taskModel?.dispose();
-  await session?.close();
 });
 
 const idle = (page) => page.evaluate(() => window.attentionExplorer.idle());

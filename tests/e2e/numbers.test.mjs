@@ -1,6 +1,6 @@
 // Every number explained (issue 11 §3): a picked cell's arithmetic equals the engine's numbers
 // (run in node), temperature is named as itself, cells never look blank, heads count from 1.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import {
   linksPainted,
   openPage,
   screenshotDir,
-  startBrowser,
+  useBrowser,
   transitionsDone,
   screenshot as shot,
   explorerStarted as started,
@@ -18,15 +18,11 @@ import {
 import { engineTraceFor } from './engine-trace.mjs';
 import { formatShort, formatValue } from '../../web/src/format.js';
 
-let session;
+const session = useBrowser();
 let engine;
 before(async () => {
-  session = await startBrowser();
   engine = await createEngine();
   mkdirSync(screenshotDir, { recursive: true });
-});
-after(async () => {
-  await session?.close();
 });
 
 /** float32 numbers computed in two places (the page's JS, the engine) agree this closely. */

@@ -1,6 +1,6 @@
 // The explorable page in Debian's Chromium: input, the ten steps, the views, and that every
 // number on screen is the engine's (compared with the same engine run in node).
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -10,22 +10,18 @@ import {
   linksPainted,
   openPage,
   screenshotDir,
-  startBrowser,
+  useBrowser,
   transitionsDone,
   screenshot as shot,
 } from './browser.mjs';
 import { engineTraceFor } from './engine-trace.mjs';
 import { formatValue } from '../../web/src/format.js';
 
-let session;
+const session = useBrowser();
 let engine;
 before(async () => {
-  session = await startBrowser();
   engine = await createEngine();
   mkdirSync(screenshotDir, { recursive: true });
-});
-after(async () => {
-  await session?.close();
 });
 
 /** The node engine's trace for what the page shows. */

@@ -2,13 +2,13 @@
 // construction: the engine runs in a Web Worker (no WebAssembly on the main thread), and every
 // view draws a bounded number of DOM nodes (images and summaries instead of a node per cell,
 // bar or link). Not a timing test: bench/page-longtask.mjs measures the longest tasks.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from '../node/support.mjs';
-import { openPage, startBrowser, transitionsDone } from './browser.mjs';
+import { openPage, useBrowser, transitionsDone } from './browser.mjs';
 
 const WORDS = 'the cat sat on a mat and we ate hot pot in it so you can see how far it goes'.split(' ');
 const LONG = Array.from({ length: 2048 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
@@ -16,14 +16,7 @@ const LONG = Array.from({ length: 2048 }, (_, i) => WORDS[i % WORDS.length]).joi
 const MAX_NODES = 4000;
 const MAX_VIEW_NODES = 400;
 
-let session;
-before(async () => {
-  session = await startBrowser();
-});
-after(async () => {
-  await session?.close();
-});
-
+const session = useBrowser();
 /** Counts WebAssembly compilations on the page's own thread (the worker has its own globals). */
 async function countMainThreadWasm(page) {
   await page.addInitScript(() => {
@@ -209,60 +202,66 @@ async function matricesOf(n) {
   return { context, page, sentence };
 }
 
+/** In the page: records every later write to the cells the svg of `role` holds now (window.__writes). */
+function watchCells(role) {
+  const svg = document.querySelector(`[data-role=${role}]`);
+  window.__writes = [];
+  window.__cells = new Set(svg.querySelectorAll('g.cell, g.cell *'));
+  new MutationObserver((records) =>
+    window.__writes.push(
+      ...records.map((r) => ({
+        target: r.target.nodeType === 3 ? r.target.parentNode : r.target,
+        name: r.attributeName,
+        old: r.type === 'characterData' ? r.oldValue : r.type === 'attributes' ? r.oldValue : null,
+        type: r.type,
+      })),
+    ),
+  ).observe(svg, {
+    subtree: true,
+    attributes: true,
+    attributeOldValue: true,
+    characterData: true,
+    characterDataOldValue: true,
+    childList: true,
+  });
+}
+
+/** In the page: the writes watchCells saw that left a cell as it was, as "tag.class name". */
+function staleCellWrites() {
+  return window.__writes
+    .filter((w) => {
+      if (!window.__cells.has(w.target)) return false;
+      if (w.type === 'attributes') return w.target.getAttribute(w.name) === w.old;
+      if (w.type === 'characterData') return w.target.textContent === w.old;
+      return w.target.tagName === 'text' && w.target.textContent === w.old;
+    })
+    .map((w) => `${w.target.tagName}.${w.target.getAttribute('class')} ${w.name ?? w.type}`);
+}
+
 test('a keystroke in the matrices view at 8 tokens rewrites no cell that kept its value, and leaves the svg its size', async () => {
   // Issue 11 §6. Chromium lays out every SVG text again when its svg changes size (views/fit.js),
   // and a rewrite of what is there already costs style work (views/dom.js).
   const { context, page } = await matricesOf(8);
   await page.focus('[data-role=sentence]');
   await page.keyboard.press('End');
-  await page.evaluate(() => {
-    const svg = document.querySelector('[data-role=matrices]');
-    window.__writes = [];
-    // Every write to a cell drawn before the keystroke, with what it replaced.
-    new MutationObserver((records) =>
-      window.__writes.push(
-        ...records.map((r) => ({
-          target: r.target.nodeType === 3 ? r.target.parentNode : r.target,
-          name: r.attributeName,
-          old: r.type === 'characterData' ? r.oldValue : r.type === 'attributes' ? r.oldValue : null,
-          type: r.type,
-        })),
-      ),
-    ).observe(svg, {
-      subtree: true,
-      attributes: true,
-      attributeOldValue: true,
-      characterData: true,
-      characterDataOldValue: true,
-      childList: true,
-    });
-    window.__before = {
-      viewBox: svg.getAttribute('viewBox'),
-      cells: new Set(svg.querySelectorAll('g.cell, g.cell *')),
-    };
-  });
+  await page.evaluate(watchCells, 'matrices');
+  const viewBox = await page.evaluate(() => document.querySelector('[data-role=matrices]').getAttribute('viewBox'));
   await page.keyboard.type(' z');
   await page.waitForFunction(() => window.attentionExplorer.trace?.tokens.at(-1) === 'z');
   await settled(page);
+  const stale = await page.evaluate(staleCellWrites);
   const result = await page.evaluate(() => {
     const svg = document.querySelector('[data-role=matrices]');
-    const stale = window.__writes.filter((w) => {
-      if (!window.__before.cells.has(w.target)) return false;
-      if (w.type === 'attributes') return w.target.getAttribute(w.name) === w.old;
-      if (w.type === 'characterData') return w.target.textContent === w.old;
-      return w.target.tagName === 'text' && w.target.textContent === w.old;
-    });
     return {
       cells: svg.querySelectorAll('g.operand[data-step=x] g.cell').length,
-      stale: stale.map((w) => `${w.target.tagName}.${w.target.getAttribute('class')} ${w.name ?? w.type}`),
       viewBox: svg.getAttribute('viewBox'),
       drawn: svg.dataset.viewBox,
       ratio: svg.parentNode.style.aspectRatio,
     };
   });
   assert.equal(result.cells, 9 * 8, 'X has the new token’s row');
-  assert.deepEqual(result.stale, [], 'writes that left a cell as it was');
-  assert.equal(result.viewBox, await page.evaluate(() => window.__before.viewBox), 'the svg keeps its size');
+  assert.deepEqual(stale, [], 'writes that left a cell as it was');
+  assert.equal(result.viewBox, viewBox, 'the svg keeps its size');
   // Each cell is placed by its own x and y, not by a transform on its <g> (a transform is a
   // paint property node: every cell was a paint chunk that each frame walked, views/matrix.js),
   // and sits at (j, i) times the cell's pitch from its grid's top left, its number centred.
@@ -504,30 +503,14 @@ test('after an animated step change, the next keystroke rewrites no stage cell w
   await transitionsDone(page);
   await page.focus('[data-role=sentence]');
   await page.keyboard.press('End');
-  await page.evaluate(() => {
-    const svg = document.querySelector('[data-role=stage]');
-    window.__writes = [];
-    new MutationObserver((records) =>
-      window.__writes.push(
-        ...records
-          .filter((r) => r.type === 'attributes')
-          .map((r) => ({ target: r.target, name: r.attributeName, old: r.oldValue })),
-      ),
-    ).observe(svg, { subtree: true, attributes: true, attributeOldValue: true });
-    window.__before = new Set(svg.querySelectorAll('g.cell, g.cell *'));
-  });
+  await page.evaluate(watchCells, 'stage');
   await page.keyboard.type(' z');
   await page.waitForFunction(() => window.attentionExplorer.trace?.tokens.at(-1) === 'z');
   await settled(page);
-  const { stale, fills } = await page.evaluate(() => {
-    const kept = window.__writes.filter((w) => window.__before.has(w.target));
-    return {
-      stale: kept
-        .filter((w) => w.target.getAttribute(w.name) === w.old)
-        .map((w) => `${w.target.tagName}.${w.target.getAttribute('class')} ${w.name}`),
-      fills: document.querySelectorAll('[data-role=stage] g.operand[data-step=scores] g.cell rect[fill]').length,
-    };
-  });
+  const stale = await page.evaluate(staleCellWrites);
+  const fills = await page.evaluate(
+    () => document.querySelectorAll('[data-role=stage] g.operand[data-step=scores] g.cell rect[fill]').length,
+  );
   assert.equal(fills, 9 * 9, 'the scores have the new token’s row and column');
   assert.deepEqual([...new Set(stale)], [], 'writes that left a stage cell as it was');
   assert.deepEqual(problems, []);

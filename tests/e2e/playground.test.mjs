@@ -4,22 +4,18 @@
 // explorer's origin byte for byte and its attention there (traced by the engine in node) is
 // the page's; the URL round-trips. No console error, no request leaves the local server.
 // Screenshots mid-training and after, in both languages and at phone width.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createEngine, root } from '../node/support.mjs';
-import { explorerStarted, openPage, screenshot, screenshotDir, startBrowser, waitUntil } from './browser.mjs';
+import { explorerStarted, openPage, screenshot, screenshotDir, useBrowser, waitUntil } from './browser.mjs';
 
-let session;
+const session = useBrowser();
 let engine;
 before(async () => {
-  session = await startBrowser();
   engine = await createEngine();
-});
-after(async () => {
-  await session?.close();
 });
 
 const shot = (page, name) => screenshot(page, `playground-${name}`);

@@ -2,11 +2,11 @@
 // light and dark, both languages; labels that never overlap nor get clipped, no text under
 // 11 px on a phone, head and masked-cell colours with WCAG contrast, stage matrices that end
 // opaque, views that say what they show, and a heatmap click that stays in the heatmap.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { linkLines, linksPainted, openPage, screenshotDir, startBrowser, transitionsDone } from './browser.mjs';
+import { linkLines, linksPainted, openPage, screenshotDir, useBrowser, transitionsDone } from './browser.mjs';
 import { contrast, labelProblems, smallText } from './readable.mjs';
 
 // 40 tokens by the page's default tokenization (the test checks the count), with a long word.
@@ -18,13 +18,9 @@ export const PARAGRAPH_ZH =
   '小明在北京的清华大学读书他每天早上骑自行车去图书馆看书中午和同学一起在食堂吃饭下午去实验室做实验晚上回宿舍休息周末他喜欢去公园散步看书';
 const VIEWS = ['links', 'heatmap', 'matrices', 'softmax'];
 
-let session;
+const session = useBrowser();
 before(async () => {
-  session = await startBrowser();
   mkdirSync(screenshotDir, { recursive: true });
-});
-after(async () => {
-  await session?.close();
 });
 
 /** Opens the page with `query`, and waits until it has drawn. */

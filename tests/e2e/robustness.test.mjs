@@ -1,18 +1,11 @@
 // Hostile and huge input in the page: limits with an offer to truncate, 500 edits without
 // growth, text never turned into HTML anywhere, and a Content-Security-Policy that holds.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { openPage, startBrowser, transitionsDone } from './browser.mjs';
+import { openPage, useBrowser, transitionsDone } from './browser.mjs';
 
-let session;
-before(async () => {
-  session = await startBrowser();
-});
-after(async () => {
-  await session?.close();
-});
-
+const session = useBrowser();
 const ATTACK = `<img src=x onerror="alert(1)">"'&<script>alert(2)</script>`;
 
 test('a 10,000-character paste of 3,000 words: the page says so, offers to truncate, and stays responsive', async () => {

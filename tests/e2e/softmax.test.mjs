@@ -1,20 +1,16 @@
 // The softmax view in Debian's Chromium: the query picker, the bars' numbers and tooltips, and a
 // keystroke that rewrites only what changed (issue 11 §6: the view keeps its nodes and texts).
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine } from '../node/support.mjs';
-import { openPage, startBrowser, transitionsDone } from './browser.mjs';
+import { openPage, useBrowser, transitionsDone } from './browser.mjs';
 import { engineTraceFor } from './engine-trace.mjs';
 import { formatValue } from '../../web/src/format.js';
 
-let session;
+const session = useBrowser();
 let engine;
 before(async () => {
-  session = await startBrowser();
   engine = await createEngine();
-});
-after(async () => {
-  await session?.close();
 });
 
 const weightBars = (page) =>

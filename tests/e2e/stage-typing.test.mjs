@@ -2,18 +2,11 @@
 // legends and waves updated in place): what it leaves must be what a fresh page draws for the
 // same sentence, at every step — the same SVG and the same explanation, node for node — and the
 // equation's operands, legends and extras must be the nodes that were there.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, startBrowser, explorerStarted as started } from './browser.mjs';
+import { openPage, useBrowser, explorerStarted as started } from './browser.mjs';
 
-let session;
-before(async () => {
-  session = await startBrowser();
-});
-after(async () => {
-  await session?.close();
-});
-
+const session = useBrowser();
 const WORDS = 'the cat sat on a mat and we ate hot pot in it so you can see how far it goes'.split(' ');
 /** n - 1 words and a space: the letter typed after it is token n. */
 const words = (n) => `${WORDS.slice(0, n - 1).join(' ')} `;

@@ -2,18 +2,11 @@
 // own event, with no debounce, and the views follow it; the views' own state (the heatmap's
 // tables, the picked cell, the hovered or locked token) is store state too, set by the
 // handlers and drawn by the store's change, and let go when the sentence no longer has it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { linkLines, linksPainted, openPage, startBrowser, transitionsDone } from './browser.mjs';
+import { linkLines, linksPainted, openPage, useBrowser, transitionsDone } from './browser.mjs';
 
-let session;
-before(async () => {
-  session = await startBrowser();
-});
-after(async () => {
-  await session?.close();
-});
-
+const session = useBrowser();
 const store = (page) => page.evaluate(() => window.attentionExplorer.store.get());
 
 test('a keystroke reaches the store in its own input event, and a small trace is computed and drawn in that event', async () => {

@@ -2,7 +2,7 @@
 // tutorial mode shows the NumPy example's exact numbers, shared links and embed code keep the
 // language, the embed iframe shrinks as well as grows, and the single file offers no link to
 // a file it does not have.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,7 @@ import {
   linksPainted,
   openPage,
   screenshotDir,
-  startBrowser,
+  useBrowser,
   transitionsDone,
   waitUntil,
   explorerStarted as started,
@@ -21,14 +21,7 @@ import {
 import { defaultState } from '../../web/src/state.js';
 import { embedSnippet } from '../../web/src/explorer/share.js';
 
-let session;
-before(async () => {
-  session = await startBrowser();
-});
-after(async () => {
-  await session?.close();
-});
-
+const session = useBrowser();
 /** The links view's weights as drawn: { "i,j": weight } of head 1. */
 const drawnWeights = async (page) =>
   Object.fromEntries(
