@@ -21,6 +21,11 @@ export function withoutMotion(draw) {
   }
 }
 
+/** Whether a keystroke's redraw (withoutMotion) is running: what it may leave to after its frame. */
+export function typing() {
+  return still > 0;
+}
+
 /** Duration in ms, or 0 under reduced motion and inside withoutMotion(). */
 export function duration(ms) {
   return reducedMotion() || still > 0 ? 0 : ms;

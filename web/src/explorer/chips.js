@@ -2,22 +2,13 @@
 // (typing does not flicker); new ones come CHIP_CHUNK per task after each frame, so that the
 // first frame at 2,048 tokens lays out the views and 256 chips, not 2,048.
 import * as d3 from 'd3';
+import { nextFrame } from '../frames.js';
 
 // Past this many chips the list scrolls in a box of its own: 2,048 chips filled screens.
 const MANY_CHIPS = 200;
 // New chips are added this many per task, one task after each frame: laying out all 2,048 in
 // the page's first frame was its longest task (docs/benchmarks.md, "The page at its limits").
 const CHIP_CHUNK = 256;
-
-/**
- * Resolves in a task after the next frame has been drawn, or after 100 ms where no frame
- * comes (a hidden tab draws none), so that work queued with it never waits forever.
- */
-const afterFrame = () =>
-  new Promise((resolve) => {
-    const fallback = setTimeout(resolve, 100);
-    requestAnimationFrame(() => setTimeout(() => (clearTimeout(fallback), resolve()), 0));
-  });
 
 // White space a character-level model reads as a token of its own would make a blank chip.
 const VISIBLE = new Map([
@@ -57,7 +48,7 @@ export function chipList(list) {
       const next = (shown) => {
         if (mine !== run) return undefined;
         join(tokens.slice(0, shown), tokens.length);
-        return shown < tokens.length ? afterFrame().then(() => next(shown + CHIP_CHUNK)) : undefined;
+        return shown < tokens.length ? nextFrame().then(() => next(shown + CHIP_CHUNK)) : undefined;
       };
       return Promise.resolve(next(Math.max(CHIP_CHUNK, list.childElementCount)));
     },

@@ -20,6 +20,7 @@ import { fitSvg } from '../views/fit.js';
 import { buildStepper, updateStepper } from '../views/stepper.js';
 import { hideTooltip } from '../tooltip.js';
 import { withoutMotion } from '../motion.js';
+import { jobsDone } from '../frames.js';
 import { explorerMarkup } from './template.js';
 import { NotLoaded } from './lazy-trace.js';
 import { requestsFor } from './needs.js';
@@ -467,6 +468,8 @@ export function createExplorer(root, o) {
       seen = queue;
       await seen;
       await chipsDone;
+      // What a keystroke's draw left to after its frame (the cells' numbers, frames.js).
+      await jobsDone();
     } while (seen !== queue);
   }
 

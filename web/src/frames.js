@@ -1,0 +1,50 @@
+// Work that a keystroke's frame need not wait for: it runs in a task after that frame has
+// been drawn. A keystroke first shows what it changed (a new token's row, every cell's colour),
+// and the rest (the numbers printed in the cells) follows one frame later, instead of every
+// part of it waiting for all of it (docs/benchmarks.md, "Typing").
+
+/**
+ * Resolves in a task after the next frame has been drawn, or after 100 ms where no frame
+ * comes (a hidden tab draws none), so that work queued with it never waits forever.
+ */
+export const nextFrame = () =>
+  new Promise((resolve) => {
+    const fallback = setTimeout(resolve, 100);
+    requestAnimationFrame(() => setTimeout(() => (clearTimeout(fallback), resolve()), 0));
+  });
+
+const jobs = new Map(); // owner → its latest job
+let settled = null; // { promise, resolve } while jobs wait
+
+/**
+ * Runs `job` after the next frame; a newer job of the same `owner` (e.g. a grid's node)
+ * replaces one that has not run yet. A job must read what it writes from the page as it is
+ * then, not from the draw that queued it.
+ */
+export function afterFrame(owner, job) {
+  jobs.set(owner, job);
+  if (settled) return;
+  let resolve;
+  const waiting = { promise: new Promise((r) => (resolve = r)), resolve };
+  settled = waiting;
+  // In the idle time after the next frame (or after 100 ms where none comes): tasks already
+  // queued (input, messages) go first. (Unless runJobs() ran them in the meantime.)
+  const run = () => settled === waiting && runJobs();
+  const fallback = setTimeout(run, 100);
+  const idle = globalThis.requestIdleCallback ?? ((job) => setTimeout(job, 0));
+  requestAnimationFrame(() => idle(() => (clearTimeout(fallback), run()), { timeout: 100 }));
+}
+
+/** Runs every waiting job now (an export must hold what the page shows once they have run). */
+export function runJobs() {
+  while (jobs.size) {
+    const waiting = [...jobs.values()];
+    jobs.clear();
+    for (const job of waiting) job();
+  }
+  settled?.resolve();
+  settled = null;
+}
+
+/** Resolves once no job waits (for idle(): tests and benchmarks read the page after it). */
+export const jobsDone = () => settled?.promise ?? Promise.resolve();
