@@ -202,11 +202,11 @@ async function matricesOf(n) {
   return { context, page, sentence };
 }
 
-/** In the page: records every later write to the cells the svg of `role` holds now (window.__writes). */
+/** In the page: records every later write to the cells and numbers the svg of `role` holds now (window.__writes). */
 function watchCells(role) {
   const svg = document.querySelector(`[data-role=${role}]`);
   window.__writes = [];
-  window.__cells = new Set(svg.querySelectorAll('g.cell, g.cell *'));
+  window.__cells = new Set(svg.querySelectorAll('g.cell, g.cell *, text.cell-number'));
   new MutationObserver((records) =>
     window.__writes.push(
       ...records.map((r) => ({
@@ -238,7 +238,14 @@ function staleCellWrites() {
     .map((w) => `${w.target.tagName}.${w.target.getAttribute('class')} ${w.name ?? w.type}`);
 }
 
-test('a keystroke in the matrices view at 8 tokens rewrites no cell that kept its value, and leaves the svg its size', async () => {
+/** In the page: the numbers printed over the matrices view's picture of `step`, row by row. */
+function pictureNumbers(step) {
+  return [...document.querySelectorAll(`[data-role=matrices] g.operand[data-step="${step}"] text.cell-number`)].map(
+    (text) => text.textContent,
+  );
+}
+
+test('a keystroke in the matrices view at 8 tokens rewrites no cell or number that kept its value, and leaves the svg its size', async () => {
   // Issue 11 §6. Chromium lays out every SVG text again when its svg changes size (views/fit.js),
   // and a rewrite of what is there already costs style work (views/dom.js).
   const { context, page } = await matricesOf(8);
@@ -253,51 +260,187 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell that kept it
   const result = await page.evaluate(() => {
     const svg = document.querySelector('[data-role=matrices]');
     return {
-      cells: svg.querySelectorAll('g.operand[data-step=x] g.cell').length,
+      numbers: svg.querySelectorAll('g.operand[data-step=x] text.cell-number').length,
+      painted: svg.querySelector('g.operand[data-step=x] foreignObject.pixels canvas').colors.length,
+      weightCells: svg.querySelectorAll('g.operand[data-step=wQ] g.cell').length,
       viewBox: svg.getAttribute('viewBox'),
       drawn: svg.dataset.viewBox,
       ratio: svg.parentNode.style.aspectRatio,
     };
   });
-  assert.equal(result.cells, 9 * 8, 'X has the new token’s row');
-  assert.deepEqual(stale, [], 'writes that left a cell as it was');
+  assert.equal(result.numbers, 9 * 8, 'X prints the new token’s row');
+  assert.equal(result.painted, 9 * 8, 'X’s picture paints the new token’s row');
+  assert.equal(result.weightCells, 8 * 8, 'W_Q keeps its SVG cells');
+  assert.deepEqual(stale, [], 'writes that left a cell or a number as it was');
   assert.equal(result.viewBox, viewBox, 'the svg keeps its size');
-  // Each cell is placed by its own x and y, not by a transform on its <g> (a transform is a
-  // paint property node: every cell was a paint chunk that each frame walked, views/matrix.js),
-  // and sits at (j, i) times the cell's pitch from its grid's top left, its number centred.
+  // No SVG cell is placed by a transform on its <g> (a transform is a paint property node: every
+  // cell was a paint chunk that each frame walked, views/matrix.js). A picture's numbers are
+  // centred on their cells: (j, i) times the cell's pitch from the picture's top left.
   const places = await page.evaluate(() => {
     const svg = document.querySelector('[data-role=matrices]');
-    const grid = svg.querySelector('g.operand[data-step=x] g.cells');
-    const [first, second] = grid.querySelectorAll('g.cell rect');
-    const origin = first.getBoundingClientRect();
-    const pitch = second.getBoundingClientRect().left - origin.left;
+    const operand = svg.querySelector('g.operand[data-step=x]');
+    const holder = operand.querySelector('foreignObject.pixels').getBoundingClientRect();
+    const { cols } = window.attentionExplorer.trace.step('x');
+    const pitch = holder.width / cols;
     return {
       transformed: svg.querySelectorAll('g.cell[transform]').length,
       pitch,
-      misplaced: [...grid.querySelectorAll('g.cell')].flatMap((cell) => {
-        const { i, j } = cell.dataset;
-        const box = cell.querySelector('rect').getBoundingClientRect();
-        const text = cell.querySelector('text').getBoundingClientRect();
-        const centre = [text.left + text.width / 2 - box.left, text.top + text.height / 2 - box.top];
-        const off = (a, b) => Math.abs(a - b) > 0.5;
-        return off(box.left - origin.left, j * pitch) ||
-          off(box.top - origin.top, i * pitch) ||
-          centre.some((c) => Math.abs(c - box.width / 2) > 2)
-          ? [`${i},${j}`]
-          : [];
+      misplaced: [...operand.querySelectorAll('text.cell-number')].flatMap((text, k) => {
+        const [i, j] = [Math.floor(k / cols), k % cols];
+        const box = text.getBoundingClientRect();
+        const centre = [box.left + box.width / 2 - holder.left, box.top + box.height / 2 - holder.top];
+        const off = (c, at) => Math.abs(c - (at * pitch + (pitch - 1) / 2)) > 2;
+        return off(centre[0], j) || off(centre[1], i) ? [`${i},${j}`] : [];
       }),
     };
   });
   assert.equal(places.transformed, 0, 'cells with a transform');
   assert.ok(places.pitch > 10, `the cells' pitch (${places.pitch} px)`);
-  assert.deepEqual(places.misplaced, [], 'cells away from (j, i) × pitch, or their number off centre');
-  // The page shows the drawing's own size, and so does an exported figure.
+  assert.deepEqual(places.misplaced, [], 'numbers off their cell’s centre');
+  // The page shows the drawing's own size, and so does an exported figure, where the picture is
+  // vector cells again, each with its number.
   const [, , width, height] = result.drawn.split(' ').map(Number);
   assert.deepEqual(result.ratio.split('/').map(Number), [width, height]);
   const [file] = await Promise.all([page.waitForEvent('download'), page.click('[data-export="svg"]')]);
   const figure = await readFile(await file.path(), 'utf8');
   const top = Number(figure.match(/<g transform="translate\(12,([\d.]+)\)"/)[1]);
   assert.equal(Number(figure.match(/^<svg[^>]* height="([\d.]+)"/)[1]), height + top + 12, 'the figure’s height');
+  const cells = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    const x = doc.querySelector('g.operand[data-step=x] g.cells');
+    return {
+      canvases: doc.querySelectorAll('foreignObject, canvas, image').length,
+      rects: [...x.querySelectorAll('rect')].map((r) => [
+        r.getAttribute('x'),
+        r.getAttribute('y'),
+        r.getAttribute('fill'),
+      ]),
+      numbers: [...x.querySelectorAll('text.cell-number')].map((t) => t.textContent),
+    };
+  }, figure);
+  assert.equal(cells.canvases, 0, 'no canvas or image in the figure');
+  assert.equal(cells.rects.length, 9 * 8, 'X’s cells in the figure');
+  assert.ok(
+    cells.rects.every(([x, y, fill]) => x && y && /^(rgb|#)/.test(fill)),
+    'each placed and coloured',
+  );
+  assert.deepEqual(cells.numbers, await page.evaluate(pictureNumbers, 'x'), 'X’s numbers in the figure');
+  await context.close();
+});
+
+test('a keystroke shows its token’s cells in the frame it is drawn in, and their numbers after it; idle() and exports wait for them', async () => {
+  // Issue 11 §6: the numbers are half of what a keystroke costs the matrices view (frames.js).
+  for (const view of ['matrices', 'heatmap']) {
+    const sentence = 'the cat sat on a mat and we';
+    const query = { s: sentence, view, lang: 'en', step: '7' };
+    const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${session.url}?${new URLSearchParams(query)}`);
+    await settled(page);
+    await page.focus('[data-role=sentence]');
+    await page.keyboard.press('End');
+    // In the frame that shows the new token (its label), what is drawn of its row.
+    await page.evaluate((v) => {
+      const svg = document.querySelector(v === 'matrices' ? '[data-role=matrices]' : '[data-role=heatmaps]');
+      window.__frame = new Promise((resolve) => {
+        const observer = new MutationObserver(() => {
+          if (![...svg.querySelectorAll('text.row-label')].some((t) => t.textContent === 'z')) return;
+          observer.disconnect();
+          requestAnimationFrame(() => {
+            if (v === 'matrices') {
+              const x = svg.querySelector('g.operand[data-step=x]');
+              resolve({
+                painted: x.querySelector('foreignObject.pixels canvas').colors.length,
+                numbers: x.querySelectorAll('text.cell-number').length,
+              });
+            } else {
+              const row = [...svg.querySelectorAll('g.cell')].filter((c) => c.__data__.i === 8);
+              resolve({
+                painted: row.filter((c) => c.querySelector('rect').getAttribute('fill')).length,
+                numbers: row.filter((c) => c.querySelector('text')).length,
+              });
+            }
+          });
+        });
+        observer.observe(svg, { subtree: true, childList: true, characterData: true });
+      });
+    }, view);
+    await page.keyboard.type(' z');
+    const frame = await page.evaluate(() => window.__frame);
+    // The heatmap: 2 heads of a 9 × 9 grid; its new row is 9 cells a head.
+    const [row, numbers] = view === 'matrices' ? [9 * 8, 8 * 8] : [2 * 9, 0];
+    assert.deepEqual(frame, { painted: row, numbers }, `${view}: the new row’s colours, not yet its numbers`);
+    // An export before the numbers are written has them all the same.
+    const figure = await page.evaluate(() => window.attentionExplorer.viewSVG());
+    const exported = await page.evaluate(
+      ([text, v]) => {
+        const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+        return v === 'matrices'
+          ? doc.querySelectorAll('g.operand[data-step=x] text.cell-number').length
+          : doc.querySelectorAll('g.cell text').length;
+      },
+      [figure, view],
+    );
+    assert.equal(exported, view === 'matrices' ? 9 * 8 : 2 * 9 * 9, `${view}: numbers in a figure`);
+    await settled(page);
+    // Once idle, the view holds what a page opened on the typed sentence shows.
+    const read = (p) =>
+      p.evaluate((v) => {
+        const svg = document.querySelector(v === 'matrices' ? '[data-role=matrices]' : '[data-role=heatmaps]');
+        return [...svg.querySelectorAll('text.cell-number, g.cell text')].map((t) => [
+          t.textContent,
+          t.style.fill,
+          t.getAttribute('x'),
+          t.getAttribute('y'),
+        ]);
+      }, view);
+    const typed = await read(page);
+    const fresh = await context.newPage();
+    await fresh.goto(`${session.url}?${new URLSearchParams({ ...query, s: `${sentence} z` })}`);
+    await settled(fresh);
+    assert.ok(typed.length > 0);
+    assert.deepEqual(typed, await read(fresh), `${view}: the numbers a fresh page prints`);
+    await context.close();
+  }
+});
+
+test('a picture of the matrices view is one tab stop: arrow keys move a cursor whose tooltip names the engine’s value', async () => {
+  const { context, page } = await matricesOf(8);
+  const holder = page.locator('[data-role=matrices] g.operand[data-step="x"] foreignObject.pixels');
+  assert.equal(await holder.getAttribute('tabindex'), '0');
+  await holder.focus();
+  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowDown', 'ArrowDown'])
+    await page.keyboard.press(key);
+  // (1, 0) … (3, 1): right twice, down, left, down twice.
+  const value = await page.evaluate(() => {
+    const x = window.attentionExplorer.trace.step('x');
+    return x.data[3 * x.cols + 1];
+  });
+  const tip = page.locator('.tooltip');
+  await tip.waitFor({ state: 'visible' });
+  const text = await tip.textContent();
+  const shown = Number(text.match(/X\[3, 1\] = (-?[\d.]+)/)?.[1]);
+  assert.ok(Math.abs(shown - value) < 1e-3, `tooltip "${text}" vs engine ${value}`);
+  assert.match(await holder.getAttribute('aria-label'), /X\[3, 1\] = /);
+  // The cursor sits on that cell; the step stays (the stepper's arrow keys are not the picture's).
+  const cursor = await page.evaluate(() => {
+    const operand = document.querySelector('[data-role=matrices] g.operand[data-step="x"]');
+    const box = operand.querySelector('foreignObject.pixels').getBoundingClientRect();
+    const c = operand.querySelector('rect.cursor').getBoundingClientRect();
+    const pitch = box.width / window.attentionExplorer.trace.step('x').cols;
+    return [(c.left + c.width / 2 - box.left) / pitch, (c.top + c.height / 2 - box.top) / pitch];
+  });
+  assert.deepEqual(cursor.map(Math.floor), [1, 3]);
+  assert.equal(await page.evaluate(() => window.attentionExplorer.store.get().step), 1);
+  // Tab goes on to the next picture (PE's): the cursor goes with the focus.
+  await page.keyboard.press('Tab');
+  assert.equal(await nodes(page, '[data-role=matrices] g.operand[data-step="x"] rect.cursor'), 0);
+  assert.equal(await nodes(page, '[data-role=matrices] g.operand[data-step="pe"] rect.cursor'), 1);
+  assert.equal(
+    await page.evaluate(() => document.activeElement.closest('g.operand')?.dataset.step),
+    'pe',
+    'the focus is on PE’s picture',
+  );
   await context.close();
 });
 

@@ -1,5 +1,6 @@
 // Figures and data out of the explorer: the current view as a standalone SVG (title, legend
 // and labels included, styles inlined) or PNG, and every matrix of the trace as CSV or JSON.
+import { runJobs } from '../frames.js';
 import { HEAD_COLORS, headColor } from '../scales.js';
 import {
   CSV_BOM,
@@ -59,6 +60,8 @@ function el(name, attrs = {}, text) {
  * `heads` is given. Text stays text: token labels are escaped by the serializer.
  */
 export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) => `head ${h + 1}` }) {
+  // The numbers a keystroke left to after its frame belong in the figure (frames.js).
+  runJobs();
   // A view sized by views/fit.js keeps room to spare in its viewBox: its drawing's own is data-view-box.
   const [, , width, height] = (
     svg.dataset.viewBox ??
@@ -94,18 +97,22 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   });
   const body = el('g', { transform: `translate(12,${top})` });
   for (const child of svg.childNodes) body.append(child.cloneNode(true));
-  // A canvas that can say what it shows as SVG (views/link-lines.js) becomes that: a file has
-  // no canvas, and lines stay sharp at any size.
+  // A canvas that can say what it shows as SVG (the links' lines, views/link-lines.js; a
+  // picture's cells, views/matrix-image.js) becomes that: a file has no canvas, and vectors stay
+  // sharp at any size. Other canvases (views/pixels.js) become images.
   const live = svg.querySelectorAll('foreignObject');
-  body.querySelectorAll('foreignObject').forEach((copy, k) => live[k].figure && copy.replaceWith(live[k].figure()));
-  // Other canvases (views/pixels.js) become images.
-  const copies = body.querySelectorAll('foreignObject.pixels');
-  svg.querySelectorAll('foreignObject.pixels').forEach((holder, k) => {
+  body.querySelectorAll('foreignObject').forEach((copy, k) => {
+    const holder = live[k];
+    if (holder.figure) {
+      copy.replaceWith(holder.figure());
+      return;
+    }
+    if (!holder.classList.contains('pixels')) return;
     const image = el('image', { class: 'pixels', preserveAspectRatio: 'none' });
     for (const name of ['x', 'y', 'width', 'height'])
       if (holder.hasAttribute(name)) image.setAttribute(name, holder.getAttribute(name));
     image.setAttribute('href', pixelsDataURL(holder) ?? '');
-    copies[k].replaceWith(image);
+    copy.replaceWith(image);
   });
   out.append(body);
   // Inline styles set through the CSSOM (cell text colours) survive cloning; interaction

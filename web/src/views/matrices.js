@@ -46,10 +46,9 @@ export function matricesOf(trace) {
 }
 
 const BANDED = new Set(['q', 'k', 'v', 'concat']);
-// SVG cells the view draws at most: past them, the matrices with a token axis (X … O, whose
-// size grows with the sentence) are images, hover still naming each cell's value. Each SVG cell
-// is a <g>, a <rect> and a <text> that Chromium styles, lays out and paints on every keystroke:
-// about 2,400 of them at 32 tokens cost ~190 ms a keystroke (bench/page-keystroke.mjs).
+// Numbers the view prints at most: past them, the matrices with a token axis (X … O, whose
+// size grows with the sentence) show colours only, hover still naming each cell's value. Each
+// number is a <text> that Chromium styles, lays out and paints anew when it changes.
 const SVG_CELL_BUDGET = 1024;
 const WEIGHTS = new Set(['wQ', 'wK', 'wV', 'wO']);
 
@@ -76,7 +75,11 @@ export function drawMatrices(svgElement, trace, { head, width, positionalEncodin
     color: WEIGHTS.has(name) ? colors.weights : colors.activations,
     animation: 'none',
     columnColor: BANDED.has(name) ? (j) => headColor(Math.floor(j / trace.dK)) : null,
-    image: overBudget && !WEIGHTS.has(name),
+    // The matrices with a token axis, which grow with the sentence, are pictures of their cells
+    // (matrix-image.js) with the numbers printed over them: a keystroke adds a row of cells to
+    // nine of them, and as SVG each cell is elements to make, style, lay out and paint.
+    picture: !WEIGHTS.has(name),
+    numbers: !overBudget,
   }));
   // The matrices are drawn into a <g>, and the svg is sized for them and the waves by fitSvg.
   const drawing = svg

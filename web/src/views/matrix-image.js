@@ -4,11 +4,13 @@ import * as d3 from 'd3';
 import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { pixels } from './pixels.js';
-import { colorTable, packed } from './cell-style.js';
+import { colorTable, fillsOf, packed } from './cell-style.js';
 import { putAttrs } from './dom.js';
 import { roomFor } from './fit.js';
 
-const MASKED_PIXEL = packed('#c8c8c8');
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const MASKED_CSS = '#c8c8c8';
+const MASKED_PIXEL = packed(MASKED_CSS);
 // Pictures up to this many pixels are painted in the keystroke's own task, so that the frame
 // showing its new token shows them too (32 × 8 takes microseconds); larger ones a task later.
 const NOW_PIXELS = 128 * 128;
@@ -65,6 +67,45 @@ function paint({ data, rows, cols, rowStride, colStride }, color, masked, canvas
   return canvas;
 }
 
+/**
+ * The grid as cells of `cell` px with a 1 px gap after each, as SVG cells are drawn (the
+ * panel shows through the gaps), at the screen's density: one fillRect a cell, colours from
+ * `fill` (v → css, cell-style.js fillsOf). For a grid whose cells are large enough to see as
+ * cells and to print numbers on (drawMatrix's `picture`).
+ */
+function paintCells({ data, rows, cols, rowStride, colStride }, fill, masked, canvas, cell) {
+  const scale = Math.min(2, globalThis.devicePixelRatio || 1);
+  const px = cell * scale;
+  const last = canvas;
+  canvas = canvasFor(canvas, rows, cols, px);
+  const context = canvas.getContext('2d');
+  // Only the cells whose colour changed: a keystroke adds a row to most of these grids and
+  // leaves the rest of their cells as they were (canvas.colors: the css each cell shows; the
+  // scales' colours are opaque, so a new one covers the old).
+  let colors = canvas.colors;
+  if (canvas !== last || colors?.cols !== cols) {
+    context.clearRect(0, 0, canvas.width, canvas.height);
+    colors = canvas.colors = Object.assign([], { cols });
+  } else if (colors.length > rows * cols) {
+    context.clearRect(0, rows * px, canvas.width, canvas.height - rows * px);
+    colors.length = rows * cols;
+  }
+  const size = (cell - 1) * scale;
+  let style = null;
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const css = masked?.(i, j) ? MASKED_CSS : fill(data[i * rowStride + j * colStride]);
+      const k = i * cols + j;
+      if (colors[k] === css) continue;
+      colors[k] = css;
+      // Setting the same style again still parses the colour: only when it changes.
+      if (css !== style) context.fillStyle = style = css;
+      context.fillRect(j * px, i * px, size, size);
+    }
+  }
+  return canvas;
+}
+
 // A grid grows by a row (and a heatmap by a column) on every keystroke. A canvas made anew, or
 // resized, for it is a new resource that the frame must produce and commit (the matrices view's
 // nine pictures at 32 tokens: a trace's commit 2.8 → 0.7 ms with their canvases kept). So a
@@ -72,17 +113,26 @@ function paint({ data, rows, cols, rowStride, colStride }, color, masked, canvas
 // that it alone fills the picture (its holder clips the rest); it is made anew only where the
 // grid outgrows it or shrinks under half of it (fit.js roomFor, as for an svg).
 
-/** `canvas` if its room fits a rows × cols grid (fit.js roomFor), else a new one; its `shown` part set. */
-function canvasFor(canvas, rows, cols) {
-  const room = [roomFor(cols, canvas?.width), roomFor(rows, canvas?.height)];
-  if (!canvas || canvas.width !== room[0] || canvas.height !== room[1]) {
+/**
+ * `canvas` if its room fits a rows × cols grid (fit.js roomFor), else a new one, with `px`
+ * canvas pixels a cell; its `shown` part set.
+ */
+function canvasFor(canvas, rows, cols, px = 1) {
+  const last = canvas?.room;
+  const room = {
+    cols: roomFor(cols, last?.px === px ? last.cols : 0),
+    rows: roomFor(rows, last?.px === px ? last.rows : 0),
+    px,
+  };
+  if (!canvas || !last || last.cols !== room.cols || last.rows !== room.rows || last.px !== px) {
     canvas = document.createElement('canvas');
-    [canvas.width, canvas.height] = room;
+    [canvas.width, canvas.height] = [room.cols * px, room.rows * px];
+    canvas.room = room;
   }
   // The grid's part of the canvas (pixels.js exports only that) fills its holder.
-  canvas.shown = { width: cols, height: rows };
-  const width = `${(100 * canvas.width) / cols}%`;
-  const height = `${(100 * canvas.height) / rows}%`;
+  canvas.shown = { width: cols * px, height: rows * px };
+  const width = `${(100 * room.cols) / cols}%`;
+  const height = `${(100 * room.rows) / rows}%`;
   if (canvas.style.width !== width) canvas.style.width = width;
   if (canvas.style.height !== height) canvas.style.height = height;
   return canvas;
@@ -107,8 +157,29 @@ function imageOf(group, m, cell, paint, tooltipAt, source, grid) {
   // Listeners made once, reading what the last draw left on the node.
   const node = holder.node();
   node.__hover = { m, cell, tooltipAt };
-  if (node.__listening) return;
+  node.figure = null; // (drawAsImage's cells give it one)
+  if (node.__listening) return holder;
   node.__listening = true;
+  // One tab stop, as an SVG grid is: arrow keys move a cursor from cell to cell, whose value
+  // the tooltip names (and the picture's label, for a screen reader).
+  holder.attr('tabindex', 0);
+  const cursorAt = (i, j) => {
+    const now = node.__hover;
+    node.__cursor = { i: Math.min(now.m.rows - 1, Math.max(0, i)), j: Math.min(now.m.cols - 1, Math.max(0, j)) };
+    const lines = now.tooltipAt(node.__cursor.i, node.__cursor.j);
+    node.setAttribute('aria-label', lines.join(', '));
+    const cursor = group
+      .selectAll('rect.cursor')
+      .data([0])
+      .join((enter) => enter.append('rect').attr('class', 'cursor'))
+      .call(putAttrs, {
+        x: node.__cursor.j * now.cell,
+        y: node.__cursor.i * now.cell,
+        width: now.cell - 1,
+        height: now.cell - 1,
+      });
+    showTooltip(null, lines, cursor.node());
+  };
   holder
     .on('pointermove', (event) => {
       const now = node.__hover;
@@ -117,13 +188,57 @@ function imageOf(group, m, cell, paint, tooltipAt, source, grid) {
       const j = Math.min(now.m.cols - 1, Math.max(0, Math.floor(x / now.cell)));
       showTooltip(event, now.tooltipAt(i, j));
     })
-    .on('pointerleave', hideTooltip);
+    .on('pointerleave', hideTooltip)
+    .on('focus', () => cursorAt(node.__cursor?.i ?? 0, node.__cursor?.j ?? 0))
+    .on('blur', () => {
+      group.selectAll('rect.cursor').remove();
+      hideTooltip();
+    })
+    .on('keydown', (event) => {
+      const [di, dj] = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key] ?? [];
+      if (di === undefined) return;
+      event.preventDefault();
+      event.stopPropagation(); // the stepper's arrow keys must not also change the step
+      cursorAt(node.__cursor.i + di, node.__cursor.j + dj);
+    });
+  return holder;
 }
 
-/** The matrix `step` as one picture (see drawMatrix for the arguments). */
-export function drawAsImage(group, m, step, transpose, color, cell, tooltipLines, masked) {
+/**
+ * The matrix `step` as one picture (see drawMatrix for the arguments): one pixel a cell, or with
+ * `cells`, cells of `cell` px with gaps, as SVG cells look, and as SVG rects in a figure.
+ */
+export function drawAsImage(group, m, step, transpose, color, cell, tooltipLines, masked, { cells = false } = {}) {
   const grid = gridOf(step.data, step.rows, step.cols, transpose);
-  imageOf(group, m, cell, (canvas) => paint(grid, color, masked, canvas), tooltipLines, step, grid);
+  const fill = cells ? fillsOf(color) : null;
+  const holder = imageOf(
+    group,
+    m,
+    cell,
+    cells ? (canvas) => paintCells(grid, fill, masked, canvas, cell) : (canvas) => paint(grid, color, masked, canvas),
+    tooltipLines,
+    // Cells also change with the colour scale and the cell size: painted on every draw (a
+    // few small canvases); one pixel a cell only for new data.
+    cells ? null : step,
+    grid,
+  );
+  // A figure leaving the page gets the cells as vectors, sharp at any size (explorer/export.js).
+  holder.node().figure = cells ? () => cellsFigure(grid, fill, masked, cell) : null;
+}
+
+/** The grid as SVG rects in a <g> (drawn where the picture was), for a figure. */
+function cellsFigure({ data, rows, cols, rowStride, colStride }, fill, masked, cell) {
+  const g = document.createElementNS(SVG_NS, 'g');
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const rect = document.createElementNS(SVG_NS, 'rect');
+      const attrs = { x: j * cell, y: i * cell, width: cell - 1, height: cell - 1 };
+      for (const [name, value] of Object.entries(attrs)) rect.setAttribute(name, value);
+      rect.setAttribute('fill', masked?.(i, j) ? 'url(#hatch)' : fill(data[i * rowStride + j * colStride]));
+      g.append(rect);
+    }
+  }
+  return g;
 }
 
 /**

@@ -4,7 +4,8 @@
 import * as d3 from 'd3';
 import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
-import { duration } from '../motion.js';
+import { duration, typing } from '../motion.js';
+import { afterFrame } from '../frames.js';
 import { fitText, textWidth } from './text.js';
 import { put, putAttrs, setTexts } from './dom.js';
 import { cellText, fillsOf, inkOn } from './cell-style.js';
@@ -15,6 +16,9 @@ const SVG_CELL_LIMIT = 4096;
 // Past this many cells, a grid too small to print numbers is drawn as one image: thousands of
 // SVG cells cost a keystroke tens of milliseconds and show nothing more.
 const SMALL_CELL_LIMIT = 400;
+// A picture with cells (drawMatrix's `picture`) has cell × cell canvas pixels a cell, up to this
+// many; past them, one pixel a cell.
+const PICTURE_PIXELS = 2048 * 1024;
 // No text under 11 px (a phone's smallest readable size): labels are 11–13 px whatever the
 // cell, and where cells are smaller than a label, only every k-th row or column is labelled.
 const LABEL_FONT = 11;
@@ -147,19 +151,34 @@ export function drawMatrix(g, step, options) {
     g.selectAll('rect.band').remove();
     return m;
   }
-  const cellCount = m.rows * m.cols;
-  if (options.image || cellCount > SVG_CELL_LIMIT || (cellCount > SMALL_CELL_LIMIT && (cell < 24 || !numbers))) {
-    removeCells(cellsGroup.node());
-    drawAsImage(cellsGroup, m, step, transpose, color, cell, tooltipLines, options.masked);
-    return m;
-  }
-  cellsGroup.selectAll('.pixels').remove();
-
-  const delay = delayOf(animation, m.rows, m.cols);
-  const t = duration(animation === 'none' ? 350 : 450);
   const showNumbers = numbers && cell >= 24;
   const fontSize = Math.min(13, Math.max(11, cell * 0.36));
   const chars = Math.floor((cell - 4) / (fontSize * 0.62));
+  const cellCount = m.rows * m.cols;
+  // Cells with gaps where numbers are printed on them; else (a long sentence) one pixel a cell.
+  const picture = options.picture && showNumbers && cellCount * cell * cell <= PICTURE_PIXELS;
+  if (
+    options.picture ||
+    options.image ||
+    cellCount > SVG_CELL_LIMIT ||
+    (cellCount > SMALL_CELL_LIMIT && (cell < 24 || !numbers))
+  ) {
+    removeCells(cellsGroup.node());
+    drawAsImage(cellsGroup, m, step, transpose, color, cell, tooltipLines, options.masked, { cells: Boolean(picture) });
+    drawNumbers(cellsGroup, m, value, fillsOf(color), options.masked, {
+      cell,
+      fontSize,
+      chars,
+      show: Boolean(picture),
+    });
+    // (One pixel a cell: a band a column would be thousands of rects at d_model 512.)
+    drawBands(g, m, cell, picture ? options.columnColor : null);
+    return m;
+  }
+  cellsGroup.selectAll('.pixels, g.numbers, rect.cursor').remove();
+
+  const delay = delayOf(animation, m.rows, m.cols);
+  const t = duration(animation === 'none' ? 350 : 450);
 
   const { nodes, entered } = cellNodes(cellsGroup.node(), m.rows, m.cols);
   for (const node of nodes) node.__data__.v = value(node.__data__.i, node.__data__.j);
@@ -194,6 +213,13 @@ export function drawMatrix(g, step, options) {
   // whose five are those it was drawn with is skipped (on a keystroke, nearly every cell).
   // A colour function without a key (scales.js) may change with every draw: no skipping.
   const look = glide || color.key === undefined ? null : `${cell}:${fontSize}:${showNumbers}:${chars}:${color.key}`;
+  // What a keystroke's redraw writes after its frame (frames.js): the numbers and data-* of the
+  // cells it changed, about half of its cost in the matrices view, so that the frame showing
+  // the new token (its cells' colours and labels) does not wait for them.
+  const gridNode = cellsGroup.node();
+  gridNode.__numbers = { cell, fontSize, chars, showNumbers };
+  const pending = (gridNode.__pending ??= new Set());
+  const later = typing();
   groups.each(function update(d) {
     const masked = Boolean(options.masked?.(d.i, d.j));
     const picked = Boolean(options.picked?.(d.i, d.j));
@@ -208,15 +234,12 @@ export function drawMatrix(g, step, options) {
       drawn.tab === tab
     )
       return;
-    this.__drawn = { look, v: d.v, masked, picked, tab };
     const [rect] = this.children;
     const cellFill = fillOf(d);
+    this.__drawn = { look, v: d.v, masked, picked, tab, fill: cellFill };
     // Every write goes through put(): what a cell keeps costs no style, layout or paint.
     this.classList.toggle('masked', masked);
     this.classList.toggle('picked', picked);
-    put(this, 'data-i', d.i);
-    put(this, 'data-j', d.j);
-    put(this, 'data-value', d.v);
     if (focusable) {
       put(this, 'tabindex', tab);
       put(this, 'role', 'button');
@@ -235,46 +258,118 @@ export function drawMatrix(g, step, options) {
       put(rect, 'fill', cellFill);
     }
     // A number only where it is readable: a <text> per cell costs layout and paint even empty.
-    let text = this.children[1];
-    if (!showNumbers) {
-      text?.remove();
-      return;
+    if (!showNumbers) this.children[1]?.remove();
+    if (later) pending.add(this);
+    else {
+      pending.delete(this);
+      writeNumber(this, gridNode.__numbers);
     }
-    if (!text) text = this.appendChild(document.createElementNS(SVG_NS, 'text'));
-    put(text, 'x', d.j * cell + (cell - 1) / 2);
-    put(text, 'y', d.i * cell + (cell - 1) / 2);
-    put(text, 'font-size', fontSize);
-    // A style, not an attribute: the page's CSS colours svg text, and styles win over attributes.
-    // Masked cells take theirs from the CSS (--masked-ink, one for light and one for dark).
-    const ink = masked ? '' : inkOn(cellFill);
-    if (text.__ink !== ink) text.style.fill = text.__ink = ink;
-    const label = cellText(d.v, chars);
-    if (text.textContent !== label) text.textContent = label;
   });
+  if (pending.size)
+    afterFrame(gridNode, () => {
+      // The cells as they are now: a newer draw may have changed or removed some.
+      for (const node of pending) if (node.parentNode === gridNode) writeNumber(node, gridNode.__numbers);
+      pending.clear();
+    });
 
   // One set of listeners on the grid, made once: they read what this draw leaves on the node.
-  const gridNode = cellsGroup.node();
   gridNode.__grid = { m, onCell: options.onCell, tooltipLines };
   if (!gridNode.__listening) {
     gridNode.__listening = true;
     listen(cellsGroup);
   }
 
-  const bands = options.columnColor ? d3.range(m.cols).map((j) => ({ j, color: options.columnColor(j) })) : [];
+  drawBands(g, m, cell, options.columnColor);
+  return m;
+}
+
+/** A strip of colour over each column (columnColor(j) → css, e.g. its head's), or none. */
+function drawBands(g, m, cell, columnColor) {
+  const bands = columnColor ? d3.range(m.cols).map((j) => ({ j, color: columnColor(j) })) : [];
   g.selectAll('rect.band')
     .data(bands)
     .join((enter) => enter.append('rect').attr('class', 'band').attr('height', 3))
     .call(putAttrs, { x: (d) => m.left + d.j * cell, y: m.top - 3, width: cell - 1, fill: (d) => d.color });
-  return m;
 }
 
 /**
- * The <g class="cell"> of each (i, j) of a rows × cols grid in `parent`, row by row, with its
- * datum { i, j } (d3's __data__): the cells of the last draw that are still in the grid keep their
+ * The numbers printed over a picture's cells (drawMatrix's `picture`): a <g class="numbers"> of
+ * <text class="cell-number">, one a cell, kept by place as SVG cells are (cellNodes). A
+ * keystroke's redraw writes them after its frame, as it does an SVG cell's (frames.js).
+ * sizes: { cell, fontSize, chars, show } (no numbers unless `show`).
+ */
+function drawNumbers(cellsGroup, m, value, fill, masked, { cell, fontSize, chars, show }) {
+  const group = cellsGroup
+    .selectAll('g.numbers')
+    .data(show ? [0] : [])
+    .join((enter) => enter.append('g').attr('class', 'numbers'));
+  if (!show) return;
+  const node = group.node();
+  // The latest draw's: a job queued by an older one writes what this one shows.
+  node.__write = () => {
+    const { nodes } = cellNodes(node, m.rows, m.cols, makeNumber);
+    for (const text of nodes) {
+      const { i, j } = text.__data__;
+      const v = value(i, j);
+      const isMasked = Boolean(masked?.(i, j));
+      text.classList.toggle('masked', isMasked);
+      put(text, 'x', j * cell + (cell - 1) / 2);
+      put(text, 'y', i * cell + (cell - 1) / 2);
+      put(text, 'font-size', fontSize);
+      const ink = isMasked ? '' : inkOn(fill(v));
+      if (text.__ink !== ink) text.style.fill = text.__ink = ink;
+      const label = cellText(v, chars);
+      if (text.textContent !== label) text.textContent = label;
+    }
+  };
+  // A grid that lost rows or columns loses their numbers at once, not a frame after its cells.
+  const last = node.__cells;
+  const shrank = last && (m.rows < last.rows || m.cols < last.cols);
+  if (typing() && !shrank) afterFrame(node, () => node.isConnected && node.__write());
+  else node.__write();
+}
+
+function makeNumber() {
+  const text = document.createElementNS(SVG_NS, 'text');
+  text.setAttribute('class', 'cell-number');
+  return text;
+}
+
+/**
+ * A cell's data-* attributes and its number (a <text> after its <rect>), as its datum and its
+ * last draw (node.__drawn) say, at the grid's sizes `numbers` ({ cell, fontSize, chars,
+ * showNumbers }): written in the draw, or after a keystroke's frame (drawMatrix).
+ */
+function writeNumber(node, { cell, fontSize, chars, showNumbers }) {
+  const d = node.__data__;
+  const { masked, fill } = node.__drawn;
+  put(node, 'data-i', d.i);
+  put(node, 'data-j', d.j);
+  put(node, 'data-value', d.v);
+  let text = node.children[1];
+  if (!showNumbers) {
+    text?.remove();
+    return;
+  }
+  if (!text) text = node.appendChild(document.createElementNS(SVG_NS, 'text'));
+  put(text, 'x', d.j * cell + (cell - 1) / 2);
+  put(text, 'y', d.i * cell + (cell - 1) / 2);
+  put(text, 'font-size', fontSize);
+  // A style, not an attribute: the page's CSS colours svg text, and styles win over attributes.
+  // Masked cells take theirs from the CSS (--masked-ink, one for light and one for dark).
+  const ink = masked ? '' : inkOn(fill);
+  if (text.__ink !== ink) text.style.fill = text.__ink = ink;
+  const label = cellText(d.v, chars);
+  if (text.textContent !== label) text.textContent = label;
+}
+
+/**
+ * The node of each (i, j) of a rows × cols grid in `parent` (a <g class="cell"> from makeCell, or
+ * what `make` makes), row by row, with its datum { i, j } (d3's __data__): the cells of the last draw that are still in the grid keep their
  * nodes, new ones are made, the rest removed. A keyed d3 join did the same through a string key
  * per cell, the largest cost of a keystroke's redraw of 800 cells. Returns { nodes, entered }.
  */
-function cellNodes(parent, rows, cols) {
+function cellNodes(parent, rows, cols, make = makeCell) {
   const last = parent.__cells ?? { rows: 0, cols: 0, nodes: [] };
   const nodes = new Array(rows * cols);
   const entered = [];
@@ -283,10 +378,7 @@ function cellNodes(parent, rows, cols) {
       let node = i < last.rows && j < last.cols ? last.nodes[i * last.cols + j] : null;
       // (A node someone else removed is made again.)
       if (node?.parentNode !== parent) {
-        node = document.createElementNS(SVG_NS, 'g');
-        node.setAttribute('class', 'cell');
-        put(node, 'tabindex', -1);
-        node.append(document.createElementNS(SVG_NS, 'rect'));
+        node = make();
         entered.push(node);
       }
       // Checked on every draw: d3's select() from the grid hands a child the grid's own datum.
@@ -310,6 +402,15 @@ function cellNodes(parent, rows, cols) {
   return { nodes, entered };
 }
 
+/** A grid cell: <g class="cell"> with its <rect> (and, once written, its number's <text>). */
+function makeCell() {
+  const node = document.createElementNS(SVG_NS, 'g');
+  node.setAttribute('class', 'cell');
+  put(node, 'tabindex', -1);
+  node.append(document.createElementNS(SVG_NS, 'rect'));
+  return node;
+}
+
 /** Removes the cells of cellNodes() from `parent` (the grid is drawn as an image instead). */
 function removeCells(parent) {
   for (const node of parent.__cells?.nodes ?? []) node.remove();
@@ -326,9 +427,13 @@ function listen(cellsGroup) {
   const grid = () => cellsGroup.node().__grid;
   const cellOf = (event) => {
     const node = event.target.closest?.('g.cell');
-    return node ? { node, i: +node.dataset.i, j: +node.dataset.j } : null;
+    return node ? { node, i: node.__data__.i, j: node.__data__.j } : null;
   };
-  const at = (i, j) => cellsGroup.node().querySelector(`g.cell[data-i="${i}"][data-j="${j}"]`);
+  // From the datum, not data-i and data-j: a keystroke writes those after its frame.
+  const at = (i, j) => {
+    const { nodes, cols } = cellsGroup.node().__cells ?? { nodes: [] };
+    return nodes[i * cols + j] ?? null;
+  };
   cellsGroup
     .on('pointerover', (event) => {
       const hit = cellOf(event);
@@ -348,7 +453,7 @@ function listen(cellsGroup) {
     .on('focusin', (event) => {
       const node = event.target.closest?.('g.cell');
       if (!node || !grid().onCell) return;
-      const lines = grid().tooltipLines(+node.dataset.i, +node.dataset.j);
+      const lines = grid().tooltipLines(node.__data__.i, node.__data__.j);
       node.setAttribute('aria-label', lines.join(', '));
       showTooltip(null, lines, node);
     })
@@ -357,8 +462,7 @@ function listen(cellsGroup) {
       const node = event.target.closest?.('g.cell');
       const { m, onCell } = grid();
       if (!node || !onCell) return;
-      const i = +node.dataset.i;
-      const j = +node.dataset.j;
+      const { i, j } = node.__data__;
       if (event.key === 'Enter' || event.key === ' ') {
         event.preventDefault();
         event.stopPropagation();

@@ -176,6 +176,8 @@ export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34,
         masked: d.masked,
         columnColor: d.columnColor,
         image: d.image,
+        picture: d.picture,
+        numbers: d.numbers ?? true,
         showRowLabels: d.rowLabels !== false,
         onCell: (i, j, event) => onCell?.(d, i, j, event),
       });
