@@ -173,6 +173,10 @@ test('the matrices view at 32 tokens: at most 1,024 SVG cells, X … O as images
     .locator('[data-role=matrices] g.operand[data-step="wQ"] g.cell')
     .evaluateAll((els) => els.map((el) => Number(el.dataset.value)));
   assert.deepEqual(wq, await page.evaluate(() => Array.from(window.attentionExplorer.trace.step('wQ').data)));
+  assert.equal(await nodes(page, '[data-role=matrices] g.operand[data-step="wQ"] g.cell text'), 64, 'W_Q’s numbers');
+  // No number over the pictures (past the budget), and Q keeps its bands of head colour.
+  assert.equal(await nodes(page, '[data-role=matrices] text.cell-number'), 0);
+  assert.equal(await nodes(page, '[data-role=matrices] g.operand[data-step="q"] rect.band'), 8, 'Q’s head bands');
   // Hover over X[5, 3]: the tooltip gives the engine's value there.
   const image = page.locator('[data-role=matrices] g.operand[data-step="x"] foreignObject.pixels');
   await image.scrollIntoViewIfNeeded();

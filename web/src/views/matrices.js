@@ -79,7 +79,8 @@ export function drawMatrices(svgElement, trace, { head, width, positionalEncodin
     // (matrix-image.js) with the numbers printed over them: a keystroke adds a row of cells to
     // nine of them, and as SVG each cell is elements to make, style, lay out and paint.
     picture: !WEIGHTS.has(name),
-    numbers: !overBudget,
+    // (The weights, which typing does not change, print theirs wherever they fit.)
+    numbers: WEIGHTS.has(name) || !overBudget,
   }));
   // The matrices are drawn into a <g>, and the svg is sized for them and the waves by fitSvg.
   const drawing = svg

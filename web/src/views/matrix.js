@@ -171,8 +171,8 @@ export function drawMatrix(g, step, options) {
       chars,
       show: Boolean(picture),
     });
-    // (One pixel a cell: a band a column would be thousands of rects at d_model 512.)
-    drawBands(g, m, cell, picture ? options.columnColor : null);
+    // (Not over cells too small to label: a band a column would be 512 rects at d_model 512.)
+    drawBands(g, m, cell, cell >= MIN_LABEL_CELL ? options.columnColor : null);
     return m;
   }
   cellsGroup.selectAll('.pixels, g.numbers, rect.cursor').remove();
