@@ -329,6 +329,21 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell or number th
     'each placed and coloured',
   );
   assert.deepEqual(cells.numbers, await page.evaluate(pictureNumbers, 'x'), 'X’s numbers in the figure');
+  // Opened as a file is (a blank page: the figure's own style sheet), each number sits on its cell's centre.
+  const blank = await context.newPage();
+  await blank.setContent(`<!doctype html><meta charset="utf-8">${figure}`);
+  const offCentre = await blank.evaluate(() => {
+    const x = document.querySelector('g.operand[data-step=x] g.cells');
+    const rects = [...x.querySelectorAll('rect')];
+    return [...x.querySelectorAll('text.cell-number')].flatMap((text, k) => {
+      const t = text.getBoundingClientRect();
+      const r = rects[k].getBoundingClientRect();
+      const dx = t.left + t.width / 2 - (r.left + r.width / 2);
+      const dy = t.top + t.height / 2 - (r.top + r.height / 2);
+      return Math.hypot(dx, dy) > 2 ? [`${k}: ${dx.toFixed(1)}, ${dy.toFixed(1)}`] : [];
+    });
+  });
+  assert.deepEqual(offCentre, [], 'numbers off their cell’s centre in the figure');
   await context.close();
 });
 
@@ -436,6 +451,9 @@ test('a picture of the matrices view is one tab stop: arrow keys move a cursor w
   });
   assert.deepEqual(cursor.map(Math.floor), [1, 3]);
   assert.equal(await page.evaluate(() => window.attentionExplorer.store.get().step), 1);
+  // A figure exported meanwhile has no cursor (a file has no page style: it would be a black square).
+  const figure = await page.evaluate(() => window.attentionExplorer.viewSVG());
+  assert.doesNotMatch(figure, /class="cursor"/);
   // Tab goes on to the next picture (PE's): the cursor goes with the focus.
   await page.keyboard.press('Tab');
   assert.equal(await nodes(page, '[data-role=matrices] g.operand[data-step="x"] rect.cursor'), 0);

@@ -30,7 +30,7 @@ text { font-family: system-ui, 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaH
 .figure-title { font-size: 16px; }
 .figure-subtitle { font-size: 12px; fill: #5f6170; }
 .row-label { text-anchor: end; dominant-baseline: middle; }
-.cell text { text-anchor: middle; dominant-baseline: central; }
+.cell text, .cell-number { text-anchor: middle; dominant-baseline: central; }
 .operator-text { font-size: 16px; font-weight: 600; fill: #5f6170; }
 .side-title, .legend .tick, .legend-label { fill: #5f6170; font-size: 11px; }
 text.token { font-size: 15px; dominant-baseline: middle; }
@@ -42,7 +42,7 @@ line.zero, .axis path, .axis line { stroke: #d9d9e0; }
 .hatch-bg { fill: #eeeeee; } .hatch-line { stroke: #9a9a9a; stroke-width: 2; }
 rect.sweep { display: none; }
 image.pixels { image-rendering: pixelated; }
-.cell.masked text { fill: #333333 !important; }
+.cell.masked text, .cell-number.masked { fill: #333333 !important; }
 ${HEAD_COLORS.map((c, h) => `line.link[data-head="${h}"], line.link[data-head="${h + 8}"] { stroke: ${c}; }`).join('\n')}
 `;
 
@@ -100,6 +100,8 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   // A canvas that can say what it shows as SVG (the links' lines, views/link-lines.js; a
   // picture's cells, views/matrix-image.js) becomes that: a file has no canvas, and vectors stay
   // sharp at any size. Other canvases (views/pixels.js) become images.
+  // The keyboard's cursor on a picture (views/matrix-image.js) is the page's, not the figure's.
+  for (const cursor of body.querySelectorAll('rect.cursor')) cursor.remove();
   const live = svg.querySelectorAll('foreignObject');
   body.querySelectorAll('foreignObject').forEach((copy, k) => {
     const holder = live[k];
