@@ -4,14 +4,29 @@
 // part of it waiting for all of it (docs/benchmarks.md, "Typing").
 
 /**
- * Resolves in a task after the next frame has been drawn, or after 100 ms where no frame
- * comes (a hidden tab draws none), so that work queued with it never waits forever.
+ * Calls run() once, in a task that `later` posts once the next frame has been drawn, or after
+ * 100 ms where no frame comes (a hidden tab draws none), so that nothing waits forever.
  */
-export const nextFrame = () =>
-  new Promise((resolve) => {
-    const fallback = setTimeout(resolve, 100);
-    requestAnimationFrame(() => setTimeout(() => (clearTimeout(fallback), resolve()), 0));
-  });
+function whenDrawn(run, later = (task) => setTimeout(task, 0)) {
+  let done = false;
+  const once = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(fallback);
+    run();
+  };
+  const fallback = setTimeout(once, 100);
+  requestAnimationFrame(() => later(once));
+}
+
+/** Resolves in a task after the next frame has been drawn (whenDrawn). */
+export const nextFrame = () => new Promise((resolve) => whenDrawn(resolve));
+
+// Tasks after a frame for work that may wait: input and messages already queued go first.
+// Not idle time: after some keystrokes Chromium gave none for 100 ms.
+const background = globalThis.scheduler?.postTask
+  ? (task) => globalThis.scheduler.postTask(task, { priority: 'background' })
+  : (task) => setTimeout(task, 0);
 
 const jobs = new Map(); // owner → its latest job
 let settled = null; // { promise, resolve } while jobs wait
@@ -27,15 +42,8 @@ export function afterFrame(owner, job) {
   let resolve;
   const waiting = { promise: new Promise((r) => (resolve = r)), resolve };
   settled = waiting;
-  // In a task of background priority after the next frame (or after 100 ms where no frame
-  // comes): tasks already queued (input, messages) go first. Not idle time: Chromium gave none
-  // for 100 ms after some keystrokes. (Unless runJobs() ran them in the meantime.)
-  const run = () => settled === waiting && runJobs();
-  const fallback = setTimeout(run, 100);
-  const later = globalThis.scheduler?.postTask
-    ? (job) => globalThis.scheduler.postTask(job, { priority: 'background' })
-    : (job) => setTimeout(job, 0);
-  requestAnimationFrame(() => later(() => (clearTimeout(fallback), run())));
+  // (Unless runJobs() ran them in the meantime.)
+  whenDrawn(() => settled === waiting && runJobs(), background);
 }
 
 /** Runs every waiting job now (an export must hold what the page shows once they have run). */

@@ -63,3 +63,17 @@ export function byRole(root) {
 export function setProperty(element, property, value) {
   if (element[property] !== value) element[property] = value;
 }
+
+const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+
+/**
+ * The grid step [di, dj] of an arrow key's keydown, taken by the grid (the stepper's arrow keys
+ * must not also change the step), or null for any other key.
+ */
+export function arrowStep(event) {
+  const step = ARROWS[event.key];
+  if (!step) return null;
+  event.preventDefault();
+  event.stopPropagation();
+  return step;
+}

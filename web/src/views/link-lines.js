@@ -7,13 +7,14 @@
 // element per line to restyle or lay out. What is left is rasterizing them: without a GPU
 // Chromium does it on the main thread as the frame is made, ~6 ms at 32 tokens and ~18 ms
 // at 64 (3,000 lines, twice as tall) on this machine, about the length of line drawn.
-// Off screen, the canvas is painted in idle time after the frame (see offScreen below).
+// Off screen, the canvas is painted in a task after the frame (see offScreen below).
 // What the canvas shows stays on its holder (holder.lines, in paint order) for hover
 // (lineAt), for a figure (holder.figure(): the same lines as SVG, which explorer/export.js
 // puts in place of the canvas) and for the tests, which compare it with the engine's numbers.
 
 import { putAttrs } from './dom.js';
 import { roomFor } from './fit.js';
+import { afterFrame } from '../frames.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 // Round caps reach past a line's ends by half its width (≤ 5.5 px): the canvas is this much
@@ -66,7 +67,7 @@ export function paintLines(svg, lines, { left, right, height, duration = 0 }) {
   return holder;
 }
 
-// A canvas off screen is painted after the frame, in idle time, not inside the keystroke: at
+// A canvas off screen is painted after the frame (frames.js), not inside the keystroke: at
 // 1280 × 900 the views lie below the stage, and without a GPU a canvas is rasterized on the thread
 // that draws it (~7 ms at 32 tokens, ~18 ms at 64), for nobody to see. On screen, or as it
 // nears the screen, it is painted at once. (A transition paints every frame, on screen or not.)
@@ -94,8 +95,7 @@ function offScreen(node) {
 
 function defer(node, paint) {
   node.deferred = paint;
-  const later = globalThis.requestIdleCallback ?? ((run) => setTimeout(run, 16));
-  later(() => paintDeferred(node), { timeout: 100 });
+  afterFrame(node, () => paintDeferred(node));
 }
 
 /** Paints what was deferred on `node`, if anything (the latest drawing only). */

@@ -5,10 +5,9 @@ import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { pixels } from './pixels.js';
 import { colorTable, fillsOf, packed } from './cell-style.js';
-import { putAttrs } from './dom.js';
+import { arrowStep, putAttrs } from './dom.js';
 import { roomFor } from './fit.js';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 const MASKED_CSS = '#c8c8c8';
 const MASKED_PIXEL = packed(MASKED_CSS);
 // Pictures up to this many pixels are painted in the keystroke's own task, so that the frame
@@ -195,11 +194,8 @@ function imageOf(group, m, cell, paint, tooltipAt, source, grid) {
       hideTooltip();
     })
     .on('keydown', (event) => {
-      const [di, dj] = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key] ?? [];
-      if (di === undefined) return;
-      event.preventDefault();
-      event.stopPropagation(); // the stepper's arrow keys must not also change the step
-      cursorAt(node.__cursor.i + di, node.__cursor.j + dj);
+      const step = arrowStep(event);
+      if (step) cursorAt(node.__cursor.i + step[0], node.__cursor.j + step[1]);
     });
   return holder;
 }
@@ -228,17 +224,19 @@ export function drawAsImage(group, m, step, transpose, color, cell, tooltipLines
 
 /** The grid as SVG rects in a <g> (drawn where the picture was), for a figure. */
 function cellsFigure({ data, rows, cols, rowStride, colStride }, fill, masked, cell) {
-  const g = document.createElementNS(SVG_NS, 'g');
-  for (let i = 0; i < rows; i++) {
-    for (let j = 0; j < cols; j++) {
-      const rect = document.createElementNS(SVG_NS, 'rect');
-      const attrs = { x: j * cell, y: i * cell, width: cell - 1, height: cell - 1 };
-      for (const [name, value] of Object.entries(attrs)) rect.setAttribute(name, value);
-      rect.setAttribute('fill', masked?.(i, j) ? 'url(#hatch)' : fill(data[i * rowStride + j * colStride]));
-      g.append(rect);
-    }
-  }
-  return g;
+  const g = d3.create('svg:g');
+  g.selectAll('rect')
+    .data(d3.range(rows * cols))
+    .join('rect')
+    .attr('x', (k) => (k % cols) * cell)
+    .attr('y', (k) => Math.floor(k / cols) * cell)
+    .attr('width', cell - 1)
+    .attr('height', cell - 1)
+    .attr('fill', (k) => {
+      const [i, j] = [Math.floor(k / cols), k % cols];
+      return masked?.(i, j) ? 'url(#hatch)' : fill(data[i * rowStride + j * colStride]);
+    });
+  return g.node();
 }
 
 /**

@@ -7,7 +7,7 @@ import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration, typing } from '../motion.js';
 import { afterFrame } from '../frames.js';
 import { fitText, textWidth } from './text.js';
-import { put, putAttrs, setTexts } from './dom.js';
+import { arrowStep, put, putAttrs, setTexts } from './dom.js';
 import { cellText, fillsOf, inkOn } from './cell-style.js';
 import { drawAsImage, drawPooled } from './matrix-image.js';
 
@@ -469,10 +469,9 @@ function listen(cellsGroup) {
         onCell(i, j, event);
         return;
       }
-      const [di, dj] = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[event.key] ?? [];
-      if (di === undefined) return;
-      event.preventDefault();
-      event.stopPropagation(); // the stepper's arrow keys must not also change the step
+      const step = arrowStep(event);
+      if (!step) return;
+      const [di, dj] = step;
       const ni = Math.max(0, Math.min(m.rows - 1, i + di));
       const nj = Math.max(0, Math.min(m.cols - 1, j + dj));
       cellsGroup.property('__current', { i: ni, j: nj });
