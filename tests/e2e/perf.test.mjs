@@ -249,6 +249,63 @@ function pictureNumbers(step) {
   );
 }
 
+/**
+ * In the page: the pixels of the matrices view's picture of `step` (views/matrix-image.js: an
+ * <svg class="cells-image"> showing its part of an image of one pixel a cell), decoded from that image,
+ * as { rows, cols, colours: 'rgb(r, g, b)' row by row }.
+ */
+async function pictureCells(step) {
+  const holder = document.querySelector(`[data-role=matrices] g.operand[data-step="${step}"] svg.cells-image`);
+  const [, , cols, rows] = holder.getAttribute('viewBox').split(' ').map(Number);
+  const shown = holder.querySelector('image');
+  const image = new Image();
+  image.src = shown.getAttribute('href');
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  [canvas.width, canvas.height] = [image.naturalWidth, image.naturalHeight];
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const data = context.getImageData(-Number(shown.getAttribute('x')), 0, cols, rows).data;
+  const colours = [];
+  for (let k = 0; k < data.length; k += 4) colours.push(`rgb(${data[k]}, ${data[k + 1]}, ${data[k + 2]})`);
+  return { rows, cols, colours };
+}
+
+/** In the page: the pixels of a PNG (a screenshot), as 'rgb(r, g, b)' at (x, y). */
+async function pngPixels(base64) {
+  const image = new Image();
+  image.src = `data:image/png;base64,${base64}`;
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  [canvas.width, canvas.height] = [image.naturalWidth, image.naturalHeight];
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const { data, width } = context.getImageData(0, 0, canvas.width, canvas.height);
+  return (x, y) => {
+    const k = (Math.floor(y) * width + Math.floor(x)) * 4;
+    return `rgb(${data[k]}, ${data[k + 1]}, ${data[k + 2]})`;
+  };
+}
+
+/**
+ * In the page: the colour near the top left of each cell of a picture of rows × cols cells of
+ * `pitch` px, from a screenshot of it (`png`, base64, read by pngPixels), and how many of the
+ * gaps after each cell are not in the panel's colour.
+ */
+async function screenCells(pngPixels, [png, pitch, rows, cols]) {
+  const at = await pngPixels(png);
+  const panel = getComputedStyle(document.querySelector('.views')).backgroundColor;
+  const cells = [];
+  let gaps = 0;
+  for (let i = 0; i < rows; i++)
+    for (let j = 0; j < cols; j++) {
+      cells.push(at(j * pitch + 3, i * pitch + 3));
+      if (at((j + 1) * pitch - 0.5, i * pitch + pitch / 2) !== panel) gaps++;
+      if (at(j * pitch + pitch / 2, (i + 1) * pitch - 0.5) !== panel) gaps++;
+    }
+  return { cells, gaps };
+}
+
 test('a keystroke in the matrices view at 8 tokens rewrites no cell or number that kept its value, and leaves the svg its size', async () => {
   // Issue 11 §6. Chromium lays out every SVG text again when its svg changes size (views/fit.js),
   // and a rewrite of what is there already costs style work (views/dom.js).
@@ -265,7 +322,6 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell or number th
     const svg = document.querySelector('[data-role=matrices]');
     return {
       numbers: svg.querySelectorAll('g.operand[data-step=x] text.cell-number').length,
-      painted: svg.querySelector('g.operand[data-step=x] foreignObject.pixels canvas').colors.length,
       weightCells: svg.querySelectorAll('g.operand[data-step=wQ] g.cell').length,
       viewBox: svg.getAttribute('viewBox'),
       drawn: svg.dataset.viewBox,
@@ -273,7 +329,8 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell or number th
     };
   });
   assert.equal(result.numbers, 9 * 8, 'X prints the new token’s row');
-  assert.equal(result.painted, 9 * 8, 'X’s picture paints the new token’s row');
+  const picture = await page.evaluate(pictureCells, 'x');
+  assert.deepEqual([picture.rows, picture.cols], [9, 8], 'X’s picture paints the new token’s row');
   assert.equal(result.weightCells, 8 * 8, 'W_Q keeps its SVG cells');
   assert.deepEqual(stale, [], 'writes that left a cell or a number as it was');
   assert.equal(result.viewBox, viewBox, 'the svg keeps its size');
@@ -283,10 +340,12 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell or number th
   const places = await page.evaluate(() => {
     const svg = document.querySelector('[data-role=matrices]');
     const operand = svg.querySelector('g.operand[data-step=x]');
-    const holder = operand.querySelector('foreignObject.pixels').getBoundingClientRect();
+    operand.scrollIntoView({ block: 'center' });
+    const holder = operand.querySelector('rect.picture').getBoundingClientRect();
     const { cols } = window.attentionExplorer.trace.step('x');
     const pitch = holder.width / cols;
     return {
+      holder: { x: holder.left, y: holder.top, width: holder.width, height: holder.height },
       transformed: svg.querySelectorAll('g.cell[transform]').length,
       pitch,
       misplaced: [...operand.querySelectorAll('text.cell-number')].flatMap((text, k) => {
@@ -301,6 +360,14 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell or number th
   assert.equal(places.transformed, 0, 'cells with a transform');
   assert.ok(places.pitch > 10, `the cells' pitch (${places.pitch} px)`);
   assert.deepEqual(places.misplaced, [], 'numbers off their cell’s centre');
+  // On screen, each cell shows its pixel's colour (away from its number), and the gaps after it
+  // the panel's, as SVG cells look.
+  const { holder } = places;
+  const shot = await page.screenshot({ clip: { ...holder, width: holder.width + 2, height: holder.height + 2 } });
+  const onScreen = await page.evaluate(
+    `(${screenCells})(${pngPixels}, ${JSON.stringify([shot.toString('base64'), places.pitch, 9, 8])})`,
+  );
+  assert.equal(onScreen.gaps, 0, 'gaps not in the panel’s colour');
   // The page shows the drawing's own size, and so does an exported figure, where the picture is
   // vector cells again, each with its number.
   const [, , width, height] = result.drawn.split(' ').map(Number);
@@ -313,7 +380,7 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell or number th
     const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
     const x = doc.querySelector('g.operand[data-step=x] g.cells');
     return {
-      canvases: doc.querySelectorAll('foreignObject, canvas, image').length,
+      canvases: doc.querySelectorAll('foreignObject, canvas, image, path.cell-gaps').length,
       rects: [...x.querySelectorAll('rect')].map((r) => [
         r.getAttribute('x'),
         r.getAttribute('y'),
@@ -324,6 +391,20 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell or number th
   }, figure);
   assert.equal(cells.canvases, 0, 'no canvas or image in the figure');
   assert.equal(cells.rects.length, 9 * 8, 'X’s cells in the figure');
+  // The colour scale's colours (the figure's), in the picture's pixels and on screen, row by row.
+  const colours = await page.evaluate(
+    (fills) =>
+      fills.map((css) => {
+        const context = document.createElement('canvas').getContext('2d');
+        context.fillStyle = css;
+        context.fillRect(0, 0, 1, 1);
+        const [r, g, b] = context.getImageData(0, 0, 1, 1).data;
+        return `rgb(${r}, ${g}, ${b})`;
+      }),
+    cells.rects.map(([, , fill]) => fill),
+  );
+  assert.deepEqual(picture.colours, colours, 'X’s pixels');
+  assert.deepEqual(onScreen.cells, colours, 'X’s cells on screen');
   assert.ok(
     cells.rects.every(([x, y, fill]) => x && y && /^(rgb|#)/.test(fill)),
     'each placed and coloured',
@@ -359,6 +440,7 @@ test('a keystroke shows its token’s cells in the frame it is drawn in, and the
     await page.focus('[data-role=sentence]');
     await page.keyboard.press('End');
     // In the frame that shows the new token (its label), what is drawn of its row.
+    await page.evaluate(`window.__pictureCells = ${pictureCells}`);
     await page.evaluate((v) => {
       const svg = document.querySelector(v === 'matrices' ? '[data-role=matrices]' : '[data-role=heatmaps]');
       window.__frame = new Promise((resolve) => {
@@ -368,10 +450,9 @@ test('a keystroke shows its token’s cells in the frame it is drawn in, and the
           requestAnimationFrame(() => {
             if (v === 'matrices') {
               const x = svg.querySelector('g.operand[data-step=x]');
-              resolve({
-                painted: x.querySelector('foreignObject.pixels canvas').colors.length,
-                numbers: x.querySelectorAll('text.cell-number').length,
-              });
+              // (The picture's pixels are decoded after the frame, from the image it showed.)
+              const numbers = x.querySelectorAll('text.cell-number').length;
+              window.__pictureCells('x').then(({ colours }) => resolve({ painted: colours.length, numbers }));
             } else {
               const row = [...svg.querySelectorAll('g.cell')].filter((c) => c.__data__.i === 8);
               resolve({
@@ -425,7 +506,7 @@ test('a keystroke shows its token’s cells in the frame it is drawn in, and the
 
 test('a picture of the matrices view is one tab stop: arrow keys move a cursor whose tooltip names the engine’s value', async () => {
   const { context, page } = await matricesOf(8);
-  const holder = page.locator('[data-role=matrices] g.operand[data-step="x"] foreignObject.pixels');
+  const holder = page.locator('[data-role=matrices] g.operand[data-step="x"] rect.picture');
   assert.equal(await holder.getAttribute('tabindex'), '0');
   await holder.focus();
   for (const key of ['ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowDown', 'ArrowDown'])
@@ -444,7 +525,7 @@ test('a picture of the matrices view is one tab stop: arrow keys move a cursor w
   // The cursor sits on that cell; the step stays (the stepper's arrow keys are not the picture's).
   const cursor = await page.evaluate(() => {
     const operand = document.querySelector('[data-role=matrices] g.operand[data-step="x"]');
-    const box = operand.querySelector('foreignObject.pixels').getBoundingClientRect();
+    const box = operand.querySelector('rect.picture').getBoundingClientRect();
     const c = operand.querySelector('rect.cursor').getBoundingClientRect();
     const pitch = box.width / window.attentionExplorer.trace.step('x').cols;
     return [(c.left + c.width / 2 - box.left) / pitch, (c.top + c.height / 2 - box.top) / pitch];

@@ -97,11 +97,14 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   });
   const body = el('g', { transform: `translate(12,${top})` });
   for (const child of svg.childNodes) body.append(child.cloneNode(true));
-  // A canvas that can say what it shows as SVG (the links' lines, views/link-lines.js; a
-  // picture's cells, views/matrix-image.js) becomes that: a file has no canvas, and vectors stay
-  // sharp at any size. Other canvases (views/pixels.js) become images.
   // The keyboard's cursor on a picture (views/matrix-image.js) is the page's, not the figure's.
   for (const cursor of body.querySelectorAll('rect.cursor')) cursor.remove();
+  // A picture with cells (views/matrix-image.js) becomes its cells as SVG rects, with their gaps,
+  // sharp at any size; and a canvas that can say what it shows as SVG (the links' lines,
+  // views/link-lines.js), that. Other canvases (views/pixels.js) become images: a file has none.
+  const pictures = svg.querySelectorAll('rect.picture');
+  body.querySelectorAll('rect.picture').forEach((copy, k) => copy.replaceWith(pictures[k].figure()));
+  for (const image of body.querySelectorAll('svg.cells-image, path.cell-gaps')) image.remove();
   const live = svg.querySelectorAll('foreignObject');
   body.querySelectorAll('foreignObject').forEach((copy, k) => {
     const holder = live[k];

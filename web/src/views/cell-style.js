@@ -16,6 +16,7 @@ const fills = new Map(); // scale key → Map(v → css)
 const inks = new Map(); // css → '#111' or '#fff'
 const labels = new Map(); // chars → Map(v → text)
 const tables = new Map(); // `${scale key}:${size}` → Uint32Array of packed RGBA
+const pixels = new Map(); // css → packed RGBA
 
 function remembered(map, key, make, limit = LIMIT) {
   let value = map.get(key);
@@ -48,6 +49,9 @@ export function packed(css) {
   const c = d3.rgb(css);
   return ((255 << 24) | (c.b << 16) | (c.g << 8) | c.r) >>> 0;
 }
+
+/** packed(css), remembered. */
+export const pixelOf = (css) => remembered(pixels, css, packed);
 
 /**
  * `size` colours of `color` evenly over [lo, hi] as packed pixels; remembered for a scale with

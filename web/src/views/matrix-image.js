@@ -4,8 +4,8 @@ import * as d3 from 'd3';
 import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { pixels } from './pixels.js';
-import { colorTable, fillsOf, packed } from './cell-style.js';
-import { arrowStep, putAttrs } from './dom.js';
+import { colorTable, fillsOf, packed, pixelOf } from './cell-style.js';
+import { arrowStep, put, putAttrs } from './dom.js';
 import { roomFor } from './fit.js';
 
 const MASKED_CSS = '#c8c8c8';
@@ -66,43 +66,121 @@ function paint({ data, rows, cols, rowStride, colStride }, color, masked, canvas
   return canvas;
 }
 
-/**
- * The grid as cells of `cell` px with a 1 px gap after each, as SVG cells are drawn (the
- * panel shows through the gaps), at the screen's density: one fillRect a cell, colours from
- * `fill` (v → css, cell-style.js fillsOf). For a grid whose cells are large enough to see as
- * cells and to print numbers on (drawMatrix's `picture`).
- */
-function paintCells({ data, rows, cols, rowStride, colStride }, fill, masked, canvas, cell) {
-  const scale = Math.min(2, globalThis.devicePixelRatio || 1);
-  const px = cell * scale;
-  const last = canvas;
-  canvas = canvasFor(canvas, rows, cols, px);
-  const context = canvas.getContext('2d');
-  // Only the cells whose colour changed: a keystroke adds a row to most of these grids and
-  // leaves the rest of their cells as they were (canvas.colors: the css each cell shows; the
-  // scales' colours are opaque, so a new one covers the old).
-  let colors = canvas.colors;
-  if (canvas !== last || colors?.cols !== cols) {
-    context.clearRect(0, 0, canvas.width, canvas.height);
-    colors = canvas.colors = Object.assign([], { cols });
-  } else if (colors.length > rows * cols) {
-    context.clearRect(0, rows * px, canvas.width, canvas.height - rows * px);
-    colors.length = rows * cols;
+/** A BMP of `pixels` (packed RGBA, cell-style.js, rows × cols from the top left), as a data: URL. */
+function bmpURL(pixels, rows, cols) {
+  const size = 54 + rows * cols * 4;
+  const bytes = new Uint8Array(size);
+  const header = new DataView(bytes.buffer);
+  bytes.set([66, 77]); // "BM"
+  header.setUint32(2, size, true);
+  header.setUint32(10, 54, true); // where the pixels start
+  header.setUint32(14, 40, true); // BITMAPINFOHEADER
+  header.setInt32(18, cols, true);
+  header.setInt32(22, -rows, true); // rows from the top down
+  header.setUint16(26, 1, true);
+  header.setUint16(28, 32, true); // BGRA, uncompressed
+  for (let k = 0, at = 54; k < pixels.length; k++) {
+    const c = pixels[k];
+    bytes[at++] = (c >>> 16) & 255;
+    bytes[at++] = (c >>> 8) & 255;
+    bytes[at++] = c & 255;
+    bytes[at++] = 255;
   }
-  const size = (cell - 1) * scale;
-  let style = null;
-  for (let i = 0; i < rows; i++) {
-    for (let j = 0; j < cols; j++) {
-      const css = masked?.(i, j) ? MASKED_CSS : fill(data[i * rowStride + j * colStride]);
-      const k = i * cols + j;
-      if (colors[k] === css) continue;
-      colors[k] = css;
-      // Setting the same style again still parses the colour: only when it changes.
-      if (css !== style) context.fillStyle = style = css;
-      context.fillRect(j * px, i * px, size, size);
+  let text = '';
+  for (let at = 0; at < size; at += 8192) text += String.fromCharCode(...bytes.subarray(at, at + 8192));
+  return `data:image/bmp;base64,${btoa(text)}`;
+}
+
+// The pictures with cells drawn in one task share one image, side by side, made in a microtask
+// after them (still before the frame): an image of a new data: URL costs the next layout about
+// 0.2 ms once loaded, and a keystroke changes nine pictures (2.1 ms for nine URLs, 0.4 ms for
+// one, timed in the page). Map: image → { pixels, rows, cols }.
+let atlas = null;
+// The image's rows, with room to spare (fit.js roomFor): an <image> whose size changes costs
+// the keystroke's layout more than its new URL.
+let atlasRows = 0;
+
+function drawAtlas() {
+  const pictures = [...atlas].filter(([image]) => image.isConnected);
+  atlas = null;
+  if (!pictures.length) return;
+  // Each picture with a copy of its edges around it (but above): scaled up, a picture shows a
+  // sliver past its edges where they do not fall on a pixel, which must be its own colour.
+  const cols = pictures.reduce((sum, [, p]) => sum + p.cols + 2, 0);
+  const rows = (atlasRows = roomFor(Math.max(...pictures.map(([, p]) => p.rows)) + 1, atlasRows));
+  const pixels = new Uint32Array(rows * cols);
+  let left = 0;
+  for (const [, p] of pictures) {
+    for (let i = 0; i <= p.rows; i++) {
+      const row = p.pixels.subarray(Math.min(i, p.rows - 1) * p.cols, (Math.min(i, p.rows - 1) + 1) * p.cols);
+      pixels.set(row, i * cols + left + 1);
+      pixels[i * cols + left] = row[0];
+      pixels[i * cols + left + p.cols + 1] = row[p.cols - 1];
     }
+    p.left = left + 1;
+    left += p.cols + 2;
   }
-  return canvas;
+  const url = bmpURL(pixels, rows, cols);
+  for (const [image, p] of pictures) {
+    putAttrs(d3.select(image), { x: -p.left, width: cols, height: rows });
+    put(image, 'href', url);
+  }
+}
+
+/**
+ * A grid whose cells are large enough to see as cells and to print numbers on (drawMatrix's
+ * `picture`), as SVG cells look: an <svg class="cells-image"> whose viewBox shows its part of an
+ * image of one pixel a cell (drawAtlas), scaled up crisp, under a <path class="cell-gaps"> of
+ * 1 px lines in the panel's colour after each row and column. Not a canvas: Chromium makes
+ * every 2D canvas a compositing layer of its own, and the numbers printed over it then need a
+ * layer more each (the matrices view at 8 tokens: 28 layers instead of 9, about 0.8 ms of every
+ * frame's layerize and commit). An image of a data: URL is loaded before the next frame.
+ * Returns the selection of a <rect class="picture"> over the grid, which takes the pointer and
+ * the focus (the image, wider than its part, would give the picture a box as wide).
+ */
+function cellsPicture(group, { data, rows, cols, rowStride, colStride }, fill, masked, cell) {
+  group.selectAll('foreignObject.pixels').remove();
+  const [width, height] = [cols * cell, rows * cell];
+  // First in the group, under the numbers and the cursor, whatever the group held before.
+  const shown = group
+    .selectAll('svg.cells-image')
+    .data([0])
+    .join((enter) =>
+      enter.insert('svg', ':first-child').attr('class', 'cells-image').attr('preserveAspectRatio', 'none'),
+    )
+    .call(putAttrs, { width, height, viewBox: `0 0 ${cols} ${rows}` });
+  const image = shown
+    .selectAll('image')
+    .data([0])
+    .join((enter) => enter.append('image').attr('preserveAspectRatio', 'none'))
+    .node();
+  const pixels = new Uint32Array(rows * cols);
+  for (let i = 0; i < rows; i++)
+    for (let j = 0; j < cols; j++)
+      pixels[i * cols + j] = masked?.(i, j) ? MASKED_PIXEL : pixelOf(fill(data[i * rowStride + j * colStride]));
+  if (!atlas) {
+    atlas = new Map();
+    queueMicrotask(drawAtlas);
+  }
+  atlas.set(image, { pixels, rows, cols });
+  // (And one more line past the last row and column: scaled up, the image's edge bleeds a pixel
+  // where it does not fall on one.)
+  const lines = [`M${width + 0.5},0V${height + 1}M0,${height + 0.5}H${width + 1}`];
+  for (let j = 1; j <= cols; j++) lines.push(`M${j * cell - 0.5},0V${height}`);
+  for (let i = 1; i <= rows; i++) lines.push(`M0,${i * cell - 0.5}H${width}`);
+  const gaps = group
+    .selectAll('path.cell-gaps')
+    .data([0])
+    .join((enter) => enter.append('path').attr('class', 'cell-gaps'))
+    .call(putAttrs, { d: lines.join('') });
+  const holder = group
+    .selectAll('rect.picture')
+    .data([0])
+    .join((enter) => enter.append('rect').attr('class', 'picture'))
+    .call(putAttrs, { width, height });
+  if (shown.node().nextSibling !== gaps.node()) shown.node().after(gaps.node());
+  if (gaps.node().nextSibling !== holder.node()) gaps.node().after(holder.node());
+  return holder;
 }
 
 // A grid grows by a row (and a heatmap by a column) on every keystroke. A canvas made anew, or
@@ -112,24 +190,17 @@ function paintCells({ data, rows, cols, rowStride, colStride }, fill, masked, ca
 // that it alone fills the picture (its holder clips the rest); it is made anew only where the
 // grid outgrows it or shrinks under half of it (fit.js roomFor, as for an svg).
 
-/**
- * `canvas` if its room fits a rows × cols grid (fit.js roomFor), else a new one, with `px`
- * canvas pixels a cell; its `shown` part set.
- */
-function canvasFor(canvas, rows, cols, px = 1) {
+/** `canvas` if its room fits a rows × cols grid (fit.js roomFor), else a new one; its `shown` part set. */
+function canvasFor(canvas, rows, cols) {
   const last = canvas?.room;
-  const room = {
-    cols: roomFor(cols, last?.px === px ? last.cols : 0),
-    rows: roomFor(rows, last?.px === px ? last.rows : 0),
-    px,
-  };
-  if (!canvas || !last || last.cols !== room.cols || last.rows !== room.rows || last.px !== px) {
+  const room = { cols: roomFor(cols, last?.cols ?? 0), rows: roomFor(rows, last?.rows ?? 0) };
+  if (!canvas || !last || last.cols !== room.cols || last.rows !== room.rows) {
     canvas = document.createElement('canvas');
-    [canvas.width, canvas.height] = [room.cols * px, room.rows * px];
+    [canvas.width, canvas.height] = [room.cols, room.rows];
     canvas.room = room;
   }
   // The grid's part of the canvas (pixels.js exports only that) fills its holder.
-  canvas.shown = { width: cols * px, height: rows * px };
+  canvas.shown = { width: cols, height: rows };
   const width = `${(100 * room.cols) / cols}%`;
   const height = `${(100 * room.rows) / rows}%`;
   if (canvas.style.width !== width) canvas.style.width = width;
@@ -149,14 +220,23 @@ function gridOf(data, rows, cols, transpose) {
  * `tooltipAt(i, j)` gives the lines under the pointer.
  */
 function imageOf(group, m, cell, paint, tooltipAt, source, grid) {
+  group.selectAll('svg.cells-image, path.cell-gaps, rect.picture').remove();
   const holder = pixels(group, paint, source, { now: grid.rows * grid.cols <= NOW_PIXELS }).call(putAttrs, {
     width: m.cols * cell,
     height: m.rows * cell,
   });
+  return listenPicture(group, holder, m, cell, tooltipAt);
+}
+
+/**
+ * Hover, focus and arrow keys on a picture `holder` in `group`: the tooltip names the cell under
+ * the pointer, or under the keyboard's cursor.
+ */
+function listenPicture(group, holder, m, cell, tooltipAt) {
   // Listeners made once, reading what the last draw left on the node.
   const node = holder.node();
   node.__hover = { m, cell, tooltipAt };
-  node.figure = null; // (drawAsImage's cells give it one)
+  node.figure = null; // (a picture with cells gets one: drawAsImage)
   if (node.__listening) return holder;
   node.__listening = true;
   // One tab stop, as an SVG grid is: arrow keys move a cursor from cell to cell, whose value
@@ -182,7 +262,7 @@ function imageOf(group, m, cell, paint, tooltipAt, source, grid) {
   holder
     .on('pointermove', (event) => {
       const now = node.__hover;
-      const [x, y] = d3.pointer(event);
+      const [x, y] = d3.pointer(event, group.node());
       const i = Math.min(now.m.rows - 1, Math.max(0, Math.floor(y / now.cell)));
       const j = Math.min(now.m.cols - 1, Math.max(0, Math.floor(x / now.cell)));
       showTooltip(event, now.tooltipAt(i, j));
@@ -206,20 +286,14 @@ function imageOf(group, m, cell, paint, tooltipAt, source, grid) {
  */
 export function drawAsImage(group, m, step, transpose, color, cell, tooltipLines, masked, { cells = false } = {}) {
   const grid = gridOf(step.data, step.rows, step.cols, transpose);
-  const fill = cells ? fillsOf(color) : null;
-  const holder = imageOf(
-    group,
-    m,
-    cell,
-    cells ? (canvas) => paintCells(grid, fill, masked, canvas, cell) : (canvas) => paint(grid, color, masked, canvas),
-    tooltipLines,
-    // Cells also change with the colour scale and the cell size: painted on every draw (a
-    // few small canvases); one pixel a cell only for new data.
-    cells ? null : step,
-    grid,
-  );
+  if (!cells) {
+    imageOf(group, m, cell, (canvas) => paint(grid, color, masked, canvas), tooltipLines, step, grid);
+    return;
+  }
+  const fill = fillsOf(color);
+  const holder = listenPicture(group, cellsPicture(group, grid, fill, masked, cell), m, cell, tooltipLines);
   // A figure leaving the page gets the cells as vectors, sharp at any size (explorer/export.js).
-  holder.node().figure = cells ? () => cellsFigure(grid, fill, masked, cell) : null;
+  holder.node().figure = () => cellsFigure(grid, fill, masked, cell);
 }
 
 /** The grid as SVG rects in a <g> (drawn where the picture was), for a figure. */

@@ -175,7 +175,7 @@ export function drawMatrix(g, step, options) {
     drawBands(g, m, cell, cell >= MIN_LABEL_CELL ? options.columnColor : null);
     return m;
   }
-  cellsGroup.selectAll('.pixels, g.numbers, rect.cursor').remove();
+  cellsGroup.selectAll('.pixels, svg.cells-image, path.cell-gaps, rect.picture, g.numbers, rect.cursor').remove();
 
   const delay = delayOf(animation, m.rows, m.cols);
   const t = duration(animation === 'none' ? 350 : 450);
