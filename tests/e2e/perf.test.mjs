@@ -544,6 +544,21 @@ test('a picture of the matrices view is one tab stop: arrow keys move a cursor w
     'pe',
     'the focus is on PE’s picture',
   );
+  // The pointer over K[6, 2] (K's picture: another part of the image the pictures share): the
+  // tooltip names the engine's value there.
+  const k = page.locator('[data-role=matrices] g.operand[data-step="k"] rect.picture');
+  await k.scrollIntoViewIfNeeded();
+  const box = await k.boundingBox();
+  const { kCols, kValue } = await page.evaluate(() => {
+    const step = window.attentionExplorer.trace.step('k');
+    return { kCols: step.cols, kValue: step.data[6 * step.cols + 2] };
+  });
+  const cell = box.width / kCols;
+  await page.mouse.move(box.x + 2.5 * cell, box.y + 6.5 * cell);
+  await tip.waitFor({ state: 'visible' });
+  const hovered = await tip.textContent();
+  const hoveredValue = Number(hovered.match(/K\[6, 2\] = (-?[\d.]+)/)?.[1]);
+  assert.ok(Math.abs(hoveredValue - kValue) < 1e-3, `tooltip "${hovered}" vs engine ${kValue}`);
   await context.close();
 });
 

@@ -26,7 +26,10 @@ export function typing() {
   return still > 0;
 }
 
-/** Duration in ms, or 0 under reduced motion and inside withoutMotion(). */
+/**
+ * Duration in ms, or 0 under reduced motion and inside withoutMotion() (asked first: reading
+ * the query's `matches` evaluates it anew, about 0.15 ms a keystroke at 32 tokens).
+ */
 export function duration(ms) {
-  return reducedMotion() || still > 0 ? 0 : ms;
+  return still > 0 || reducedMotion() ? 0 : ms;
 }
