@@ -178,23 +178,35 @@ test('the matrices view at 32 tokens: at most 1,024 SVG cells, X … O as images
   assert.equal(await nodes(page, '[data-role=matrices] text.cell-number'), 0);
   assert.equal(await nodes(page, '[data-role=matrices] g.operand[data-step="q"] rect.band'), 8, 'Q’s head bands');
   // Hover over X[5, 3]: the tooltip gives the engine's value there.
-  const image = page.locator('[data-role=matrices] g.operand[data-step="x"] foreignObject.pixels');
-  await image.scrollIntoViewIfNeeded();
-  const box = await image.boundingBox();
-  const { cols, value } = await page.evaluate(() => {
-    const x = window.attentionExplorer.trace.step('x');
-    return { cols: x.cols, value: x.data[5 * x.cols + 3] };
-  });
+  const hover = await hoverPicture(page, 'foreignObject.pixels', 'x', 'X', 5, 3);
+  assert.ok(Math.abs(hover.shown - hover.value) < 1e-3, `tooltip "${hover.text}" vs engine ${hover.value}`);
+  await context.close();
+});
+
+/**
+ * Moves the pointer over cell (i, j) of the matrices view's picture of `step` (its element
+ * `holder`, e.g. rect.picture), named `title` in tooltips: { text: the tooltip, shown: the value
+ * it names, value: the engine's }.
+ */
+async function hoverPicture(page, holder, step, title, i, j) {
+  const picture = page.locator(`[data-role=matrices] g.operand[data-step="${step}"] ${holder}`);
+  await picture.scrollIntoViewIfNeeded();
+  const box = await picture.boundingBox();
+  const { cols, value } = await page.evaluate(
+    ([name, i, j]) => {
+      const grid = window.attentionExplorer.trace.step(name);
+      return { cols: grid.cols, value: grid.data[i * grid.cols + j] };
+    },
+    [step, i, j],
+  );
   const cell = box.width / cols;
-  await page.mouse.move(box.x + 3.5 * cell, box.y + 5.5 * cell);
+  await page.mouse.move(box.x + (j + 0.5) * cell, box.y + (i + 0.5) * cell);
   const tip = page.locator('.tooltip');
   await tip.waitFor({ state: 'visible' });
   const text = await tip.textContent();
-  assert.match(text, /X\[5, 3\] = /);
-  const shown = Number(text.match(/X\[5, 3\] = (-?[\d.]+)/)[1]);
-  assert.ok(Math.abs(shown - value) < 1e-3, `tooltip ${shown} vs engine ${value}`);
-  await context.close();
-});
+  const shown = Number(text.match(new RegExp(`${title}\\[${i}, ${j}\\] = (-?[\\d.]+)`))?.[1]);
+  return { text, shown, value };
+}
 
 /** A page (in a context that accepts downloads) settled on the matrices view of an n-word sentence. */
 async function matricesOf(n) {
@@ -546,19 +558,8 @@ test('a picture of the matrices view is one tab stop: arrow keys move a cursor w
   );
   // The pointer over K[6, 2] (K's picture: another part of the image the pictures share): the
   // tooltip names the engine's value there.
-  const k = page.locator('[data-role=matrices] g.operand[data-step="k"] rect.picture');
-  await k.scrollIntoViewIfNeeded();
-  const box = await k.boundingBox();
-  const { kCols, kValue } = await page.evaluate(() => {
-    const step = window.attentionExplorer.trace.step('k');
-    return { kCols: step.cols, kValue: step.data[6 * step.cols + 2] };
-  });
-  const cell = box.width / kCols;
-  await page.mouse.move(box.x + 2.5 * cell, box.y + 6.5 * cell);
-  await tip.waitFor({ state: 'visible' });
-  const hovered = await tip.textContent();
-  const hoveredValue = Number(hovered.match(/K\[6, 2\] = (-?[\d.]+)/)?.[1]);
-  assert.ok(Math.abs(hoveredValue - kValue) < 1e-3, `tooltip "${hovered}" vs engine ${kValue}`);
+  const hover = await hoverPicture(page, 'rect.picture', 'k', 'K', 6, 2);
+  assert.ok(Math.abs(hover.shown - hover.value) < 1e-3, `tooltip "${hover.text}" vs engine ${hover.value}`);
   await context.close();
 });
 
