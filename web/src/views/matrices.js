@@ -49,7 +49,7 @@ const BANDED = new Set(['q', 'k', 'v', 'concat']);
 // Numbers the view prints at most: past them, the matrices with a token axis (X … O, whose
 // size grows with the sentence) show colours only, hover still naming each cell's value. Each
 // number is a <text> that Chromium styles, lays out and paints anew when it changes.
-const SVG_CELL_BUDGET = 1024;
+const NUMBER_BUDGET = 1024;
 const WEIGHTS = new Set(['wQ', 'wK', 'wV', 'wO']);
 
 /** The head each matrix is read for: only the head output is per head. */
@@ -67,7 +67,7 @@ export function drawMatrices(svgElement, trace, { head, width, positionalEncodin
     signedColor(Math.max(0, ...steps.filter((s) => WEIGHTS.has(s.name) === weights).map((s) => stepMaxAbs(s.step))));
   const colors = { weights: shared(true), activations: shared(false) };
   const cells = steps.reduce((sum, { step }) => sum + step.rows * step.cols, 0);
-  const overBudget = cells > SVG_CELL_BUDGET;
+  const overBudget = cells > NUMBER_BUDGET;
   const operands = steps.map(({ name, title, step }) => ({
     id: name,
     step,

@@ -8,8 +8,7 @@ import { colorTable, fillsOf, packed, pixelOf } from './cell-style.js';
 import { arrowStep, put, putAttrs } from './dom.js';
 import { roomFor } from './fit.js';
 
-const MASKED_CSS = '#c8c8c8';
-const MASKED_PIXEL = packed(MASKED_CSS);
+const MASKED_PIXEL = packed('#c8c8c8');
 // Pictures up to this many pixels are painted in the keystroke's own task, so that the frame
 // showing its new token shows them too (32 × 8 takes microseconds); larger ones a task later.
 const NOW_PIXELS = 128 * 128;
@@ -104,15 +103,17 @@ function drawAtlas() {
   const pictures = [...atlas].filter(([image]) => image.isConnected);
   atlas = null;
   if (!pictures.length) return;
-  // Each picture with a copy of its edges around it (but above): scaled up, a picture shows a
-  // sliver past its edges where they do not fall on a pixel, which must be its own colour.
+  // Each picture with a copy of its edge pixels on its left, right and below: scaled up, a
+  // picture shows a sliver past its edges where they do not fall on a pixel, which must be its
+  // own colour.
   const cols = pictures.reduce((sum, [, p]) => sum + p.cols + 2, 0);
   const rows = (atlasRows = roomFor(Math.max(...pictures.map(([, p]) => p.rows)) + 1, atlasRows));
   const pixels = new Uint32Array(rows * cols);
   let left = 0;
   for (const [, p] of pictures) {
     for (let i = 0; i <= p.rows; i++) {
-      const row = p.pixels.subarray(Math.min(i, p.rows - 1) * p.cols, (Math.min(i, p.rows - 1) + 1) * p.cols);
+      const from = Math.min(i, p.rows - 1) * p.cols;
+      const row = p.pixels.subarray(from, from + p.cols);
       pixels.set(row, i * cols + left + 1);
       pixels[i * cols + left] = row[0];
       pixels[i * cols + left + p.cols + 1] = row[p.cols - 1];
@@ -228,6 +229,11 @@ function imageOf(group, m, cell, paint, tooltipAt, source, grid) {
   return listenPicture(group, holder, m, cell, tooltipAt);
 }
 
+/** Removes whatever picture `group` holds (a canvas, or an image with cells) and its cursor. */
+export function removePicture(group) {
+  group.selectAll('foreignObject.pixels, svg.cells-image, path.cell-gaps, rect.picture, rect.cursor').remove();
+}
+
 /**
  * Hover, focus and arrow keys on a picture `holder` in `group`: the tooltip names the cell under
  * the pointer, or under the keyboard's cursor.
@@ -236,7 +242,6 @@ function listenPicture(group, holder, m, cell, tooltipAt) {
   // Listeners made once, reading what the last draw left on the node.
   const node = holder.node();
   node.__hover = { m, cell, tooltipAt };
-  node.figure = null; // (a picture with cells gets one: drawAsImage)
   if (node.__listening) return holder;
   node.__listening = true;
   // One tab stop, as an SVG grid is: arrow keys move a cursor from cell to cell, whose value

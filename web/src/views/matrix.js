@@ -9,15 +9,15 @@ import { afterFrame } from '../frames.js';
 import { fitText, textWidth } from './text.js';
 import { arrowStep, put, putAttrs, setTexts } from './dom.js';
 import { cellText, fillsOf, inkOn } from './cell-style.js';
-import { drawAsImage, drawPooled } from './matrix-image.js';
+import { drawAsImage, drawPooled, removePicture } from './matrix-image.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SVG_CELL_LIMIT = 4096;
 // Past this many cells, a grid too small to print numbers is drawn as one image: thousands of
 // SVG cells cost a keystroke tens of milliseconds and show nothing more.
 const SMALL_CELL_LIMIT = 400;
-// A picture with cells (drawMatrix's `picture`) has cell × cell canvas pixels a cell, up to this
-// many; past them, one pixel a cell.
+// A picture with cells (drawMatrix's `picture`) covers at most this many px; past them, it is
+// one canvas pixel a cell, with no numbers printed.
 const PICTURE_PIXELS = 2048 * 1024;
 // No text under 11 px (a phone's smallest readable size): labels are 11–13 px whatever the
 // cell, and where cells are smaller than a label, only every k-th row or column is labelled.
@@ -175,7 +175,8 @@ export function drawMatrix(g, step, options) {
     drawBands(g, m, cell, cell >= MIN_LABEL_CELL ? options.columnColor : null);
     return m;
   }
-  cellsGroup.selectAll('.pixels, svg.cells-image, path.cell-gaps, rect.picture, g.numbers, rect.cursor').remove();
+  removePicture(cellsGroup);
+  cellsGroup.selectAll('g.numbers').remove();
 
   const delay = delayOf(animation, m.rows, m.cols);
   const t = duration(animation === 'none' ? 350 : 450);
