@@ -234,26 +234,61 @@ val ModelHandle::evaluate(int count) {
   return out;
 }
 
-bool ModelHandle::trace(const val& tokens) {
+train::Model<float>* ModelHandle::ModelFor(const val& tokens, std::vector<int>* ids) {
   train::Model<float>* m = model();
   if (m == nullptr) {
     Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
-    return false;
+    return nullptr;
   }
-  const std::vector<int> ids = emscripten::convertJSArrayToNumberVector<int>(tokens);
+  *ids = emscripten::convertJSArrayToNumberVector<int>(tokens);
+  for (size_t i = 0; i < ids->size(); ++i) {
+    const int id = (*ids)[i];
+    if (id < 0 || id >= static_cast<int>(vocabulary_.size())) {
+      Fail(ErrorCode::kInvalidArgument, "tokens[" + std::to_string(i) + "]",
+           "tokens[" + std::to_string(i) + "] (" + std::to_string(id) +
+               ") must be a token id from 0 to " + std::to_string(vocabulary_.size() - 1));
+      return nullptr;
+    }
+  }
+  return m;
+}
+
+bool ModelHandle::trace(const val& tokens) {
+  std::vector<int> ids;
+  train::Model<float>* m = ModelFor(tokens, &ids);
+  if (m == nullptr) return false;
   std::vector<std::string> labels;
   labels.reserve(ids.size());
-  for (size_t i = 0; i < ids.size(); ++i) {
-    if (ids[i] < 0 || ids[i] >= static_cast<int>(vocabulary_.size())) {
-      Fail(ErrorCode::kInvalidArgument, "tokens[" + std::to_string(i) + "]",
-           "tokens[" + std::to_string(i) + "] (" + std::to_string(ids[i]) +
-               ") must be a token id from 0 to " + std::to_string(vocabulary_.size() - 1));
-      return false;
-    }
-    labels.push_back(vocabulary_[static_cast<size_t>(ids[i])]);
-  }
+  for (const int id : ids) labels.push_back(vocabulary_[static_cast<size_t>(id)]);
   status_ = trace_.Run(m, ids, labels);
   return status_.ok();
+}
+
+val ModelHandle::layerInput(const val& tokens, int layer) {
+  trace_.Clear();  // the model runs again: the last trace's activations are gone
+  std::vector<int> ids;
+  train::Model<float>* m = ModelFor(tokens, &ids);
+  if (m == nullptr) return val::null();
+  const int layers = m->config().layers;
+  if (layer < 0 || layer >= layers) {
+    Fail(ErrorCode::kInvalidArgument, "layer",
+         "layer (" + std::to_string(layer) + ") must be an integer from 0 to " +
+             std::to_string(layers - 1));
+    return val::null();
+  }
+  train::Batch batch;
+  batch.size = 1;
+  batch.length = static_cast<int>(ids.size());
+  batch.tokens = ids;
+  status_ = m->ForwardThrough(batch, layer);
+  if (!status_.ok()) return val::null();
+  int width = 0;
+  const float* x = AttentionInput(*m, layer, &width);
+  val out = val::object();
+  out.set("rows", batch.length);
+  out.set("cols", width);
+  out.set("data", val(emscripten::typed_memory_view(static_cast<size_t>(batch.length) * width, x)));
+  return out;
 }
 
 val ModelHandle::traceStep(const std::string& name, int layer, int head) {

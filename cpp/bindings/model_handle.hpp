@@ -47,6 +47,11 @@ class ModelHandle {
   bool trace(const emscripten::val& tokens);
   emscripten::val traceSummary() const { return trace_.Summary(); }
   emscripten::val traceStep(const std::string& name, int layer, int head);
+  // What layer `layer`'s attention reads for token ids (Int32Array), as trace()'s x of that
+  // layer, with the model run only through that layer (Model::ForwardThrough): no logits over
+  // the vocabulary, no Trace of any layer. { rows, cols, data } with data a Float32Array VIEW
+  // valid until the next call; null on error. Clears the last trace.
+  emscripten::val layerInput(const emscripten::val& tokens, int layer);
 
   // What the training playground reads (model_handle_inspect.cpp); each runs the model, so the
   // last trace is cleared. Task models only; null on error.
@@ -90,6 +95,9 @@ class ModelHandle {
   void FailNoTrainer(const std::string& call);
   // The error of a corpus-model call on a task model; true when the model is a corpus model.
   bool RequireCorpus(const std::string& call);
+  // The model and `tokens` as ids (Int32Array), each checked against the vocabulary; null after
+  // recording the error (no model, or the first id out of range).
+  train::Model<float>* ModelFor(const emscripten::val& tokens, std::vector<int>* ids);
 
   std::unique_ptr<train::Trainer> trainer_;  // the weights, the optimizer, the task's examples
   // A corpus language model instead: its weights and the vocabulary that reads its text.

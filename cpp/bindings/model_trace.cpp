@@ -47,6 +47,15 @@ Matrix TensorMatrix(const train::Model<float>& model, TensorKind kind, int layer
   return Matrix();
 }
 
+const float* AttentionInput(const train::Model<float>& model, int layer, int* width) {
+  // LN₁ of the block input, or the input itself without LayerNorm.
+  const float* x = model.Activation("ln1", layer, width);
+  if (x != nullptr) return x;
+  return layer == 0 ? model.Activation("embedding", -1, width)
+                    : model.Activation(model.config().has_ffn() ? "residual2" : "residual1",
+                                       layer - 1, width);
+}
+
 void ModelTrace::Clear() {
   model_ = nullptr;
   labels_.clear();
@@ -79,13 +88,8 @@ Status ModelTrace::Run(train::Model<float>* model, const std::vector<int>& token
   const int n = batch.length;
   std::vector<Trace> layers(static_cast<size_t>(mc.layers));
   for (int l = 0; l < mc.layers; ++l) {
-    // What the attention reads: LN₁ of the block input, or the input itself without LayerNorm.
     int width = 0;
-    const float* x = model->Activation("ln1", l, &width);
-    if (x == nullptr) {
-      x = l == 0 ? model->Activation("embedding", -1, &width)
-                 : model->Activation(mc.has_ffn() ? "residual2" : "residual1", l - 1, &width);
-    }
+    const float* x = AttentionInput(*model, l, &width);
     Input input;
     input.tokens = labels;
     input.given.x = Eigen::Map<const Matrix>(x, n, width);

@@ -44,4 +44,8 @@ class ModelTrace {
 // A model's parameter tensor as a Matrix [rows × cols] (biases and gains [1 × width]).
 Matrix TensorMatrix(const train::Model<float>& model, train::TensorKind kind, int layer);
 
+// What layer `layer`'s attention reads in the model's last Forward (or ForwardThrough that
+// layer): its LN₁ output, or without LayerNorm the layer's input, [T × width]; nullptr before one.
+const float* AttentionInput(const train::Model<float>& model, int layer, int* width);
+
 }  // namespace attention::bindings

@@ -75,6 +75,49 @@ TEST(TrainModel, BackwardNeedsAForwardWithTargets) {
   EXPECT_EQ(model.Backward().field(), "targets");  // the failed Forward left nothing to use
 }
 
+// ForwardThrough(l) runs Forward's passes up to block l: the same activations there, bit for
+// bit; nothing of the later blocks or the logits; nothing for Backward; a bad layer refused.
+TEST(TrainModel, ForwardThroughALayerIsForwardsFirstPasses) {
+  const ModelConfig c = Small();
+  Model<float> full(c);
+  full.InitParameters(7);
+  ASSERT_TRUE(full.Forward(Valid()).ok());
+  const int n = 2 * 5;
+  auto copy = [n](const Model<float>& m, const char* step, int layer) {
+    int width = 0;
+    const float* data = m.Activation(step, layer, &width);
+    return data == nullptr ? std::vector<float>() : std::vector<float>(data, data + n * width);
+  };
+  for (int last = -1; last < c.layers; ++last) {
+    Model<float> part(c);
+    part.InitParameters(7);
+    // Marks in the buffers: what ForwardThrough does not compute keeps them.
+    ASSERT_TRUE(part.Forward(Valid()).ok());
+    Batch other = Valid();
+    for (int& t : other.tokens) t = (t + 1) % 6;
+    ASSERT_TRUE(part.ForwardThrough(other, last).ok());
+    Model<float> reference(c);
+    reference.InitParameters(7);
+    ASSERT_TRUE(reference.Forward(other).ok());
+    EXPECT_EQ(copy(part, "embedding", -1), copy(reference, "embedding", -1));
+    for (int l = 0; l <= last; ++l) {
+      for (const char* step :
+           {"ln1", "q", "concat", "attention", "residual1", "ffnOut", "residual2"}) {
+        EXPECT_EQ(copy(part, step, l), copy(reference, step, l)) << step << " of layer " << l;
+      }
+    }
+    // The logits are the first Forward's still: ForwardThrough computed none.
+    EXPECT_EQ(copy(part, "logits", -1), copy(full, "logits", -1)) << "through layer " << last;
+    EXPECT_EQ(part.Backward().field(), "targets");
+  }
+  Model<float> model(c);
+  EXPECT_EQ(model.ForwardThrough(Valid(), c.layers).field(), "layer");
+  EXPECT_EQ(model.ForwardThrough(Valid(), -2).field(), "layer");
+  Batch bad = Valid();
+  bad.tokens[0] = 99;
+  EXPECT_EQ(model.ForwardThrough(bad, 0).field(), "tokens[0]");
+}
+
 TEST(TrainModel, UniformAttentionAtTinyWeights) {
   ModelConfig c = Small();
   c.init_std = 1e-6;  // scores ≈ 0: every visible key weighs 1 / (i + 1)

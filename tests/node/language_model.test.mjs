@@ -147,6 +147,33 @@ test('trace reads text with the vocabulary: the text’s symbols, ids, unknown f
   });
 });
 
+test('layerInput is the trace’s x of a layer, the model run only through it; a bad layer or token is refused', () => {
+  for (const file of [charFile, wordFile]) {
+    withModel(file, (model) => {
+      const text = model.vocabularyLevel === 'word' ? 'The dog sat on a mat' : '床前明月光';
+      const { ids } = model.encode(text);
+      const before = model.predict({ tokens: ids });
+      for (let layer = 0; layer < model.config.layers; layer++) {
+        const x = model.trace({ tokens: ids }, { layer, steps: ['x'] }).step('x');
+        const input = model.layerInput({ tokens: ids }, layer);
+        assert.deepEqual([input.rows, input.cols], [ids.length, model.config.dModel]);
+        assert.deepEqual(input.data, x.data, `layer ${layer}`);
+        // Text is read as encode() reads it.
+        assert.deepEqual(model.layerInput({ text }, layer).data, x.data);
+      }
+      // Whatever ran last, the next trace and prediction are the whole model's.
+      assert.deepEqual(model.predict({ tokens: ids }), before);
+      for (const layer of [-1, model.config.layers, 1.5, '0']) {
+        throwsAttention(() => model.layerInput({ tokens: ids }, layer), { code: 'INVALID_ARGUMENT', field: 'layer' });
+      }
+      throwsAttention(() => model.layerInput({ tokens: [model.vocabulary.length] }, 0), {
+        code: 'INVALID_ARGUMENT',
+        field: 'tokens[0]',
+      });
+    });
+  }
+});
+
 test('predict: softmax(logits / T) of the last position over the whole vocabulary, top k of them', () => {
   withModel(charFile, (model) => {
     const text = '床前明月光，疑';

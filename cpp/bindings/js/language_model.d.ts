@@ -72,11 +72,13 @@ export interface LabelledHead {
  * A model file whose configuration says vocabulary "character" or "word" (engine.loadModel
  * returns one). Call dispose() when done.
  */
-export interface LanguageModel extends Omit<TrainedModel, 'trace' | 'evaluate'> {
+export interface LanguageModel extends Omit<TrainedModel, 'trace' | 'evaluate' | 'layerInput'> {
   readonly vocabularyLevel: 'character' | 'word';
   encode(text: string, options?: { keep?: Keep }): Encoded;
   trace(input: LanguageModelInput, options?: { steps?: string[]; keep?: Keep }): ModelTrace & ReadFields;
   trace(input: LanguageModelInput, options: { layer: number; steps?: string[]; keep?: Keep }): LayerTrace & ReadFields;
+  /** As TrainedModel.layerInput; text is read with the model's vocabulary (its first contextLength tokens). */
+  layerInput(input: LanguageModelInput, layer: number): { rows: number; cols: number; data: Float32Array };
   /** The next token after the input (text keeps its last contextLength tokens). */
   predict(
     input: LanguageModelInput,

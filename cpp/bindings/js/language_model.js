@@ -136,6 +136,16 @@ export class LanguageModel extends TrainedModel {
     return this.#traceOf(readInput(input, this.#maxTextBytes), keepsEnd(keep), { layer, steps });
   }
 
+  /** As TrainedModel.layerInput, reading text with the model's vocabulary (its first contextLength tokens). */
+  layerInput(input, layer) {
+    if (!Number.isInteger(layer)) throw invalid('layer', `layer (${describe(layer)}) must be an integer`);
+    const read = readInput(input, this.#maxTextBytes);
+    if (read.text === undefined) return super.layerInput(read, layer);
+    const { ids } = this.encode(read.text);
+    if (!ids.length) throw invalid('text', 'text has no token to read: it is empty or only white space');
+    return this.layerInputOf(ids, layer);
+  }
+
   #traceOf(input, keepEnd, options) {
     if (input.text !== undefined) {
       return this.traceWith((handle) => {

@@ -209,6 +209,11 @@ export interface TrainedModel extends ModelCommon {
   readonly config: Readonly<Record<string, number | boolean | string>>;
   trace(input: ModelInput, options?: { steps?: string[] }): ModelTrace;
   trace(input: ModelInput, options: { layer: number; steps?: string[] }): LayerTrace;
+  /**
+   * What layer `layer`'s attention reads for `input`: the `x` of trace(input, { layer }), with
+   * the model run only through that layer (no logits, no attention traced).
+   */
+  layerInput(input: ModelInput, layer: number): { rows: number; cols: number; data: Float32Array };
 }
 
 export const TASKS: readonly TaskName[];

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "attention/train/model.hpp"
+#include "format.hpp"
 #include "model_buffers.hpp"
 #include "ops.hpp"
 
@@ -18,28 +19,40 @@ T ScoreScale(const ModelConfig& config) {
 }  // namespace
 
 template <typename T>
-Status Model<T>::Forward(const Batch& batch) {
+Status Model<T>::ForwardThrough(const Batch& batch, int last_layer) {
   Buffers& b = *buffers_;
-  b.targets.clear();  // until this Forward succeeds, Backward has nothing to differentiate
+  b.targets.clear();  // until a Forward succeeds, Backward has nothing to differentiate
   Status status = ValidateBatch(config_, batch);
   if (!status.ok()) return status;
+  if (last_layer < -1 || last_layer >= config_.layers) {
+    return Status(
+        ErrorCode::kInvalidArgument, "layer",
+        Format("layer (%d) must be an integer from -1 to %d", last_layer, config_.layers - 1));
+  }
   Allocate(batch.size, batch.length);
   b.tokens = batch.tokens;
   b.loss_weights = batch.loss_weights;
   std::fill(b.stats.begin(), b.stats.end(), AttentionStats{});
-  Activations<T>& a = b.acts;
-  const int n = batch.size * batch.length;
-  const int c = config_.d_model;
-  const int v = config_.vocab_size;
-
   // Pass 1: token embedding + positional encoding → [N × C].
   const T* positions = config_.positional == PositionalKind::kLearned
                            ? Param(TensorKind::kPositionEmbedding)
                            : b.positions.data();
-  EmbeddingForward(a.embedding, b.tokens.data(), Param(TensorKind::kTokenEmbedding), positions, n,
-                   batch.length, c);
+  EmbeddingForward(b.acts.embedding, b.tokens.data(), Param(TensorKind::kTokenEmbedding), positions,
+                   batch.size * batch.length, batch.length, config_.d_model);
   // Pass 2: the blocks.
-  for (int l = 0; l < config_.layers; ++l) ForwardLayer(l);
+  for (int l = 0; l <= last_layer; ++l) ForwardLayer(l);
+  return Status::Ok();
+}
+
+template <typename T>
+Status Model<T>::Forward(const Batch& batch) {
+  Status status = ForwardThrough(batch, config_.layers - 1);
+  if (!status.ok()) return status;
+  Buffers& b = *buffers_;
+  Activations<T>& a = b.acts;
+  const int n = batch.size * batch.length;
+  const int c = config_.d_model;
+  const int v = config_.vocab_size;
   // Pass 3: final LayerNorm, logits = final · Uᵀ [N × V] (U = token embedding when tied).
   const T* last = LayerInput(config_.layers);
   const T* final_in = last;
@@ -195,10 +208,11 @@ void Model<T>::BackwardLayer(int l) {
   }
 }
 
-#define ATTENTION_TRAIN_PASSES(T)                  \
-  template Status Model<T>::Forward(const Batch&); \
-  template void Model<T>::ForwardLayer(int);       \
-  template Status Model<T>::Backward();            \
+#define ATTENTION_TRAIN_PASSES(T)                              \
+  template Status Model<T>::ForwardThrough(const Batch&, int); \
+  template Status Model<T>::Forward(const Batch&);             \
+  template void Model<T>::ForwardLayer(int);                   \
+  template Status Model<T>::Backward();                        \
   template void Model<T>::BackwardLayer(int);
 
 ATTENTION_TRAIN_PASSES(float)

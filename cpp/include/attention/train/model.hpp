@@ -96,6 +96,11 @@ class Model {
   // targets, loss() is the weighted mean cross-entropy; a non-finite loss is an error
   // (kNonFinite, field "loss"): training diverged.
   Status Forward(const Batch& batch);
+  // Forward's first passes only: the embedding and blocks 0 … last_layer (−1: the embedding
+  // only), whose activations are then readable as after Forward. No logits over the vocabulary
+  // and no loss; Backward has nothing to differentiate until the next Forward. For what reads
+  // one layer's input: the explorer on a trained model's layer, a keystroke at a time.
+  Status ForwardThrough(const Batch& batch, int last_layer);
   T loss() const { return loss_; }
   // Sets every gradient to 0.
   void ZeroGradients();
