@@ -276,6 +276,55 @@ for (const [key, text, unknownText] of [
   });
 }
 
+// Issue 11 §6 with a trained model: a keystroke's trace was asked of the worker after the model
+// panel's view, and loaded in a second message (45–75 ms a keystroke in bench/page-keystroke.mjs
+// --model brown). Now the model is loaded on the page's thread too, where the trace is computed
+// and drawn in the keystroke's own task; the worker computes only the panel's view.
+test(
+  'a keystroke with a trained model computes its trace on the page; the worker computes the model panel',
+  { skip: notBuilt('brown') },
+  async () => {
+    const model = engine.loadModel(readFileSync(shipped('brown')));
+    try {
+      const { page, context, problems } = await open(
+        `?model=brown&view=softmax&step=7&s=${encodeURIComponent('the jury said a')}`,
+      );
+      await page.waitForSelector('.model-cell');
+      assert.deepEqual(await page.evaluate(() => window.attentionExplorer.engine.modelsOnPage()), ['brown']);
+      await idle(page);
+      // Every message the page sends its engine's worker from here on (their type).
+      await page.evaluate(() => {
+        window.__sent = [];
+        const post = Worker.prototype.postMessage;
+        Worker.prototype.postMessage = function send(message, ...rest) {
+          window.__sent.push(message?.type);
+          return post.call(this, message, ...rest);
+        };
+      });
+      await page.focus('[data-role=sentence]');
+      await page.keyboard.press('End');
+      await page.keyboard.press('n');
+      await idle(page);
+      const sent = await page.evaluate(() => window.__sent.filter((type) => type !== 'dispose'));
+      assert.deepEqual(sent, ['modelView'], 'the worker computes the panel only');
+      assert.equal(await page.evaluate(() => window.attentionExplorer.trace.onPage), true);
+      // What both drew is the new text's, as node computes it.
+      const text = 'the jury said an';
+      await assertGridMatches(page, model, { text });
+      await assertExplorerShows(page, model, { text }, 0, 0);
+      // A layer of the other model is the worker's until the page has that one too.
+      await page.selectOption('[data-role=model]', 'tang');
+      await page.waitForSelector('.model-cell');
+      await idle(page); // the panel has asked the worker to load it
+      assert.deepEqual(await page.evaluate(() => window.attentionExplorer.engine.modelsOnPage()), ['brown', 'tang']);
+      assert.deepEqual(problems, []);
+      await context.close();
+    } finally {
+      model.dispose();
+    }
+  },
+);
+
 test('URL round trip: model, layer, head and text come back on reload', { skip: notBuilt('tang') }, async () => {
   const model = engine.loadModel(readFileSync(shipped('tang')));
   try {

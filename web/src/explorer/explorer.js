@@ -212,9 +212,18 @@ export function createExplorer(root, o) {
     latestModel = mine;
     opened = models
       .ready(state.model)
-      .then(() => {
+      .then((summary) => {
         if (latestModel !== mine) return undefined;
-        const opening = o.engine.open(modelTraceOptions(state));
+        // What this state draws comes with the trace, as for random weights (compute): loaded
+        // after it, it was a second round trip to the worker, queued behind the model panel's
+        // (about 20 ms a keystroke at 8 tokens). The sizes are the model's; the token count is
+        // the page's estimate (the worker encodes the text), which only the picked cell and the
+        // softmax view's query row depend on: where it is wrong, prepare() loads the rest.
+        const n = Math.max(1, Math.min(summary.contextLength, tokenizeSentence(state.sentence, 'words').length));
+        const sizes = { heads: summary.heads, nQuery: n, nKey: n, cross: false, dModel: summary.dModel };
+        sizes.dK = summary.config.dK || summary.dModel / summary.heads; // 0: the default
+        sizes.flops = { outputProjection: 1 };
+        const opening = o.engine.open(modelTraceOptions(state), requestsFor(sizes, state));
         latest = opening;
         return opening.ready.then(() => {
           if (latest !== opening) return;

@@ -36,12 +36,27 @@ export function fitsOnPage(options) {
   return d * d * (2 * n + 2 * m) + 2 * n * m * d <= PAGE_COST;
 }
 
+// A trained model is loaded on the page's thread too when one of its layers' traces, at its whole
+// context through its last layer, costs at most this many multiply-adds (the model run up to the
+// layer, then the explorer's ten steps): 30 M for the shipped models at 64 tokens, 3.6 ms here.
+export const MODEL_PAGE_COST = 32_000_000;
+
+/** Whether a trained model (modelLoad's summary) is cheap enough for the page's thread. */
+export function modelFitsOnPage({ layers, dModel: d, contextLength: t, config = {} }) {
+  const dFF = config.attentionOnly ? 0 : Number(config.dFF) || 4 * d; // 0: the default
+  const cost = t * layers * (4 * d * d + 2 * d * dFF) + 4 * t * d * d + 2 * t * t * d;
+  return cost > 0 && cost <= MODEL_PAGE_COST;
+}
+
 const caller = (call) => (type, payload) => call(type, payload).catch((error) => Promise.reject(errorOf(error)));
 
 export class RemoteEngine {
   #call;
   #page = null;
   #next = 1;
+  #pageModels = new Map(); // name → true: loaded on the page's thread as in the worker
+  #loading = new Map(); // name → the latest load or dispose of it
+  #pending = Promise.resolve();
 
   /**
    * transport: { call(type, payload) → Promise, limits, worker }; page: the same service on the
@@ -64,7 +79,8 @@ export class RemoteEngine {
    */
   open(options, requests = []) {
     const id = this.#next++;
-    const onPage = Boolean(this.#page) && fitsOnPage(options);
+    const onPage =
+      Boolean(this.#page) && (options.model ? this.#pageModels.has(options.model.name) : fitsOnPage(options));
     const call = onPage ? this.#page : this.#call;
     const trace = new RemoteTrace(call, id, call('open', { id, options, requests }), requests);
     /** Whether this trace lives on the page's thread (beside a worker). */
@@ -72,9 +88,47 @@ export class RemoteEngine {
     return trace;
   }
 
-  /** A request to the service's trained models (models/service.js): modelLoad, modelView, … */
+  /**
+   * A request to the service's trained models (models/service.js): modelLoad, modelView, … A
+   * model loaded in the worker is loaded on the page's thread too, once the page is idle, if it
+   * fits there (modelFitsOnPage): the explorer's trace of one of its layers is then computed and
+   * drawn in the keystroke's own task, as a small trace of random weights is, while the model
+   * panel's view of the same keystroke runs in the worker (a round trip and a second frame
+   * were about 15 ms of every keystroke with the English prose model).
+   */
   ask(type, payload) {
-    return this.#call(type, payload);
+    const answer = this.#call(type, payload);
+    if (this.#page && (type === 'modelLoad' || type === 'modelDispose')) {
+      // The page's copy is the worker's model no more: it answers no trace until loaded again.
+      this.#pageModels.delete(payload.name);
+      const mine = {};
+      this.#loading.set(payload.name, mine);
+      const current = () => this.#loading.get(payload.name) === mine;
+      const done = answer
+        .then((summary) => {
+          if (type === 'modelDispose') return this.#page('modelDispose', payload);
+          if (!modelFitsOnPage(summary)) return this.#page('modelDispose', payload);
+          return whenIdle().then(() => {
+            if (!current()) return undefined;
+            return this.#page('modelLoad', payload).then(() => {
+              if (current()) this.#pageModels.set(payload.name, true);
+            });
+          });
+        })
+        .catch(() => {}); // the worker's answer carries the error; the page keeps no copy
+      this.#pending = Promise.all([this.#pending, done]);
+    }
+    return answer;
+  }
+
+  /** Resolves once the trained models being loaded on the page's thread are (tests, benchmarks). */
+  async modelsOnPage() {
+    let seen;
+    do {
+      seen = this.#pending;
+      await seen;
+    } while (seen !== this.#pending);
+    return [...this.#pageModels.keys()];
   }
 
   /**
@@ -86,6 +140,13 @@ export class RemoteEngine {
     if (!page) return { ...worker, worker, page: null };
     return { inUse: worker.inUse + page.inUse, memory: worker.memory + page.memory, worker, page };
   }
+}
+
+/** Resolves when the page is idle (or in a second at most): loading a model takes its thread ~70 ms. */
+function whenIdle() {
+  return new Promise((resolve) =>
+    typeof requestIdleCallback === 'function' ? requestIdleCallback(resolve, { timeout: 1000 }) : setTimeout(resolve),
+  );
 }
 
 export class RemoteTrace {

@@ -44,6 +44,7 @@ export function withLanguageAPI(model) {
     contextLength: model.contextLength,
     parameterCount: model.parameterCount,
     trace: (input, options) => model.trace(input, options),
+    layerInput: (input, layer) => model.layerInput(input, layer),
     dispose: () => model.dispose(),
     encode(text) {
       const ids = idsOf(model, { text });

@@ -115,6 +115,10 @@ export function createModelPanel(root, store, engine) {
       notice(null);
       return;
     }
+    // Asked a task later, after the explorer's trace of the same keystroke (opened in this task's
+    // microtasks): the worker answers in order, and the step being typed into is drawn first.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    if (mine !== run) return;
     let view;
     try {
       view = await engine.ask('modelView', {
