@@ -15,6 +15,7 @@ const fmt = d3.format('.3~f');
  * @param view modelView's answer: { tokens, layer, block: { name: { rows, cols, data } } }
  */
 export function drawBlock(box, view, { strings: s }) {
+  const canvases = [...box.querySelectorAll('canvas')]; // drawn into again (paint.js)
   box.replaceChildren();
   const last = view.tokens.length - 1;
   for (const name of BLOCK_STEPS) {
@@ -29,7 +30,7 @@ export function drawBlock(box, view, { strings: s }) {
     const cell = Math.max(2, Math.min(6, Math.floor(192 / Math.max(step.cols, 1))));
     // Rows (tokens) at least as tall as a column is wide, and readable at a few tokens.
     const height = Math.max(cell, Math.min(8, Math.floor(96 / Math.max(step.rows, 1))));
-    const canvas = matrixCanvas(step.data, step.rows, step.cols, signedScale(m), cell, height);
+    const canvas = matrixCanvas(step.data, step.rows, step.cols, signedScale(m), cell, height, canvases.shift());
     const row = step.data.subarray(last * step.cols, last * step.cols + Math.min(SHOWN_VALUES, step.cols));
     const values = el('p', 'block-values');
     values.append(

@@ -1,26 +1,36 @@
 // A matrix painted on a canvas, one block of `cell` pixels per value (rows × cols, row-major).
 import * as d3 from 'd3';
 
-const tables = new WeakMap(); // scale → its 256 colours (a grid's 16 heatmaps share one scale)
+// Scale → its 256 colours over its domain, kept by the scale's interpolator where it has one:
+// the block makes a scale a step on every keystroke (signedScale of the step's largest value),
+// and parsing 256 colours for each of its eight steps took 1.5 ms. (Both scales drawn here,
+// signedScale and weightColor, are linear over their domain: the table depends on nothing else.)
+const tables = new WeakMap();
 
 function colorTable(color, low, span) {
-  if (!tables.has(color)) {
+  const key = color.interpolator?.() ?? color;
+  if (!tables.has(key)) {
     const table = new Uint8Array(256 * 3);
     for (let k = 0; k < 256; k++) {
       const { r, g, b } = d3.rgb(color(low + (span * k) / 255));
       table.set([r, g, b], 3 * k);
     }
-    tables.set(color, table);
+    tables.set(key, table);
   }
-  return tables.get(color);
+  return tables.get(key);
 }
 
-export function matrixCanvas(data, rows, cols, color, cell = 4, cellHeight = cell) {
+/**
+ * `canvas` (a new one if none) showing a rows × cols matrix. A keystroke redraws the model panel:
+ * its sixteen canvases are kept (the grid's and the block's, grid.js and block.js), since a new
+ * canvas's context cost 0.1 ms each.
+ */
+export function matrixCanvas(data, rows, cols, color, cell = 4, cellHeight = cell, canvas = null) {
   // One pixel per value, scaled by CSS: filling rectangles with colour strings took 100 ms for
   // a 4-layer model's grid and block. Colours come from a 256-step table of the scale.
-  const canvas = document.createElement('canvas');
-  canvas.width = cols;
-  canvas.height = rows;
+  canvas ??= document.createElement('canvas');
+  if (canvas.width !== cols) canvas.width = cols;
+  if (canvas.height !== rows) canvas.height = rows;
   canvas.style.width = `${cols * cell}px`;
   canvas.style.height = `${rows * cellHeight}px`;
   const domain = color.domain();
