@@ -2,6 +2,7 @@
 // layers × heads grid, the explorer opened on a layer and head, next token and continue, unknown
 // tokens, cut text, a bad file, and the URL; every number compared with the same model run in node.
 import { test, before, after } from 'node:test';
+import * as d3 from 'd3';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -312,6 +313,25 @@ test(
       const text = 'the jury said an';
       await assertGridMatches(page, model, { text });
       await assertExplorerShows(page, model, { text }, 0, 0);
+      // The panel's heatmaps are images (each canvas was a compositing layer: 4.5 ms of every
+      // frame's commit), each pixel its weight's colour from the scale's table of 256 (paint.js).
+      assert.equal(await page.locator('.models canvas').count(), 0);
+      const shown = await page.evaluate(async () => {
+        const button = document.querySelector('.model-cell[data-layer="1"][data-head="2"]');
+        const image = button.querySelector('img');
+        await image.decode();
+        const canvas = document.createElement('canvas');
+        [canvas.width, canvas.height] = [image.naturalWidth, image.naturalHeight];
+        const context = canvas.getContext('2d');
+        context.drawImage(image, 0, 0);
+        const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+        return { size: canvas.width, weights: Array.from(button.weights), rgba: Array.from(data) };
+      });
+      assert.equal(shown.size, text.split(' ').length);
+      shown.weights.forEach((w, k) => {
+        const { r, g, b } = d3.rgb(d3.interpolateYlGnBu(Math.round(w * 255) / 255));
+        assert.deepEqual(shown.rgba.slice(4 * k, 4 * k + 4), [r, g, b, 255], `pixel ${k} (weight ${w})`);
+      });
       // A layer of the other model is the worker's until the page has that one too.
       await page.selectOption('[data-role=model]', 'tang');
       await page.waitForSelector('.model-cell');

@@ -4,7 +4,7 @@
 import * as d3 from 'd3';
 import { signedScale, maxAbs } from '../scales.js';
 import { BLOCK_STEPS } from './steps.js';
-import { el, matrixCanvas, visible } from './paint.js';
+import { el, matrixImage, visible } from './paint.js';
 
 const SHOWN_VALUES = 8; // the last token's first values, written out
 
@@ -15,7 +15,7 @@ const fmt = d3.format('.3~f');
  * @param view modelView's answer: { tokens, layer, block: { name: { rows, cols, data } } }
  */
 export function drawBlock(box, view, { strings: s }) {
-  const canvases = [...box.querySelectorAll('canvas')]; // drawn into again (paint.js)
+  const images = [...box.querySelectorAll('img')]; // drawn into again (paint.js)
   box.replaceChildren();
   const last = view.tokens.length - 1;
   for (const name of BLOCK_STEPS) {
@@ -30,7 +30,7 @@ export function drawBlock(box, view, { strings: s }) {
     const cell = Math.max(2, Math.min(6, Math.floor(192 / Math.max(step.cols, 1))));
     // Rows (tokens) at least as tall as a column is wide, and readable at a few tokens.
     const height = Math.max(cell, Math.min(8, Math.floor(96 / Math.max(step.rows, 1))));
-    const canvas = matrixCanvas(step.data, step.rows, step.cols, signedScale(m), cell, height, canvases.shift());
+    const image = matrixImage(step.data, step.rows, step.cols, signedScale(m), cell, height, images.shift());
     const row = step.data.subarray(last * step.cols, last * step.cols + Math.min(SHOWN_VALUES, step.cols));
     const values = el('p', 'block-values');
     values.append(
@@ -38,7 +38,7 @@ export function drawBlock(box, view, { strings: s }) {
       el('code', null, `[${Array.from(row, fmt).join(', ')}${step.cols > SHOWN_VALUES ? ', …' : ''}]`),
       el('span', 'block-range', ` · ${s.range(fmt(d3.min(step.data)), fmt(d3.max(step.data)))}`),
     );
-    figure.append(caption, canvas, el('p', 'block-text', text), values);
+    figure.append(caption, image, el('p', 'block-text', text), values);
     box.append(figure);
   }
 }

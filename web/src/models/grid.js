@@ -1,7 +1,7 @@
 // The model view (issue 12 §3, as BertViz's): a layers × heads grid of small heatmaps of the
 // attention weights for the typed text, each with its head's measured label and score. A click
 // opens that layer and head in the ten-step explorer.
-import { el, matrixCanvas, weightColor } from './paint.js';
+import { el, matrixImage, weightColor } from './paint.js';
 
 /**
  * @param box the grid's element (emptied)
@@ -13,7 +13,7 @@ export function drawGrid(box, view, { strings: s, layer, head, onPick }) {
   const heads = view.weights[0]?.length ?? 0;
   const cell = Math.max(2, Math.min(8, Math.floor(96 / Math.max(1, t))));
   const labelOf = new Map(view.labels.map((l) => [`${l.layer}:${l.head}`, l]));
-  const canvases = [...box.querySelectorAll('canvas')]; // drawn into again (paint.js)
+  const images = [...box.querySelectorAll('img')]; // drawn into again (paint.js)
   box.replaceChildren();
   box.style.setProperty('--heads', heads);
   view.weights.forEach((layerWeights, l) => {
@@ -33,7 +33,7 @@ export function drawGrid(box, view, { strings: s, layer, head, onPick }) {
       const score = label?.label ? ` ${label.score.toFixed(2)}` : '';
       button.title = `${s.layerHead(l, h)}: ${name}${score}`;
       button.setAttribute('aria-label', button.title);
-      button.append(matrixCanvas(weights, t, t, weightColor, cell, cell, canvases.shift()));
+      button.append(matrixImage(weights, t, t, weightColor, cell, cell, images.shift()));
       button.append(el('span', 'model-cell-caption', `${h + 1}`), el('span', 'model-cell-label', `${name}${score}`));
       button.addEventListener('click', () => onPick(l, h));
       box.append(button);

@@ -1,5 +1,6 @@
-// A matrix painted on a canvas, one block of `cell` pixels per value (rows × cols, row-major).
+// A matrix as an image, one block of `cell` pixels per value (rows × cols, row-major).
 import * as d3 from 'd3';
+import { bmpURL } from '../views/bmp.js';
 
 // Scale → its 256 colours over its domain, kept by the scale's interpolator where it has one:
 // the block makes a scale a step on every keystroke (signedScale of the step's largest value),
@@ -20,37 +21,37 @@ function colorTable(color, low, span) {
   return tables.get(key);
 }
 
+// A value that is not finite (none in a model that loaded: its weights are checked) shows grey.
+const NOT_FINITE = 0xffc8c8c8;
+
 /**
- * `canvas` (a new one if none) showing a rows × cols matrix. A keystroke redraws the model panel:
- * its sixteen canvases are kept (the grid's and the block's, grid.js and block.js), since a new
- * canvas's context cost 0.1 ms each.
+ * An <img> (`image`, else a new one) showing a rows × cols matrix, one pixel per value scaled by
+ * CSS (filling rectangles with colour strings took 100 ms for a 4-layer model's grid and
+ * block); colours from a 256-step table of the scale. An image, not a canvas: Chromium made each
+ * of the panel's sixteen canvases a compositing layer, 4.5 ms of every frame's commit while a
+ * model is shown (English prose, traced), and a keystroke redraws them all.
  */
-export function matrixCanvas(data, rows, cols, color, cell = 4, cellHeight = cell, canvas = null) {
-  // One pixel per value, scaled by CSS: filling rectangles with colour strings took 100 ms for
-  // a 4-layer model's grid and block. Colours come from a 256-step table of the scale.
-  canvas ??= document.createElement('canvas');
-  if (canvas.width !== cols) canvas.width = cols;
-  if (canvas.height !== rows) canvas.height = rows;
-  canvas.style.width = `${cols * cell}px`;
-  canvas.style.height = `${rows * cellHeight}px`;
+export function matrixImage(data, rows, cols, color, cell = 4, cellHeight = cell, image = null) {
+  image ??= Object.assign(document.createElement('img'), { alt: '' });
+  image.width = cols * cell;
+  image.height = rows * cellHeight;
   const domain = color.domain();
   const low = domain[0];
   const span = domain[domain.length - 1] - low || 1;
   const table = colorTable(color, low, span);
-  const context = canvas.getContext('2d');
-  const image = context.createImageData(cols, rows);
+  // Packed as bmpURL reads them: red in the low byte.
+  const pixels = new Uint32Array(rows * cols);
   for (let k = 0; k < rows * cols; k++) {
     const v = data[k];
-    if (!Number.isFinite(v)) continue; // transparent: no colour stands for a missing value
+    if (!Number.isFinite(v)) {
+      pixels[k] = NOT_FINITE;
+      continue;
+    }
     const t = 3 * Math.max(0, Math.min(255, Math.round(((v - low) / span) * 255)));
-    const pixel = image.data;
-    pixel[4 * k] = table[t];
-    pixel[4 * k + 1] = table[t + 1];
-    pixel[4 * k + 2] = table[t + 2];
-    pixel[4 * k + 3] = 255;
+    pixels[k] = (255 << 24) | (table[t + 2] << 16) | (table[t + 1] << 8) | table[t];
   }
-  context.putImageData(image, 0, 0);
-  return canvas;
+  image.src = bmpURL(pixels, rows, cols);
+  return image;
 }
 
 /** Weights in [0, 1], light to dark (the explorer's heatmap scale). */
