@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine } from './support.mjs';
 import { labelHeads } from '../../dist/engine/engine.js';
-import { LanguageModel } from '../../dist/engine/language_model.js';
+import { LanguageModel, predictionsOf } from '../../dist/engine/language_model.js';
 import { TrainedModel } from '../../dist/engine/training.js';
 import { HEAD_LABEL_THRESHOLDS, previousLinePositions } from '../../dist/engine/head_labels.js';
 import { SPECIALS, corpusModelFile } from './corpus_model_support.mjs';
@@ -196,6 +196,9 @@ test('predict: softmax(logits / T) of the last position over the whole vocabular
         assert.ok(Math.abs(p.probability - reference[p.id]) < 1e-6, `${p.probability} vs ${reference[p.id]}`);
         assert.equal(p.token, model.vocabulary[p.id]);
       }
+      // The same from a trace's last row of logits (what the page's model panel reads).
+      assert.deepEqual(predictionsOf(z, model.vocabulary, temperature, 5), predictions);
+      assert.equal(predictionsOf(z, model.vocabulary, temperature, 0).length, model.vocabulary.length);
     }
     // tokens are the text's own symbols, as in encode and trace; ids give the vocabulary's.
     assert.deepEqual(model.predict('床X').tokens, ['床', 'X']);

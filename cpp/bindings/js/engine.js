@@ -23,6 +23,7 @@ export { DEFAULTS, TOKENIZERS } from './options.js';
 export { LiveTrace } from './trace.js';
 export { TRAINER_DEFAULTS, TRAINER_FIELDS, TASKS } from './training_config.js';
 export { HEAD_LABELS, HEAD_LABEL_THRESHOLDS, LINE_ENDS, labelHeads } from './head_labels.js';
+export { predictionsOf } from './language_model.js';
 
 /** Live traces an engine keeps at most, by default: far above what a page or a notebook holds. */
 const MAX_LIVE_TRACES = 256;

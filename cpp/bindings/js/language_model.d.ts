@@ -101,5 +101,15 @@ export const HEAD_LABELS: readonly HeadLabel[];
 export const HEAD_LABEL_THRESHOLDS: Readonly<Record<HeadLabel, number>>;
 /** The labels of a model trace's heads (its "weights" steps), as headLabels() computes them. */
 export function labelHeads(trace: ModelTrace, causal?: boolean): LabelledHead[];
+/**
+ * predict()'s predictions from the last position's logits [V] (e.g. the last row of a trace's
+ * "logits"): the topK (0: all) most likely of softmax(logits / temperature), ties in id order.
+ */
+export function predictionsOf(
+  logits: ArrayLike<number>,
+  vocabulary: readonly string[],
+  temperature: number,
+  topK: number,
+): Prediction[];
 /** The tokens that end a line for previousLine. */
 export const LINE_ENDS: readonly string[];

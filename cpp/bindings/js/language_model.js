@@ -107,6 +107,23 @@ function copyEncoded(raw) {
   };
 }
 
+/**
+ * predict()'s predictions from the last position's `logits` [V] (e.g. the last row of a trace's
+ * logits, which the page's model panel reads instead of running the model a second time): the
+ * topK (0: all) most likely of softmax(logits / temperature), [{ id, token, probability }],
+ * ties in id order. temperature and topK as predict() checks them.
+ */
+export function predictionsOf(logits, vocabulary, temperature, topK) {
+  let top = -Infinity;
+  for (const z of logits) top = Math.max(top, z / temperature);
+  const weights = Float64Array.from(logits, (z) => Math.exp(z / temperature - top));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const order = Array.from(weights.keys()).sort((a, b) => weights[b] - weights[a] || a - b);
+  return order
+    .slice(0, topK || order.length)
+    .map((id) => ({ id, token: vocabulary[id], probability: weights[id] / sum }));
+}
+
 export class LanguageModel extends TrainedModel {
   #maxTextBytes;
 
@@ -189,19 +206,7 @@ export class LanguageModel extends TrainedModel {
       // The one copy out of WASM memory.
       Float64Array.from(handle.nextLogits(tokens) ?? throwOf(handle)),
     );
-    let top = -Infinity;
-    for (const z of logits) top = Math.max(top, z / temperature);
-    const weights = logits.map((z) => Math.exp(z / temperature - top));
-    const sum = weights.reduce((a, b) => a + b, 0);
-    const order = Array.from(weights.keys()).sort((a, b) => weights[b] - weights[a] || a - b);
-    return {
-      tokens,
-      predictions: order.slice(0, topK || order.length).map((id) => ({
-        id,
-        token: this.vocabulary[id],
-        probability: weights[id] / sum,
-      })),
-    };
+    return { tokens, predictions: predictionsOf(logits, this.vocabulary, temperature, topK) };
   }
 
   /**

@@ -6,7 +6,7 @@
 // and modelTraceOptions() turns { model, layer, text } into engine.open() options: the layer's
 // attention as the ten-step explorer computes it, from the layer's own input and weights.
 
-import { labelHeads } from '../../../dist/engine/engine.js';
+import { labelHeads, predictionsOf } from '../../../dist/engine/engine.js';
 import { BLOCK_STEPS } from './steps.js';
 import { withLanguageAPI } from './adapter.js';
 
@@ -14,6 +14,7 @@ import { withLanguageAPI } from './adapter.js';
 const GIVEN = ['wQ', 'wK', 'wV', 'wO', 'bQ', 'bK', 'bV', 'bO'];
 
 const plain = (step) => ({ rows: step.rows, cols: step.cols, data: step.data });
+const lastRow = (step) => step.data.subarray((step.rows - 1) * step.cols, step.rows * step.cols);
 
 export function modelHandlers(engine) {
   const models = new Map(); // name → TrainedModel
@@ -83,7 +84,8 @@ export function modelHandlers(engine) {
       const e = encode(model, text);
       // An attention-only model has no LayerNorm and no feed-forward steps.
       const block = model.config.attentionOnly ? ['attention', 'residual1'] : BLOCK_STEPS;
-      const trace = model.trace({ tokens: e.ids }, { steps: ['weights', ...block] });
+      // The next token from this trace's last row of logits, not from running the model again.
+      const trace = model.trace({ tokens: e.ids }, { steps: ['weights', ...block, 'logits'] });
       const l = Math.min(Math.max(0, layer), trace.layers.length - 1);
       const weights = trace.layers.map((lt) => Array.from({ length: lt.heads }, (_, h) => lt.step('weights', h).data));
       const blockSteps = Object.fromEntries(block.map((n) => [n, plain(trace.layers[l].step(n))]));
@@ -97,7 +99,7 @@ export function modelHandlers(engine) {
         // Labelled from the weights just traced (model.headLabels would trace again).
         labels: labelHeads(trace, model.config.causal !== false),
         block: blockSteps,
-        next: model.predict({ tokens: e.ids }, { temperature, topK }).predictions,
+        next: predictionsOf(lastRow(trace.step('logits')), model.vocabulary, temperature, topK),
       };
     },
     /** One more token after `text` (read from its end when it is longer than the context): { token, text }. */
