@@ -9,17 +9,23 @@
 // numbers to a task after its frame, web/src/frames.js). Medians over RUNS keystrokes. Needs
 // `npm run build` first.
 //
-//   node bench/page-keystroke.mjs [--runs 15] [--views matrices,links] [--sizes 8,64] [--height 900] [--write]
+//   node bench/page-keystroke.mjs [--runs 15] [--views matrices,links] [--sizes 8,64] [--height 900]
+//                                 [--model brown] [--write]
 //
 // --height: the window's height in CSS px (width 1280). At 900 (a laptop) the views lie below the
 // stage, off screen: the frame lays them out but paints only what is on screen. At 3000 the
 // whole page but the matrices view's lower half is on screen and painted.
+// --model: a trained model (web/src/models/catalog.js) instead of random weights: the word-level
+// English prose model reads the same sentences (lower-cased, "z" an unknown word), one token a word.
+// The trace of the model's layer 1 is computed on the page's thread (explorer/lazy-trace.js), the
+// model panel's view in the engine's worker.
 // --views and --sizes measure a part of the table while profiling (--write needs all of it).
 // --write puts the table into docs/benchmarks.md between the page-keystroke markers.
 // state.js first, as the page loads it: the registry and state.js import each other, and state.js
 // reads the registry's VIEW_KEYS as it loads (imported the other way round, it is not yet defined).
 import '../web/src/state.js';
 import { VIEWS } from '../web/src/views/registry.js';
+import { LINKABLE_MODELS } from '../web/src/models/catalog.js';
 import { median, startSite, writeSection } from './page-site.mjs';
 
 const arg = (name, fallback) => {
@@ -28,6 +34,11 @@ const arg = (name, fallback) => {
 };
 const RUNS = Number(arg('runs', 15));
 const HEIGHT = Number(arg('height', 900));
+const MODEL = arg('model', 'random');
+// Of the models a link can name, the one whose tokens are the sentence's words (not 唐诗's characters).
+const BENCH_MODELS = LINKABLE_MODELS.filter((model) => model !== 'tang');
+if (!BENCH_MODELS.includes(MODEL)) throw new Error(`--model: "${MODEL}" is not one of ${BENCH_MODELS.join(', ')}`);
+if (MODEL !== 'random' && HEIGHT !== 900) throw new Error('--model is measured at --height 900 only');
 if (process.argv.includes('--write') && (process.argv.includes('--views') || process.argv.includes('--sizes')))
   throw new Error('--write records the whole table: leave out --views and --sizes');
 const SIZES = arg('sizes', '8,32,64').split(',').map(Number);
@@ -108,8 +119,13 @@ try {
   for (const view of VIEW_NAMES) {
     const context = await browser.newContext({ viewport: { width: 1280, height: HEIGHT } });
     const page = await context.newPage();
-    await page.goto(`${base}?view=${view}&lang=en`);
+    await page.goto(`${base}?view=${view}&lang=en&model=${MODEL}`);
     await page.waitForFunction(() => window.attentionExplorer);
+    // A trained model is loaded in the worker, then on the page's thread once it is idle.
+    await page.evaluate(async () => {
+      await window.attentionExplorer.idle();
+      await window.attentionExplorer.engine.modelsOnPage();
+    });
     for (const n of SIZES) {
       await sample(page, view, n); // warm-up: the first trace of a size allocates
       const times = [];
@@ -143,7 +159,7 @@ console.log(table);
 if (process.argv.includes('--write')) {
   const date = new Date().toISOString().slice(0, 10);
   writeSection(
-    HEIGHT === 900 ? 'page-keystroke' : 'page-keystroke-tall',
+    MODEL !== 'random' ? `page-keystroke-${MODEL}` : HEIGHT === 900 ? 'page-keystroke' : 'page-keystroke-tall',
     `Median of ${RUNS} keystrokes to the frame that shows the token (in brackets: the slowest, and the median to the frame after all is written, numbers included), window 1280 × ${HEIGHT}, ${date}:\n\n${table}`,
   );
 }
