@@ -65,7 +65,7 @@ async function once(choose, text) {
   await choose(page);
   await page.waitForFunction(
     () => {
-      const cells = document.querySelectorAll('.model-cell canvas').length;
+      const cells = document.querySelectorAll('.model-cell img').length;
       return cells > 0 && window.attentionExplorer.trace?.heads > 0;
     },
     null,

@@ -200,6 +200,12 @@ test('predict: softmax(logits / T) of the last position over the whole vocabular
       assert.deepEqual(predictionsOf(z, model.vocabulary, temperature, 5), predictions);
       assert.equal(predictionsOf(z, model.vocabulary, temperature, 0).length, model.vocabulary.length);
     }
+    throwsAttention(() => predictionsOf(z, model.vocabulary, 0, 5), { code: 'INVALID_ARGUMENT', field: 'temperature' });
+    throwsAttention(() => predictionsOf(z, model.vocabulary, 1, -1), { code: 'INVALID_ARGUMENT', field: 'topK' });
+    throwsAttention(() => predictionsOf(z.slice(1), model.vocabulary, 1, 5), {
+      code: 'INVALID_ARGUMENT',
+      field: 'logits',
+    });
     // tokens are the text's own symbols, as in encode and trace; ids give the vocabulary's.
     assert.deepEqual(model.predict('床X').tokens, ['床', 'X']);
     assert.deepEqual(model.predict({ tokens: [4, 1] }).tokens, ['床', '<unk>']);

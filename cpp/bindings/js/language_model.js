@@ -111,9 +111,17 @@ function copyEncoded(raw) {
  * predict()'s predictions from the last position's `logits` [V] (e.g. the last row of a trace's
  * logits, which the page's model panel reads instead of running the model a second time): the
  * topK (0: all) most likely of softmax(logits / temperature), [{ id, token, probability }],
- * ties in id order. temperature and topK as predict() checks them.
+ * ties in id order. temperature and topK are checked as predict() checks them.
  */
 export function predictionsOf(logits, vocabulary, temperature, topK) {
+  numberIn(temperature, 'temperature', 0.01, 100);
+  integerIn(topK, 'topK', 0, vocabulary.length, ' (all)');
+  if (logits?.length !== vocabulary.length) {
+    throw invalid(
+      'logits',
+      `logits (${describe(logits?.length)} values) must have one value per symbol (${vocabulary.length})`,
+    );
+  }
   let top = -Infinity;
   for (const z of logits) top = Math.max(top, z / temperature);
   const weights = Float64Array.from(logits, (z) => Math.exp(z / temperature - top));

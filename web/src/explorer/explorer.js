@@ -219,11 +219,19 @@ export function createExplorer(root, o) {
         // (about 20 ms a keystroke at 8 tokens). The sizes are the model's; the token count is
         // the page's estimate (the worker encodes the text), which only the picked cell and the
         // softmax view's query row depend on: where it is wrong, prepare() loads the rest.
-        const n = Math.max(1, Math.min(summary.contextLength, tokenizeSentence(state.sentence, 'words').length));
+        const tokenization = summary.config.vocabulary === 'character' ? 'chars' : 'words';
+        const n = Math.max(1, Math.min(summary.contextLength, tokenizeSentence(state.sentence, tokenization).length));
         const sizes = { heads: summary.heads, nQuery: n, nKey: n, cross: false, dModel: summary.dModel };
         sizes.dK = summary.config.dK || summary.dModel / summary.heads; // 0: the default
         sizes.flops = { outputProjection: 1 };
-        const opening = o.engine.open(modelTraceOptions(state), requestsFor(sizes, state));
+        // The layer and head within the model, as the panel bounds them in the store (models/panel.js,
+        // which computes again): head 6 of random weights' 8 must not be asked of a model with 4.
+        const bounded = {
+          ...state,
+          layer: Math.min(state.layer, summary.layers - 1),
+          head: state.head !== 'all' && state.head >= summary.heads ? 'all' : state.head,
+        };
+        const opening = o.engine.open(modelTraceOptions(bounded), requestsFor(sizes, bounded));
         latest = opening;
         return opening.ready.then(() => {
           if (latest !== opening) return;
@@ -233,6 +241,7 @@ export function createExplorer(root, o) {
       })
       .catch((error) => {
         if (latestModel !== mine) return;
+        latest?.dispose();
         latest = null;
         setTrace(null);
         showMessage(`${strings().engineError}: ${error.message}`);

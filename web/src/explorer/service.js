@@ -89,7 +89,13 @@ export function createService(engine) {
       } = options.model ? models.modelTraceOptions(options.model) : options;
       const live = engine.open(engineOptions);
       traces.set(id, live);
-      return { summary: { ...summaryOf(live), unknown, cut }, results: handlers.load({ id, requests }) };
+      try {
+        return { summary: { ...summaryOf(live), unknown, cut }, results: handlers.load({ id, requests }) };
+      } catch (error) {
+        // A request it cannot answer fails the open: the trace is freed here, the page holds none.
+        handlers.dispose({ id });
+        throw error;
+      }
     },
     dispose({ id }) {
       traces.get(id)?.dispose();

@@ -33,7 +33,8 @@ export function modelHandlers(engine) {
     if (!weights.has(model)) weights.set(model, new Map());
     const byLayer = weights.get(model);
     if (!byLayer.has(layer)) {
-      const lt = model.trace({ tokens: ids }, { layer, steps: GIVEN });
+      // (One token is enough: the weights do not depend on the text.)
+      const lt = model.trace({ tokens: ids.slice(0, 1) }, { layer, steps: GIVEN });
       byLayer.set(layer, Object.fromEntries(GIVEN.map((n) => [n, plain(lt.step(n))])));
     }
     return byLayer.get(layer);
@@ -99,7 +100,13 @@ export function modelHandlers(engine) {
         // Labelled from the weights just traced (model.headLabels would trace again).
         labels: labelHeads(trace, model.config.causal !== false),
         block: blockSteps,
-        next: predictionsOf(lastRow(trace.step('logits')), model.vocabulary, temperature, topK),
+        // (A task model's vocabulary can be shorter than the page's top k: all of it, then.)
+        next: predictionsOf(
+          lastRow(trace.step('logits')),
+          model.vocabulary,
+          temperature,
+          Math.min(topK, model.vocabulary.length),
+        ),
       };
     },
     /** One more token after `text` (read from its end when it is longer than the context): { token, text }. */
