@@ -377,6 +377,36 @@ test(
   },
 );
 
+test(
+  'on a phone the grid of heads fits its panel: each heatmap shrinks with its button',
+  { skip: notBuilt('brown') },
+  async () => {
+    const text = encodeURIComponent('the jury said it did find that the city');
+    const { page, context, problems } = await openPage(session.browser, `${session.url}?model=brown&s=${text}`, {
+      viewport: { width: 390, height: 844 },
+    });
+    await page.waitForFunction(() => window.attentionExplorer);
+    await page.waitForSelector('.model-cell img');
+    await idle(page);
+    const cells = await page.$$eval('.model-cell', (buttons) =>
+      buttons.map((button) => {
+        const outer = button.getBoundingClientRect();
+        const image = button.querySelector('img').getBoundingClientRect();
+        return { left: image.left - outer.left, right: outer.right - image.right, ratio: image.width / image.height };
+      }),
+    );
+    assert.equal(cells.length, 8);
+    for (const cell of cells) {
+      assert.ok(cell.left >= 0 && cell.right >= 0, `a heatmap inside its button: ${JSON.stringify(cell)}`);
+      assert.ok(Math.abs(cell.ratio - 1) < 0.05, `square, not squeezed: ${cell.ratio}`);
+    }
+    const grid = await page.$eval('[data-role=model-grid]', (g) => [g.scrollWidth, g.clientWidth]);
+    assert.ok(grid[0] <= grid[1], `no horizontal scroll in the grid: ${grid}`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  },
+);
+
 test('URL round trip: model, layer, head and text come back on reload', { skip: notBuilt('tang') }, async () => {
   const model = engine.loadModel(readFileSync(shipped('tang')));
   try {
