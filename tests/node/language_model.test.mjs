@@ -163,9 +163,15 @@ test('layerInput is the trace’s x of a layer, the model run only through it; a
       }
       // Whatever ran last, the next trace and prediction are the whole model's.
       assert.deepEqual(model.predict({ tokens: ids }), before);
-      for (const layer of [-1, model.config.layers, 1.5, '0']) {
+      for (const layer of [-1, model.config.layers, 1.5, '0', NaN, 2 ** 31, 1e10]) {
         throwsAttention(() => model.layerInput({ tokens: ids }, layer), { code: 'INVALID_ARGUMENT', field: 'layer' });
       }
+      // Named as given, not as WASM would read it (1e10 as 1410065408).
+      throwsAttention(() => model.layerInput({ tokens: ids }, 1e10), {
+        code: 'INVALID_ARGUMENT',
+        field: 'layer',
+        message: /^layer \(10000000000\) must be an integer from 0 to 1$/,
+      });
       throwsAttention(() => model.layerInput({ tokens: [model.vocabulary.length] }, 0), {
         code: 'INVALID_ARGUMENT',
         field: 'tokens[0]',
@@ -205,6 +211,13 @@ test('predict: softmax(logits / T) of the last position over the whole vocabular
     throwsAttention(() => predictionsOf(z.slice(1), model.vocabulary, 1, 5), {
       code: 'INVALID_ARGUMENT',
       field: 'logits',
+    });
+    throwsAttention(() => predictionsOf(z, null, 1, 5), { code: 'INVALID_ARGUMENT', field: 'vocabulary' });
+    const broken = [...z];
+    broken[3] = NaN;
+    throwsAttention(() => predictionsOf(broken, model.vocabulary, 1, 5), {
+      code: 'INVALID_ARGUMENT',
+      field: 'logits[3]',
     });
     // tokens are the text's own symbols, as in encode and trace; ids give the vocabulary's.
     assert.deepEqual(model.predict('床X').tokens, ['床', 'X']);

@@ -114,6 +114,7 @@ function copyEncoded(raw) {
  * ties in id order. temperature and topK are checked as predict() checks them.
  */
 export function predictionsOf(logits, vocabulary, temperature, topK) {
+  if (!Array.isArray(vocabulary)) throw invalid('vocabulary', `vocabulary (${describe(vocabulary)}) must be an array`);
   numberIn(temperature, 'temperature', 0.01, 100);
   integerIn(topK, 'topK', 0, vocabulary.length, ' (all)');
   if (logits?.length !== vocabulary.length) {
@@ -122,6 +123,8 @@ export function predictionsOf(logits, vocabulary, temperature, topK) {
       `logits (${describe(logits?.length)} values) must have one value per symbol (${vocabulary.length})`,
     );
   }
+  const bad = Array.prototype.findIndex.call(logits, (z) => !Number.isFinite(z));
+  if (bad >= 0) throw invalid(`logits[${bad}]`, `logits[${bad}] (${describe(logits[bad])}) must be a finite number`);
   let top = -Infinity;
   for (const z of logits) top = Math.max(top, z / temperature);
   const weights = Float64Array.from(logits, (z) => Math.exp(z / temperature - top));
@@ -163,7 +166,6 @@ export class LanguageModel extends TrainedModel {
 
   /** As TrainedModel.layerInput, reading text with the model's vocabulary (its first contextLength tokens). */
   layerInput(input, layer) {
-    if (!Number.isInteger(layer)) throw invalid('layer', `layer (${describe(layer)}) must be an integer`);
     const read = readInput(input, this.#maxTextBytes);
     if (read.text === undefined) return super.layerInput(read, layer);
     const { ids } = this.encode(read.text);

@@ -380,12 +380,16 @@ export class TrainedModel extends ModelBase {
    * traced. The page's explorer reads a trained model's layer this way on every keystroke.
    */
   layerInput(input, layer) {
-    if (!Number.isInteger(layer)) throw invalid('layer', `layer (${describe(layer)}) must be an integer`);
     return this.layerInputOf(encodeInput(input, this.vocabulary, this.contextLength), layer);
   }
 
   /** layerInput of token ids. */
   layerInputOf(ids, layer) {
+    // Checked here: WASM would read 2³¹ or 1e10 as some other integer.
+    const last = this.config.layers - 1;
+    if (!Number.isInteger(layer) || layer < 0 || layer > last) {
+      throw invalid('layer', `layer (${describe(layer)}) must be an integer from 0 to ${last}`);
+    }
     return this.guarded((handle) => {
       const raw = handle.layerInput(Int32Array.from(ids), layer);
       if (raw === null) throw errorOf(handle);
