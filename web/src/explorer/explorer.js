@@ -27,7 +27,7 @@ import { requestsFor } from './needs.js';
 import { engineOptions, MODEL_FIELDS, modelTraceOptions, TRAINED_FIELDS } from './options.js';
 import { download, figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js';
 import { chipList } from './chips.js';
-import { createModelPanel } from '../models/panel.js';
+import { createModelPanel, modelBounds } from '../models/panel.js';
 
 // What a new trace is computed for: the engine's options, or a trained model's layer.
 const TRACE_FIELDS = [...new Set([...MODEL_FIELDS, ...TRAINED_FIELDS])];
@@ -226,11 +226,7 @@ export function createExplorer(root, o) {
         sizes.flops = { outputProjection: 1 };
         // The layer and head within the model, as the panel bounds them in the store (models/panel.js,
         // which computes again): head 6 of random weights' 8 must not be asked of a model with 4.
-        const bounded = {
-          ...state,
-          layer: Math.min(state.layer, summary.layers - 1),
-          head: state.head !== 'all' && state.head >= summary.heads ? 'all' : state.head,
-        };
+        const bounded = { ...state, ...modelBounds(state, summary) };
         const opening = o.engine.open(modelTraceOptions(bounded), requestsFor(sizes, bounded));
         latest = opening;
         return opening.ready.then(() => {

@@ -99,40 +99,41 @@ export class RemoteEngine {
   ask(type, payload) {
     const answer = this.#call(type, payload);
     if (this.#page && (type === 'modelLoad' || type === 'modelDispose')) {
-      // The page's copy may be the worker's model no more: it answers no trace until loaded again.
-      const had = this.#pageModels.delete(payload.name);
-      const mine = {};
-      this.#loading.set(payload.name, mine);
-      const current = () => this.#loading.get(payload.name) === mine;
-      const done = answer
-        .then(
-          (summary) => {
-            if (type === 'modelDispose' || !modelFitsOnPage(summary)) return this.#page('modelDispose', payload);
-            return whenIdle().then(() => {
-              if (!current()) return undefined;
-              return this.#page('modelLoad', payload).then(() => {
-                if (current()) this.#pageModels.set(payload.name, true);
-              });
-            });
-          },
-          () => {
-            // A file the worker refused changed nothing there, nor on the page (loaded after the worker only).
-            if (had && current() && type === 'modelLoad') this.#pageModels.set(payload.name, true);
-          },
-        )
-        .catch(() => {}); // a page that cannot load it keeps the model in the worker
+      const done = this.#mirror(type, payload, answer).catch(() => {}); // a page that cannot load it keeps it in the worker
       this.#pending = Promise.all([this.#pending, done]);
     }
     return answer;
   }
 
-  /** Resolves once the trained models being loaded on the page's thread are (tests, benchmarks). */
+  /** Does on the page's thread what the worker did with `answer` (ask's modelLoad or modelDispose). */
+  async #mirror(type, payload, answer) {
+    const { name } = payload;
+    // The page's copy may be the worker's model no more: it answers no trace until loaded again.
+    const had = this.#pageModels.delete(name);
+    const mine = {};
+    this.#loading.set(name, mine);
+    const current = () => this.#loading.get(name) === mine;
+    let summary;
+    try {
+      summary = await answer;
+    } catch {
+      // A file the worker refused changed nothing there, nor on the page (loaded after the worker only).
+      if (had && current() && type === 'modelLoad') this.#pageModels.set(name, true);
+      return;
+    }
+    if (type === 'modelDispose' || !modelFitsOnPage(summary)) {
+      await this.#page('modelDispose', payload);
+      return;
+    }
+    await whenIdle();
+    if (!current()) return;
+    await this.#page('modelLoad', payload);
+    if (current()) this.#pageModels.set(name, true);
+  }
+
+  /** Resolves once the trained models asked for so far are loaded on the page's thread (tests, benchmarks). */
   async modelsOnPage() {
-    let seen;
-    do {
-      seen = this.#pending;
-      await seen;
-    } while (seen !== this.#pending);
+    await this.#pending;
     return [...this.#pageModels.keys()];
   }
 

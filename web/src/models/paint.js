@@ -1,6 +1,7 @@
 // A matrix as an image, one block of `cell` pixels per value (rows × cols, row-major).
 import * as d3 from 'd3';
 import { bmpURL } from '../views/bmp.js';
+import { packed } from '../views/cell-style.js';
 
 // Scale → its 256 colours over its domain, kept by the scale's interpolator where it has one:
 // the block makes a scale a step on every keystroke (signedScale of the step's largest value),
@@ -10,19 +11,16 @@ const tables = new WeakMap();
 
 function colorTable(color, low, span) {
   const key = color.interpolator?.() ?? color;
-  if (!tables.has(key)) {
-    const table = new Uint8Array(256 * 3);
-    for (let k = 0; k < 256; k++) {
-      const { r, g, b } = d3.rgb(color(low + (span * k) / 255));
-      table.set([r, g, b], 3 * k);
-    }
-    tables.set(key, table);
-  }
+  if (!tables.has(key))
+    tables.set(
+      key,
+      Uint32Array.from({ length: 256 }, (_, k) => packed(color(low + (span * k) / 255))),
+    );
   return tables.get(key);
 }
 
 // A value that is not finite (none in a model that loaded: its weights are checked) shows grey.
-const NOT_FINITE = 0xffc8c8c8;
+const NOT_FINITE = packed('#c8c8c8');
 
 /**
  * An <img> (`image`, else a new one) showing a rows × cols matrix, one pixel per value scaled by
@@ -39,17 +37,10 @@ export function matrixImage(data, rows, cols, color, cell = 4, cellHeight = cell
   const low = domain[0];
   const span = domain[domain.length - 1] - low || 1;
   const table = colorTable(color, low, span);
-  // Packed as bmpURL reads them: red in the low byte.
-  const pixels = new Uint32Array(rows * cols);
-  for (let k = 0; k < rows * cols; k++) {
+  const pixels = Uint32Array.from({ length: rows * cols }, (_, k) => {
     const v = data[k];
-    if (!Number.isFinite(v)) {
-      pixels[k] = NOT_FINITE;
-      continue;
-    }
-    const t = 3 * Math.max(0, Math.min(255, Math.round(((v - low) / span) * 255)));
-    pixels[k] = (255 << 24) | (table[t + 2] << 16) | (table[t + 1] << 8) | table[t];
-  }
+    return Number.isFinite(v) ? table[Math.max(0, Math.min(255, Math.round(((v - low) / span) * 255)))] : NOT_FINITE;
+  });
   image.src = bmpURL(pixels, rows, cols);
   return image;
 }

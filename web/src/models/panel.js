@@ -31,6 +31,14 @@ const PANEL_FIELDS = [
  * @param store the explorer's store
  * @param engine the RemoteEngine (engine.ask(type, payload) reaches models/service.js)
  */
+/** `state`'s layer and head within a model of `summary`'s shape (a head it lacks: all of them). */
+export function modelBounds(state, summary) {
+  return {
+    layer: Math.min(state.layer, summary.layers - 1),
+    head: state.head !== 'all' && state.head >= summary.heads ? 'all' : state.head,
+  };
+}
+
 export function createModelPanel(root, store, engine) {
   const $ = byRole(root);
   const loaded = new Map(); // model key → Promise of its summary (modelLoad's answer)
@@ -104,8 +112,7 @@ export function createModelPanel(root, store, engine) {
     if (mine !== run) return;
     $('model-about').textContent = about(state, summary);
     // The model's shape bounds the layer and head (state.js leaves them to the model).
-    const layer = Math.min(state.layer, summary.layers - 1);
-    const head = state.head !== 'all' && state.head >= summary.heads ? 'all' : state.head;
+    const { layer, head } = modelBounds(state, summary);
     if (layer !== state.layer || head !== state.head || state.heads !== summary.heads) {
       store.set({ layer, head, heads: summary.heads });
       return; // the store's change renders again
