@@ -694,6 +694,53 @@ test('a keystroke that adds a row leaves the stage’s and the links view’s sv
   await context.close();
 });
 
+test('typing back and forth across the heatmap’s wrap to a second row of heads leaves its svg its size', async () => {
+  // Issue 11 §6: four heads stand in one row up to 7 tokens and in two from 8 (1280 px), twice
+  // the height. With room kept down to half the drawing, deleting token 8 shrank the svg and
+  // typing it again grew it: each a new viewBox, which lays out every text of the svg again
+  // (6–9 ms with a trained model's 400 numbers, views/fit.js).
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?${new URLSearchParams({ s: `${WORDS.slice(0, 7).join(' ')} `, view: 'heatmap', h: 4, head: 'all', lang: 'en' })}`,
+  );
+  await settled(page);
+  const size = () =>
+    page.evaluate(() => {
+      const svg = document.querySelector('[data-role=heatmaps]');
+      const [, , width, height] = svg.dataset.viewBox.split(' ').map(Number);
+      const box = svg.parentNode.getBoundingClientRect();
+      return {
+        viewBox: svg.getAttribute('viewBox'),
+        drawn: [width, height],
+        shown: [box.width, box.height],
+        tokens: window.attentionExplorer.trace.tokens.length,
+      };
+    });
+  const typed = async (keys) => {
+    for (const key of keys) await page.keyboard.press(key);
+    await settled(page);
+    return size();
+  };
+  await page.focus('[data-role=sentence]');
+  await page.keyboard.press('End');
+  const one = await size();
+  const two = await typed(['z']);
+  const back = await typed(['Backspace']);
+  const again = await typed(['z']);
+  assert.deepEqual([one.tokens, two.tokens, back.tokens, again.tokens], [7, 8, 7, 8]);
+  assert.ok(two.drawn[1] > 1.8 * one.drawn[1], `a second row of heads: ${one.drawn[1]} → ${two.drawn[1]}`);
+  assert.equal(back.viewBox, two.viewBox, 'deleting the token keeps the svg its size');
+  assert.equal(again.viewBox, two.viewBox, 'typing it again keeps the svg its size');
+  // Whatever room the svg keeps, its box shows exactly the drawing.
+  for (const now of [one, two, back, again]) {
+    const [width, height] = now.shown;
+    const expected = (width * now.drawn[1]) / now.drawn[0];
+    assert.ok(Math.abs(height - expected) < 1, `box ${width} × ${height}, drawing ${now.drawn}`);
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the links canvas is painted inside the keystroke on screen, and after the frame, in idle time, off screen', async () => {
   // Issue 11 §6: without a GPU a canvas is rasterized on the page's thread (~7 ms at 32 tokens),
   // and at 1280 × 900 the views lie below the stage (views/link-lines.js offScreen).

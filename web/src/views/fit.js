@@ -3,22 +3,27 @@
 // size or viewBox changes (an SVG text counts as relative to its viewport, whatever its units):
 // 8–16 ms for the 800 numbers of the matrices view at 8 tokens, measured with a forced layout.
 // So the svg keeps a size with room to spare, changed only when the drawing outgrows it or
-// shrinks under half of it, inside a <div class="svg-fit"> whose aspect ratio is the drawing's
+// shrinks under a quarter of it, inside a <div class="svg-fit"> whose aspect ratio is the drawing's
 // own: the div shows exactly the drawing, as the svg alone did (both are as wide as their panel),
 // and its change of height costs no SVG layout. The drawing's own box is the svg's
 // data-view-box, which figures are exported with (explorer/export.js).
 
 // Room to spare when the svg is resized: a quarter more than the drawing.
 const SPARE = 1.25;
+// An svg's empty room costs nothing (it is clipped, and nothing is drawn there), so it is kept
+// down to a quarter: the heatmap's four heads of a trained model wrap to a second row at 8
+// tokens and back at 7, twice the height, and with room for half of it a keystroke there resized
+// the svg each time, 6–9 ms of its 400 texts' layout (docs/benchmarks.md, stop 21).
+const SVG_LEAST = 1 / 4;
 
 /**
  * The room (px, cells…) to give a drawing of `size` that has `room` now: `room` while the drawing
- * fits in it and uses at least half of it, else a quarter more than `size`. Shared by whatever
- * keeps its size while a keystroke grows what it shows: this svg, a matrix picture's canvas
- * (matrix-image.js), the links' canvas (link-lines.js).
+ * fits in it and uses at least `least` of it (half: a canvas's empty pixels are memory), else a
+ * quarter more than `size`. Shared by whatever keeps its size while a keystroke grows what it
+ * shows: this svg, a matrix picture's canvas (matrix-image.js), the links' canvas (link-lines.js).
  */
-export function roomFor(size, room) {
-  return room && size <= room && size >= room / 2 ? room : Math.ceil(size * SPARE);
+export function roomFor(size, room, least = 1 / 2) {
+  return room && size <= room && size >= room * least ? room : Math.ceil(size * SPARE);
 }
 
 /**
@@ -41,7 +46,7 @@ export function fitSvg(svgNode, width, height, { boxClass = '' } = {}) {
   const ratio = `${width} / ${height}`;
   if (box.__ratio !== ratio) box.style.aspectRatio = box.__ratio = ratio;
   const room = svgNode.__room;
-  const spare = roomFor(height, room?.width === width ? room.height : 0);
+  const spare = roomFor(height, room?.width === width ? room.height : 0, SVG_LEAST);
   if (spare !== room?.height || width !== room.width) {
     svgNode.__room = { width, height: spare };
     svgNode.setAttribute('viewBox', `0 0 ${width} ${spare}`);
