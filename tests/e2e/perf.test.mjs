@@ -741,6 +741,32 @@ test('typing back and forth across the heatmap’s wrap to a second row of heads
   await context.close();
 });
 
+test('a grid drawn as a picture and then as SVG cells again keeps no part of its picture, in every view and the stage', async () => {
+  // views/matrix-image.js removePicture skips grids that never held a picture: the flag must
+  // follow every way a picture is made (cells with gaps, one pixel a cell, pooled past 256 tokens).
+  const { page, context, problems } = await openPage(session.browser, `${session.url}?lang=en&step=7&head=all`);
+  await settled(page);
+  const sentence = (n) => Array.from({ length: n }, (_, i) => WORDS[i % WORDS.length]).join(' ');
+  for (const view of ['matrices', 'heatmap', 'softmax'])
+    for (const n of [4, 40, 4, 300, 5, 12, 3]) {
+      const mixed = await page.evaluate(
+        async ({ view, s }) => {
+          window.attentionExplorer.store.set({ view, sentence: s });
+          await window.attentionExplorer.idle();
+          const picture =
+            ':scope > foreignObject.pixels, :scope > svg.cells-image, :scope > path.cell-gaps, :scope > rect.picture, :scope > g.numbers';
+          return [...document.querySelectorAll('g.cells')].filter(
+            (g) => g.querySelector(':scope > g.cell') && g.querySelector(picture),
+          ).length;
+        },
+        { view, s: sentence(n) },
+      );
+      assert.equal(mixed, 0, `${view} at ${n} tokens: grids holding SVG cells and a picture`);
+    }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the links canvas is painted inside the keystroke on screen, and after the frame, in idle time, off screen', async () => {
   // Issue 11 §6: without a GPU a canvas is rasterized on the page's thread (~7 ms at 32 tokens),
   // and at 1280 × 900 the views lie below the stage (views/link-lines.js offScreen).

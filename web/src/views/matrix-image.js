@@ -205,8 +205,14 @@ function imageOf(group, m, cell, paint, tooltipAt, source, grid) {
   return listenPicture(group, holder, m, cell, tooltipAt);
 }
 
-/** Removes whatever picture `group` holds (a canvas, or an image with cells) and its cursor. */
+/**
+ * Removes whatever picture `group` holds (a canvas, or an image with cells) and its cursor. A
+ * group that never held one is not searched: the stage's three grids at 32 tokens hold 768 SVG
+ * cells, and the search visited their every rect and text on each keystroke (0.2 ms).
+ */
 export function removePicture(group) {
+  if (!group.node().__pictured) return;
+  group.node().__pictured = false;
   group.selectAll('foreignObject.pixels, svg.cells-image, path.cell-gaps, rect.picture, rect.cursor').remove();
 }
 
@@ -215,6 +221,7 @@ export function removePicture(group) {
  * the pointer, or under the keyboard's cursor.
  */
 function listenPicture(group, holder, m, cell, tooltipAt) {
+  group.node().__pictured = true; // every picture passes here (removePicture)
   // Listeners made once, reading what the last draw left on the node.
   const node = holder.node();
   node.__hover = { m, cell, tooltipAt };
