@@ -541,3 +541,63 @@ test('cross-attention: a second sentence gives keys and values; rectangular heat
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a long sentence’s grids are pictures that still take a click and Enter: a heatmap cell picks its pair, a stage score shows its arithmetic', async () => {
+  // Issue 11 §3 and §4. From 21 tokens the heatmaps and the stage's n × n grids are pictures
+  // (views/matrix-image.js); they took no click, so the pair and the arithmetic were out of reach.
+  const words = 'the cat sat on a mat and we ate hot pot in it so you can see how far it goes'.split(' ');
+  const sentence = Array.from({ length: 32 }, (_, i) => words[i % words.length]).join(' ');
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?${new URLSearchParams({ lang: 'en', step: 4, view: 'heatmap', s: sentence })}`,
+  );
+  await started(page);
+  await page.evaluate(() => window.attentionExplorer.idle());
+  const tokens = await page.locator('[data-role=tokens] li').allTextContents();
+  assert.equal(tokens.length, 32);
+  assert.equal(await page.locator('[data-role=heatmaps] g.cell').count(), 0, 'the heatmaps are pictures');
+  const picture = (head) => page.locator(`[data-role=heatmaps] g.multiple[data-head="${head}"] foreignObject.pixels`);
+  const pair = () => page.evaluate(() => window.attentionExplorer.store.get().pair);
+
+  // A click on head 2's cell (9, 5) picks that pair, in the heatmap, and outlines the cell.
+  await picture(1).scrollIntoViewIfNeeded();
+  const box = await picture(1).boundingBox();
+  const pitch = box.width / 32;
+  await page.mouse.click(box.x + pitch * 5.5, box.y + pitch * 9.5);
+  await page.waitForFunction(() => window.attentionExplorer.store.get().pair);
+  await page.evaluate(() => window.attentionExplorer.idle());
+  assert.deepEqual(await pair(), { head: 1, i: 9, j: 5 });
+  assert.equal(await page.evaluate(() => window.attentionExplorer.store.get().view), 'heatmap');
+  const outlines = page.locator('[data-role=heatmaps] rect.picked-cell');
+  assert.equal(await outlines.count(), 1);
+  const outline = await outlines.boundingBox();
+  const centre = [outline.x + outline.width / 2, outline.y + outline.height / 2];
+  assert.ok(Math.abs(centre[0] - (box.x + pitch * 5.5)) < pitch / 2, `outline at x ${centre[0]}`);
+  assert.ok(Math.abs(centre[1] - (box.y + pitch * 9.5)) < pitch / 2, `outline at y ${centre[1]}`);
+
+  // The keyboard: head 1's picture, three cells right and two down, Enter.
+  await picture(0).focus();
+  for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown', 'Enter'])
+    await page.keyboard.press(key);
+  await page.waitForFunction(() => window.attentionExplorer.store.get().pair?.head === 0);
+  assert.deepEqual(await pair(), { head: 0, i: 2, j: 3 });
+
+  // The stage's scores at step 4 are a picture too: a click shows that score's arithmetic.
+  const scores = page
+    .locator(
+      '[data-role=stage] g.operand[data-step=scores] foreignObject.pixels, [data-role=stage] g.operand[data-step=scores] rect.picture',
+    )
+    .first();
+  await scores.scrollIntoViewIfNeeded();
+  const grid = await scores.boundingBox();
+  await page.mouse.click(grid.x + (grid.width / 32) * 2.5, grid.y + (grid.height / 32) * 7.5);
+  await page.waitForSelector('[data-role=arithmetic][data-step=scores][data-i="7"][data-j="2"]:not([hidden])');
+  const trace = engine.run({ tokens, dModel: 8, heads: 2, seed: 42 });
+  close(
+    Number(await page.locator('[data-role=arithmetic] [data-term=score]').getAttribute('data-value')),
+    trace.step('scores', 0).data[7 * 32 + 2],
+    'the score’s arithmetic',
+  );
+  assert.deepEqual(problems, []);
+  await context.close();
+});

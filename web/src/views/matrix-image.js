@@ -196,13 +196,13 @@ function gridOf(data, rows, cols, transpose) {
  * One picture over the grid's area (m: measureMatrix's sizes), its pixels from `paint(canvas)`;
  * `tooltipAt(i, j)` gives the lines under the pointer.
  */
-function imageOf(group, m, cell, paint, tooltipAt, source, grid) {
+function imageOf(group, m, cell, paint, tooltipAt, source, grid, onCell = null) {
   group.selectAll('svg.cells-image, path.cell-gaps, rect.picture').remove();
   const holder = pixels(group, paint, source, { now: grid.rows * grid.cols <= NOW_PIXELS }).call(putAttrs, {
     width: m.cols * cell,
     height: m.rows * cell,
   });
-  return listenPicture(group, holder, m, cell, tooltipAt);
+  return listenPicture(group, holder, m, cell, tooltipAt, onCell);
 }
 
 /**
@@ -213,18 +213,23 @@ function imageOf(group, m, cell, paint, tooltipAt, source, grid) {
 export function removePicture(group) {
   if (!group.node().__pictured) return;
   group.node().__pictured = false;
-  group.selectAll('foreignObject.pixels, svg.cells-image, path.cell-gaps, rect.picture, rect.cursor').remove();
+  group
+    .selectAll('foreignObject.pixels, svg.cells-image, path.cell-gaps, rect.picture, rect.cursor, rect.picked-cell')
+    .remove();
 }
 
 /**
  * Hover, focus and arrow keys on a picture `holder` in `group`: the tooltip names the cell under
- * the pointer, or under the keyboard's cursor.
+ * the pointer, or under the keyboard's cursor. With `onCell(i, j, event)`, a click on a cell, or
+ * Enter or Space on the cursor's, picks it, as on SVG cells (matrix.js listen): a long sentence's
+ * grids are pictures, and a learner still clicks a score to see its arithmetic (issue 11 §3) or
+ * a heatmap's cell to see its link (§4).
  */
-function listenPicture(group, holder, m, cell, tooltipAt) {
+function listenPicture(group, holder, m, cell, tooltipAt, onCell = null) {
   group.node().__pictured = true; // every picture passes here (removePicture)
   // Listeners made once, reading what the last draw left on the node.
   const node = holder.node();
-  node.__hover = { m, cell, tooltipAt };
+  node.__hover = { m, cell, tooltipAt, onCell };
   if (node.__listening) return holder;
   node.__listening = true;
   // One tab stop, as an SVG grid is: arrow keys move a cursor from cell to cell, whose value
@@ -247,21 +252,44 @@ function listenPicture(group, holder, m, cell, tooltipAt) {
       });
     showTooltip(null, lines, cursor.node());
   };
+  /** The cell under the pointer of `event`. */
+  const cellAt = (event) => {
+    const now = node.__hover;
+    const [x, y] = d3.pointer(event, group.node());
+    const i = Math.min(now.m.rows - 1, Math.max(0, Math.floor(y / now.cell)));
+    const j = Math.min(now.m.cols - 1, Math.max(0, Math.floor(x / now.cell)));
+    return { i, j };
+  };
   holder
     .on('pointermove', (event) => {
-      const now = node.__hover;
-      const [x, y] = d3.pointer(event, group.node());
-      const i = Math.min(now.m.rows - 1, Math.max(0, Math.floor(y / now.cell)));
-      const j = Math.min(now.m.cols - 1, Math.max(0, Math.floor(x / now.cell)));
-      showTooltip(event, now.tooltipAt(i, j));
+      const { i, j } = cellAt(event);
+      showTooltip(event, node.__hover.tooltipAt(i, j));
     })
     .on('pointerleave', hideTooltip)
+    // Before the focus that a press gives: the keyboard's cursor starts at the pressed cell.
+    .on('pointerdown', (event) => {
+      node.__cursor = cellAt(event);
+    })
+    .on('click', (event) => {
+      const { onCell: pick } = node.__hover;
+      if (!pick) return;
+      const { i, j } = cellAt(event);
+      node.__cursor = { i, j };
+      pick(i, j, event);
+    })
     .on('focus', () => cursorAt(node.__cursor?.i ?? 0, node.__cursor?.j ?? 0))
     .on('blur', () => {
       group.selectAll('rect.cursor').remove();
       hideTooltip();
     })
     .on('keydown', (event) => {
+      const { onCell: pick } = node.__hover;
+      if (pick && (event.key === 'Enter' || event.key === ' ')) {
+        event.preventDefault();
+        event.stopPropagation();
+        pick(node.__cursor?.i ?? 0, node.__cursor?.j ?? 0, event);
+        return;
+      }
       const step = arrowStep(event);
       if (step) cursorAt(node.__cursor.i + step[0], node.__cursor.j + step[1]);
     });
@@ -272,16 +300,54 @@ function listenPicture(group, holder, m, cell, tooltipAt) {
  * The matrix `step` as one picture (see drawMatrix for the arguments): one pixel a cell, or with
  * `cells`, cells of `cell` px with gaps, as SVG cells look, and as SVG rects in a figure.
  */
-export function drawAsImage(group, m, step, transpose, color, cell, tooltipLines, masked, { cells = false } = {}) {
+export function drawAsImage(
+  group,
+  m,
+  step,
+  transpose,
+  color,
+  cell,
+  tooltipLines,
+  masked,
+  { cells = false, onCell = null, picked = null } = {},
+) {
   const grid = gridOf(step.data, step.rows, step.cols, transpose);
   if (!cells) {
-    imageOf(group, m, cell, (canvas) => paint(grid, color, masked, canvas), tooltipLines, step, grid);
-    return;
+    imageOf(group, m, cell, (canvas) => paint(grid, color, masked, canvas), tooltipLines, step, grid, onCell);
+  } else {
+    const fill = fillsOf(color);
+    const holder = listenPicture(group, cellsPicture(group, grid, fill, masked, cell), m, cell, tooltipLines, onCell);
+    // A figure leaving the page gets the cells as vectors, sharp at any size (explorer/export.js).
+    holder.node().figure = () => cellsFigure(grid, fill, masked, cell);
   }
-  const fill = fillsOf(color);
-  const holder = listenPicture(group, cellsPicture(group, grid, fill, masked, cell), m, cell, tooltipLines);
-  // A figure leaving the page gets the cells as vectors, sharp at any size (explorer/export.js).
-  holder.node().figure = () => cellsFigure(grid, fill, masked, cell);
+  drawPicked(group, grid, cell, picked);
+}
+
+// Cells a picture outlines as picked: found by asking `picked` of every cell, up to this many.
+const MAX_PICK_SCAN = 65536;
+
+/**
+ * An outline over each cell of the picture that `picked(i, j)` names (the heatmap's chosen pair),
+ * as a picked SVG cell has (app.css `.cell.picked`): at least 5 px, however small the cells.
+ */
+function drawPicked(group, { rows, cols }, cell, picked) {
+  const marks = [];
+  if (picked && rows * cols <= MAX_PICK_SCAN)
+    for (let i = 0; i < rows && marks.length < 64; i++)
+      for (let j = 0; j < cols && marks.length < 64; j++) if (picked(i, j)) marks.push({ i, j });
+  const side = Math.max(5, cell - 1);
+  const offset = (cell - 1 - side) / 2;
+  group
+    .selectAll('rect.picked-cell')
+    .data(marks)
+    .join((enter) => enter.append('rect').attr('class', 'picked-cell'))
+    .call(putAttrs, {
+      x: (d) => d.j * cell + offset,
+      y: (d) => d.i * cell + offset,
+      width: side,
+      height: side,
+    })
+    .raise();
 }
 
 /** The grid as SVG rects in a <g> (drawn where the picture was), for a figure. */

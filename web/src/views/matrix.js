@@ -164,7 +164,11 @@ export function drawMatrix(g, step, options) {
     (cellCount > SMALL_CELL_LIMIT && (cell < 24 || !numbers))
   ) {
     removeCells(cellsGroup.node());
-    drawAsImage(cellsGroup, m, step, transpose, color, cell, tooltipLines, options.masked, { cells: Boolean(picture) });
+    drawAsImage(cellsGroup, m, step, transpose, color, cell, tooltipLines, options.masked, {
+      cells: Boolean(picture),
+      onCell: options.onCell,
+      picked: options.picked,
+    });
     drawNumbers(cellsGroup, m, value, fillsOf(color), options.masked, {
       cell,
       fontSize,
