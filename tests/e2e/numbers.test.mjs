@@ -601,3 +601,37 @@ test('a long sentence’s grids are pictures that still take a click and Enter: 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('the stage at 32 tokens draws X, PE and X′ as pictures with gaps, whose cells still open their arithmetic', async () => {
+  // Issue 11 §6: too small for numbers, their 768 SVG cells were restyled, laid out and painted on
+  // every keystroke (views/stage.js STAGE_SMALL_CELLS); as pictures they still take a click (§3).
+  const words = 'the cat sat on a mat and we ate hot pot in it so you can see how far it goes'.split(' ');
+  const sentence = Array.from({ length: 32 }, (_, i) => words[i % words.length]).join(' ');
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?${new URLSearchParams({ lang: 'en', step: 1, s: sentence })}`,
+  );
+  await started(page);
+  await page.evaluate(() => window.attentionExplorer.idle());
+  const tokens = await page.locator('[data-role=tokens] li').allTextContents();
+  for (const step of ['x', 'pe', 'xPe']) {
+    const operand = `[data-role=stage] g.operand[data-step=${step}]`;
+    assert.equal(await page.locator(`${operand} g.cell`).count(), 0, `${step}: no SVG cells`);
+    // A picture with the gaps SVG cells have (views/matrix-image.js cellsPicture).
+    assert.equal(await page.locator(`${operand} svg.cells-image`).count(), 1, `${step}: a picture`);
+    assert.equal(await page.locator(`${operand} path.cell-gaps`).count(), 1, `${step}: its gaps`);
+  }
+  const picture = page.locator('[data-role=stage] g.operand[data-step=xPe] rect.picture');
+  await picture.scrollIntoViewIfNeeded();
+  const box = await picture.boundingBox();
+  await page.mouse.click(box.x + (box.width / 8) * 3.5, box.y + (box.height / 32) * 20.5);
+  await page.waitForSelector('[data-role=arithmetic][data-step=xPe][data-i="20"][data-j="3"]:not([hidden])');
+  const xPe = engine.run({ tokens, dModel: 8, heads: 2, seed: 42 }).step('xPe');
+  close(
+    Number(await page.locator('[data-role=arithmetic] [data-term=result]').getAttribute('data-value')),
+    xPe.data[20 * xPe.cols + 3],
+    'X′[20, 3]',
+  );
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -10,7 +10,7 @@ import { stepAt } from '../steps.js';
 import { tokenizeSentence, truncateToTokens } from '../tokenize.js';
 import { formatCount } from '../format.js';
 import { watchColorScheme } from '../scales.js';
-import { drawStage, sweepHighlights } from '../views/stage.js';
+import { drawStage, STAGE_SMALL_CELLS, sweepHighlights } from '../views/stage.js';
 import { drawStageExtras } from '../views/stage-extras.js';
 import { drawExplanation } from '../views/explain.js';
 import { drawArithmetic, explainable } from '../views/arithmetic.js';
@@ -339,6 +339,7 @@ export function createExplorer(root, o) {
     const operands = def.operands(trace, head, state);
     const { cell, width, height } = drawStage(svg, operands, {
       width: stageWidth(),
+      smallCells: STAGE_SMALL_CELLS,
       stepKey: `${def.key}:${head}`,
       legend: { maskedLabel: s.masked },
       below: (top, width) => drawStageExtras(svg, trace, state, s, top, width),

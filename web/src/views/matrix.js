@@ -14,11 +14,14 @@ import { drawAsImage, drawPooled, removePicture } from './matrix-image.js';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SVG_CELL_LIMIT = 4096;
 // Past this many cells, a grid too small to print numbers is drawn as one image: thousands of
-// SVG cells cost a keystroke tens of milliseconds and show nothing more.
+// SVG cells cost a keystroke tens of milliseconds and show nothing more. (The stage sets its own,
+// lower: options.smallCells.)
 const SMALL_CELL_LIMIT = 400;
 // A picture with cells (drawMatrix's `picture`) covers at most this many px; past them, it is
 // one canvas pixel a cell, with no numbers printed.
 const PICTURE_PIXELS = 2048 * 1024;
+// Cells smaller than this (px) are drawn without gaps: a 1 px gap would be most of the cell.
+const MIN_GAP_CELL = 6;
 // No text under 11 px (a phone's smallest readable size): labels are 11–13 px whatever the
 // cell, and where cells are smaller than a label, only every k-th row or column is labelled.
 const LABEL_FONT = 11;
@@ -94,7 +97,9 @@ function isTokenAxis(axis) {
  *  step: { name, rows, cols, data, rowLabels, colLabels, rowsAxis, colsAxis }
  *  options: { cell, color(v) → css, title, transpose, animation: 'none'|'fade'|'rows'|'cols'|'sweep',
  *             numbers: bool, masked(i, j) → bool, columnColor(j) → css|null, onCell(i, j, event),
- *             image: bool (one image whatever the size: the caller's budget of SVG cells is spent) }
+ *             image: bool (one image whatever the size: the caller's budget of SVG cells is spent),
+ *             smallCells: past this many cells, a grid too small for numbers is an image (400),
+ *             gaps: such an image keeps the gaps between its cells where they are ≥ 6 px }
  */
 export function drawMatrix(g, step, options) {
   const { cell, color, title, transpose = false, animation = 'none', numbers = true } = options;
@@ -157,15 +162,18 @@ export function drawMatrix(g, step, options) {
   const cellCount = m.rows * m.cols;
   // Cells with gaps where numbers are printed on them; else (a long sentence) one pixel a cell.
   const picture = options.picture && showNumbers && cellCount * cell * cell <= PICTURE_PIXELS;
+  // A picture without numbers keeps the gaps between its cells where they show (options.gaps: the
+  // stage's, which were SVG cells with gaps up to 400 cells), else it is one pixel a cell.
+  const gapped = picture || (options.gaps && cell >= MIN_GAP_CELL && cellCount * cell * cell <= PICTURE_PIXELS);
   if (
     options.picture ||
     options.image ||
     cellCount > SVG_CELL_LIMIT ||
-    (cellCount > SMALL_CELL_LIMIT && (cell < 24 || !numbers))
+    (cellCount > (options.smallCells ?? SMALL_CELL_LIMIT) && (cell < 24 || !numbers))
   ) {
     removeCells(cellsGroup.node());
     drawAsImage(cellsGroup, m, step, transpose, color, cell, tooltipLines, options.masked, {
-      cells: Boolean(picture),
+      cells: Boolean(gapped),
       onCell: options.onCell,
       picked: options.picked,
     });

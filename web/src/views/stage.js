@@ -8,6 +8,11 @@ import { drawLegends } from './legend.js';
 import { forget, put, putAttrs, setTexts } from './dom.js';
 
 const GAP = 14;
+// The explorer's stage draws its grids too small to print numbers as pictures with gaps past 128
+// cells, not 400 (matrix.js): at 17–50 tokens X, PE and X' were 400–1,200 SVG cells that every
+// keystroke restyled, laid out and painted (docs/benchmarks.md, stop 21). They look the same and
+// take clicks too. (The matrices view, drawn by drawStage as well, keeps its own budget.)
+export const STAGE_SMALL_CELLS = 128;
 const OP_WIDTH = 26;
 
 /** The widest line of the equation at this cell size (lines end at { lineBreak: true }). */
@@ -96,10 +101,15 @@ function rowHeightOf(placed, y) {
  * @param operands from STEPS[i].operands(trace, head)
  * @param options { width, stepKey, onCell(operand, i, j), maxCell, legend: { maskedLabel, note },
  *                  below(top, width) → the height drawn under the equation from y = top (the
- *                  stage's extras), or 0 }
+ *                  stage's extras), or 0, smallCells: past this many cells a grid too small for
+ *                  numbers is a picture with gaps (drawMatrix's smallCells and gaps) }
  * Returns { cell, width, height }: the drawing's size, which the caller gives its svg (fit.js).
  */
-export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34, legend = null, below = null }) {
+export function drawStage(
+  svg,
+  operands,
+  { width, stepKey, onCell, maxCell = 34, legend = null, below = null, smallCells = undefined },
+) {
   const cell = cellSizeFor(operands, width, maxCell);
   const { placed, height: equation } = layout(operands, width, cell);
   // Under the equation: a legend for each colour scale it uses (legend: { maskedLabel, note }).
@@ -177,6 +187,8 @@ export function drawStage(svg, operands, { width, stepKey, onCell, maxCell = 34,
         columnColor: d.columnColor,
         image: d.image,
         picture: d.picture,
+        smallCells,
+        gaps: smallCells !== undefined,
         numbers: d.numbers ?? true,
         showRowLabels: d.rowLabels !== false,
         onCell: (i, j, event) => onCell?.(d, i, j, event),
