@@ -3,6 +3,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createEngine } from '../node/support.mjs';
 import {
@@ -543,8 +544,9 @@ test('cross-attention: a second sentence gives keys and values; rectangular heat
 });
 
 test('a long sentence’s grids are pictures that still take a click and Enter: a heatmap cell picks its pair, a stage score shows its arithmetic', async () => {
-  // Issue 11 §3 and §4. From 21 tokens the heatmaps and the stage's n × n grids are pictures
-  // (views/matrix-image.js); they took no click, so the pair and the arithmetic were out of reach.
+  // Issue 11 §3 and §4. A long sentence's heatmaps and the stage's n × n grids are pictures (from
+  // 16–21 tokens here; views/matrix-image.js): they took no click, so the pair and the arithmetic
+  // were out of reach.
   const words = 'the cat sat on a mat and we ate hot pot in it so you can see how far it goes'.split(' ');
   const sentence = Array.from({ length: 32 }, (_, i) => words[i % words.length]).join(' ');
   const { page, context, problems } = await openPage(
@@ -574,6 +576,19 @@ test('a long sentence’s grids are pictures that still take a click and Enter: 
   const centre = [outline.x + outline.width / 2, outline.y + outline.height / 2];
   assert.ok(Math.abs(centre[0] - (box.x + pitch * 5.5)) < pitch / 2, `outline at x ${centre[0]}`);
   assert.ok(Math.abs(centre[1] - (box.y + pitch * 9.5)) < pitch / 2, `outline at y ${centre[1]}`);
+  // A second click on the picture, which has the focus now, moves its keyboard cursor there too.
+  await page.mouse.click(box.x + pitch * 12.5, box.y + pitch * 3.5);
+  await page.waitForFunction(() => window.attentionExplorer.store.get().pair?.j === 12);
+  const cursor = await page.locator('[data-role=heatmaps] rect.cursor').boundingBox();
+  assert.ok(
+    Math.abs(cursor.x + cursor.width / 2 - (box.x + pitch * 12.5)) < pitch / 2 &&
+      Math.abs(cursor.y + cursor.height / 2 - (box.y + pitch * 3.5)) < pitch / 2,
+    `the cursor at the clicked cell: ${JSON.stringify(cursor)}`,
+  );
+  // The exported figure has neither: they are the page's, not the figure's.
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click('[data-export="svg"]')]);
+  const figure = (await readFile(await file.path())).toString('utf8');
+  assert.ok(figure.includes('scores') && !/picked-cell|class="cursor"/.test(figure), 'no outline in the figure');
 
   // The keyboard: head 1's picture, three cells right and two down, Enter.
   await picture(0).focus();
@@ -632,6 +647,27 @@ test('the stage at 32 tokens draws X, PE and X′ as pictures with gaps, whose c
     xPe.data[20 * xPe.cols + 3],
     'X′[20, 3]',
   );
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('step 4’s sweep runs over SVG cells only: with Q and Kᵀ drawn as pictures it is left out, with no error', async () => {
+  // d_model 64, 2 heads (d_k 32), 10 tokens: Q is 320 cells too small for numbers, a picture
+  // (views/stage.js STAGE_SMALL_CELLS); the sweep read its cells' size from Q's SVG cells, found
+  // none, and wrote NaN sizes (a console error).
+  const words = 'the cat sat on a mat and we ate hot'.split(' ');
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?${new URLSearchParams({ lang: 'en', step: 3, d: 64, h: 2, s: words.join(' ') })}`,
+  );
+  await started(page);
+  await page.evaluate(() => window.attentionExplorer.idle());
+  await page.click('.step-button[data-step="4"]');
+  await page.waitForSelector('[data-role=stage] g.operand[data-step=scores]');
+  await page.waitForTimeout(400);
+  await transitionsDone(page);
+  assert.equal(await page.locator('[data-role=stage] g.operand[data-step=qHead] g.cell').count(), 0, 'Q is a picture');
+  assert.ok((await page.locator('[data-role=stage] g.operand[data-step=scores] g.cell').count()) > 0, 'S has cells');
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -97,8 +97,9 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   });
   const body = el('g', { transform: `translate(12,${top})` });
   for (const child of svg.childNodes) body.append(child.cloneNode(true));
-  // The keyboard's cursor on a picture (views/matrix-image.js) is the page's, not the figure's.
-  for (const cursor of body.querySelectorAll('rect.cursor')) cursor.remove();
+  // The keyboard's cursor and a picked cell's outline on a picture (views/matrix-image.js) are
+  // the page's, not the figure's (nor is a picked SVG cell's outline, which is CSS).
+  for (const cursor of body.querySelectorAll('rect.cursor, rect.picked-cell')) cursor.remove();
   // A picture with cells (views/matrix-image.js) becomes its cells as SVG rects, with their gaps,
   // sharp at any size; and a canvas that can say what it shows as SVG (the links' lines,
   // views/link-lines.js), that. Other canvases (views/pixels.js) become images: a file has none.

@@ -23,6 +23,13 @@ export function heatmapSide(heads) {
   return heads > 1 ? 256 : 512;
 }
 
+/** The test of the picked pair for head `head`'s grid, with its cell listed (matrix-image.js drawPicked). */
+function pickedPair(pair, head) {
+  const picked = (i, j) => pair.head === head && pair.i === i && pair.j === j;
+  picked.cells = pair.head === head ? [{ i: pair.i, j: pair.j }] : [];
+  return picked;
+}
+
 export function drawHeatmaps(svg, trace, o) {
   const name = heatmapStepFor(o.step);
   const heads = o.head === 'all' ? d3.range(trace.heads) : [o.head];
@@ -85,7 +92,7 @@ export function drawHeatmaps(svg, trace, o) {
         title: titleOf(s),
         masked,
         numbers: true,
-        picked: o.pair ? (i, j) => o.pair.head === s.head && o.pair.i === i && o.pair.j === j : null,
+        picked: o.pair ? pickedPair(o.pair, s.head) : null,
         onCell: (i, j) => o.onPair?.({ head: s.head, i, j }),
       });
     });

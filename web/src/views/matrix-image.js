@@ -197,7 +197,7 @@ function gridOf(data, rows, cols, transpose) {
  * `tooltipAt(i, j)` gives the lines under the pointer.
  */
 function imageOf(group, m, cell, paint, tooltipAt, source, grid, onCell = null) {
-  group.selectAll('svg.cells-image, path.cell-gaps, rect.picture').remove();
+  group.selectAll('svg.cells-image, path.cell-gaps, rect.picture, rect.picked-cell').remove();
   const holder = pixels(group, paint, source, { now: grid.rows * grid.cols <= NOW_PIXELS }).call(putAttrs, {
     width: m.cols * cell,
     height: m.rows * cell,
@@ -230,6 +230,9 @@ function listenPicture(group, holder, m, cell, tooltipAt, onCell = null) {
   // Listeners made once, reading what the last draw left on the node.
   const node = holder.node();
   node.__hover = { m, cell, tooltipAt, onCell };
+  // Enter picks the cursor's cell, as on an SVG cell (role button, named by its tooltip).
+  if (!onCell) node.removeAttribute('role');
+  else if (node.getAttribute('role') !== 'button') node.setAttribute('role', 'button');
   if (node.__listening) return holder;
   node.__listening = true;
   // One tab stop, as an SVG grid is: arrow keys move a cursor from cell to cell, whose value
@@ -274,7 +277,9 @@ function listenPicture(group, holder, m, cell, tooltipAt, onCell = null) {
       const { onCell: pick } = node.__hover;
       if (!pick) return;
       const { i, j } = cellAt(event);
-      node.__cursor = { i, j };
+      // Focused already, it gets no focus event: its cursor moves to the clicked cell here.
+      if (node.matches(':focus')) cursorAt(i, j);
+      else node.__cursor = { i, j };
       pick(i, j, event);
     })
     .on('focus', () => cursorAt(node.__cursor?.i ?? 0, node.__cursor?.j ?? 0))
@@ -287,7 +292,11 @@ function listenPicture(group, holder, m, cell, tooltipAt, onCell = null) {
       if (pick && (event.key === 'Enter' || event.key === ' ')) {
         event.preventDefault();
         event.stopPropagation();
-        pick(node.__cursor?.i ?? 0, node.__cursor?.j ?? 0, event);
+        // Within the grid as it is now (it may have shrunk since the cursor moved).
+        const { m: now } = node.__hover;
+        const i = Math.min(now.rows - 1, Math.max(0, node.__cursor?.i ?? 0));
+        const j = Math.min(now.cols - 1, Math.max(0, node.__cursor?.j ?? 0));
+        pick(i, j, event);
         return;
       }
       const step = arrowStep(event);
@@ -323,31 +332,34 @@ export function drawAsImage(
   drawPicked(group, grid, cell, picked);
 }
 
-// Cells a picture outlines as picked: found by asking `picked` of every cell, up to this many.
-const MAX_PICK_SCAN = 65536;
+// A `picked` test without a list of its cells (picked.cells) is asked of every cell, up to this
+// many: the heatmap lists its pair, since sixteen heads of 256 × 256 would be a million calls.
+const MAX_PICK_SCAN = 4096;
 
 /**
- * An outline over each cell of the picture that `picked(i, j)` names (the heatmap's chosen pair),
- * as a picked SVG cell has (app.css `.cell.picked`): at least 5 px, however small the cells.
+ * An outline over each cell of the picture that `picked` names (picked.cells: [{ i, j }], or
+ * picked(i, j) asked of a small grid), as a picked SVG cell has (app.css `.cell.picked`): at
+ * least 5 px, however small the cells.
  */
 function drawPicked(group, { rows, cols }, cell, picked) {
-  const marks = [];
-  if (picked && rows * cols <= MAX_PICK_SCAN)
-    for (let i = 0; i < rows && marks.length < 64; i++)
-      for (let j = 0; j < cols && marks.length < 64; j++) if (picked(i, j)) marks.push({ i, j });
+  let marks = [];
+  if (picked?.cells) marks = picked.cells.filter(({ i, j }) => i < rows && j < cols);
+  else if (picked && rows * cols <= MAX_PICK_SCAN)
+    for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) if (picked(i, j)) marks.push({ i, j });
   const side = Math.max(5, cell - 1);
   const offset = (cell - 1 - side) / 2;
-  group
-    .selectAll('rect.picked-cell')
-    .data(marks)
+  const outlines = group
+    .selectAll(':scope > rect.picked-cell')
+    .data(marks.slice(0, 64))
     .join((enter) => enter.append('rect').attr('class', 'picked-cell'))
     .call(putAttrs, {
       x: (d) => d.j * cell + offset,
       y: (d) => d.i * cell + offset,
       width: side,
       height: side,
-    })
-    .raise();
+    });
+  // Over the picture and its numbers (moved only when something was drawn after them).
+  if (!outlines.empty() && group.node().lastElementChild !== outlines.nodes().at(-1)) outlines.raise();
 }
 
 /** The grid as SVG rects in a <g> (drawn where the picture was), for a figure. */

@@ -99,7 +99,7 @@ function isTokenAxis(axis) {
  *             numbers: bool, masked(i, j) → bool, columnColor(j) → css|null, onCell(i, j, event),
  *             image: bool (one image whatever the size: the caller's budget of SVG cells is spent),
  *             smallCells: past this many cells, a grid too small for numbers is an image (400),
- *             gaps: such an image keeps the gaps between its cells where they are ≥ 6 px }
+ *             gaps: such an image keeps the gaps between its cells where the cells are ≥ 6 px }
  */
 export function drawMatrix(g, step, options) {
   const { cell, color, title, transpose = false, animation = 'none', numbers = true } = options;

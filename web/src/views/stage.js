@@ -208,7 +208,9 @@ export function sweepHighlights(svg, cell) {
   const q = svg.select('g.operand[data-step="qHead"] g.cells');
   const k = svg.select('g.operand[data-step="kHead"] g.cells');
   const cells = scores.selectAll('g.cell').data();
-  if (!cells.length || q.empty() || k.empty() || !duration(1)) return;
+  // (Only over SVG cells: a grid drawn as a picture has no cell to read its size from.)
+  const drawn = (g) => !g.empty() && !g.select('g.cell').empty();
+  if (!cells.length || !drawn(q) || !drawn(k) || !duration(1)) return;
   const cols = d3.max(cells, (d) => d.j) + 1;
   const qWidth = (d3.max(q.selectAll('g.cell').data(), (d) => d.j) + 1) * cell;
   const kHeight = (d3.max(k.selectAll('g.cell').data(), (d) => d.i) + 1) * cell;
