@@ -590,6 +590,20 @@ test('a long sentence’s grids are pictures that still take a click and Enter: 
   const figure = (await readFile(await file.path())).toString('utf8');
   assert.ok(figure.includes('scores') && !/picked-cell|class="cursor"/.test(figure), 'no outline in the figure');
 
+  // A pair that is no cell of the grid (set through the store) outlines nothing, as on SVG cells.
+  for (const bad of [
+    { i: -1, j: 5 },
+    { i: 2.5, j: 3 },
+    { i: '2', j: '3' },
+    { i: 1e9, j: 2 },
+  ]) {
+    await page.evaluate(async (p) => {
+      window.attentionExplorer.store.set({ pair: { head: 1, ...p } });
+      await window.attentionExplorer.idle();
+    }, bad);
+    assert.equal(await outlines.count(), 0, `no outline for ${JSON.stringify(bad)}`);
+  }
+
   // The keyboard: head 1's picture, three cells right and two down, Enter.
   await picture(0).focus();
   for (const key of ['ArrowRight', 'ArrowRight', 'ArrowRight', 'ArrowDown', 'ArrowDown', 'Enter'])

@@ -343,7 +343,10 @@ const MAX_PICK_SCAN = 4096;
  */
 function drawPicked(group, { rows, cols }, cell, picked) {
   let marks = [];
-  if (picked?.cells) marks = picked.cells.filter(({ i, j }) => i < rows && j < cols);
+  // Only cells of this grid, as an SVG cell matches only its own (i, j): a pair set through the
+  // store (window.attentionExplorer.store) may be anything.
+  const inGrid = ({ i, j }) => Number.isInteger(i) && Number.isInteger(j) && i >= 0 && j >= 0 && i < rows && j < cols;
+  if (picked?.cells) marks = picked.cells.filter(inGrid);
   else if (picked && rows * cols <= MAX_PICK_SCAN)
     for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) if (picked(i, j)) marks.push({ i, j });
   const side = Math.max(5, cell - 1);
