@@ -543,19 +543,24 @@ test('cross-attention: a second sentence gives keys and values; rectangular heat
   await context.close();
 });
 
+/** The page opened with a 32-word sentence and `params` (English), settled, and its tokens. */
+async function openLong(params) {
+  const words = 'the cat sat on a mat and we ate hot pot in it so you can see how far it goes'.split(' ');
+  const sentence = Array.from({ length: 32 }, (_, i) => words[i % words.length]).join(' ');
+  const opened = await openPage(
+    session.browser,
+    `${session.url}?${new URLSearchParams({ lang: 'en', ...params, s: sentence })}`,
+  );
+  await started(opened.page);
+  await opened.page.evaluate(() => window.attentionExplorer.idle());
+  return { ...opened, tokens: await opened.page.locator('[data-role=tokens] li').allTextContents() };
+}
+
 test('a long sentence’s grids are pictures that still take a click and Enter: a heatmap cell picks its pair, a stage score shows its arithmetic', async () => {
   // Issue 11 §3 and §4. A long sentence's heatmaps and the stage's n × n grids are pictures (from
   // 16–21 tokens here; views/matrix-image.js): they took no click, so the pair and the arithmetic
   // were out of reach.
-  const words = 'the cat sat on a mat and we ate hot pot in it so you can see how far it goes'.split(' ');
-  const sentence = Array.from({ length: 32 }, (_, i) => words[i % words.length]).join(' ');
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?${new URLSearchParams({ lang: 'en', step: 4, view: 'heatmap', s: sentence })}`,
-  );
-  await started(page);
-  await page.evaluate(() => window.attentionExplorer.idle());
-  const tokens = await page.locator('[data-role=tokens] li').allTextContents();
+  const { page, context, problems, tokens } = await openLong({ step: 4, view: 'heatmap' });
   assert.equal(tokens.length, 32);
   assert.equal(await page.locator('[data-role=heatmaps] g.cell').count(), 0, 'the heatmaps are pictures');
   const picture = (head) => page.locator(`[data-role=heatmaps] g.multiple[data-head="${head}"] foreignObject.pixels`);
@@ -634,15 +639,7 @@ test('a long sentence’s grids are pictures that still take a click and Enter: 
 test('the stage at 32 tokens draws X, PE and X′ as pictures with gaps, whose cells still open their arithmetic', async () => {
   // Issue 11 §6: too small for numbers, their 768 SVG cells were restyled, laid out and painted on
   // every keystroke (views/stage.js STAGE_SMALL_CELLS); as pictures they still take a click (§3).
-  const words = 'the cat sat on a mat and we ate hot pot in it so you can see how far it goes'.split(' ');
-  const sentence = Array.from({ length: 32 }, (_, i) => words[i % words.length]).join(' ');
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?${new URLSearchParams({ lang: 'en', step: 1, s: sentence })}`,
-  );
-  await started(page);
-  await page.evaluate(() => window.attentionExplorer.idle());
-  const tokens = await page.locator('[data-role=tokens] li').allTextContents();
+  const { page, context, problems, tokens } = await openLong({ step: 1 });
   for (const step of ['x', 'pe', 'xPe']) {
     const operand = `[data-role=stage] g.operand[data-step=${step}]`;
     assert.equal(await page.locator(`${operand} g.cell`).count(), 0, `${step}: no SVG cells`);

@@ -206,7 +206,8 @@ function imageOf(group, m, cell, paint, tooltipAt, source, grid, onCell = null) 
 }
 
 /**
- * Removes whatever picture `group` holds (a canvas, or an image with cells) and its cursor. A
+ * Removes whatever picture `group` holds (a canvas, or an image with cells), its cursor, outline
+ * and numbers (matrix.js drawNumbers, drawn only over a picture). A
  * group that never held one is not searched: the stage's three grids at 32 tokens hold 768 SVG
  * cells, and the search visited their every rect and text on each keystroke (0.2 ms).
  */
@@ -214,7 +215,9 @@ export function removePicture(group) {
   if (!group.node().__pictured) return;
   group.node().__pictured = false;
   group
-    .selectAll('foreignObject.pixels, svg.cells-image, path.cell-gaps, rect.picture, rect.cursor, rect.picked-cell')
+    .selectAll(
+      'foreignObject.pixels, svg.cells-image, path.cell-gaps, rect.picture, rect.cursor, rect.picked-cell, g.numbers',
+    )
     .remove();
 }
 
@@ -238,9 +241,14 @@ function listenPicture(group, holder, m, cell, tooltipAt, onCell = null) {
   // One tab stop, as an SVG grid is: arrow keys move a cursor from cell to cell, whose value
   // the tooltip names (and the picture's label, for a screen reader).
   holder.attr('tabindex', 0);
+  /** The cell (i, j) of the grid as it is now, or the nearest (it may have shrunk since). */
+  const within = (i, j) => {
+    const { m: now } = node.__hover;
+    return { i: Math.min(now.rows - 1, Math.max(0, i)), j: Math.min(now.cols - 1, Math.max(0, j)) };
+  };
   const cursorAt = (i, j) => {
     const now = node.__hover;
-    node.__cursor = { i: Math.min(now.m.rows - 1, Math.max(0, i)), j: Math.min(now.m.cols - 1, Math.max(0, j)) };
+    node.__cursor = within(i, j);
     const lines = now.tooltipAt(node.__cursor.i, node.__cursor.j);
     node.setAttribute('aria-label', lines.join(', '));
     const cursor = group
@@ -257,11 +265,8 @@ function listenPicture(group, holder, m, cell, tooltipAt, onCell = null) {
   };
   /** The cell under the pointer of `event`. */
   const cellAt = (event) => {
-    const now = node.__hover;
     const [x, y] = d3.pointer(event, group.node());
-    const i = Math.min(now.m.rows - 1, Math.max(0, Math.floor(y / now.cell)));
-    const j = Math.min(now.m.cols - 1, Math.max(0, Math.floor(x / now.cell)));
-    return { i, j };
+    return within(Math.floor(y / node.__hover.cell), Math.floor(x / node.__hover.cell));
   };
   holder
     .on('pointermove', (event) => {
@@ -277,9 +282,8 @@ function listenPicture(group, holder, m, cell, tooltipAt, onCell = null) {
       const { onCell: pick } = node.__hover;
       if (!pick) return;
       const { i, j } = cellAt(event);
-      // Focused already, it gets no focus event: its cursor moves to the clicked cell here.
+      // (pointerdown placed the cursor.) Focused already, it gets no focus event to show it there.
       if (node.matches(':focus')) cursorAt(i, j);
-      else node.__cursor = { i, j };
       pick(i, j, event);
     })
     .on('focus', () => cursorAt(node.__cursor?.i ?? 0, node.__cursor?.j ?? 0))
@@ -292,10 +296,7 @@ function listenPicture(group, holder, m, cell, tooltipAt, onCell = null) {
       if (pick && (event.key === 'Enter' || event.key === ' ')) {
         event.preventDefault();
         event.stopPropagation();
-        // Within the grid as it is now (it may have shrunk since the cursor moved).
-        const { m: now } = node.__hover;
-        const i = Math.min(now.rows - 1, Math.max(0, node.__cursor?.i ?? 0));
-        const j = Math.min(now.cols - 1, Math.max(0, node.__cursor?.j ?? 0));
+        const { i, j } = within(node.__cursor?.i ?? 0, node.__cursor?.j ?? 0);
         pick(i, j, event);
         return;
       }

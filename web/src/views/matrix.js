@@ -188,9 +188,6 @@ export function drawMatrix(g, step, options) {
     return m;
   }
   removePicture(cellsGroup);
-  // (Only a picture's numbers: drawNumbers, after drawAsImage.)
-  if (cellsGroup.node().__numbered) cellsGroup.selectAll('g.numbers').remove();
-  cellsGroup.node().__numbered = false;
 
   const delay = delayOf(animation, m.rows, m.cols);
   const t = duration(animation === 'none' ? 350 : 450);
@@ -319,7 +316,6 @@ function drawNumbers(cellsGroup, m, value, fill, masked, { cell, fontSize, chars
     .data(show ? [0] : [])
     .join((enter) => enter.append('g').attr('class', 'numbers'));
   if (!show) return;
-  cellsGroup.node().__numbered = true;
   const node = group.node();
   // The latest draw's: a job queued by an older one writes what this one shows.
   node.__write = () => {
