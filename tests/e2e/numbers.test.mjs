@@ -38,6 +38,19 @@ const rowValues = (panel, label) =>
     .locator('td[data-value]')
     .evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
 const term = async (panel, name) => Number(await panel.locator(`[data-term=${name}]`).getAttribute('data-value'));
+/** The engine's cell (i, j) of step `name` for head `head`. */
+const valueAt = (trace, name, head, i, j) => {
+  const step = trace.step(name, head);
+  return step.data[i * step.cols + j];
+};
+/** The panel's term-by-term row of products, summed in float64. */
+const productsSum = async (panel) =>
+  (
+    await panel
+      .locator('tr', { has: panel.page().locator('th:text-is("×")') })
+      .locator('td[data-value]')
+      .evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)))
+  ).reduce((a, b) => a + b, 0);
 
 test('a score cell shows q·k term by term, ÷√d_k and ÷T, the mask and its row’s softmax: the engine’s numbers', async () => {
   const { page, context, problems } = await openPage(
@@ -412,10 +425,7 @@ test('any other cell explains itself: projections term by term, X + PE, PE’s f
   );
   await started(page);
   const trace = await engineTraceFor(engine, page);
-  const at = (name, head, i, j) => {
-    const s = trace.step(name, head);
-    return s.data[i * s.cols + j];
-  };
+  const at = (name, head, i, j) => valueAt(trace, name, head, i, j);
   const panel = page.locator('[data-role=arithmetic]');
   /** Picks cell (i, j) of the `nth` operand showing `name` at `step`; resolves with the panel's text. */
   const pick = async (step, name, i, j, nth = 0) => {
@@ -428,24 +438,16 @@ test('any other cell explains itself: projections term by term, X + PE, PE’s f
     return panel.textContent();
   };
   const result = async () => Number(await panel.locator('[data-term=result]').getAttribute('data-value'));
-  /** The panel's term-by-term row of products, summed in float64, against the engine's cell. */
-  const productsSum = async () =>
-    (
-      await panel
-        .locator('tr', { has: page.locator('th:text-is("×")') })
-        .locator('td[data-value]')
-        .evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)))
-    ).reduce((a, b) => a + b, 0);
 
   // Q = X'·W_Q: row 3 of X' times column 5 of W_Q.
   await pick(2, 'q', 3, 5);
   assert.equal(await result(), at('q', 0, 3, 5));
-  close(await productsSum(), at('q', 0, 3, 5), "Σ X'[3, m]·W_Q[m, 5]");
+  close(await productsSum(panel), at('q', 0, 3, 5), "Σ X'[3, m]·W_Q[m, 5]");
   // K₂ (head 2) at column 1 is column dK + 1 of W_K.
   const text = await pick(3, 'kHead', 2, 1, 1);
   assert.match(text, new RegExp(`W_K column ${trace.dK + 1}`));
   assert.equal(await result(), at('kHead', 1, 2, 1));
-  close(await productsSum(), at('k', 0, 2, trace.dK + 1), 'K₂ is K’s second slice');
+  close(await productsSum(panel), at('k', 0, 2, trace.dK + 1), 'K₂ is K’s second slice');
   // X' = X + PE.
   await pick(1, 'xPe', 4, 3);
   assert.equal(await result(), at('xPe', 0, 4, 3));
@@ -460,7 +462,7 @@ test('any other cell explains itself: projections term by term, X + PE, PE’s f
   // O = Concat·W_O.
   await pick(10, 'output', 0, 7);
   assert.equal(await result(), at('output', 0, 0, 7));
-  close(await productsSum(), at('output', 0, 0, 7), 'Σ Concat[0, m]·W_O[m, 7]');
+  close(await productsSum(panel), at('output', 0, 0, 7), 'Σ Concat[0, m]·W_O[m, 7]');
   // X is given: the panel says where it comes from.
   assert.match(await pick(1, 'x', 0, 0), /Given, not computed/);
   // K₁ᵀ at step 4 is drawn transposed: its cell (row m, column j) is K₁[j, m].
@@ -468,6 +470,83 @@ test('any other cell explains itself: projections term by term, X + PE, PE’s f
   await page.locator('[data-role=stage] g.operand[data-step=kHead] g.cell[data-i="1"][data-j="3"]').click();
   await page.waitForSelector('[data-role=arithmetic][data-step=kHead][data-i="3"][data-j="1"]:not([hidden])');
   assert.equal(await result(), at('kHead', 0, 3, 1));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the matrices view’s cells explain themselves in the view: a click or Enter opens the arithmetic under them, outlined', async () => {
+  // Issue 11 §3, "click any cell": the matrices view's cells took no click. Their panel is the
+  // view's own (an embed may show the views without the stage), and the stage's stays closed.
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=The+cat+chased+the+ball&view=matrices`,
+  );
+  await started(page);
+  const trace = await engineTraceFor(engine, page);
+  const at = (name, head, i, j) => valueAt(trace, name, head, i, j);
+  const panel = page.locator('[data-role=matrices-arithmetic]');
+  const shown = (name, i, j) =>
+    page.waitForSelector(
+      `[data-role=matrices-arithmetic][data-step=${name}][data-i="${i}"][data-j="${j}"]:not([hidden])`,
+    );
+  const result = async () => Number(await panel.locator('[data-term=result]').getAttribute('data-value'));
+  const operand = (name) => page.locator(`[data-role=matrices] g.operand[data-step=${name}]`);
+
+  // A weight, an SVG cell: given, and outlined as picked.
+  const weight = operand('wQ').locator('g.cell[data-i="2"][data-j="3"]');
+  await weight.click();
+  await shown('wQ', 2, 3);
+  assert.match(await panel.textContent(), /W_Q\[2, 3\][\s\S]*Given, not computed/);
+  assert.equal(await weight.getAttribute('class'), 'cell picked');
+  assert.ok(await page.locator('[data-role=arithmetic]').isHidden(), 'the stage’s panel stays closed');
+  // The panel is brought into the window (it lies under the matrices and the waves).
+  assert.ok(await panel.evaluate((e) => e.getBoundingClientRect().bottom <= innerHeight + 1), 'the panel in view');
+
+  // Q is a picture at 5 tokens: its cell (1, 4) by the pointer, X'·W_Q term by term.
+  const picture = operand('q').locator('rect.picture');
+  await picture.scrollIntoViewIfNeeded();
+  const box = await picture.boundingBox();
+  const [rows, cols] = [trace.nQuery, trace.dModel];
+  await page.mouse.click(box.x + (box.width / cols) * 4.5, box.y + (box.height / rows) * 1.5);
+  await shown('q', 1, 4);
+  assert.equal(await result(), at('q', 0, 1, 4));
+  close(await productsSum(panel), at('q', 0, 1, 4), "Σ X'[1, m]·W_Q[m, 4]");
+  // Outlined there, and only there: the weight's outline went with its pick.
+  const outline = operand('q').locator('rect.picked-cell');
+  assert.equal(await outline.count(), 1);
+  // (Where the picture is now: bringing the panel into view scrolled the page.)
+  const now = await picture.boundingBox();
+  const cell = now.width / cols;
+  const marked = await outline.boundingBox();
+  assert.ok(Math.abs(marked.x + marked.width / 2 - (now.x + cell * 4.5)) < cell / 2, 'outlined at column 4');
+  assert.ok(Math.abs(marked.y + marked.height / 2 - (now.y + cell * 1.5)) < cell / 2, 'outlined at row 1');
+  assert.equal(
+    await page.locator('[data-role=matrices] .cell.picked, [data-role=matrices] rect.picked-cell').count(),
+    1,
+  );
+
+  // The keyboard: Enter on head 1's output picture picks its cursor's cell (0, 0).
+  await operand('headOutput').locator('rect.picture').focus();
+  await page.keyboard.press('Enter');
+  await shown('headOutput', 0, 0);
+  assert.equal(await term(panel, 'output'), at('headOutput', 0, 0, 0));
+
+  // Closed: no panel, no outline; the stage's own cells still open the stage's panel.
+  await panel.locator('.arith-close').click();
+  await page.waitForSelector('[data-role=matrices-arithmetic][hidden]', { state: 'attached' });
+  assert.equal(
+    await page.locator('[data-role=matrices] .cell.picked, [data-role=matrices] rect.picked-cell').count(),
+    0,
+  );
+  await page.locator('[data-role=stage] g.operand[data-step=xPe] g.cell[data-i="1"][data-j="2"]').click();
+  await page.waitForSelector('[data-role=arithmetic][data-step=xPe][data-i="1"][data-j="2"]:not([hidden])');
+  assert.equal(
+    await page.locator('[data-role=stage] g.operand[data-step=xPe] g.cell.picked').getAttribute('data-j'),
+    '2',
+    'the stage outlines its picked cell too',
+  );
+  assert.ok(await panel.isHidden(), 'one panel at a time');
+  await shot(page, 'matrices-arithmetic');
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -64,7 +64,8 @@ const STRINGS = {
     viewShowsStep: (k, title, stage) => `This view shows step ${k} (${title}); the stage is at step ${stage}.`,
     viewShowsHead: (h) => `This view shows head ${h + 1}; pick a head above to see another.`,
     stageShowsHead: (h) => `The stage shows head ${h + 1}; the views below show all heads.`,
-    matricesHint: 'Every matrix of this run. Hover a cell for its exact value and index.',
+    matricesHint:
+      'Every matrix of this run. Hover a cell for its exact value and index; click it (or focus it and press Enter) to see its arithmetic.',
     softmaxHint: 'For the selected query: raw scores, scaled scores and the softmax weights.',
     rawScores: 'raw scores QKᵀ',
     scaledScores: 'scaled scores',
@@ -206,7 +207,7 @@ const STRINGS = {
     viewShowsStep: (k, title, stage) => `此视图显示第 ${k} 步（${title}）；舞台在第 ${stage} 步。`,
     viewShowsHead: (h) => `此视图显示头 ${h + 1}；可在上方选择其他头。`,
     stageShowsHead: (h) => `舞台显示头 ${h + 1}；下方视图显示全部头。`,
-    matricesHint: '本次计算的所有矩阵。悬停查看精确数值和下标。',
+    matricesHint: '本次计算的所有矩阵。悬停查看精确数值和下标；点击格子（或聚焦后按回车）查看它的计算过程。',
     softmaxHint: '所选查询的原始分数、缩放后分数和 softmax 权重。',
     rawScores: '原始分数 QKᵀ',
     scaledScores: '缩放后分数',

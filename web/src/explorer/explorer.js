@@ -13,7 +13,7 @@ import { watchColorScheme } from '../scales.js';
 import { drawStage, STAGE_SMALL_CELLS, sweepHighlights } from '../views/stage.js';
 import { drawStageExtras } from '../views/stage-extras.js';
 import { drawExplanation } from '../views/explain.js';
-import { drawArithmetic, explainable } from '../views/arithmetic.js';
+import { cellIn, drawArithmetic, pickedFrom } from '../views/arithmetic.js';
 import { VIEWS } from '../views/registry.js';
 import { byRole, setText } from '../views/dom.js';
 import { fitSvg } from '../views/fit.js';
@@ -343,15 +343,14 @@ export function createExplorer(root, o) {
       stepKey: `${def.key}:${head}`,
       legend: { maskedLabel: s.masked },
       below: (top, width) => drawStageExtras(svg, trace, state, s, top, width),
-      // A cell shows its arithmetic under the stage (a score's pair is also the link to highlight).
+      // A cell shows its arithmetic under the stage, outlined (a score's pair is also the link to highlight).
+      picked: cellIn(state, 'stage'),
       onCell: (operand, row, col) => {
-        const step = operand.step;
-        if (!explainable(step)) return;
-        // A transposed operand (Kᵀ) is drawn with rows and columns swapped.
-        const [i, j] = operand.transpose ? [col, row] : [row, col];
-        const head = step.head ?? 0;
-        const scoreShaped = step.rows === trace.nQuery && step.cols === trace.nKey;
-        store.set({ cell: { name: step.name, head, i, j }, ...(scoreShaped ? { pair: { head, i, j } } : {}) });
+        const cell = pickedFrom(operand, row, col, 'stage');
+        if (!cell) return;
+        const { head, i, j } = cell;
+        const scoreShaped = operand.step.rows === trace.nQuery && operand.step.cols === trace.nKey;
+        store.set({ cell, ...(scoreShaped ? { pair: { head, i, j } } : {}) });
       },
     });
     // Sized with room to spare: a keystroke that adds a row lays out none of the stage's texts again.

@@ -67,10 +67,21 @@ export function arithmeticRequests(cell, sizes) {
   return cell && inside(cell, sizes) ? KINDS.get(cell.name).requests(cell, sizes) : [];
 }
 
-/** Whether a cell of `step` (as the stage draws it) has an arithmetic panel. */
-export function explainable(step) {
-  return KINDS.has(step.name);
+/**
+ * The cell { name, head, i, j, view } that a click on (row, col) of a drawn operand (stage.js)
+ * picks, or null where its step has no arithmetic. view: where its panel is shown, 'stage' (under
+ * the stage) or a view's key (in that view, e.g. 'matrices').
+ */
+export function pickedFrom(operand, row, col, view) {
+  const { step } = operand;
+  if (!KINDS.has(step.name)) return null;
+  // A transposed operand (Kᵀ) is drawn with rows and columns swapped.
+  const [i, j] = operand.transpose ? [col, row] : [row, col];
+  return { name: step.name, head: step.head ?? 0, i, j, view };
 }
+
+/** state.cell if its panel is shown in `view` ('stage' when it names none), else null. */
+export const cellIn = (state, view) => (state.cell && (state.cell.view ?? 'stage') === view ? state.cell : null);
 
 function scoreArithmetic(trace, state, s, { head: h, i, j }) {
   const q = trace.row('qHead', h, i);
@@ -200,15 +211,16 @@ function outputArithmetic(trace, s, { head: h, i, j: c }) {
 }
 
 /**
- * Fills `root` with the arithmetic of `state.cell` (hidden when there is none).
+ * Fills `root` with the arithmetic of `state.cell` when it is shown in `view` (cellIn), else hides it.
  * @param onClose called by the panel's close button
  */
-export function drawArithmetic(root, trace, state, s, onClose) {
-  const cell = state.cell;
+export function drawArithmetic(root, trace, state, s, onClose, view = 'stage') {
+  const cell = cellIn(state, view);
   const valid = cell && trace && inside(cell, trace);
-  root.hidden = !valid;
+  // (Each keystroke draws here: a closed panel is left as it is.)
+  if (root.hidden === Boolean(valid)) root.hidden = !valid;
   if (!valid) {
-    root.replaceChildren();
+    if (root.firstChild) root.replaceChildren();
     return;
   }
   const kind = KINDS.get(cell.name);

@@ -1,7 +1,7 @@
 // Heatmaps of one step's n×m matrix (scores, scaled, masked or weights), one per head as small
 // multiples, with token labels, a legend, masked cells hatched, and a table for screen readers.
 import * as d3 from 'd3';
-import { drawMatrix, measureMatrix } from './matrix.js';
+import { drawMatrix, measureMatrix, pickedCell } from './matrix.js';
 import { drawLegend } from './legend.js';
 import { fitSvg } from './fit.js';
 import { putAttrs } from './dom.js';
@@ -23,12 +23,8 @@ export function heatmapSide(heads) {
   return heads > 1 ? 256 : 512;
 }
 
-/** The test of the picked pair for head `head`'s grid, with its cell listed (matrix-image.js drawPicked). */
-function pickedPair(pair, head) {
-  const picked = (i, j) => pair.head === head && pair.i === i && pair.j === j;
-  picked.cells = pair.head === head ? [{ i: pair.i, j: pair.j }] : [];
-  return picked;
-}
+/** The picked pair's cell on head `head`'s grid, or null (another head's pair). */
+const pickedPair = (pair, head) => (pair.head === head ? pickedCell(pair.i, pair.j) : null);
 
 export function drawHeatmaps(svg, trace, o) {
   const name = heatmapStepFor(o.step);

@@ -55,8 +55,11 @@ const WEIGHTS = new Set(['wQ', 'wK', 'wV', 'wO']);
 /** The head each matrix is read for: only the head output is per head. */
 export const matrixHead = (name, head) => (name === 'headOutput' ? head : 0);
 
-/** o: { head, width, positionalEncoding, strings } */
-export function drawMatrices(svgElement, trace, { head, width, positionalEncoding, strings }) {
+/**
+ * o: { head, width, positionalEncoding, strings, picked: the cell { name, head, i, j } whose
+ *      arithmetic the view shows (outlined), or null, onCell(operand, row, col): a cell clicked }
+ */
+export function drawMatrices(svgElement, trace, { head, width, positionalEncoding, strings, picked, onCell }) {
   const svg = d3.select(svgElement);
   const steps = matricesOf(trace).map(([name, title]) => ({
     name,
@@ -87,7 +90,14 @@ export function drawMatrices(svgElement, trace, { head, width, positionalEncodin
     .selectAll('g.matrices-stage')
     .data([0])
     .join((enter) => enter.append('g').attr('class', 'matrices-stage'));
-  const { width: w, height } = drawStage(drawing, operands, { width, stepKey: 'matrices', maxCell: 24, legend: {} });
+  const { width: w, height } = drawStage(drawing, operands, {
+    width,
+    stepKey: 'matrices',
+    maxCell: 24,
+    legend: {},
+    picked,
+    onCell,
+  });
   // PE's waves under the matrices, where PE is one of them.
   const waves = svg
     .selectAll('g.matrices-pe')

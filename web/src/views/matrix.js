@@ -66,6 +66,16 @@ function delayOf(animation, rows, cols) {
 }
 
 /**
+ * drawMatrix's `picked` for one cell (i, j) of the drawn grid: the test, with the cell listed
+ * (matrix-image.js drawPicked outlines it on a picture without asking every cell).
+ */
+export function pickedCell(i, j) {
+  const picked = (a, b) => a === i && b === j;
+  picked.cells = [{ i, j }];
+  return picked;
+}
+
+/**
  * Size of the drawing for `step` with `options` (see drawMatrix), without drawing it.
  */
 export function measureMatrix(step, { cell, title, showRowLabels = true, showColLabels = true, transpose = false }) {

@@ -19,6 +19,7 @@ import { linksRequest, rowRequest, spreadRequest, stepRequest } from '../explore
 import { stepAt } from '../steps.js';
 import { addsPositionalEncoding } from '../state.js';
 import { setText } from './dom.js';
+import { cellIn, drawArithmetic, pickedFrom } from './arithmetic.js';
 
 /** The note over a view (class view-note, data-role `<view>-shows`). */
 const shows = (view) => `<p class="hint view-note" data-role="${view}-shows" hidden></p>`;
@@ -88,17 +89,32 @@ export const VIEWS = {
   },
   matrices: {
     panel:
-      '<p class="hint" data-i18n="matricesHint"></p><p class="hint" data-i18n="sharedScales"></p><svg data-role="matrices" class="matrices-svg" role="img"></svg>',
+      '<p class="hint" data-i18n="matricesHint"></p><p class="hint" data-i18n="sharedScales"></p><svg data-role="matrices" class="matrices-svg" role="img"></svg><div data-role="matrices-arithmetic" class="arithmetic" aria-live="polite" hidden></div>',
     role: 'matrices',
     exported: '[data-role=matrices]',
     requests: ({ trace, head }) => matricesOf(trace).map(([name]) => stepRequest(name, matrixHead(name, head))),
-    draw: ({ trace, state, strings, el, head, width }) =>
+    draw({ trace, state, strings, el, head, width, set }) {
+      const panel = el('matrices-arithmetic');
       drawMatrices(el('matrices'), trace, {
         head,
         width,
         positionalEncoding: addsPositionalEncoding(state),
         strings,
-      }),
+        // A cell clicked here shows its arithmetic here, under the matrices (issue 11 §3), not
+        // under the stage: an embed may show the views alone.
+        picked: cellIn(state, 'matrices'),
+        onCell: (operand, row, col) => {
+          const cell = pickedFrom(operand, row, col, 'matrices');
+          if (!cell) return;
+          panel.reveal = true;
+          set({ cell });
+        },
+      });
+      drawArithmetic(panel, trace, state, strings, () => set({ cell: null }), 'matrices');
+      // Under a tall drawing the panel may start below the window: the picked cell's panel is brought into it.
+      if (panel.reveal && !panel.hidden) panel.scrollIntoView({ block: 'nearest' });
+      panel.reveal = false;
+    },
   },
   softmax: {
     panel: `<p class="hint" data-i18n="softmaxHint"></p>${shows('softmax')}<div data-role="softmax"></div>`,

@@ -2,7 +2,7 @@
 // animated as it enters. Operands are keyed, so a new trace at the same step updates the
 // cells in place (colours and numbers transition) instead of redrawing.
 import * as d3 from 'd3';
-import { drawMatrix, measureMatrix } from './matrix.js';
+import { drawMatrix, measureMatrix, pickedCell } from './matrix.js';
 import { duration } from '../motion.js';
 import { drawLegends } from './legend.js';
 import { forget, put, putAttrs, setTexts } from './dom.js';
@@ -99,7 +99,9 @@ function rowHeightOf(placed, y) {
 /**
  * @param svg d3 selection of the stage <svg>
  * @param operands from STEPS[i].operands(trace, head)
- * @param options { width, stepKey, onCell(operand, i, j), maxCell, legend: { maskedLabel, note },
+ * @param options { width, stepKey, onCell(operand, i, j), picked: the cell { name, head, i, j } of
+ *                  a step whose arithmetic is shown (outlined wherever that step is drawn), or null,
+ *                  maxCell, legend: { maskedLabel, note },
  *                  below(top, width) → the height drawn under the equation from y = top (the
  *                  stage's extras), or 0, smallCells: past this many cells a grid too small for
  *                  numbers is a picture with gaps (drawMatrix's smallCells and gaps) }
@@ -108,7 +110,7 @@ function rowHeightOf(placed, y) {
 export function drawStage(
   svg,
   operands,
-  { width, stepKey, onCell, maxCell = 34, legend = null, below = null, smallCells = undefined },
+  { width, stepKey, onCell, picked = null, maxCell = 34, legend = null, below = null, smallCells = undefined },
 ) {
   const cell = cellSizeFor(operands, width, maxCell);
   const { placed, height: equation } = layout(operands, width, cell);
@@ -191,12 +193,19 @@ export function drawStage(
         gaps: smallCells !== undefined,
         numbers: d.numbers ?? true,
         showRowLabels: d.rowLabels !== false,
+        picked: pickedOn(d, picked),
         onCell: (i, j, event) => onCell?.(d, i, j, event),
       });
     });
   // After the operands, as they always came: what is drawn below the equation.
   const extra = below?.(height, width) ?? 0;
   return { cell, width, height: extra ? height + extra + 40 : height };
+}
+
+/** drawMatrix's `picked` for operand `d`: `cell` where d draws its step (Kᵀ transposed), or null. */
+function pickedOn(d, cell) {
+  if (!cell || d.step.name !== cell.name || (d.step.head ?? 0) !== cell.head) return null;
+  return d.transpose ? pickedCell(cell.j, cell.i) : pickedCell(cell.i, cell.j);
 }
 
 /**
