@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AttentionError, createEngine } from './support.mjs';
 import { tokenizeSentence } from '../../web/src/tokenize.js';
+import { segmentSentence } from '../../cpp/bindings/js/segment.js';
 
 const engine = await createEngine();
 const tokensOf = (options) => engine.run(options, { steps: ['x'] }).tokens;
@@ -28,6 +29,27 @@ test('the page and the engine split a sentence the same way', () => {
       assert.deepEqual(tokensOf({ text, tokenizer }), tokenizeSentence(text, tokenizer), `${tokenizer}: ${text}`);
     }
   }
+});
+
+test('a sentence typed letter by letter splits as a fresh one: kept words are placed where they now are', () => {
+  // segment.js keeps each word's split for the next keystroke; the offsets must be the new text's.
+  const fresh = (text, mode) => {
+    const segmenter = new Intl.Segmenter('zh', { granularity: mode === 'chars' ? 'grapheme' : 'word' });
+    const out = [];
+    for (const { 0: chunk, index: start } of text.matchAll(/\S+/gu))
+      for (const { segment, index } of segmenter.segment(chunk))
+        if (segment.trim() !== '') out.push({ token: segment.trim(), end: start + index + segment.length });
+    return out;
+  };
+  const typed = 'the cat 小明在北京 the cat, 猫追着球跑 the  cat e\u0301cole 🇨🇳 the';
+  for (const mode of ['words', 'chars'])
+    for (let n = 0; n <= typed.length; n++) {
+      // Typed forwards, then the same words again behind new ones (other offsets), and deleted.
+      const text = typed.slice(0, n);
+      assert.deepEqual(segmentSentence(text, mode), fresh(text, mode), `${mode}: "${text}"`);
+      const moved = `x ${text}`;
+      assert.deepEqual(segmentSentence(moved, mode), fresh(moved, mode), `${mode}: "${moved}"`);
+    }
 });
 
 test('tokenizer chooses characters, whitespace or the engine’s own tokenizer', () => {

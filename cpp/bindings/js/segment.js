@@ -8,10 +8,32 @@ export const TOKENIZATION_MODES = ['words', 'chars', 'whitespace'];
 const wordSegmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 const graphemeSegmenter = new Intl.Segmenter('zh', { granularity: 'grapheme' });
 
+// A keystroke splits the whole sentence again, and every word but the one typed in splits as it
+// did: each chunk's split is kept ([{ token, end }] within the chunk), up to this many chunks.
+// (Segmenting 32 words one by one took 0.19 ms in node, a lookup each ~0.01 ms.)
+const MAX_KEPT = 4096;
+const kept = { words: new Map(), chars: new Map() };
+
+/** The tokens of one whitespace-free `chunk` with the offset just after each one in it. */
+function splitChunk(chunk, mode) {
+  const known = kept[mode];
+  let split = known.get(chunk);
+  if (!split) {
+    split = [];
+    const segmenter = mode === 'chars' ? graphemeSegmenter : wordSegmenter;
+    for (const { segment, index } of segmenter.segment(chunk)) {
+      const token = segment.trim();
+      if (token !== '') split.push({ token, end: index + segment.length });
+    }
+    if (known.size >= MAX_KEPT) known.clear();
+    known.set(chunk, split);
+  }
+  return split;
+}
+
 /** Tokens with the offset just after each one in `text`: [{ token, end }]. */
 export function segmentSentence(text, mode) {
   const out = [];
-  const segmenter = mode === 'chars' ? graphemeSegmenter : wordSegmenter;
   // Split at whitespace first, so that no segmenter ever joins what the user kept apart.
   for (const chunk of text.matchAll(/\S+/gu)) {
     const start = chunk.index;
@@ -19,10 +41,8 @@ export function segmentSentence(text, mode) {
       out.push({ token: chunk[0], end: start + chunk[0].length });
       continue;
     }
-    for (const { segment, index } of segmenter.segment(chunk[0])) {
-      const token = segment.trim();
-      if (token !== '') out.push({ token, end: start + index + segment.length });
-    }
+    for (const { token, end } of splitChunk(chunk[0], mode === 'chars' ? 'chars' : 'words'))
+      out.push({ token, end: start + end });
   }
   return out;
 }
