@@ -492,30 +492,32 @@ test('the matrices view’s cells explain themselves in the view: a click or Ent
   const result = async () => Number(await panel.locator('[data-term=result]').getAttribute('data-value'));
   const operand = (name) => page.locator(`[data-role=matrices] g.operand[data-step=${name}]`);
 
-  // A weight, an SVG cell: given, and outlined as picked.
-  const weight = operand('wQ').locator('g.cell[data-i="2"][data-j="3"]');
-  await weight.click();
-  await shown('wQ', 2, 3);
+  /** Clicks cell (i, j) of the picture of `name`, a rows × cols grid; resolves with its box. */
+  const clickCell = async (name, i, j, rows, cols) => {
+    const picture = operand(name).locator('rect.picture');
+    await picture.scrollIntoViewIfNeeded();
+    const box = await picture.boundingBox();
+    await page.mouse.click(box.x + (box.width / cols) * (j + 0.5), box.y + (box.height / rows) * (i + 0.5));
+    await shown(name, i, j);
+  };
+  // A weight: given, and outlined as picked.
+  await clickCell('wQ', 2, 3, trace.dModel, trace.dModel);
   assert.match(await panel.textContent(), /W_Q\[2, 3\][\s\S]*Given, not computed/);
-  assert.equal(await weight.getAttribute('class'), 'cell picked');
+  assert.equal(await operand('wQ').locator('rect.picked-cell').count(), 1);
   assert.ok(await page.locator('[data-role=arithmetic]').isHidden(), 'the stage’s panel stays closed');
   // The panel is brought into the window (it lies under the matrices and the waves).
   assert.ok(await panel.evaluate((e) => e.getBoundingClientRect().bottom <= innerHeight + 1), 'the panel in view');
 
-  // Q is a picture at 5 tokens: its cell (1, 4) by the pointer, X'·W_Q term by term.
-  const picture = operand('q').locator('rect.picture');
-  await picture.scrollIntoViewIfNeeded();
-  const box = await picture.boundingBox();
+  // Q: its cell (1, 4), X'·W_Q term by term.
   const [rows, cols] = [trace.nQuery, trace.dModel];
-  await page.mouse.click(box.x + (box.width / cols) * 4.5, box.y + (box.height / rows) * 1.5);
-  await shown('q', 1, 4);
+  await clickCell('q', 1, 4, rows, cols);
   assert.equal(await result(), at('q', 0, 1, 4));
   close(await productsSum(panel), at('q', 0, 1, 4), "Σ X'[1, m]·W_Q[m, 4]");
   // Outlined there, and only there: the weight's outline went with its pick.
   const outline = operand('q').locator('rect.picked-cell');
   assert.equal(await outline.count(), 1);
   // (Where the picture is now: bringing the panel into view scrolled the page.)
-  const now = await picture.boundingBox();
+  const now = await operand('q').locator('rect.picture').boundingBox();
   const cell = now.width / cols;
   const marked = await outline.boundingBox();
   assert.ok(Math.abs(marked.x + marked.width / 2 - (now.x + cell * 4.5)) < cell / 2, 'outlined at column 4');

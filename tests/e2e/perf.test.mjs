@@ -158,7 +158,7 @@ test('where a page forbids workers, the engine runs on the page and the explorer
   await context.close();
 });
 
-test('the matrices view at 32 tokens: at most 1,024 SVG cells, X … O as images whose hover names the engine’s value', async () => {
+test('the matrices view at 32 tokens: no SVG cell, X … O as images and the weights as pictures with numbers, whose hover names the engine’s value', async () => {
   // Issue 11 §6: 2,400 SVG cells (a <g>, <rect> and <text> each) cost ~190 ms a keystroke.
   const sentence = Array.from({ length: 32 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
   const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -166,16 +166,18 @@ test('the matrices view at 32 tokens: at most 1,024 SVG cells, X … O as images
   await page.goto(`${session.url}?${new URLSearchParams({ s: sentence, view: 'matrices', lang: 'en' })}`);
   await settled(page);
   assert.equal(await page.evaluate(() => window.attentionExplorer.trace.nQuery), 32);
-  assert.ok((await nodes(page, '[data-role=matrices] g.cell')) <= 1024, 'SVG cells in the matrices view');
-  // The nine matrices with a token axis are images; the four weights keep their cells and numbers.
+  assert.equal(await nodes(page, '[data-role=matrices] g.cell'), 0, 'SVG cells in the matrices view');
+  // The nine matrices with a token axis are images; the four weights are pictures of their cells
+  // with their numbers in a layer of their own (since stop 22: as SVG cells, typing painted them
+  // again), and hover names the engine's value.
   assert.equal(await nodes(page, '[data-role=matrices] foreignObject.pixels'), 9);
-  const wq = await page
-    .locator('[data-role=matrices] g.operand[data-step="wQ"] g.cell')
-    .evaluateAll((els) => els.map((el) => Number(el.dataset.value)));
-  assert.deepEqual(wq, await page.evaluate(() => Array.from(window.attentionExplorer.trace.step('wQ').data)));
-  assert.equal(await nodes(page, '[data-role=matrices] g.operand[data-step="wQ"] g.cell text'), 64, 'W_Q’s numbers');
-  // No number over the pictures (past the budget), and Q keeps its bands of head colour.
-  assert.equal(await nodes(page, '[data-role=matrices] text.cell-number'), 0);
+  assert.equal(await nodes(page, '[data-role=matrices] svg.cells-image'), 4);
+  const wq = '[data-role=matrices] g.operand[data-step="wQ"]';
+  assert.equal(await nodes(page, `${wq} foreignObject.numbers-layer g.numbers text.cell-number`), 64, 'W_Q’s numbers');
+  const weightHover = await hoverPicture(page, 'rect.picture', 'wQ', 'W_Q', 2, 5);
+  assert.ok(Math.abs(weightHover.shown - weightHover.value) < 1e-3, `"${weightHover.text}" vs ${weightHover.value}`);
+  // No number over the activations (past the budget), and Q keeps its bands of head colour.
+  assert.equal(await nodes(page, '[data-role=matrices] text.cell-number'), 4 * 64, 'the weights’ numbers only');
   assert.equal(await nodes(page, '[data-role=matrices] g.operand[data-step="q"] rect.band'), 8, 'Q’s head bands');
   // Hover over X[5, 3]: the tooltip gives the engine's value there.
   const hover = await hoverPicture(page, 'foreignObject.pixels', 'x', 'X', 5, 3);
@@ -204,7 +206,7 @@ async function hoverPicture(page, holder, step, title, i, j) {
   const tip = page.locator('.tooltip');
   await tip.waitFor({ state: 'visible' });
   const text = await tip.textContent();
-  const shown = Number(text.match(new RegExp(`${title}\\[${i}, ${j}\\] = (-?[\\d.]+)`))?.[1]);
+  const shown = Number(text.match(new RegExp(`${title}\\[${i}, ${j}\\] = ([−-]?[\\d.]+)`))?.[1].replace('−', '-'));
   return { text, shown, value };
 }
 
@@ -334,7 +336,13 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell or number th
     const svg = document.querySelector('[data-role=matrices]');
     return {
       numbers: svg.querySelectorAll('g.operand[data-step=x] text.cell-number').length,
-      weightCells: svg.querySelectorAll('g.operand[data-step=wQ] g.cell').length,
+      weightNumbers: svg.querySelectorAll('g.operand[data-step=wQ] foreignObject.numbers-layer text.cell-number')
+        .length,
+      // W_Q does not change as one types: nothing in it, its numbers' layer included, is written.
+      weightWrites: window.__writes
+        .filter((w) => w.target.closest?.('g.operand[data-step=wQ]'))
+        .map((w) => `${w.target.tagName}.${w.target.getAttribute('class')} ${w.name ?? w.type}`),
+      numbersLayers: svg.querySelectorAll('g.operand[data-step=x] foreignObject.numbers-layer').length,
       viewBox: svg.getAttribute('viewBox'),
       drawn: svg.dataset.viewBox,
       ratio: svg.parentNode.style.aspectRatio,
@@ -343,7 +351,9 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell or number th
   assert.equal(result.numbers, 9 * 8, 'X prints the new token’s row');
   const picture = await page.evaluate(pictureCells, 'x');
   assert.deepEqual([picture.rows, picture.cols], [9, 8], 'X’s picture paints the new token’s row');
-  assert.equal(result.weightCells, 8 * 8, 'W_Q keeps its SVG cells');
+  assert.equal(result.weightNumbers, 8 * 8, 'W_Q is a picture with its numbers in their own layer');
+  assert.deepEqual(result.weightWrites, [], 'writes in W_Q');
+  assert.equal(result.numbersLayers, 1, 'X’s numbers are in their own layer');
   assert.deepEqual(stale, [], 'writes that left a cell or a number as it was');
   assert.equal(result.viewBox, viewBox, 'the svg keeps its size');
   // No SVG cell is placed by a transform on its <g> (a transform is a paint property node: every
@@ -754,7 +764,7 @@ test('a grid drawn as a picture and then as SVG cells again keeps no part of its
           window.attentionExplorer.store.set({ view, sentence: s });
           await window.attentionExplorer.idle();
           const picture =
-            ':scope > foreignObject.pixels, :scope > svg.cells-image, :scope > path.cell-gaps, :scope > rect.picture, :scope > g.numbers';
+            ':scope > foreignObject.pixels, :scope > svg.cells-image, :scope > path.cell-gaps, :scope > rect.picture, :scope > foreignObject.numbers-layer';
           return [...document.querySelectorAll('g.cells')].filter(
             (g) => g.querySelector(':scope > g.cell') && g.querySelector(picture),
           ).length;

@@ -15,7 +15,15 @@ export function labelProblems(selector) {
     if (getComputedStyle(text).visibility === 'hidden' || Number(getComputedStyle(text).opacity) === 0) continue;
     const box = text.getBBox();
     if (!box.width || !box.height) continue;
-    const m = text.getScreenCTM();
+    // In an svg inside a <foreignObject> (a picture's numbers, views/matrix.js drawNumbers),
+    // Chromium's getScreenCTM counts the svg's offset on the page twice; such a text is never
+    // rotated, and its client rect is its box on the screen.
+    let m = text.getScreenCTM();
+    if (text.closest('foreignObject')) {
+      const { left, top, width } = text.getBoundingClientRect();
+      const s = width / box.width;
+      m = new DOMMatrix([s, 0, 0, s, left - s * box.x, top - s * box.y]);
+    }
     const dy = box.height * 0.1;
     const corners = [
       [box.x + 1, box.y + dy],

@@ -181,7 +181,7 @@ test('the Content-Security-Policy forbids eval and inline script, and the app ru
   for (const [view, drawn] of [
     ['links', '[data-role=links] text.token'],
     ['heatmap', '[data-role=heatmaps] g.cell'],
-    ['matrices', '[data-role=matrices] g.cell'],
+    ['matrices', '[data-role=matrices] rect.picture'],
   ]) {
     await page.click(`[role=tab][data-view=${view}]`);
     await page.waitForSelector(drawn);

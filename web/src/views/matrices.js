@@ -78,11 +78,14 @@ export function drawMatrices(svgElement, trace, { head, width, positionalEncodin
     color: WEIGHTS.has(name) ? colors.weights : colors.activations,
     animation: 'none',
     columnColor: BANDED.has(name) ? (j) => headColor(Math.floor(j / trace.dK)) : null,
-    // The matrices with a token axis, which grow with the sentence, are pictures of their cells
-    // (matrix-image.js) with the numbers printed over them: a keystroke adds a row of cells to
-    // nine of them, and as SVG each cell is elements to make, style, lay out and paint.
-    picture: !WEIGHTS.has(name),
-    // (The weights, which typing does not change, print theirs wherever they fit.)
+    // Every matrix is a picture of its cells (matrix-image.js) with the numbers printed over it,
+    // in a layer of their own (matrix.js drawNumbers): a keystroke adds a row of cells to the nine
+    // with a token axis, and as SVG each cell is elements to make, style, lay out and paint, and
+    // to paint again whenever anything in the view changes. The weights, which typing does not
+    // change, were SVG cells until stop 22: their 256 cells (d_model 8) were painted again on
+    // every keystroke.
+    picture: true,
+    // (The weights print theirs wherever they fit.)
     numbers: WEIGHTS.has(name) || !overBudget,
   }));
   // The matrices are drawn into a <g>, and the svg is sized for them and the waves by fitSvg.

@@ -101,7 +101,16 @@ function drawAtlas() {
   for (const [image, p] of pictures) {
     putAttrs(d3.select(image), { x: -p.left, width: cols, height: rows });
     put(image, 'href', url);
+    image.__shows = p;
   }
+}
+
+/** Whether `image` shows these pixels already (its part of an earlier image). */
+function showsAlready(image, { pixels, rows, cols }) {
+  const shown = image.__shows;
+  if (!shown || shown.rows !== rows || shown.cols !== cols || !image.isConnected) return false;
+  for (let k = 0; k < pixels.length; k++) if (shown.pixels[k] !== pixels[k]) return false;
+  return true;
 }
 
 /**
@@ -135,11 +144,16 @@ function cellsPicture(group, { data, rows, cols, rowStride, colStride }, fill, m
   for (let i = 0; i < rows; i++)
     for (let j = 0; j < cols; j++)
       pixels[i * cols + j] = masked?.(i, j) ? MASKED_PIXEL : pixelOf(fill(data[i * rowStride + j * colStride]));
-  if (!atlas) {
-    atlas = new Map();
-    queueMicrotask(drawAtlas);
+  // A picture that shows what it showed (the weights, as one types) keeps its part of the image it
+  // has: a new one for it is pixels to encode, and an <image> to paint again.
+  if (showsAlready(image, { pixels, rows, cols })) atlas?.delete(image);
+  else {
+    if (!atlas) {
+      atlas = new Map();
+      queueMicrotask(drawAtlas);
+    }
+    atlas.set(image, { pixels, rows, cols });
   }
-  atlas.set(image, { pixels, rows, cols });
   // (And one more line past the last row and column: scaled up, the image's edge bleeds a pixel
   // where it does not fall on one.)
   const lines = [`M${width + 0.5},0V${height + 1}M0,${height + 0.5}H${width + 1}`];
@@ -216,7 +230,7 @@ export function removePicture(group) {
   group.node().__pictured = false;
   group
     .selectAll(
-      'foreignObject.pixels, svg.cells-image, path.cell-gaps, rect.picture, rect.cursor, rect.picked-cell, g.numbers',
+      'foreignObject.pixels, svg.cells-image, path.cell-gaps, rect.picture, rect.cursor, rect.picked-cell, foreignObject.numbers-layer',
     )
     .remove();
 }

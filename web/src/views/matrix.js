@@ -10,6 +10,7 @@ import { fitText, textWidth } from './text.js';
 import { arrowStep, put, putAttrs, setTexts } from './dom.js';
 import { cellText, fillsOf, inkOn } from './cell-style.js';
 import { drawAsImage, drawPooled, removePicture } from './matrix-image.js';
+import { roomFor } from './fit.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SVG_CELL_LIMIT = 4096;
@@ -319,14 +320,33 @@ function drawBands(g, m, cell, columnColor) {
  * <text class="cell-number">, one a cell, kept by place as SVG cells are (cellNodes). A
  * keystroke's redraw writes them after its frame, as it does an SVG cell's (frames.js).
  * sizes: { cell, fontSize, chars, show } (no numbers unless `show`).
+ *
+ * They lie in a layer of their own, a <foreignObject class="numbers-layer"> holding an <svg>:
+ * Chromium paints an svg's elements again, one by one, whenever any of them changes (about
+ * 2.4 µs a <text>), but keeps the paint of a foreignObject whose content did not change. A
+ * keystroke changes the pictures, and their numbers only a frame later: the matrices view at
+ * 8 tokens painted its 800 numbers again in the frame that shows the token (docs/benchmarks.md,
+ * stop 22). In a figure, the layer is its numbers (figure(), explorer/export.js).
  */
 function drawNumbers(cellsGroup, m, value, fill, masked, { cell, fontSize, chars, show }) {
-  const group = cellsGroup
-    .selectAll('g.numbers')
+  const layer = cellsGroup
+    .selectAll('foreignObject.numbers-layer')
     .data(show ? [0] : [])
-    .join((enter) => enter.append('g').attr('class', 'numbers'));
+    .join((enter) => {
+      const holder = enter.append('foreignObject').attr('class', 'numbers-layer');
+      holder.append('svg').attr('class', 'numbers-layer').append('g').attr('class', 'numbers');
+      holder.each(function keep() {
+        this.figure = () => this.querySelector('g.numbers').cloneNode(true);
+      });
+      return holder;
+    });
   if (!show) return;
-  const node = group.node();
+  // Sized with room to spare, as the views' svgs are (fit.js): a new size lays its texts out again.
+  const holder = layer.node();
+  const [width, height] = [m.cols * cell, (holder.room = roomFor(m.rows * cell, holder.room))];
+  putAttrs(layer, { width, height });
+  putAttrs(layer.select('svg'), { width, height });
+  const node = holder.querySelector('g.numbers');
   // The latest draw's: a job queued by an older one writes what this one shows.
   node.__write = () => {
     const { nodes } = cellNodes(node, m.rows, m.cols, makeNumber);
