@@ -9,6 +9,8 @@ import * as d3 from 'd3';
 import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { put, putAttrs, setTexts } from './dom.js';
+import { typing } from '../motion.js';
+import { afterFrame } from '../frames.js';
 
 const STRIP = 30;
 const TOP = 34;
@@ -93,11 +95,24 @@ function listen(g) {
 }
 
 /**
- * Draws into the <g> `g`; returns the height used.
+ * Draws into the <g> `g`; returns the height used. A keystroke's redraw draws after its frame
+ * (frames.js): the frame that shows the new token shows its row in the matrices first, and the
+ * waves, stretched to one position more, follow a frame later, as the cells' numbers do. (Their
+ * 8 waves, 8 paths of dots and the engine's values as data-* took ~1 ms a keystroke at 32 tokens.)
  * @param pe the trace's 'pe' step { rows: n, cols: d_model, data }
  * @param o { width, strings, tokens }
  */
-export function drawPositional(g, pe, { width, strings, tokens }) {
+export function drawPositional(g, pe, o) {
+  const height = TOP + peDimensions(pe.cols).length * STRIP + 24;
+  const node = g.node();
+  // The latest draw's: a job queued by an older one draws what this one shows.
+  node.__drawWaves = () => drawWaves(g, pe, o, height);
+  if (typing()) afterFrame(node, () => node.isConnected && node.__drawWaves());
+  else node.__drawWaves();
+  return height;
+}
+
+function drawWaves(g, pe, { width, strings, tokens }, height) {
   const n = pe.rows;
   const dModel = pe.cols;
   const dims = peDimensions(dModel);
@@ -105,7 +120,6 @@ export function drawPositional(g, pe, { width, strings, tokens }) {
   // Positions spread over the strip; one position still gets a little room.
   const last = Math.max(1, n - 1);
   const xScale = plotWidth / last;
-  const height = TOP + dims.length * STRIP + 24;
   g.classed('pe-waves', true).property('__pe', { strings, tokens, xScale });
   if (!g.property('__peListening')) listen(g.property('__peListening', true));
   setTexts(
@@ -166,5 +180,4 @@ export function drawPositional(g, pe, { width, strings, tokens }) {
   );
   put(g.select('text.pe-axis').node(), 'x', LEFT);
   put(g.select('text.pe-axis').node(), 'y', height - 6);
-  return height;
 }
