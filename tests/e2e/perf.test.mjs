@@ -777,6 +777,57 @@ test('a grid drawn as a picture and then as SVG cells again keeps no part of its
   await context.close();
 });
 
+test('the links canvas at 32 tokens, its runs of hairlines stroked as paths, paints the pixels one stroke a line paints', async () => {
+  // Issue 11 §6: 1,400 of its 1,800 lines are the faintest hairline, and the runs of them that
+  // follow one another are stroked as one path each (views/link-lines.js strokeLines). The
+  // reference here strokes each line on its own.
+  const { page, context, problems } = await linksOf(32, { viewport: { width: 1280, height: 3000 } });
+  await page.waitForFunction(() => {
+    const holder = document.querySelector('[data-role=links] foreignObject.link-lines');
+    return holder.painted === holder.lines && !holder.deferred;
+  });
+  const compared = await page.evaluate(() => {
+    const holder = document.querySelector('[data-role=links] foreignObject.link-lines');
+    const canvas = holder.querySelector('canvas');
+    const span = holder.right - holder.left;
+    const scale = canvas.width / canvas.clientWidth;
+    const reference = document.createElement('canvas');
+    [reference.width, reference.height] = [canvas.width, canvas.height];
+    const context = reference.getContext('2d');
+    context.setTransform(scale, 0, 0, scale, ((canvas.width / scale - span) / 2) * scale, 0);
+    context.lineCap = 'round';
+    for (const line of holder.lines) {
+      context.strokeStyle = line.color;
+      context.globalAlpha = line.opacity;
+      context.lineWidth = line.width;
+      context.beginPath();
+      context.moveTo(0, line.y1);
+      context.lineTo(span, line.y2);
+      context.stroke();
+    }
+    const read = (c) => c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const [shown, wanted] = [read(canvas), read(reference)];
+    let [most, differ, painted] = [0, 0, 0];
+    for (let k = 0; k < shown.length; k++) {
+      const d = Math.abs(shown[k] - wanted[k]);
+      most = Math.max(most, d);
+      if (d) differ++;
+      if (k % 4 === 3 && wanted[k]) painted++;
+    }
+    const faintest = holder.lines.filter((l) => l.width === 0.5 && l.opacity === 0.05).length;
+    return { lines: holder.lines.length, faintest, most, differ, painted, pixels: shown.length / 4 };
+  });
+  assert.ok(compared.faintest > compared.lines / 2, JSON.stringify(compared));
+  assert.ok(compared.painted > compared.pixels / 4, `the reference paints ${compared.painted} pixels`);
+  // The same pixels.
+  assert.equal(compared.differ, 0, JSON.stringify(compared));
+  assert.deepEqual(
+    problems.filter((p) => !p.includes('willReadFrequently')),
+    [],
+  );
+  await context.close();
+});
+
 test('the links canvas is painted inside the keystroke on screen, and after the frame, in idle time, off screen', async () => {
   // Issue 11 §6: without a GPU a canvas is rasterized on the page's thread (~7 ms at 32 tokens),
   // and at 1280 × 900 the views lie below the stage (views/link-lines.js offScreen).
