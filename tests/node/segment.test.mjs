@@ -41,7 +41,9 @@ test('a sentence typed letter by letter splits as a fresh one: kept words are pl
         if (segment.trim() !== '') out.push({ token: segment.trim(), end: start + index + segment.length });
     return out;
   };
-  const typed = 'the cat 小明在北京 the cat, 猫追着球跑 the  cat e\u0301cole 🇨🇳 the';
+  // (With a chunk longer than those segment.js keeps, split anew each time.)
+  const typed =
+    'the cat 小明在北京 the cat, 猫追着球跑 the  cat e\u0301cole 🇨🇳 小明在北京的清华大学读书，我爱吃火锅，猫追着球跑。 the';
   for (const mode of ['words', 'chars'])
     for (let n = 0; n <= typed.length; n++) {
       // Typed forwards, then the same words again behind new ones (other offsets), and deleted.
