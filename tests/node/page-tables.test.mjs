@@ -99,3 +99,19 @@ test('views: the registry drives the template’s tabs and panels, the URL’s v
   assert.equal(parseField('view', 'nope'), undefined);
   assert.equal(parseField('view', 'toString'), undefined);
 });
+
+test('a picked cell’s arithmetic is loaded where its panel is drawn: under the stage always, in a view while it is open', () => {
+  const sizes = { heads: 2, nQuery: 5, nKey: 5, dK: 4, dModel: 8 };
+  const base = defaultState('en');
+  // headOutput reads the whole of vHead: loaded for the matrices view's panel only while it is open.
+  const cell = { name: 'headOutput', head: 1, i: 2, j: 3 };
+  const loads = (state) => requestsFor(sizes, state).some((r) => r.name === 'vHead' && r.head === 1);
+  assert.ok(!loads(base));
+  assert.ok(loads({ ...base, cell }), 'the stage’s (a cell that names no view)');
+  assert.ok(loads({ ...base, cell: { ...cell, view: 'stage' } }), 'the stage’s, in any view');
+  assert.ok(loads({ ...base, view: 'matrices', cell: { ...cell, view: 'matrices' } }), 'the matrices view’s');
+  assert.ok(
+    !loads({ ...base, view: 'links', cell: { ...cell, view: 'matrices' } }),
+    'the matrices view’s, another open',
+  );
+});

@@ -4,7 +4,7 @@
 import { stepAt } from '../steps.js';
 import { EXTRAS } from '../views/stage-extras.js';
 import { VIEWS } from '../views/registry.js';
-import { arithmeticRequests } from '../views/arithmetic.js';
+import { arithmeticRequests, cellIn } from '../views/arithmetic.js';
 import { stepRequest } from './requests.js';
 
 const range = (n) => Array.from({ length: n }, (_, k) => k);
@@ -31,7 +31,8 @@ export function requestsFor(trace, state) {
   const requests = stageRequests(trace, state, head);
   const extra = EXTRAS[stepAt(state.step).extra];
   if (extra) requests.push(...extra.requests(head, query));
-  requests.push(...arithmeticRequests(state.cell, trace));
+  // The picked cell's arithmetic, where its panel is drawn: under the stage, or in the open view.
+  requests.push(...arithmeticRequests(cellIn(state, 'stage') ?? cellIn(state, state.view), trace));
   requests.push(...VIEWS[state.view].requests({ trace, state, head, heads, query }));
   return requests;
 }
