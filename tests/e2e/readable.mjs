@@ -57,8 +57,19 @@ export function labelProblems(selector) {
     }
     const q = quads[a];
     const panel = q.text.closest('.panel').getBoundingClientRect();
-    const svg = q.text.ownerSVGElement;
-    const clip = getComputedStyle(svg).overflow === 'visible' ? panel : svg.getBoundingClientRect();
+    // A picture's number (views/matrix.js drawNumbers) is clipped by its layer's box, in the view's svg.
+    const layer = q.text.closest('foreignObject');
+    const svg = layer ? layer.ownerSVGElement : q.text.ownerSVGElement;
+    let clip = getComputedStyle(svg).overflow === 'visible' ? panel : svg.getBoundingClientRect();
+    if (layer) {
+      const box = layer.getBoundingClientRect();
+      clip = {
+        left: Math.max(clip.left, box.left),
+        right: Math.min(clip.right, box.right),
+        top: Math.max(clip.top, box.top),
+        bottom: Math.min(clip.bottom, box.bottom),
+      };
+    }
     const inside = q.corners.every(
       (p) => p.x >= clip.left - 0.5 && p.x <= clip.right + 0.5 && p.y >= clip.top - 0.5 && p.y <= clip.bottom + 0.5,
     );

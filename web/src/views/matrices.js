@@ -98,6 +98,9 @@ export function drawMatrices(svgElement, trace, { head, width, positionalEncodin
     stepKey: 'matrices',
     maxCell: 24,
     legend: {},
+    // A picture too small for numbers (a phone, a wide d_model) keeps the gaps between its cells
+    // where they show, as the weights' SVG cells had them until stop 22.
+    gaps: true,
     picked,
     onCell,
   });

@@ -333,7 +333,8 @@ function drawNumbers(cellsGroup, m, value, fill, masked, { cell, fontSize, chars
     .selectAll('foreignObject.numbers-layer')
     .data(show ? [0] : [])
     .join((enter) => {
-      const holder = enter.append('foreignObject').attr('class', 'numbers-layer');
+      // Under the keyboard's cursor and a picked cell's outline, where they are drawn already.
+      const holder = enter.insert('foreignObject', 'rect.cursor, rect.picked-cell').attr('class', 'numbers-layer');
       holder.append('svg').attr('class', 'numbers-layer').append('g').attr('class', 'numbers');
       holder.each(function keep() {
         this.figure = () => this.querySelector('g.numbers').cloneNode(true);
