@@ -85,8 +85,10 @@ export function drawMatrices(svgElement, trace, { head, width, positionalEncodin
     // change, were SVG cells until stop 22: their 256 cells (d_model 8) were painted again on
     // every keystroke.
     picture: true,
-    // (The weights print theirs wherever they fit.)
+    // (The weights print theirs wherever they fit, and where they do not, keep the gaps between
+    // their cells that they had as SVG cells until stop 22.)
     numbers: WEIGHTS.has(name) || !overBudget,
+    gaps: WEIGHTS.has(name),
   }));
   // The matrices are drawn into a <g>, and the svg is sized for them and the waves by fitSvg.
   const drawing = svg
@@ -98,9 +100,6 @@ export function drawMatrices(svgElement, trace, { head, width, positionalEncodin
     stepKey: 'matrices',
     maxCell: 24,
     legend: {},
-    // A picture too small for numbers (a phone, a wide d_model) keeps the gaps between its cells
-    // where they show, as the weights' SVG cells had them until stop 22.
-    gaps: true,
     picked,
     onCell,
   });

@@ -105,7 +105,8 @@ function rowHeightOf(placed, y) {
  *                  below(top, width) → the height drawn under the equation from y = top (the
  *                  stage's extras), or 0, smallCells: past this many cells a grid too small for
  *                  numbers is a picture with gaps (drawMatrix's smallCells and gaps), gaps: a picture
- *                  too small for numbers keeps its gaps (drawMatrix's; the default: with smallCells) }
+ *                  too small for numbers keeps its gaps (drawMatrix's; the default: with smallCells;
+ *                  an operand's own `gaps` first) }
  * Returns { cell, width, height }: the drawing's size, which the caller gives its svg (fit.js).
  */
 export function drawStage(
@@ -201,7 +202,7 @@ export function drawStage(
         image: d.image,
         picture: d.picture,
         smallCells,
-        gaps,
+        gaps: d.gaps ?? gaps,
         numbers: d.numbers ?? true,
         showRowLabels: d.rowLabels !== false,
         picked: pickedOn(d, picked),
