@@ -105,6 +105,25 @@ function drawAtlas() {
   }
 }
 
+/** The grid's values, row by row. */
+function valuesOf({ data, rows, cols, rowStride, colStride }) {
+  const values = new Float32Array(rows * cols);
+  for (let i = 0; i < rows; i++)
+    for (let j = 0; j < cols; j++) values[i * cols + j] = data[i * rowStride + j * colStride];
+  return values;
+}
+
+/**
+ * Whether `image` shows these values (rows × cols) already, in the colours of the scale `key`
+ * (scales.js; a scale without one may colour anew on each draw). A trained model's weights, 4 ×
+ * 64 × 64 cells, are the same on every keystroke, and their colours cost ~5 ms to compute again.
+ */
+function showsValues(image, { values, rows, cols, key }) {
+  const shown = image.__shows;
+  if (key === undefined || !shown || shown.key !== key || shown.rows !== rows || shown.cols !== cols) return false;
+  return image.isConnected && values.every((v, k) => Object.is(v, shown.values[k]));
+}
+
 /** Whether `image` shows these pixels already (its part of an earlier image). */
 function showsAlready(image, { pixels, rows, cols }) {
   const shown = image.__shows;
@@ -124,7 +143,8 @@ function showsAlready(image, { pixels, rows, cols }) {
  * Returns the selection of a <rect class="picture"> over the grid, which takes the pointer and
  * the focus (the image, wider than its part, would give the picture a box as wide).
  */
-function cellsPicture(group, { data, rows, cols, rowStride, colStride }, fill, masked, cell) {
+function cellsPicture(group, grid, fill, masked, cell, key) {
+  const { rows, cols } = grid;
   group.selectAll('foreignObject.pixels').remove();
   const [width, height] = [cols * cell, rows * cell];
   // First in the group, under the numbers and the cursor, whatever the group held before.
@@ -140,19 +160,23 @@ function cellsPicture(group, { data, rows, cols, rowStride, colStride }, fill, m
     .data([0])
     .join((enter) => enter.append('image').attr('preserveAspectRatio', 'none'))
     .node();
-  const pixels = new Uint32Array(rows * cols);
-  for (let i = 0; i < rows; i++)
-    for (let j = 0; j < cols; j++)
-      pixels[i * cols + j] = masked?.(i, j) ? MASKED_PIXEL : pixelOf(fill(data[i * rowStride + j * colStride]));
+  // (A masked grid's key says nothing of its mask: its colours are computed each time.)
+  const drawn = { values: valuesOf(grid), rows, cols, key: masked ? undefined : key };
   // A picture that shows what it showed (the weights, as one types) keeps its part of the image it
-  // has: a new one for it is pixels to encode, and an <image> to paint again.
-  if (showsAlready(image, { pixels, rows, cols })) atlas?.delete(image);
+  // has: a new one for it is colours to compute, pixels to encode and an <image> to paint again.
+  if (showsValues(image, drawn)) atlas?.delete(image);
   else {
-    if (!atlas) {
-      atlas = new Map();
-      queueMicrotask(drawAtlas);
+    drawn.pixels = new Uint32Array(rows * cols);
+    for (let k = 0; k < drawn.values.length; k++)
+      drawn.pixels[k] = masked?.(Math.floor(k / cols), k % cols) ? MASKED_PIXEL : pixelOf(fill(drawn.values[k]));
+    if (showsAlready(image, drawn)) atlas?.delete(image);
+    else {
+      if (!atlas) {
+        atlas = new Map();
+        queueMicrotask(drawAtlas);
+      }
+      atlas.set(image, drawn);
     }
-    atlas.set(image, { pixels, rows, cols });
   }
   // (And one more line past the last row and column: scaled up, the image's edge bleeds a pixel
   // where it does not fall on one.)
@@ -340,7 +364,8 @@ export function drawAsImage(
     imageOf(group, m, cell, (canvas) => paint(grid, color, masked, canvas), tooltipLines, step, grid, onCell);
   } else {
     const fill = fillsOf(color);
-    const holder = listenPicture(group, cellsPicture(group, grid, fill, masked, cell), m, cell, tooltipLines, onCell);
+    const picture = cellsPicture(group, grid, fill, masked, cell, color.key);
+    const holder = listenPicture(group, picture, m, cell, tooltipLines, onCell);
     // A figure leaving the page gets the cells as vectors, sharp at any size (explorer/export.js).
     holder.node().figure = () => cellsFigure(grid, fill, masked, cell);
   }
