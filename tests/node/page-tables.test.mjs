@@ -15,6 +15,7 @@ import { explorerMarkup } from '../../web/src/explorer/template.js';
 import { engineOptions, MODEL_FIELDS } from '../../web/src/explorer/options.js';
 import { requestsFor } from '../../web/src/explorer/needs.js';
 import { VIEWS, VIEW_KEYS } from '../../web/src/views/registry.js';
+import { arithmeticRequests } from '../../web/src/views/arithmetic.js';
 
 const element = (attributes) => ({ getAttribute: (name) => attributes[name] ?? null });
 
@@ -114,4 +115,35 @@ test('a picked cell’s arithmetic is loaded where its panel is drawn: under the
     !loads({ ...base, view: 'links', cell: { ...cell, view: 'matrices' } }),
     'the matrices view’s, another open',
   );
+});
+
+test('a picked cell that is no cell of the trace loads nothing and shows no panel, whatever the store was given', () => {
+  // The store takes anything (window.attentionExplorer.store): a negative, fractional or string
+  // index showed a panel of undefined numbers, and a head a step does not have (NaN, or 1 for Q,
+  // which is not per head) made the engine refuse the whole load.
+  const sizes = { heads: 2, nQuery: 5, nKey: 5, dK: 4, dModel: 8 };
+  const good = [
+    { name: 'q', head: 0, i: 4, j: 7 },
+    { name: 'qHead', head: 1, i: 0, j: 3 },
+    { name: 'weights', head: 1, i: 4, j: 4 },
+    { name: 'concat', head: 0, i: 4, j: 7 },
+  ];
+  for (const cell of good) assert.ok(arithmeticRequests(cell, sizes).length > 0, JSON.stringify(cell));
+  const bad = [
+    { name: 'q', head: 0, i: -1, j: 0 },
+    { name: 'q', head: 0, i: 2.5, j: 0 },
+    { name: 'q', head: 0, i: '1', j: 0 },
+    { name: 'q', head: 0, i: 5, j: 0 },
+    { name: 'q', head: 0, i: 0, j: 8 },
+    { name: 'q', head: NaN, i: 0, j: 0 },
+    { name: 'q', head: 1, i: 0, j: 0 },
+    { name: 'wQ', head: 1, i: 0, j: 0 },
+    { name: 'qHead', head: 2, i: 0, j: 0 },
+    { name: 'weights', head: -1, i: 0, j: 0 },
+    { name: '__proto__', head: 0, i: 0, j: 0 },
+    { name: 'toString', head: 0, i: 0, j: 0 },
+    { head: 0, i: 0, j: 0 },
+  ];
+  for (const cell of bad) assert.deepEqual(arithmeticRequests(cell, sizes), [], JSON.stringify(cell));
+  assert.deepEqual(arithmeticRequests(null, sizes), []);
 });

@@ -33,6 +33,7 @@ function productKind(name) {
   const p = PROJECTIONS[name];
   const width = (z) => (name === 'output' ? z.dModel : p.perHead ? z.dK : z.heads * z.dK);
   return {
+    perHead: p.perHead,
     shape: (z) => [keySide(name) ? z.nKey : z.nQuery, width(z)],
     requests: (cell, z) => [
       rowRequest(inputOf(p, name, z), 0, cell.i),

@@ -16,6 +16,7 @@ const WHOLE = 4096;
 
 const score = {
   kind: 'score',
+  perHead: true,
   shape: (z) => [z.nQuery, z.nKey],
   requests: ({ head: h, i, j }) => [
     rowRequest('qHead', h, i),
@@ -30,6 +31,7 @@ const score = {
 
 const output = {
   kind: 'output',
+  perHead: true,
   shape: (z) => [z.nQuery, z.dK],
   requests: ({ head: h, i }) => [
     rowRequest('weights', h, i),
@@ -39,7 +41,10 @@ const output = {
   draw: (trace, s, cell) => outputArithmetic(trace, s, cell),
 };
 
-/** Step name → { shape(sizes), requests(cell, sizes), draw(trace, strings, cell, state) }. */
+/**
+ * Step name → { shape(sizes), requests(cell, sizes), draw(trace, strings, cell, state), perHead: its
+ * step has a matrix per head (else only head 0) }.
+ */
 const KINDS = new Map(
   Object.entries({
     scores: score,
@@ -54,12 +59,16 @@ const KINDS = new Map(
 // Steps only a cross-attention trace has: a cell of one is let go when the second sentence is.
 const CROSS_ONLY = new Set(['xKv', 'peKv', 'xPeKv']);
 
-/** Whether `cell` is inside a trace of these sizes ({ heads, nQuery, nKey, dModel, dK, cross }). */
+/**
+ * Whether `cell` is inside a trace of these sizes ({ heads, nQuery, nKey, dModel, dK, cross }):
+ * a cell set through the store (window.attentionExplorer.store) may be anything.
+ */
 function inside(cell, sizes) {
   const kind = KINDS.get(cell.name);
-  if (!kind || cell.head >= sizes.heads || (CROSS_ONLY.has(cell.name) && !sizes.cross)) return false;
+  if (!kind || (CROSS_ONLY.has(cell.name) && !sizes.cross)) return false;
   const [rows, cols] = kind.shape(sizes);
-  return cell.i < rows && cell.j < cols;
+  const index = (k, n) => Number.isInteger(k) && k >= 0 && k < n;
+  return index(cell.head, kind.perHead ? sizes.heads : 1) && index(cell.i, rows) && index(cell.j, cols);
 }
 
 /** What the picked cell's arithmetic reads; cell: { name, head, i, j } or null. */
