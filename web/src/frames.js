@@ -46,6 +46,20 @@ export function afterFrame(owner, job) {
   whenDrawn(() => settled === waiting && runJobs(), background);
 }
 
+/**
+ * Draws `owner` now, or with `later` after the next frame (afterFrame), if it is still in the
+ * page then: the latest draw wins. A draw made now drops a job of its owner still waiting, which
+ * would draw what this one replaced.
+ */
+export function drawNowOrLater(owner, draw, later) {
+  if (later) {
+    afterFrame(owner, () => owner.isConnected && draw());
+    return;
+  }
+  jobs.delete(owner);
+  draw();
+}
+
 /** Runs every waiting job now (an export must hold what the page shows once they have run). */
 export function runJobs() {
   while (jobs.size) {

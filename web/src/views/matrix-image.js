@@ -114,22 +114,16 @@ function valuesOf({ data, rows, cols, rowStride, colStride }) {
 }
 
 /**
- * Whether `image` shows these values (rows × cols) already, in the colours of the scale `key`
- * (scales.js; a scale without one may colour anew on each draw). A trained model's weights, 4 ×
- * 64 × 64 cells, are the same on every keystroke, and their colours cost ~5 ms to compute again.
+ * Whether `image` shows `drawn` already (its part of an earlier image), by its `pixels`, or by
+ * its `values` in the colours of the scale `drawn.key` (scales.js; a scale without one may colour
+ * anew on each draw). A trained model's weights, 4 × 64 × 64 cells, are the same on every
+ * keystroke, and their colours cost ~5 ms to compute again.
  */
-function showsValues(image, { values, rows, cols, key }) {
+function showsAlready(image, drawn, by) {
   const shown = image.__shows;
-  if (key === undefined || !shown || shown.key !== key || shown.rows !== rows || shown.cols !== cols) return false;
-  return image.isConnected && values.every((v, k) => Object.is(v, shown.values[k]));
-}
-
-/** Whether `image` shows these pixels already (its part of an earlier image). */
-function showsAlready(image, { pixels, rows, cols }) {
-  const shown = image.__shows;
-  if (!shown || shown.rows !== rows || shown.cols !== cols || !image.isConnected) return false;
-  for (let k = 0; k < pixels.length; k++) if (shown.pixels[k] !== pixels[k]) return false;
-  return true;
+  if (!shown || shown.rows !== drawn.rows || shown.cols !== drawn.cols || !image.isConnected) return false;
+  if (by === 'values' && (drawn.key === undefined || shown.key !== drawn.key)) return false;
+  return drawn[by].every((v, k) => Object.is(v, shown[by][k]));
 }
 
 /**
@@ -164,12 +158,12 @@ function cellsPicture(group, grid, fill, masked, cell, key) {
   const drawn = { values: valuesOf(grid), rows, cols, key: masked ? undefined : key };
   // A picture that shows what it showed (the weights, as one types) keeps its part of the image it
   // has: a new one for it is colours to compute, pixels to encode and an <image> to paint again.
-  if (showsValues(image, drawn)) atlas?.delete(image);
+  if (showsAlready(image, drawn, 'values')) atlas?.delete(image);
   else {
     drawn.pixels = new Uint32Array(rows * cols);
     for (let k = 0; k < drawn.values.length; k++)
       drawn.pixels[k] = masked?.(Math.floor(k / cols), k % cols) ? MASKED_PIXEL : pixelOf(fill(drawn.values[k]));
-    if (showsAlready(image, drawn)) atlas?.delete(image);
+    if (showsAlready(image, drawn, 'pixels')) atlas?.delete(image);
     else {
       if (!atlas) {
         atlas = new Map();

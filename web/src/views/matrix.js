@@ -5,7 +5,7 @@ import * as d3 from 'd3';
 import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration, typing } from '../motion.js';
-import { afterFrame } from '../frames.js';
+import { afterFrame, drawNowOrLater } from '../frames.js';
 import { fitText, textWidth } from './text.js';
 import { arrowStep, put, putAttrs, setTexts } from './dom.js';
 import { cellText, fillsOf, inkOn } from './cell-style.js';
@@ -348,8 +348,7 @@ function drawNumbers(cellsGroup, m, value, fill, masked, { cell, fontSize, chars
   putAttrs(layer, { width, height });
   putAttrs(layer.select('svg'), { width, height });
   const node = holder.querySelector('g.numbers');
-  // The latest draw's: a job queued by an older one writes what this one shows.
-  node.__write = () => {
+  const write = () => {
     const { nodes } = cellNodes(node, m.rows, m.cols, makeNumber);
     for (const text of nodes) {
       const { i, j } = text.__data__;
@@ -368,8 +367,7 @@ function drawNumbers(cellsGroup, m, value, fill, masked, { cell, fontSize, chars
   // A grid that lost rows or columns loses their numbers at once, not a frame after its cells.
   const last = node.__cells;
   const shrank = last && (m.rows < last.rows || m.cols < last.cols);
-  if (typing() && !shrank) afterFrame(node, () => node.isConnected && node.__write());
-  else node.__write();
+  drawNowOrLater(node, write, typing() && !shrank);
 }
 
 function makeNumber() {

@@ -10,7 +10,7 @@ import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { put, putAttrs, setTexts } from './dom.js';
 import { typing } from '../motion.js';
-import { afterFrame } from '../frames.js';
+import { drawNowOrLater } from '../frames.js';
 
 const STRIP = 30;
 const TOP = 34;
@@ -104,11 +104,7 @@ function listen(g) {
  */
 export function drawPositional(g, pe, o) {
   const height = TOP + peDimensions(pe.cols).length * STRIP + 24;
-  const node = g.node();
-  // The latest draw's: a job queued by an older one draws what this one shows.
-  node.__drawWaves = () => drawWaves(g, pe, o, height);
-  if (typing()) afterFrame(node, () => node.isConnected && node.__drawWaves());
-  else node.__drawWaves();
+  drawNowOrLater(g.node(), () => drawWaves(g, pe, o, height), typing());
   return height;
 }
 

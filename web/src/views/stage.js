@@ -104,25 +104,14 @@ function rowHeightOf(placed, y) {
  *                  maxCell, legend: { maskedLabel, note },
  *                  below(top, width) → the height drawn under the equation from y = top (the
  *                  stage's extras), or 0, smallCells: past this many cells a grid too small for
- *                  numbers is a picture with gaps (drawMatrix's smallCells and gaps), gaps: a picture
- *                  too small for numbers keeps its gaps (drawMatrix's; the default: with smallCells;
- *                  an operand's own `gaps` first) }
+ *                  numbers is a picture with gaps (drawMatrix's smallCells and gaps; an operand's
+ *                  own `gaps` says otherwise) }
  * Returns { cell, width, height }: the drawing's size, which the caller gives its svg (fit.js).
  */
 export function drawStage(
   svg,
   operands,
-  {
-    width,
-    stepKey,
-    onCell,
-    picked = null,
-    maxCell = 34,
-    legend = null,
-    below = null,
-    smallCells = undefined,
-    gaps = smallCells !== undefined,
-  },
+  { width, stepKey, onCell, picked = null, maxCell = 34, legend = null, below = null, smallCells = undefined },
 ) {
   const cell = cellSizeFor(operands, width, maxCell);
   const { placed, height: equation } = layout(operands, width, cell);
@@ -202,7 +191,7 @@ export function drawStage(
         image: d.image,
         picture: d.picture,
         smallCells,
-        gaps: d.gaps ?? gaps,
+        gaps: d.gaps ?? smallCells !== undefined,
         numbers: d.numbers ?? true,
         showRowLabels: d.rowLabels !== false,
         picked: pickedOn(d, picked),
