@@ -168,6 +168,7 @@ interface ModelCommon {
   /** Exact match and loss on the first `count` (default 1000) held-out examples. */
   evaluate(count?: number): Evaluation;
   /** The model file (docs/model-format.md). */
+  /** Unknown option names and values other than 'float32' / 'float16' throw INVALID_ARGUMENT. */
   save(options?: { precision?: 'float32' | 'float16' }): Uint8Array;
   /** Frees the WASM memory (not garbage-collected). Further calls throw DISPOSED. */
   dispose(): void;
@@ -182,6 +183,7 @@ export interface Trainer extends ModelCommon {
   /** Updates done so far. */
   readonly steps: number;
   /** `count` (default 1) updates on fresh batches. */
+  /** A loss that is not finite throws NON_FINITE; from then on every call but dispose() throws that same error. */
   step(count?: number): StepMetrics;
   trace(example: ModelInput): ModelTrace;
   trace(example: ModelInput, layer: number): LayerTrace;

@@ -11,7 +11,7 @@
 //   const model = engine.loadModel(bytes);
 //   model.trace({ text: '3 1 2 |' }).step('probabilities').colLabels   // the vocabulary
 import { AttentionError, describe, invalid } from './errors.js';
-import { element, get } from './read.js';
+import { element, get, readOptions } from './read.js';
 import { normalizeTrainerConfig, trainerRequest } from './training_config.js';
 import { copyHeadByHead } from './trace.js';
 
@@ -193,6 +193,7 @@ class ModelBase {
   #call;
   #onDispose;
   #gone = 'this model was disposed';
+  #diverged = null; // the AttentionError of the step whose loss was not finite
 
   /**
    * @param handle the Embind ModelHandle (owned from now on)
@@ -213,7 +214,14 @@ class ModelBase {
   guarded(fn) {
     const handle = this.#handle;
     if (!handle) throw new AttentionError('DISPOSED', 'model', this.#gone);
+    // The weights of a diverged model hold NaN or ±Infinity: every answer would be garbage.
+    if (this.#diverged) throw new AttentionError(this.#diverged.code, this.#diverged.field, this.#diverged.message);
     return this.#call(() => fn(handle));
+  }
+
+  /** A step's loss was not finite: from now on every call refuses with that error (dispose still works). */
+  markDiverged(error) {
+    this.#diverged = error;
   }
 
   get disposed() {
@@ -260,7 +268,8 @@ class ModelBase {
   }
 
   /** The model file (Uint8Array, docs/model-format.md); { precision: 'float16' } halves it. */
-  save({ precision = 'float32' } = {}) {
+  save(options) {
+    const { precision } = readOptions(options, { precision: 'float32' }, 'save');
     if (precision !== 'float32' && precision !== 'float16') {
       throw invalid('precision', `precision (${describe(precision)}) must be one of float32, float16`);
     }
@@ -303,7 +312,12 @@ export class Trainer extends ModelBase {
    */
   step(count = 1) {
     positiveInteger(count, 'count', 1e6);
-    return this.guarded((handle) => handle.step(count) ?? throwError(handle));
+    try {
+      return this.guarded((handle) => handle.step(count) ?? throwError(handle));
+    } catch (error) {
+      if (error instanceof AttentionError && error.code === 'NON_FINITE') this.markDiverged(error);
+      throw error;
+    }
   }
 
   /** Updates done so far. */
