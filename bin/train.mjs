@@ -7,16 +7,19 @@
 // (naming the flag and its allowed values), 3 the model file could not be written.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { AttentionError, TRAINER_FIELDS, createEngine } from '../dist/engine/engine.js';
+import { AttentionError, createEngine } from '../dist/engine/engine.js';
 import { matrixCSV, matrixJSON, matricesOf, traceCSV, traceJSON } from '../dist/engine/serialize.js';
 import { normalizeTrainerConfig } from '../dist/engine/training_config.js';
 import { exitQuietlyWhenThePipeCloses } from './stdout.mjs';
 
 /** --d-model for dModel, --batch-size for batchSize, … */
 const flagOf = (field) => field.replace(/[A-Z]+/g, (m) => `-${m.toLowerCase()}`);
-const FIELD_FLAGS = new Map(TRAINER_FIELDS.map((f) => [flagOf(f.name), f]));
+// The engine's trainer fields (trainer_fields.hpp), one flag each; set by runTrainingCommand.
+let FIELDS = [];
+let FIELD_FLAGS = new Map();
+let USAGE = '';
 
-export const USAGE = `usage:
+const usageOf = (fields) => `usage:
   attention-explorer train [--task T] [--steps N] [--out FILE] [model and optimizer flags]
   attention-explorer eval FILE [--examples N] [--json]
   attention-explorer trace --model FILE "<tokens or text>" [--layer L] [--step NAME] [--head H] (L and H from 1) [--format json|csv]
@@ -26,7 +29,7 @@ train: trains a small transformer on a toy task, shows progress and the loss on 
 writes the model file (default <task>.model) and prints held-out accuracy.
   --steps N            updates (default 1000)        --eval-examples N   held-out examples (default 1000)
   --precision P        float32 (default) | float16   --every N           progress every N steps
-${TRAINER_FIELDS.map((f) => `  --${flagOf(f.name)} ${f.kind === 'enum' ? f.values.join('|') : f.kind === 'bool' ? 'true|false' : 'N'} (default ${f.fallback})`).join('\n')}
+${fields.map((f) => `  --${flagOf(f.name)} ${f.kind === 'enum' ? f.values.join('|') : f.kind === 'bool' ? 'true|false' : 'N'} (default ${f.fallback})`).join('\n')}
   Without --total-steps the learning rate decays (cosine) to the last step; without
   --warmup-steps it warms up over the first 5% of steps.
 
@@ -97,7 +100,7 @@ function trainerConfig(values, steps) {
   config.totalSteps ??= steps;
   config.warmupSteps ??= Math.round(steps / 20);
   try {
-    return normalizeTrainerConfig(config);
+    return normalizeTrainerConfig(FIELDS, config);
   } catch (error) {
     if (!(error instanceof AttentionError)) throw error;
     const flag = `--${flagOf(error.field)}`;
@@ -358,6 +361,9 @@ const flushed = (stream) => new Promise((resolve) => stream.write('', () => reso
 /** Runs a training command; resolves to the exit code once stdout and stderr are flushed. */
 export async function runTrainingCommand(args) {
   exitQuietlyWhenThePipeCloses();
+  FIELDS = (await createEngine()).trainerFields;
+  FIELD_FLAGS = new Map(FIELDS.map((f) => [flagOf(f.name), f]));
+  USAGE = usageOf(FIELDS);
   const code = await exitCodeOf(args);
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   return code;

@@ -29,8 +29,8 @@ cmake -S . -B build/train -DCMAKE_BUILD_TYPE=Release -DATTENTION_AVX2=ON >/dev/n
 cmake --build build/train -j"$(nproc)" --target attention_train_corpus >/dev/null
 trainer=build/train/cpp/attention_train_corpus
 prepared=$cache/prepared
-common=(--vocab 5000 --layers 2 --heads 4 --d-model 128 --context 64 --batch 16 --steps 20000
-  --seconds "$seconds" --lr 3e-3 --warmup 100 --eval-every 100 --save-every 400 --seed 1)
+common=(--vocab 5000 --layers 2 --heads 4 --d-model 128 --context-length 64 --batch-size 16 --steps 20000
+  --seconds "$seconds" --learning-rate 3e-3 --warmup-steps 100 --eval-every 100 --save-every 400 --seed 1)
 
 # train NAME LEVEL CORPUS TITLE TITLE_ZH [MORE OPTIONS]: one model in the background.
 train() {

@@ -3,8 +3,11 @@
 #include <emscripten/bind.h>
 
 #include "model_handle.hpp"
+#include "train_request.hpp"
 
 EMSCRIPTEN_BINDINGS(attention_training) {
+  // The trainer's fields (trainer_fields.hpp): training_config.js builds its checks from them.
+  emscripten::function("trainerFields", &attention::bindings::TrainerFieldsVal);
   using attention::bindings::ModelHandle;
   emscripten::class_<ModelHandle>("ModelHandle")
       .constructor<>()

@@ -1,62 +1,61 @@
 #include "train_request.hpp"
 
+#include <algorithm>
 #include <string>
+
+#include "attention/train/trainer_fields.hpp"
 
 namespace attention::bindings {
 
 using emscripten::val;
 
-Status ReadModelConfig(const val& model, train::ModelConfig* config) {
-  config->vocab_size = model["vocabSize"].as<int>();
-  config->context_length = model["contextLength"].as<int>();
-  config->d_model = model["dModel"].as<int>();
-  config->heads = model["heads"].as<int>();
-  config->d_k = model["dK"].as<int>();
-  config->layers = model["layers"].as<int>();
-  config->d_ff = model["dFF"].as<int>();
-  config->causal = model["causal"].as<bool>();
-  config->scale = model["scale"].as<bool>();
-  config->residual = model["residual"].as<bool>();
-  config->attention_only = model["attentionOnly"].as<bool>();
-  config->tied_embeddings = model["tiedEmbeddings"].as<bool>();
-  config->init_std = model["initStd"].as<double>();
-  const std::string positional = model["positionalEncoding"].as<std::string>();
-  if (positional == "sinusoidal") {
-    config->positional = train::PositionalKind::kSinusoidal;
-  } else if (positional == "learned") {
-    config->positional = train::PositionalKind::kLearned;
-  } else {
-    return Status(ErrorCode::kInvalidArgument, "positionalEncoding",
-                  "positionalEncoding (\"" + positional + "\") must be one of sinusoidal, learned");
+Status ReadTrainerConfig(const val& request, train::TrainerConfig* config) {
+  for (const train::TrainerField& f : train::TrainerFields()) {
+    const val value = request[f.name];
+    double number = 0;
+    if (f.kind == train::FieldKind::kBool) {
+      number = value.as<bool>() ? 1 : 0;
+    } else if (f.kind == train::FieldKind::kEnum) {
+      const std::string name = value.as<std::string>();
+      const auto it = std::find(f.values.begin(), f.values.end(), name);
+      number = it == f.values.end() ? -1 : static_cast<double>(it - f.values.begin());
+    } else {
+      number = value.as<double>();
+    }
+    // training.js checked every value with these rows; checked again before the member's cast.
+    if (Status status = train::CheckField(f, number); !status.ok()) return status;
+    f.set(config, number);
   }
   return Status::Ok();
 }
 
-Status ReadTrainerConfig(const val& request, train::TrainerConfig* config) {
-  const val task = request["task"];
-  Status status = train::ParseTaskKind(task["name"].as<std::string>(), &config->task.kind);
-  if (!status.ok()) return status;
-  config->task.length = task["length"].as<int>();
-  config->task.alphabet = task["alphabet"].as<int>();
-  config->task.modulus = task["modulus"].as<int>();
-
-  if (!(status = ReadModelConfig(request["model"], &config->model)).ok()) return status;
-
-  const val o = request["optimizer"];
-  train::AdamWConfig& adam = config->optimizer;
-  adam.learning_rate = o["learningRate"].as<double>();
-  adam.beta1 = o["beta1"].as<double>();
-  adam.beta2 = o["beta2"].as<double>();
-  adam.epsilon = o["epsilon"].as<double>();
-  adam.weight_decay = o["weightDecay"].as<double>();
-  adam.warmup_steps = o["warmupSteps"].as<int>();
-  adam.total_steps = o["totalSteps"].as<int>();
-  adam.min_learning_rate = o["minLearningRate"].as<double>();
-  adam.clip_norm = o["clipNorm"].as<double>();
-
-  config->batch_size = request["batchSize"].as<int>();
-  config->seed = request["seed"].as<unsigned>();
-  return Status::Ok();
+val TrainerFieldsVal() {
+  val rows = val::array();
+  for (const train::TrainerField& f : train::TrainerFields()) {
+    static const char* const kKinds[] = {"int", "number", "bool", "enum"};
+    static const char* const kSections[] = {"task", "model", "optimizer", "trainer"};
+    val row = val::object();
+    row.set("name", std::string(f.name));
+    row.set("section", std::string(kSections[static_cast<int>(f.section)]));
+    row.set("kind", std::string(kKinds[static_cast<int>(f.kind)]));
+    row.set("allowed", train::AllowedValues(f));
+    if (f.kind == train::FieldKind::kBool) {
+      row.set("fallback", f.fallback != 0);
+    } else if (f.kind == train::FieldKind::kEnum) {
+      row.set("fallback", f.values[static_cast<size_t>(f.fallback)]);
+      val values = val::array();
+      for (const std::string& name : f.values) values.call<void>("push", name);
+      row.set("values", values);
+    } else {
+      row.set("fallback", f.fallback);
+      row.set("min", f.min);
+      row.set("max", f.max);
+      row.set("minOpen", f.min_open);
+    }
+    if (*f.note) row.set("note", std::string(f.note));
+    rows.call<void>("push", row);
+  }
+  return rows;
 }
 
 Status ResolveTrainerModel(const train::TrainerConfig& config, train::ModelConfig* model) {

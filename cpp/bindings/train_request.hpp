@@ -1,6 +1,6 @@
-// Reads training.js's normalized configuration objects into the training engine's structs.
-// training.js has checked every type and range; the engine checks again (Trainer::Create,
-// ValidateModelConfig) and its Status reaches JS as an AttentionError.
+// Reads training.js's normalized configuration into the training engine's structs by the rows
+// of trainer_fields.hpp, which JS reads too (trainerFields()). The engine checks again
+// (Trainer::Create, ValidateModelConfig) and its Status reaches JS as an AttentionError.
 #pragma once
 
 #include <emscripten/val.h>
@@ -10,14 +10,13 @@
 
 namespace attention::bindings {
 
-// { vocabSize, contextLength, dModel, heads, dK, layers, dFF, causal, scale, residual,
-//   attentionOnly, tiedEmbeddings, positionalEncoding: "sinusoidal" | "learned", initStd }
-Status ReadModelConfig(const emscripten::val& model, train::ModelConfig* config);
-
-// { task: { name, length, alphabet, modulus }, model: {…as above}, optimizer: { learningRate,
-//   beta1, beta2, epsilon, weightDecay, warmupSteps, totalSteps, minLearningRate, clipNorm },
-//   batchSize, seed }
+// training.js's flat configuration { task, length, …, seed }, one key per row of
+// TrainerFields() (trainer_fields.hpp), into the engine's struct; each value checked by its row.
 Status ReadTrainerConfig(const emscripten::val& request, train::TrainerConfig* config);
+
+// TrainerFields() for JS: [{ name, section, kind: "int" | "number" | "bool" | "enum", fallback,
+// min, max, minOpen (numbers), values (enums), note, allowed }].
+emscripten::val TrainerFieldsVal();
 
 // The most memory one trainer may need: WASM32 memory ends at 2 GiB, which the explorer's
 // traces share; beyond it malloc fails inside a step, which must never happen.

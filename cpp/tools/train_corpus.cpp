@@ -2,47 +2,34 @@
 // the model file (float16) and a JSON report. build-scripts/train-models.sh runs it; usage:
 //
 //   attention_train_corpus --train T.txt --heldout H.txt [--sample S.txt] --level character
-//     --out models/tang.model --report R.json [--vocab 5000] [--min-count 1] [--layers 2]
-//     [--heads 4] [--d-model 128] [--context 64] [--batch 32] [--steps 3000] [--seconds 0]
-//     [--lr 3e-3] [--warmup 100] [--seed 1] [--eval-every 100] [--save-every 400]
-//     [--init earlier.model] [--lowercase true] [--corpus ..] [--title ..]
-//     [--title-zh ..]
+//     --out models/tang.model --report R.json [--vocab 5000] [--context-length 64] [--steps 3000]
+//     [--seconds 0] [--layers 2] [--d-model 128] [--learning-rate 3e-3] [--batch-size 32] …
 //
-// --seconds > 0 caps the run by wall time: 5 timed steps set the step count (the cosine
-// schedule needs it up front), and the loop stops at the cap in any case.
-// The losses of the model file and the report are computed from the saved float16 file.
+// Its flags are its own (kToolFlags) and every trainer field of the engine's table
+// (trainer_fields.hpp) but the task's and totalSteps (set from --steps), spelled as the JS
+// command spells them (learningRate → --learning-rate); --help lists them with their defaults,
+// and an unknown flag is refused. --seconds > 0 caps the run by wall time: 5 timed steps set
+// the step count (the cosine schedule needs it up front), and the loop stops at the cap in any
+// case. The losses of the model file and the report are computed from the saved float16 file.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "attention/train/corpus.hpp"
 #include "attention/train/corpus_trainer.hpp"
 #include "attention/train/model_io.hpp"
+#include "attention/train/trainer_fields.hpp"
 
 namespace {
 
 using namespace attention::train;
 using Clock = std::chrono::steady_clock;
-
-struct Options {
-  std::map<std::string, std::string> values;
-  std::string Get(const std::string& key, const std::string& fallback = "") const {
-    const auto it = values.find(key);
-    return it == values.end() ? fallback : it->second;
-  }
-  double Number(const std::string& key, double fallback) const {
-    const std::string text = Get(key);
-    return text.empty() ? fallback : std::strtod(text.c_str(), nullptr);
-  }
-  int Int(const std::string& key, int fallback) const {
-    return static_cast<int>(Number(key, fallback));
-  }
-};
 
 [[noreturn]] void Fail(const std::string& what) {
   std::fprintf(stderr, "attention_train_corpus: %s\n", what.c_str());
@@ -96,31 +83,180 @@ Evaluated SaveAndEvaluate(const Model<float>& model, const Vocabulary& vocabular
   return result;
 }
 
-std::string JsonString(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
+// The command's own flags: name, default ("": none), what it is.
+struct ToolFlag {
+  const char* name;
+  const char* fallback;
+  const char* help;
+};
+constexpr ToolFlag kToolFlags[] = {
+    {"train", "", "the training text (UTF-8), required"},
+    {"heldout", "", "the held-out text, required"},
+    {"sample", "", "a second held-out text, scored in the report"},
+    {"level", "", "character | word, required"},
+    {"out", "", "the model file to write (float16), required"},
+    {"report", "", "the JSON report to write, required"},
+    {"vocab", "5000", "the largest vocabulary, special symbols included"},
+    {"min-count", "1", "a symbol's fewest occurrences to enter the vocabulary"},
+    {"context-length", "64", "the model's context, T"},
+    {"steps", "3000", "updates (the cosine schedule's length: totalSteps)"},
+    {"seconds", "0", "a wall-time cap (0: none)"},
+    {"eval-every", "100", "progress on held-out text every N steps"},
+    {"save-every", "400", "write the model and report every N steps"},
+    {"init", "", "continue from this model file (same shape and vocabulary)"},
+    {"lowercase", "false", "the text was lower-cased (recorded in the model file)"},
+    {"corpus", "", "where the text comes from (recorded)"},
+    {"title", "", "the model's title (recorded)"},
+    {"title-zh", "", "its Chinese title (recorded)"},
+};
+
+// The trainer fields' defaults for corpus models, where they differ from the table's: the
+// recipe of the shipped models (docs/models.md). --min-learning-rate defaults to lr / 10.
+const std::map<std::string, double> kCorpusDefaults = {{"dModel", 128},
+                                                       {"batchSize", 32},
+                                                       {"learningRate", 3e-3},
+                                                       {"warmupSteps", 100},
+                                                       {"positionalEncoding", 1 /* learned */}};
+
+bool IsTrainerFlag(const TrainerField& f) {
+  return f.section != FieldSection::kTask && std::string(f.name) != "totalSteps";
+}
+
+struct Flags {
+  std::map<std::string, std::string> values;  // flag (without --) → text, as given
+  std::string Get(const std::string& flag) const {
+    const auto it = values.find(flag);
+    if (it != values.end()) return it->second;
+    for (const ToolFlag& f : kToolFlags) {
+      if (flag == f.name) return f.fallback;
+    }
+    return "";
+  }
+  bool Has(const std::string& flag) const { return values.count(flag) > 0; }
+};
+
+// A number in full ("3e-3", not "3e-3x"), else a failure naming the flag.
+double ParseNumber(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(value)) {
+    Fail("--" + flag + " (" + text + ") must be a number");
+  }
+  return value;
+}
+
+int IntFlag(const Flags& flags, const std::string& flag, int low, int high) {
+  const double value = ParseNumber(flag, flags.Get(flag));
+  if (value != std::floor(value) || value < low || value > high) {
+    Fail("--" + flag + " (" + flags.Get(flag) + ") must be an integer from " + std::to_string(low) +
+         " to " + std::to_string(high));
+  }
+  return static_cast<int>(value);
+}
+
+std::string Number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+void PrintHelp(const TrainerConfig& defaults) {
+  std::printf(
+      "usage: attention_train_corpus --train T.txt --heldout H.txt --level L --out M --report R\n");
+  for (const ToolFlag& f : kToolFlags) {
+    std::printf("  --%-22s %s%s%s\n", f.name, f.help, *f.fallback ? "; default " : "", f.fallback);
+  }
+  for (const TrainerField& f : TrainerFields()) {
+    if (!IsTrainerFlag(f)) continue;
+    const double value = f.get(defaults);
+    if (std::string(f.name) == "minLearningRate") {
+      std::printf("  --%-22s %s; default learning-rate / 10\n", FlagOf(f.name).c_str(),
+                  AllowedValues(f).c_str());
       continue;
     }
-    out += c;
+    const std::string shown = f.kind == FieldKind::kEnum   ? f.values[static_cast<size_t>(value)]
+                              : f.kind == FieldKind::kBool ? (value != 0 ? "true" : "false")
+                                                           : Number(value);
+    std::printf("  --%-22s %s; default %s\n", FlagOf(f.name).c_str(), AllowedValues(f).c_str(),
+                shown.c_str());
   }
-  return out + "\"";
+}
+
+// Reads --name value pairs; an unknown or repeated flag is refused, naming the allowed ones.
+Flags ReadFlags(int argc, char** argv, const TrainerConfig& defaults) {
+  std::map<std::string, bool> known;
+  for (const ToolFlag& f : kToolFlags) known[f.name] = true;
+  for (const TrainerField& f : TrainerFields()) {
+    if (IsTrainerFlag(f)) known[FlagOf(f.name)] = true;
+  }
+  Flags flags;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      PrintHelp(defaults);
+      std::exit(0);
+    }
+    const std::string flag = arg.rfind("--", 0) == 0 ? arg.substr(2) : "";
+    if (flag.empty() || !known.count(flag)) {
+      std::string names;
+      for (const auto& [name, _] : known) names += " --" + name;
+      Fail("unknown flag " + arg + "; flags are:" + names);
+    }
+    if (i + 1 >= argc) Fail(arg + " needs a value");
+    if (flags.Has(flag)) Fail(arg + " is given twice");
+    flags.values[flag] = argv[++i];
+  }
+  return flags;
+}
+
+// The trainer fields of the flags over `config`, each checked by its row.
+void ApplyTrainerFlags(const Flags& flags, TrainerConfig* config) {
+  for (const TrainerField& f : TrainerFields()) {
+    const std::string flag = FlagOf(f.name);
+    if (!IsTrainerFlag(f) || !flags.Has(flag)) continue;
+    const std::string text = flags.Get(flag);
+    double value = -1;
+    if (f.kind == FieldKind::kBool) {
+      value = text == "true" ? 1 : text == "false" ? 0 : -1;
+    } else if (f.kind == FieldKind::kEnum) {
+      const auto it = std::find(f.values.begin(), f.values.end(), text);
+      value = it == f.values.end() ? -1 : static_cast<double>(it - f.values.begin());
+    } else {
+      value = ParseNumber(flag, text);
+    }
+    if (!CheckField(f, value).ok()) {
+      Fail("--" + flag + " (" + text + ") must be " + AllowedValues(f));
+    }
+    f.set(config, value);
+  }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options options;
+  // The trainer's defaults: the structs' (trainer.hpp), with the corpus recipe over them.
+  TrainerConfig fields;
+  fields.batch_size = CorpusTrainerConfig().batch_size;
+  for (const auto& [name, value] : kCorpusDefaults) FindTrainerField(name)->set(&fields, value);
+  const Flags options = ReadFlags(argc, argv, fields);
   std::string command = "attention_train_corpus";
   for (int i = 1; i < argc; ++i) {
-    const std::string key = argv[i];
-    if (key.rfind("--", 0) != 0 || i + 1 >= argc) Fail("expected --name value, got " + key);
-    options.values[key.substr(2)] = argv[++i];
     const std::string value = argv[i];
-    command += " " + key + " " + (value.find(' ') == std::string::npos ? value : "'" + value + "'");
+    command += " " + (value.find(' ') == std::string::npos ? value : "'" + value + "'");
   }
+  ApplyTrainerFlags(options, &fields);
+  if (!options.Has("min-learning-rate")) {
+    fields.optimizer.min_learning_rate = fields.optimizer.learning_rate / 10;
+  }
+  // Every number checked before anything is read or trained.
+  const int vocab_size = IntFlag(options, "vocab", 8, ModelLimits::kMaxVocab);
+  const int min_count = IntFlag(options, "min-count", 1, 1 << 30);
+  const int context_length = IntFlag(options, "context-length", 1, ModelLimits::kMaxContext);
+  int steps = IntFlag(options, "steps", 1, 1000000000);
+  const int every = IntFlag(options, "eval-every", 1, 1000000000);
+  const int save_every = std::max(every, IntFlag(options, "save-every", 1, 1000000000));
+  const double budget = ParseNumber("seconds", options.Get("seconds"));
+  if (budget < 0) Fail("--seconds (" + options.Get("seconds") + ") must be at least 0");
   for (const char* required : {"train", "heldout", "level", "out", "report"}) {
     if (options.Get(required).empty()) Fail(std::string("--") + required + " is required");
   }
@@ -128,8 +264,8 @@ int main(int argc, char** argv) {
 
   VocabularyOptions vocabulary_options;
   Check(ParseVocabularyLevel(options.Get("level"), &vocabulary_options.level), "--level");
-  vocabulary_options.max_size = options.Int("vocab", 5000);
-  vocabulary_options.min_count = options.Int("min-count", 1);
+  vocabulary_options.max_size = vocab_size;
+  vocabulary_options.min_count = min_count;
   const std::string train_text = ReadText(options.Get("train"));
   Vocabulary vocabulary;
   Check(Vocabulary::Build(train_text, vocabulary_options, &vocabulary), "vocabulary");
@@ -141,18 +277,12 @@ int main(int argc, char** argv) {
   }
 
   CorpusTrainerConfig config;
+  config.model = fields.model;
   config.model.vocab_size = vocabulary.size();
-  config.model.context_length = options.Int("context", 64);
-  config.model.d_model = options.Int("d-model", 128);
-  config.model.heads = options.Int("heads", 4);
-  config.model.layers = options.Int("layers", 2);
-  config.model.positional = PositionalKind::kLearned;
-  config.batch_size = options.Int("batch", 32);
-  config.seed = static_cast<uint32_t>(options.Int("seed", 1));
-  config.optimizer.learning_rate = options.Number("lr", 3e-3);
-  config.optimizer.min_learning_rate = config.optimizer.learning_rate / 10;
-  config.optimizer.warmup_steps = options.Int("warmup", 100);
-  int steps = options.Int("steps", 3000);
+  config.model.context_length = context_length;
+  config.optimizer = fields.optimizer;
+  config.batch_size = fields.batch_size;
+  config.seed = fields.seed;
   const int length = config.model.context_length;
 
   std::printf(
@@ -168,7 +298,6 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
 
   // The step budget from the wall-time cap: 5 timed steps of a throwaway trainer.
-  const double budget = options.Number("seconds", 0);
   std::unique_ptr<CorpusTrainer> trainer;
   StepMetrics metrics;
   if (budget > 0) {
@@ -178,7 +307,7 @@ int main(int argc, char** argv) {
     const Clock::time_point timed = Clock::now();
     Check(trainer->Step(5, &metrics), "step");
     const double per_step = Seconds(timed) / 5;
-    const int eval_count = steps / std::max(1, options.Int("eval-every", 100));
+    const int eval_count = steps / every;
     const double left = budget - Seconds(start) - 0.02 * eval_count * per_step;
     steps = std::max(10, std::min(steps, static_cast<int>(left / per_step)));
     std::printf("%.3f s per step: %d steps fit in %.0f s\n", per_step, steps, budget);
@@ -211,8 +340,6 @@ int main(int argc, char** argv) {
   // still leaves a complete, honest pair of files.
   const std::vector<int> probe(heldout.begin(),
                                heldout.begin() + std::min<size_t>(heldout.size(), 16384));
-  const int every = std::max(1, options.Int("eval-every", 100));
-  const int save_every = std::max(every, options.Int("save-every", 400));
   const Clock::time_point training = Clock::now();
   const auto save = [&]() {
     CorpusModelInfo info;
@@ -231,28 +358,41 @@ int main(int argc, char** argv) {
         trainer->steps(), saved.held_out, base.unigram, base.bigram, saved.sample,
         sample_base.unigram, sample_base.bigram, saved.bytes.size(), Seconds(start));
     std::fflush(stdout);
-    // Numbers in %g, so the file is as Prettier writes it (no trailing zeros).
-    char report[4096];
-    std::snprintf(
-        report, sizeof report,
-        "{\n  \"command\": %s,\n  \"level\": %s,\n  \"vocabSize\": %d,\n"
-        "  \"trainTokens\": %zu,\n  \"heldOutTokens\": %zu,\n  \"sampleTokens\": %zu,\n"
-        "  \"layers\": %d,\n  \"heads\": %d,\n  \"dModel\": %d,\n  \"contextLength\": %d,\n"
-        "  \"parameters\": %zu,\n  \"batch\": %d,\n  \"earlierSteps\": %d,\n"
-        "  \"plannedSteps\": %d,\n  \"steps\": %d,\n"
-        "  \"learningRate\": %g,\n  \"trainSeconds\": %.5g,\n  \"totalSeconds\": %.5g,\n"
-        "  \"lastTrainLoss\": %.7g,\n  \"heldOutLoss\": %.7g,\n  \"unigramLoss\": %.7g,\n"
-        "  \"bigramLoss\": %.7g,\n  \"bigramLambda\": %.2g,\n  \"sampleLoss\": %.7g,\n"
-        "  \"sampleUnigramLoss\": %.7g,\n  \"sampleBigramLoss\": %.7g,\n"
-        "  \"sampleBigramLambda\": %.2g,\n  \"modelBytes\": %zu\n}\n",
-        JsonString(command).c_str(), JsonString(options.Get("level")).c_str(), vocabulary.size(),
-        train.size(), heldout.size(), sample.size(), config.model.layers, config.model.heads,
-        config.model.d_model, length, trainer->model().parameter_count(), config.batch_size,
-        earlier_steps, steps, trainer->steps(), config.optimizer.learning_rate, Seconds(training),
-        Seconds(start), metrics.loss, saved.held_out, base.unigram, base.bigram, base.bigram_lambda,
-        saved.sample, sample_base.unigram, sample_base.bigram, sample_base.bigram_lambda,
-        saved.bytes.size());
-    const std::string text = report;
+    const double train_seconds = Seconds(training);
+    const double tokens_seen = static_cast<double>(trainer->steps()) * config.batch_size * length;
+    nlohmann::ordered_json report = {
+        {"command", command},
+        {"level", options.Get("level")},
+        {"vocabSize", vocabulary.size()},
+        {"trainTokens", train.size()},
+        {"heldOutTokens", heldout.size()},
+        {"sampleTokens", sample.size()},
+        {"layers", config.model.layers},
+        {"heads", config.model.heads},
+        {"dModel", config.model.d_model},
+        {"contextLength", length},
+        {"parameters", trainer->model().parameter_count()},
+        {"batchSize", config.batch_size},
+        {"earlierSteps", earlier_steps},
+        {"plannedSteps", steps},
+        {"steps", trainer->steps()},
+        {"tokensSeen", tokens_seen},
+        {"tokensPerSecond", train_seconds > 0 ? tokens_seen / train_seconds : 0.0},
+        {"learningRate", config.optimizer.learning_rate},
+        {"trainSeconds", train_seconds},
+        {"totalSeconds", Seconds(start)},
+        {"lastTrainLoss", metrics.loss},
+        {"heldOutLoss", saved.held_out},
+        {"unigramLoss", base.unigram},
+        {"bigramLoss", base.bigram},
+        {"bigramLambda", base.bigram_lambda},
+        {"sampleLoss", saved.sample},
+        {"sampleUnigramLoss", sample_base.unigram},
+        {"sampleBigramLoss", sample_base.bigram},
+        {"sampleBigramLambda", sample_base.bigram_lambda},
+        {"modelBytes", saved.bytes.size()},
+    };
+    const std::string text = report.dump(2) + "\n";
     Check(WriteFileBytes(options.Get("report"), std::vector<uint8_t>(text.begin(), text.end())),
           "--report");
   };

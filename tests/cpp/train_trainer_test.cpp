@@ -2,8 +2,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <vector>
 
+#include "attention/train/corpus_trainer.hpp"
 #include "attention/train/head_scores.hpp"
 #include "attention/train/trainer.hpp"
 #include "train_support.hpp"
@@ -173,6 +176,64 @@ TEST(TrainHeadScores, AnUntrainedModelHasNoInductionHead) {
     for (double s : layer) EXPECT_LT(s, 0.2);
   }
   for (double s : scores.previous_token[0]) EXPECT_LT(s, 0.3);
+}
+
+}  // namespace
+}  // namespace attention::train
+
+namespace attention::train {
+namespace {
+
+// One loop for both trainers (training_loop.hpp): the corpus trainer's metrics were left at 0.
+TEST(TrainingLoop, TheCorpusTrainerFillsEveryMetricAsTheTaskTrainerDoes) {
+  CorpusTrainerConfig config;
+  config.model = testing::SizedConfig(5, 8, 16, 2, 1);
+  config.batch_size = 4;
+  config.optimizer.learning_rate = 1e-2;
+  std::vector<int> ids;
+  for (int i = 0; i < 200; ++i) ids.push_back(i % 5);
+  std::unique_ptr<CorpusTrainer> trainer;
+  ASSERT_TRUE(CorpusTrainer::Create(config, &ids, &trainer).ok());
+  StepMetrics m;
+  ASSERT_TRUE(trainer->Step(60, &m).ok());
+  EXPECT_EQ(m.step, 60);
+  EXPECT_GT(m.accuracy, 0.5) << "0 1 2 3 4 0 1 … is learned within 60 steps";
+  EXPECT_LE(m.accuracy, 1.0);
+  EXPECT_GT(m.attention_entropy, 0.0);
+  EXPECT_GT(m.score_gradient_norm, 0.0);
+  EXPECT_GT(m.softmax_gradient_norm, m.score_gradient_norm) << "scaled: times √dK";
+  EXPECT_GT(m.seconds, 0.0);
+  EXPECT_GT(m.tokens_per_second, 0.0);
+}
+
+TEST(TrainingLoop, ADivergedTrainerRefusesEveryLaterStepWithTheSameError) {
+  TrainerConfig config;
+  config.task.length = 4;
+  config.task.alphabet = 5;
+  config.model.layers = 6;
+  config.model.d_model = 32;
+  config.model.attention_only = true;
+  config.model.residual = false;
+  config.model.init_std = 10;
+  config.optimizer.learning_rate = 10;
+  config.optimizer.clip_norm = 0;
+  config.batch_size = 8;
+  config.seed = 1;
+  auto trainer = testing::MakeTrainer(config);
+  StepMetrics m;
+  Status first;
+  for (int i = 0; i < 50 && first.ok(); ++i) first = trainer->Step(1, &m);
+  ASSERT_EQ(first.code(), ErrorCode::kNonFinite) << "six layers without residuals overflow";
+  EXPECT_TRUE(trainer->diverged());
+  const std::vector<float> before = Parameters(*trainer);
+  const int steps = trainer->steps();
+  const Status later = trainer->Step(3, &m);
+  EXPECT_EQ(later.code(), first.code());
+  EXPECT_EQ(later.field(), first.field());
+  EXPECT_EQ(later.message(), first.message());
+  EXPECT_EQ(trainer->steps(), steps) << "no update after divergence";
+  const std::vector<float> after = Parameters(*trainer);
+  EXPECT_EQ(std::memcmp(before.data(), after.data(), before.size() * sizeof(float)), 0);
 }
 
 }  // namespace

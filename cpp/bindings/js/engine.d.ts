@@ -1,5 +1,5 @@
 // Type declarations of the attention engine's public API (engine.js).
-import type { TrainedModel, Trainer, TrainerConfig } from './training.js';
+import type { TrainedModel, Trainer, TrainerConfig, TrainerField } from './training.js';
 import type { LanguageModel } from './language_model.js';
 export * from './training.js';
 export * from './language_model.js';
@@ -207,6 +207,10 @@ export interface Limits {
 
 export interface Engine {
   readonly limits: Limits;
+  /** The trainer's fields, the engine's one table: defaults, bounds and allowed values of createTrainer's configuration. */
+  readonly trainerFields: readonly TrainerField[];
+  /** { field: default } of trainerFields. */
+  readonly trainerDefaults: Readonly<Required<TrainerConfig>>;
   /** The engine's own tokenizer: whitespace and punctuation split; one token per CJK character; emoji sequences kept whole. */
   tokenize(text: string): string[];
   /** Runs and copies every step (or only `steps`, each once) into JS, then frees the trace's WASM memory. */

@@ -17,11 +17,11 @@ import { tokenizeSentence } from './segment.js';
 import { copyTrace, LiveTrace } from './trace.js';
 import { loadModel } from './language_model.js';
 import { createTrainer } from './training.js';
+import { defaultsOf, trainerFieldsOf } from './training_config.js';
 
 export { AttentionError } from './errors.js';
 export { DEFAULTS, TOKENIZERS } from './options.js';
 export { LiveTrace } from './trace.js';
-export { TRAINER_DEFAULTS, TRAINER_FIELDS, TASKS } from './training_config.js';
 export { HEAD_LABELS, HEAD_LABEL_THRESHOLDS, LINE_ENDS, labelHeads } from './head_labels.js';
 export { predictionsOf } from './language_model.js';
 
@@ -61,6 +61,10 @@ export class Engine {
     this.#givenNames = Object.freeze(this.#module.givenNames());
     /** { maxTokens, maxTextBytes, maxTokenBytes, maxDModel, maxDK, maxProjectionWidth, ..., maxLiveTraces, maxLiveBytes } */
     this.limits = Object.freeze({ ...this.#module.limits(), ...live });
+    /** The trainer's fields, the engine's one table (trainer_fields.hpp): { name, section, kind, fallback, min, max, minOpen, values, note, allowed }. */
+    this.trainerFields = trainerFieldsOf(this.#module);
+    /** { name: default } of trainerFields. */
+    this.trainerDefaults = defaultsOf(this.trainerFields);
   }
 
   /**
@@ -195,7 +199,7 @@ export class Engine {
 
   /** A trainer for a toy task (training.js); the caller must call dispose() on it. */
   createTrainer(config) {
-    return this.#adopt((call, onDispose) => createTrainer(call, onDispose, config));
+    return this.#adopt((call, onDispose) => createTrainer(call, onDispose, config, this.trainerFields));
   }
 
   /**

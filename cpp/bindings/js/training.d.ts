@@ -3,7 +3,7 @@ import type { Step, StepName } from './engine.js';
 
 export type TaskName = 'copy' | 'reverse' | 'sort' | 'induction' | 'modular';
 
-/** A trainer's configuration; every field is optional (TRAINER_DEFAULTS). */
+/** A trainer's configuration; every field is optional (Engine.trainerDefaults). */
 export interface TrainerConfig {
   /** The toy task. Default 'sort'. */
   task?: TaskName;
@@ -218,10 +218,19 @@ export interface TrainedModel extends ModelCommon {
   layerInput(input: ModelInput, layer: number): { rows: number; cols: number; data: Float32Array };
 }
 
-export const TASKS: readonly TaskName[];
-export const TRAINER_DEFAULTS: Readonly<Required<TrainerConfig>>;
-export const TRAINER_FIELDS: readonly {
+/** One row of the engine's table of trainer fields (cpp/include/attention/train/trainer_fields.hpp): Engine.trainerFields. */
+export interface TrainerField {
   name: keyof TrainerConfig;
   section: 'task' | 'model' | 'optimizer' | 'trainer';
   kind: 'int' | 'number' | 'bool' | 'enum';
-}[];
+  fallback: number | boolean | string;
+  /** int and number: min ≤ value ≤ max (value > min when minOpen). */
+  min?: number;
+  max?: number;
+  minOpen?: boolean;
+  /** enum: the allowed names. */
+  values?: readonly string[];
+  note?: string;
+  /** What the field allows, as errors say it: "an integer from 1 to 6". */
+  allowed: string;
+}

@@ -12,7 +12,7 @@
 //   model.trace({ text: '3 1 2 |' }).step('probabilities').colLabels   // the vocabulary
 import { AttentionError, describe, invalid } from './errors.js';
 import { element, get, readOptions } from './read.js';
-import { normalizeTrainerConfig, trainerRequest } from './training_config.js';
+import { normalizeTrainerConfig } from './training_config.js';
 import { copyHeadByHead } from './trace.js';
 
 export function errorOf(handle) {
@@ -425,11 +425,12 @@ function open(call, setUp, wrap) {
   }
 }
 
-export function createTrainer(call, onDispose, config) {
-  const flat = normalizeTrainerConfig(config);
+/** `fields`: the engine's trainer fields (training_config.js trainerFieldsOf). */
+export function createTrainer(call, onDispose, config, fields) {
+  const flat = normalizeTrainerConfig(fields, config);
   return open(
     call,
-    (handle) => handle.create(trainerRequest(flat)),
+    (handle) => handle.create(flat),
     (handle) => new Trainer(handle, call, onDispose, flat),
   );
 }

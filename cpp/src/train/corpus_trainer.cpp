@@ -1,7 +1,5 @@
 #include "attention/train/corpus_trainer.hpp"
 
-#include <chrono>
-
 #include "attention/train/model_io.hpp"
 #include "format.hpp"
 
@@ -9,11 +7,8 @@ namespace attention::train {
 
 CorpusTrainer::CorpusTrainer(const CorpusTrainerConfig& config, const std::vector<int>* train_ids)
     : config_(config),
-      model_(config.model),
-      optimizer_(config.optimizer, model_.layout()),
-      stream_(train_ids, config.model.context_length, config.seed) {
-  model_.InitParameters(config.seed);
-}
+      loop_(config.model, config.optimizer, config.seed),
+      stream_(train_ids, config.model.context_length, config.seed) {}
 
 Status CorpusTrainer::Create(const CorpusTrainerConfig& config, const std::vector<int>* train_ids,
                              std::unique_ptr<CorpusTrainer>* trainer) {
@@ -38,30 +33,8 @@ Status CorpusTrainer::Create(const CorpusTrainerConfig& config, const std::vecto
 }
 
 Status CorpusTrainer::Step(int count, StepMetrics* metrics) {
-  if (Status status = ValidateStepCount(count); !status.ok()) return status;
-  const auto start = std::chrono::steady_clock::now();
-  double loss_sum = 0.0;
-  StepReport report;
-  for (int i = 0; i < count; ++i) {
-    const Batch batch = stream_.Take(config_.batch_size);
-    const Status status = model_.Forward(batch);
-    if (!status.ok()) return status;
-    loss_sum += model_.loss();
-    model_.ZeroGradients();
-    model_.Backward();
-    report = optimizer_.Step(model_.parameters(), model_.gradients());
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  *metrics = StepMetrics();
-  metrics->step = optimizer_.steps();
-  metrics->loss = loss_sum / count;
-  metrics->gradient_norm = report.gradient_norm;
-  metrics->learning_rate = report.learning_rate;
-  const double tokens =
-      static_cast<double>(config_.batch_size) * config_.model.context_length * count;
-  metrics->tokens_per_second = seconds > 0 ? tokens / seconds : 0.0;
-  return Status::Ok();
+  return loop_.Step(
+      count, [this] { return stream_.Take(config_.batch_size); }, metrics);
 }
 
 FlatJson CorpusModelJson(const CorpusModelInfo& info) {

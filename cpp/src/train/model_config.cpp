@@ -1,7 +1,6 @@
 #include "attention/train/model_config.hpp"
 
-#include <cmath>
-
+#include "attention/train/trainer_fields.hpp"
 #include "format.hpp"
 
 namespace attention::train {
@@ -15,22 +14,16 @@ Status OutOfRange(const char* field, long long value, long long low, long long h
 }  // namespace
 
 Status ValidateModelConfig(const ModelConfig& c) {
-  struct Range {
-    const char* field;
-    int value, low, high;
-  };
-  const Range ranges[] = {
-      {"vocabSize", c.vocab_size, 2, ModelLimits::kMaxVocab},
-      {"contextLength", c.context_length, 1, ModelLimits::kMaxContext},
-      {"dModel", c.d_model, 1, ModelLimits::kMaxWidth},
-      {"heads", c.heads, 1, ModelLimits::kMaxWidth},
-      {"dK", c.d_k, 0, ModelLimits::kMaxWidth},
-      {"layers", c.layers, 1, ModelLimits::kMaxLayers},
-      {"dFF", c.d_ff, 0, 4 * ModelLimits::kMaxWidth},
-  };
-  for (const Range& r : ranges) {
-    if (r.value < r.low || r.value > r.high) return OutOfRange(r.field, r.value, r.low, r.high);
+  // The sizes a model file or a corpus sets; the rest are trainer fields (trainer_fields.cpp).
+  if (c.vocab_size < 2 || c.vocab_size > ModelLimits::kMaxVocab) {
+    return OutOfRange("vocabSize", c.vocab_size, 2, ModelLimits::kMaxVocab);
   }
+  if (c.context_length < 1 || c.context_length > ModelLimits::kMaxContext) {
+    return OutOfRange("contextLength", c.context_length, 1, ModelLimits::kMaxContext);
+  }
+  TrainerConfig fields;
+  fields.model = c;
+  if (Status status = ValidateFields(fields, FieldSection::kModel); !status.ok()) return status;
   // As the explorer's Config: its trace shows every layer of a model.
   if (c.heads > c.d_model) {
     return Status(
@@ -46,14 +39,6 @@ Status ValidateModelConfig(const ModelConfig& c) {
     return Status(ErrorCode::kInvalidArgument, "dK",
                   Format("heads · dK (%d · %d) must be at most %d", c.heads, c.ResolvedDK(),
                          ModelLimits::kMaxWidth));
-  }
-  if (!(std::isfinite(c.init_std) && c.init_std > 0.0 && c.init_std <= 10.0)) {
-    return Status(ErrorCode::kInvalidArgument, "initStd",
-                  Format("initStd (%g) must be a number above 0 and at most 10", c.init_std));
-  }
-  if (c.positional != PositionalKind::kSinusoidal && c.positional != PositionalKind::kLearned) {
-    return Status(ErrorCode::kInvalidArgument, "positionalEncoding",
-                  "positionalEncoding must be \"sinusoidal\" or \"learned\"");
   }
   return Status::Ok();
 }

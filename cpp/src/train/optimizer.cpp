@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "format.hpp"
+#include "attention/train/trainer_fields.hpp"
 
 namespace attention::train {
 namespace {
@@ -10,40 +10,9 @@ constexpr double kPi = 3.14159265358979323846;
 }
 
 Status ValidateAdamWConfig(const AdamWConfig& c) {
-  struct Bound {
-    const char* field;
-    double value, low, high;
-    bool low_open;  // value must be > low (else ≥ low)
-  };
-  const Bound bounds[] = {
-      {"learningRate", c.learning_rate, 0.0, 10.0, true},
-      {"beta1", c.beta1, 0.0, 1.0, false},
-      {"beta2", c.beta2, 0.0, 1.0, false},
-      {"epsilon", c.epsilon, 0.0, 1.0, true},
-      {"weightDecay", c.weight_decay, 0.0, 10.0, false},
-      {"minLearningRate", c.min_learning_rate, 0.0, 10.0, false},
-      {"clipNorm", c.clip_norm, 0.0, 1e6, false},
-  };
-  for (const Bound& b : bounds) {
-    const bool above = b.low_open ? b.value > b.low : b.value >= b.low;
-    // β must stay below 1: the bias correction divides by 1 − βᵗ.
-    const bool below = (b.high == 1.0) ? b.value < b.high : b.value <= b.high;
-    if (!(std::isfinite(b.value) && above && below)) {
-      return Status(ErrorCode::kInvalidArgument, b.field,
-                    Format("%s (%g) must be a number %s %g and %s %g", b.field, b.value,
-                           b.low_open ? "above" : "at least", b.low,
-                           b.high == 1.0 ? "below" : "at most", b.high));
-    }
-  }
-  if (c.warmup_steps < 0) {
-    return Status(ErrorCode::kInvalidArgument, "warmupSteps",
-                  Format("warmupSteps (%d) must be an integer ≥ 0", c.warmup_steps));
-  }
-  if (c.total_steps < 0) {
-    return Status(ErrorCode::kInvalidArgument, "totalSteps",
-                  Format("totalSteps (%d) must be an integer ≥ 0 (0: no decay)", c.total_steps));
-  }
-  return Status::Ok();
+  TrainerConfig config;
+  config.optimizer = c;
+  return ValidateFields(config, FieldSection::kOptimizer);  // trainer_fields.cpp's rows
 }
 
 double LearningRateAt(const AdamWConfig& c, int step) {

@@ -11,7 +11,6 @@ namespace {
 
 constexpr uint64_t kHeldOutModulus = 8;  // one input in 8 is held out
 constexpr double kMinSplitSpace = 64;    // smaller input spaces are not split
-constexpr const char* kTaskNames[] = {"copy", "reverse", "sort", "induction", "modular"};
 
 Status Invalid(const std::string& field, const std::string& message) {
   return Status(ErrorCode::kInvalidArgument, field, message);
@@ -33,13 +32,153 @@ int Uniform(RandomState* random, int k) {
   return static_cast<int>(x % n);
 }
 
-int Separator(const TaskConfig& config) { return config.alphabet; }
+// n symbols 0 … a−1.
+std::vector<int> DrawSymbols(const TaskConfig& config, RandomState* random, int count) {
+  std::vector<int> input;
+  for (int i = 0; i < count; ++i) input.push_back(Uniform(random, config.alphabet));
+  return input;
+}
+
+// copy, reverse, sort: x₁ … xₙ | x_order[0] … x_order[n−1], the separator being token a.
+void Separated(const TaskConfig& config, const std::vector<int>& input,
+               const std::vector<int>& order, std::vector<int>* s, std::vector<int>* answer_at,
+               std::vector<int>* source_of) {
+  *s = input;
+  s->push_back(config.alphabet);
+  for (int k : order) {
+    answer_at->push_back(static_cast<int>(s->size()));
+    source_of->push_back(k);
+    s->push_back(input[k]);
+  }
+}
+
+std::vector<int> Identity(int n) {
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  return order;
+}
+
+// Induction: filler of 2(n − m) symbols, then a segment of m and its repeat; m uniform in
+// [max(2, ⌈n/2⌉), n] so that no fixed positional offset solves the task.
+int InductionLow(int n) { return std::max(2, (n + 1) / 2); }
+
+const std::vector<TaskSpec> kTasks = {
+    {TaskKind::kCopy,
+     "copy",
+     false,
+     1,
+     {"|"},
+     "x₁ … xₙ | x₁ … xₙ",
+     [](int n) { return 2 * n; },
+     [](int n) { return n; },
+     [](const TaskConfig& c, int* low, int* high) { *low = *high = c.length; },
+     [](const TaskConfig& c, RandomState* r) { return DrawSymbols(c, r, c.length); },
+     [](const TaskConfig& c, const std::vector<int>& in, std::vector<int>* s, std::vector<int>* at,
+        std::vector<int>* from) {
+       Separated(c, in, Identity(static_cast<int>(in.size())), s, at, from);
+     },
+     true,
+     Decoding::kGreedy},
+    {TaskKind::kReverse,
+     "reverse",
+     false,
+     1,
+     {"|"},
+     "x₁ … xₙ | xₙ … x₁",
+     [](int n) { return 2 * n; },
+     [](int n) { return n; },
+     [](const TaskConfig& c, int* low, int* high) { *low = *high = c.length; },
+     [](const TaskConfig& c, RandomState* r) { return DrawSymbols(c, r, c.length); },
+     [](const TaskConfig& c, const std::vector<int>& in, std::vector<int>* s, std::vector<int>* at,
+        std::vector<int>* from) {
+       std::vector<int> order = Identity(static_cast<int>(in.size()));
+       std::reverse(order.begin(), order.end());
+       Separated(c, in, order, s, at, from);
+     },
+     true,
+     Decoding::kGreedy},
+    {TaskKind::kSort,
+     "sort",
+     false,
+     1,
+     {"|"},
+     "x₁ … xₙ | sorted(x)",
+     [](int n) { return 2 * n; },
+     [](int n) { return n; },
+     [](const TaskConfig& c, int* low, int* high) { *low = *high = c.length; },
+     [](const TaskConfig& c, RandomState* r) { return DrawSymbols(c, r, c.length); },
+     [](const TaskConfig& c, const std::vector<int>& in, std::vector<int>* s, std::vector<int>* at,
+        std::vector<int>* from) {
+       std::vector<int> order = Identity(static_cast<int>(in.size()));
+       std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return in[i] < in[j]; });
+       Separated(c, in, order, s, at, from);
+     },
+     true,
+     Decoding::kGreedy},
+    // The answers are y₂ … y_m of the repeat: each followed an earlier occurrence of the
+    // current token, what an induction head predicts. Scored teacher-forced: nothing to generate.
+    {TaskKind::kInduction,
+     "induction",
+     false,
+     2,
+     {},
+     "f₁ … f₂₍ₙ₋ₘ₎ y₁ … yₘ y₁ … yₘ",
+     [](int n) { return 2 * n - 1; },
+     [](int n) { return n - 1; },
+     [](const TaskConfig& c, int* low, int* high) {
+       *low = c.length;
+       *high = 2 * c.length - InductionLow(c.length);
+     },
+     [](const TaskConfig& c, RandomState* r) {
+       const int n = c.length;
+       const int low = InductionLow(n);
+       const int m = low + Uniform(r, n - low + 1);
+       return DrawSymbols(c, r, 2 * (n - m) + m);
+     },
+     [](const TaskConfig& c, const std::vector<int>& in, std::vector<int>* s, std::vector<int>* at,
+        std::vector<int>* from) {
+       // input = filler (2(n − m)) ++ segment (m), so m = 2n − |input|.
+       const int size = static_cast<int>(in.size());
+       const int m = 2 * c.length - size;
+       const int start = size - m;
+       *s = in;
+       for (int k = 0; k < m; ++k) {
+         if (k > 0) {
+           at->push_back(static_cast<int>(s->size()));
+           from->push_back(start + k);
+         }
+         s->push_back(in[start + k]);
+       }
+     },
+     false,
+     Decoding::kTeacherForced},
+    {TaskKind::kModularAddition,
+     "modular",
+     true,
+     1,
+     {"+", "="},
+     "a + b = (a + b) mod p",
+     [](int) { return 4; },
+     [](int) { return 1; },
+     [](const TaskConfig&, int* low, int* high) { *low = *high = 2; },
+     [](const TaskConfig& c, RandomState* r) {
+       const int a = Uniform(r, c.modulus);
+       return std::vector<int>{a, Uniform(r, c.modulus)};
+     },
+     [](const TaskConfig& c, const std::vector<int>& in, std::vector<int>* s, std::vector<int>* at,
+        std::vector<int>* from) {
+       const int p = c.modulus;
+       *s = {in[0], p, in[1], p + 1, (in[0] + in[1]) % p};
+       at->push_back(4);
+       from->push_back(-1);
+     },
+     true,
+     Decoding::kGreedy},
+};
 
 // The number of distinct inputs, saturating (only compared with kMinSplitSpace).
 double InputSpace(const TaskConfig& config) {
-  if (config.kind == TaskKind::kModularAddition) {
-    return static_cast<double>(config.modulus) * config.modulus;
-  }
+  if (SpecOf(config.kind).modular) return static_cast<double>(config.modulus) * config.modulus;
   double space = 1;
   for (int i = 0; i < config.length && space < 1e18; ++i) space *= config.alphabet;
   return space;
@@ -47,73 +186,60 @@ double InputSpace(const TaskConfig& config) {
 
 }  // namespace
 
-const char* TaskKindName(TaskKind kind) { return kTaskNames[static_cast<int>(kind)]; }
+const std::vector<TaskSpec>& Tasks() { return kTasks; }
+
+const TaskSpec& SpecOf(TaskKind kind) { return kTasks[static_cast<size_t>(kind)]; }
+
+const char* TaskKindName(TaskKind kind) { return SpecOf(kind).name; }
 
 Status ParseTaskKind(const std::string& name, TaskKind* kind) {
-  for (int i = 0; i < 5; ++i) {
-    if (name == kTaskNames[i]) {
-      *kind = static_cast<TaskKind>(i);
+  std::string names;
+  for (const TaskSpec& spec : kTasks) {
+    if (name == spec.name) {
+      *kind = spec.kind;
       return Status::Ok();
     }
+    names += (names.empty() ? "" : ", ") + std::string(spec.name);
   }
-  return Invalid("task",
-                 "task (\"" + name + "\") must be one of copy, reverse, sort, induction, modular");
+  return Invalid("task", "task (\"" + name + "\") must be one of " + names);
 }
 
 Status ValidateTaskConfig(const TaskConfig& config) {
   const int kind = static_cast<int>(config.kind);
-  if (kind < 0 || kind > 4) return Invalid("task", Format("task (%d) is not a task", kind));
-  if (config.kind == TaskKind::kModularAddition) {
-    return CheckRange("modulus", config.modulus, 2, TaskLimits::kMaxModulus);
+  if (kind < 0 || kind >= static_cast<int>(kTasks.size())) {
+    return Invalid("task", Format("task (%d) is not a task", kind));
   }
-  const int min_length = config.kind == TaskKind::kInduction ? 2 : 1;
-  Status status = CheckRange("length", config.length, min_length, TaskLimits::kMaxLength);
+  const TaskSpec& spec = SpecOf(config.kind);
+  if (spec.modular) return CheckRange("modulus", config.modulus, 2, TaskLimits::kMaxModulus);
+  Status status = CheckRange("length", config.length, spec.min_length, TaskLimits::kMaxLength);
   if (!status.ok()) return status;
   return CheckRange("alphabet", config.alphabet, 2, TaskLimits::kMaxAlphabet);
 }
 
 TaskLayout LayoutOf(const TaskConfig& config) {
+  const TaskSpec& spec = SpecOf(config.kind);
   TaskLayout layout;
-  const int n = config.length;
-  const int symbols = config.kind == TaskKind::kModularAddition ? config.modulus : config.alphabet;
+  const int symbols = spec.modular ? config.modulus : config.alphabet;
   for (int i = 0; i < symbols; ++i) layout.symbols.push_back(std::to_string(i));
-  switch (config.kind) {
-    case TaskKind::kCopy:
-    case TaskKind::kReverse:
-    case TaskKind::kSort:
-      layout.symbols.push_back("|");
-      layout.sequence_length = 2 * n;
-      layout.answer_length = n;
-      break;
-    case TaskKind::kInduction:
-      layout.sequence_length = 2 * n - 1;
-      layout.answer_length = n - 1;
-      break;
-    case TaskKind::kModularAddition:
-      layout.symbols.push_back("+");
-      layout.symbols.push_back("=");
-      layout.sequence_length = 4;
-      layout.answer_length = 1;
-      break;
-  }
+  layout.symbols.insert(layout.symbols.end(), spec.operators.begin(), spec.operators.end());
+  layout.sequence_length = spec.sequence_length(config.length);
+  layout.answer_length = spec.answer_length(config.length);
   layout.vocab_size = static_cast<int>(layout.symbols.size());
   return layout;
 }
 
 Status ValidateTaskInput(const TaskConfig& config, const std::vector<int>& input) {
-  const bool modular = config.kind == TaskKind::kModularAddition;
-  const int symbols = modular ? config.modulus : config.alphabet;
-  int low = config.length, high = config.length;
-  if (modular) low = high = 2;
-  if (config.kind == TaskKind::kInduction)
-    high = 2 * config.length - std::max(2, (config.length + 1) / 2);
+  const TaskSpec& spec = SpecOf(config.kind);
+  const int symbols = spec.modular ? config.modulus : config.alphabet;
+  int low = 0, high = 0;
+  spec.input_counts(config, &low, &high);
   const std::string allowed = Format("symbols from 0 to %d", symbols - 1);
   const int size = static_cast<int>(input.size());
   if (size < low || size > high) {
     const std::string count =
         low == high ? Format("exactly %d", low) : Format("%d to %d", low, high);
-    return Invalid("input", Format("input has %d symbols; %s takes %s %s", size,
-                                   TaskKindName(config.kind), count.c_str(), allowed.c_str()));
+    return Invalid("input", Format("input has %d symbols; %s takes %s %s", size, spec.name,
+                                   count.c_str(), allowed.c_str()));
   }
   for (int i = 0; i < size; ++i) {
     if (input[i] < 0 || input[i] >= symbols) {
@@ -129,53 +255,10 @@ Status ValidateTaskInput(const TaskConfig& config, const std::vector<int>& input
 }
 
 Example MakeExample(const TaskConfig& config, const std::vector<int>& input) {
-  // s: the whole sequence; answers[k]: the s-index of the k-th answer, source[k]: an s-index
-  // before the answers holding the same token.
-  std::vector<int> s = input;
-  std::vector<int> answer_at;
-  std::vector<int> source_of;
-  const int n = static_cast<int>(input.size());
-  switch (config.kind) {
-    case TaskKind::kCopy:
-    case TaskKind::kReverse:
-    case TaskKind::kSort: {
-      std::vector<int> order(n);
-      std::iota(order.begin(), order.end(), 0);
-      if (config.kind == TaskKind::kReverse) std::reverse(order.begin(), order.end());
-      if (config.kind == TaskKind::kSort) {
-        std::stable_sort(order.begin(), order.end(),
-                         [&](int i, int j) { return input[i] < input[j]; });
-      }
-      s.push_back(Separator(config));
-      for (int k = 0; k < n; ++k) {
-        answer_at.push_back(static_cast<int>(s.size()));
-        source_of.push_back(order[k]);
-        s.push_back(input[order[k]]);
-      }
-      break;
-    }
-    case TaskKind::kInduction: {
-      // input = filler (2(len - m)) ++ segment (m), so m = 2·len - |input|.
-      const int m = 2 * config.length - n;
-      const int start = n - m;
-      for (int k = 0; k < m; ++k) {
-        if (k > 0) {
-          answer_at.push_back(static_cast<int>(s.size()));
-          source_of.push_back(start + k);
-        }
-        s.push_back(input[start + k]);
-      }
-      break;
-    }
-    case TaskKind::kModularAddition: {
-      const int p = config.modulus;
-      s = {input[0], p, input[1], p + 1};
-      answer_at.push_back(4);
-      source_of.push_back(-1);
-      s.push_back((input[0] + input[1]) % p);
-      break;
-    }
-  }
+  // s: the whole sequence; answer_at[k]: the s-index of the k-th answer, source_of[k]: an
+  // s-index before the answers holding the same token.
+  std::vector<int> s, answer_at, source_of;
+  SpecOf(config.kind).sequence(config, input, &s, &answer_at, &source_of);
   Example example;
   const int length = static_cast<int>(s.size()) - 1;
   example.tokens.assign(s.begin(), s.end() - 1);
@@ -208,26 +291,10 @@ TaskStream::TaskStream(const TaskConfig& config, uint32_t seed, Split split)
       split_(split),
       random_(std::vector<uint32_t>{seed, static_cast<uint32_t>(split)}) {}
 
-std::vector<int> TaskStream::DrawInput() {
-  std::vector<int> input;
-  if (config_.kind == TaskKind::kModularAddition) {
-    input.push_back(Uniform(&random_, config_.modulus));
-    input.push_back(Uniform(&random_, config_.modulus));
-    return input;
-  }
-  int count = config_.length;
-  if (config_.kind == TaskKind::kInduction) {
-    const int n = config_.length;
-    const int low = std::max(2, (n + 1) / 2);
-    const int m = low + Uniform(&random_, n - low + 1);
-    count = 2 * (n - m) + m;
-  }
-  for (int i = 0; i < count; ++i) input.push_back(Uniform(&random_, config_.alphabet));
-  return input;
-}
+std::vector<int> TaskStream::DrawInput() { return SpecOf(config_.kind).draw(config_, &random_); }
 
 bool TaskStream::InSplit(const std::vector<int>& input) const {
-  if (config_.kind == TaskKind::kInduction || InputSpace(config_) < kMinSplitSpace) return true;
+  if (!SpecOf(config_.kind).split || InputSpace(config_) < kMinSplitSpace) return true;
   std::string bytes;
   for (int token : input) bytes += std::to_string(token) + ",";
   const bool held_out = Fnv1a64(bytes) % kHeldOutModulus == 0;
@@ -272,7 +339,7 @@ Accuracy Evaluate(const TaskConfig& config, const std::vector<Example>& examples
   Accuracy accuracy;
   accuracy.examples = static_cast<int>(examples.size());
   if (examples.empty()) return accuracy;
-  if (config.kind == TaskKind::kInduction) decoding = Decoding::kTeacherForced;
+  if (SpecOf(config.kind).decoding == Decoding::kTeacherForced) decoding = Decoding::kTeacherForced;
   batch_size = std::max(1, batch_size);
   int right = 0;
   int total = 0;

@@ -1,7 +1,6 @@
 #include "attention/train/trainer.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "attention/train/model_io.hpp"
@@ -34,11 +33,8 @@ std::vector<int> ArgMaxRows(const float* values, int rows, int width) {
 Trainer::Trainer(const TrainerConfig& config, const TaskLayout& layout)
     : config_(config),
       layout_(layout),
-      model_(config.model),
-      optimizer_(config.optimizer, model_.layout()),
-      stream_(config.task, config.seed, Split::kTrain) {
-  model_.InitParameters(config.seed);
-}
+      loop_(config.model, config.optimizer, config.seed),
+      stream_(config.task, config.seed, Split::kTrain) {}
 
 Status Trainer::Create(const TrainerConfig& config, std::unique_ptr<Trainer>* trainer) {
   Status status = ValidateTaskConfig(config.task);
@@ -64,56 +60,9 @@ Status ValidateTraining(const ModelConfig& model, const AdamWConfig& optimizer, 
   return Status::Ok();
 }
 
-Status ValidateStepCount(int count) {
-  if (count < 1) {
-    return Status(ErrorCode::kInvalidArgument, "count",
-                  Format("count (%d) must be at least 1", count));
-  }
-  return Status::Ok();
-}
-
 Status Trainer::Step(int count, StepMetrics* metrics) {
-  if (Status status = ValidateStepCount(count); !status.ok()) return status;
-  const auto start = std::chrono::steady_clock::now();
-  double loss_sum = 0.0;
-  int64_t right = 0, answers = 0;
-  StepReport report;
-  for (int i = 0; i < count; ++i) {
-    const Batch batch = MakeBatch(stream_.Take(config_.batch_size));
-    Status status = model_.Forward(batch);
-    if (!status.ok()) return status;
-    loss_sum += model_.loss();
-    int width = 0;
-    const float* logits = model_.Activation("logits", -1, &width);
-    const std::vector<int> best = ArgMaxRows(logits, static_cast<int>(batch.tokens.size()), width);
-    for (size_t n = 0; n < best.size(); ++n) {
-      if (batch.loss_weights[n] == 0.0f) continue;
-      ++answers;
-      right += best[n] == batch.targets[n] ? 1 : 0;
-    }
-    model_.ZeroGradients();
-    model_.Backward();
-    report = optimizer_.Step(model_.parameters(), model_.gradients());
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  metrics->step = optimizer_.steps();
-  metrics->loss = loss_sum / count;
-  metrics->accuracy = answers > 0 ? static_cast<double>(right) / answers : 0.0;
-  metrics->gradient_norm = report.gradient_norm;
-  metrics->learning_rate = report.learning_rate;
-  const double tokens = static_cast<double>(config_.batch_size) * layout_.sequence_length * count;
-  metrics->tokens_per_second = seconds > 0 ? tokens / seconds : 0.0;
-  // The last batch's Forward and Backward are the model's last ones: nothing ran it since.
-  const AttentionSummary attention = SummarizeAttention(model_.attention_stats());
-  metrics->attention_entropy = attention.entropy;
-  metrics->score_gradient_norm = attention.score_gradient_norm;
-  // ∂L/∂(α·q·kᵀ) = ∂L/∂(q·kᵀ) / α.
-  metrics->softmax_gradient_norm =
-      config_.model.scale ? attention.score_gradient_norm *
-                                std::sqrt(static_cast<double>(config_.model.ResolvedDK()))
-                          : attention.score_gradient_norm;
-  return Status::Ok();
+  return loop_.Step(
+      count, [this] { return MakeBatch(stream_.Take(config_.batch_size)); }, metrics);
 }
 
 Predictor Trainer::MakePredictor() {
@@ -127,9 +76,9 @@ Predictor Trainer::MakePredictor() {
       batch.tokens.insert(batch.tokens.end(), s.begin(), s.end());
     }
     // Without targets a forward pass cannot fail on a batch of valid tokens.
-    if (!model_.Forward(batch).ok()) return predicted;
+    if (!model().Forward(batch).ok()) return predicted;
     int width = 0;
-    const float* logits = model_.Activation("logits", -1, &width);
+    const float* logits = model().Activation("logits", -1, &width);
     const std::vector<int> best = ArgMaxRows(logits, batch.size * batch.length, width);
     for (int b = 0; b < batch.size; ++b) {
       predicted.emplace_back(best.begin() + b * batch.length,
@@ -141,7 +90,7 @@ Predictor Trainer::MakePredictor() {
 
 HeadScores Trainer::ScoreHeldOutHeads(int count) {
   TaskStream held_out(config_.task, config_.seed, Split::kHeldOut);
-  return ScoreHeads(&model_, held_out.Take(count), config_.batch_size);
+  return ScoreHeads(&model(), held_out.Take(count), config_.batch_size);
 }
 
 Status Trainer::Predict(const std::vector<int>& input, std::vector<int>* prompt,
@@ -181,7 +130,7 @@ Status Trainer::Save(TensorType stored_as, std::vector<uint8_t>* bytes) const {
   extra.SetNumber("taskAlphabet", config_.task.alphabet);
   extra.SetNumber("taskModulus", config_.task.modulus);
   extra.SetString("vocabulary", "task");
-  return SaveModel(model_, layout_.symbols, extra, stored_as, bytes);
+  return SaveModel(loop_.model(), layout_.symbols, extra, stored_as, bytes);
 }
 
 }  // namespace attention::train

@@ -20,6 +20,7 @@
 #include "attention/train/model_file.hpp"
 #include "attention/train/optimizer.hpp"
 #include "attention/train/trainer.hpp"
+#include "attention/train/training_loop.hpp"
 #include "attention/train/vocabulary.hpp"
 
 namespace attention::train {
@@ -38,21 +39,20 @@ class CorpusTrainer {
   static Status Create(const CorpusTrainerConfig& config, const std::vector<int>* train_ids,
                        std::unique_ptr<CorpusTrainer>* trainer);
 
-  // `count` (≥ 1) updates; metrics->loss is the mean training loss of their batches
-  // (accuracy stays 0: the held-out loss is what counts). A diverged loss stops it
-  // (kNonFinite).
+  // `count` (≥ 1) updates (TrainingLoop::Step, the task Trainer's too); metrics->loss is the
+  // mean training loss of their batches, accuracy the share of next tokens ranked first. A
+  // diverged loss stops it (kNonFinite), and every later call.
   Status Step(int count, StepMetrics* metrics);
 
-  Model<float>& model() { return model_; }
+  Model<float>& model() { return loop_.model(); }
   const CorpusTrainerConfig& config() const { return config_; }
-  int steps() const { return optimizer_.steps(); }
+  int steps() const { return loop_.steps(); }
 
  private:
   CorpusTrainer(const CorpusTrainerConfig& config, const std::vector<int>* train_ids);
 
   CorpusTrainerConfig config_;
-  Model<float> model_;
-  AdamW<float> optimizer_;
+  TrainingLoop loop_;
   CorpusStream stream_;
 };
 

@@ -44,6 +44,39 @@ struct TaskLimits {
   static constexpr int kMaxModulus = 1024;
 };
 
+enum class Decoding {
+  kGreedy,         // generate the answer token by token from the input (true exact match)
+  kTeacherForced,  // one pass over the whole sequence, each answer given the true ones before
+};
+
+// One row per task (Tasks(), the kTasks table of tasks.cpp): everything the engine knows of a
+// task and what the playground reads of it. A new task is one row and its functions there.
+struct TaskSpec {
+  TaskKind kind;
+  const char* name;  // "copy", "reverse", "sort", "induction", "modular"
+  // Its numbers are 0 … p−1 of `modulus`, two operands; else n symbols 0 … a−1 (`length`,
+  // `alphabet`), n ≥ min_length.
+  bool modular;
+  int min_length;
+  std::vector<std::string> operators;  // the symbols after the numbers: "|"; "+", "="
+  const char* layout;  // the sequence, for people: "x₁ … xₙ | answer", "a + b = c", …
+  // T and the answer positions per example, of n.
+  int (*sequence_length)(int n);
+  int (*answer_length)(int n);
+  // How many symbols a typed input has: low … high (ValidateTaskInput).
+  void (*input_counts)(const TaskConfig& config, int* low, int* high);
+  // Draws one input from `random` (TaskStream).
+  std::vector<int> (*draw)(const TaskConfig& config, RandomState* random);
+  // The whole sequence s of an input; for each answer, its index in s and the index of an
+  // earlier s-position holding the same token (−1: none), MakeExample's `source`.
+  void (*sequence)(const TaskConfig& config, const std::vector<int>& input, std::vector<int>* s,
+                   std::vector<int>* answer_at, std::vector<int>* source_of);
+  bool split;         // training and held-out inputs are disjoint (TaskStream)
+  Decoding decoding;  // how Evaluate scores it
+};
+const std::vector<TaskSpec>& Tasks();
+const TaskSpec& SpecOf(TaskKind kind);  // `kind` must be a TaskKind
+
 // "copy", "reverse", "sort", "induction", "modular"; ParseTaskKind gives kInvalidArgument for
 // field "task" naming the allowed names.
 const char* TaskKindName(TaskKind kind);
@@ -117,11 +150,6 @@ Status ValidateTaskInput(const TaskConfig& config, const std::vector<int>& input
 // the arg-max next token at every position [B][t].
 using Predictor =
     std::function<std::vector<std::vector<int>>(const std::vector<std::vector<int>>& batch)>;
-
-enum class Decoding {
-  kGreedy,         // generate the answer token by token from the input (true exact match)
-  kTeacherForced,  // one pass over the whole sequence, each answer given the true ones before
-};
 
 struct Accuracy {
   int examples = 0;

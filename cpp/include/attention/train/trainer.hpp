@@ -18,6 +18,7 @@
 #include "attention/train/model_file.hpp"
 #include "attention/train/optimizer.hpp"
 #include "attention/train/tasks.hpp"
+#include "attention/train/training_loop.hpp"
 
 namespace attention::train {
 
@@ -32,31 +33,16 @@ struct TrainerConfig {
 };
 
 // The checks every training loop shares (this one and corpus_trainer.hpp's): the model, the
-// optimizer and the batch size (field "batchSize"); and a step count (field "count").
+// optimizer and the batch size (field "batchSize").
 Status ValidateTraining(const ModelConfig& model, const AdamWConfig& optimizer, int batch_size);
-Status ValidateStepCount(int count);
-
-struct StepMetrics {
-  int step = 0;                    // updates done so far
-  double loss = 0.0;               // mean training loss of this call's batches
-  double accuracy = 0.0;           // share of their answer tokens the model ranked first
-  double gradient_norm = 0.0;      // ‖g‖₂ of the last update, before clipping
-  double learning_rate = 0.0;      // of the last update
-  double tokens_per_second = 0.0;  // B·T·count over the call's wall time
-  // Of the call's last batch (the √dK experiment's curves; SummarizeAttention, model.hpp):
-  double attention_entropy = 0.0;  // mean softmax entropy (nats) over every row, layer, head
-  double score_gradient_norm = 0.0;  // ‖∂L/∂scores‖₂, scores = q·kᵀ before ÷√dK, every layer
-  // ‖∂L/∂(softmax input)‖₂: score_gradient_norm · √dK when the model scales, else the same. The
-  // textbook's "small gradients" of a saturated softmax are this one's.
-  double softmax_gradient_norm = 0.0;
-};
 
 class Trainer {
  public:
   // Checks every part (errors name the field: "length", "dModel", "beta2", "batchSize", …).
   static Status Create(const TrainerConfig& config, std::unique_ptr<Trainer>* trainer);
 
-  // `count` (≥ 1) updates. A diverged loss stops it with kNonFinite for field "loss".
+  // `count` (≥ 1) updates (TrainingLoop::Step). A diverged loss stops it with kNonFinite for
+  // field "loss", and every later call.
   Status Step(int count, StepMetrics* metrics);
 
   // Accuracy on the first `count` examples of the held-out stream (the same ones every call).
@@ -80,16 +66,16 @@ class Trainer {
 
   const TrainerConfig& config() const { return config_; }
   const TaskLayout& layout() const { return layout_; }
-  Model<float>& model() { return model_; }
-  int steps() const { return optimizer_.steps(); }
+  Model<float>& model() { return loop_.model(); }
+  int steps() const { return loop_.steps(); }
+  bool diverged() const { return loop_.diverged(); }
 
  private:
   Trainer(const TrainerConfig& config, const TaskLayout& layout);
 
   TrainerConfig config_;
   TaskLayout layout_;
-  Model<float> model_;
-  AdamW<float> optimizer_;
+  TrainingLoop loop_;
   TaskStream stream_;
 };
 

@@ -1,0 +1,55 @@
+// The trainer's fields, one row each (issue 24 §4): name, section, kind, default and allowed
+// values. The engine validates with these rows (ValidateFields), exports them to JS
+// (trainerFields(), which training_config.js builds its checks and defaults from), reads JS
+// requests by them, and the native corpus trainer takes its flags from them. A new option is
+// one row here and one line where the engine uses it.
+//
+//   for (const TrainerField& f : TrainerFields()) …        // "layers": int 1 … 6, default 2
+//   Status s = CheckField(*FindTrainerField("layers"), 7);  // "layers (7) must be an integer from
+//   1 to 6"
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attention/status.hpp"
+#include "attention/train/trainer.hpp"
+
+namespace attention::train {
+
+enum class FieldKind { kInt, kNumber, kBool, kEnum };
+// Where the engine reads a field: the task (toy tasks only), the model, AdamW or the trainer.
+enum class FieldSection { kTask, kModel, kOptimizer, kTrainer };
+
+struct TrainerField {
+  const char* name;  // the JS field, the model file's key and (kebab-cased) the command's flag
+  FieldSection section;
+  FieldKind kind;
+  double fallback;                  // the default (bool: 0 / 1; enum: the index into values)
+  double min = 0, max = 0;          // int and number: min ≤ value ≤ max
+  bool min_open = false;            // value > min instead
+  std::vector<std::string> values;  // enum: the allowed names; the value is the index
+  const char* note = "";            // e.g. "0: dModel / heads"
+  double (*get)(const TrainerConfig&) = nullptr;
+  void (*set)(TrainerConfig*, double) = nullptr;
+};
+
+// Every field, in the order of the API's documentation.
+const std::vector<TrainerField>& TrainerFields();
+// The row named `name`, or nullptr.
+const TrainerField* FindTrainerField(std::string_view name);
+
+// What `field` allows, as a message ends: "an integer from 1 to 6", "a number greater than 0
+// and at most 10", "true or false", "one of sinusoidal, learned".
+std::string AllowedValues(const TrainerField& field);
+// kInvalidArgument for field.name unless `value` is allowed ("layers (7) must be an integer
+// from 1 to 6"); an enum's value is its index.
+Status CheckField(const TrainerField& field, double value);
+// CheckField for every row of `section` read from `config`; the first failure.
+Status ValidateFields(const TrainerConfig& config, FieldSection section);
+
+// The command-line flag of a field: "learningRate" → "learning-rate".
+std::string FlagOf(std::string_view name);
+
+}  // namespace attention::train

@@ -1,0 +1,129 @@
+// The one table of trainer fields (trainer_fields.hpp) and the one task table (tasks.hpp): the
+// engine's validation, the JS API and the native command all read these rows.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "attention/train/model_config.hpp"
+#include "attention/train/optimizer.hpp"
+#include "attention/train/tasks.hpp"
+#include "attention/train/trainer_fields.hpp"
+
+namespace attention::train {
+namespace {
+
+TEST(TrainerFields, EveryDefaultIsAllowedAndRoundTripsThroughItsMember) {
+  ASSERT_GE(TrainerFields().size(), 27u);
+  for (const TrainerField& f : TrainerFields()) {
+    ASSERT_NE(f.get, nullptr) << f.name;
+    ASSERT_NE(f.set, nullptr) << f.name;
+    EXPECT_TRUE(CheckField(f, f.fallback).ok())
+        << f.name << ": " << CheckField(f, f.fallback).message();
+    TrainerConfig config;
+    f.set(&config, f.fallback);
+    EXPECT_EQ(f.get(config), f.fallback) << f.name;
+    EXPECT_EQ(FindTrainerField(f.name), &f);
+  }
+  EXPECT_EQ(FindTrainerField("toString"), nullptr);
+}
+
+TEST(TrainerFields, EachBoundIsRefusedNamingTheFieldAndWhatIsAllowed) {
+  for (const TrainerField& f : TrainerFields()) {
+    if (f.kind == FieldKind::kBool) {
+      EXPECT_FALSE(CheckField(f, 2).ok()) << f.name;
+      continue;
+    }
+    if (f.kind == FieldKind::kEnum) {
+      const Status status = CheckField(f, static_cast<double>(f.values.size()));
+      EXPECT_EQ(status.field(), f.name);
+      EXPECT_NE(status.message().find("must be one of " + f.values[0]), std::string::npos)
+          << status.message();
+      continue;
+    }
+    const double below = f.min_open ? f.min : f.min - 1;
+    for (double bad : {below, f.max * 2 + 1, std::nan("")}) {
+      const Status status = CheckField(f, bad);
+      EXPECT_FALSE(status.ok()) << f.name << " " << bad;
+      EXPECT_EQ(status.field(), f.name);
+      EXPECT_EQ(status.message().rfind(std::string(f.name) + " (", 0), 0u) << status.message();
+      EXPECT_NE(status.message().find(AllowedValues(f)), std::string::npos) << status.message();
+    }
+    if (f.kind == FieldKind::kInt) EXPECT_FALSE(CheckField(f, f.min + 0.5).ok()) << f.name;
+    EXPECT_TRUE(CheckField(f, f.max).ok()) << f.name;
+  }
+}
+
+TEST(TrainerFields, TheEnginesValidationIsTheTables) {
+  // The bounds that had drifted between C++ and JS (issue 24): one of each now.
+  AdamWConfig adam;
+  adam.clip_norm = 2e6;
+  Status status = ValidateAdamWConfig(adam);
+  EXPECT_EQ(status.field(), "clipNorm");
+  EXPECT_EQ(status.message(),
+            "clipNorm (2000000) must be a number from 0 to 1000000 (0: no clipping)");
+  adam = AdamWConfig();
+  adam.epsilon = 1;
+  EXPECT_TRUE(ValidateAdamWConfig(adam).ok()) << "as JS allows it";
+  ModelConfig model;
+  model.layers = 7;
+  status = ValidateModelConfig(model);
+  EXPECT_EQ(status.field(), "layers");
+  EXPECT_EQ(status.message(), "layers (7) must be an integer from 1 to 6");
+  EXPECT_EQ(AllowedValues(*FindTrainerField("learningRate")),
+            "a number greater than 0 and at most 10");
+  EXPECT_EQ(AllowedValues(*FindTrainerField("seed")), "an integer from 0 to 4294967295");
+  EXPECT_EQ(AllowedValues(*FindTrainerField("positionalEncoding")), "one of sinusoidal, learned");
+}
+
+TEST(TrainerFields, FlagsAreTheJsCommandsSpelling) {
+  EXPECT_EQ(FlagOf("learningRate"), "learning-rate");
+  EXPECT_EQ(FlagOf("dFF"), "d-ff");
+  EXPECT_EQ(FlagOf("dK"), "d-k");
+  EXPECT_EQ(FlagOf("beta1"), "beta1");
+  EXPECT_EQ(FlagOf("tiedEmbeddings"), "tied-embeddings");
+}
+
+TEST(TaskTable, RowsAreInTaskKindOrderAndNameTheTaskField) {
+  const TrainerField& task = *FindTrainerField("task");
+  ASSERT_EQ(task.values.size(), Tasks().size());
+  for (size_t i = 0; i < Tasks().size(); ++i) {
+    const TaskSpec& spec = Tasks()[i];
+    EXPECT_EQ(static_cast<size_t>(spec.kind), i);
+    EXPECT_EQ(&SpecOf(spec.kind), &spec);
+    EXPECT_EQ(task.values[i], spec.name);
+    TaskKind parsed;
+    ASSERT_TRUE(ParseTaskKind(spec.name, &parsed).ok());
+    EXPECT_EQ(parsed, spec.kind);
+  }
+  EXPECT_EQ(task.values[static_cast<size_t>(task.fallback)], "sort");
+  TaskKind parsed;
+  EXPECT_EQ(ParseTaskKind("sorting", &parsed).message(),
+            "task (\"sorting\") must be one of copy, reverse, sort, induction, modular");
+}
+
+TEST(TaskTable, EachRowsLayoutAgreesWithTheExamplesItMakes) {
+  for (const TaskSpec& spec : Tasks()) {
+    TaskConfig config;
+    config.kind = spec.kind;
+    config.length = 6;
+    config.alphabet = 9;
+    config.modulus = 11;
+    ASSERT_TRUE(ValidateTaskConfig(config).ok()) << spec.name;
+    const TaskLayout layout = LayoutOf(config);
+    TaskStream stream(config, 3, Split::kTrain);
+    for (const Example& e : stream.Take(20)) {
+      ASSERT_EQ(static_cast<int>(e.tokens.size()), layout.sequence_length) << spec.name;
+      int answers = 0;
+      for (unsigned char m : e.mask) answers += m;
+      EXPECT_LE(answers, layout.answer_length) << spec.name;
+      EXPECT_GE(answers, 1) << spec.name;
+      for (int t : e.tokens) EXPECT_LT(t, layout.vocab_size) << spec.name;
+    }
+    config.length = spec.min_length - 1;
+    EXPECT_EQ(spec.modular, ValidateTaskConfig(config).ok()) << spec.name;
+  }
+}
+
+}  // namespace
+}  // namespace attention::train
