@@ -187,6 +187,18 @@ const NamedTensor* ModelFile::Find(const std::string& name) const {
   return nullptr;
 }
 
+uint64_t LargestModelFileBytes(uint64_t symbols, const std::vector<TensorExtent>& tensors) {
+  // The layout of WriteModelFile: header | config (4 + C) | V (4) | V × (4 + s) | N (4) |
+  // N × (name 2 + n, type 1, rank 1, shape 4 × r, byte count 8, data) | checksum.
+  uint64_t total = kHeaderBytes + 4 + ModelFileLimits::kMaxConfigBytes + 4 +
+                   symbols * (4 + ModelFileLimits::kMaxSymbolBytes) + 4 + kChecksumBytes;
+  for (const TensorExtent& t : tensors) {
+    total +=
+        2 + t.name_bytes + 1 + 1 + 4 * t.rank + 8 + t.elements * TypeBytes(TensorType::kFloat32);
+  }
+  return total;
+}
+
 Status WriteModelFile(const ModelFile& file, std::vector<uint8_t>* bytes) {
   bytes->clear();
   Status status = CheckUtf8(file.config_json, "config");

@@ -41,6 +41,18 @@ struct ModelFileLimits {
   static constexpr uint64_t kMaxElements = uint64_t{1} << 28;  // per tensor
 };
 
+// What one tensor takes in a file besides its values' count: its name's length and its rank.
+struct TensorExtent {
+  size_t name_bytes;  // 1 … kMaxNameBytes
+  size_t rank;        // 1 … kMaxRank
+  uint64_t elements;  // ∏ shape
+};
+
+// The size in bytes of the largest file WriteModelFile can write with `symbols` vocabulary
+// symbols and these tensors: a configuration of kMaxConfigBytes, every symbol kMaxSymbolBytes
+// long, every tensor stored as float32. Readers of files stop there instead of reading on.
+uint64_t LargestModelFileBytes(uint64_t symbols, const std::vector<TensorExtent>& tensors);
+
 // The 8 bytes every model file starts with.
 inline constexpr char kModelFileMagic[8] = {'A', 'T', 'T', 'N', 'M', 'O', 'D', 'L'};
 
