@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -82,8 +83,11 @@ Status ExpectTensor(const ModelFile& file, const std::string& name, const std::v
 uint16_t FloatToHalf(float value);
 float HalfToFloat(uint16_t half);
 
-// Whole-file helpers for native tools (the CLI, tests); field "path" on failure.
-Status ReadFileBytes(const std::string& path, std::vector<uint8_t>* bytes);
+// Whole-file helpers for native tools (the CLI, tests); field "path" on failure. Reading refuses
+// what is not a regular file (a FIFO would block, /dev/zero never ends) and a file longer than
+// `max_bytes` (kLimitExceeded; for a model file, MaxModelFileBytes() in model_io.hpp).
+Status ReadFileBytes(const std::string& path, std::vector<uint8_t>* bytes,
+                     uint64_t max_bytes = std::numeric_limits<uint64_t>::max());
 Status WriteFileBytes(const std::string& path, const std::vector<uint8_t>& bytes);
 
 }  // namespace attention::train
