@@ -2,7 +2,7 @@
 // file is refused by name without being read (a device, a FIFO, a folder), a file is read no
 // further than its first bytes when they are not a model's and never past the longest model file
 // the engine accepts; train checks --out before training and never truncates the old file.
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
@@ -13,6 +13,7 @@ import {
   openSync,
   readFileSync,
   readdirSync,
+  rmSync,
   truncateSync,
   writeFileSync,
 } from 'node:fs';
@@ -50,6 +51,9 @@ before(() => {
   baselineMB = run('eval', path.join(dir, 'missing.model')).peakMB;
   assert.ok(baselineMB > 0, 'the probe reports the peak memory');
 });
+
+// The sparse files take no disk space, but the FIFO and the folder are better gone.
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The command was refused (exit 1) with `message`, and read little: its peak memory stayed near a refusal's. */
 function assertRefusedCheaply(result, message, what) {
