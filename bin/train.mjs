@@ -5,11 +5,12 @@
 //   attention-explorer generate --model models/tang.model "床前明月光" --count 5
 // Exit codes: 0 ok, 1 the engine refused (or a model file could not be read), 2 bad arguments
 // (naming the flag and its allowed values), 3 the model file could not be written.
-import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { AttentionError, createEngine } from '../dist/engine/engine.js';
 import { matrixCSV, matrixJSON, matricesOf, traceCSV, traceJSON } from '../dist/engine/serialize.js';
 import { normalizeTrainerConfig } from '../dist/engine/training_config.js';
+import { Refusal, UsageError, WriteFailure } from './failures.mjs';
+import { checkOutput, readModelBytes, writeOutput } from './model_files.mjs';
 import { exitQuietlyWhenThePipeCloses } from './stdout.mjs';
 
 /** --d-model for dModel, --batch-size for batchSize, … */
@@ -20,13 +21,14 @@ let FIELD_FLAGS = new Map();
 let USAGE = '';
 
 const usageOf = (fields) => `usage:
-  attention-explorer train [--task T] [--steps N] [--out FILE] [model and optimizer flags]
+  attention-explorer train [--task T] [--steps N] [--out FILE [--force]] [model and optimizer flags]
   attention-explorer eval FILE [--examples N] [--json]
   attention-explorer trace --model FILE "<tokens or text>" [--layer L] [--step NAME] [--head H] (L and H from 1) [--format json|csv]
   attention-explorer generate --model FILE "<text>" [--count N] [--temperature T] [--top-k K] [--greedy|--seed S] [--json]
 
 train: trains a small transformer on a toy task, shows progress and the loss on stderr, then
-writes the model file (default <task>.model) and prints held-out accuracy.
+writes the model file (default <task>.model) and prints held-out accuracy. --out is checked
+before training; an existing file is replaced only with --force (never left half-written).
   --steps N            updates (default 1000)        --eval-examples N   held-out examples (default 1000)
   --precision P        float32 (default) | float16   --every N           progress every N steps
 ${fields.map((f) => `  --${flagOf(f.name)} ${f.kind === 'enum' ? f.values.join('|') : f.kind === 'bool' ? 'true|false' : 'N'} (default ${f.fallback})`).join('\n')}
@@ -44,10 +46,6 @@ generate (corpus models): continues the text by --count tokens (default 1) and p
 Greedy (the most likely token) unless --seed S samples from softmax(logits / T) (--temperature,
 default 1) over the --top-k most likely (default 0: all); the same seed gives the same text.
 Past the model's context the window slides. --json prints { tokens, ids, text }.`;
-
-class UsageError extends Error {}
-class Refusal extends Error {}
-class WriteFailure extends Error {}
 
 function integerFlag(values, flag, min, max, fallback) {
   const text = values[flag];
@@ -90,12 +88,18 @@ function parse(args, options, positionals) {
 /** A trainer configuration from the field flags; bad values are UsageErrors naming the flag. */
 function trainerConfig(values, steps) {
   const config = {};
+  const typed = new Map(); // field → the text a number was read from, echoed as typed
   for (const [flag, f] of FIELD_FLAGS) {
     const text = values[flag];
     if (text === undefined) continue;
     if (f.kind === 'enum') config[f.name] = text;
     else if (f.kind === 'bool') config[f.name] = text === 'true' ? true : text === 'false' ? false : text;
-    else config[f.name] = /^[-+.\deE]+$/.test(text) ? Number(text) : text;
+    // Integers in decimal digits only: Number("1.0000000000000001") is 1, and a refusal of
+    // Number("9007199254740993") would show 9007199254740992.
+    else if (f.kind === 'int' ? /^\d+$/.test(text) : /^[-+.\deE]+$/.test(text)) {
+      config[f.name] = Number(text);
+      typed.set(f.name, text);
+    } else config[f.name] = text; // refused below, quoted
   }
   config.totalSteps ??= steps;
   config.warmupSteps ??= Math.round(steps / 20);
@@ -104,17 +108,19 @@ function trainerConfig(values, steps) {
   } catch (error) {
     if (!(error instanceof AttentionError)) throw error;
     const flag = `--${flagOf(error.field)}`;
-    throw new UsageError(error.message.replace(new RegExp(`^${error.field}\\b`), flag));
+    // "seed (9007199254740992) must be …" → "--seed (9007199254740993) must be …"
+    const { message } = error;
+    const end = message.lastIndexOf(') must be ');
+    if (typed.has(error.field) && message.startsWith(`${error.field} (`) && end > 0) {
+      throw new UsageError(`${flag} (${typed.get(error.field)})${message.slice(end + 1)}`);
+    }
+    throw new UsageError(message.replace(new RegExp(`^${error.field}\\b`), flag));
   }
 }
 
-function readModel(engine, path) {
-  let bytes;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    throw new Refusal(`cannot read ${path}: ${error.code ?? error.message}`);
-  }
+/** `argument` names where the path came from: "--model" or "the model file". */
+function readModel(engine, path, argument) {
+  const bytes = readModelBytes(engine, path, argument);
   return engine.loadModel(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }
 
@@ -136,6 +142,7 @@ async function train(args) {
       ...fieldOptions,
       steps: { type: 'string' },
       out: { type: 'string' },
+      force: { type: 'boolean' },
       every: { type: 'string' },
       precision: { type: 'string' },
       'eval-examples': { type: 'string' },
@@ -159,6 +166,8 @@ async function train(args) {
   const engine = await createEngine();
   const trainer = engine.createTrainer(config);
   try {
+    // Before any training: a path that cannot take the model would waste the whole run.
+    const replaces = checkOutput(out, values.force);
     process.stderr.write(
       `training ${config.task}: ${trainer.parameterCount} parameters, ${steps} steps of ${config.batchSize} sequences\n`,
     );
@@ -173,14 +182,10 @@ async function train(args) {
     }
     if (tty) process.stderr.write('\n');
     const bytes = trainer.save({ precision });
-    try {
-      writeFileSync(out, bytes);
-    } catch (error) {
-      throw new WriteFailure(`cannot write ${out}: ${error.code ?? error.message}`);
-    }
+    writeOutput(out, bytes, values.force);
     const held = trainer.evaluate(evalExamples);
     process.stdout.write(
-      `${out}: ${bytes.length} bytes; held-out exact match ${(100 * held.exactMatch).toFixed(1)}% ` +
+      `${out}: ${bytes.length} bytes${replaces ? ' (replaced the old file)' : ''}; held-out exact match ${(100 * held.exactMatch).toFixed(1)}% ` +
         `(${held.examples} examples), loss ${held.loss.toFixed(4)}; final training loss ${metrics.loss.toFixed(4)}\n`,
     );
   } finally {
@@ -194,7 +199,7 @@ async function evaluate(args) {
   if (positionals.length !== 1) throw new UsageError('give one model file: attention-explorer eval sort.model');
   const examples = integerFlag(values, 'examples', 1, 100_000, 1000);
   const engine = await createEngine();
-  const model = readModel(engine, positionals[0]);
+  const model = readModel(engine, positionals[0], 'the model file');
   try {
     const result = model.evaluate(examples);
     if (values.json) {
@@ -232,7 +237,7 @@ async function traceModel(args) {
     throw new UsageError('give the tokens: attention-explorer trace --model sort.model "3 1 4 2 |"');
   const format = oneOfFlag(values, 'format', ['json', 'csv'], 'json');
   const engine = await createEngine();
-  const model = readModel(engine, values.model);
+  const model = readModel(engine, values.model, '--model');
   try {
     // --layer and --head count from 1 (as the page and the CSV do); the API counts from 0.
     const layerFlag = integerFlag(values, 'layer', 1, model.config.layers, undefined);
@@ -287,7 +292,7 @@ function noteReading(read, contextLength) {
 }
 
 function corpusModel(engine, path) {
-  const model = readModel(engine, path);
+  const model = readModel(engine, path, '--model');
   if (typeof model.generate !== 'function') {
     model.dispose();
     throw new Refusal(`${path} is a toy-task model: generate needs a corpus language model`);

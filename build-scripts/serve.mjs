@@ -1,7 +1,7 @@
 // Serves dist/site/ on http://localhost:8080/ (PORT to change it) with a strict
 // Content-Security-Policy: no inline script, no eval; WebAssembly allowed to compile.
 import { STATUS_CODES, createServer } from 'node:http';
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { MAX_SENTENCE_CHARS } from '../web/src/state.js';
@@ -85,7 +85,10 @@ async function serve(request, response, siteRoot) {
     // A symbolic link in the site must not lead out of it.
     const real = await realpath(file);
     if (!inside(real, siteRoot)) return reply(response, 403);
-    body = await readFile(real); // a folder throws EISDIR
+    // Regular files only: a folder is no page, and reading a FIFO would wait for a writer,
+    // holding one of libuv's four file threads for good.
+    if (!(await stat(real)).isFile()) return reply(response, 404);
+    body = await readFile(real);
   } catch {
     return reply(response, 404);
   }
@@ -106,6 +109,10 @@ export async function startServer({ port: listenPort = port, host: listenHost = 
       else reply(response, 500);
     });
   });
+  // A client may half-close its side once it has sent its request (`shutdown(SHUT_WR)`, a
+  // socket's end()): answer it, then close. Node's default ends the connection as soon as the
+  // client's side ends, before a response read asynchronously from disk is written.
+  server.httpAllowHalfOpen = true;
   // Requests node's parser refuses (bad header lines, too long): the same headers as the rest.
   server.on('clientError', (error, socket) => {
     if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();

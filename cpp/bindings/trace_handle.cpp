@@ -6,6 +6,7 @@
 
 #include "attention/given.hpp"
 #include "attention/tokenizer.hpp"
+#include "attention/train/model_io.hpp"
 #include "convert.hpp"
 #include "request.hpp"
 
@@ -115,6 +116,8 @@ val GetLimits() {
   out.set("maxProjectionWidth", Limits::kMaxProjectionWidth);
   out.set("minTemperature", Limits::kMinTemperature);
   out.set("maxTemperature", Limits::kMaxTemperature);
+  // The longest file loadModel can accept: readers of files (the CLI) read no further.
+  out.set("maxModelFileBytes", static_cast<double>(train::MaxModelFileBytes()));
   return out;
 }
 

@@ -319,7 +319,7 @@ int main(int argc, char** argv) {
   int earlier_steps = 0;
   if (!options.Get("init").empty()) {
     std::vector<uint8_t> bytes;
-    Check(ReadFileBytes(options.Get("init"), &bytes), "--init");
+    Check(ReadFileBytes(options.Get("init"), &bytes, MaxModelFileBytes()), "--init");
     LoadedModel init;
     Check(LoadModel(bytes.data(), bytes.size(), &init), "--init");
     if (init.vocabulary != vocabulary.symbols() ||

@@ -1,4 +1,5 @@
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cmath>
@@ -432,6 +433,31 @@ TEST(TrainModelFile, FilesRoundTripThroughDisk) {
   const Status missing = ReadFileBytes(path + ".missing", &back);
   EXPECT_EQ(missing.field(), "path");
   EXPECT_NE(missing.message().find(".missing"), std::string::npos);
+}
+
+TEST(TrainModelFile, ReadingAFileRefusesDevicesFifosFoldersAndFilesOverTheLimit) {
+  std::vector<uint8_t> bytes;
+  // Before: /dev/zero filled memory and a FIFO blocked forever.
+  const std::string fifo = ::testing::TempDir() + "train_model_file_test.fifo";
+  std::remove(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string& path : {std::string("/dev/zero"), fifo, ::testing::TempDir()}) {
+    const Status status = ReadFileBytes(path, &bytes);
+    EXPECT_EQ(status.field(), "path") << path;
+    EXPECT_NE(status.message().find("must be a regular file"), std::string::npos)
+        << status.message();
+  }
+  std::remove(fifo.c_str());
+  const std::string path = ::testing::TempDir() + "train_model_file_test.limit";
+  const std::vector<uint8_t> written = Write(Sample());
+  ASSERT_TRUE(WriteFileBytes(path, written).ok());
+  EXPECT_TRUE(ReadFileBytes(path, &bytes, written.size()).ok());
+  EXPECT_EQ(bytes, written);
+  const Status over = ReadFileBytes(path, &bytes, written.size() - 1);
+  EXPECT_EQ(over.code(), ErrorCode::kLimitExceeded);
+  EXPECT_NE(over.message().find("longer than"), std::string::npos) << over.message();
+  EXPECT_TRUE(bytes.empty());
+  std::remove(path.c_str());
 }
 
 }  // namespace

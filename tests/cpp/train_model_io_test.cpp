@@ -251,5 +251,55 @@ TEST(TrainModelIo, FilesThatDoNotDescribeAModelAreRefusedNamingWhy) {
   EXPECT_EQ(LoadModel(truncated.data(), truncated.size(), &loaded).field(), "model.size");
 }
 
+TEST(TrainModelIo, LargestModelFileBytesIsWhatTheWriterWritesAtTheLimits) {
+  ModelFile file;
+  file.config_json = std::string(ModelFileLimits::kMaxConfigBytes, 'x');
+  for (char c : std::string("abc")) {
+    file.vocabulary.push_back(std::string(ModelFileLimits::kMaxSymbolBytes - 1, 'a') + c);
+  }
+  file.tensors.push_back({"w", {3, 2}, std::vector<float>(6, 0.5f), TensorType::kFloat32});
+  file.tensors.push_back(
+      {"layers.0.rank4", {1, 2, 1, 3}, std::vector<float>(6, -1.0f), TensorType::kFloat32});
+  std::vector<uint8_t> bytes;
+  ASSERT_TRUE(WriteModelFile(file, &bytes).ok());
+  const std::vector<TensorExtent> extents = {{1, 2, 6}, {14, 4, 6}};
+  EXPECT_EQ(bytes.size(), LargestModelFileBytes(3, extents));
+  // float16 tensors and shorter strings only make a file smaller.
+  file.tensors[0].stored_as = TensorType::kFloat16;
+  file.vocabulary[0] = "a";
+  ASSERT_TRUE(WriteModelFile(file, &bytes).ok());
+  EXPECT_LT(bytes.size(), LargestModelFileBytes(3, extents));
+}
+
+// The largest model the limits allow, counted by hand from docs/model-format.md and
+// parameters.hpp: V = 65,536 symbols, T = 2,048 positions (learned), d = P = 1,024, dFF = 4,096,
+// 6 layers, untied logits.
+TEST(TrainModelIo, MaxModelFileBytesIsTheFileOfTheLargestModel) {
+  const uint64_t V = ModelLimits::kMaxVocab, T = ModelLimits::kMaxContext,
+                 d = ModelLimits::kMaxWidth, P = d, F = 4 * d, L = ModelLimits::kMaxLayers;
+  // Embedding and unembedding, positions, per layer W_Q W_K W_V W_O, W_1 W_2, their biases
+  // (3P + d + F + d) and two LayerNorms (4d); the final LayerNorm.
+  const uint64_t parameters =
+      2 * V * d + T * d + L * (4 * d * P + 2 * d * F + 3 * P + F + 6 * d) + 2 * d;
+  EXPECT_EQ(parameters, 211894272u);
+  // 2 + 16 · L + 3 = 101 tensors of 2 + 1 + 1 + 4 · 2 + 8 bytes besides their names: tokenEmbedding
+  // (14), positionEmbedding (17), lnFinalGain, lnFinalBias, unembedding (11 each), and per layer 16
+  // names "layers.k." (9) + ln1Gain ln1Bias ln2Gain ln2Bias (7 each) + 12 of 2 letters.
+  const uint64_t names = 14 + 17 + 3 * 11 + L * (16 * 9 + 4 * 7 + 12 * 2);
+  const uint64_t tensors = (2 + 16 * L + 3) * 20 + names;
+  const uint64_t fixed = 20 + 4 + ModelFileLimits::kMaxConfigBytes + 4 +
+                         V * (4 + ModelFileLimits::kMaxSymbolBytes) + 4 + 8;
+  EXPECT_EQ(MaxModelFileBytes(), fixed + tensors + 4 * parameters);
+  // A model one past any limit is refused, so none is larger.
+  ModelConfig past;
+  past.vocab_size = ModelLimits::kMaxVocab + 1;
+  EXPECT_FALSE(ValidateModelConfig(past).ok());
+  past = ModelConfig();
+  past.d_ff = 4 * ModelLimits::kMaxWidth + 1;
+  EXPECT_FALSE(ValidateModelConfig(past).ok());
+  // The saved models of these tests are far below it.
+  EXPECT_LT(Edited([](ModelFile*) {}).size(), MaxModelFileBytes());
+}
+
 }  // namespace
 }  // namespace attention::train

@@ -109,6 +109,10 @@ test('limits come from the engine', () => {
     maxProjectionWidth: 4096,
     minTemperature: 0.01,
     maxTemperature: 100,
+    // The largest model file loadModel can accept, counted by hand in tests/cpp/train_model_io_test.cpp
+    // (MaxModelFileBytesIsTheFileOfTheLargestModel): 211,894,272 float32 parameters, 65,536 symbols
+    // of 1,024 bytes, 1 MiB of configuration, 101 tensor headers.
+    maxModelFileBytes: 915999972,
     maxLiveTraces: 256,
     maxLiveBytes: 2 ** 30,
   });

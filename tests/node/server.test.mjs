@@ -3,9 +3,9 @@
 // Requests go through a raw socket so that the exact request-target is sent.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -43,11 +43,15 @@ before(async () => {
 after(() => {
   server.kill();
   rmSync(path.join(site, 'leak.txt'), { force: true });
+  rmSync(path.join(site, 'pipe.txt'), { force: true });
   rmSync(outside, { recursive: true, force: true });
 });
 
-/** Sends `raw` as is and reads the whole response: { status, headers, body }. */
-async function send(raw) {
+/**
+ * Sends `raw` as is and reads the whole response: { status, headers, body }. `halfClose`: then
+ * end the client's side (shutdown(SHUT_WR)), as some clients do once their request is sent.
+ */
+async function send(raw, { halfClose = false } = {}) {
   const socket = connect(port, '127.0.0.1');
   const chunks = [];
   socket.on('data', (chunk) => chunks.push(chunk));
@@ -55,7 +59,8 @@ async function send(raw) {
   // A server that answers before reading the whole request (431) may reset the connection
   // while the rest is still being sent: the answer read by then is what counts.
   socket.on('error', () => {});
-  socket.write(raw); // not end(): the server may drop a half-closed connection before answering
+  if (halfClose) socket.end(raw);
+  else socket.write(raw);
   await new Promise((resolve) => socket.on('close', resolve)); // once() would reject on the reset
   const text = Buffer.concat(chunks).toString('latin1');
   const split = text.indexOf('\r\n\r\n');
@@ -165,5 +170,31 @@ test('the longest link the page writes (a sentence of its maximum length) gets 2
   assert.ok(link.length > 180000, `${link.length} bytes`);
   const response = await request(link);
   assert.equal(response.status, 200);
+  await assertStillServing();
+});
+
+test('a client that half-closes its side after the request still gets the file', async () => {
+  // Several times: whether the file is read before the server sees the end is a matter of timing.
+  for (let i = 0; i < 5; i += 1) {
+    for (const file of ['index.html', 'favicon.svg', 'app.css']) {
+      const response = await send(`GET /${file} HTTP/1.1\r\nHost: localhost\r\n\r\n`, { halfClose: true });
+      assert.equal(response.status, 200, file);
+      assert.equal(response.body, readFileSync(path.join(site, file), 'latin1'), file);
+    }
+  }
+  const bad = await send('GET /%ZZ HTTP/1.1\r\nHost: localhost\r\n\r\n', { halfClose: true });
+  assert.equal(bad.status, 400);
+});
+
+test('a FIFO in the site gets 404 at once instead of a read that never ends', { timeout: 20000 }, async () => {
+  const fifo = path.join(site, 'pipe.txt');
+  rmSync(fifo, { force: true });
+  assert.equal(spawnSync('mkfifo', [fifo]).status, 0, 'mkfifo');
+  // Twice the threads libuv reads files with (4): a read waiting on each would starve the rest.
+  for (let i = 0; i < 8; i += 1) {
+    const response = await request('/pipe.txt');
+    assert.equal(response.status, 404);
+    assertHardened(response, 'a FIFO');
+  }
   await assertStillServing();
 });

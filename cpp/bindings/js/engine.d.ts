@@ -199,6 +199,8 @@ export interface Limits {
   maxProjectionWidth: number;
   minTemperature: number;
   maxTemperature: number;
+  /** Longest model file loadModel can accept (the largest model the limits allow, stored as float32); longer files need not be read. */
+  maxModelFileBytes: number;
   /** Open live traces at most (createEngine option; default 256). */
   maxLiveTraces: number;
   /** WASM memory in use beyond which no further trace is opened (createEngine option; default 1 GiB). */

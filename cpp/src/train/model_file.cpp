@@ -1,9 +1,11 @@
 #include "attention/train/model_file.hpp"
 
+#include <sys/stat.h>
+
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <iterator>
+#include <limits>
 #include <set>
 #include <string_view>
 
@@ -185,6 +187,18 @@ const NamedTensor* ModelFile::Find(const std::string& name) const {
     if (tensor.name == name) return &tensor;
   }
   return nullptr;
+}
+
+uint64_t LargestModelFileBytes(uint64_t symbols, const std::vector<TensorExtent>& tensors) {
+  // The layout of WriteModelFile: header | config (4 + C) | V (4) | V × (4 + s) | N (4) |
+  // N × (name 2 + n, type 1, rank 1, shape 4 × r, byte count 8, data) | checksum.
+  uint64_t total = kHeaderBytes + 4 + ModelFileLimits::kMaxConfigBytes + 4 +
+                   symbols * (4 + ModelFileLimits::kMaxSymbolBytes) + 4 + kChecksumBytes;
+  for (const TensorExtent& t : tensors) {
+    total +=
+        2 + t.name_bytes + 1 + 1 + 4 * t.rank + 8 + t.elements * TypeBytes(TensorType::kFloat32);
+  }
+  return total;
 }
 
 Status WriteModelFile(const ModelFile& file, std::vector<uint8_t>* bytes) {
@@ -393,10 +407,31 @@ Status ExpectTensor(const ModelFile& file, const std::string& name, const std::v
   return Status::Ok();
 }
 
-Status ReadFileBytes(const std::string& path, std::vector<uint8_t>* bytes) {
+Status ReadFileBytes(const std::string& path, std::vector<uint8_t>* bytes, uint64_t max_bytes) {
+  // stat before opening: opening a FIFO waits for a writer; /dev/zero never ends.
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0) {
+    return Invalid("path", "cannot open \"" + path + "\" for reading");
+  }
+  if (!S_ISREG(info.st_mode)) {
+    return Invalid("path", "\"" + path + "\" must be a regular file, not " +
+                               (S_ISDIR(info.st_mode) ? "a folder" : "a device, FIFO or socket"));
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) return Invalid("path", "cannot open \"" + path + "\" for reading");
-  bytes->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  bytes->clear();
+  std::vector<char> chunk(1 << 16);
+  // Read in chunks, never past max_bytes + 1: a file that grows while it is read stays bounded.
+  while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+    const size_t got = static_cast<size_t>(in.gcount());
+    if (bytes->size() + got > max_bytes) {
+      bytes->clear();
+      return Status(ErrorCode::kLimitExceeded, "path",
+                    Format("\"%s\" is longer than %llu bytes", path.c_str(),
+                           static_cast<unsigned long long>(max_bytes)));
+    }
+    bytes->insert(bytes->end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(got));
+  }
   if (in.bad()) return Invalid("path", "cannot read \"" + path + "\"");
   return Status::Ok();
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "attention/train/parameters.hpp"
 #include "format.hpp"
 
 namespace attention::train {
@@ -123,6 +124,23 @@ Status SaveModel(const Model<float>& model, const std::vector<std::string>& voca
                             stored_as});
   }
   return WriteModelFile(file, bytes);
+}
+
+uint64_t MaxModelFileBytes() {
+  ModelConfig largest;
+  largest.vocab_size = ModelLimits::kMaxVocab;
+  largest.context_length = ModelLimits::kMaxContext;
+  largest.d_model = ModelLimits::kMaxWidth;
+  largest.layers = ModelLimits::kMaxLayers;
+  largest.heads = 1;  // P = heads · dK = kMaxWidth, however it is split
+  largest.d_ff = 4 * ModelLimits::kMaxWidth;
+  largest.positional = PositionalKind::kLearned;
+  largest.tied_embeddings = false;
+  std::vector<TensorExtent> tensors;
+  for (const TensorInfo& info : ParameterLayout(largest)) {
+    tensors.push_back({info.name.size(), 2, info.size()});
+  }
+  return LargestModelFileBytes(ModelLimits::kMaxVocab, tensors);
 }
 
 Status LoadModel(const uint8_t* data, size_t size, LoadedModel* loaded) {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,18 @@ struct ModelFileLimits {
   static constexpr uint64_t kMaxElements = uint64_t{1} << 28;  // per tensor
 };
 
+// What one tensor takes in a file besides its values' count: its name's length and its rank.
+struct TensorExtent {
+  size_t name_bytes;  // 1 … kMaxNameBytes
+  size_t rank;        // 1 … kMaxRank
+  uint64_t elements;  // ∏ shape
+};
+
+// The size in bytes of the largest file WriteModelFile can write with `symbols` vocabulary
+// symbols and these tensors: a configuration of kMaxConfigBytes, every symbol kMaxSymbolBytes
+// long, every tensor stored as float32. Readers of files stop there instead of reading on.
+uint64_t LargestModelFileBytes(uint64_t symbols, const std::vector<TensorExtent>& tensors);
+
 // The 8 bytes every model file starts with.
 inline constexpr char kModelFileMagic[8] = {'A', 'T', 'T', 'N', 'M', 'O', 'D', 'L'};
 
@@ -70,8 +83,11 @@ Status ExpectTensor(const ModelFile& file, const std::string& name, const std::v
 uint16_t FloatToHalf(float value);
 float HalfToFloat(uint16_t half);
 
-// Whole-file helpers for native tools (the CLI, tests); field "path" on failure.
-Status ReadFileBytes(const std::string& path, std::vector<uint8_t>* bytes);
+// Whole-file helpers for native tools (the CLI, tests); field "path" on failure. Reading refuses
+// what is not a regular file (a FIFO would block, /dev/zero never ends) and a file longer than
+// `max_bytes` (kLimitExceeded; for a model file, MaxModelFileBytes() in model_io.hpp).
+Status ReadFileBytes(const std::string& path, std::vector<uint8_t>* bytes,
+                     uint64_t max_bytes = std::numeric_limits<uint64_t>::max());
 Status WriteFileBytes(const std::string& path, const std::vector<uint8_t>& bytes);
 
 }  // namespace attention::train

@@ -32,6 +32,12 @@ struct LoadedModel {
   FlatJson config;                      // every key, the extra ones included
 };
 
+// The largest model file LoadModel can accept (about 916 MB): the largest configuration
+// ModelLimits allow (every width at its limit, dFF 4 · kMaxWidth, learned positions, untied
+// logits) with kMaxVocab symbols, as LargestModelFileBytes counts them. A longer file is refused
+// whatever it holds, so a reader (the CLI) need never read further.
+uint64_t MaxModelFileBytes();
+
 // Any error of ReadModelFile, then of the configuration, then "model.vocabulary" (its size is
 // not vocabSize), "model.tensors…" (a missing, extra or misshapen tensor).
 Status LoadModel(const uint8_t* data, size_t size, LoadedModel* loaded);
