@@ -45,6 +45,9 @@ await startPage(async () => {
   let frame = 0;
   let status = { step: 0, rate: null }; // the last figures shown, redrawn in a new language
   let lastAnswer = null;
+  // The failure shown: { kind, message }, kind a key of the strings' `failed` table or another
+  // string of theirs (handoffFailed, popupBlocked, workerFailed); redrawn in a new language.
+  let failure = null;
 
   // ---- drawing, at most once per frame ----
   // The parts in the order they are drawn: the live heatmaps first. Once a frame's drawing has
@@ -122,6 +125,7 @@ await startPage(async () => {
     showPlaying();
     showControls();
     showStatus();
+    if (failure) showError(failure);
     redraw('curves', 'snapshot', 'heads', 'experiment', 'answer');
   }
 
@@ -176,10 +180,15 @@ await startPage(async () => {
     );
   }
 
-  function showError(message) {
+  function showError(next) {
+    failure = next;
     const node = $('error');
-    node.hidden = !message;
-    node.textContent = message ? t().error(message) : '';
+    node.hidden = !failure;
+    node.textContent = failure ? failureText(t(), failure) : '';
+  }
+  function failureText(s, { kind, message }) {
+    if (Object.hasOwn(s.failed, kind)) return s.failed[kind](message);
+    return typeof s[kind] === 'function' ? s[kind](message) : (s[kind] ?? s.failed.other(message));
   }
 
   let urlTimer;
@@ -261,16 +270,22 @@ await startPage(async () => {
     lastAnswer = message;
     redraw('answer');
   });
-  worker.on('saved', async (message) => {
-    const name = `${state.task}.model`;
-    if (message.purpose === 'explorer') {
-      const id = await handOverModel(message.bytes, { name });
-      // The explorer opens on the task's fixed example, the sequence the heatmaps here follow.
-      const example = history.snapshots.at(-1)?.snapshot.tokens;
-      const params = example ? { lang: state.lang, s: example.join(' ') } : { lang: state.lang };
-      window.open(modelLink('index.html', id, params), '_blank');
-      return;
+  /** Hands the model to the explorer in a new tab; a failure is said on the page. */
+  async function openInExplorer(bytes, name) {
+    // The explorer opens on the task's fixed example, the sequence the heatmaps here follow.
+    const example = history.snapshots.at(-1)?.snapshot.tokens;
+    const params = example ? { lang: state.lang, s: example.join(' ') } : { lang: state.lang };
+    try {
+      const id = await handOverModel(bytes, { name });
+      if (!window.open(modelLink('index.html', id, params), '_blank')) showError({ kind: 'popupBlocked' });
+      else if (failure?.kind === 'handoffFailed' || failure?.kind === 'popupBlocked') showError(null);
+    } catch (error) {
+      showError({ kind: 'handoffFailed', message: error.message });
     }
+  }
+  worker.on('saved', (message) => {
+    const name = `${state.task}.model`;
+    if (message.purpose === 'explorer') return openInExplorer(message.bytes, name);
     const url = URL.createObjectURL(new Blob([message.bytes], { type: 'application/octet-stream' }));
     const a = Object.assign(document.createElement('a'), { href: url, download: name });
     a.click();
@@ -279,7 +294,7 @@ await startPage(async () => {
   worker.on('error', (message) => {
     playing = false;
     showPlaying();
-    showError(message.error.message);
+    showError({ kind: message.request ?? 'other', message: message.error.message });
   });
 
   // ---- the √d_k experiment, in a worker of its own (the training above keeps its state) ----
@@ -297,7 +312,9 @@ await startPage(async () => {
       experimentRows.push(...message.rows);
       redraw('experiment');
     });
-    experimentWorker.on('error', (message) => showError(message.error.message));
+    experimentWorker.on('error', (message) =>
+      showError({ kind: message.request ?? 'experiment', message: message.error.message }),
+    );
     experimentWorker.send('experiment', { config: EXPERIMENT });
     setState({ experiment: true });
   }
@@ -349,9 +366,14 @@ await startPage(async () => {
   $('load').addEventListener('change', async (e) => {
     const file = e.target.files[0];
     if (!file) return;
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    worker.send('load', { bytes, name: file.name }, [bytes.buffer]);
     e.target.value = '';
+    try {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      worker.send('load', { bytes, name: file.name }, [bytes.buffer]);
+    } catch (error) {
+      // The file went away or cannot be read (moved, permissions) after it was picked.
+      showError({ kind: 'load', message: error.message });
+    }
   });
   root
     .querySelectorAll('[data-lang]')
@@ -387,7 +409,11 @@ await startPage(async () => {
     }).observe(document.body);
   }
 
-  if (parsed.notices.length) showNotice(strings(state.lang).ignoredURL(parsed.notices.join(', ')));
+  const linkNotes = [
+    parsed.notices.length && strings(state.lang).ignoredURL(parsed.notices.join(', ')),
+    parsed.repeated.length && strings(state.lang).repeatedURL(parsed.repeated.join(', ')),
+  ];
+  if (linkNotes.some(Boolean)) showNotice(linkNotes.filter(Boolean).join(' '));
   applyTexts();
   writeURL(); // the link as this page writes it: preset values left out, bad ones dropped
   configure();

@@ -56,12 +56,24 @@ export function defaultState(lang = 'en') {
   return taskDefaults('sort', { lang, experiment: false });
 }
 
+// A link's key can be kilobytes long: a notice names it in a few words.
+function clip(text, max = 40) {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, '')}…`; // never half a surrogate pair
+}
+
 /**
- * { state, chrome, notices } from a query string. The task is read first: the knobs' defaults
- * are its preset's.
+ * { state, chrome, notices, repeated } from a query string. The task is read first: the knobs'
+ * defaults are its preset's. A key given more than once counts once, at its first value (as the
+ * explorer's links: docs/embedding.md); `repeated` names such keys, `notices` the bad ones.
  */
 export function stateFromURL(search, base) {
-  const params = new URLSearchParams(search);
+  const params = new URLSearchParams();
+  const repeated = [];
+  for (const [key, text] of new URLSearchParams(search)) {
+    if (!params.has(key)) params.set(key, text);
+    else if (!repeated.includes(clip(key))) repeated.push(clip(key));
+  }
   const notices = [];
   const chrome = {};
   for (const name of CHROME_FLAGS) {
@@ -77,10 +89,10 @@ export function stateFromURL(search, base) {
     if (key === 'task' || CHROME_FLAGS.includes(key)) continue;
     const row = FIELDS.get(key);
     const value = row ? row[1](text) : undefined;
-    if (value === undefined) notices.push(key);
+    if (value === undefined) notices.push(clip(key));
     else state[row[0]] = value;
   }
-  return { state, chrome, notices };
+  return { state, chrome, notices, repeated };
 }
 
 /** The query string of a state: the task, then every field that differs from its preset. */
