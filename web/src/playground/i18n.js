@@ -47,6 +47,16 @@ const STRINGS = {
     heatmaps: 'Attention of every layer and head',
     heatmapsHelp: 'Rows: the token that asks (query); columns: the tokens it reads (keys). Dark = high weight.',
     layerHead: (l, h) => `layer ${l + 1}, head ${h + 1}`,
+    heatmapsPaged: (count, max) => `This model has ${count} heads: ${max} are drawn at a time.`,
+    pagerLayer: 'layer',
+    previousMaps: 'Previous',
+    nextMaps: 'Next',
+    heatmapPage: ({ layers: [l0, l1], heads: [h0, h1] }, L, H) =>
+      h1 - h0 + 1 < H
+        ? `layer ${l0 + 1} of ${L}, heads ${h0 + 1}–${h1 + 1} of ${H}`
+        : l0 === l1
+          ? `layer ${l0 + 1} of ${L}`
+          : `layers ${l0 + 1}–${l1 + 1} of ${L}`,
     snapshot: 'snapshot',
     snapshotAt: (step) => `at step ${step}`,
     live: 'live',
@@ -146,6 +156,16 @@ const STRINGS = {
     heatmaps: '每一层、每个头的注意力',
     heatmapsHelp: '行：提问的词元（查询）；列：它读取的词元（键）。颜色越深，权重越大。',
     layerHead: (l, h) => `第 ${l + 1} 层，第 ${h + 1} 个头`,
+    heatmapsPaged: (count, max) => `这个模型有 ${count} 个头：每次画 ${max} 个。`,
+    pagerLayer: '层',
+    previousMaps: '上一页',
+    nextMaps: '下一页',
+    heatmapPage: ({ layers: [l0, l1], heads: [h0, h1] }, L, H) =>
+      h1 - h0 + 1 < H
+        ? `第 ${l0 + 1} 层（共 ${L} 层），第 ${h0 + 1}–${h1 + 1} 个头（共 ${H} 个）`
+        : l0 === l1
+          ? `第 ${l0 + 1} 层（共 ${L} 层）`
+          : `第 ${l0 + 1}–${l1 + 1} 层（共 ${L} 层）`,
     snapshot: '快照',
     snapshotAt: (step) => `第 ${step} 步时`,
     live: '实时',

@@ -12,11 +12,14 @@ import { taskOf } from './session.js';
 import { emptyHistory, record } from './history.js';
 import { strings } from './i18n.js';
 import { EXPERIMENT, parseExample, PRESETS, TASK_NAMES, trainerConfig } from './presets.js';
+import { heatmapPages } from './heatmaps.js';
 import { drawAnswer, drawCurves, drawExperiment, drawHeadScores, drawSnapshot, setText } from './render.js';
 import { BATCHES, D_MODELS, defaultState, queryOf, stateFromURL, taskDefaults } from './state.js';
 import { MARKUP } from './template.js';
 
 const RATES = [0.0003, 0.001, 0.003, 0.01, 0.02, 0.03];
+const LAYERS = [1, 2, 3, 4];
+const HEADS = [1, 2, 3, 4];
 /** While training, the typed example is answered again at most this often. */
 const ANSWER_MS = 1000;
 const CURVES_MS = 250;
@@ -38,6 +41,10 @@ await startPage(async () => {
   let info = null;
   let history = emptyHistory();
   let scrubIndex = null; // null: follow the newest snapshot
+  let heatmapPage = 0; // the page of heatmaps shown (render.js heatmapPage), both grids
+  // A loaded model file's knobs (layers, heads, …), shown in the controls while it is the model;
+  // the state (and the link) keeps the page's own, which a changed control trains from.
+  let loadedKnobs = null;
   let playing = false;
   let experimentRows = [];
   let lastAnswerAt = 0;
@@ -54,8 +61,9 @@ await startPage(async () => {
   // taken FRAME_BUDGET_MS, the parts still dirty wait for the next frame, so that one frame
   // never pays for heatmaps and curves together (with the layout and paint each one brings).
   const PARTS = [
-    ['snapshot', () => true, () => drawSnapshot(root, history, scrubIndex, t())],
-    ['answer', () => lastAnswer, () => drawAnswer(root, lastAnswer, t())],
+    // The heatmaps paint until the frame's budget is spent and say whether they are done.
+    ['snapshot', () => true, (deadline) => drawSnapshot(root, history, scrubIndex, t(), heatmapPage, deadline)],
+    ['answer', () => lastAnswer, (deadline) => drawAnswer(root, lastAnswer, t(), heatmapPage, deadline)],
     ['heads', () => state.task === 'induction', () => drawHeadScores(root, history, t())],
     ['curves', () => true, () => drawCurves(root, history, t())],
     ['experiment', () => experimentRows.length, () => drawExperiment(root, experimentRows, t())],
@@ -78,7 +86,7 @@ await startPage(async () => {
       // Each part timed (performance.measure 'playground:draw:<part>', read by
       // bench/playground-responsiveness.mjs): what one redraw costs the main thread.
       const start = performance.now();
-      draw();
+      if (draw(begin + FRAME_BUDGET_MS) === false) dirty.add(name); // the rest next frame
       performance.measure(`playground:draw:${name}`, { start });
     }
     carried = new Set(dirty);
@@ -106,6 +114,12 @@ await startPage(async () => {
     const select = $(role);
     select.replaceChildren(...values.map((v) => new Option(label(v), String(v))));
   }
+  /** Shows `value` in a select of `values`, adding it as an option where it is not one. */
+  function showValue(role, values, value) {
+    const all = values.includes(value) ? values : [...values, value].sort((a, b) => a - b);
+    if ($(role).options.length !== all.length) fillSelect(role, all);
+    $(role).value = String(value);
+  }
 
   function applyTexts() {
     const s = t();
@@ -130,17 +144,18 @@ await startPage(async () => {
   }
 
   function showControls() {
-    $('task').value = state.task;
-    $('layers').value = String(state.layers);
-    $('heads').value = String(state.heads);
-    $('dModel').value = String(state.dModel);
-    const rates = RATES.includes(state.learningRate) ? RATES : [...RATES, state.learningRate].sort((a, b) => a - b);
+    const shown = { ...state, ...loadedKnobs };
+    $('task').value = shown.task;
+    showValue('layers', LAYERS, shown.layers);
+    showValue('heads', HEADS, shown.heads);
+    showValue('dModel', D_MODELS, shown.dModel);
+    const rates = RATES.includes(shown.learningRate) ? RATES : [...RATES, shown.learningRate].sort((a, b) => a - b);
     fillSelect('learningRate', rates);
-    $('learningRate').value = String(state.learningRate);
-    $('batchSize').value = String(state.batchSize);
-    $('seed').value = String(state.seed);
-    $('scale').checked = state.scale;
-    $('attentionOnly').checked = state.attentionOnly;
+    $('learningRate').value = String(shown.learningRate);
+    $('batchSize').value = String(shown.batchSize);
+    $('seed').value = String(shown.seed);
+    $('scale').checked = shown.scale;
+    $('attentionOnly').checked = shown.attentionOnly;
     $('example').value = state.example;
     $('heads-panel').hidden = state.task !== 'induction';
   }
@@ -209,6 +224,8 @@ await startPage(async () => {
     playing = false;
     history = emptyHistory();
     scrubIndex = null;
+    heatmapPage = 0;
+    loadedKnobs = null;
     showPlaying();
     showError(null);
     $('answer').hidden = true;
@@ -242,9 +259,12 @@ await startPage(async () => {
 
   worker.on('configured', (message) => {
     info = message.info;
+    heatmapPage = 0;
     if (!info.trainable) {
-      // A loaded model file: its task decides the page's task.
+      // A loaded model file: its task decides the page's task; the controls show its shape.
       state = { ...state, task: info.config.task };
+      const { layers, heads, dModel, scale, attentionOnly } = info.config;
+      loadedKnobs = { layers, heads, dModel, scale, attentionOnly };
       showNotice(t().loaded(info.name));
     }
     record(history, { rows: [], snapshot: message.snapshot, step: info.steps });
@@ -326,8 +346,8 @@ await startPage(async () => {
   }
 
   // ---- events ----
-  fillSelect('layers', [1, 2, 3, 4]);
-  fillSelect('heads', [1, 2, 3, 4]);
+  fillSelect('layers', LAYERS);
+  fillSelect('heads', HEADS);
   fillSelect('dModel', D_MODELS);
   fillSelect('batchSize', BATCHES);
   $('task').addEventListener('change', (e) => setState(taskDefaults(e.target.value, state), { reconfigure: true }));
@@ -350,6 +370,22 @@ await startPage(async () => {
   $('play').addEventListener('click', togglePlay);
   $('step').addEventListener('click', () => worker.send('step', { count: 1 }));
   $('reset').addEventListener('click', () => configure());
+  // The heatmaps' pager (shown when a model has more heads than one page holds).
+  const pageCount = () => {
+    const snap = history.snapshots.at(-1)?.snapshot;
+    return snap ? heatmapPages(snap.layers, snap.heads).length : 1;
+  };
+  const showPage = (i) => {
+    heatmapPage = Math.max(0, Math.min(pageCount() - 1, i));
+    redraw('snapshot', 'answer');
+  };
+  $('heatmap-prev').addEventListener('click', () => showPage(heatmapPage - 1));
+  $('heatmap-next').addEventListener('click', () => showPage(heatmapPage + 1));
+  $('heatmap-layer').addEventListener('change', (e) => {
+    const snap = history.snapshots.at(-1)?.snapshot;
+    const layer = Number(e.target.value) - 1;
+    if (snap) showPage(heatmapPages(snap.layers, snap.heads).findIndex((p) => p.layers[1] >= layer));
+  });
   $('scrub').addEventListener('input', (e) => {
     const i = Number(e.target.value);
     scrubIndex = i >= history.snapshots.length - 1 ? null : i;

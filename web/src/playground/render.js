@@ -2,7 +2,7 @@
 // charts and the √d_k experiment. Functions of (root, data, strings); they never talk to the worker.
 import { headColor } from '../scales.js';
 import { drawLines } from './curves.js';
-import { drawHeatmaps } from './heatmaps.js';
+import { drawHeatmaps, heatmapPages, MAX_MAPS } from './heatmaps.js';
 
 const SCALED = '#0072B2';
 const UNSCALED = '#D55E00';
@@ -33,10 +33,38 @@ export function drawCurves(root, history, t) {
   setText($(root, 'held-out'), e ? `${t.heldOut}: ${percent(e.exactMatch)} (${t.stepCount(e.step)})` : '');
 }
 
-/** The snapshot at slider position `index` (the newest when null), with its label. */
-export function drawSnapshot(root, history, index, t) {
+/** Page `index` of a snapshot's heatmaps (clamped), and every page. */
+export function heatmapPage(snapshot, index) {
+  const pages = heatmapPages(snapshot.layers, snapshot.heads);
+  const i = Math.max(0, Math.min(pages.length - 1, index));
+  return { pages, index: i, page: pages[i] };
+}
+
+/** The pager over the heatmaps: hidden when one page holds them all. */
+function drawPager(root, snapshot, { pages, index, page }, t) {
+  const pager = $(root, 'heatmap-pager');
+  pager.hidden = pages.length === 1;
+  if (pager.hidden) return;
+  const { layers: L, heads: H } = snapshot;
+  setText($(root, 'heatmap-paged'), t.heatmapsPaged(L * H, Math.min(MAX_MAPS, L * H)));
+  setText($(root, 'heatmap-page'), t.heatmapPage(page, L, H));
+  const select = $(root, 'heatmap-layer');
+  if (select.options.length !== L) {
+    select.replaceChildren(...Array.from({ length: L }, (_, l) => new Option(String(l + 1), String(l + 1))));
+  }
+  select.value = String(page.layers[0] + 1);
+  // aria-disabled, not disabled: the focus stays on a button pressed to the last page.
+  $(root, 'heatmap-prev').setAttribute('aria-disabled', String(index === 0));
+  $(root, 'heatmap-next').setAttribute('aria-disabled', String(index === pages.length - 1));
+}
+
+/**
+ * The snapshot at slider position `index` (the newest when null), with its label; its heatmaps'
+ * page `pageIndex` (heatmapPages), painted until `deadline`: true once done.
+ */
+export function drawSnapshot(root, history, index, t, pageIndex = 0, deadline = Infinity) {
   const all = history.snapshots;
-  if (!all.length) return;
+  if (!all.length) return true;
   const i = index === null ? all.length - 1 : Math.min(index, all.length - 1);
   const scrub = $(root, 'scrub');
   scrub.max = String(all.length - 1);
@@ -45,8 +73,10 @@ export function drawSnapshot(root, history, index, t) {
   const text = `${t.snapshotAt(step)}${index === null ? ` (${t.live})` : ''}`;
   setText($(root, 'scrub-label'), text);
   scrub.setAttribute('aria-valuetext', text);
-  drawHeatmaps($(root, 'heatmap-grid'), snapshot, t.layerHead);
+  const paged = heatmapPage(snapshot, pageIndex);
+  drawPager(root, snapshot, paged, t);
   setText($(root, 'sequence'), snapshot.tokens.join(' '));
+  return drawHeatmaps($(root, 'heatmap-grid'), snapshot, t.layerHead, paged.page, deadline);
 }
 
 export function drawHeadScores(root, history, t) {
@@ -65,7 +95,8 @@ export function drawHeadScores(root, history, t) {
   });
 }
 
-export function drawAnswer(root, message, t) {
+/** The model's answer and its attention: the heatmaps' page `pageIndex`, as the grid above. */
+export function drawAnswer(root, message, t, pageIndex = 0, deadline = Infinity) {
   $(root, 'answer').hidden = false;
   const right =
     message.expected &&
@@ -75,7 +106,8 @@ export function drawAnswer(root, message, t) {
   answerText.textContent = `${message.answer.join(' ')}${message.expected ? ` — ${right ? t.correct : t.wrong}` : ''}`;
   answerText.dataset.correct = message.expected ? String(right) : '';
   $(root, 'expected-text').textContent = message.expected ? message.expected.join(' ') : '–';
-  drawHeatmaps($(root, 'answer-grid'), message.snapshot, t.layerHead);
+  const { page } = heatmapPage(message.snapshot, pageIndex);
+  return drawHeatmaps($(root, 'answer-grid'), message.snapshot, t.layerHead, page, deadline);
 }
 
 /** The experiment's rows: [{ step, scaled: { loss, entropy, gradient }, unscaled: { … } }]. */
