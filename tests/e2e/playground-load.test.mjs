@@ -121,6 +121,11 @@ test('a 6-layer, 64-head model of context 256 loads without freezing the page: o
     await page.locator('[data-role=heatmap-page]').textContent(),
     '第 6 层（共 6 层），第 1–16 个头（共 64 个）',
   );
+  // The notice follows the language too.
+  assert.equal(
+    await page.locator('[data-role=notice]').textContent(),
+    '已载入 heavy.model：一个训练好的模型（这里不能继续训练）。',
+  );
   await page.waitForTimeout(300);
   const longest = await page.evaluate(() => Math.max(0, ...window.longTasks));
   t.diagnostic(`next page drawn in ${answered} ms; longest main-thread task ${Math.round(longest)} ms`);

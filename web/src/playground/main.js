@@ -140,6 +140,7 @@ await startPage(async () => {
     showControls();
     showStatus();
     if (failure) showError(failure);
+    if (noticeOf) showNotice();
     redraw('curves', 'snapshot', 'heads', 'experiment', 'answer');
   }
 
@@ -265,7 +266,7 @@ await startPage(async () => {
       state = { ...state, task: info.config.task };
       const { layers, heads, dModel, scale, attentionOnly } = info.config;
       loadedKnobs = { layers, heads, dModel, scale, attentionOnly };
-      showNotice(t().loaded(info.name));
+      showNotice((s) => s.loaded(info.name));
     }
     record(history, { rows: [], snapshot: message.snapshot, step: info.steps });
     status = { step: info.steps, rate: null };
@@ -339,10 +340,14 @@ await startPage(async () => {
     setState({ experiment: true });
   }
 
-  function showNotice(text) {
+  /** The notice as a function of the strings (null: none), so that a new language rewrites it. */
+  let noticeOf = null;
+  function showNotice(next = noticeOf) {
+    noticeOf = next;
+    const text = noticeOf?.(t()) || '';
     const notice = $('notice');
     notice.hidden = !text;
-    notice.textContent = text ?? '';
+    notice.textContent = text;
   }
 
   // ---- events ----
@@ -417,7 +422,7 @@ await startPage(async () => {
   $('copy-link').addEventListener('click', async () => {
     history_replace();
     await navigator.clipboard?.writeText(location.href).catch(() => {});
-    showNotice(t().linkCopied);
+    showNotice((s) => s.linkCopied);
   });
   // Space plays or pauses, "s" takes one step, wherever focus is not in a control of its own.
   document.addEventListener('keydown', (e) => {
@@ -445,11 +450,16 @@ await startPage(async () => {
     }).observe(document.body);
   }
 
-  const linkNotes = [
-    parsed.notices.length && strings(state.lang).ignoredURL(parsed.notices.join(', ')),
-    parsed.repeated.length && strings(state.lang).repeatedURL(parsed.repeated.join(', ')),
-  ];
-  if (linkNotes.some(Boolean)) showNotice(linkNotes.filter(Boolean).join(' '));
+  if (parsed.notices.length || parsed.repeated.length) {
+    showNotice((s) =>
+      [
+        parsed.notices.length && s.ignoredURL(parsed.notices.join(', ')),
+        parsed.repeated.length && s.repeatedURL(parsed.repeated.join(', ')),
+      ]
+        .filter(Boolean)
+        .join(' '),
+    );
+  }
   applyTexts();
   writeURL(); // the link as this page writes it: preset values left out, bad ones dropped
   configure();
