@@ -139,7 +139,8 @@ function clip(text, max = 60) {
 
 /**
  * Reads a state from URL search params: { state, notices: ["d=7"], repeated: ["h"] }. A key
- * given more than once counts once, at its first value (docs/embedding.md); `repeated` names it.
+ * given more than once counts once, at its first value (docs/embedding.md); `repeated` names it,
+ * and a later value is still checked, so that the notice names every bad value of a link.
  */
 export function stateFromURL(search, base) {
   const params = new URLSearchParams(search);
@@ -148,14 +149,12 @@ export function stateFromURL(search, base) {
   const seen = new Set();
   const repeated = [];
   for (const [key, text] of params) {
-    if (seen.has(key)) {
-      if (!repeated.includes(clip(key))) repeated.push(clip(key));
-      continue;
-    }
+    const first = !seen.has(key);
     seen.add(key);
+    if (!first && !repeated.includes(clip(key))) repeated.push(clip(key));
     const value = parseField(key, text);
     if (value === undefined) notices.push(clip(`${key}=${text}`));
-    else state[FIELDS.get(key)[0]] = value;
+    else if (first) state[FIELDS.get(key)[0]] = value;
   }
   return { state: constrain(state), notices, repeated };
 }
