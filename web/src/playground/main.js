@@ -12,10 +12,11 @@ import { taskOf } from './session.js';
 import { emptyHistory, record } from './history.js';
 import { strings } from './i18n.js';
 import { EXPERIMENT, parseExample, PRESETS, TASK_NAMES, trainerConfig } from './presets.js';
-import { heatmapPages } from './heatmaps.js';
+import { wirePager } from './pager.js';
 import { drawAnswer, drawCurves, drawExperiment, drawHeadScores, drawSnapshot, setText } from './render.js';
 import { BATCHES, D_MODELS, defaultState, queryOf, stateFromURL, taskDefaults } from './state.js';
 import { MARKUP } from './template.js';
+import { messageLines } from './messages.js';
 
 const RATES = [0.0003, 0.001, 0.003, 0.01, 0.02, 0.03];
 const LAYERS = [1, 2, 3, 4];
@@ -52,9 +53,9 @@ await startPage(async () => {
   let frame = 0;
   let status = { step: 0, rate: null }; // the last figures shown, redrawn in a new language
   let lastAnswer = null;
-  // The failure shown: { kind, message }, kind a key of the strings' `failed` table or another
-  // string of theirs (handoffFailed, popupBlocked, workerFailed); redrawn in a new language.
-  let failure = null;
+  const lines = messageLines(root, t);
+  const showError = lines.fail;
+  const showNotice = lines.notice;
 
   // ---- drawing, at most once per frame ----
   // The parts in the order they are drawn: the live heatmaps first. Once a frame's drawing has
@@ -139,8 +140,7 @@ await startPage(async () => {
     showPlaying();
     showControls();
     showStatus();
-    if (failure) showError(failure);
-    if (noticeOf) showNotice();
+    lines.redraw();
     redraw('curves', 'snapshot', 'heads', 'experiment', 'answer');
   }
 
@@ -194,17 +194,6 @@ await startPage(async () => {
         .filter(Boolean)
         .join(' · '),
     );
-  }
-
-  function showError(next) {
-    failure = next;
-    const node = $('error');
-    node.hidden = !failure;
-    node.textContent = failure ? failureText(t(), failure) : '';
-  }
-  function failureText(s, { kind, message }) {
-    if (Object.hasOwn(s.failed, kind)) return s.failed[kind](message);
-    return typeof s[kind] === 'function' ? s[kind](message) : (s[kind] ?? s.failed.other(message));
   }
 
   let urlTimer;
@@ -299,7 +288,7 @@ await startPage(async () => {
     try {
       const id = await handOverModel(bytes, { name });
       if (!window.open(modelLink('index.html', id, params), '_blank')) showError({ kind: 'popupBlocked' });
-      else if (failure?.kind === 'handoffFailed' || failure?.kind === 'popupBlocked') showError(null);
+      else if (['handoffFailed', 'popupBlocked'].includes(lines.failure?.kind)) showError(null);
     } catch (error) {
       showError({ kind: 'handoffFailed', message: error.message });
     }
@@ -340,16 +329,6 @@ await startPage(async () => {
     setState({ experiment: true });
   }
 
-  /** The notice as a function of the strings (null: none), so that a new language rewrites it. */
-  let noticeOf = null;
-  function showNotice(next = noticeOf) {
-    noticeOf = next;
-    const text = noticeOf?.(t()) || '';
-    const notice = $('notice');
-    notice.hidden = !text;
-    notice.textContent = text;
-  }
-
   // ---- events ----
   fillSelect('layers', LAYERS);
   fillSelect('heads', HEADS);
@@ -376,20 +355,13 @@ await startPage(async () => {
   $('step').addEventListener('click', () => worker.send('step', { count: 1 }));
   $('reset').addEventListener('click', () => configure());
   // The heatmaps' pager (shown when a model has more heads than one page holds).
-  const pageCount = () => {
-    const snap = history.snapshots.at(-1)?.snapshot;
-    return snap ? heatmapPages(snap.layers, snap.heads).length : 1;
-  };
-  const showPage = (i) => {
-    heatmapPage = Math.max(0, Math.min(pageCount() - 1, i));
-    redraw('snapshot', 'answer');
-  };
-  $('heatmap-prev').addEventListener('click', () => showPage(heatmapPage - 1));
-  $('heatmap-next').addEventListener('click', () => showPage(heatmapPage + 1));
-  $('heatmap-layer').addEventListener('change', (e) => {
-    const snap = history.snapshots.at(-1)?.snapshot;
-    const layer = Number(e.target.value) - 1;
-    if (snap) showPage(heatmapPages(snap.layers, snap.heads).findIndex((p) => p.layers[1] >= layer));
+  wirePager(root, {
+    snapshot: () => history.snapshots.at(-1)?.snapshot,
+    page: () => heatmapPage,
+    show: (i) => {
+      heatmapPage = i;
+      redraw('snapshot', 'answer');
+    },
   });
   $('scrub').addEventListener('input', (e) => {
     const i = Number(e.target.value);

@@ -2,17 +2,17 @@
 // charts and the √d_k experiment. Functions of (root, data, strings); they never talk to the worker.
 import { headColor } from '../scales.js';
 import { drawLines } from './curves.js';
-import { drawHeatmaps, heatmapPages, MAX_MAPS } from './heatmaps.js';
+import { drawHeatmaps } from './heatmaps.js';
+import { drawPager, heatmapPage } from './pager.js';
+import { setText } from './text.js';
+
+export { setText };
 
 const SCALED = '#0072B2';
 const UNSCALED = '#D55E00';
 const HELD_OUT = '#009E73';
 
 const $ = (root, role) => root.querySelector(`[data-role="${role}"]`);
-/** Sets a text only when it changes: ten redraws a second must not re-lay out the same words. */
-export function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
-}
 const percent = (v) => `${(v * 100).toFixed(1)}%`;
 
 export function drawCurves(root, history, t) {
@@ -31,31 +31,6 @@ export function drawCurves(root, history, t) {
   });
   const e = history.lastEvaluation;
   setText($(root, 'held-out'), e ? `${t.heldOut}: ${percent(e.exactMatch)} (${t.stepCount(e.step)})` : '');
-}
-
-/** Page `index` of a snapshot's heatmaps (clamped), and every page. */
-export function heatmapPage(snapshot, index) {
-  const pages = heatmapPages(snapshot.layers, snapshot.heads);
-  const i = Math.max(0, Math.min(pages.length - 1, index));
-  return { pages, index: i, page: pages[i] };
-}
-
-/** The pager over the heatmaps: hidden when one page holds them all. */
-function drawPager(root, snapshot, { pages, index, page }, t) {
-  const pager = $(root, 'heatmap-pager');
-  pager.hidden = pages.length === 1;
-  if (pager.hidden) return;
-  const { layers: L, heads: H } = snapshot;
-  setText($(root, 'heatmap-paged'), t.heatmapsPaged(L * H, Math.min(MAX_MAPS, L * H)));
-  setText($(root, 'heatmap-page'), t.heatmapPage(page, L, H));
-  const select = $(root, 'heatmap-layer');
-  if (select.options.length !== L) {
-    select.replaceChildren(...Array.from({ length: L }, (_, l) => new Option(String(l + 1), String(l + 1))));
-  }
-  select.value = String(page.layers[0] + 1);
-  // aria-disabled, not disabled: the focus stays on a button pressed to the last page.
-  $(root, 'heatmap-prev').setAttribute('aria-disabled', String(index === 0));
-  $(root, 'heatmap-next').setAttribute('aria-disabled', String(index === pages.length - 1));
 }
 
 /**
