@@ -251,10 +251,12 @@ test('the URL round-trips every field, bad values are named, and the page fits a
       (role) => document.querySelector(`[data-role=${role}]`).value,
     ),
   );
-  // L=9 is out of range: the link's earlier L=3 stands, and the notice names both bad keys.
+  // L=9 is out of range: the link's earlier L=3 stands, and the notice names both bad keys
+  // (and L as given twice: the first value of a repeated key is used).
   assert.deepEqual(values, ['induction', '3', '1', '64', '0.003', '16', '7', '5 12 40 7 33 12']);
   assert.equal(await page.locator('[data-role=scale]').isChecked(), false);
   assert.match(await page.locator('[data-role=notice]').textContent(), /L, bogus/);
+  assert.match(await page.locator('[data-role=notice]').textContent(), /不止一次.*：L。/);
   await waitUntil(async () => new URL(page.url()).search === `?${query}`, 'the page writes the same link back', 5000);
   // The induction task shows its head-score charts; the page is no wider than the phone.
   await page.waitForSelector('[data-role=heads-panel]:not([hidden])');

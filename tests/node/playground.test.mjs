@@ -107,3 +107,31 @@ test('links round-trip; out-of-range values and inherited names are ignored and 
   assert.equal(queryOf(bad.state), 'task=sort&lang=en', 'the preset, nothing else');
   assert.deepEqual(stateFromURL('task=nope', base).notices, ['task']);
 });
+
+test('heatmap pages hold at most 16 heatmaps: whole layers while a layer fits, else 16 heads of one layer', async () => {
+  const { heatmapPages, MAX_MAPS } = await import('../../web/src/playground/heatmaps.js');
+  const count = (p) => (p.layers[1] - p.layers[0] + 1) * (p.heads[1] - p.heads[0] + 1);
+  assert.deepEqual(heatmapPages(2, 4), [{ layers: [0, 1], heads: [0, 3] }], 'a preset: one page');
+  assert.deepEqual(heatmapPages(6, 4), [
+    { layers: [0, 3], heads: [0, 3] },
+    { layers: [4, 5], heads: [0, 3] },
+  ]);
+  for (const [L, H] of [
+    [6, 64],
+    [3, 17],
+    [1, 1],
+    [4, 16],
+  ]) {
+    const pages = heatmapPages(L, H);
+    assert.ok(
+      pages.every((p) => count(p) <= MAX_MAPS),
+      `${L} × ${H}`,
+    );
+    assert.equal(
+      pages.reduce((sum, p) => sum + count(p), 0),
+      L * H,
+      `${L} × ${H}: every head on exactly one page`,
+    );
+  }
+  assert.deepEqual(heatmapPages(6, 64)[1], { layers: [0, 0], heads: [16, 31] });
+});

@@ -15,12 +15,16 @@ const CHROME_FLAGS = ['controls', 'stepper', 'explain', 'views'];
 await startPage(async () => {
   const params = new URLSearchParams(location.search);
   const chrome = { header: false, share: false };
+  const repeatedFlags = []; // read at their first value, as every key of a link
   for (const flag of CHROME_FLAGS) {
     if (params.has(flag)) chrome[flag] = params.get(flag) !== '0';
+    if (params.getAll(flag).length > 1) repeatedFlags.push(flag);
     params.delete(flag);
   }
   const base = defaultState(defaultLanguage());
-  const { state, notices } = stateFromURL(params.toString(), base);
+  const parsed = stateFromURL(params.toString(), base);
+  const { state, notices } = parsed;
+  const repeated = [...repeatedFlags, ...parsed.repeated];
   const engine = await sharedEngine();
 
   // The body's own height, not the document's scrollHeight: that is at least the iframe's
@@ -39,7 +43,11 @@ await startPage(async () => {
     keyTarget: document,
     onChange: () => requestAnimationFrame(postHeight),
   });
-  if (notices.length) explorer.showNotice(strings(state.lang).ignoredURL(notices.join(', ')));
+  const notes = [
+    notices.length && strings(state.lang).ignoredURL(notices.join(', ')),
+    repeated.length && strings(state.lang).repeatedURL(repeated.join(', ')),
+  ].filter(Boolean);
+  if (notes.length) explorer.showNotice(notes.join('\n'));
   new ResizeObserver(postHeight).observe(document.body);
 
   // { type: 'attention-explorer:set', state: { step: 7, view: 'heatmap', ... } } from the parent.

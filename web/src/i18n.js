@@ -86,8 +86,13 @@ const STRINGS = {
     linksImage: (every) =>
       `Too many tokens to follow one by one: the links are one image, every ${every}th token is labelled; pick a query in the softmax view.`,
     ignoredURL: (list) => `Ignored link values (defaults used instead): ${list}`,
+    repeatedURL: (list) => `Keys given more than once in the link (the first value of each is used): ${list}`,
     modelGone:
       'The model handed over from the playground is no longer in this browser: train it again or open its file.',
+    modelDamaged: (field, message) =>
+      `The model handed over from the playground is in this browser, but its record is damaged (${message}): train it again or open its file.`,
+    handoffFailed: (message) =>
+      `The model handed over from the playground could not be read (${message}): train it again or open its file.`,
     ignoredAttributes: (list) => `Ignored attribute values (defaults used instead): ${list}`,
     linkTooLong: (length, max) =>
       `This sentence is too long for a link (it would make one of ${length.toLocaleString('en')} characters; links keep to ${max.toLocaleString('en')} so that every server opens them). The address bar and Copy link / Copy embed code keep every other setting, with the example sentence.`,
@@ -228,7 +233,12 @@ const STRINGS = {
     linksImage: (every) =>
       `词元太多，无法逐个查看：连线画成一张图，每 ${every} 个词元标注一次；可在 softmax 视图中选择查询。`,
     ignoredURL: (list) => `链接中的这些值无效，已改用默认值：${list}`,
+    repeatedURL: (list) => `链接中这些键出现了不止一次（每个键只用第一个值）：${list}`,
     modelGone: '训练场交来的模型已不在此浏览器中：请重新训练，或打开它的模型文件。',
+    // The detail is in English: here the field alone names what is damaged.
+    modelDamaged: (field, _detail) =>
+      `训练场交来的模型还在此浏览器中，但它的记录已损坏（${field} 不对）：请重新训练，或打开它的模型文件。`,
+    handoffFailed: (message) => `无法读取训练场交来的模型（${message}）：请重新训练，或打开它的模型文件。`,
     ignoredAttributes: (list) => `这些属性值无效，已改用默认值：${list}`,
     linkTooLong: (length, max) =>
       `这句话太长，放不进链接（链接会有 ${length.toLocaleString('zh-CN')} 个字符；为了让任何服务器都能打开，链接最多 ${max.toLocaleString('zh-CN')} 个字符）。地址栏和“复制链接”“复制嵌入代码”保留其他所有设置，句子换成示例句。`,

@@ -19,7 +19,9 @@ await startPage(async () => {
   const search = new URLSearchParams(location.search);
   const handed = handoffId(search.get(MODEL_PARAM));
   if (handed) search.delete(MODEL_PARAM);
-  const { state, notices } = stateFromURL(`?${search}`, base);
+  const { state, notices, repeated } = stateFromURL(`?${search}`, base);
+  // The first `model` value is the one read (as every key's): a later one is repeated.
+  if (handed && new URLSearchParams(location.search).getAll(MODEL_PARAM).length > 1) repeated.unshift(MODEL_PARAM);
   const engine = await sharedEngine();
   let urlTimer;
   let explorer = null; // onChange runs once inside createExplorer, before it returns
@@ -30,7 +32,11 @@ await startPage(async () => {
 
   // The notice: link values that were ignored, and what a link to this state leaves out.
   function showNotes(s, fit) {
-    const notes = [notices.length ? strings(s.lang).ignoredURL(notices.join(', ')) : null, linkNote(s, fit)];
+    const notes = [
+      notices.length ? strings(s.lang).ignoredURL(notices.join(', ')) : null,
+      repeated.length ? strings(s.lang).repeatedURL(repeated.join(', ')) : null,
+      linkNote(s, fit),
+    ];
     explorer?.showNotice(notes.filter(Boolean).join('\n') || null);
   }
 
@@ -62,9 +68,20 @@ await startPage(async () => {
   if (pageKind.singleFile) document.querySelector('[data-role=copy-embed]').hidden = true;
   showNotes(explorer.store.get(), pageLink(explorer.store.get(), base));
   if (handed) {
-    const entry = await takeModel(handed);
-    if (entry) await explorer.openModel(entry.bytes, entry.name);
-    else explorer.showNotice(strings(explorer.store.get().lang).modelGone);
+    const s = strings(explorer.store.get().lang);
+    try {
+      const entry = await takeModel(handed);
+      if (entry) await explorer.openModel(entry.bytes, entry.name);
+      else explorer.showNotice(s.modelGone);
+    } catch (error) {
+      // A record that is there but no model's (HandoffError), or IndexedDB refusing (private
+      // windows, a full disk): the page stays on random weights and says which.
+      explorer.showNotice(
+        error.code === 'MALFORMED_HANDOFF'
+          ? s.modelDamaged(error.field, error.message)
+          : s.handoffFailed(error.message),
+      );
+    }
   }
   window.attentionExplorer = explorer; // for the console and for tests
 });

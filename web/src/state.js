@@ -137,17 +137,26 @@ function clip(text, max = 60) {
   return `${cut}…`;
 }
 
-/** Reads a state from URL search params: { state, notices: ["d=7"] }. */
+/**
+ * Reads a state from URL search params: { state, notices: ["d=7"], repeated: ["h"] }. A key
+ * given more than once counts once, at its first value (docs/embedding.md); `repeated` names it,
+ * and a later value is still checked, so that the notice names every bad value of a link.
+ */
 export function stateFromURL(search, base) {
   const params = new URLSearchParams(search);
   const state = { ...base };
   const notices = [];
+  const seen = new Set();
+  const repeated = [];
   for (const [key, text] of params) {
+    const first = !seen.has(key);
+    seen.add(key);
+    if (!first && !repeated.includes(clip(key))) repeated.push(clip(key));
     const value = parseField(key, text);
     if (value === undefined) notices.push(clip(`${key}=${text}`));
-    else state[FIELDS.get(key)[0]] = value;
+    else if (first) state[FIELDS.get(key)[0]] = value;
   }
-  return { state: constrain(state), notices };
+  return { state: constrain(state), notices, repeated };
 }
 
 /** Only the fields that differ from the defaults, so links stay short. */

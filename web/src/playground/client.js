@@ -3,6 +3,9 @@
 // and routes its messages by type. The main thread only draws.
 export const WORKER_FILE = 'playground-worker.js';
 
+/** An error event's message without the stringified error's prefix ("Uncaught Error: …"). */
+const messageOf = (event, fallback) => event.message?.replace(/^Uncaught (?:\w*Error: )?/, '') || fallback;
+
 /** Resolves with { send(type, payload, transfer), on(type, fn), terminate() } once the engine is up. */
 export async function startTrainingWorker() {
   const response = await fetch(new URL('attention-engine.wasm', location.href));
@@ -14,7 +17,7 @@ export async function startTrainingWorker() {
   await new Promise((resolve, reject) => {
     worker.onerror = (event) => {
       event.preventDefault?.();
-      reject(new Error(event.message || 'the training worker did not start'));
+      reject(new Error(messageOf(event, 'the training worker did not start')));
     };
     worker.onmessage = ({ data }) => {
       if (data.type === 'ready') return resolve();
@@ -25,7 +28,7 @@ export async function startTrainingWorker() {
   worker.onmessage = ({ data }) => listeners.get(data.type)?.(data);
   worker.onerror = (event) => {
     event.preventDefault?.();
-    listeners.get('error')?.({ error: { message: event.message || 'the training worker failed' } });
+    listeners.get('error')?.({ request: 'worker', error: { message: messageOf(event, 'the training worker failed') } });
   };
   return {
     on,

@@ -1,19 +1,54 @@
 // Every layer's and head's attention weights of one sequence, as a grid of small heatmaps: one
-// <canvas> per head (T × T cells; canvas, not SVG, because they redraw ten times a second
-// while training), rows = layers. Each canvas carries an aria-label with the head's strongest
-// link per query; hovering a cell shows its weight in `title`.
-//   drawHeatmaps(container, snapshot, label)   snapshot: { tokens, layers, heads, length: T,
-//                                                          weights: Float32Array [L × H × T × T] }
+// <canvas> per head (T × T cells, one pixel each, scaled up by CSS; canvas, not SVG, because
+// they redraw ten times a second while training). Each canvas carries an aria-label with the
+// head's strongest link per query; hovering a cell shows its weight in `title`.
+//
+// A model of the engine's limits has 6 × 64 heads of 256 × 256 cells: drawn at once, that froze
+// the page for most of a minute. The grid shows one page of at most MAX_MAPS heatmaps
+// (heatmapPages: whole layers while a layer's heads fit a page, else part of one layer), and
+// paints them a few per frame: a call stops at its deadline and says whether it is done.
+//   drawHeatmaps(container, snapshot, label, page, deadline) → done
+//     snapshot: { tokens, layers, heads, length: T, weights: Float32Array [L × H × T × T] }
+import { rgb } from 'd3';
 import { weightScale } from '../scales.js';
 
+export const MAX_MAPS = 16;
 const CELL_MAX = 18;
 const SIZE = 148;
 const color = weightScale();
-// The colour of each weight in 1/256 steps, computed once: 10 redraws/s of thousands of cells.
-const LUT = Array.from({ length: 257 }, (_, i) => color(i / 256));
+// The colour of each weight in 1/256 steps as an RGBA pixel (little-endian: 0xAABBGGRR),
+// computed once: 10 redraws/s of thousands of cells.
+const LUT = Uint32Array.from({ length: 257 }, (_, i) => {
+  const { r, g, b } = rgb(color(i / 256));
+  return ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0;
+});
 
-/** The snapshot each container shows, for its hover texts. */
+/** The newest snapshot each container was given, for its hover texts: { snap, cell, key, cursor }
+ * (cursor: the figure to paint first next time, so that snapshots arriving faster than a page
+ * paints still reach every figure). */
 const shown = new WeakMap();
+/** What each figure shows: { snap, label } (a new language rewrites its texts). */
+const pictured = new WeakMap();
+
+/**
+ * The pages of a layers × heads grid, each at most MAX_MAPS heatmaps: { layers: [first, last],
+ * heads: [first, last] } (0-based, inclusive). A preset's 2 × 4 is one page; 6 × 4 is pages of
+ * 4 layers; 6 × 64 is 4 pages of 16 heads per layer.
+ */
+export function heatmapPages(layers, heads) {
+  const pages = [];
+  if (heads <= MAX_MAPS) {
+    const span = Math.floor(MAX_MAPS / heads);
+    for (let l = 0; l < layers; l += span)
+      pages.push({ layers: [l, Math.min(layers, l + span) - 1], heads: [0, heads - 1] });
+  } else {
+    for (let l = 0; l < layers; l++) {
+      for (let h = 0; h < heads; h += MAX_MAPS)
+        pages.push({ layers: [l, l], heads: [h, Math.min(heads, h + MAX_MAPS) - 1] });
+    }
+  }
+  return pages;
+}
 
 /** Per query: the key of its largest weight (for text alternatives and tests). */
 export function strongestKeys(weights, offset, T) {
@@ -24,65 +59,96 @@ export function strongestKeys(weights, offset, T) {
   });
 }
 
-export function drawHeatmaps(container, snap, label) {
-  const { layers, heads, length: T, weights, tokens } = snap;
-  const key = `${layers}x${heads}x${T}`;
+function makeFigure(container, l, h) {
+  const figure = document.createElement('figure');
+  const canvas = document.createElement('canvas');
+  canvas.setAttribute('role', 'img');
+  canvas.dataset.layer = l;
+  canvas.dataset.head = h;
+  // Hovering a cell names its query, key and weight (read from the newest snapshot drawn).
+  canvas.addEventListener('mousemove', (event) => {
+    const { snap: current, cell: size } = shown.get(container);
+    const T2 = current.length;
+    const k = Math.floor(event.offsetX / size);
+    const q = Math.floor(event.offsetY / size);
+    if (q < 0 || k < 0 || q >= T2 || k >= T2) return;
+    const w = current.weights[((l * current.heads + h) * T2 + q) * T2 + k];
+    canvas.title = `${current.tokens[q]} → ${current.tokens[k]}: ${w.toFixed(3)}`;
+  });
+  figure.append(canvas, document.createElement('figcaption'));
+  return figure;
+}
+
+/** Draws head (l, h) of `snap` into `canvas`: one pixel per cell. */
+function paint(canvas, snap, offset) {
+  const { length: T, weights } = snap;
+  if (canvas.width !== T) {
+    canvas.width = T;
+    canvas.height = T;
+  }
+  const image = new ImageData(T, T);
+  const pixels = new Uint32Array(image.data.buffer);
+  for (let i = 0; i < T * T; i++) {
+    const v = (weights[offset + i] * 256 + 0.5) | 0; // rounded; NaN → 0
+    pixels[i] = LUT[v < 0 ? 0 : v > 256 ? 256 : v];
+  }
+  canvas.getContext('2d').putImageData(image, 0, 0);
+}
+
+/**
+ * Draws `page` of `snap` into `container`, figures first, then their pictures in order until
+ * `deadline` (a performance.now() time; at least one per call); true once all are painted.
+ */
+export function drawHeatmaps(
+  container,
+  snap,
+  label,
+  page = heatmapPages(snap.layers, snap.heads)[0],
+  deadline = Infinity,
+) {
+  const { heads, length: T, weights, tokens } = snap;
+  const [l0, l1] = page.layers;
+  const [h0, h1] = page.heads;
+  const key = `${snap.layers}x${heads}x${T}:${l0}-${l1}:${h0}-${h1}`;
   if (container.dataset.shape !== key) {
     container.dataset.shape = key;
     container.replaceChildren();
-    container.style.setProperty('--heads', heads);
-    for (let l = 0; l < layers; l++) {
-      for (let h = 0; h < heads; h++) {
-        const figure = document.createElement('figure');
-        const canvas = document.createElement('canvas');
-        canvas.setAttribute('role', 'img');
-        canvas.dataset.layer = l;
-        canvas.dataset.head = h;
-        // Hovering a cell names its query, key and weight (read from the newest snapshot drawn).
-        canvas.addEventListener('mousemove', (event) => {
-          const { snap: current, cell: size } = shown.get(container);
-          const T2 = current.length;
-          const k = Math.floor(event.offsetX / size);
-          const q = Math.floor(event.offsetY / size);
-          if (q < 0 || k < 0 || q >= T2 || k >= T2) return;
-          const w = current.weights[((l * current.heads + h) * T2 + q) * T2 + k];
-          canvas.title = `${current.tokens[q]} → ${current.tokens[k]}: ${w.toFixed(3)}`;
-        });
-        const caption = document.createElement('figcaption');
-        figure.append(canvas, caption);
-        container.append(figure);
-      }
-    }
+    // Rows are layers while whole layers fit a page; part of one layer wraps, four to a row.
+    container.style.setProperty('--heads', h1 - h0 + 1 === heads ? heads : 4);
+    for (let l = l0; l <= l1; l++) for (let h = h0; h <= h1; h++) container.append(makeFigure(container, l, h));
   }
-  const cell = Math.max(2, Math.min(CELL_MAX, Math.floor(SIZE / T)));
-  shown.set(container, { snap, cell });
-  const ratio = globalThis.devicePixelRatio || 1;
-  container.querySelectorAll('figure').forEach((figure) => {
+  const cell = Math.max(1, Math.min(CELL_MAX, Math.floor(SIZE / T)));
+  const px = `${cell * T}px`;
+  const figures = container.querySelectorAll('figure');
+  const last = shown.get(container);
+  const cursor = last?.key === key ? last.cursor : 0;
+  shown.set(container, { snap, cell, key, cursor });
+  let painted = 0;
+  for (let n = 0; n < figures.length; n++) {
+    const figure = figures[(cursor + n) % figures.length];
+    const was = pictured.get(figure);
+    if (was?.snap === snap && was.label === label) continue;
+    if (painted > 0 && performance.now() > deadline) {
+      shown.set(container, { snap, cell, key, cursor: (cursor + n) % figures.length });
+      return false;
+    }
+    painted++;
+    pictured.set(figure, { snap, label });
     const canvas = figure.firstChild;
     const l = Number(canvas.dataset.layer);
     const h = Number(canvas.dataset.head);
     const offset = (l * heads + h) * T * T;
-    const px = cell * T;
-    if (canvas.width !== Math.round(px * ratio)) {
-      canvas.width = Math.round(px * ratio);
-      canvas.height = Math.round(px * ratio);
-      canvas.style.width = `${px}px`;
-      canvas.style.height = `${px}px`;
+    if (canvas.style.width !== px) {
+      canvas.style.width = px;
+      canvas.style.height = px;
     }
-    const ctx = canvas.getContext('2d');
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    for (let q = 0; q < T; q++) {
-      for (let k = 0; k < T; k++) {
-        const w = weights[offset + q * T + k];
-        ctx.fillStyle = LUT[Math.max(0, Math.min(256, Math.round(w * 256)))];
-        ctx.fillRect(k * cell, q * cell, cell, cell);
-      }
-    }
+    paint(canvas, snap, offset);
     const strongest = strongestKeys(weights, offset, T);
     const title = label(l, h);
     if (figure.lastChild.textContent !== title) figure.lastChild.textContent = title;
     canvas.dataset.strongest = strongest.join(' ');
     const text = `${title}: ${tokens.map((t, q) => `${t}→${tokens[strongest[q]]}`).join(', ')}`;
     if (canvas.getAttribute('aria-label') !== text) canvas.setAttribute('aria-label', text);
-  });
+  }
+  return true;
 }

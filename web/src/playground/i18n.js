@@ -47,6 +47,16 @@ const STRINGS = {
     heatmaps: 'Attention of every layer and head',
     heatmapsHelp: 'Rows: the token that asks (query); columns: the tokens it reads (keys). Dark = high weight.',
     layerHead: (l, h) => `layer ${l + 1}, head ${h + 1}`,
+    heatmapsPaged: (count, max) => `This model has ${count} heads: ${max} are drawn at a time.`,
+    pagerLayer: 'layer',
+    previousMaps: 'Previous',
+    nextMaps: 'Next',
+    heatmapPage: ({ layers: [l0, l1], heads: [h0, h1] }, L, H) =>
+      h1 - h0 + 1 < H
+        ? `layer ${l0 + 1} of ${L}, heads ${h0 + 1}–${h1 + 1} of ${H}`
+        : l0 === l1
+          ? `layer ${l0 + 1} of ${L}`
+          : `layers ${l0 + 1}–${l1 + 1} of ${L}`,
     snapshot: 'snapshot',
     snapshotAt: (step) => `at step ${step}`,
     live: 'live',
@@ -84,8 +94,22 @@ const STRINGS = {
     openExplorer: 'Open in the explorer',
     loaded: (name) => `Loaded ${name}: a trained model (it cannot train further here).`,
     ignoredURL: (keys) => `Ignored link values: ${keys}.`,
-    error: (message) => `Error: ${message}`,
-    workerFailed: (message) => `The training worker stopped: ${message}`,
+    repeatedURL: (keys) => `Keys given more than once in the link (the first value of each is used): ${keys}.`,
+    // What failed, by the worker's request; the message is the engine's (no "Error: " of its own).
+    failed: {
+      configure: (message) => `This model could not be set up: ${message}`,
+      load: (message) => `This model file could not be opened: ${message}`,
+      play: (message) => `Training stopped: ${message}`,
+      step: (message) => `Training stopped: ${message}`,
+      example: (message) => `The example could not be answered: ${message}`,
+      save: (message) => `The model could not be saved: ${message}`,
+      experiment: (message) => `The experiment stopped: ${message}`,
+      worker: (message) => `The training worker stopped: ${message}`,
+      other: (message) => `Something went wrong: ${message}`,
+    },
+    handoffFailed: (message) => `The model could not be handed to the explorer: ${message}`,
+    popupBlocked:
+      'The browser did not open the explorer’s tab (pop-ups blocked?): allow pop-ups for this page, or download the model and open it in the explorer.',
   },
   zh: {
     title: '注意力训练场',
@@ -132,6 +156,16 @@ const STRINGS = {
     heatmaps: '每一层、每个头的注意力',
     heatmapsHelp: '行：提问的词元（查询）；列：它读取的词元（键）。颜色越深，权重越大。',
     layerHead: (l, h) => `第 ${l + 1} 层，第 ${h + 1} 个头`,
+    heatmapsPaged: (count, max) => `这个模型有 ${count} 个头：每次画 ${max} 个。`,
+    pagerLayer: '层',
+    previousMaps: '上一页',
+    nextMaps: '下一页',
+    heatmapPage: ({ layers: [l0, l1], heads: [h0, h1] }, L, H) =>
+      h1 - h0 + 1 < H
+        ? `第 ${l0 + 1} 层（共 ${L} 层），第 ${h0 + 1}–${h1 + 1} 个头（共 ${H} 个）`
+        : l0 === l1
+          ? `第 ${l0 + 1} 层（共 ${L} 层）`
+          : `第 ${l0 + 1}–${l1 + 1} 层（共 ${L} 层）`,
     snapshot: '快照',
     snapshotAt: (step) => `第 ${step} 步时`,
     live: '实时',
@@ -169,8 +203,21 @@ const STRINGS = {
     openExplorer: '在探索器中打开',
     loaded: (name) => `已载入 ${name}：一个训练好的模型（这里不能继续训练）。`,
     ignoredURL: (keys) => `忽略了链接中的这些值：${keys}。`,
-    error: (message) => `出错：${message}`,
-    workerFailed: (message) => `训练线程停止了：${message}`,
+    repeatedURL: (keys) => `链接中这些键出现了不止一次（每个键只用第一个值）：${keys}。`,
+    failed: {
+      configure: (message) => `无法建立这个模型：${message}`,
+      load: (message) => `无法打开这个模型文件：${message}`,
+      play: (message) => `训练停止了：${message}`,
+      step: (message) => `训练停止了：${message}`,
+      example: (message) => `无法回答这个例子：${message}`,
+      save: (message) => `无法保存模型：${message}`,
+      experiment: (message) => `实验停止了：${message}`,
+      worker: (message) => `训练线程停止了：${message}`,
+      other: (message) => `出了问题：${message}`,
+    },
+    handoffFailed: (message) => `无法把模型交给探索器：${message}`,
+    popupBlocked:
+      '浏览器没有打开探索器的标签页（拦截了弹出窗口？）：请允许此页面弹出窗口，或下载模型后在探索器中打开。',
   },
 };
 

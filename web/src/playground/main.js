@@ -12,11 +12,15 @@ import { taskOf } from './session.js';
 import { emptyHistory, record } from './history.js';
 import { strings } from './i18n.js';
 import { EXPERIMENT, parseExample, PRESETS, TASK_NAMES, trainerConfig } from './presets.js';
+import { wirePager } from './pager.js';
 import { drawAnswer, drawCurves, drawExperiment, drawHeadScores, drawSnapshot, setText } from './render.js';
 import { BATCHES, D_MODELS, defaultState, queryOf, stateFromURL, taskDefaults } from './state.js';
 import { MARKUP } from './template.js';
+import { messageLines } from './messages.js';
 
 const RATES = [0.0003, 0.001, 0.003, 0.01, 0.02, 0.03];
+const LAYERS = [1, 2, 3, 4];
+const HEADS = [1, 2, 3, 4];
 /** While training, the typed example is answered again at most this often. */
 const ANSWER_MS = 1000;
 const CURVES_MS = 250;
@@ -38,6 +42,10 @@ await startPage(async () => {
   let info = null;
   let history = emptyHistory();
   let scrubIndex = null; // null: follow the newest snapshot
+  let heatmapPage = 0; // the page of heatmaps shown (render.js heatmapPage), both grids
+  // A loaded model file's knobs (layers, heads, …), shown in the controls while it is the model;
+  // the state (and the link) keeps the page's own, which a changed control trains from.
+  let loadedKnobs = null;
   let playing = false;
   let experimentRows = [];
   let lastAnswerAt = 0;
@@ -45,14 +53,18 @@ await startPage(async () => {
   let frame = 0;
   let status = { step: 0, rate: null }; // the last figures shown, redrawn in a new language
   let lastAnswer = null;
+  const lines = messageLines(root, t);
+  const showError = lines.fail;
+  const showNotice = lines.notice;
 
   // ---- drawing, at most once per frame ----
   // The parts in the order they are drawn: the live heatmaps first. Once a frame's drawing has
   // taken FRAME_BUDGET_MS, the parts still dirty wait for the next frame, so that one frame
   // never pays for heatmaps and curves together (with the layout and paint each one brings).
   const PARTS = [
-    ['snapshot', () => true, () => drawSnapshot(root, history, scrubIndex, t())],
-    ['answer', () => lastAnswer, () => drawAnswer(root, lastAnswer, t())],
+    // The heatmaps paint until the frame's budget is spent and say whether they are done.
+    ['snapshot', () => true, (deadline) => drawSnapshot(root, history, scrubIndex, t(), heatmapPage, deadline)],
+    ['answer', () => lastAnswer, (deadline) => drawAnswer(root, lastAnswer, t(), heatmapPage, deadline)],
     ['heads', () => state.task === 'induction', () => drawHeadScores(root, history, t())],
     ['curves', () => true, () => drawCurves(root, history, t())],
     ['experiment', () => experimentRows.length, () => drawExperiment(root, experimentRows, t())],
@@ -75,7 +87,7 @@ await startPage(async () => {
       // Each part timed (performance.measure 'playground:draw:<part>', read by
       // bench/playground-responsiveness.mjs): what one redraw costs the main thread.
       const start = performance.now();
-      draw();
+      if (draw(begin + FRAME_BUDGET_MS) === false) dirty.add(name); // the rest next frame
       performance.measure(`playground:draw:${name}`, { start });
     }
     carried = new Set(dirty);
@@ -103,6 +115,12 @@ await startPage(async () => {
     const select = $(role);
     select.replaceChildren(...values.map((v) => new Option(label(v), String(v))));
   }
+  /** Shows `value` in a select of `values`, adding it as an option where it is not one. */
+  function showValue(role, values, value) {
+    const all = values.includes(value) ? values : [...values, value].sort((a, b) => a - b);
+    if ($(role).options.length !== all.length) fillSelect(role, all);
+    $(role).value = String(value);
+  }
 
   function applyTexts() {
     const s = t();
@@ -122,21 +140,23 @@ await startPage(async () => {
     showPlaying();
     showControls();
     showStatus();
+    lines.redraw();
     redraw('curves', 'snapshot', 'heads', 'experiment', 'answer');
   }
 
   function showControls() {
-    $('task').value = state.task;
-    $('layers').value = String(state.layers);
-    $('heads').value = String(state.heads);
-    $('dModel').value = String(state.dModel);
-    const rates = RATES.includes(state.learningRate) ? RATES : [...RATES, state.learningRate].sort((a, b) => a - b);
+    const shown = { ...state, ...loadedKnobs };
+    $('task').value = shown.task;
+    showValue('layers', LAYERS, shown.layers);
+    showValue('heads', HEADS, shown.heads);
+    showValue('dModel', D_MODELS, shown.dModel);
+    const rates = RATES.includes(shown.learningRate) ? RATES : [...RATES, shown.learningRate].sort((a, b) => a - b);
     fillSelect('learningRate', rates);
-    $('learningRate').value = String(state.learningRate);
-    $('batchSize').value = String(state.batchSize);
-    $('seed').value = String(state.seed);
-    $('scale').checked = state.scale;
-    $('attentionOnly').checked = state.attentionOnly;
+    $('learningRate').value = String(shown.learningRate);
+    $('batchSize').value = String(shown.batchSize);
+    $('seed').value = String(shown.seed);
+    $('scale').checked = shown.scale;
+    $('attentionOnly').checked = shown.attentionOnly;
     $('example').value = state.example;
     $('heads-panel').hidden = state.task !== 'induction';
   }
@@ -176,12 +196,6 @@ await startPage(async () => {
     );
   }
 
-  function showError(message) {
-    const node = $('error');
-    node.hidden = !message;
-    node.textContent = message ? t().error(message) : '';
-  }
-
   let urlTimer;
   function writeURL() {
     clearTimeout(urlTimer);
@@ -200,6 +214,8 @@ await startPage(async () => {
     playing = false;
     history = emptyHistory();
     scrubIndex = null;
+    heatmapPage = 0;
+    loadedKnobs = null;
     showPlaying();
     showError(null);
     $('answer').hidden = true;
@@ -233,10 +249,13 @@ await startPage(async () => {
 
   worker.on('configured', (message) => {
     info = message.info;
+    heatmapPage = 0;
     if (!info.trainable) {
-      // A loaded model file: its task decides the page's task.
+      // A loaded model file: its task decides the page's task; the controls show its shape.
       state = { ...state, task: info.config.task };
-      showNotice(t().loaded(info.name));
+      const { layers, heads, dModel, scale, attentionOnly } = info.config;
+      loadedKnobs = { layers, heads, dModel, scale, attentionOnly };
+      showNotice((s) => s.loaded(info.name));
     }
     record(history, { rows: [], snapshot: message.snapshot, step: info.steps });
     status = { step: info.steps, rate: null };
@@ -261,16 +280,22 @@ await startPage(async () => {
     lastAnswer = message;
     redraw('answer');
   });
-  worker.on('saved', async (message) => {
-    const name = `${state.task}.model`;
-    if (message.purpose === 'explorer') {
-      const id = await handOverModel(message.bytes, { name });
-      // The explorer opens on the task's fixed example, the sequence the heatmaps here follow.
-      const example = history.snapshots.at(-1)?.snapshot.tokens;
-      const params = example ? { lang: state.lang, s: example.join(' ') } : { lang: state.lang };
-      window.open(modelLink('index.html', id, params), '_blank');
-      return;
+  /** Hands the model to the explorer in a new tab; a failure is said on the page. */
+  async function openInExplorer(bytes, name) {
+    // The explorer opens on the task's fixed example, the sequence the heatmaps here follow.
+    const example = history.snapshots.at(-1)?.snapshot.tokens;
+    const params = example ? { lang: state.lang, s: example.join(' ') } : { lang: state.lang };
+    try {
+      const id = await handOverModel(bytes, { name });
+      if (!window.open(modelLink('index.html', id, params), '_blank')) showError({ kind: 'popupBlocked' });
+      else if (['handoffFailed', 'popupBlocked'].includes(lines.failure?.kind)) showError(null);
+    } catch (error) {
+      showError({ kind: 'handoffFailed', message: error.message });
     }
+  }
+  worker.on('saved', (message) => {
+    const name = `${state.task}.model`;
+    if (message.purpose === 'explorer') return openInExplorer(message.bytes, name);
     const url = URL.createObjectURL(new Blob([message.bytes], { type: 'application/octet-stream' }));
     const a = Object.assign(document.createElement('a'), { href: url, download: name });
     a.click();
@@ -279,7 +304,7 @@ await startPage(async () => {
   worker.on('error', (message) => {
     playing = false;
     showPlaying();
-    showError(message.error.message);
+    showError({ kind: message.request ?? 'other', message: message.error.message });
   });
 
   // ---- the √d_k experiment, in a worker of its own (the training above keeps its state) ----
@@ -297,20 +322,16 @@ await startPage(async () => {
       experimentRows.push(...message.rows);
       redraw('experiment');
     });
-    experimentWorker.on('error', (message) => showError(message.error.message));
+    experimentWorker.on('error', (message) =>
+      showError({ kind: message.request ?? 'experiment', message: message.error.message }),
+    );
     experimentWorker.send('experiment', { config: EXPERIMENT });
     setState({ experiment: true });
   }
 
-  function showNotice(text) {
-    const notice = $('notice');
-    notice.hidden = !text;
-    notice.textContent = text ?? '';
-  }
-
   // ---- events ----
-  fillSelect('layers', [1, 2, 3, 4]);
-  fillSelect('heads', [1, 2, 3, 4]);
+  fillSelect('layers', LAYERS);
+  fillSelect('heads', HEADS);
   fillSelect('dModel', D_MODELS);
   fillSelect('batchSize', BATCHES);
   $('task').addEventListener('change', (e) => setState(taskDefaults(e.target.value, state), { reconfigure: true }));
@@ -333,6 +354,15 @@ await startPage(async () => {
   $('play').addEventListener('click', togglePlay);
   $('step').addEventListener('click', () => worker.send('step', { count: 1 }));
   $('reset').addEventListener('click', () => configure());
+  // The heatmaps' pager (shown when a model has more heads than one page holds).
+  wirePager(root, {
+    snapshot: () => history.snapshots.at(-1)?.snapshot,
+    page: () => heatmapPage,
+    show: (i) => {
+      heatmapPage = i;
+      redraw('snapshot', 'answer');
+    },
+  });
   $('scrub').addEventListener('input', (e) => {
     const i = Number(e.target.value);
     scrubIndex = i >= history.snapshots.length - 1 ? null : i;
@@ -349,9 +379,14 @@ await startPage(async () => {
   $('load').addEventListener('change', async (e) => {
     const file = e.target.files[0];
     if (!file) return;
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    worker.send('load', { bytes, name: file.name }, [bytes.buffer]);
     e.target.value = '';
+    try {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      worker.send('load', { bytes, name: file.name }, [bytes.buffer]);
+    } catch (error) {
+      // The file went away or cannot be read (moved, permissions) after it was picked.
+      showError({ kind: 'load', message: error.message });
+    }
   });
   root
     .querySelectorAll('[data-lang]')
@@ -359,7 +394,7 @@ await startPage(async () => {
   $('copy-link').addEventListener('click', async () => {
     history_replace();
     await navigator.clipboard?.writeText(location.href).catch(() => {});
-    showNotice(t().linkCopied);
+    showNotice((s) => s.linkCopied);
   });
   // Space plays or pauses, "s" takes one step, wherever focus is not in a control of its own.
   document.addEventListener('keydown', (e) => {
@@ -387,7 +422,16 @@ await startPage(async () => {
     }).observe(document.body);
   }
 
-  if (parsed.notices.length) showNotice(strings(state.lang).ignoredURL(parsed.notices.join(', ')));
+  if (parsed.notices.length || parsed.repeated.length) {
+    showNotice((s) =>
+      [
+        parsed.notices.length && s.ignoredURL(parsed.notices.join(', ')),
+        parsed.repeated.length && s.repeatedURL(parsed.repeated.join(', ')),
+      ]
+        .filter(Boolean)
+        .join(' '),
+    );
+  }
   applyTexts();
   writeURL(); // the link as this page writes it: preset values left out, bad ones dropped
   configure();

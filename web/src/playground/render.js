@@ -3,16 +3,16 @@
 import { headColor } from '../scales.js';
 import { drawLines } from './curves.js';
 import { drawHeatmaps } from './heatmaps.js';
+import { drawPager, heatmapPage } from './pager.js';
+import { setText } from './text.js';
+
+export { setText };
 
 const SCALED = '#0072B2';
 const UNSCALED = '#D55E00';
 const HELD_OUT = '#009E73';
 
 const $ = (root, role) => root.querySelector(`[data-role="${role}"]`);
-/** Sets a text only when it changes: ten redraws a second must not re-lay out the same words. */
-export function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
-}
 const percent = (v) => `${(v * 100).toFixed(1)}%`;
 
 export function drawCurves(root, history, t) {
@@ -33,10 +33,13 @@ export function drawCurves(root, history, t) {
   setText($(root, 'held-out'), e ? `${t.heldOut}: ${percent(e.exactMatch)} (${t.stepCount(e.step)})` : '');
 }
 
-/** The snapshot at slider position `index` (the newest when null), with its label. */
-export function drawSnapshot(root, history, index, t) {
+/**
+ * The snapshot at slider position `index` (the newest when null), with its label; its heatmaps'
+ * page `pageIndex` (heatmapPages), painted until `deadline`: true once done.
+ */
+export function drawSnapshot(root, history, index, t, pageIndex = 0, deadline = Infinity) {
   const all = history.snapshots;
-  if (!all.length) return;
+  if (!all.length) return true;
   const i = index === null ? all.length - 1 : Math.min(index, all.length - 1);
   const scrub = $(root, 'scrub');
   scrub.max = String(all.length - 1);
@@ -45,8 +48,10 @@ export function drawSnapshot(root, history, index, t) {
   const text = `${t.snapshotAt(step)}${index === null ? ` (${t.live})` : ''}`;
   setText($(root, 'scrub-label'), text);
   scrub.setAttribute('aria-valuetext', text);
-  drawHeatmaps($(root, 'heatmap-grid'), snapshot, t.layerHead);
+  const paged = heatmapPage(snapshot, pageIndex);
+  drawPager(root, snapshot, paged, t);
   setText($(root, 'sequence'), snapshot.tokens.join(' '));
+  return drawHeatmaps($(root, 'heatmap-grid'), snapshot, t.layerHead, paged.page, deadline);
 }
 
 export function drawHeadScores(root, history, t) {
@@ -65,7 +70,8 @@ export function drawHeadScores(root, history, t) {
   });
 }
 
-export function drawAnswer(root, message, t) {
+/** The model's answer and its attention: the heatmaps' page `pageIndex`, as the grid above. */
+export function drawAnswer(root, message, t, pageIndex = 0, deadline = Infinity) {
   $(root, 'answer').hidden = false;
   const right =
     message.expected &&
@@ -75,7 +81,8 @@ export function drawAnswer(root, message, t) {
   answerText.textContent = `${message.answer.join(' ')}${message.expected ? ` — ${right ? t.correct : t.wrong}` : ''}`;
   answerText.dataset.correct = message.expected ? String(right) : '';
   $(root, 'expected-text').textContent = message.expected ? message.expected.join(' ') : '–';
-  drawHeatmaps($(root, 'answer-grid'), message.snapshot, t.layerHead);
+  const { page } = heatmapPage(message.snapshot, pageIndex);
+  return drawHeatmaps($(root, 'answer-grid'), message.snapshot, t.layerHead, page, deadline);
 }
 
 /** The experiment's rows: [{ step, scaled: { loss, entropy, gradient }, unscaled: { … } }]. */

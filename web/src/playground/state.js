@@ -56,31 +56,47 @@ export function defaultState(lang = 'en') {
   return taskDefaults('sort', { lang, experiment: false });
 }
 
+// A link's key can be kilobytes long: a notice names it in a few words.
+function clip(text, max = 40) {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, '')}…`; // never half a surrogate pair
+}
+
 /**
- * { state, chrome, notices } from a query string. The task is read first: the knobs' defaults
- * are its preset's.
+ * { state, chrome, notices, repeated } from a query string. The task is read first: the knobs'
+ * defaults are its preset's. A key given more than once counts once, at its first value (as the
+ * explorer's links: docs/embedding.md); `repeated` names such keys, `notices` every key with a
+ * bad value (a later value of a repeated key is checked too).
  */
 export function stateFromURL(search, base) {
-  const params = new URLSearchParams(search);
+  const seen = new Set();
+  const entries = [...new URLSearchParams(search)].map(([key, text]) => {
+    const first = !seen.has(key);
+    seen.add(key);
+    return { key, text, first };
+  });
   const notices = [];
-  const chrome = {};
-  for (const name of CHROME_FLAGS) {
-    if (!params.has(name)) continue;
-    const v = flag(params.get(name));
-    if (v === undefined) notices.push(name);
-    else chrome[name] = v;
-  }
-  const task = params.has('task') ? oneOf(TASK_NAMES)(params.get('task')) : base.task;
-  if (task === undefined) notices.push('task');
+  const repeated = [];
+  const note = (list, key) => list.includes(clip(key)) || list.push(clip(key));
+  const taskText = entries.find((e) => e.key === 'task')?.text;
+  const task = taskText === undefined ? base.task : oneOf(TASK_NAMES)(taskText);
   const state = taskDefaults(task ?? base.task, base);
-  for (const [key, text] of params) {
-    if (key === 'task' || CHROME_FLAGS.includes(key)) continue;
-    const row = FIELDS.get(key);
-    const value = row ? row[1](text) : undefined;
-    if (value === undefined) notices.push(key);
-    else state[row[0]] = value;
+  const chrome = {};
+  for (const { key, text, first } of entries) {
+    if (!first) note(repeated, key);
+    let value;
+    if (key === 'task') value = oneOf(TASK_NAMES)(text);
+    else if (CHROME_FLAGS.includes(key)) {
+      value = flag(text);
+      if (value !== undefined && first) chrome[key] = value;
+    } else {
+      const row = FIELDS.get(key);
+      value = row ? row[1](text) : undefined;
+      if (value !== undefined && first) state[row[0]] = value;
+    }
+    if (value === undefined) note(notices, key);
   }
-  return { state, chrome, notices };
+  return { state, chrome, notices, repeated };
 }
 
 /** The query string of a state: the task, then every field that differs from its preset. */

@@ -65,6 +65,13 @@ export const MARKUP = `
       <input type="range" data-role="scrub" min="0" max="0" value="0" step="1" />
       <output data-role="scrub-label"></output>
     </label>
+    <div class="pg-pager" data-role="heatmap-pager" hidden>
+      <p class="hint" data-role="heatmap-paged"></p>
+      <label><span data-i18n="pagerLayer"></span> <select data-role="heatmap-layer"></select></label>
+      <button type="button" data-role="heatmap-prev" data-i18n="previousMaps"></button>
+      <output data-role="heatmap-page" aria-live="polite"></output>
+      <button type="button" data-role="heatmap-next" data-i18n="nextMaps"></button>
+    </div>
     <p class="pg-sequence" data-role="sequence"></p>
     <div data-role="heatmap-grid" class="pg-heatmap-grid"></div>
   </section>

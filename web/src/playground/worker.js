@@ -158,7 +158,7 @@ function tick() {
     flush();
   } catch (error) {
     setPlaying(false);
-    post({ type: 'error', error: errorData(error) });
+    post({ type: 'error', request: pair ? 'experiment' : 'play', error: errorData(error) });
     return;
   }
   if (playing) schedule();
