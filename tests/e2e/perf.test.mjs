@@ -322,7 +322,7 @@ async function screenCells(pngPixels, [png, pitch, rows, cols]) {
 
 test('a keystroke in the matrices view at 8 tokens rewrites no cell or number that kept its value, and leaves the svg its size', async () => {
   // Issue 11 §6. Chromium lays out every SVG text again when its svg changes size (views/fit.js),
-  // and a rewrite of what is there already costs style work (views/dom.js).
+  // and a rewrite of what is there already costs style work (dom.js).
   const { context, page } = await matricesOf(8);
   await page.focus('[data-role=sentence]');
   await page.keyboard.press('End');

@@ -52,3 +52,17 @@ export function relativeError(step, reference, floor = 0) {
 }
 
 export const TOLERANCE = 1e-5;
+
+/**
+ * Seeded uniform values in [−scale, scale): the tests' and the benchmarks' inputs (bench/run.mjs
+ * reads them from here: benchmarks may use the tests' support, tests never import benchmarks).
+ */
+export function seededValues(count, seed, scale) {
+  const out = new Float32Array(count);
+  let state = seed >>> 0;
+  for (let i = 0; i < count; i++) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    out[i] = (state / 2 ** 32 - 0.5) * 2 * scale;
+  }
+  return out;
+}
