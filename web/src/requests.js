@@ -1,5 +1,5 @@
-// What the page can ask the engine's worker for (lazy-trace.js sends them, reduce.js answers):
-// a step as a grid of at most maxSide cells a side, one row, the spread of some steps'
+// What the page can ask the engine's worker for (explorer/lazy-trace.js sends them, explorer/reduce.js
+// answers): a step as a grid of at most maxSide cells a side, one row, the spread of some steps'
 // values, or the links view's strongest weights. Plain data, so views can say what they need;
 // it sits below the views and the explorer, which both read it.
 
