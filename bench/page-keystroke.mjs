@@ -15,17 +15,14 @@
 // --height: the window's height in CSS px (width 1280). At 900 (a laptop) the views lie below the
 // stage, off screen: the frame lays them out but paints only what is on screen. At 3000 the
 // whole page but the matrices view's lower half is on screen and painted.
-// --model: a trained model (web/src/models/catalog.js) instead of random weights: the word-level
+// --model: a trained model (web/src/model-catalog.js) instead of random weights: the word-level
 // English prose model reads the same sentences (lower-cased, "z" an unknown word), one token a word.
 // The trace of the model's layer 1 is computed on the page's thread (explorer/lazy-trace.js), the
 // model panel's view in the engine's worker.
 // --views and --sizes measure a part of the table while profiling (--write needs all of it).
 // --write puts the table into docs/benchmarks.md between the page-keystroke markers.
-// state.js first, as the page loads it: the registry and state.js import each other, and state.js
-// reads the registry's VIEW_KEYS as it loads (imported the other way round, it is not yet defined).
-import '../web/src/state.js';
 import { VIEWS } from '../web/src/views/registry.js';
-import { LINKABLE_MODELS } from '../web/src/models/catalog.js';
+import { LINKABLE_MODELS } from '../web/src/model-catalog.js';
 import { median, startSite, writeSection } from './page-site.mjs';
 
 const arg = (name, fallback) => {

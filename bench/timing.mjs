@@ -62,14 +62,3 @@ export function relativeError(actual, expected) {
   }
   return worst / largest;
 }
-
-/** Seeded uniform values in [−scale, scale). */
-export function seededValues(count, seed, scale) {
-  const out = new Float32Array(count);
-  let state = seed >>> 0;
-  for (let i = 0; i < count; i++) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    out[i] = (state / 2 ** 32 - 0.5) * 2 * scale;
-  }
-  return out;
-}

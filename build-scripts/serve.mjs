@@ -4,7 +4,7 @@ import { STATUS_CODES, createServer } from 'node:http';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { MAX_SENTENCE_CHARS } from '../web/src/state.js';
+import { MAX_SENTENCE_CHARS } from '../web/src/limits.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/site');
 const port = Number(process.env.PORT ?? 8080);

@@ -98,6 +98,41 @@ void ReadCase(const json& fixture, Config* config, Input* input) {
   }
 }
 
+train::ModelConfig ReadModelConfig(const json& c) {
+  train::ModelConfig config;
+  config.vocab_size = c.at("vocabSize").get<int>();
+  config.context_length = c.at("contextLength").get<int>();
+  config.d_model = c.at("dModel").get<int>();
+  config.heads = c.at("heads").get<int>();
+  config.d_k = c.at("dK").get<int>();
+  config.layers = c.at("layers").get<int>();
+  config.causal = c.at("causal").get<bool>();
+  config.scale = c.at("scale").get<bool>();
+  config.residual = c.at("residual").get<bool>();
+  config.attention_only = c.at("attentionOnly").get<bool>();
+  config.tied_embeddings = c.at("tiedEmbeddings").get<bool>();
+  config.positional = c.at("positionalEncoding").get<std::string>() == "learned"
+                          ? train::PositionalKind::kLearned
+                          : train::PositionalKind::kSinusoidal;
+  return config;
+}
+
+train::Batch ReadBatch(const json& b) {
+  train::Batch batch;
+  batch.size = b.at("size").get<int>();
+  batch.length = b.at("length").get<int>();
+  batch.tokens = b.at("tokens").get<std::vector<int>>();
+  batch.targets = b.at("targets").get<std::vector<int>>();
+  batch.loss_weights = b.at("lossWeights").get<std::vector<float>>();
+  return batch;
+}
+
+double MaxAbs(const std::vector<double>& values) {
+  double m = 0.0;
+  for (double x : values) m = std::max(m, std::abs(x));
+  return m;
+}
+
 double RelativeError(const Matrix& actual, const Reference& expected, double floor) {
   constexpr double kInf = std::numeric_limits<double>::infinity();
   if (actual.rows() != expected.rows || actual.cols() != expected.cols) return kInf;

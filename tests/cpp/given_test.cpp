@@ -9,9 +9,12 @@
 #include <string>
 
 #include "attention/trace.hpp"
+#include "fixtures.hpp"
 
 namespace attention {
 namespace {
+
+using testing::StepOf;
 
 // Cross-attention with every size distinct: n 3, m 5, dModel 6, P = heads·dK = 2·2 = 4.
 Config SmallConfig() {
@@ -44,13 +47,6 @@ Input CrossInput() {
   input.given.x = Distinct(3, 6, 0.1f);
   input.given.x_kv = Distinct(5, 6, -0.2f);
   return input;
-}
-
-Matrix Step(const Trace& trace, const char* name) {
-  Matrix m;
-  const Status status = trace.Copy(name, 0, &m);
-  EXPECT_TRUE(status.ok()) << status.message();
-  return m;
 }
 
 TEST(GivenSlots, TheTableNamesEveryDocumentedMatrixOnce) {
@@ -102,11 +98,11 @@ TEST(GivenSlots, EverySlotIsUsedAsGivenAndTheOthersStayDrawn) {
     Trace trace;
     const Status status = Trace::Run(config, input, &trace);
     ASSERT_TRUE(status.ok()) << slot.name << ": " << status.message();
-    EXPECT_TRUE(Step(trace, slot.name) == given) << slot.name;
+    EXPECT_TRUE(StepOf(trace, slot.name) == given) << slot.name;
     // Giving one weight never shifts the stream the others are drawn from.
     for (const GivenSlot& other : kGivenSlots) {
       if (&other == &slot || other.weight == nullptr) continue;
-      EXPECT_TRUE(Step(trace, other.name) == Step(drawn, other.name))
+      EXPECT_TRUE(StepOf(trace, other.name) == StepOf(drawn, other.name))
           << "giving " << slot.name << " changed " << other.name;
     }
   }
@@ -134,11 +130,11 @@ TEST(WeightCache, TwoOwnersKeepTheirOwnLayerAndAHitGivesTheSameBits) {
     ASSERT_TRUE(Trace::Run(second, input, &tb, &b).ok());
     for (const GivenSlot& slot : kGivenSlots) {
       if (slot.weight == nullptr) continue;
-      EXPECT_TRUE(Step(ta, slot.name) == Step(fresh_first, slot.name)) << slot.name;
-      EXPECT_TRUE(Step(tb, slot.name) == Step(fresh_second, slot.name)) << slot.name;
+      EXPECT_TRUE(StepOf(ta, slot.name) == StepOf(fresh_first, slot.name)) << slot.name;
+      EXPECT_TRUE(StepOf(tb, slot.name) == StepOf(fresh_second, slot.name)) << slot.name;
     }
-    EXPECT_TRUE(Step(ta, "output") == Step(fresh_first, "output"));
-    EXPECT_TRUE(Step(tb, "output") == Step(fresh_second, "output"));
+    EXPECT_TRUE(StepOf(ta, "output") == StepOf(fresh_first, "output"));
+    EXPECT_TRUE(StepOf(tb, "output") == StepOf(fresh_second, "output"));
     // One cache for both configurations holds one layer: each run evicts the other's.
     ASSERT_TRUE(Trace::Run(first, input, &ta, &shared).ok());
     ASSERT_TRUE(Trace::Run(second, input, &tb, &shared).ok());
@@ -157,10 +153,10 @@ TEST(WeightCache, GivenWeightsNeitherReadNorReplaceTheCachedLayer) {
   Input given = plain;
   given.given.w_v = Matrix::Ones(8, 8);
   ASSERT_TRUE(Trace::Run(config, given, &with_given, &cache).ok());
-  EXPECT_TRUE(Step(with_given, "wV") == Matrix::Ones(8, 8));
+  EXPECT_TRUE(StepOf(with_given, "wV") == Matrix::Ones(8, 8));
   ASSERT_TRUE(Trace::Run(config, plain, &after, &cache).ok());
   EXPECT_EQ(cache.draws(), 1);
-  EXPECT_TRUE(Step(after, "wV") == Step(before, "wV"));
+  EXPECT_TRUE(StepOf(after, "wV") == StepOf(before, "wV"));
 }
 
 }  // namespace

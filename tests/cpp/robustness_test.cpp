@@ -14,9 +14,13 @@
 #include "attention/config.hpp"
 #include "attention/tokenizer.hpp"
 #include "attention/trace.hpp"
+#include "fixtures.hpp"
 
 namespace attention {
 namespace {
+
+using testing::ExpectError;
+using testing::StepOf;
 
 using Tokens = std::vector<std::string>;
 
@@ -84,19 +88,6 @@ Status RunTokens(const Config& config, Tokens tokens, Trace* trace = nullptr) {
   return status;
 }
 
-void ExpectError(const Status& status, ErrorCode code, const std::string& field,
-                 const std::string& message) {
-  EXPECT_EQ(ErrorCodeName(status.code()), std::string(ErrorCodeName(code)));
-  EXPECT_EQ(status.field(), field);
-  EXPECT_EQ(status.message(), message);
-}
-
-Matrix Step(const Trace& trace, const char* name, int head = 0) {
-  Matrix m;
-  EXPECT_TRUE(trace.Copy(name, head, &m).ok()) << name;
-  return m;
-}
-
 TEST(Robustness, EmptyTextAndOnlySpacesGiveNoTokensAndAClearError) {
   for (const std::string_view text : {"", " ", " \t\r\n\v\f", "\u00A0\u2003\u3000\u2028 "}) {
     Status status;
@@ -112,9 +103,9 @@ TEST(Robustness, OneTokenAttendsToItselfWithWeightOne) {
   Trace trace;
   ASSERT_TRUE(RunTokens(Config(), {"hello"}, &trace).ok());
   for (int h = 0; h < 2; ++h) {
-    EXPECT_EQ(Step(trace, "weights", h)(0, 0), 1.0f);
-    EXPECT_EQ(Step(trace, "rowEntropy", h)(0, 0), 0.0f);
-    EXPECT_TRUE(Step(trace, "headOutput", h) == Step(trace, "vHead", h));
+    EXPECT_EQ(StepOf(trace, "weights", h)(0, 0), 1.0f);
+    EXPECT_EQ(StepOf(trace, "rowEntropy", h)(0, 0), 0.0f);
+    EXPECT_TRUE(StepOf(trace, "headOutput", h) == StepOf(trace, "vHead", h));
   }
 }
 
@@ -241,17 +232,17 @@ TEST(Robustness, EveryRowMasked) {
   for (const Config& config : {custom, padding}) {
     Trace trace;
     ASSERT_TRUE(RunTokens(config, tokens, &trace).ok());
-    EXPECT_TRUE(Step(trace, "rowMasked").isOnes());
+    EXPECT_TRUE(StepOf(trace, "rowMasked").isOnes());
     for (int h = 0; h < config.heads; ++h) {
-      EXPECT_TRUE(Step(trace, "weights", h).isZero(0.0f));
-      EXPECT_TRUE(Step(trace, "rowEntropy", h).isZero(0.0f));
-      EXPECT_TRUE(Step(trace, "headOutput", h).isZero(0.0f));
-      EXPECT_TRUE((Step(trace, "masked", h).array() == -kInf).all());
+      EXPECT_TRUE(StepOf(trace, "weights", h).isZero(0.0f));
+      EXPECT_TRUE(StepOf(trace, "rowEntropy", h).isZero(0.0f));
+      EXPECT_TRUE(StepOf(trace, "headOutput", h).isZero(0.0f));
+      EXPECT_TRUE((StepOf(trace, "masked", h).array() == -kInf).all());
     }
     // Nothing attended: the output is the output bias alone.
-    const Matrix expected = config.bias ? Matrix(Step(trace, "bO").replicate(3, 1))
+    const Matrix expected = config.bias ? Matrix(StepOf(trace, "bO").replicate(3, 1))
                                         : Matrix(Matrix::Zero(3, config.d_model));
-    EXPECT_TRUE(Step(trace, "output") == expected);
+    EXPECT_TRUE(StepOf(trace, "output") == expected);
   }
   // One row masked among visible ones, in cross-attention.
   Input cross;
@@ -263,7 +254,7 @@ TEST(Robustness, EveryRowMasked) {
   Trace trace;
   ASSERT_TRUE(Trace::Run(custom, cross, &trace).ok());
   EXPECT_EQ(invariants::CheckTrace(trace), "");
-  EXPECT_EQ(Step(trace, "rowMasked"), (Matrix(3, 1) << 0, 1, 0).finished());
+  EXPECT_EQ(StepOf(trace, "rowMasked"), (Matrix(3, 1) << 0, 1, 0).finished());
 }
 
 TEST(Robustness, TemperatureAtItsBounds) {
@@ -300,7 +291,7 @@ TEST(Robustness, ExtremeWeightsAreComputedOrRefusedAsOverflow) {
   Trace trace;
   ASSERT_TRUE(Trace::Run(config, input, &trace).ok());
   EXPECT_EQ(invariants::CheckTrace(trace), "");
-  EXPECT_GT(Step(trace, "output").cwiseAbs().maxCoeff(), 1e28f);
+  EXPECT_GT(StepOf(trace, "output").cwiseAbs().maxCoeff(), 1e28f);
   // ±1e30 in W_Q and W_K: Q·Kᵀ reaches 1e60, beyond float32: an error, never NaN.
   input.given.w_q = big;
   input.given.w_k = big;

@@ -4,34 +4,25 @@
 #include <gtest/gtest.h>
 
 #include "attention/embedding.hpp"
+#include "fixtures.hpp"
 
 namespace attention {
 namespace {
 
-Input Tokens(std::vector<std::string> tokens) {
-  Input input;
-  input.tokens = std::move(tokens);
-  return input;
-}
-
-Matrix Step(const Trace& trace, const char* name, int head = 0) {
-  Matrix m;
-  const Status status = trace.Copy(name, head, &m);
-  EXPECT_TRUE(status.ok()) << status.message();
-  return m;
-}
+using testing::StepOf;
+using testing::TokensInput;
 
 TEST(Trace, SameTokenHasTheSameEmbeddingInEverySentence) {
   Config config;
   config.d_model = 16;
   Trace a, b;
-  ASSERT_TRUE(Trace::Run(config, Tokens({"我", "爱", "吃", "火锅"}), &a).ok());
-  ASSERT_TRUE(Trace::Run(config, Tokens({"火锅", "很", "好吃"}), &b).ok());
-  EXPECT_TRUE(Step(a, "x").row(3) == Step(b, "x").row(0));
+  ASSERT_TRUE(Trace::Run(config, TokensInput({"我", "爱", "吃", "火锅"}), &a).ok());
+  ASSERT_TRUE(Trace::Run(config, TokensInput({"火锅", "很", "好吃"}), &b).ok());
+  EXPECT_TRUE(StepOf(a, "x").row(3) == StepOf(b, "x").row(0));
   config.seed = 43;
   Trace c;
-  ASSERT_TRUE(Trace::Run(config, Tokens({"火锅"}), &c).ok());
-  EXPECT_FALSE(Step(a, "x").row(3) == Step(c, "x").row(0));
+  ASSERT_TRUE(Trace::Run(config, TokensInput({"火锅"}), &c).ok());
+  EXPECT_FALSE(StepOf(a, "x").row(3) == StepOf(c, "x").row(0));
 }
 
 TEST(Trace, HeadStepsAreRecomputedIdenticallyInAnyOrder) {
@@ -40,14 +31,14 @@ TEST(Trace, HeadStepsAreRecomputedIdenticallyInAnyOrder) {
   config.heads = 4;
   config.mask.type = MaskType::kCausal;
   Trace trace;
-  ASSERT_TRUE(Trace::Run(config, Tokens({"a", "b", "c", "d", "e"}), &trace).ok());
-  const Matrix w2 = Step(trace, "weights", 2);
-  const Matrix w0 = Step(trace, "weights", 0);
-  EXPECT_TRUE(Step(trace, "weights", 2) == w2);
+  ASSERT_TRUE(Trace::Run(config, TokensInput({"a", "b", "c", "d", "e"}), &trace).ok());
+  const Matrix w2 = StepOf(trace, "weights", 2);
+  const Matrix w0 = StepOf(trace, "weights", 0);
+  EXPECT_TRUE(StepOf(trace, "weights", 2) == w2);
   EXPECT_FALSE(w0 == w2);
   // The head output is exactly A·V of the same head.
-  const Matrix av = w2 * Step(trace, "vHead", 2);
-  EXPECT_TRUE(av.isApprox(Step(trace, "headOutput", 2), 1e-6f));
+  const Matrix av = w2 * StepOf(trace, "vHead", 2);
+  EXPECT_TRUE(av.isApprox(StepOf(trace, "headOutput", 2), 1e-6f));
   for (int i = 0; i < 5; ++i) EXPECT_NEAR(w2.row(i).sum(), 1.0f, 1e-6f);
 }
 
@@ -55,16 +46,16 @@ TEST(Trace, TogglingBiasesOrOutputProjectionKeepsTheOtherWeights) {
   Config config;
   config.d_model = 8;
   Trace plain, with_bias, without_wo;
-  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y"}), &plain).ok());
+  ASSERT_TRUE(Trace::Run(config, TokensInput({"x", "y"}), &plain).ok());
   config.bias = true;
-  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y"}), &with_bias).ok());
+  ASSERT_TRUE(Trace::Run(config, TokensInput({"x", "y"}), &with_bias).ok());
   config.output_projection = false;
-  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y"}), &without_wo).ok());
+  ASSERT_TRUE(Trace::Run(config, TokensInput({"x", "y"}), &without_wo).ok());
   for (const char* w : {"wQ", "wK", "wV", "wO"}) {
-    EXPECT_TRUE(Step(plain, w) == Step(with_bias, w)) << w;
-    EXPECT_TRUE(Step(plain, w) == Step(without_wo, w)) << w;
+    EXPECT_TRUE(StepOf(plain, w) == StepOf(with_bias, w)) << w;
+    EXPECT_TRUE(StepOf(plain, w) == StepOf(without_wo, w)) << w;
   }
-  EXPECT_TRUE(Step(without_wo, "output") == Step(without_wo, "concat"));
+  EXPECT_TRUE(StepOf(without_wo, "output") == StepOf(without_wo, "concat"));
   EXPECT_EQ(without_wo.ColsAxis(*FindStep("output")), Axis::kProjection);
   EXPECT_EQ(plain.ColsAxis(*FindStep("output")), Axis::kModel);
 }
@@ -72,24 +63,24 @@ TEST(Trace, TogglingBiasesOrOutputProjectionKeepsTheOtherWeights) {
 TEST(Trace, CrossAttentionHasQueryByKeyScores) {
   Config config;
   config.d_model = 8;
-  Input input = Tokens({"I", "love", "hotpot"});
+  Input input = TokensInput({"I", "love", "hotpot"});
   input.cross = true;
   input.kv_tokens = {"我", "爱", "吃", "火锅"};
   Trace trace;
   ASSERT_TRUE(Trace::Run(config, input, &trace).ok());
   EXPECT_EQ(trace.n_query(), 3);
   EXPECT_EQ(trace.n_key(), 4);
-  const Matrix scores = Step(trace, "scores", 1);
+  const Matrix scores = StepOf(trace, "scores", 1);
   EXPECT_EQ(scores.rows(), 3);
   EXPECT_EQ(scores.cols(), 4);
-  EXPECT_EQ(Step(trace, "xKv").rows(), 4);
-  EXPECT_EQ(Step(trace, "output").rows(), 3);
+  EXPECT_EQ(StepOf(trace, "xKv").rows(), 4);
+  EXPECT_EQ(StepOf(trace, "output").rows(), 3);
 }
 
 TEST(Trace, SelfAttentionHasNoKeyValueInputSteps) {
   Config config;
   Trace trace;
-  ASSERT_TRUE(Trace::Run(config, Tokens({"a"}), &trace).ok());
+  ASSERT_TRUE(Trace::Run(config, TokensInput({"a"}), &trace).ok());
   Matrix m;
   const Status status = trace.Copy("xKv", 0, &m);
   EXPECT_EQ(status.code(), ErrorCode::kUnknownStep);
@@ -100,7 +91,7 @@ TEST(Trace, UnknownStepsAndHeadsAreClearErrors) {
   config.d_model = 8;
   config.heads = 2;
   Trace trace;
-  ASSERT_TRUE(Trace::Run(config, Tokens({"a", "b"}), &trace).ok());
+  ASSERT_TRUE(Trace::Run(config, TokensInput({"a", "b"}), &trace).ok());
   Matrix m;
   Status s = trace.Copy("attention", 0, &m);
   EXPECT_EQ(s.code(), ErrorCode::kUnknownStep);
@@ -118,9 +109,9 @@ TEST(Trace, PositionalEncodingOffIsZerosAndXPeIsX) {
   Config config;
   config.positional_encoding = false;
   Trace trace;
-  ASSERT_TRUE(Trace::Run(config, Tokens({"a", "b", "c"}), &trace).ok());
-  EXPECT_TRUE(Step(trace, "pe").isZero());
-  EXPECT_TRUE(Step(trace, "xPe") == Step(trace, "x"));
+  ASSERT_TRUE(Trace::Run(config, TokensInput({"a", "b", "c"}), &trace).ok());
+  EXPECT_TRUE(StepOf(trace, "pe").isZero());
+  EXPECT_TRUE(StepOf(trace, "xPe") == StepOf(trace, "x"));
 }
 
 TEST(PositionalEncoding, FirstRowIsSinZeroCosZero) {
@@ -134,7 +125,7 @@ TEST(Trace, ExtremeGivenWeightsGiveAnOverflowErrorNotNaN) {
   Config config;
   config.d_model = 4;
   config.heads = 1;
-  Input input = Tokens({"a", "b"});
+  Input input = TokensInput({"a", "b"});
   // 1e30 is a valid float, but Q·Kᵀ reaches 1e60: beyond float32.
   input.given.w_q = Matrix::Constant(4, 4, 1e30f);
   input.given.w_k = Matrix::Constant(4, 4, 1e30f);
@@ -159,19 +150,19 @@ TEST(WeightCache, ACachedLayerEqualsAFreshDraw) {
   config.embedding = EmbeddingSource::kStream;
   WeightCache cache;
   Trace a, b, c, again;
-  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y"}), &a, &cache).ok());
-  ASSERT_TRUE(Trace::Run(config, Tokens({"p", "q"}), &b, &cache).ok());
+  ASSERT_TRUE(Trace::Run(config, TokensInput({"x", "y"}), &a, &cache).ok());
+  ASSERT_TRUE(Trace::Run(config, TokensInput({"p", "q"}), &b, &cache).ok());
   EXPECT_EQ(cache.draws(), 1);
-  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y", "z"}), &c, &cache).ok());
-  ASSERT_TRUE(Trace::Run(config, Tokens({"x", "y"}), &again, &cache).ok());
+  ASSERT_TRUE(Trace::Run(config, TokensInput({"x", "y", "z"}), &c, &cache).ok());
+  ASSERT_TRUE(Trace::Run(config, TokensInput({"x", "y"}), &again, &cache).ok());
   EXPECT_EQ(cache.draws(), 3);
   RandomState fresh(config.seed);
   fresh.RandnMatrix(2, 16);  // X
   const Matrix w_q = fresh.RandnMatrix(16, 16) * static_cast<float>(1.0 / std::sqrt(16.0));
-  EXPECT_TRUE(Step(a, "wQ") == w_q);
-  EXPECT_TRUE(Step(b, "wQ") == w_q);
-  EXPECT_FALSE(Step(c, "wQ") == w_q);
-  EXPECT_TRUE(Step(again, "output") == Step(a, "output"));
+  EXPECT_TRUE(StepOf(a, "wQ") == w_q);
+  EXPECT_TRUE(StepOf(b, "wQ") == w_q);
+  EXPECT_FALSE(StepOf(c, "wQ") == w_q);
+  EXPECT_TRUE(StepOf(again, "output") == StepOf(a, "output"));
 }
 
 }  // namespace

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "attention/train/model.hpp"
+#include "fixtures.hpp"
 #include "train/model_buffers.hpp"
 #include "train/ops.hpp"
-#include "train_support.hpp"
 
 namespace attention::train {
 namespace {

@@ -8,7 +8,7 @@
 #include "attention/train/corpus.hpp"
 #include "attention/train/corpus_trainer.hpp"
 #include "attention/train/model_io.hpp"
-#include "train_support.hpp"
+#include "fixtures.hpp"
 
 namespace attention::train {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "attention/random.hpp"
 #include "attention/train/model.hpp"
-#include "train_support.hpp"
+#include "fixtures.hpp"
 
 namespace attention::train {
 namespace {

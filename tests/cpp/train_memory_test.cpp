@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "attention/train/model.hpp"
-#include "train_support.hpp"
+#include "fixtures.hpp"
 
 namespace attention::train {
 namespace {

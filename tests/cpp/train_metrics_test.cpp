@@ -10,7 +10,7 @@
 
 #include "attention/train/head_scores.hpp"
 #include "attention/train/trainer.hpp"
-#include "train_support.hpp"
+#include "fixtures.hpp"
 
 namespace attention::train {
 namespace {

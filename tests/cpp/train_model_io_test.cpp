@@ -10,6 +10,7 @@
 #include "attention/train/flat_json.hpp"
 #include "attention/train/model_io.hpp"
 #include "attention/train/trainer.hpp"
+#include "fixtures.hpp"
 
 namespace attention::train {
 namespace {
@@ -121,8 +122,7 @@ std::unique_ptr<Trainer> TrainedSort(int steps) {
   config.model.positional = PositionalKind::kLearned;
   config.model.tied_embeddings = false;
   config.batch_size = 8;
-  std::unique_ptr<Trainer> trainer;
-  EXPECT_TRUE(Trainer::Create(config, &trainer).ok());
+  std::unique_ptr<Trainer> trainer = testing::MakeTrainer(config);
   StepMetrics metrics;
   EXPECT_TRUE(trainer->Step(steps, &metrics).ok());
   return trainer;

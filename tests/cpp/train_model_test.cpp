@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "attention/train/model.hpp"
-#include "train_support.hpp"
+#include "fixtures.hpp"
 
 namespace attention::train {
 namespace {

@@ -8,7 +8,7 @@
 #include "attention/random.hpp"
 #include "attention/train/model.hpp"
 #include "attention/train/optimizer.hpp"
-#include "train_support.hpp"
+#include "fixtures.hpp"
 
 namespace attention::train {
 namespace {

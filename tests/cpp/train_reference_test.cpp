@@ -17,55 +17,10 @@ namespace {
 
 using nlohmann::json;
 
-ModelConfig ConfigOf(const json& c) {
-  ModelConfig config;
-  config.vocab_size = c.at("vocabSize").get<int>();
-  config.context_length = c.at("contextLength").get<int>();
-  config.d_model = c.at("dModel").get<int>();
-  config.heads = c.at("heads").get<int>();
-  config.d_k = c.at("dK").get<int>();
-  config.layers = c.at("layers").get<int>();
-  config.causal = c.at("causal").get<bool>();
-  config.scale = c.at("scale").get<bool>();
-  config.residual = c.at("residual").get<bool>();
-  config.attention_only = c.at("attentionOnly").get<bool>();
-  config.tied_embeddings = c.at("tiedEmbeddings").get<bool>();
-  config.positional = c.at("positionalEncoding").get<std::string>() == "learned"
-                          ? PositionalKind::kLearned
-                          : PositionalKind::kSinusoidal;
-  return config;
-}
-
-Batch BatchOf(const json& b) {
-  Batch batch;
-  batch.size = b.at("size").get<int>();
-  batch.length = b.at("length").get<int>();
-  batch.tokens = b.at("tokens").get<std::vector<int>>();
-  batch.targets = b.at("targets").get<std::vector<int>>();
-  batch.loss_weights = b.at("lossWeights").get<std::vector<float>>();
-  return batch;
-}
-
-double MaxAbs(const std::vector<double>& v) {
-  double m = 0.0;
-  for (double x : v) m = std::max(m, std::abs(x));
-  return m;
-}
-
-// max |actual − expected| / max(max |expected|, floor)
-template <typename T>
-double RelativeError(const T* actual, const std::vector<double>& expected, double floor = 0.0) {
-  double error = 0.0;
-  for (size_t i = 0; i < expected.size(); ++i) {
-    error = std::max(error, std::abs(static_cast<double>(actual[i]) - expected[i]));
-  }
-  return error / std::max(MaxAbs(expected), floor);
-}
-
 template <typename T>
 void CompareWithReference(const std::string& name) {
   const json fixture = testing::LoadJson("train/" + name + ".json");
-  const ModelConfig config = ConfigOf(fixture.at("config"));
+  const ModelConfig config = testing::ReadModelConfig(fixture.at("config"));
   ASSERT_TRUE(ValidateModelConfig(config).ok());
   Model<T> model(config);
   // The layout must be the reference's, tensor by tensor; then load its weights.
@@ -80,7 +35,7 @@ void CompareWithReference(const std::string& name) {
     std::transform(data.begin(), data.end(), model.parameter(i),
                    [](double v) { return static_cast<T>(v); });
   }
-  const Status status = model.Forward(BatchOf(fixture.at("batch")));
+  const Status status = model.Forward(testing::ReadBatch(fixture.at("batch")));
   ASSERT_TRUE(status.ok()) << status.message();
   model.ZeroGradients();
   ASSERT_TRUE(model.Backward().ok());
@@ -92,8 +47,8 @@ void CompareWithReference(const std::string& name) {
   EXPECT_LT(loss_error, bar) << "loss " << model.loss() << " vs " << expected_loss;
   int width = 0;
   const double logits_error =
-      RelativeError(model.Activation("logits", -1, &width),
-                    fixture.at("logits").at("data").get<std::vector<double>>());
+      testing::RelativeError(model.Activation("logits", -1, &width),
+                             fixture.at("logits").at("data").get<std::vector<double>>());
   EXPECT_LT(logits_error, bar);
   double worst = std::max(loss_error, logits_error);
   std::string worst_name = loss_error > logits_error ? "loss" : "logits";
@@ -103,13 +58,13 @@ void CompareWithReference(const std::string& name) {
   // both sides hold rounding noise there, measured against 1e-3 of the largest gradient.
   double largest = 0.0;
   for (const json& g : grads) {
-    largest = std::max(largest, MaxAbs(g.at("data").get<std::vector<double>>()));
+    largest = std::max(largest, testing::MaxAbs(g.at("data").get<std::vector<double>>()));
   }
   for (size_t i = 0; i < grads.size(); ++i) {
     const TensorInfo& info = model.layout()[i];
-    const double error = RelativeError(model.gradients() + info.offset,
-                                       grads[i].at("data").get<std::vector<double>>(),
-                                       info.kind == TensorKind::kBK ? 1e-3 * largest : 0.0);
+    const double error = testing::RelativeError(
+        model.gradients() + info.offset, grads[i].at("data").get<std::vector<double>>(),
+        info.kind == TensorKind::kBK ? 1e-3 * largest : 0.0);
     EXPECT_LT(error, bar) << info.name;
     if (info.kind == TensorKind::kBK) {
       bk_worst = std::max(bk_worst, error);

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "attention/train/model_trace.hpp"
-#include "train_support.hpp"
+#include "fixtures.hpp"
 
 namespace attention::train {
 namespace {

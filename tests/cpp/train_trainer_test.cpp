@@ -9,7 +9,7 @@
 #include "attention/train/corpus_trainer.hpp"
 #include "attention/train/head_scores.hpp"
 #include "attention/train/trainer.hpp"
-#include "train_support.hpp"
+#include "fixtures.hpp"
 
 namespace attention::train {
 namespace {

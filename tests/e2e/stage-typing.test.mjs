@@ -1,4 +1,4 @@
-// A keystroke redraws the stage by writing only what changed (views/dom.js put, tex.js's digits,
+// A keystroke redraws the stage by writing only what changed (dom.js put, tex.js's digits,
 // legends and waves updated in place): what it leaves must be what a fresh page draws for the
 // same sentence, at every step — the same SVG and the same explanation, node for node — and the
 // equation's operands, legends and extras must be the nodes that were there.

@@ -1,7 +1,7 @@
 // The JS API's contract: shapes and labels, copies, live traces, the tokenizer, defaults.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEngine } from './support.mjs';
+import { assertAttentionError, createEngine } from './support.mjs';
 
 const engine = await createEngine();
 
@@ -47,14 +47,14 @@ test('a live trace reads steps on demand and must be disposed', () => {
   assert.notDeepEqual(w0.data, w1.data);
   live.dispose();
   assert.equal(live.disposed, true);
-  assert.throws(() => live.step('x'), { code: 'DISPOSED' });
+  assertAttentionError(() => live.step('x'), { code: 'DISPOSED' });
   live.dispose(); // twice is harmless
 });
 
 test('run({ steps }) copies only the steps asked for', () => {
   const trace = engine.run({ tokens: ['a', 'b'] }, { steps: ['weights', 'output'] });
   assert.deepEqual(Object.keys(trace.steps), ['weights', 'output']);
-  assert.throws(() => trace.step('x'), { code: 'UNKNOWN_STEP' });
+  assertAttentionError(() => trace.step('x'), { code: 'UNKNOWN_STEP' });
 });
 
 test('cross-attention: queries from one sentence, keys and values from another', () => {

@@ -1,25 +1,11 @@
 // Every bad input gets an AttentionError with a code, the field and the allowed values.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AttentionError, createEngine } from './support.mjs';
+import { assertAttentionError, createEngine } from './support.mjs';
 
 const engine = await createEngine();
 
-function rejects(options, { code, field, message }) {
-  assert.throws(
-    () => engine.run(options),
-    (error) => {
-      assert.ok(error instanceof AttentionError, `not an AttentionError: ${error}`);
-      assert.ok(error instanceof Error);
-      assert.equal(error.name, 'AttentionError');
-      assert.equal(error.code, code);
-      assert.equal(error.field, field);
-      if (message instanceof RegExp) assert.match(error.message, message);
-      else assert.equal(error.message, message);
-      return true;
-    },
-  );
-}
+const rejects = (options, expected) => assertAttentionError(() => engine.run(options), expected);
 
 test('configuration ranges (checked in C++)', () => {
   rejects(
@@ -132,7 +118,7 @@ test('tokens: empty, too many, invalid Unicode', () => {
       message: 'tokens[1] is not valid Unicode: a lone UTF-16 surrogate at index 1',
     },
   );
-  assert.throws(() => engine.tokenize('\udc00'), { code: 'INVALID_UTF8', field: 'text' });
+  assertAttentionError(() => engine.tokenize('\udc00'), { code: 'INVALID_UTF8', field: 'text' });
 });
 
 test('given matrices: shape, NaN and Infinity named by position', () => {
@@ -191,19 +177,19 @@ test('given matrices: shape, NaN and Infinity named by position', () => {
 
 test('step lookups name the steps and heads that exist', () => {
   const trace = engine.run({ tokens: ['a'] });
-  assert.throws(() => trace.step('softmax'), { code: 'UNKNOWN_STEP', field: 'step' });
-  assert.throws(() => trace.step('weights', 5), {
+  assertAttentionError(() => trace.step('softmax'), { code: 'UNKNOWN_STEP', field: 'step' });
+  assertAttentionError(() => trace.step('weights', 5), {
     code: 'UNKNOWN_STEP',
     field: 'head',
     message: 'head (5) must be an integer from 0 to 1',
   });
   const live = engine.open({ tokens: ['a'] });
   try {
-    assert.throws(() => live.step('nope'), {
+    assertAttentionError(() => live.step('nope'), {
       code: 'UNKNOWN_STEP',
       message: /^step "nope" does not exist; steps are: x, pe, xPe, wQ/,
     });
-    assert.throws(() => live.step('output', 1), {
+    assertAttentionError(() => live.step('output', 1), {
       code: 'UNKNOWN_STEP',
       message: 'head (1) must be 0: step "output" is not per head',
     });
@@ -220,4 +206,27 @@ test('a failed run leaks nothing', () => {
     assert.throws(() => engine.run({ tokens: ['a', 'b'], given: { wQ: [[NaN]] }, dModel: 1, heads: 1 }));
   }
   assert.equal(engine.heapStats().inUse, before);
+});
+
+test('assertAttentionError (the suites’ one check) fails on another error, code, field or message', () => {
+  const refused = () => engine.run({ tokens: ['a'], dModel: 10, heads: 3 });
+  const fails = (fn, expected, why) =>
+    assert.throws(() => assertAttentionError(fn, expected), assert.AssertionError, why);
+  fails(
+    () => {
+      throw new Error('plain');
+    },
+    {},
+    'a plain Error',
+  );
+  fails(() => {}, {}, 'nothing thrown');
+  fails(refused, { code: 'LIMIT_EXCEEDED' }, 'another code');
+  fails(refused, { code: 'INVALID_ARGUMENT', field: 'dModel' }, 'another field');
+  fails(refused, { message: 'heads' }, 'a string is compared whole');
+  fails(refused, { message: /^dModel/ }, 'a pattern that does not match');
+  assert.throws(
+    () => assertAttentionError(refused, { cod: 'INVALID_ARGUMENT' }),
+    /checks code, field, message, not cod/,
+  );
+  assertAttentionError(refused, { code: 'INVALID_ARGUMENT', field: 'heads', message: /heads/ });
 });

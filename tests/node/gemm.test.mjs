@@ -3,8 +3,7 @@
 // (Q·Kᵀ), the head outputs (A·V) and the output projection, within 1e-5.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEngine } from './support.mjs';
-import { seededValues } from '../../bench/timing.mjs'; // the benchmark's seeded inputs
+import { createEngine, seededValues } from './support.mjs'; // seededValues: the benchmark's inputs too
 
 const engine = await createEngine();
 

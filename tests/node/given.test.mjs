@@ -2,7 +2,7 @@
 // of kGivenSlots), and the weight cache each engine keeps beside its WebAssembly instance.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AttentionError, createEngine } from './support.mjs';
+import { assertAttentionError, createEngine } from './support.mjs';
 
 const engine = await createEngine();
 
@@ -45,16 +45,11 @@ test('every given matrix is read into its place and shown unchanged as the step 
 });
 
 test('an unknown given matrix is refused with the names C++ knows, in its order', () => {
-  assert.throws(
-    () => engine.run({ ...base, given: { ...embeddings, wq: matrix([6, 4], 0) } }),
-    (error) => {
-      assert.ok(error instanceof AttentionError);
-      assert.equal(error.code, 'INVALID_ARGUMENT');
-      assert.equal(error.field, 'given');
-      assert.match(error.message, /must be one of x, xKv, wQ, wK, wV, wO, bQ, bK, bV, bO$/);
-      return true;
-    },
-  );
+  assertAttentionError(() => engine.run({ ...base, given: { ...embeddings, wq: matrix([6, 4], 0) } }), {
+    code: 'INVALID_ARGUMENT',
+    field: 'given',
+    message: /must be one of x, xKv, wQ, wK, wV, wO, bQ, bK, bV, bO$/,
+  });
 });
 
 test('a layer from the cache gives the same numbers as the first draw, after another layer', () => {

@@ -4,21 +4,10 @@
 // given, before anything reaches WASM memory, and the engine stays healthy afterwards.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AttentionError, createEngine } from './support.mjs';
+import { assertAttentionError, createEngine } from './support.mjs';
 
 const engine = await createEngine();
 const reference = engine.run({ tokens: ['我', '爱', '吃', '火锅'], seed: 7 }).step('output').data;
-
-function refuses(fn, { code, field, message }) {
-  assert.throws(fn, (error) => {
-    assert.ok(error instanceof AttentionError, `not an AttentionError: ${error?.stack ?? error}`);
-    assert.equal(error.code, code);
-    assert.equal(error.field, field);
-    if (message instanceof RegExp) assert.match(error.message, message);
-    else if (message !== undefined) assert.equal(error.message, message);
-    return true;
-  });
-}
 
 /** The engine still computes exactly what it computed before. */
 function healthy(e = engine) {
@@ -32,9 +21,16 @@ test('arrays with holes are refused naming the hole, and the engine stays health
   const hole = { code: 'INVALID_ARGUMENT' };
   for (let i = 0; i < 300; i++) {
     // eslint-disable-next-line no-sparse-arrays
-    refuses(() => engine.run({ tokens: ['a', , 'b'] }), { ...hole, field: 'tokens[1]', message: /tokens\[1\]/ });
-    refuses(() => engine.run({ tokens: new Array(3) }), { ...hole, field: 'tokens[0]' });
-    refuses(() => engine.open({ tokens: ['a'], kvTokens: ['x', , 'y'] }), { ...hole, field: 'kvTokens[1]' });
+    assertAttentionError(() => engine.run({ tokens: ['a', , 'b'] }), {
+      ...hole,
+      field: 'tokens[1]',
+      message: /tokens\[1\]/,
+    });
+    assertAttentionError(() => engine.run({ tokens: new Array(3) }), { ...hole, field: 'tokens[0]' });
+    assertAttentionError(() => engine.open({ tokens: ['a'], kvTokens: ['x', , 'y'] }), {
+      ...hole,
+      field: 'kvTokens[1]',
+    });
   }
   const two = { tokens: ['a', 'b'], dModel: 2, heads: 1 };
   const custom = (matrix) => ({ ...two, mask: { type: 'custom', matrix } });
@@ -82,7 +78,8 @@ test('arrays with holes are refused naming the hole, and the engine stays health
     [{ ...two, bias: true, given: { bQ: [1, , 0] } }, 'given.bQ', /given\.bQ\[1\]/],
   ];
   /* eslint-enable no-sparse-arrays */
-  for (const [options, field, message] of cases) refuses(() => engine.run(options), { ...hole, field, message });
+  for (const [options, field, message] of cases)
+    assertAttentionError(() => engine.run(options), { ...hole, field, message });
   assert.equal(engine.heapStats().inUse, before, 'nothing leaked');
   healthy();
 });
@@ -94,14 +91,22 @@ test('a getter that throws is reported as an AttentionError for its field', () =
       throw 42; // a bare number, as a hostile getter may throw
     },
   });
-  refuses(() => engine.run({ tokens }), { code: 'INVALID_ARGUMENT', field: 'tokens[1]', message: /threw 42/ });
+  assertAttentionError(() => engine.run({ tokens }), {
+    code: 'INVALID_ARGUMENT',
+    field: 'tokens[1]',
+    message: /threw 42/,
+  });
   const options = {
     tokens: ['a'],
     get dModel() {
       throw new RangeError('no');
     },
   };
-  refuses(() => engine.run(options), { code: 'INVALID_ARGUMENT', field: 'dModel', message: /threw RangeError: no/ });
+  assertAttentionError(() => engine.run(options), {
+    code: 'INVALID_ARGUMENT',
+    field: 'dModel',
+    message: /threw RangeError: no/,
+  });
   const trap = new Proxy(
     {},
     {
@@ -110,12 +115,15 @@ test('a getter that throws is reported as an AttentionError for its field', () =
       },
     },
   );
-  refuses(() => engine.run({ tokens: ['a'], heads: trap }), {
+  assertAttentionError(() => engine.run({ tokens: ['a'], heads: trap }), {
     code: 'INVALID_ARGUMENT',
     field: 'heads',
     message: 'heads (a hostile object) must be an integer',
   });
-  refuses(() => engine.run({ tokens: ['a'], mask: trap }), { code: 'INVALID_ARGUMENT', field: 'mask.type' });
+  assertAttentionError(() => engine.run({ tokens: ['a'], mask: trap }), {
+    code: 'INVALID_ARGUMENT',
+    field: 'mask.type',
+  });
   const keys = new Proxy(
     {},
     {
@@ -124,52 +132,61 @@ test('a getter that throws is reported as an AttentionError for its field', () =
       },
     },
   );
-  refuses(() => engine.run(keys), { code: 'INVALID_ARGUMENT', field: 'options', message: /threw 7/ });
+  assertAttentionError(() => engine.run(keys), { code: 'INVALID_ARGUMENT', field: 'options', message: /threw 7/ });
   healthy();
 });
 
 test('counts and lengths are checked before anything is copied into WASM memory', async () => {
   const fresh = await createEngine(); // its memory has not grown yet
   const memory = fresh.heapStats().memory;
-  refuses(() => fresh.run({ tokens: Array(1e6).fill('w') }), {
+  assertAttentionError(() => fresh.run({ tokens: Array(1e6).fill('w') }), {
     code: 'LIMIT_EXCEEDED',
     field: 'tokens',
     message: 'tokens (1000000 tokens) must hold at most 2048 tokens',
   });
-  refuses(() => fresh.run({ tokens: Array(3e6).fill('x'.repeat(1000)) }), {
+  assertAttentionError(() => fresh.run({ tokens: Array(3e6).fill('x'.repeat(1000)) }), {
     code: 'LIMIT_EXCEEDED',
     field: 'tokens',
     message: 'tokens (3000000 tokens) must hold at most 2048 tokens',
   });
   // 2,048 tokens of 1,000 characters each: 2 bytes of UTF-8 per 'é', too long for a token.
-  refuses(() => fresh.run({ tokens: ['a', ...Array(2047).fill('é'.repeat(1000))] }), {
+  assertAttentionError(() => fresh.run({ tokens: ['a', ...Array(2047).fill('é'.repeat(1000))] }), {
     code: 'LIMIT_EXCEEDED',
     field: 'tokens[1]',
     message: 'tokens[1] (2000 bytes) must be at most 1024 bytes of UTF-8',
   });
-  refuses(() => fresh.run({ tokens: ['a'], kvTokens: Array(5000).fill('k') }), {
+  assertAttentionError(() => fresh.run({ tokens: ['a'], kvTokens: Array(5000).fill('k') }), {
     code: 'LIMIT_EXCEEDED',
     field: 'kvTokens',
     message: 'kvTokens (5000 tokens) must hold at most 2048 tokens',
   });
-  refuses(() => fresh.run({ tokens: ['a', 'b'], mask: { type: 'padding', positions: Array(1e6).fill(0) } }), {
-    code: 'LIMIT_EXCEEDED',
-    field: 'mask.positions',
-  });
+  assertAttentionError(
+    () => fresh.run({ tokens: ['a', 'b'], mask: { type: 'padding', positions: Array(1e6).fill(0) } }),
+    {
+      code: 'LIMIT_EXCEEDED',
+      field: 'mask.positions',
+    },
+  );
   // A 5000 × 5000 custom mask for two tokens: refused by its shape before a row is read
   // (the rows are one shared array, so the test itself stays small).
   const row = new Array(5000).fill(1);
-  refuses(() => fresh.run({ tokens: ['a', 'b'], mask: { type: 'custom', matrix: Array(5000).fill(row) } }), {
-    code: 'SHAPE_MISMATCH',
-    field: 'mask.matrix',
-    message: 'mask.matrix must be 2 × 2 (queries × keys), got 5000 × 5000',
-  });
+  assertAttentionError(
+    () => fresh.run({ tokens: ['a', 'b'], mask: { type: 'custom', matrix: Array(5000).fill(row) } }),
+    {
+      code: 'SHAPE_MISMATCH',
+      field: 'mask.matrix',
+      message: 'mask.matrix must be 2 × 2 (queries × keys), got 5000 × 5000',
+    },
+  );
   // A 100 MB weight far larger than any valid one: refused by its shape, not copied.
-  refuses(() => fresh.run({ tokens: ['a'], given: { wQ: { data: new Float32Array(25e6), rows: 5000, cols: 5000 } } }), {
-    code: 'LIMIT_EXCEEDED',
-    field: 'given.wQ',
-    message: /^given\.wQ \(5000 × 5000\) is larger than/,
-  });
+  assertAttentionError(
+    () => fresh.run({ tokens: ['a'], given: { wQ: { data: new Float32Array(25e6), rows: 5000, cols: 5000 } } }),
+    {
+      code: 'LIMIT_EXCEEDED',
+      field: 'given.wQ',
+      message: /^given\.wQ \(5000 × 5000\) is larger than/,
+    },
+  );
   assert.equal(fresh.heapStats().memory, memory, 'WASM memory grew');
   healthy(fresh);
 });
@@ -185,18 +202,21 @@ test('shapes that claim billions of values are refused without reading them', ()
       },
     },
   );
-  refuses(() => engine.run({ tokens: ['a'], given: { wQ: { data: claim, rows: 20000, cols: 30000 } } }), {
+  assertAttentionError(() => engine.run({ tokens: ['a'], given: { wQ: { data: claim, rows: 20000, cols: 30000 } } }), {
     code: 'LIMIT_EXCEEDED',
     field: 'given.wQ',
     message: /^given\.wQ \(20000 × 30000\) is larger than any valid matrix/,
   });
   const row = new Array(40000);
-  refuses(() => engine.run({ tokens: ['a', 'b'], mask: { type: 'custom', matrix: Array(40000).fill(row) } }), {
-    code: 'SHAPE_MISMATCH',
-    field: 'mask.matrix',
-    message: 'mask.matrix must be 2 × 2 (queries × keys), got 40000 × 40000',
-  });
-  refuses(() => engine.run({ tokens: ['a'], given: { x: Array(1e7).fill(row) }, embedding: 'given' }), {
+  assertAttentionError(
+    () => engine.run({ tokens: ['a', 'b'], mask: { type: 'custom', matrix: Array(40000).fill(row) } }),
+    {
+      code: 'SHAPE_MISMATCH',
+      field: 'mask.matrix',
+      message: 'mask.matrix must be 2 × 2 (queries × keys), got 40000 × 40000',
+    },
+  );
+  assertAttentionError(() => engine.run({ tokens: ['a'], given: { x: Array(1e7).fill(row) }, embedding: 'given' }), {
     code: 'LIMIT_EXCEEDED',
     field: 'given.x',
   });
@@ -240,7 +260,11 @@ test('values far outside a range are named as given, not clamped', () => {
     ],
   ];
   for (const [options, field, message] of cases) {
-    refuses(() => engine.run({ tokens: ['a', 'b'], ...options }), { code: 'INVALID_ARGUMENT', field, message });
+    assertAttentionError(() => engine.run({ tokens: ['a', 'b'], ...options }), {
+      code: 'INVALID_ARGUMENT',
+      field,
+      message,
+    });
   }
 });
 
@@ -250,16 +274,20 @@ test('step names and heads are looked up as own entries only', () => {
   try {
     for (const t of [trace, live]) {
       for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
-        refuses(() => t.step(name), { code: 'UNKNOWN_STEP', field: 'step', message: /does not exist|was not copied/ });
+        assertAttentionError(() => t.step(name), {
+          code: 'UNKNOWN_STEP',
+          field: 'step',
+          message: /does not exist|was not copied/,
+        });
       }
       for (const head of ['length', '0', 2 ** 32, -1, 2, 1.5, NaN, null]) {
-        refuses(() => t.step('weights', head), {
+        assertAttentionError(() => t.step('weights', head), {
           code: 'UNKNOWN_STEP',
           field: 'head',
           message: /^head \(.*\) must be an integer from 0 to 1$/,
         });
       }
-      refuses(() => t.step('output', 2 ** 32), {
+      assertAttentionError(() => t.step('output', 2 ** 32), {
         code: 'UNKNOWN_STEP',
         field: 'head',
         message: 'head (4294967296) must be 0: step "output" is not per head',
@@ -279,8 +307,14 @@ test('asking for a step twice copies it once', () => {
     trace.steps.weights.map((s) => s.head),
     [0, 1],
   );
-  refuses(() => engine.run({ tokens: ['a'] }, { steps: ['__proto__'] }), { code: 'UNKNOWN_STEP', field: 'step' });
-  refuses(() => engine.run({ tokens: ['a'] }, { steps: 'weights' }), { code: 'INVALID_ARGUMENT', field: 'steps' });
+  assertAttentionError(() => engine.run({ tokens: ['a'] }, { steps: ['__proto__'] }), {
+    code: 'UNKNOWN_STEP',
+    field: 'step',
+  });
+  assertAttentionError(() => engine.run({ tokens: ['a'] }, { steps: 'weights' }), {
+    code: 'INVALID_ARGUMENT',
+    field: 'steps',
+  });
 });
 
 test('a valid custom mask given as rows still works', () => {

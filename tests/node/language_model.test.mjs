@@ -4,13 +4,12 @@
 // mean weights of its heads), and every bad input is an AttentionError naming its field.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEngine } from './support.mjs';
+import { assertAttentionError, createEngine } from './support.mjs';
 import { labelHeads } from '../../dist/engine/engine.js';
 import { LanguageModel, predictionsOf } from '../../dist/engine/language_model.js';
 import { TrainedModel } from '../../dist/engine/training.js';
 import { HEAD_LABEL_THRESHOLDS, previousLinePositions } from '../../dist/engine/head_labels.js';
 import { SPECIALS, corpusModelFile } from './corpus_model_support.mjs';
-import { throwsAttention } from './training_support.mjs';
 
 const engine = await createEngine();
 const POEM = [...'床前明月光，疑是地上霜。举头望低思故乡\n'];
@@ -75,7 +74,7 @@ test('a corpus model file loads as a LanguageModel with its vocabulary, level an
     } finally {
       half.dispose();
     }
-    throwsAttention(() => model.evaluate(10), { code: 'INVALID_ARGUMENT', field: 'model', message: /toy-task/ });
+    assertAttentionError(() => model.evaluate(10), { code: 'INVALID_ARGUMENT', field: 'model', message: /toy-task/ });
   });
   withModel(wordFile, (model) => assert.equal(model.vocabularyLevel, 'word'));
   // Without "lowercase": true (as models/brown.model, written before the key) a word not found
@@ -164,15 +163,18 @@ test('layerInput is the trace’s x of a layer, the model run only through it; a
       // Whatever ran last, the next trace and prediction are the whole model's.
       assert.deepEqual(model.predict({ tokens: ids }), before);
       for (const layer of [-1, model.config.layers, 1.5, '0', NaN, 2 ** 31, 1e10]) {
-        throwsAttention(() => model.layerInput({ tokens: ids }, layer), { code: 'INVALID_ARGUMENT', field: 'layer' });
+        assertAttentionError(() => model.layerInput({ tokens: ids }, layer), {
+          code: 'INVALID_ARGUMENT',
+          field: 'layer',
+        });
       }
       // Named as given, not as WASM would read it (1e10 as 1410065408).
-      throwsAttention(() => model.layerInput({ tokens: ids }, 1e10), {
+      assertAttentionError(() => model.layerInput({ tokens: ids }, 1e10), {
         code: 'INVALID_ARGUMENT',
         field: 'layer',
         message: /^layer \(10000000000\) must be an integer from 0 to 1$/,
       });
-      throwsAttention(() => model.layerInput({ tokens: [model.vocabulary.length] }, 0), {
+      assertAttentionError(() => model.layerInput({ tokens: [model.vocabulary.length] }, 0), {
         code: 'INVALID_ARGUMENT',
         field: 'tokens[0]',
       });
@@ -206,16 +208,19 @@ test('predict: softmax(logits / T) of the last position over the whole vocabular
       assert.deepEqual(predictionsOf(z, model.vocabulary, temperature, 5), predictions);
       assert.equal(predictionsOf(z, model.vocabulary, temperature, 0).length, model.vocabulary.length);
     }
-    throwsAttention(() => predictionsOf(z, model.vocabulary, 0, 5), { code: 'INVALID_ARGUMENT', field: 'temperature' });
-    throwsAttention(() => predictionsOf(z, model.vocabulary, 1, -1), { code: 'INVALID_ARGUMENT', field: 'topK' });
-    throwsAttention(() => predictionsOf(z.slice(1), model.vocabulary, 1, 5), {
+    assertAttentionError(() => predictionsOf(z, model.vocabulary, 0, 5), {
+      code: 'INVALID_ARGUMENT',
+      field: 'temperature',
+    });
+    assertAttentionError(() => predictionsOf(z, model.vocabulary, 1, -1), { code: 'INVALID_ARGUMENT', field: 'topK' });
+    assertAttentionError(() => predictionsOf(z.slice(1), model.vocabulary, 1, 5), {
       code: 'INVALID_ARGUMENT',
       field: 'logits',
     });
-    throwsAttention(() => predictionsOf(z, null, 1, 5), { code: 'INVALID_ARGUMENT', field: 'vocabulary' });
+    assertAttentionError(() => predictionsOf(z, null, 1, 5), { code: 'INVALID_ARGUMENT', field: 'vocabulary' });
     const broken = [...z];
     broken[3] = NaN;
-    throwsAttention(() => predictionsOf(broken, model.vocabulary, 1, 5), {
+    assertAttentionError(() => predictionsOf(broken, model.vocabulary, 1, 5), {
       code: 'INVALID_ARGUMENT',
       field: 'logits[3]',
     });
@@ -422,7 +427,7 @@ test('head labels of made-up attention patterns, and the lines of a poem', () =>
 
 test('bad corpus files and bad calls are refused, naming the field', () => {
   const refuses = (file, field, message) =>
-    throwsAttention(() => engine.loadModel(file), { code: 'INVALID_ARGUMENT', field, message });
+    assertAttentionError(() => engine.loadModel(file), { code: 'INVALID_ARGUMENT', field, message });
   refuses(
     corpusModelFile(engine, { symbols: POEM, edit: (m) => ({ ...m, config: { ...m.config, vocabulary: 'bytes' } }) }),
     'model.config.vocabulary',
@@ -450,7 +455,7 @@ test('bad corpus files and bad calls are refused, naming the field', () => {
   // A symbol not in a large vocabulary is named with the first few symbols, not thousands.
   const many = Array.from({ length: 60 }, (_, i) => String.fromCodePoint(0x4e00 + i));
   withModel(corpusModelFile(engine, { symbols: many }), (model) =>
-    throwsAttention(() => model.trace({ tokens: ['床'] }), {
+    assertAttentionError(() => model.trace({ tokens: ['床'] }), {
       code: 'INVALID_ARGUMENT',
       field: 'tokens[0]',
       message: /^tokens\[0\] \("床"\) is not in the vocabulary: <pad> <unk> .{0,60} … \(64 symbols\)$/,
@@ -459,15 +464,15 @@ test('bad corpus files and bad calls are refused, naming the field', () => {
 
   withModel(wordFile, (model) => {
     // White space is no word (at character level it is a character like any other).
-    throwsAttention(() => model.trace({ text: ' \n ' }), {
+    assertAttentionError(() => model.trace({ text: ' \n ' }), {
       code: 'INVALID_ARGUMENT',
       field: 'text',
       message: /no token/,
     });
-    throwsAttention(() => model.predict(' '), { code: 'INVALID_ARGUMENT', field: 'text', message: /no token/ });
+    assertAttentionError(() => model.predict(' '), { code: 'INVALID_ARGUMENT', field: 'text', message: /no token/ });
   });
   withModel(charFile, (model) => {
-    const bad = (fn, field, code = 'INVALID_ARGUMENT') => throwsAttention(fn, { code, field });
+    const bad = (fn, field, code = 'INVALID_ARGUMENT') => assertAttentionError(fn, { code, field });
     bad(() => model.encode(42), 'text');
     bad(() => model.encode('a\ud800b'), 'text', 'INVALID_UTF8');
     bad(() => model.encode('月'.repeat(40000)), 'text', 'LIMIT_EXCEEDED');

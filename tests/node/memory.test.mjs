@@ -2,7 +2,7 @@
 // memory stops growing once the largest size has been seen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEngine } from './support.mjs';
+import { assertAttentionError, createEngine } from './support.mjs';
 
 const engine = await createEngine();
 
@@ -47,8 +47,7 @@ test('open() without dispose() stops at maxLiveTraces, and memory returns on dis
   assert.equal(maxLiveTraces, 256);
   const traces = Array.from({ length: maxLiveTraces }, (_, i) => fresh.open(options(i)));
   for (const call of [() => fresh.open(options(0)), () => fresh.run(options(0))]) {
-    assert.throws(call, {
-      name: 'AttentionError',
+    assertAttentionError(call, {
       code: 'LIMIT_EXCEEDED',
       field: 'maxLiveTraces',
       message: '256 traces are open, as many as maxLiveTraces allows; call dispose() on the traces you no longer need',

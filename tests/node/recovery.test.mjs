@@ -4,7 +4,7 @@
 // compiled module, and the caller sees an AttentionError with code INTERNAL, never the raw value.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AttentionError, createEngine } from './support.mjs';
+import { assertAttentionError, createEngine } from './support.mjs';
 import { Engine } from '../../dist/engine/engine.js';
 import { compileModule } from '../../dist/engine/module.js';
 
@@ -36,20 +36,15 @@ test('a bare number or a RuntimeError from WASM becomes INTERNAL, and a fresh in
   const failures = [5244000, new WebAssembly.RuntimeError('memory access out of bounds')];
   for (const [i, failure] of failures.entries()) {
     breakRun(instances[i], failure);
-    assert.throws(
-      () => engine.run(options),
-      (error) => {
-        assert.ok(error instanceof AttentionError, `not an AttentionError: ${error}`);
-        assert.equal(error.code, 'INTERNAL');
-        assert.equal(error.field, 'engine');
-        assert.match(error.message, new RegExp(`${failure.message ?? failure}.*a fresh instance`));
-        return true;
-      },
-    );
+    assertAttentionError(() => engine.run(options), {
+      code: 'INTERNAL',
+      field: 'engine',
+      message: new RegExp(`${failure.message ?? failure}.*a fresh instance`),
+    });
     assert.equal(instances.length, i + 2, 'a fresh instance was made');
   }
   assert.deepEqual(engine.run(options).step('output').data, expected);
-  assert.throws(() => live.step('x'), { code: 'DISPOSED', message: /restarted/ });
+  assertAttentionError(() => live.step('x'), { code: 'DISPOSED', message: /restarted/ });
   live.dispose(); // harmless
   assert.deepEqual(engine.tokenize('我爱'), ['我', '爱']);
 });

@@ -3,7 +3,7 @@
 // tests/fixtures/generator.json. Anything else is refused, naming the value given.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AttentionError, createEngine, loadFixture } from './support.mjs';
+import { assertAttentionError, createEngine, loadFixture } from './support.mjs';
 
 const engine = await createEngine();
 const generator = loadFixture('generator');
@@ -41,15 +41,10 @@ test('seeds outside 0 … 4294967295 or not integers are refused, naming the val
     [42n, '42n'],
   ];
   for (const [seed, shown] of cases) {
-    assert.throws(
-      () => engine.run({ tokens: ['a'], seed }),
-      (error) => {
-        assert.ok(error instanceof AttentionError, String(error));
-        assert.equal(error.code, 'INVALID_ARGUMENT');
-        assert.equal(error.field, 'seed');
-        assert.equal(error.message, `seed (${shown}) must be an integer from 0 to 4294967295`);
-        return true;
-      },
-    );
+    assertAttentionError(() => engine.run({ tokens: ['a'], seed }), {
+      code: 'INVALID_ARGUMENT',
+      field: 'seed',
+      message: `seed (${shown}) must be an integer from 0 to 4294967295`,
+    });
   }
 });

@@ -2,7 +2,7 @@
 // separates), unless `tokenizer` asks for characters, whitespace or the engine's own tokenizer.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AttentionError, createEngine } from './support.mjs';
+import { assertAttentionError, createEngine } from './support.mjs';
 import { tokenizeSentence } from '../../web/src/tokenize.js';
 import { segmentSentence } from '../../cpp/bindings/js/segment.js';
 
@@ -60,24 +60,19 @@ test('tokenizer chooses characters, whitespace or the engine’s own tokenizer',
   assert.deepEqual(tokensOf({ text: '我爱吃火锅', tokenizer: 'engine' }), engine.tokenize('我爱吃火锅'));
   assert.deepEqual(tokensOf({ text: '我爱吃火锅', tokenizer: 'engine' }), ['我', '爱', '吃', '火', '锅']);
   assert.deepEqual(tokensOf({ tokens: ['火锅'], tokenizer: 'chars' }), ['火锅'], 'tokens are never re-split');
-  assert.throws(
-    () => engine.run({ text: 'a', tokenizer: 'toString' }),
-    (error) => {
-      assert.ok(error instanceof AttentionError);
-      assert.equal(error.field, 'tokenizer');
-      assert.equal(error.message, 'tokenizer ("toString") must be one of words, chars, whitespace, engine');
-      return true;
-    },
-  );
+  assertAttentionError(() => engine.run({ text: 'a', tokenizer: 'toString' }), {
+    field: 'tokenizer',
+    message: 'tokenizer ("toString") must be one of words, chars, whitespace, engine',
+  });
 });
 
 test('text limits hold for every tokenizer', () => {
   for (const tokenizer of ['words', 'chars', 'whitespace', 'engine']) {
-    assert.throws(() => engine.run({ text: 'a'.repeat(100001), tokenizer }), {
+    assertAttentionError(() => engine.run({ text: 'a'.repeat(100001), tokenizer }), {
       code: 'LIMIT_EXCEEDED',
       field: 'text',
       message: 'text (100001 bytes) must be at most 100000 bytes of UTF-8; truncate it',
     });
-    assert.throws(() => engine.run({ text: 'ok \ud800', tokenizer }), { code: 'INVALID_UTF8', field: 'text' });
+    assertAttentionError(() => engine.run({ text: 'ok \ud800', tokenizer }), { code: 'INVALID_UTF8', field: 'text' });
   }
 });

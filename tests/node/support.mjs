@@ -1,11 +1,36 @@
-// Shared by the node suites: the built engine, the NumPy fixtures and the error measure.
+// Shared by the node suites: the built engine, the NumPy fixtures, the error measure and the
+// one check of an AttentionError.
+import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const fixtureDir = path.join(root, 'tests/fixtures');
+import { AttentionError } from '../../dist/engine/engine.js';
+
 export { createEngine, AttentionError } from '../../dist/engine/engine.js';
+
+const CHECKED = ['code', 'field', 'message'];
+
+/**
+ * Asserts that `fn` throws the engine's AttentionError with the `code`, `field` and `message`
+ * given: a string is compared exactly, a RegExp matched, and what is left out is not checked.
+ */
+export function assertAttentionError(fn, expected) {
+  const unknown = Object.keys(expected).filter((key) => !CHECKED.includes(key));
+  if (unknown.length) throw new TypeError(`assertAttentionError checks ${CHECKED.join(', ')}, not ${unknown}`);
+  assert.throws(fn, (error) => {
+    assert.ok(error instanceof AttentionError, `not an AttentionError: ${error?.stack ?? error}`);
+    assert.equal(error.name, 'AttentionError');
+    for (const key of CHECKED) {
+      const want = expected[key];
+      if (want instanceof RegExp) assert.match(error[key], want, `${key} of "${error.message}"`);
+      else if (want !== undefined) assert.equal(error[key], want, `${key} of "${error.message}"`);
+    }
+    return true;
+  });
+}
 
 export function loadFixture(name) {
   return JSON.parse(readFileSync(path.join(fixtureDir, `${name}.json`), 'utf8'));
@@ -52,3 +77,17 @@ export function relativeError(step, reference, floor = 0) {
 }
 
 export const TOLERANCE = 1e-5;
+
+/**
+ * Seeded uniform values in [−scale, scale): the tests' and the benchmarks' inputs (bench/run.mjs
+ * reads them from here: benchmarks may use the tests' support, tests never import benchmarks).
+ */
+export function seededValues(count, seed, scale) {
+  const out = new Float32Array(count);
+  let state = seed >>> 0;
+  for (let i = 0; i < count; i++) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    out[i] = (state / 2 ** 32 - 0.5) * 2 * scale;
+  }
+  return out;
+}

@@ -3,10 +3,10 @@
 // with an AttentionError naming what is wrong, and nothing leaks.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEngine } from './support.mjs';
+import { assertAttentionError, createEngine } from './support.mjs';
 import { Engine } from '../../dist/engine/engine.js';
 import { compileModule } from '../../dist/engine/module.js';
-import { TINY, reseal, replaceText, throwsAttention, withConfig } from './training_support.mjs';
+import { TINY, reseal, replaceText, withConfig } from './training_support.mjs';
 
 const engine = await createEngine();
 
@@ -172,7 +172,7 @@ test('every class of bad model file is refused, naming what is wrong', () => {
   const file = trainer.save();
   trainer.dispose();
   const refuses = (bytes, field, code, message) =>
-    throwsAttention(() => engine.loadModel(bytes), { code, field, message });
+    assertAttentionError(() => engine.loadModel(bytes), { code, field, message });
   refuses(new Uint8Array(0), 'model.size', 'INVALID_ARGUMENT');
   refuses(file.slice(0, file.length - 100), 'model.size', 'INVALID_ARGUMENT', /truncated/);
   refuses(file.slice(0, 30), 'model.size', 'INVALID_ARGUMENT', /truncated/);
@@ -212,13 +212,13 @@ test('every class of bad model file is refused, naming what is wrong', () => {
   );
   refuses(edit('"taskAlphabet":5', '"taskAlphabet":6'), 'model.config.task', 'SHAPE_MISMATCH', /vocabSize 7/);
   refuses(edit('"vocabSize":6', '"vocabSize":7'), 'model.vocabulary', 'SHAPE_MISMATCH');
-  throwsAttention(() => engine.loadModel('not bytes'), { code: 'INVALID_ARGUMENT', field: 'bytes' });
-  throwsAttention(() => engine.loadModel([1, 2, 3]), { code: 'INVALID_ARGUMENT', field: 'bytes' });
+  assertAttentionError(() => engine.loadModel('not bytes'), { code: 'INVALID_ARGUMENT', field: 'bytes' });
+  assertAttentionError(() => engine.loadModel([1, 2, 3]), { code: 'INVALID_ARGUMENT', field: 'bytes' });
 });
 
 test('bad trainer configurations are refused with the field and the allowed values', () => {
   const refuses = (config, field, message) =>
-    throwsAttention(() => engine.createTrainer(config), { code: 'INVALID_ARGUMENT', field, message });
+    assertAttentionError(() => engine.createTrainer(config), { code: 'INVALID_ARGUMENT', field, message });
   refuses({ task: 'sorting' }, 'task', /must be one of copy, reverse, sort, induction, modular/);
   refuses({ layers: 7 }, 'layers', /^layers \(7\) must be an integer from 1 to 6$/);
   refuses({ layers: 0 }, 'layers', /from 1 to 6/);
@@ -243,48 +243,48 @@ test('bad trainer configurations are refused with the field and the allowed valu
 test('bad calls on a trainer or model are refused', () => {
   const trainer = engine.createTrainer(TINY);
   try {
-    throwsAttention(() => trainer.step(0), { code: 'INVALID_ARGUMENT', field: 'count' });
-    throwsAttention(() => trainer.step(1.5), { code: 'INVALID_ARGUMENT', field: 'count' });
-    throwsAttention(() => trainer.trace({ text: '3 1 x' }), {
+    assertAttentionError(() => trainer.step(0), { code: 'INVALID_ARGUMENT', field: 'count' });
+    assertAttentionError(() => trainer.step(1.5), { code: 'INVALID_ARGUMENT', field: 'count' });
+    assertAttentionError(() => trainer.trace({ text: '3 1 x' }), {
       code: 'INVALID_ARGUMENT',
       field: 'text',
       message: /^text \("x"\) is not in the vocabulary: 0 1 2 3 4 \|$/,
     });
-    throwsAttention(() => trainer.trace({ tokens: [1, 6] }), {
+    assertAttentionError(() => trainer.trace({ tokens: [1, 6] }), {
       code: 'INVALID_ARGUMENT',
       field: 'tokens[1]',
       message: /from 0 to 5/,
     });
-    throwsAttention(() => trainer.trace({ tokens: [] }), { code: 'LIMIT_EXCEEDED', field: 'tokens' });
-    throwsAttention(() => trainer.trace({ text: '0 1 2 3 | 0 1 2 3' }), {
+    assertAttentionError(() => trainer.trace({ tokens: [] }), { code: 'LIMIT_EXCEEDED', field: 'tokens' });
+    assertAttentionError(() => trainer.trace({ text: '0 1 2 3 | 0 1 2 3' }), {
       code: 'LIMIT_EXCEEDED',
       field: 'tokens',
       message: /1 to 8/,
     });
-    throwsAttention(() => trainer.trace({ text: '0 1' }, 2), {
+    assertAttentionError(() => trainer.trace({ text: '0 1' }, 2), {
       code: 'INVALID_ARGUMENT',
       field: 'layer',
       message: /from 0 to 1/,
     });
-    throwsAttention(() => trainer.trace('0 1'), { code: 'INVALID_ARGUMENT', field: 'input' });
+    assertAttentionError(() => trainer.trace('0 1'), { code: 'INVALID_ARGUMENT', field: 'input' });
     const traced = trainer.trace({ text: '0 1' });
     for (const head of ['__proto__', 'length', -1, 1.5, '0'])
-      throwsAttention(() => traced.layers[0].step('weights', head), { code: 'UNKNOWN_STEP', field: 'head' });
-    throwsAttention(() => traced.layers[0].step('output', 1), {
+      assertAttentionError(() => traced.layers[0].step('weights', head), { code: 'UNKNOWN_STEP', field: 'head' });
+    assertAttentionError(() => traced.layers[0].step('output', 1), {
       code: 'UNKNOWN_STEP',
       field: 'head',
       message: /from 0 to 0/,
     });
-    throwsAttention(() => traced.step('toString'), { code: 'UNKNOWN_STEP', field: 'step' });
-    throwsAttention(() => trainer.trace({ text: '0 1' }).layers[0].step('weights', 4), {
+    assertAttentionError(() => traced.step('toString'), { code: 'UNKNOWN_STEP', field: 'step' });
+    assertAttentionError(() => trainer.trace({ text: '0 1' }).layers[0].step('weights', 4), {
       code: 'UNKNOWN_STEP',
       field: 'head',
     });
-    throwsAttention(() => trainer.save({ precision: 'int8' }), { code: 'INVALID_ARGUMENT', field: 'precision' });
+    assertAttentionError(() => trainer.save({ precision: 'int8' }), { code: 'INVALID_ARGUMENT', field: 'precision' });
   } finally {
     trainer.dispose();
   }
-  throwsAttention(() => trainer.step(1), { code: 'DISPOSED', field: 'model' });
+  assertAttentionError(() => trainer.step(1), { code: 'DISPOSED', field: 'model' });
   trainer.dispose(); // twice is harmless
 });
 
@@ -299,7 +299,10 @@ test('200 create / step / trace / save / dispose cycles do not grow the WASM hea
       model.dispose();
     }
     if (i % 25 === 0)
-      throwsAttention(() => engine.loadModel(new Uint8Array(9)), { code: 'INVALID_ARGUMENT', field: 'model.magic' });
+      assertAttentionError(() => engine.loadModel(new Uint8Array(9)), {
+        code: 'INVALID_ARGUMENT',
+        field: 'model.magic',
+      });
     trainer.dispose();
   };
   cycle(0);
@@ -344,7 +347,7 @@ test('a forged configuration cannot make the engine allocate more than the file 
   engine.loadModel(same).dispose(); // the helper itself keeps a file valid
   const huge = withConfig(file, (c) => ({ ...c, layers: 6, dModel: 256 }));
   const before = engine.heapStats().memory;
-  throwsAttention(() => engine.loadModel(huge), {
+  assertAttentionError(() => engine.loadModel(huge), {
     code: 'SHAPE_MISMATCH',
     field: 'model.tensors.tokenEmbedding',
     message: /256/,
@@ -354,12 +357,12 @@ test('a forged configuration cannot make the engine allocate more than the file 
 
 test('a trainer that would exhaust WASM memory is refused before it allocates', () => {
   const before = engine.heapStats().memory;
-  throwsAttention(() => engine.createTrainer({ layers: 2, dModel: 64, batchSize: 4096, length: 256 }), {
+  assertAttentionError(() => engine.createTrainer({ layers: 2, dModel: 64, batchSize: 4096, length: 256 }), {
     code: 'LIMIT_EXCEEDED',
     field: 'batchSize',
     message: /needs \d+ MiB .* 4096 sequences of 512 tokens\); the engine allows 1024 MiB/,
   });
-  throwsAttention(
+  assertAttentionError(
     () => engine.createTrainer({ layers: 6, dModel: 1024, heads: 8, dFF: 4096, batchSize: 1, length: 256 }),
     {
       code: 'LIMIT_EXCEEDED',
@@ -384,10 +387,10 @@ test('a failure inside WASM during a step becomes INTERNAL; the trainer is orpha
   instances[0].ModelHandle.prototype.step = () => {
     throw new WebAssembly.RuntimeError('memory access out of bounds');
   };
-  throwsAttention(() => trainer.step(1), { code: 'INTERNAL', field: 'engine', message: /a fresh instance/ });
+  assertAttentionError(() => trainer.step(1), { code: 'INTERNAL', field: 'engine', message: /a fresh instance/ });
   assert.equal(instances.length, 2, 'the instance was replaced');
-  throwsAttention(() => trainer.step(1), { code: 'DISPOSED', field: 'model', message: /restarted/ });
-  throwsAttention(() => model.trace({ text: '1 2' }), { code: 'DISPOSED', field: 'model', message: /restarted/ });
+  assertAttentionError(() => trainer.step(1), { code: 'DISPOSED', field: 'model', message: /restarted/ });
+  assertAttentionError(() => model.trace({ text: '1 2' }), { code: 'DISPOSED', field: 'model', message: /restarted/ });
   trainer.dispose(); // harmless
   model.dispose();
   const again = fresh.createTrainer(TINY);

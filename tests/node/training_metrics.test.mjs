@@ -4,8 +4,8 @@
 // (uniform attention's closed forms, the trace's own weights, the trace's arg-max chain).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEngine } from './support.mjs';
-import { TINY, throwsAttention } from './training_support.mjs';
+import { assertAttentionError, createEngine } from './support.mjs';
+import { TINY } from './training_support.mjs';
 
 const engine = await createEngine();
 
@@ -83,7 +83,7 @@ test('headScores: uniform attention’s previous-token score, the same numbers e
   });
   withTrainer(TINY, (t) => {
     for (const bad of [0, 4097, 1.5, '8']) {
-      throwsAttention(() => t.headScores(bad), { code: 'INVALID_ARGUMENT', field: 'count' });
+      assertAttentionError(() => t.headScores(bad), { code: 'INVALID_ARGUMENT', field: 'count' });
     }
   });
 });
@@ -113,16 +113,19 @@ test('attention(example) equals the trace’s weights of every layer and head, i
     const moved = structuredClone(snapshot, { transfer: [snapshot.weights.buffer] });
     assert.equal(moved.weights.length, 288);
     assert.equal(snapshot.weights.length, 0, 'transferred, not copied');
-    throwsAttention(() => t.attention({ text: '4 x' }), { code: 'INVALID_ARGUMENT', field: 'text' });
-    throwsAttention(() => t.attention({ tokens: new Array(9).fill(0) }), { code: 'LIMIT_EXCEEDED', field: 'tokens' });
-    throwsAttention(() => t.attention({ tokens: [0, , 1] }), { code: 'INVALID_ARGUMENT', field: 'tokens[1]' });
+    assertAttentionError(() => t.attention({ text: '4 x' }), { code: 'INVALID_ARGUMENT', field: 'text' });
+    assertAttentionError(() => t.attention({ tokens: new Array(9).fill(0) }), {
+      code: 'LIMIT_EXCEEDED',
+      field: 'tokens',
+    });
+    assertAttentionError(() => t.attention({ tokens: [0, , 1] }), { code: 'INVALID_ARGUMENT', field: 'tokens[1]' });
   });
   // 256 heads × 512² weights would be 256 MiB: refused before anything is allocated.
   withTrainer(
     { task: 'copy', length: 256, alphabet: 2, layers: 1, dModel: 256, heads: 256, dK: 1, batchSize: 1 },
     (t) => {
       const tokens = new Array(512).fill(0);
-      throwsAttention(() => t.attention({ tokens }), {
+      assertAttentionError(() => t.attention({ tokens }), {
         code: 'LIMIT_EXCEEDED',
         field: 'tokens',
         message: /256 MiB; at most 64 MiB/,
@@ -183,11 +186,11 @@ test('predict refuses inputs the task does not take, naming the field and the al
       [{ tokens: [1, 2, 3, 9] }, 'tokens[3]', /token id from 0 to 5/],
     ];
     for (const [input, field, message] of cases) {
-      throwsAttention(() => t.predict(input), { code: 'INVALID_ARGUMENT', field, message });
+      assertAttentionError(() => t.predict(input), { code: 'INVALID_ARGUMENT', field, message });
     }
   });
   withTrainer({ ...TINY, task: 'modular', modulus: 7 }, (t) => {
-    throwsAttention(() => t.predict('3 + 6'), {
+    assertAttentionError(() => t.predict('3 + 6'), {
       code: 'INVALID_ARGUMENT',
       field: 'input',
       message: /^input has 3 symbols; modular takes exactly 2 symbols from 0 to 6$/,

@@ -1,7 +1,6 @@
-// Shared by the training suites: a tiny trainer configuration, an AttentionError matcher and
-// the model file's checksum, to forge files whose damage the checksum does not reveal.
+// Shared by the training suites: a tiny trainer configuration and the model file's checksum,
+// to forge files whose damage the checksum does not reveal (AttentionErrors: support.mjs).
 import assert from 'node:assert/strict';
-import { AttentionError } from './support.mjs';
 
 // Sort 4 symbols of 5: 8 tokens a sequence, about 26k parameters, 100 steps in about a second.
 export const TINY = Object.freeze({
@@ -15,18 +14,6 @@ export const TINY = Object.freeze({
   learningRate: 3e-3,
   seed: 7,
 });
-
-/** Asserts that `fn` throws an AttentionError with this code and field (and message pattern). */
-export function throwsAttention(fn, { code, field, message }) {
-  assert.throws(fn, (error) => {
-    assert.ok(error instanceof AttentionError, `not an AttentionError: ${error?.stack ?? error}`);
-    assert.equal(error.code, code, error.message);
-    if (field instanceof RegExp) assert.match(error.field, field, error.message);
-    else assert.equal(error.field, field, error.message);
-    if (message) assert.match(error.message, message);
-    return true;
-  });
-}
 
 /** FNV-1a 64 of `bytes` (docs/model-format.md), as a BigInt. */
 export function fnv1a64(bytes) {

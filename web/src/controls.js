@@ -13,7 +13,7 @@ import {
   parseField,
 } from './state.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
-import { byRole, setProperty } from './views/dom.js';
+import { byRole, setProperty } from './dom.js';
 
 /** Fills a select with `values`; leaves it alone when they and their labels are the same. */
 export function options(select, values, label) {

@@ -4,11 +4,11 @@
 import { LANGUAGES } from './i18n.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
 import { STEP_COUNT } from './steps.js';
-import { VIEW_KEYS } from './views/registry.js';
-import { LINKABLE_MODELS } from './models/catalog.js';
+import { VIEW_KEYS } from './view-keys.js';
+import { LINKABLE_MODELS } from './model-catalog.js';
+import { MAX_SENTENCE_CHARS } from './limits.js';
 
-// Longer sentences are refused with an offer to truncate (README, Limits).
-export const MAX_SENTENCE_CHARS = 20000;
+export { MAX_SENTENCE_CHARS };
 export const MASKS = ['none', 'causal', 'window'];
 export const D_MODELS = [4, 8, 16, 32, 64, 128, 256, 512];
 // The page's temperature range (the engine takes 0.01–100): the link, the number box and the

@@ -15,7 +15,7 @@ import { drawStageExtras } from '../views/stage-extras.js';
 import { drawExplanation } from '../views/explain.js';
 import { cellIn, drawArithmetic, pickedFrom } from '../views/arithmetic.js';
 import { VIEWS } from '../views/registry.js';
-import { byRole, setText } from '../views/dom.js';
+import { byRole, setText } from '../dom.js';
 import { fitSvg } from '../views/fit.js';
 import { buildStepper, updateStepper } from '../views/stepper.js';
 import { hideTooltip } from '../tooltip.js';
@@ -28,6 +28,7 @@ import { engineOptions, MODEL_FIELDS, modelTraceOptions, TRAINED_FIELDS } from '
 import { download, figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js';
 import { chipList } from './chips.js';
 import { createModelPanel, modelBounds } from '../models/panel.js';
+import { modelStrings } from '../models/i18n.js';
 
 // What a new trace is computed for: the engine's options, or a trained model's layer.
 const TRACE_FIELDS = [...new Set([...MODEL_FIELDS, ...TRAINED_FIELDS])];
@@ -359,7 +360,7 @@ export function createExplorer(root, o) {
     // "All heads" in the views; the stage draws one head and says which.
     $('stage-note').hidden = state.head !== 'all' || trace.heads === 1;
     setText($('stage-note'), s.stageShowsHead(head));
-    drawExplanation(root.querySelector('.explain'), trace, state, s);
+    drawExplanation(root.querySelector('.explain'), trace, state, s, modelStrings(state.lang).stepTexts);
     drawArithmetic($('arithmetic'), trace, state, s, () => store.set({ cell: null }));
   });
 

@@ -3,8 +3,7 @@
 // reduce.js): whole steps at teaching sizes, at most MAX_SIDE cells a side past that. Views
 // read a trace synchronously, from what explorer.js loaded for the current state.
 import { AttentionError, DEFAULTS } from '../../../dist/engine/engine.js';
-import { MAX_SIDE } from './reduce.js';
-import { linksRequest, rowRequest, spreadRequest, stepRequest } from './requests.js';
+import { linksRequest, MAX_SIDE, rowRequest, spreadRequest, stepRequest } from '../requests.js';
 
 /** Asked for data that was not loaded: a render that raced ahead of its data (it is redone). */
 export class NotLoaded extends Error {}

@@ -5,7 +5,7 @@ import { stepAt } from '../steps.js';
 import { EXTRAS } from '../views/stage-extras.js';
 import { VIEWS } from '../views/registry.js';
 import { arithmeticRequests, cellIn } from '../views/arithmetic.js';
-import { stepRequest } from './requests.js';
+import { stepRequest } from '../requests.js';
 
 const range = (n) => Array.from({ length: n }, (_, k) => k);
 

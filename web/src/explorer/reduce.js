@@ -3,9 +3,7 @@
 // side (block means past that), one row, the strongest links, histograms of the spread.
 // Pure functions of steps ({ rows, cols, data: Float32Array [rows × cols] }).
 import { bin, bisectRight } from 'd3-array';
-
-/** Sides up to this many cells are sent whole; longer ones are averaged in blocks. */
-export const MAX_SIDE = 512;
+import { MAX_SIDE } from '../requests.js';
 
 /** The smallest and largest finite value and the largest |v|; finite: whether there is one. */
 function rangeOf(data) {

@@ -4,9 +4,9 @@
 // attention through ready(). State (model, layer, head, sentence) lives in the store.
 import { options } from '../controls.js';
 import { formatCount } from '../format.js';
-import { byRole, setText } from '../views/dom.js';
+import { byRole, setText } from '../dom.js';
 import { defaultState } from '../state.js';
-import { MODELS } from './catalog.js';
+import { MODELS } from '../model-catalog.js';
 import { modelStrings } from './i18n.js';
 import { shippedModelBytes } from './load.js';
 import { drawGrid } from './grid.js';

@@ -2,7 +2,7 @@
 // a row times a column, term by term (Q = X'W_Q, its heads' slices, O = Concat·W_O), X' = X + PE,
 // PE by its formula, Concat as the head it came from, and the given matrices (X, W) by origin.
 // Each kind: { shape(sizes) → [rows, cols], requests(cell, sizes), draw(trace, s, cell) }.
-import { rowRequest, stepRequest } from '../explorer/requests.js';
+import { rowRequest, stepRequest } from '../requests.js';
 import { formatValue } from '../format.js';
 import { el, line, num, section, table } from './arithmetic-dom.js';
 

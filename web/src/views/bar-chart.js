@@ -6,7 +6,7 @@ import * as d3 from 'd3';
 import { formatFit, formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
-import { put, forget, setText } from './dom.js';
+import { put, forget, setText } from '../dom.js';
 import { dropPart, layer, part } from './parts.js';
 import { fitText, textWidth } from './text.js';
 

@@ -6,12 +6,13 @@
 // source (text or TeX) differs from what the node shows, so typing renders no KaTeX (tex.js
 // writes the shapes line's new n into its digits) and leaves the formula and its highlight alone.
 import { FORMULA_CONTEXT, formulaFor, stepAt } from '../steps.js';
-import { modelStrings } from '../models/i18n.js';
 import { addsPositionalEncoding } from '../state.js';
 import { renderTex } from './tex.js';
-import { setText } from './dom.js';
+import { setText } from '../dom.js';
 
-export function drawExplanation(root, trace, state, strings) {
+// trainedTexts: a trained model's own step texts { [step key]: text } (models/i18n.js
+// stepTexts, passed in by the explorer), shown instead of the random-weights ones.
+export function drawExplanation(root, trace, state, strings, trainedTexts = null) {
   const def = stepAt(state.step);
   const text = strings.steps[def.key];
   setText(root.querySelector('.step-title'), `${state.step}. ${text.title}`);
@@ -34,7 +35,7 @@ export function drawExplanation(root, trace, state, strings) {
   const head = state.head === 'all' ? 0 : state.head;
   renderTex(root.querySelector('.shapes'), def.detail(trace, head, state), false);
   // A trained model's weights are not random: its own words where the text says they are.
-  const trained = state.model && state.model !== 'random' ? modelStrings(state.lang).stepTexts[def.key] : null;
+  const trained = state.model && state.model !== 'random' ? trainedTexts?.[def.key] : null;
   setText(root.querySelector('.step-text'), trained ?? text.text);
   // Temperature is its own concept: explained where it acts (step 5) and wherever it is not 1;
   // positional encoding beside its waves (step 1).

@@ -4,7 +4,7 @@ import * as d3 from 'd3';
 import { drawMatrix, measureMatrix, pickedCell } from './matrix.js';
 import { drawLegend } from './legend.js';
 import { fitSvg } from './fit.js';
-import { putAttrs } from './dom.js';
+import { putAttrs } from '../dom.js';
 import { stepMaxAbs, signedScale, weightScale } from '../scales.js';
 import { formatShort } from '../format.js';
 import { STEP_KEYS, stepAt } from '../steps.js';

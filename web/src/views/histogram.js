@@ -2,7 +2,7 @@
 // kept parts (parts.js): a redraw writes the bins that changed; the axis is redrawn only when
 // its domain or width changed (d3's axis rewrites every tick's text and lines).
 import * as d3 from 'd3';
-import { put, setText } from './dom.js';
+import { put, setText } from '../dom.js';
 import { layer, part } from './parts.js';
 import { fitText } from './text.js';
 

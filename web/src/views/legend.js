@@ -1,7 +1,7 @@
 // A colour legend: a gradient bar with ticks, drawn in SVG so that it exports with the figure.
 import * as d3 from 'd3';
 import { formatShort } from '../format.js';
-import { put, putAttrs, setTexts } from './dom.js';
+import { put, putAttrs, setTexts } from '../dom.js';
 
 let gradientCount = 0;
 

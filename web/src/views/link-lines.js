@@ -12,7 +12,7 @@
 // (lineAt), for a figure (holder.figure(): the same lines as SVG, which explorer/export.js
 // puts in place of the canvas) and for the tests, which compare it with the engine's numbers.
 
-import { putAttrs } from './dom.js';
+import { putAttrs } from '../dom.js';
 import { roomFor } from './fit.js';
 import { afterFrame } from '../frames.js';
 

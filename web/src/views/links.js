@@ -8,7 +8,7 @@ import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 import { pixels } from './pixels.js';
 import { fitText } from './text.js';
-import { putAttrs, setTexts } from './dom.js';
+import { putAttrs, setTexts } from '../dom.js';
 import { fitSvg } from './fit.js';
 import { lineAt, paintLines, strokeLines } from './link-lines.js';
 

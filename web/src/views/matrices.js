@@ -6,7 +6,7 @@ import * as d3 from 'd3';
 import { drawStage } from './stage.js';
 import { drawPositional } from './positional.js';
 import { headColor, signedColor, stepMaxAbs } from '../scales.js';
-import { putAttrs } from './dom.js';
+import { putAttrs } from '../dom.js';
 import { fitSvg } from './fit.js';
 
 /** Every matrix of the computation, in order (name, title). */

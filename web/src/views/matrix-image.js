@@ -5,7 +5,7 @@ import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { pixels } from './pixels.js';
 import { colorTable, fillsOf, packed, pixelOf } from './cell-style.js';
-import { arrowStep, put, putAttrs } from './dom.js';
+import { arrowStep, put, putAttrs } from '../dom.js';
 import { roomFor } from './fit.js';
 import { bmpURL } from './bmp.js';
 

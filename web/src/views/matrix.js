@@ -7,7 +7,7 @@ import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration, typing } from '../motion.js';
 import { afterFrame, drawNowOrLater } from '../frames.js';
 import { fitText, textWidth } from './text.js';
-import { arrowStep, put, putAttrs, setTexts } from './dom.js';
+import { arrowStep, put, putAttrs, setTexts } from '../dom.js';
 import { cellText, fillsOf, inkOn } from './cell-style.js';
 import { drawAsImage, drawPooled, removePicture } from './matrix-image.js';
 import { roomFor } from './fit.js';

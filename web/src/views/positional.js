@@ -8,7 +8,7 @@
 import * as d3 from 'd3';
 import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
-import { put, putAttrs, setTexts } from './dom.js';
+import { put, putAttrs, setTexts } from '../dom.js';
 import { typing } from '../motion.js';
 import { drawNowOrLater } from '../frames.js';
 

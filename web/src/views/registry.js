@@ -5,7 +5,7 @@
 //   panel: the tab panel's markup (static text only: no user data goes through innerHTML),
 //   role: the data-role of the element it draws into (emptied when there is no trace),
 //   exported: a selector for the SVG that the SVG/PNG export takes,
-//   requests(ctx): what it reads from the trace (explorer/requests.js), for
+//   requests(ctx): what it reads from the trace (requests.js), for
 //     ctx = { trace (or only its sizes), state, head (0-based), heads: number[], query },
 //   draw(ctx): draws, for ctx = { trace, state, strings, head, heads, query,
 //     el(role): an element of the panel, width: the views' width in px, get/set: the store's }.
@@ -15,11 +15,12 @@ import { drawLinks, linksLegend, LINK_LIMITS } from './links.js';
 import { drawHeatmaps, heatmapSide, heatmapStepFor, heatmapTables, stepMaking } from './heatmap.js';
 import { drawMatrices, matricesOf, matrixHead } from './matrices.js';
 import { drawSoftmax } from './softmax.js';
-import { linksRequest, rowRequest, spreadRequest, stepRequest } from '../explorer/requests.js';
+import { linksRequest, rowRequest, spreadRequest, stepRequest } from '../requests.js';
 import { stepAt } from '../steps.js';
 import { addsPositionalEncoding } from '../state.js';
-import { setText } from './dom.js';
+import { setText } from '../dom.js';
 import { cellIn, drawArithmetic, pickedFrom } from './arithmetic.js';
+import { VIEW_KEYS } from '../view-keys.js';
 
 /** The note over a view (class view-note, data-role `<view>-shows`). */
 const shows = (view) => `<p class="hint view-note" data-role="${view}-shows" hidden></p>`;
@@ -141,4 +142,11 @@ export const VIEWS = {
   },
 };
 
-export const VIEW_KEYS = Object.keys(VIEWS);
+// The state validates `view` against the leaf list (it must not load the views): the two agree.
+if (Object.keys(VIEWS).join() !== VIEW_KEYS.join()) {
+  throw new Error(
+    `views/registry.js has views ${Object.keys(VIEWS)}, view-keys.js lists ${VIEW_KEYS}: make them the same`,
+  );
+}
+
+export { VIEW_KEYS };

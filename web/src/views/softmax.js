@@ -8,7 +8,7 @@ import * as d3 from 'd3';
 import { headColor } from '../scales.js';
 import { formatShort } from '../format.js';
 import { TEMPERATURE } from '../state.js';
-import { put, setText } from './dom.js';
+import { put, setText } from '../dom.js';
 import { barChart, barLabelLayout, TITLE_ROOM } from './bar-chart.js';
 import { histogram } from './histogram.js';
 import { dropPart, layer, part } from './parts.js';

@@ -8,9 +8,9 @@ import { drawPositional } from './positional.js';
 import { headColor } from '../scales.js';
 import { formatShort } from '../format.js';
 import { stepAt } from '../steps.js';
-import { rowRequest, spreadRequest, stepRequest } from '../explorer/requests.js';
+import { rowRequest, spreadRequest, stepRequest } from '../requests.js';
 import { addsPositionalEncoding } from '../state.js';
-import { put } from './dom.js';
+import { put } from '../dom.js';
 
 const HEIGHT = 150;
 

@@ -5,7 +5,7 @@ import * as d3 from 'd3';
 import { drawMatrix, measureMatrix, pickedCell } from './matrix.js';
 import { duration } from '../motion.js';
 import { drawLegends } from './legend.js';
-import { forget, put, putAttrs, setTexts } from './dom.js';
+import { forget, put, putAttrs, setTexts } from '../dom.js';
 
 const GAP = 14;
 // The explorer's stage draws its grids too small to print numbers as pictures with gaps past 128

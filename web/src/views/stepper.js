@@ -1,6 +1,6 @@
 // Step buttons 1–10, previous / play / next, a scrubber, and the keys ← → and space.
 import { STEPS, STEP_COUNT, stepAt } from '../steps.js';
-import { put, setText } from './dom.js';
+import { put, setText } from '../dom.js';
 
 /** keyTarget: where ← → and space are heard (the explorer, or the whole document for the page). */
 export function buildStepper(root, store, keyTarget = root) {
