@@ -3,8 +3,8 @@
 // options are read as every other options object is (unknown names and wrong types refused).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEngine } from './support.mjs';
-import { TINY, throwsAttention } from './training_support.mjs';
+import { assertAttentionError, createEngine } from './support.mjs';
+import { TINY } from './training_support.mjs';
 
 const engine = await createEngine();
 
@@ -34,35 +34,33 @@ test('a diverged trainer refuses every later call with the same error, and can s
   assert.equal(diverged.code, 'NON_FINITE');
   assert.match(diverged.message, /training diverged/);
   const same = { code: diverged.code, field: diverged.field, message: diverged.message };
-  const calls = {
-    step: () => trainer.step(1),
-    predict: () => trainer.predict('1 2 3 0'),
-    attention: () => trainer.attention({ text: '1 2 3 0 |' }),
-    headScores: () => trainer.headScores(8),
-    trace: () => trainer.trace({ text: '1 2 3 0 |' }),
-    save: () => trainer.save(),
-    evaluate: () => trainer.evaluate(8),
-    steps: () => trainer.steps,
-  };
-  for (const [name, call] of Object.entries(calls)) {
-    throwsAttention(call, { ...same, message: new RegExp(`^${escape(same.message)}$`) });
-  }
+  const calls = [
+    () => trainer.step(1),
+    () => trainer.predict('1 2 3 0'),
+    () => trainer.attention({ text: '1 2 3 0 |' }),
+    () => trainer.headScores(8),
+    () => trainer.trace({ text: '1 2 3 0 |' }),
+    () => trainer.save(),
+    () => trainer.evaluate(8),
+    () => trainer.steps,
+  ];
+  for (const call of calls) assertAttentionError(call, same);
   trainer.dispose();
-  throwsAttention(() => trainer.step(1), { code: 'DISPOSED', field: 'model' });
+  assertAttentionError(() => trainer.step(1), { code: 'DISPOSED', field: 'model' });
 });
 
 test("save()'s options are checked: unknown names, wrong types and a bare string are refused", () => {
   const trainer = engine.createTrainer(TINY);
   try {
-    throwsAttention(() => trainer.save({ precison: 'float16' }), {
+    assertAttentionError(() => trainer.save({ precison: 'float16' }), {
       code: 'INVALID_ARGUMENT',
       field: 'precison',
       message: /unknown option "precison" of save\(\); options are: precision/,
     });
-    throwsAttention(() => trainer.save('float16'), { code: 'INVALID_ARGUMENT', field: 'options' });
-    throwsAttention(() => trainer.save(null), { code: 'INVALID_ARGUMENT', field: 'options' });
-    throwsAttention(() => trainer.save([]), { code: 'INVALID_ARGUMENT', field: 'options' });
-    throwsAttention(() => trainer.save({ precision: 16 }), { code: 'INVALID_ARGUMENT', field: 'precision' });
+    assertAttentionError(() => trainer.save('float16'), { code: 'INVALID_ARGUMENT', field: 'options' });
+    assertAttentionError(() => trainer.save(null), { code: 'INVALID_ARGUMENT', field: 'options' });
+    assertAttentionError(() => trainer.save([]), { code: 'INVALID_ARGUMENT', field: 'options' });
+    assertAttentionError(() => trainer.save({ precision: 16 }), { code: 'INVALID_ARGUMENT', field: 'precision' });
     const model = engine.loadModel(trainer.save({ precision: 'float16' }));
     try {
       assert.equal(model.parameterCount, trainer.parameterCount);
@@ -74,7 +72,3 @@ test("save()'s options are checked: unknown names, wrong types and a bare string
     trainer.dispose();
   }
 });
-
-function escape(text) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
