@@ -21,6 +21,7 @@ EMSCRIPTEN_BINDINGS(attention_training) {
       .function("trace", &ModelHandle::trace)
       .function("traceSummary", &ModelHandle::traceSummary)
       .function("traceStep", &ModelHandle::traceStep)
+      .function("traceNextLogits", &ModelHandle::traceNextLogits)
       .function("layerInput", &ModelHandle::layerInput)
       .function("save", &ModelHandle::save)
       .function("headScores", &ModelHandle::headScores)

@@ -253,14 +253,16 @@ train::Model<float>* ModelHandle::ModelFor(const val& tokens, std::vector<int>* 
   return m;
 }
 
-bool ModelHandle::trace(const val& tokens) {
+bool ModelHandle::trace(const val& tokens, bool every_position) {
   std::vector<int> ids;
   train::Model<float>* m = ModelFor(tokens, &ids);
   if (m == nullptr) return false;
   std::vector<std::string> labels;
   labels.reserve(ids.size());
   for (const int id : ids) labels.push_back(vocabulary_[static_cast<size_t>(id)]);
-  status_ = trace_.Run(m, ids, labels);
+  status_ =
+      trace_.Run(m, ids, labels,
+                 every_position ? train::Outputs::kEveryPosition : train::Outputs::kLastPosition);
   return status_.ok();
 }
 
@@ -280,7 +282,8 @@ val ModelHandle::layerInput(const val& tokens, int layer) {
   batch.size = 1;
   batch.length = static_cast<int>(ids.size());
   batch.tokens = ids;
-  status_ = m->ForwardThrough(batch, layer);
+  // Sized as a pass of the last position's logits: no [T × V] buffers for a layer's input.
+  status_ = m->ForwardThrough(batch, layer, train::Outputs::kLastPosition);
   if (!status_.ok()) return val::null();
   int width = 0;
   const float* x = AttentionInput(*m, layer, &width);

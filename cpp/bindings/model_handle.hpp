@@ -43,9 +43,13 @@ class ModelHandle {
   emscripten::val evaluate(int count);
 
   // One sequence of token ids (Int32Array) through the model; then traceSummary/traceStep
-  // (model_trace.hpp) read it until the next call that runs the model.
-  bool trace(const emscripten::val& tokens);
+  // (model_trace.hpp) read it until the next call that runs the model. `every_position`: with
+  // the steps logits and probabilities [T × V] (ModelTrace::Run's limit), else the last
+  // position's logits only (traceNextLogits).
+  bool trace(const emscripten::val& tokens, bool every_position);
   emscripten::val traceSummary() const { return trace_.Summary(); }
+  // The last trace's last-position logits [V]: a Float32Array VIEW valid until the next call.
+  emscripten::val traceNextLogits() const { return trace_.NextLogits(); }
   emscripten::val traceStep(const std::string& name, int layer, int head);
   // What layer `layer`'s attention reads for token ids (Int32Array), as trace()'s x of that
   // layer, with the model run only through that layer (Model::ForwardThrough): no logits over
@@ -74,7 +78,7 @@ class ModelHandle {
   // contextLength tokens: the first ones, or the last ones when `keep_end` (model_lm.hpp).
   emscripten::val encode(const std::string& text, bool keep_end);
   // encode(text, keep_end), then trace() of its ids, the text's own symbols as the labels.
-  emscripten::val traceText(const std::string& text, bool keep_end);
+  emscripten::val traceText(const std::string& text, bool keep_end, bool every_position);
   // The logits [V] of the last position of token ids (Int32Array): a Float32Array VIEW, valid
   // until the next call.
   emscripten::val nextLogits(const emscripten::val& tokens);

@@ -34,6 +34,7 @@ bool Generable(int id) {
 
 // The next id from logits z [V] (see Sampling).
 int PickNext(const float* z, int v, const Sampling& sampling, RandomState* random) {
+  // (Forward refuses a pass whose logits are not finite: no order exists among NaNs.)
   std::vector<int> order;
   for (int id = 0; id < v; ++id) {
     if (Generable(id)) order.push_back(id);
@@ -168,10 +169,10 @@ Status NextLogits(train::Model<float>* model, const std::vector<int>& ids,
   batch.size = 1;
   batch.length = static_cast<int>(ids.size());
   batch.tokens = ids;
-  if (!(status = model->Forward(batch)).ok()) return status;
+  // The last position's logits only: [V], not [T × V].
+  if (!(status = model->Forward(batch, train::Outputs::kLastPosition)).ok()) return status;
   int width = 0;
-  const float* all = model->Activation("logits", -1, &width);
-  const float* last = all + static_cast<size_t>(batch.length - 1) * width;
+  const float* last = model->Activation("logits", -1, &width);
   logits->assign(last, last + width);
   return Status::Ok();
 }

@@ -47,7 +47,7 @@ val ModelHandle::encode(const std::string& text, bool keep_end) {
   return status_.ok() ? EncodedObject(encoded) : val::null();
 }
 
-val ModelHandle::traceText(const std::string& text, bool keep_end) {
+val ModelHandle::traceText(const std::string& text, bool keep_end, bool every_position) {
   trace_.Clear();
   if (!RequireCorpus("trace")) return val::null();
   EncodedText encoded;
@@ -57,7 +57,11 @@ val ModelHandle::traceText(const std::string& text, bool keep_end) {
     Fail(ErrorCode::kInvalidArgument, "text",
          "text has no token to read: it is empty or only white space");
   }
-  if (status_.ok()) status_ = trace_.Run(corpus_model_.get(), encoded.ids, encoded.symbols);
+  if (status_.ok()) {
+    status_ =
+        trace_.Run(corpus_model_.get(), encoded.ids, encoded.symbols,
+                   every_position ? train::Outputs::kEveryPosition : train::Outputs::kLastPosition);
+  }
   return status_.ok() ? EncodedObject(encoded) : val::null();
 }
 

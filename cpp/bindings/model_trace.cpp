@@ -1,5 +1,7 @@
 #include "model_trace.hpp"
 
+#include <string_view>
+
 #include "convert.hpp"
 
 namespace attention::bindings {
@@ -63,14 +65,25 @@ void ModelTrace::Clear() {
 }
 
 Status ModelTrace::Run(train::Model<float>* model, const std::vector<int>& tokens,
-                       const std::vector<std::string>& labels) {
+                       const std::vector<std::string>& labels, train::Outputs outputs) {
   Clear();
   const train::ModelConfig& mc = model->config();
+  const int64_t values = int64_t{mc.vocab_size} * static_cast<int64_t>(tokens.size());
+  if (outputs == train::Outputs::kEveryPosition && values > kMaxTracedLogits) {
+    return Status(ErrorCode::kLimitExceeded, "tokens",
+                  "the logits and probabilities of every position take vocabulary × tokens = " +
+                      std::to_string(mc.vocab_size) + " × " + std::to_string(tokens.size()) +
+                      " = " + std::to_string(values) + " values each; at most " +
+                      std::to_string(kMaxTracedLogits) + ": give at most " +
+                      std::to_string(kMaxTracedLogits / mc.vocab_size) +
+                      " tokens, or trace without the steps logits and probabilities (predict() "
+                      "reads the last position's)");
+  }
   train::Batch batch;
   batch.size = 1;
   batch.length = static_cast<int>(tokens.size());
   batch.tokens = tokens;
-  Status status = model->Forward(batch);
+  Status status = model->Forward(batch, outputs);
   if (!status.ok()) return status;
 
   // The explorer's attention on the layer's own input and weights: given X, no positional
@@ -110,6 +123,14 @@ Status ModelTrace::Run(train::Model<float>* model, const std::vector<int>& token
   return Status::Ok();
 }
 
+val ModelTrace::NextLogits() const {
+  if (model_ == nullptr) return val::null();
+  int width = 0;
+  const float* all = model_->Activation("logits", -1, &width);
+  const float* last = all + static_cast<size_t>(model_->logits_rows() - 1) * width;
+  return val(emscripten::typed_memory_view(static_cast<size_t>(width), last));
+}
+
 val ModelTrace::Summary() const {
   if (model_ == nullptr) return val::null();
   const train::ModelConfig& mc = model_->config();
@@ -133,8 +154,10 @@ val ModelTrace::Summary() const {
   int width = 0;
   val model_steps = val::array();
   unsigned index = 0;
+  const bool every_position = model_->logits_rows() == static_cast<int>(labels_.size());
   for (const BlockStep& s : kModelSteps) {
     if (model_->Activation(s.name, -1, &width) == nullptr) continue;
+    if (std::string_view(s.cols) == "vocabulary" && !every_position) continue;
     model_steps.set(index++, describe(s.name, false, "query", s.cols));
   }
   out.set("modelSteps", model_steps);
@@ -165,6 +188,11 @@ val ModelTrace::Step(const std::string& name, int layer, int head, Status* statu
   int width = 0;
   if (layer == -1) {
     const float* data = model_->Activation(name, -1, &width);
+    if ((name == "logits" || name == "probabilities") && model_->logits_rows() != n) {
+      *status = UnknownStep(
+          "step", "step \"" + name + "\" was not traced: ask trace() for it (steps) to have it");
+      return val::null();
+    }
     if (data == nullptr) {
       *status = UnknownStep("step", "step \"" + name + "\" is not a model-wide step");
       return val::null();

@@ -27,6 +27,11 @@ export interface ReadFields {
   unknown: boolean[];
   total: number;
   cut: number;
+  /**
+   * The last position's logits [V] (what predict() reads). The steps logits and probabilities
+   * ([T × V]) exist only when asked for: all steps, or named in `steps` (at most 2²⁴ values).
+   */
+  nextLogits: Float32Array;
 }
 
 export interface Prediction {
@@ -87,7 +92,8 @@ export interface LanguageModel extends Omit<TrainedModel, 'trace' | 'evaluate' |
   /**
    * count (1–1024, default 1) new tokens; greedy (default) or sampled with `seed` from
    * softmax(logits / temperature) over the topK (0: all) most likely; never <pad>, <unk>, <bos>;
-   * past contextLength the window slides.
+   * past contextLength the window slides. temperature, topK and seed shape sampling: with greedy
+   * true they must keep their defaults (1, 0, 1), or INVALID_ARGUMENT names the first one.
    */
   generate(
     input: LanguageModelInput,

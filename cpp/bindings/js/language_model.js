@@ -157,7 +157,10 @@ export class LanguageModel extends TrainedModel {
 
   /**
    * As TrainedModel.trace, reading text with the model's vocabulary; the result also has ids,
-   * unknown, total and cut (as encode). Options: { layer, steps, keep }.
+   * unknown, total and cut (as encode), and nextLogits (Float32Array [V]: the last position's
+   * logits, what predict() reads). Options: { layer, steps, keep }. The steps logits and
+   * probabilities ([T × V] each) are computed only when asked for (all steps, or named in
+   * steps), and refused past 2²⁴ values (LIMIT_EXCEEDED, field tokens).
    */
   trace(input, options) {
     const { layer, steps, keep } = readOptions(options, { layer: undefined, steps: undefined, keep: 'start' }, 'trace');
@@ -174,16 +177,22 @@ export class LanguageModel extends TrainedModel {
   }
 
   #traceOf(input, keepEnd, options) {
+    // The logits and probabilities of every position ([T × V], the most memory of a trace with
+    // a large vocabulary) only when asked for: all steps, or steps naming them.
+    const { steps } = options;
+    const every = !Array.isArray(steps) || steps.includes('logits') || steps.includes('probabilities');
+    // The last position's logits [V], which the next token is read from, in every trace.
+    const next = (handle) => ({ nextLogits: (handle.traceNextLogits() ?? throwOf(handle)).slice() });
     if (input.text !== undefined) {
       return this.traceWith((handle) => {
-        const encoded = copyEncoded(handle.traceText(input.text, keepEnd) ?? throwOf(handle));
-        return { ids: encoded.ids, unknown: encoded.unknown, total: encoded.total, cut: encoded.cut };
+        const encoded = copyEncoded(handle.traceText(input.text, keepEnd, every) ?? throwOf(handle));
+        return { ids: encoded.ids, unknown: encoded.unknown, total: encoded.total, cut: encoded.cut, ...next(handle) };
       }, options);
     }
     const ids = encodeInput(input, this.vocabulary, this.contextLength);
     return this.traceWith((handle) => {
-      if (!handle.trace(Int32Array.from(ids))) throw errorOf(handle);
-      return { ids, unknown: ids.map((id) => id === UNKNOWN_ID), total: ids.length, cut: 0 };
+      if (!handle.trace(Int32Array.from(ids), every)) throw errorOf(handle);
+      return { ids, unknown: ids.map((id) => id === UNKNOWN_ID), total: ids.length, cut: 0, ...next(handle) };
     }, options);
   }
 
@@ -224,6 +233,7 @@ export class LanguageModel extends TrainedModel {
    * softmax(logits / temperature) over the topK most likely (0: all) with `seed`. Never <pad>,
    * <unk> or <bos>; an <eos> ends it. Past contextLength the window slides (the model sees the
    * last contextLength tokens). { tokens, ids, text: the input's text followed by the new tokens }.
+   * With greedy, temperature, topK and seed must keep their defaults (the CLI's rule).
    */
   generate(input, options) {
     const o = readOptions(options, { count: 1, temperature: 1, topK: 0, greedy: true, seed: 1 }, 'generate');
@@ -232,6 +242,21 @@ export class LanguageModel extends TrainedModel {
     const topK = integerIn(o.topK, 'topK', 0, this.vocabulary.length, ' (all)');
     if (typeof o.greedy !== 'boolean') throw invalid('greedy', `greedy (${describe(o.greedy)}) must be true or false`);
     const seed = integerIn(o.seed, 'seed', 0, UINT32_MAX);
+    // As the CLI: what shapes sampling is refused with greedy, which would ignore it.
+    if (o.greedy) {
+      for (const [field, value, fallback] of [
+        ['temperature', temperature, 1],
+        ['topK', topK, 0],
+        ['seed', seed, 1],
+      ]) {
+        if (value !== fallback) {
+          throw invalid(
+            field,
+            `${field} (${describe(value)}) shapes sampling, which greedy: true does not do: give greedy: false too, or leave ${field} out`,
+          );
+        }
+      }
+    }
     const read = readInput(input, this.#maxTextBytes);
     const [{ ids }, made] = this.#withIds(read, (handle, tokens) =>
       Array.from(handle.generate(tokens, count, temperature, topK, o.greedy, seed) ?? throwOf(handle)),

@@ -229,7 +229,7 @@ class ModelBase {
     const ids = encodeInput(input, this.vocabulary, this.contextLength);
     return this.traceWith(
       (handle) => {
-        if (!handle.trace(Int32Array.from(ids))) throw errorOf(handle);
+        if (!handle.trace(Int32Array.from(ids), true)) throw errorOf(handle);
       },
       { layer, steps },
     );

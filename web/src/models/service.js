@@ -85,8 +85,11 @@ export function modelHandlers(engine) {
       const e = encode(model, text);
       // An attention-only model has no LayerNorm and no feed-forward steps.
       const block = model.config.attentionOnly ? ['attention', 'residual1'] : BLOCK_STEPS;
-      // The next token from this trace's last row of logits, not from running the model again.
-      const trace = model.trace({ tokens: e.ids }, { steps: ['weights', ...block, 'logits'] });
+      // The next token from this trace's last logits, not from running the model again: a corpus
+      // model's trace carries them (nextLogits, [V]), where its every position's ([T × V]) can
+      // be a gigabyte; a task model (adapter.js), with its small vocabulary, has its logits step.
+      const corpus = typeof model.vocabularyLevel === 'string';
+      const trace = model.trace({ tokens: e.ids }, { steps: ['weights', ...block, ...(corpus ? [] : ['logits'])] });
       const l = Math.min(Math.max(0, layer), trace.layers.length - 1);
       const weights = trace.layers.map((lt) => Array.from({ length: lt.heads }, (_, h) => lt.step('weights', h).data));
       const blockSteps = Object.fromEntries(block.map((n) => [n, plain(trace.layers[l].step(n))]));
@@ -102,7 +105,7 @@ export function modelHandlers(engine) {
         block: blockSteps,
         // (A task model's vocabulary can be shorter than the page's top k: all of it, then.)
         next: predictionsOf(
-          lastRow(trace.step('logits')),
+          corpus ? trace.nextLogits : lastRow(trace.step('logits')),
           model.vocabulary,
           temperature,
           Math.min(topK, model.vocabulary.length),
