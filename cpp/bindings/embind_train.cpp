@@ -23,6 +23,7 @@ EMSCRIPTEN_BINDINGS(attention_training) {
       .function("traceStep", &ModelHandle::traceStep)
       .function("traceNextLogits", &ModelHandle::traceNextLogits)
       .function("layerInput", &ModelHandle::layerInput)
+      .function("layerOptions", &ModelHandle::layerOptions)
       .function("save", &ModelHandle::save)
       .function("headScores", &ModelHandle::headScores)
       .function("attention", &ModelHandle::attention)

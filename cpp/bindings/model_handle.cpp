@@ -8,6 +8,7 @@
 #include "attention/train/model_io.hpp"
 #include "convert.hpp"
 #include "model_lm.hpp"
+#include "request.hpp"
 #include "train_request.hpp"
 
 namespace attention::bindings {
@@ -266,32 +267,53 @@ bool ModelHandle::trace(const val& tokens, bool every_position) {
   return status_.ok();
 }
 
-val ModelHandle::layerInput(const val& tokens, int layer) {
+// Runs the model on `tokens` through `layer` only (no logits), for what that layer reads; null
+// after recording the error.
+train::Model<float>* ModelHandle::ThroughLayer(const val& tokens, int layer,
+                                               std::vector<int>* ids) {
   trace_.Clear();  // the model runs again: the last trace's activations are gone
-  std::vector<int> ids;
-  train::Model<float>* m = ModelFor(tokens, &ids);
-  if (m == nullptr) return val::null();
+  train::Model<float>* m = ModelFor(tokens, ids);
+  if (m == nullptr) return nullptr;
   const int layers = m->config().layers;
   if (layer < 0 || layer >= layers) {
     Fail(ErrorCode::kInvalidArgument, "layer",
          "layer (" + std::to_string(layer) + ") must be an integer from 0 to " +
              std::to_string(layers - 1));
-    return val::null();
+    return nullptr;
   }
   train::Batch batch;
   batch.size = 1;
-  batch.length = static_cast<int>(ids.size());
-  batch.tokens = ids;
+  batch.length = static_cast<int>(ids->size());
+  batch.tokens = *ids;
   // Sized as a pass of the last position's logits: no [T × V] buffers for a layer's input.
   status_ = m->ForwardThrough(batch, layer, train::Outputs::kLastPosition);
-  if (!status_.ok()) return val::null();
+  return status_.ok() ? m : nullptr;
+}
+
+val ModelHandle::layerInput(const val& tokens, int layer) {
+  std::vector<int> ids;
+  const train::Model<float>* m = ThroughLayer(tokens, layer, &ids);
+  if (m == nullptr) return val::null();
   int width = 0;
-  const float* x = AttentionInput(*m, layer, &width);
+  const float* x = train::AttentionInput(*m, layer, &width);
+  const int rows = static_cast<int>(ids.size());
   val out = val::object();
-  out.set("rows", batch.length);
+  out.set("rows", rows);
   out.set("cols", width);
-  out.set("data", val(emscripten::typed_memory_view(static_cast<size_t>(batch.length) * width, x)));
+  out.set("data", val(emscripten::typed_memory_view(static_cast<size_t>(rows) * width, x)));
   return out;
+}
+
+val ModelHandle::layerOptions(const val& tokens, int layer) {
+  std::vector<int> ids;
+  const train::Model<float>* m = ThroughLayer(tokens, layer, &ids);
+  if (m == nullptr) return val::null();
+  std::vector<std::string> labels;
+  labels.reserve(ids.size());
+  for (const int id : ids) labels.push_back(vocabulary_[static_cast<size_t>(id)]);
+  Config config;
+  status_ = train::LayerTraceInputs(*m, layer, labels, &config, &layer_options_);
+  return status_.ok() ? WriteRequest(config, layer_options_) : val::null();
 }
 
 val ModelHandle::traceStep(const std::string& name, int layer, int head) {

@@ -56,6 +56,11 @@ class ModelHandle {
   // the vocabulary, no Trace of any layer. { rows, cols, data } with data a Float32Array VIEW
   // valid until the next call; null on error. Clears the last trace.
   emscripten::val layerInput(const emscripten::val& tokens, int layer);
+  // engine.open() options of layer `layer`'s attention for token ids (Int32Array), labelled by
+  // the vocabulary: train::LayerTraceInputs as request.hpp's WriteRequest, the model run only
+  // through that layer. Its matrices are VIEWS valid until the next call; null on error. Clears
+  // the last trace.
+  emscripten::val layerOptions(const emscripten::val& tokens, int layer);
 
   // What the training playground reads (model_handle_inspect.cpp); each runs the model, so the
   // last trace is cleared. Task models only; null on error.
@@ -102,6 +107,9 @@ class ModelHandle {
   // The model and `tokens` as ids (Int32Array), each checked against the vocabulary; null after
   // recording the error (no model, or the first id out of range).
   train::Model<float>* ModelFor(const emscripten::val& tokens, std::vector<int>* ids);
+  // ModelFor, then Model::ForwardThrough(layer) (layer checked); null after recording the error.
+  train::Model<float>* ThroughLayer(const emscripten::val& tokens, int layer,
+                                    std::vector<int>* ids);
 
   std::unique_ptr<train::Trainer> trainer_;  // the weights, the optimizer, the task's examples
   // A corpus language model instead: its weights and the vocabulary that reads its text.
@@ -113,6 +121,7 @@ class ModelHandle {
   ModelTrace trace_;
   std::vector<uint8_t> saved_;
   std::vector<float> snapshot_;  // attention()'s weights, read by JS before the next call
+  Input layer_options_;          // layerOptions()'s matrices, read by JS before the next call
   Status status_;
 };
 

@@ -8,7 +8,6 @@ namespace attention::bindings {
 namespace {
 
 using emscripten::val;
-using train::TensorKind;
 
 struct BlockStep {
   const char* name;
@@ -41,23 +40,6 @@ Status UnknownStep(const std::string& field, const std::string& message) {
 
 }  // namespace
 
-Matrix TensorMatrix(const train::Model<float>& model, TensorKind kind, int layer) {
-  for (const train::TensorInfo& info : model.layout()) {
-    if (info.kind != kind || info.layer != layer) continue;
-    return Eigen::Map<const Matrix>(model.parameters() + info.offset, info.rows, info.cols);
-  }
-  return Matrix();
-}
-
-const float* AttentionInput(const train::Model<float>& model, int layer, int* width) {
-  // LN₁ of the block input, or the input itself without LayerNorm.
-  const float* x = model.Activation("ln1", layer, width);
-  if (x != nullptr) return x;
-  return layer == 0 ? model.Activation("embedding", -1, width)
-                    : model.Activation(model.config().has_ffn() ? "residual2" : "residual1",
-                                       layer - 1, width);
-}
-
 void ModelTrace::Clear() {
   model_ = nullptr;
   labels_.clear();
@@ -86,35 +68,13 @@ Status ModelTrace::Run(train::Model<float>* model, const std::vector<int>& token
   Status status = model->Forward(batch, outputs);
   if (!status.ok()) return status;
 
-  // The explorer's attention on the layer's own input and weights: given X, no positional
-  // encoding (the model added it to the embedding), biases and W_O on, the model's mask.
-  Config config;
-  config.d_model = mc.d_model;
-  config.heads = mc.heads;
-  config.d_k = mc.ResolvedDK();
-  config.scale = mc.scale;
-  config.bias = true;
-  config.output_projection = true;
-  config.positional_encoding = false;
-  config.embedding = EmbeddingSource::kGiven;
-  config.mask.type = mc.causal ? MaskType::kCausal : MaskType::kNone;
-  const int n = batch.length;
+  // The explorer's attention on each layer's own input and weights (LayerTraceInputs).
   std::vector<Trace> layers(static_cast<size_t>(mc.layers));
   for (int l = 0; l < mc.layers; ++l) {
-    int width = 0;
-    const float* x = AttentionInput(*model, l, &width);
+    Config config;
     Input input;
-    input.tokens = labels;
-    input.given.x = Eigen::Map<const Matrix>(x, n, width);
-    input.given.w_q = TensorMatrix(*model, TensorKind::kWQ, l);
-    input.given.w_k = TensorMatrix(*model, TensorKind::kWK, l);
-    input.given.w_v = TensorMatrix(*model, TensorKind::kWV, l);
-    input.given.w_o = TensorMatrix(*model, TensorKind::kWO, l);
-    input.given.b_q = TensorMatrix(*model, TensorKind::kBQ, l);
-    input.given.b_k = TensorMatrix(*model, TensorKind::kBK, l);
-    input.given.b_v = TensorMatrix(*model, TensorKind::kBV, l);
-    input.given.b_o = TensorMatrix(*model, TensorKind::kBO, l);
-    status = Trace::Run(config, input, &layers[static_cast<size_t>(l)]);
+    status = train::LayerTraceInputs(*model, l, labels, &config, &input);
+    if (status.ok()) status = Trace::Run(config, input, &layers[static_cast<size_t>(l)]);
     if (!status.ok()) return status;
   }
   model_ = model;

@@ -12,6 +12,7 @@
 #include "attention/status.hpp"
 #include "attention/trace.hpp"
 #include "attention/train/model.hpp"
+#include "attention/train/model_trace.hpp"
 
 namespace attention::bindings {
 
@@ -51,12 +52,5 @@ class ModelTrace {
 // The most values (tokens × vocabulary) a trace's logits, and again its probabilities, may hold:
 // 64 MiB each. The page and predict() need the last position's only.
 inline constexpr int64_t kMaxTracedLogits = int64_t{1} << 24;
-
-// A model's parameter tensor as a Matrix [rows × cols] (biases and gains [1 × width]).
-Matrix TensorMatrix(const train::Model<float>& model, train::TensorKind kind, int layer);
-
-// What layer `layer`'s attention reads in the model's last Forward (or ForwardThrough that
-// layer): its LN₁ output, or without LayerNorm the layer's input, [T × width]; nullptr before one.
-const float* AttentionInput(const train::Model<float>& model, int layer, int* width);
 
 }  // namespace attention::bindings

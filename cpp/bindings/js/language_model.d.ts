@@ -1,6 +1,6 @@
 // Type declarations of corpus language models (language_model.js, head_labels.js), re-exported
 // by engine.d.ts.
-import type { LayerTrace, ModelTrace, TrainedModel } from './training.js';
+import type { LayerOptions, LayerTrace, ModelTrace, TrainedModel } from './training.js';
 
 /** Which tokens a language model keeps of a text longer than its context. */
 export type Keep = 'start' | 'end';
@@ -77,13 +77,15 @@ export interface LabelledHead {
  * A model file whose configuration says vocabulary "character" or "word" (engine.loadModel
  * returns one). Call dispose() when done.
  */
-export interface LanguageModel extends Omit<TrainedModel, 'trace' | 'evaluate' | 'layerInput'> {
+export interface LanguageModel extends Omit<TrainedModel, 'trace' | 'evaluate' | 'layerInput' | 'layerOptions'> {
   readonly vocabularyLevel: 'character' | 'word';
   encode(text: string, options?: { keep?: Keep }): Encoded;
   trace(input: LanguageModelInput, options?: { steps?: string[]; keep?: Keep }): ModelTrace & ReadFields;
   trace(input: LanguageModelInput, options: { layer: number; steps?: string[]; keep?: Keep }): LayerTrace & ReadFields;
   /** As TrainedModel.layerInput; text is read with the model's vocabulary (its first contextLength tokens). */
   layerInput(input: LanguageModelInput, layer: number): { rows: number; cols: number; data: Float32Array };
+  /** As TrainedModel.layerOptions; text is read with the model's vocabulary and labels the tokens. */
+  layerOptions(input: LanguageModelInput, layer: number): LayerOptions;
   /** The next token after the input (text keeps its last contextLength tokens). */
   predict(
     input: LanguageModelInput,

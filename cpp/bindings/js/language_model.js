@@ -176,6 +176,16 @@ export class LanguageModel extends TrainedModel {
     return this.layerInputOf(ids, layer);
   }
 
+  /** As TrainedModel.layerOptions, reading text with the model's vocabulary (its first contextLength tokens). */
+  layerOptions(input, layer) {
+    const read = readInput(input, this.#maxTextBytes);
+    if (read.text === undefined) return super.layerOptions(read, layer);
+    const { ids, tokens } = this.encode(read.text);
+    if (!ids.length) throw invalid('text', 'text has no token to read: it is empty or only white space');
+    // Labelled by the text's own symbols, as a trace of text is.
+    return { ...this.layerOptionsOf(ids, layer), tokens };
+  }
+
   #traceOf(input, keepEnd, options) {
     // The logits and probabilities of every position ([T × V], the most memory of a trace with
     // a large vocabulary) only when asked for: all steps, or steps naming them.

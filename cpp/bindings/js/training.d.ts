@@ -214,6 +214,30 @@ export interface TrainedModel extends ModelCommon {
    * the model run only through that layer (no logits, no attention traced).
    */
   layerInput(input: ModelInput, layer: number): { rows: number; cols: number; data: Float32Array };
+  /**
+   * engine.open() options that show layer `layer`'s attention on `input` in the explorer: given
+   * x (layerInput) and the layer's W_Q … b_O, the model's mask and scaling, no positional
+   * encoding; the model run only through that layer.
+   */
+  layerOptions(input: ModelInput, layer: number): LayerOptions;
+}
+
+/** What layerOptions() returns: RunOptions with every field the explorer needs set. */
+export interface LayerOptions {
+  tokens: string[];
+  dModel: number;
+  heads: number;
+  dK: number;
+  mask: 'none' | 'causal';
+  scale: boolean;
+  bias: true;
+  outputProjection: true;
+  positionalEncoding: false;
+  embedding: 'given';
+  given: Record<
+    'x' | 'wQ' | 'wK' | 'wV' | 'wO' | 'bQ' | 'bK' | 'bV' | 'bO',
+    { rows: number; cols: number; data: Float32Array }
+  >;
 }
 
 export const TASKS: readonly TaskName[];

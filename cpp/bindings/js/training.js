@@ -385,17 +385,47 @@ export class TrainedModel extends ModelBase {
 
   /** layerInput of token ids. */
   layerInputOf(ids, layer) {
+    this.#checkLayer(layer);
+    return this.guarded((handle) => {
+      const raw = handle.layerInput(Int32Array.from(ids), layer);
+      if (raw === null) throw errorOf(handle);
+      return copyMatrix(raw);
+    });
+  }
+
+  /**
+   * engine.open() options that show layer `layer`'s attention on `input` in the explorer: its
+   * input (layerInput) and the layer's W_Q … b_O as given matrices, the model's mask and
+   * scaling, no positional encoding (cpp/src/train/model_trace.cpp LayerTraceInputs, the one
+   * place a trained layer becomes a trace). The model runs only through that layer.
+   */
+  layerOptions(input, layer) {
+    return this.layerOptionsOf(encodeInput(input, this.vocabulary, this.contextLength), layer);
+  }
+
+  /** layerOptions of token ids. */
+  layerOptionsOf(ids, layer) {
+    this.#checkLayer(layer);
+    return this.guarded((handle) => {
+      const raw = handle.layerOptions(Int32Array.from(ids), layer);
+      if (raw === null) throw errorOf(handle);
+      const given = Object.fromEntries(Object.keys(raw.given).map((name) => [name, copyMatrix(raw.given[name])]));
+      return { ...raw, tokens: Array.from(raw.tokens), given };
+    });
+  }
+
+  #checkLayer(layer) {
     // Checked here: WASM would read 2³¹ or 1e10 as some other integer.
     const last = this.config.layers - 1;
     if (!Number.isInteger(layer) || layer < 0 || layer > last) {
       throw invalid('layer', `layer (${describe(layer)}) must be an integer from 0 to ${last}`);
     }
-    return this.guarded((handle) => {
-      const raw = handle.layerInput(Int32Array.from(ids), layer);
-      if (raw === null) throw errorOf(handle);
-      return { rows: raw.rows, cols: raw.cols, data: raw.data.slice() }; // the one copy out of WASM memory
-    });
   }
+}
+
+/** { rows, cols, data } with data copied out of WASM memory (the one copy). */
+function copyMatrix(raw) {
+  return { rows: raw.rows, cols: raw.cols, data: raw.data.slice() };
 }
 
 /** A new ModelHandle set up by `setUp(handle)` (false: refused), then wrapped; freed on any failure. */

@@ -45,6 +45,7 @@ export function withLanguageAPI(model) {
     parameterCount: model.parameterCount,
     trace: (input, options) => model.trace(input, options),
     layerInput: (input, layer) => model.layerInput(input, layer),
+    layerOptions: (input, layer) => model.layerOptions(input, layer),
     dispose: () => model.dispose(),
     encode(text) {
       const ids = idsOf(model, { text });
