@@ -10,7 +10,7 @@ EMSCRIPTEN_BINDINGS(attention_training) {
       .constructor<>()
       .function("create", &ModelHandle::create)
       .function("load", &ModelHandle::load)
-      // Corpus language models (model_lm.hpp), wrapped by language_model.js.
+      // Corpus language models (attention/train/language_model.hpp), wrapped by language_model.js.
       .function("encode", &ModelHandle::encode)
       .function("traceText", &ModelHandle::traceText)
       .function("nextLogits", &ModelHandle::nextLogits)

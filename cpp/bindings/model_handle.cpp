@@ -4,10 +4,10 @@
 #include <cmath>
 
 #include "attention/train/flat_json.hpp"
+#include "attention/train/language_model.hpp"
 #include "attention/train/model_file.hpp"
 #include "attention/train/model_io.hpp"
 #include "convert.hpp"
-#include "model_lm.hpp"
 #include "request.hpp"
 #include "train_request.hpp"
 
@@ -119,13 +119,13 @@ bool ModelHandle::load(const val& bytes) {
   }
   // "task": a toy-task model and its trainer; "character" or "word": a corpus language model.
   std::string level;
-  std::unique_ptr<TextReader> corpus;
+  std::unique_ptr<train::TextReader> corpus;
   if (status_.ok()) status_ = json.GetString("vocabulary", &level);
   if (status_.ok() && level == "task") {
     status_ = TaskTrainerConfig(json, model, &trainer_config);
   } else if (status_.ok()) {
-    corpus = std::make_unique<TextReader>();
-    status_ = LoadTextReader(json, file.vocabulary, corpus.get());
+    corpus = std::make_unique<train::TextReader>();
+    status_ = train::LoadTextReader(json, file.vocabulary, corpus.get());
   }
   if (!status_.ok()) return false;
   const std::vector<train::TensorInfo> layout = train::ParameterLayout(model);
@@ -324,7 +324,7 @@ val ModelHandle::save(bool float16) {
   const train::TensorType type =
       float16 ? train::TensorType::kFloat16 : train::TensorType::kFloat32;
   if (corpus_model_) {
-    status_ = SaveCorpusModel(*corpus_model_, vocabulary_, config_json_, type, &saved_);
+    status_ = train::SaveCorpusModel(*corpus_model_, vocabulary_, config_json_, type, &saved_);
   } else if (trainer_) {
     status_ = trainer_->Save(type, &saved_);
   } else {

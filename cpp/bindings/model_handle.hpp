@@ -4,7 +4,8 @@
 //
 //   create(config)   a new model with seeded weights and its task's trainer
 //   load(bytes)      a model file's model: a task model with a trainer for its task (to
-//                    evaluate it), or a corpus language model (model_lm.hpp) to read text with
+//                    evaluate it), or a corpus language model (attention/train/language_model.hpp)
+//                    to read text with
 #pragma once
 
 #include <emscripten/val.h>
@@ -14,8 +15,8 @@
 #include <vector>
 
 #include "attention/status.hpp"
+#include "attention/train/language_model.hpp"
 #include "attention/train/trainer.hpp"
-#include "model_lm.hpp"
 #include "model_trace.hpp"
 
 namespace attention::bindings {
@@ -80,14 +81,15 @@ class ModelHandle {
 
   // Corpus language models only (model_lm_handle.cpp); each null (or false) on error.
   // { tokens: string[], ids: number[], unknown: boolean[], total, cut } of `text`, at most
-  // contextLength tokens: the first ones, or the last ones when `keep_end` (model_lm.hpp).
+  // contextLength tokens: the first ones, or the last ones when `keep_end`
+  // (attention/train/language_model.hpp).
   emscripten::val encode(const std::string& text, bool keep_end);
   // encode(text, keep_end), then trace() of its ids, the text's own symbols as the labels.
   emscripten::val traceText(const std::string& text, bool keep_end, bool every_position);
   // The logits [V] of the last position of token ids (Int32Array): a Float32Array VIEW, valid
   // until the next call.
   emscripten::val nextLogits(const emscripten::val& tokens);
-  // `count` new token ids after `tokens` (model_lm.hpp Generate), as a number[].
+  // `count` new token ids after `tokens` (train::Generate, language_model.hpp), as a number[].
   emscripten::val generate(const emscripten::val& tokens, int count, double temperature, int top_k,
                            bool greedy, double seed);
 
@@ -114,7 +116,7 @@ class ModelHandle {
   std::unique_ptr<train::Trainer> trainer_;  // the weights, the optimizer, the task's examples
   // A corpus language model instead: its weights and the vocabulary that reads its text.
   std::unique_ptr<train::Model<float>> corpus_model_;
-  std::unique_ptr<TextReader> corpus_reader_;
+  std::unique_ptr<train::TextReader> corpus_reader_;
   std::vector<float> logits_;            // [V] of nextLogits
   std::vector<std::string> vocabulary_;  // [V]
   std::string config_json_;              // a loaded model's configuration

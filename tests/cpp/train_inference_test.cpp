@@ -104,17 +104,17 @@ TEST(TrainInference, AnOverflowingForwardPassIsRefusedNamingWhere) {
   EXPECT_EQ(model.Forward(with_targets).field(), "loss");
 }
 
-TEST(TrainInference, AnOverflowInTheOutputLayerIsNamedThere) {
+TEST(TrainInference, AnOverflowAfterTheBlocksIsNamedThere) {
   Model<float> model(Config());
   model.InitParameters(5);
-  // The blocks as drawn; a final LayerNorm gain of 3.4e38 makes logits beyond float.
+  // The blocks as drawn; a final LayerNorm gain of 3.4e38 takes its output beyond float.
   const TensorInfo* gain = model.FindTensor("lnFinalGain");
   ASSERT_NE(gain, nullptr);
   std::fill(model.parameters() + gain->offset, model.parameters() + gain->offset + gain->size(),
             3.4e38f);
   const Status status = model.Forward(TwoSequences(), Outputs::kLastPosition);
   EXPECT_EQ(status.field(), "model");
-  EXPECT_NE(status.message().find("at its output layer (its logits"), std::string::npos)
+  EXPECT_NE(status.message().find("at its final LayerNorm (its lnFinal is not"), std::string::npos)
       << status.message();
   // The blocks were fine: a pass through them is not refused.
   EXPECT_TRUE(model.ForwardThrough(TwoSequences(), 1).ok());

@@ -1,4 +1,4 @@
-#include "model_lm.hpp"
+#include "attention/train/language_model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,11 +10,8 @@
 #include "format.hpp"
 #include "unicode.hpp"
 
-namespace attention::bindings {
+namespace attention::train {
 namespace {
-
-using train::Vocabulary;
-using train::VocabularyLevel;
 
 Status Invalid(const std::string& field, const std::string& message) {
   return Status(ErrorCode::kInvalidArgument, field, message);
@@ -27,12 +24,12 @@ std::string AsciiLower(std::string text) {
   return text;
 }
 
-// Generation never picks these: they are markers, not text.
+}  // namespace
+
 bool Generable(int id) {
   return id != Vocabulary::kPad && id != Vocabulary::kUnknown && id != Vocabulary::kBegin;
 }
 
-// The next id from logits z [V] (see Sampling).
 int PickNext(const float* z, int v, const Sampling& sampling, RandomState* random) {
   // (Forward refuses a pass whose logits are not finite: no order exists among NaNs.)
   std::vector<int> order;
@@ -59,7 +56,9 @@ int PickNext(const float* z, int v, const Sampling& sampling, RandomState* rando
       std::min<std::ptrdiff_t>(at - cumulative.begin(), order.size() - 1))];
 }
 
-Status CheckIds(const train::ModelConfig& config, const std::vector<int>& ids) {
+namespace {
+
+Status CheckIds(const ModelConfig& config, const std::vector<int>& ids) {
   if (ids.empty() || static_cast<int>(ids.size()) > config.context_length) {
     return Status(ErrorCode::kLimitExceeded, "tokens",
                   Format("the input has %zu tokens; this model reads 1 to %d", ids.size(),
@@ -77,12 +76,12 @@ Status CheckIds(const train::ModelConfig& config, const std::vector<int>& ids) {
 
 }  // namespace
 
-Status LoadTextReader(const train::FlatJson& json, const std::vector<std::string>& symbols,
+Status LoadTextReader(const FlatJson& json, const std::vector<std::string>& symbols,
                       TextReader* reader) {
   std::string level_name;
   Status status = json.GetString("vocabulary", &level_name);
   VocabularyLevel level = VocabularyLevel::kCharacter;
-  if (status.ok()) status = train::ParseVocabularyLevel(level_name, &level);
+  if (status.ok()) status = ParseVocabularyLevel(level_name, &level);
   if (!status.ok()) {
     return Invalid("model.config.vocabulary", "model.config.vocabulary (\"" + level_name +
                                                   "\") must be one of task, character, word");
@@ -101,21 +100,21 @@ Status LoadTextReader(const train::FlatJson& json, const std::vector<std::string
   return Status::Ok();
 }
 
-Status SaveCorpusModel(const train::Model<float>& model, const std::vector<std::string>& vocabulary,
-                       const std::string& config_json, train::TensorType stored_as,
+Status SaveCorpusModel(const Model<float>& model, const std::vector<std::string>& vocabulary,
+                       const std::string& config_json, TensorType stored_as,
                        std::vector<uint8_t>* bytes) {
-  train::FlatJson json, extra;
-  Status status = train::FlatJson::Parse(config_json, "model.config", &json);
+  FlatJson json, extra;
+  Status status = FlatJson::Parse(config_json, "model.config", &json);
   if (!status.ok()) return status;
   // SaveModel writes the model's own keys; the rest are how the model was made.
-  const train::FlatJson own = train::ModelConfigJson(model.config());
+  const FlatJson own = ModelConfigJson(model.config());
   for (const auto& [key, value] : json.values()) {
     if (own.Has(key)) continue;
-    if (value.kind == train::FlatJson::Value::Kind::kNumber) extra.SetNumber(key, value.number);
-    if (value.kind == train::FlatJson::Value::Kind::kBool) extra.SetBool(key, value.boolean);
-    if (value.kind == train::FlatJson::Value::Kind::kString) extra.SetString(key, value.text);
+    if (value.kind == FlatJson::Value::Kind::kNumber) extra.SetNumber(key, value.number);
+    if (value.kind == FlatJson::Value::Kind::kBool) extra.SetBool(key, value.boolean);
+    if (value.kind == FlatJson::Value::Kind::kString) extra.SetString(key, value.text);
   }
-  return train::SaveModel(model, vocabulary, extra, stored_as, bytes);
+  return SaveModel(model, vocabulary, extra, stored_as, bytes);
 }
 
 Status EncodeText(const TextReader& reader, const std::string& text, bool keep_end, int context,
@@ -161,25 +160,24 @@ Status EncodeText(const TextReader& reader, const std::string& text, bool keep_e
   return Status::Ok();
 }
 
-Status NextLogits(train::Model<float>* model, const std::vector<int>& ids,
-                  std::vector<float>* logits) {
+Status NextLogits(Model<float>* model, const std::vector<int>& ids, std::vector<float>* logits) {
   Status status = CheckIds(model->config(), ids);
   if (!status.ok()) return status;
-  train::Batch batch;
+  Batch batch;
   batch.size = 1;
   batch.length = static_cast<int>(ids.size());
   batch.tokens = ids;
   // The last position's logits only: [V], not [T × V].
-  if (!(status = model->Forward(batch, train::Outputs::kLastPosition)).ok()) return status;
+  if (!(status = model->Forward(batch, Outputs::kLastPosition)).ok()) return status;
   int width = 0;
   const float* last = model->Activation("logits", -1, &width);
   logits->assign(last, last + width);
   return Status::Ok();
 }
 
-Status Generate(train::Model<float>* model, const std::vector<int>& ids, int count,
+Status Generate(Model<float>* model, const std::vector<int>& ids, int count,
                 const Sampling& sampling, std::vector<int>* out) {
-  const train::ModelConfig& config = model->config();
+  const ModelConfig& config = model->config();
   if (count < 1 || count > kMaxGenerate) {
     return Invalid("count",
                    Format("count (%d) must be an integer from 1 to %d", count, kMaxGenerate));
@@ -215,4 +213,4 @@ Status Generate(train::Model<float>* model, const std::vector<int>& ids, int cou
   return Status::Ok();
 }
 
-}  // namespace attention::bindings
+}  // namespace attention::train
