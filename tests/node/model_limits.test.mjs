@@ -153,3 +153,20 @@ test('greedy generation refuses what shapes sampling (temperature, topK, seed), 
     model.dispose();
   }
 });
+
+test('the page’s greedy continue, which sends its sampling settings along, is still greedy', async () => {
+  const { modelHandlers } = await import('../../web/src/models/service.js');
+  const handlers = modelHandlers(engine);
+  const bytes = corpusModelFile(engine, { symbols: [...'床前明月光'], length: 8 });
+  handlers.modelLoad({ name: 'poem', bytes });
+  const model = engine.loadModel(bytes);
+  try {
+    const expected = model.generate({ text: '床前' }, { count: 1 }).text;
+    // As panel.js sends a second greedy click: the seed has moved on, the temperature is the slider's.
+    const made = handlers.modelGenerate({ name: 'poem', text: '床前', greedy: true, temperature: 2, topK: 0, seed: 2 });
+    assert.equal(made.text, expected);
+  } finally {
+    model.dispose();
+    handlers.modelDispose({ name: 'poem' });
+  }
+});

@@ -96,7 +96,9 @@ export function modelHandlers(engine) {
     },
     /** One more token after `text` (read from its end when it is longer than the context): { token, text }. */
     modelGenerate({ name, text, greedy = true, temperature = 1, topK = 0, seed = 1 }) {
-      const made = modelOf(name).generate({ text }, { count: 1, greedy, temperature, topK, seed });
+      // Greedy takes no sampling options: the API refuses them, as the CLI does.
+      const options = greedy ? { count: 1 } : { count: 1, greedy, temperature, topK, seed };
+      const made = modelOf(name).generate({ text }, options);
       return { token: made.tokens[0], text: made.text };
     },
     /**
