@@ -89,7 +89,8 @@ class ModelHandle {
   // The logits [V] of the last position of token ids (Int32Array): a Float32Array VIEW, valid
   // until the next call.
   emscripten::val nextLogits(const emscripten::val& tokens);
-  // `count` new token ids after `tokens` (train::Generate, language_model.hpp), as a number[].
+  // Up to `count` new token ids after `tokens` (train::Generate, language_model.hpp), as a
+  // number[]: a corpus model's rules, or a task model's (also for task models).
   emscripten::val generate(const emscripten::val& tokens, int count, double temperature, int top_k,
                            bool greedy, double seed);
 

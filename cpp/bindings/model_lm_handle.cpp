@@ -77,7 +77,12 @@ val ModelHandle::nextLogits(const val& tokens) {
 val ModelHandle::generate(const val& tokens, int count, double temperature, int top_k, bool greedy,
                           double seed) {
   trace_.Clear();
-  if (!RequireCorpus("generate")) return val::null();
+  // A corpus model by its rules; a task model (the page's Continue) by its task's.
+  train::Model<float>* m = model();
+  if (m == nullptr) {
+    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
+    return val::null();
+  }
   if (!(seed >= 0 && seed <= 4294967295.0 && std::floor(seed) == seed)) {
     Fail(ErrorCode::kInvalidArgument, "seed", "seed must be an integer from 0 to 4294967295");
     return val::null();
@@ -88,9 +93,9 @@ val ModelHandle::generate(const val& tokens, int count, double temperature, int 
   sampling.greedy = greedy;
   sampling.seed = static_cast<uint32_t>(seed);
   std::vector<int> out;
-  status_ =
-      train::Generate(corpus_model_.get(), emscripten::convertJSArrayToNumberVector<int>(tokens),
-                      count, sampling, &out);
+  status_ = train::Generate(
+      m, emscripten::convertJSArrayToNumberVector<int>(tokens), count, sampling, &out,
+      corpus_model_ ? train::GenerationRules::kCorpus : train::GenerationRules::kTask);
   if (!status_.ok()) return val::null();
   val ids = val::array();
   for (size_t i = 0; i < out.size(); ++i) ids.set(i, out[i]);

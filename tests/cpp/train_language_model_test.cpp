@@ -127,5 +127,21 @@ TEST(TrainLanguageModel, GenerateRefusesBadOptionsAndAnOverflowingModel) {
   }
 }
 
+// A task model's rules: every symbol may be picked (its ids 0 … 2 are symbols, not markers), and
+// a full context ends the generation, however many tokens were asked for.
+TEST(TrainLanguageModel, TaskRulesPickEverySymbolAndStopAtAFullContext) {
+  RandomState random(1);
+  const std::vector<float> z = {9, 1, 2, 5, 5, 0, -1, 0, 0};
+  EXPECT_EQ(PickNext(z.data(), 9, Sampling(), &random, GenerationRules::kTask), 0);
+  Model<float> model(Small());
+  model.InitParameters(11);
+  std::vector<int> made;
+  ASSERT_TRUE(Generate(&model, {4, 5}, 100, Sampling(), &made, GenerationRules::kTask).ok());
+  EXPECT_EQ(made.size(), 4u);  // contextLength 6 − 2
+  ASSERT_TRUE(
+      Generate(&model, {4, 5, 6, 7, 8, 4}, 3, Sampling(), &made, GenerationRules::kTask).ok());
+  EXPECT_TRUE(made.empty());
+}
+
 }  // namespace
 }  // namespace attention::train

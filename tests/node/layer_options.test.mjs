@@ -62,3 +62,41 @@ test('a task model’s layerOptions are its trace’s layer', () => {
     model.dispose();
   }
 });
+
+test('a task model generates with the engine’s one sampler: greedy is the argmax chain up to a full context', async () => {
+  const trainer = engine.createTrainer(TINY);
+  trainer.step(5);
+  const model = engine.loadModel(trainer.save());
+  trainer.dispose();
+  try {
+    const start = model.trace({ text: '3 1 4 2' }).tokens.map((t) => model.vocabulary.indexOf(t));
+    const made = model.generate({ tokens: start }, { count: 100 });
+    // The context (8) ends it: 4 new symbols, each the argmax of the last logits (lowest id on a tie).
+    assert.equal(made.ids.length, model.contextLength - start.length);
+    const ids = [...start];
+    for (const id of made.ids) {
+      const logits = model.trace({ tokens: ids }, { steps: ['logits'] }).step('logits');
+      const last = Array.from(logits.data.subarray((logits.rows - 1) * logits.cols));
+      assert.equal(id, last.indexOf(Math.max(...last)));
+      ids.push(id);
+    }
+    assert.equal(made.text, ids.map((id) => model.vocabulary[id]).join(' '));
+    // Sampled: the same seed, the same symbols; topK 1 is greedy; the page's adapter is this.
+    const sample = (seed, topK = 0) => model.generate({ tokens: start }, { count: 4, greedy: false, seed, topK });
+    assert.deepEqual(sample(5), sample(5));
+    assert.deepEqual(sample(5, 1).ids, made.ids);
+    const draws = new Set(Array.from({ length: 20 }, (_, seed) => sample(seed, 0).text));
+    assert.ok(draws.size > 1, 'different seeds draw differently');
+    const { withLanguageAPI } = await import('../../web/src/models/adapter.js');
+    assert.deepEqual(
+      withLanguageAPI(model).generate({ tokens: start }, { count: 4, greedy: false, seed: 3 }),
+      sample(3),
+    );
+    throwsAttention(() => model.generate({ tokens: start }, { temperature: 3 }), {
+      code: 'INVALID_ARGUMENT',
+      field: 'temperature',
+    });
+  } finally {
+    model.dispose();
+  }
+});

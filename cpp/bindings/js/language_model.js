@@ -10,59 +10,18 @@
 //   model.generate({ text: '床前' }, { count: 3 })        // { tokens, ids, text }
 //   model.headLabels({ text: '床前明月光，疑是地上霜。' }) // [{ layer, head, label, score, scores }]
 import { AttentionError, describe, invalid } from './errors.js';
-import { checkWellFormed, errorText, get, utf8Length } from './read.js';
+import { checkWellFormed, get, utf8Length } from './read.js';
 import { labelHeads } from './head_labels.js';
+import { integerIn, numberIn, ownKeys, readGenerateOptions, readOptions } from './call_options.js';
 import { TrainedModel, encodeInput, errorOf, loadModel as loadFile } from './training.js';
 
 const KEEP = ['start', 'end'];
 const UNKNOWN_ID = 1;
-const UINT32_MAX = 2 ** 32 - 1;
-
-/** Object.keys(object), a throwing Proxy or getter becoming an AttentionError for `field`. */
-function ownKeys(object, field, name) {
-  try {
-    return Object.keys(object);
-  } catch (error) {
-    throw invalid(field, `reading ${name} threw ${errorText(error)}`);
-  }
-}
-
-/** The own options of `options` (unknown ones refused), each read once, over `defaults`. */
-function readOptions(options, defaults, call) {
-  if (options === undefined) return { ...defaults };
-  if (!options || typeof options !== 'object' || Array.isArray(options)) {
-    throw invalid('options', `the options of ${call}() (${describe(options)}) must be an object`);
-  }
-  const names = Object.keys(defaults);
-  const out = { ...defaults };
-  for (const key of ownKeys(options, 'options', `the options of ${call}()`)) {
-    if (!names.includes(key)) {
-      throw invalid(key, `unknown option ${describe(key)} of ${call}(); options are: ${names.join(', ')}`);
-    }
-    const value = get(options, key, key);
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
 
 /** keep: 'end' → true (keep the last tokens); 'start' → false. */
 function keepsEnd(keep) {
   if (!KEEP.includes(keep)) throw invalid('keep', `keep (${describe(keep)}) must be one of ${KEEP.join(', ')}`);
   return keep === 'end';
-}
-
-function numberIn(value, field, min, max) {
-  if (typeof value !== 'number' || !(value >= min && value <= max)) {
-    throw invalid(field, `${field} (${describe(value)}) must be a number from ${min} to ${max}`);
-  }
-  return value;
-}
-
-function integerIn(value, field, min, max, note = '') {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw invalid(field, `${field} (${describe(value)}) must be an integer from ${min}${note} to ${max}`);
-  }
-  return value;
 }
 
 /** A well-formed string of at most maxTextBytes of UTF-8, checked before it reaches WASM memory. */
@@ -246,30 +205,10 @@ export class LanguageModel extends TrainedModel {
    * With greedy, temperature, topK and seed must keep their defaults (the CLI's rule).
    */
   generate(input, options) {
-    const o = readOptions(options, { count: 1, temperature: 1, topK: 0, greedy: true, seed: 1 }, 'generate');
-    const count = integerIn(o.count, 'count', 1, 1024);
-    const temperature = numberIn(o.temperature, 'temperature', 0.01, 100);
-    const topK = integerIn(o.topK, 'topK', 0, this.vocabulary.length, ' (all)');
-    if (typeof o.greedy !== 'boolean') throw invalid('greedy', `greedy (${describe(o.greedy)}) must be true or false`);
-    const seed = integerIn(o.seed, 'seed', 0, UINT32_MAX);
-    // As the CLI: what shapes sampling is refused with greedy, which would ignore it.
-    if (o.greedy) {
-      for (const [field, value, fallback] of [
-        ['temperature', temperature, 1],
-        ['topK', topK, 0],
-        ['seed', seed, 1],
-      ]) {
-        if (value !== fallback) {
-          throw invalid(
-            field,
-            `${field} (${describe(value)}) shapes sampling, which greedy: true does not do: give greedy: false too, or leave ${field} out`,
-          );
-        }
-      }
-    }
+    const o = readGenerateOptions(options, this.vocabulary.length);
     const read = readInput(input, this.#maxTextBytes);
     const [{ ids }, made] = this.#withIds(read, (handle, tokens) =>
-      Array.from(handle.generate(tokens, count, temperature, topK, o.greedy, seed) ?? throwOf(handle)),
+      Array.from(handle.generate(tokens, o.count, o.temperature, o.topK, o.greedy, o.seed) ?? throwOf(handle)),
     );
     const tokens = made.map((id) => this.vocabulary[id]);
     const words = tokens.filter((t) => t !== '<eos>');

@@ -220,6 +220,15 @@ export interface TrainedModel extends ModelCommon {
    * encoding; the model run only through that layer.
    */
   layerOptions(input: ModelInput, layer: number): LayerOptions;
+  /**
+   * Up to count (1–1024, default 1) new symbols, greedy (default) or sampled with `seed` from
+   * softmax(logits / temperature) over the topK (0: all) most likely, until the context is full
+   * (the engine's one sampler). With greedy, temperature, topK and seed keep their defaults.
+   */
+  generate(
+    input: ModelInput,
+    options?: { count?: number; temperature?: number; topK?: number; greedy?: boolean; seed?: number },
+  ): { tokens: string[]; ids: number[]; text: string };
 }
 
 /** What layerOptions() returns: RunOptions with every field the explorer needs set. */

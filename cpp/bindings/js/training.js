@@ -14,6 +14,7 @@ import { AttentionError, describe, invalid } from './errors.js';
 import { element, get } from './read.js';
 import { normalizeTrainerConfig, trainerRequest } from './training_config.js';
 import { copyHeadByHead } from './trace.js';
+import { readGenerateOptions } from './call_options.js';
 
 export function errorOf(handle) {
   return new AttentionError(handle.errorCode(), handle.errorField(), handle.errorMessage());
@@ -401,6 +402,23 @@ export class TrainedModel extends ModelBase {
    */
   layerOptions(input, layer) {
     return this.layerOptionsOf(encodeInput(input, this.vocabulary, this.contextLength), layer);
+  }
+
+  /**
+   * Up to `count` new symbols after `input` ({ text } or { tokens }), picked by the engine's one
+   * sampler (greedy, or seeded from softmax(logits / temperature) over the topK), until the
+   * context is full: { tokens, ids, text: every symbol, spaced }. Options as LanguageModel's.
+   */
+  generate(input, options) {
+    const o = readGenerateOptions(options, this.vocabulary.length);
+    const ids = encodeInput(input, this.vocabulary, this.contextLength);
+    const made = this.guarded((handle) =>
+      Array.from(
+        handle.generate(Int32Array.from(ids), o.count, o.temperature, o.topK, o.greedy, o.seed) ?? throwError(handle),
+      ),
+    );
+    const tokens = made.map((id) => this.vocabulary[id]);
+    return { tokens, ids: made, text: [...ids, ...made].map((id) => this.vocabulary[id]).join(' ') };
   }
 
   /** layerOptions of token ids. */

@@ -26,15 +26,17 @@ std::string AsciiLower(std::string text) {
 
 }  // namespace
 
-bool Generable(int id) {
+bool Generable(int id, GenerationRules rules) {
+  if (rules == GenerationRules::kTask) return true;
   return id != Vocabulary::kPad && id != Vocabulary::kUnknown && id != Vocabulary::kBegin;
 }
 
-int PickNext(const float* z, int v, const Sampling& sampling, RandomState* random) {
+int PickNext(const float* z, int v, const Sampling& sampling, RandomState* random,
+             GenerationRules rules) {
   // (Forward refuses a pass whose logits are not finite: no order exists among NaNs.)
   std::vector<int> order;
   for (int id = 0; id < v; ++id) {
-    if (Generable(id)) order.push_back(id);
+    if (Generable(id, rules)) order.push_back(id);
   }
   // Most likely first; equal logits in id order, so the greedy choice is the lowest id.
   std::stable_sort(order.begin(), order.end(), [z](int a, int b) { return z[a] > z[b]; });
@@ -176,7 +178,7 @@ Status NextLogits(Model<float>* model, const std::vector<int>& ids, std::vector<
 }
 
 Status Generate(Model<float>* model, const std::vector<int>& ids, int count,
-                const Sampling& sampling, std::vector<int>* out) {
+                const Sampling& sampling, std::vector<int>* out, GenerationRules rules) {
   const ModelConfig& config = model->config();
   if (count < 1 || count > kMaxGenerate) {
     return Invalid("count",
@@ -197,17 +199,19 @@ Status Generate(Model<float>* model, const std::vector<int>& ids, int count,
   RandomState random(sampling.seed);
   std::vector<int> sequence = ids, generated;
   std::vector<float> logits;
+  const size_t context = static_cast<size_t>(config.context_length);
   for (int i = 0; i < count; ++i) {
+    if (rules == GenerationRules::kTask && sequence.size() >= context) break;
     // The last contextLength tokens: the window slides once the sequence fills the context.
     const size_t start =
         sequence.size() - std::min(sequence.size(), static_cast<size_t>(config.context_length));
     const std::vector<int> window(sequence.begin() + static_cast<std::ptrdiff_t>(start),
                                   sequence.end());
     if (!(status = NextLogits(model, window, &logits)).ok()) return status;
-    const int next = PickNext(logits.data(), config.vocab_size, sampling, &random);
+    const int next = PickNext(logits.data(), config.vocab_size, sampling, &random, rules);
     generated.push_back(next);
     sequence.push_back(next);
-    if (next == Vocabulary::kEnd) break;
+    if (rules == GenerationRules::kCorpus && next == Vocabulary::kEnd) break;
   }
   *out = std::move(generated);
   return Status::Ok();

@@ -61,23 +61,31 @@ struct Sampling {
   uint32_t seed = 1;         // RandomState(seed) draws one NextDouble per sampled token
 };
 
-// Generation never picks these: they are markers, not text.
-bool Generable(int id);
+// What generation may pick and what ends it. kCorpus (a corpus language model): every id but
+// the markers <pad>, <unk> and <bos>; an <eos> ends it; past contextLength the window slides
+// (positions restart at 0 when it moves). kTask (a toy-task model, whose positions are its
+// task's layout): every symbol; a full context ends it.
+enum class GenerationRules { kCorpus, kTask };
 
-// The next id from logits z [V] (see Sampling): among the Generable ids, most likely first
-// (equal logits in id order); greedy takes the first, else one NextDouble of `random` picks
-// from softmax(z / temperature) over the top_k. Every z must be finite (Forward refuses a pass
-// whose logits are not).
-int PickNext(const float* z, int v, const Sampling& sampling, RandomState* random);
+// Whether generation under `rules` may pick `id`.
+bool Generable(int id, GenerationRules rules = GenerationRules::kCorpus);
 
-// `count` (1 … kMaxGenerate) new tokens after `ids` (1 … contextLength ids): each step runs the
-// model on the last contextLength tokens (a sliding window: positions restart at 0 when the
-// window moves), and picks the next token among every id but <pad>, <unk> and <bos>. An <eos>
-// ends the generation (it is the last id of `out`). Errors name "count", "temperature",
-// "topK" or "tokens".
+// The next id from logits z [V] (see Sampling), the one sampler of the engine: among the
+// Generable ids, most likely first (equal logits in id order); greedy takes the first, else one
+// NextDouble of `random` picks from softmax(z / temperature) over the top_k. Every z must be
+// finite (Forward refuses a pass whose logits are not).
+int PickNext(const float* z, int v, const Sampling& sampling, RandomState* random,
+             GenerationRules rules = GenerationRules::kCorpus);
+
+// Up to `count` (1 … kMaxGenerate) new tokens after `ids` (1 … contextLength ids), each picked
+// by PickNext from the logits of the model's last position, under `rules`: an <eos> ends a
+// corpus model's (it is the last id of `out`), a full context a task model's (`out` may then be
+// shorter, or empty). Errors name "count", "temperature", "topK" or "tokens", or the model's
+// overflow ("model"); `out` is unchanged on error.
 inline constexpr int kMaxGenerate = 1024;
 Status Generate(Model<float>* model, const std::vector<int>& ids, int count,
-                const Sampling& sampling, std::vector<int>* out);
+                const Sampling& sampling, std::vector<int>* out,
+                GenerationRules rules = GenerationRules::kCorpus);
 
 // The logits of the last position of `ids` after one forward pass: [V] into `logits`.
 Status NextLogits(Model<float>* model, const std::vector<int>& ids, std::vector<float>* logits);
