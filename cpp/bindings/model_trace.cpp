@@ -71,10 +71,7 @@ Status ModelTrace::Run(train::Model<float>* model, const std::vector<int>& token
   // The explorer's attention on each layer's own input and weights (LayerTraceInputs).
   std::vector<Trace> layers(static_cast<size_t>(mc.layers));
   for (int l = 0; l < mc.layers; ++l) {
-    Config config;
-    Input input;
-    status = train::LayerTraceInputs(*model, l, labels, &config, &input);
-    if (status.ok()) status = Trace::Run(config, input, &layers[static_cast<size_t>(l)]);
+    status = train::TraceLayer(*model, l, labels, &layers[static_cast<size_t>(l)]);
     if (!status.ok()) return status;
   }
   model_ = model;

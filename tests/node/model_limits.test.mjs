@@ -10,7 +10,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createEngine, root } from './support.mjs';
-import { corpusModelFile, hugeWeightsModelFile, largeVocabularyModelFile } from './corpus_model_support.mjs';
+import {
+  corpusModelFile,
+  hugeWeightsModelFile,
+  largeVocabularyModelFile,
+  parseModelFile,
+  writeModelFile,
+} from './corpus_model_support.mjs';
 import { throwsAttention } from './training_support.mjs';
 
 const engine = await createEngine();
@@ -169,4 +175,58 @@ test('the page’s greedy continue, which sends its sampling settings along, is 
     model.dispose();
     handlers.modelDispose({ name: 'poem' });
   }
+});
+
+test('forged weights (tensors scaled by 1e20 … 1e38, seeded): every answer is finite or names the model’s overflow', () => {
+  const base = parseModelFile(corpusModelFile(engine, { symbols: [...'床前明月光'], length: 8 }));
+  let state = 0x51f15e;
+  const next = () => ((state ^= state << 13), (state ^= state >>> 17), (state ^= state << 5), state >>> 0);
+  const start = engine.heapStats().inUse;
+  let overflowed = 0;
+  for (let i = 0; i < 40; i++) {
+    // One to four tensors, each scaled by 10^k (k 20 … 38), clamped to ±3.4e38: still a valid file.
+    const scaled = new Map();
+    for (let n = 1 + (next() % 4); n > 0; n--) scaled.set(next() % base.tensors.length, 10 ** (20 + (next() % 19)));
+    const tensors = base.tensors.map((t, at) =>
+      scaled.has(at) ? { ...t, data: t.data.map((x) => Math.max(-3.4e38, Math.min(3.4e38, x * scaled.get(at)))) } : t,
+    );
+    const model = engine.loadModel(writeModelFile({ ...base, tensors }));
+    try {
+      const calls = {
+        predict: () => model.predict('床前', { topK: 3 }).predictions.map((p) => p.probability),
+        greedy: () => model.generate('床前', { count: 2 }).ids,
+        sampled: () => model.generate('床前', { count: 2, greedy: false, seed: i }).ids,
+        trace: () => model.trace('床前明', { steps: ['weights'] }).nextLogits,
+        layerInput: () => model.layerInput('床前明', 0).data,
+      };
+      const refused = Object.entries(calls).filter(([name, call]) => {
+        try {
+          const values = Array.from(call());
+          assert.ok(values.every(Number.isFinite), `forgery ${i}: ${name} answered ${values}`);
+          return false;
+        } catch (error) {
+          if (error.code !== 'NON_FINITE') throw error;
+          assert.equal(error.field, 'model', `forgery ${i}: ${name}`);
+          assert.match(error.message, /^this model's forward pass overflows at /);
+          return true;
+        }
+      });
+      // predict and generate run the same pass: they refuse alike, and the trace too. (The
+      // trace may refuse alone: the explorer forms q·kᵀ before scaling it; layerInput runs
+      // layer 0 only.)
+      const whole = ['predict', 'greedy', 'sampled'].filter((name) => refused.some(([n]) => n === name));
+      if (whole.length) {
+        overflowed++;
+        assert.equal(whole.length, 3, `forgery ${i}: ${whole} refused, not all three`);
+        assert.ok(
+          refused.some(([n]) => n === 'trace'),
+          `forgery ${i}: the trace answered`,
+        );
+      }
+    } finally {
+      model.dispose();
+    }
+  }
+  assert.ok(overflowed >= 5, `${overflowed} of 40 forgeries overflow: the walk reaches the check`);
+  assert.equal(engine.heapStats().inUse, start, 'nothing is left behind');
 });

@@ -77,6 +77,20 @@ Status LayerTraceInputs(const Model<float>& model, int layer,
   return Status::Ok();
 }
 
+Status TraceLayer(const Model<float>& model, int layer, const std::vector<std::string>& labels,
+                  Trace* out) {
+  Config config;
+  Input input;
+  Status status = LayerTraceInputs(model, layer, labels, &config, &input);
+  if (status.ok()) status = Trace::Run(config, input, out);
+  if (status.code() != ErrorCode::kNonFinite) return status;
+  return Status(ErrorCode::kNonFinite, "model",
+                Format("this model's forward pass overflows at layer %d (its %s, as the explorer "
+                       "computes it, is not a finite number): its weights are too large for "
+                       "float arithmetic",
+                       layer, status.field().c_str()));
+}
+
 Status TraceModel(Model<float>* model, const std::vector<int>& tokens,
                   const std::vector<std::string>& labels, ModelTrace* out) {
   const ModelConfig& mc = model->config();
@@ -105,10 +119,7 @@ Status TraceModel(Model<float>* model, const std::vector<int>& tokens,
   record("embedding", -1);
   for (int l = 0; l < mc.layers; ++l) {
     trace.attention_.emplace_back();
-    Config config;
-    Input input;
-    status = LayerTraceInputs(*model, l, names, &config, &input);
-    if (status.ok()) status = Trace::Run(config, input, &trace.attention_.back());
+    status = TraceLayer(*model, l, names, &trace.attention_.back());
     if (!status.ok()) return status;
     for (const char* name : BlockStepNames()) record(name, l);
   }

@@ -65,6 +65,12 @@ const float* AttentionInput(const Model<float>& model, int layer, int* width);
 Status LayerTraceInputs(const Model<float>& model, int layer,
                         const std::vector<std::string>& labels, Config* config, Input* input);
 
+// Trace::Run of LayerTraceInputs: layer `layer`'s attention as the explorer computes it. A
+// recomputation that overflows float (the explorer forms q·kᵀ before scaling it) is the model's
+// fault, named as Forward names it (kNonFinite, field "model"), never by an internal step.
+Status TraceLayer(const Model<float>& model, int layer, const std::vector<std::string>& labels,
+                  Trace* out);
+
 // Runs `tokens` (1 … contextLength ids) through `model` and records every step. `labels` are
 // the tokens' texts for the attention traces (empty: the ids in decimal). Overwrites the
 // model's activations of its last Forward (do not call between Forward and Backward).
