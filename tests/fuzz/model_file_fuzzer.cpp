@@ -10,10 +10,10 @@
 // or, for the whole context, its size ("tokens"); what a pass over the whole context may take
 // never passes kMaxActivationBytes, whatever the vocabulary × context (issue 26 §3, §5).
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <string_view>
