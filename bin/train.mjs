@@ -293,7 +293,8 @@ function noteReading(read, contextLength) {
 
 function corpusModel(engine, path) {
   const model = readModel(engine, path, '--model');
-  if (typeof model.generate !== 'function') {
+  // (A task model generates too, for the page, but reads no text: encode is the corpus API's.)
+  if (typeof model.encode !== 'function') {
     model.dispose();
     throw new Refusal(`${path} is a toy-task model: generate needs a corpus language model`);
   }

@@ -13,7 +13,7 @@ EMSCRIPTEN_BINDINGS(attention_training) {
       .constructor<>()
       .function("create", &ModelHandle::create)
       .function("load", &ModelHandle::load)
-      // Corpus language models (model_lm.hpp), wrapped by language_model.js.
+      // Corpus language models (attention/train/language_model.hpp), wrapped by language_model.js.
       .function("encode", &ModelHandle::encode)
       .function("traceText", &ModelHandle::traceText)
       .function("nextLogits", &ModelHandle::nextLogits)
@@ -24,7 +24,9 @@ EMSCRIPTEN_BINDINGS(attention_training) {
       .function("trace", &ModelHandle::trace)
       .function("traceSummary", &ModelHandle::traceSummary)
       .function("traceStep", &ModelHandle::traceStep)
+      .function("traceNextLogits", &ModelHandle::traceNextLogits)
       .function("layerInput", &ModelHandle::layerInput)
+      .function("layerOptions", &ModelHandle::layerOptions)
       .function("save", &ModelHandle::save)
       .function("headScores", &ModelHandle::headScores)
       .function("attention", &ModelHandle::attention)

@@ -4,10 +4,11 @@
 #include <cmath>
 
 #include "attention/train/flat_json.hpp"
+#include "attention/train/language_model.hpp"
 #include "attention/train/model_file.hpp"
 #include "attention/train/model_io.hpp"
 #include "convert.hpp"
-#include "model_lm.hpp"
+#include "request.hpp"
 #include "train_request.hpp"
 
 namespace attention::bindings {
@@ -118,13 +119,13 @@ bool ModelHandle::load(const val& bytes) {
   }
   // "task": a toy-task model and its trainer; "character" or "word": a corpus language model.
   std::string level;
-  std::unique_ptr<TextReader> corpus;
+  std::unique_ptr<train::TextReader> corpus;
   if (status_.ok()) status_ = json.GetString("vocabulary", &level);
   if (status_.ok() && level == "task") {
     status_ = TaskTrainerConfig(json, model, &trainer_config);
   } else if (status_.ok()) {
-    corpus = std::make_unique<TextReader>();
-    status_ = LoadTextReader(json, file.vocabulary, corpus.get());
+    corpus = std::make_unique<train::TextReader>();
+    status_ = train::LoadTextReader(json, file.vocabulary, corpus.get());
   }
   if (!status_.ok()) return false;
   const std::vector<train::TensorInfo> layout = train::ParameterLayout(model);
@@ -253,42 +254,66 @@ train::Model<float>* ModelHandle::ModelFor(const val& tokens, std::vector<int>* 
   return m;
 }
 
-bool ModelHandle::trace(const val& tokens) {
+bool ModelHandle::trace(const val& tokens, bool every_position) {
   std::vector<int> ids;
   train::Model<float>* m = ModelFor(tokens, &ids);
   if (m == nullptr) return false;
   std::vector<std::string> labels;
   labels.reserve(ids.size());
   for (const int id : ids) labels.push_back(vocabulary_[static_cast<size_t>(id)]);
-  status_ = trace_.Run(m, ids, labels);
+  status_ =
+      trace_.Run(m, ids, labels,
+                 every_position ? train::Outputs::kEveryPosition : train::Outputs::kLastPosition);
   return status_.ok();
 }
 
-val ModelHandle::layerInput(const val& tokens, int layer) {
+// Runs the model on `tokens` through `layer` only (no logits), for what that layer reads; null
+// after recording the error.
+train::Model<float>* ModelHandle::ThroughLayer(const val& tokens, int layer,
+                                               std::vector<int>* ids) {
   trace_.Clear();  // the model runs again: the last trace's activations are gone
-  std::vector<int> ids;
-  train::Model<float>* m = ModelFor(tokens, &ids);
-  if (m == nullptr) return val::null();
+  train::Model<float>* m = ModelFor(tokens, ids);
+  if (m == nullptr) return nullptr;
   const int layers = m->config().layers;
   if (layer < 0 || layer >= layers) {
     Fail(ErrorCode::kInvalidArgument, "layer",
          "layer (" + std::to_string(layer) + ") must be an integer from 0 to " +
              std::to_string(layers - 1));
-    return val::null();
+    return nullptr;
   }
   train::Batch batch;
   batch.size = 1;
-  batch.length = static_cast<int>(ids.size());
-  batch.tokens = ids;
-  status_ = m->ForwardThrough(batch, layer);
-  if (!status_.ok()) return val::null();
+  batch.length = static_cast<int>(ids->size());
+  batch.tokens = *ids;
+  // Sized as a pass of the last position's logits: no [T × V] buffers for a layer's input.
+  status_ = m->ForwardThrough(batch, layer, train::Outputs::kLastPosition);
+  return status_.ok() ? m : nullptr;
+}
+
+val ModelHandle::layerInput(const val& tokens, int layer) {
+  std::vector<int> ids;
+  const train::Model<float>* m = ThroughLayer(tokens, layer, &ids);
+  if (m == nullptr) return val::null();
   int width = 0;
-  const float* x = AttentionInput(*m, layer, &width);
+  const float* x = train::AttentionInput(*m, layer, &width);
+  const int rows = static_cast<int>(ids.size());
   val out = val::object();
-  out.set("rows", batch.length);
+  out.set("rows", rows);
   out.set("cols", width);
-  out.set("data", val(emscripten::typed_memory_view(static_cast<size_t>(batch.length) * width, x)));
+  out.set("data", val(emscripten::typed_memory_view(static_cast<size_t>(rows) * width, x)));
   return out;
+}
+
+val ModelHandle::layerOptions(const val& tokens, int layer) {
+  std::vector<int> ids;
+  const train::Model<float>* m = ThroughLayer(tokens, layer, &ids);
+  if (m == nullptr) return val::null();
+  std::vector<std::string> labels;
+  labels.reserve(ids.size());
+  for (const int id : ids) labels.push_back(vocabulary_[static_cast<size_t>(id)]);
+  Config config;
+  status_ = train::LayerTraceInputs(*m, layer, labels, &config, &layer_options_);
+  return status_.ok() ? WriteRequest(config, layer_options_) : val::null();
 }
 
 val ModelHandle::traceStep(const std::string& name, int layer, int head) {
@@ -299,7 +324,7 @@ val ModelHandle::save(bool float16) {
   const train::TensorType type =
       float16 ? train::TensorType::kFloat16 : train::TensorType::kFloat32;
   if (corpus_model_) {
-    status_ = SaveCorpusModel(*corpus_model_, vocabulary_, config_json_, type, &saved_);
+    status_ = train::SaveCorpusModel(*corpus_model_, vocabulary_, config_json_, type, &saved_);
   } else if (trainer_) {
     status_ = trainer_->Save(type, &saved_);
   } else {

@@ -4,7 +4,8 @@
 //
 //   create(config)   a new model with seeded weights and its task's trainer
 //   load(bytes)      a model file's model: a task model with a trainer for its task (to
-//                    evaluate it), or a corpus language model (model_lm.hpp) to read text with
+//                    evaluate it), or a corpus language model (attention/train/language_model.hpp)
+//                    to read text with
 #pragma once
 
 #include <emscripten/val.h>
@@ -14,8 +15,8 @@
 #include <vector>
 
 #include "attention/status.hpp"
+#include "attention/train/language_model.hpp"
 #include "attention/train/trainer.hpp"
-#include "model_lm.hpp"
 #include "model_trace.hpp"
 
 namespace attention::bindings {
@@ -43,15 +44,24 @@ class ModelHandle {
   emscripten::val evaluate(int count);
 
   // One sequence of token ids (Int32Array) through the model; then traceSummary/traceStep
-  // (model_trace.hpp) read it until the next call that runs the model.
-  bool trace(const emscripten::val& tokens);
+  // (model_trace.hpp) read it until the next call that runs the model. `every_position`: with
+  // the steps logits and probabilities [T × V] (ModelTrace::Run's limit), else the last
+  // position's logits only (traceNextLogits).
+  bool trace(const emscripten::val& tokens, bool every_position);
   emscripten::val traceSummary() const { return trace_.Summary(); }
+  // The last trace's last-position logits [V]: a Float32Array VIEW valid until the next call.
+  emscripten::val traceNextLogits() const { return trace_.NextLogits(); }
   emscripten::val traceStep(const std::string& name, int layer, int head);
   // What layer `layer`'s attention reads for token ids (Int32Array), as trace()'s x of that
   // layer, with the model run only through that layer (Model::ForwardThrough): no logits over
   // the vocabulary, no Trace of any layer. { rows, cols, data } with data a Float32Array VIEW
   // valid until the next call; null on error. Clears the last trace.
   emscripten::val layerInput(const emscripten::val& tokens, int layer);
+  // engine.open() options of layer `layer`'s attention for token ids (Int32Array), labelled by
+  // the vocabulary: train::LayerTraceInputs as request.hpp's WriteRequest, the model run only
+  // through that layer. Its matrices are VIEWS valid until the next call; null on error. Clears
+  // the last trace.
+  emscripten::val layerOptions(const emscripten::val& tokens, int layer);
 
   // What the training playground reads (model_handle_inspect.cpp); each runs the model, so the
   // last trace is cleared. Task models only; null on error.
@@ -71,14 +81,16 @@ class ModelHandle {
 
   // Corpus language models only (model_lm_handle.cpp); each null (or false) on error.
   // { tokens: string[], ids: number[], unknown: boolean[], total, cut } of `text`, at most
-  // contextLength tokens: the first ones, or the last ones when `keep_end` (model_lm.hpp).
+  // contextLength tokens: the first ones, or the last ones when `keep_end`
+  // (attention/train/language_model.hpp).
   emscripten::val encode(const std::string& text, bool keep_end);
   // encode(text, keep_end), then trace() of its ids, the text's own symbols as the labels.
-  emscripten::val traceText(const std::string& text, bool keep_end);
+  emscripten::val traceText(const std::string& text, bool keep_end, bool every_position);
   // The logits [V] of the last position of token ids (Int32Array): a Float32Array VIEW, valid
   // until the next call.
   emscripten::val nextLogits(const emscripten::val& tokens);
-  // `count` new token ids after `tokens` (model_lm.hpp Generate), as a number[].
+  // Up to `count` new token ids after `tokens` (train::Generate, language_model.hpp), as a
+  // number[]: a corpus model's rules, or a task model's (also for task models).
   emscripten::val generate(const emscripten::val& tokens, int count, double temperature, int top_k,
                            bool greedy, double seed);
 
@@ -98,17 +110,21 @@ class ModelHandle {
   // The model and `tokens` as ids (Int32Array), each checked against the vocabulary; null after
   // recording the error (no model, or the first id out of range).
   train::Model<float>* ModelFor(const emscripten::val& tokens, std::vector<int>* ids);
+  // ModelFor, then Model::ForwardThrough(layer) (layer checked); null after recording the error.
+  train::Model<float>* ThroughLayer(const emscripten::val& tokens, int layer,
+                                    std::vector<int>* ids);
 
   std::unique_ptr<train::Trainer> trainer_;  // the weights, the optimizer, the task's examples
   // A corpus language model instead: its weights and the vocabulary that reads its text.
   std::unique_ptr<train::Model<float>> corpus_model_;
-  std::unique_ptr<TextReader> corpus_reader_;
+  std::unique_ptr<train::TextReader> corpus_reader_;
   std::vector<float> logits_;            // [V] of nextLogits
   std::vector<std::string> vocabulary_;  // [V]
   std::string config_json_;              // a loaded model's configuration
   ModelTrace trace_;
   std::vector<uint8_t> saved_;
   std::vector<float> snapshot_;  // attention()'s weights, read by JS before the next call
+  Input layer_options_;          // layerOptions()'s matrices, read by JS before the next call
   Status status_;
 };
 

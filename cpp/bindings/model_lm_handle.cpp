@@ -1,19 +1,19 @@
-// ModelHandle's corpus language-model calls (model_handle.hpp): model_lm.hpp's text, logits and
-// generation, handed to JS as plain arrays.
+// ModelHandle's corpus language-model calls (model_handle.hpp):
+// attention/train/language_model.hpp's text, logits and generation, handed to JS as plain arrays.
 #include <emscripten/val.h>
 
 #include <cmath>
 
+#include "attention/train/language_model.hpp"
 #include "convert.hpp"
 #include "model_handle.hpp"
-#include "model_lm.hpp"
 
 namespace attention::bindings {
 namespace {
 
 using emscripten::val;
 
-val EncodedObject(const EncodedText& encoded) {
+val EncodedObject(const train::EncodedText& encoded) {
   val out = val::object();
   out.set("tokens", StringArray(encoded.symbols));
   val ids = val::array();
@@ -41,31 +41,35 @@ bool ModelHandle::RequireCorpus(const std::string& call) {
 
 val ModelHandle::encode(const std::string& text, bool keep_end) {
   if (!RequireCorpus("encode")) return val::null();
-  EncodedText encoded;
-  status_ =
-      EncodeText(*corpus_reader_, text, keep_end, corpus_model_->config().context_length, &encoded);
+  train::EncodedText encoded;
+  status_ = train::EncodeText(*corpus_reader_, text, keep_end,
+                              corpus_model_->config().context_length, &encoded);
   return status_.ok() ? EncodedObject(encoded) : val::null();
 }
 
-val ModelHandle::traceText(const std::string& text, bool keep_end) {
+val ModelHandle::traceText(const std::string& text, bool keep_end, bool every_position) {
   trace_.Clear();
   if (!RequireCorpus("trace")) return val::null();
-  EncodedText encoded;
-  status_ =
-      EncodeText(*corpus_reader_, text, keep_end, corpus_model_->config().context_length, &encoded);
+  train::EncodedText encoded;
+  status_ = train::EncodeText(*corpus_reader_, text, keep_end,
+                              corpus_model_->config().context_length, &encoded);
   if (status_.ok() && encoded.ids.empty()) {
     Fail(ErrorCode::kInvalidArgument, "text",
          "text has no token to read: it is empty or only white space");
   }
-  if (status_.ok()) status_ = trace_.Run(corpus_model_.get(), encoded.ids, encoded.symbols);
+  if (status_.ok()) {
+    status_ =
+        trace_.Run(corpus_model_.get(), encoded.ids, encoded.symbols,
+                   every_position ? train::Outputs::kEveryPosition : train::Outputs::kLastPosition);
+  }
   return status_.ok() ? EncodedObject(encoded) : val::null();
 }
 
 val ModelHandle::nextLogits(const val& tokens) {
   trace_.Clear();
   if (!RequireCorpus("predict")) return val::null();
-  status_ = NextLogits(corpus_model_.get(), emscripten::convertJSArrayToNumberVector<int>(tokens),
-                       &logits_);
+  status_ = train::NextLogits(corpus_model_.get(),
+                              emscripten::convertJSArrayToNumberVector<int>(tokens), &logits_);
   if (!status_.ok()) return val::null();
   return val(emscripten::typed_memory_view(logits_.size(), logits_.data()));
 }
@@ -73,19 +77,25 @@ val ModelHandle::nextLogits(const val& tokens) {
 val ModelHandle::generate(const val& tokens, int count, double temperature, int top_k, bool greedy,
                           double seed) {
   trace_.Clear();
-  if (!RequireCorpus("generate")) return val::null();
+  // A corpus model by its rules; a task model (the page's Continue) by its task's.
+  train::Model<float>* m = model();
+  if (m == nullptr) {
+    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
+    return val::null();
+  }
   if (!(seed >= 0 && seed <= 4294967295.0 && std::floor(seed) == seed)) {
     Fail(ErrorCode::kInvalidArgument, "seed", "seed must be an integer from 0 to 4294967295");
     return val::null();
   }
-  Sampling sampling;
+  train::Sampling sampling;
   sampling.temperature = temperature;
   sampling.top_k = top_k;
   sampling.greedy = greedy;
   sampling.seed = static_cast<uint32_t>(seed);
   std::vector<int> out;
-  status_ = Generate(corpus_model_.get(), emscripten::convertJSArrayToNumberVector<int>(tokens),
-                     count, sampling, &out);
+  status_ = train::Generate(
+      m, emscripten::convertJSArrayToNumberVector<int>(tokens), count, sampling, &out,
+      corpus_model_ ? train::GenerationRules::kCorpus : train::GenerationRules::kTask);
   if (!status_.ok()) return val::null();
   val ids = val::array();
   for (size_t i = 0; i < out.size(); ++i) ids.set(i, out[i]);

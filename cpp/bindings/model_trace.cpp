@@ -1,12 +1,13 @@
 #include "model_trace.hpp"
 
+#include <string_view>
+
 #include "convert.hpp"
 
 namespace attention::bindings {
 namespace {
 
 using emscripten::val;
-using train::TensorKind;
 
 struct BlockStep {
   const char* name;
@@ -39,23 +40,6 @@ Status UnknownStep(const std::string& field, const std::string& message) {
 
 }  // namespace
 
-Matrix TensorMatrix(const train::Model<float>& model, TensorKind kind, int layer) {
-  for (const train::TensorInfo& info : model.layout()) {
-    if (info.kind != kind || info.layer != layer) continue;
-    return Eigen::Map<const Matrix>(model.parameters() + info.offset, info.rows, info.cols);
-  }
-  return Matrix();
-}
-
-const float* AttentionInput(const train::Model<float>& model, int layer, int* width) {
-  // LN₁ of the block input, or the input itself without LayerNorm.
-  const float* x = model.Activation("ln1", layer, width);
-  if (x != nullptr) return x;
-  return layer == 0 ? model.Activation("embedding", -1, width)
-                    : model.Activation(model.config().has_ffn() ? "residual2" : "residual1",
-                                       layer - 1, width);
-}
-
 void ModelTrace::Clear() {
   model_ = nullptr;
   labels_.clear();
@@ -63,51 +47,45 @@ void ModelTrace::Clear() {
 }
 
 Status ModelTrace::Run(train::Model<float>* model, const std::vector<int>& tokens,
-                       const std::vector<std::string>& labels) {
+                       const std::vector<std::string>& labels, train::Outputs outputs) {
   Clear();
   const train::ModelConfig& mc = model->config();
+  const int64_t values = int64_t{mc.vocab_size} * static_cast<int64_t>(tokens.size());
+  if (outputs == train::Outputs::kEveryPosition && values > kMaxTracedLogits) {
+    return Status(ErrorCode::kLimitExceeded, "tokens",
+                  "the logits and probabilities of every position take vocabulary × tokens = " +
+                      std::to_string(mc.vocab_size) + " × " + std::to_string(tokens.size()) +
+                      " = " + std::to_string(values) + " values each; at most " +
+                      std::to_string(kMaxTracedLogits) + ": give at most " +
+                      std::to_string(kMaxTracedLogits / mc.vocab_size) +
+                      " tokens, or trace without the steps logits and probabilities (predict() "
+                      "reads the last position's)");
+  }
   train::Batch batch;
   batch.size = 1;
   batch.length = static_cast<int>(tokens.size());
   batch.tokens = tokens;
-  Status status = model->Forward(batch);
+  Status status = model->Forward(batch, outputs);
   if (!status.ok()) return status;
 
-  // The explorer's attention on the layer's own input and weights: given X, no positional
-  // encoding (the model added it to the embedding), biases and W_O on, the model's mask.
-  Config config;
-  config.d_model = mc.d_model;
-  config.heads = mc.heads;
-  config.d_k = mc.ResolvedDK();
-  config.scale = mc.scale;
-  config.bias = true;
-  config.output_projection = true;
-  config.positional_encoding = false;
-  config.embedding = EmbeddingSource::kGiven;
-  config.mask.type = mc.causal ? MaskType::kCausal : MaskType::kNone;
-  const int n = batch.length;
+  // The explorer's attention on each layer's own input and weights (LayerTraceInputs).
   std::vector<Trace> layers(static_cast<size_t>(mc.layers));
   for (int l = 0; l < mc.layers; ++l) {
-    int width = 0;
-    const float* x = AttentionInput(*model, l, &width);
-    Input input;
-    input.tokens = labels;
-    input.given.x = Eigen::Map<const Matrix>(x, n, width);
-    input.given.w_q = TensorMatrix(*model, TensorKind::kWQ, l);
-    input.given.w_k = TensorMatrix(*model, TensorKind::kWK, l);
-    input.given.w_v = TensorMatrix(*model, TensorKind::kWV, l);
-    input.given.w_o = TensorMatrix(*model, TensorKind::kWO, l);
-    input.given.b_q = TensorMatrix(*model, TensorKind::kBQ, l);
-    input.given.b_k = TensorMatrix(*model, TensorKind::kBK, l);
-    input.given.b_v = TensorMatrix(*model, TensorKind::kBV, l);
-    input.given.b_o = TensorMatrix(*model, TensorKind::kBO, l);
-    status = Trace::Run(config, input, &layers[static_cast<size_t>(l)]);
+    status = train::TraceLayer(*model, l, labels, &layers[static_cast<size_t>(l)]);
     if (!status.ok()) return status;
   }
   model_ = model;
   labels_ = labels;
   layers_ = std::move(layers);
   return Status::Ok();
+}
+
+val ModelTrace::NextLogits() const {
+  if (model_ == nullptr) return val::null();
+  int width = 0;
+  const float* all = model_->Activation("logits", -1, &width);
+  const float* last = all + static_cast<size_t>(model_->logits_rows() - 1) * width;
+  return val(emscripten::typed_memory_view(static_cast<size_t>(width), last));
 }
 
 val ModelTrace::Summary() const {
@@ -133,8 +111,10 @@ val ModelTrace::Summary() const {
   int width = 0;
   val model_steps = val::array();
   unsigned index = 0;
+  const bool every_position = model_->logits_rows() == static_cast<int>(labels_.size());
   for (const BlockStep& s : kModelSteps) {
     if (model_->Activation(s.name, -1, &width) == nullptr) continue;
+    if (std::string_view(s.cols) == "vocabulary" && !every_position) continue;
     model_steps.set(index++, describe(s.name, false, "query", s.cols));
   }
   out.set("modelSteps", model_steps);
@@ -165,6 +145,11 @@ val ModelTrace::Step(const std::string& name, int layer, int head, Status* statu
   int width = 0;
   if (layer == -1) {
     const float* data = model_->Activation(name, -1, &width);
+    if ((name == "logits" || name == "probabilities") && model_->logits_rows() != n) {
+      *status = UnknownStep(
+          "step", "step \"" + name + "\" was not traced: ask trace() for it (steps) to have it");
+      return val::null();
+    }
     if (data == nullptr) {
       *status = UnknownStep("step", "step \"" + name + "\" is not a model-wide step");
       return val::null();

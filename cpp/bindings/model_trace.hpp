@@ -12,6 +12,7 @@
 #include "attention/status.hpp"
 #include "attention/trace.hpp"
 #include "attention/train/model.hpp"
+#include "attention/train/model_trace.hpp"
 
 namespace attention::bindings {
 
@@ -20,8 +21,15 @@ class ModelTrace {
   // Runs `model` forward on one sequence `tokens` [T] (ids 0 … V − 1, T ≤ contextLength)
   // labelled `labels` [T], and builds each layer's attention Trace. The model's activations
   // are read later by Step: the caller must not run the model again while it reads.
+  // kEveryPosition: the steps logits and probabilities [T × V], an explicit request refused
+  // past kMaxTracedLogits values (kLimitExceeded, "tokens"); kLastPosition: neither step, the
+  // last position's logits only (NextLogits).
   Status Run(train::Model<float>* model, const std::vector<int>& tokens,
-             const std::vector<std::string>& labels);
+             const std::vector<std::string>& labels,
+             train::Outputs outputs = train::Outputs::kEveryPosition);
+
+  // The last position's logits [V] of the last Run, valid until the next call; null before one.
+  emscripten::val NextLogits() const;
 
   // { tokens: string[], layers, heads, dModel, dK, dFF, vocabSize,
   //   modelSteps: [{ name, rowsAxis, colsAxis }],
@@ -41,11 +49,8 @@ class ModelTrace {
   std::vector<Trace> layers_;  // [layers] the attention layer of each block
 };
 
-// A model's parameter tensor as a Matrix [rows × cols] (biases and gains [1 × width]).
-Matrix TensorMatrix(const train::Model<float>& model, train::TensorKind kind, int layer);
-
-// What layer `layer`'s attention reads in the model's last Forward (or ForwardThrough that
-// layer): its LN₁ output, or without LayerNorm the layer's input, [T × width]; nullptr before one.
-const float* AttentionInput(const train::Model<float>& model, int layer, int* width);
+// The most values (tokens × vocabulary) a trace's logits, and again its probabilities, may hold:
+// 64 MiB each. The page and predict() need the last position's only.
+inline constexpr int64_t kMaxTracedLogits = int64_t{1} << 24;
 
 }  // namespace attention::bindings

@@ -1,9 +1,11 @@
 #include "request.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "attention/given.hpp"
+#include "convert.hpp"
 
 namespace attention::bindings {
 namespace {
@@ -103,6 +105,33 @@ Status ReadRequest(const val& request, Config* config, Input* input) {
     if (!matrix.isUndefined() && !matrix.isNull()) input->given.*slot.given = ReadMatrix(matrix);
   }
   return Status::Ok();
+}
+
+val WriteRequest(const Config& config, const Input& input) {
+  val out = val::object();
+  out.set("tokens", StringArray(input.tokens));
+  out.set("dModel", config.d_model);
+  out.set("heads", config.heads);
+  out.set("dK", config.ResolvedDK());
+  out.set("scale", config.scale);
+  out.set("bias", config.bias);
+  out.set("outputProjection", config.output_projection);
+  out.set("positionalEncoding", config.positional_encoding);
+  out.set("embedding", std::string("given"));
+  out.set("mask", std::string(config.mask.type == MaskType::kCausal ? "causal" : "none"));
+  val given = val::object();
+  for (const GivenSlot& slot : kGivenSlots) {
+    const std::optional<Matrix>& m = input.given.*slot.given;
+    if (!m.has_value()) continue;
+    val matrix = val::object();
+    matrix.set("rows", static_cast<int>(m->rows()));
+    matrix.set("cols", static_cast<int>(m->cols()));
+    matrix.set("data",
+               val(emscripten::typed_memory_view(static_cast<size_t>(m->size()), m->data())));
+    given.set(slot.name, matrix);
+  }
+  out.set("given", given);
+  return out;
 }
 
 }  // namespace attention::bindings

@@ -16,4 +16,10 @@ namespace attention::bindings {
 //   given: { x?: { data: Float32Array, rows, cols }, xKv?, wQ?, wK?, wV?, wO?, bQ?, ... } }
 Status ReadRequest(const emscripten::val& request, Config* config, Input* input);
 
+// The opposite direction, for a Config with no seeded weights (embedding "given", mask none or
+// causal): { tokens, dModel, heads, dK, scale, bias, outputProjection, positionalEncoding,
+// embedding, mask: "none"|"causal", given: { name: { rows, cols, data } } }, every data a
+// Float32Array VIEW into `input`, valid while it lives: JS copies them.
+emscripten::val WriteRequest(const Config& config, const Input& input);
+
 }  // namespace attention::bindings

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "attention/given.hpp"
 #include "attention/train/model_trace.hpp"
 #include "fixtures.hpp"
 
@@ -117,6 +118,54 @@ TEST(TrainTrace, BadTokensAndLabelsAreRefused) {
   EXPECT_EQ(status.field(), "labels");
   status = TraceModel(&model, std::vector<int>(9, 0), {}, &trace);
   EXPECT_EQ(status.field(), "length");
+}
+
+// LayerTraceInputs, the one place a trained layer becomes the explorer's inputs: x is what the
+// layer's attention reads, every weight of kGivenSlots is the layer's tensor of that name, and
+// the explorer's run of them is the model's own attention output.
+TEST(TrainTrace, LayerTraceInputsAreTheLayersInputAndEveryGivenWeight) {
+  for (const bool attention_only : {false, true}) {
+    Model<float> model(Small(attention_only));
+    model.InitParameters(4);
+    Config config;
+    Input input;
+    const std::vector<std::string> labels = {"a", "b", "c", "d", "e", "f"};
+    EXPECT_EQ(LayerTraceInputs(model, 0, labels, &config, &input).field(), "model");  // no pass
+    Batch batch;
+    batch.size = 1;
+    batch.length = static_cast<int>(kTokens.size());
+    batch.tokens = kTokens;
+    for (int l = 0; l < 2; ++l) {
+      ASSERT_TRUE(model.ForwardThrough(batch, l, Outputs::kLastPosition).ok());
+      ASSERT_TRUE(LayerTraceInputs(model, l, labels, &config, &input).ok());
+      EXPECT_EQ(config.d_model, 12);
+      EXPECT_EQ(config.heads, 3);
+      EXPECT_EQ(config.mask.type, MaskType::kCausal);
+      EXPECT_FALSE(config.positional_encoding);
+      EXPECT_EQ(config.embedding, EmbeddingSource::kGiven);
+      EXPECT_EQ(input.tokens, labels);
+      int width = 0;
+      const float* x = AttentionInput(model, l, &width);
+      EXPECT_EQ(*input.given.x, Eigen::Map<const Matrix>(x, 6, width));
+      EXPECT_FALSE(input.given.x_kv.has_value());
+      for (const GivenSlot& slot : kGivenSlots) {
+        if (slot.weight == nullptr) continue;
+        const TensorInfo* info = model.FindTensor("layers." + std::to_string(l) + "." + slot.name);
+        ASSERT_NE(info, nullptr) << slot.name;
+        EXPECT_EQ(
+            *(input.given.*slot.given),
+            Eigen::Map<const Matrix>(model.parameters() + info->offset, info->rows, info->cols))
+            << slot.name << " of layer " << l;
+      }
+      Trace trace;
+      ASSERT_TRUE(Trace::Run(config, input, &trace).ok());
+      Matrix output;
+      ASSERT_TRUE(trace.Copy("output", 0, &output).ok());
+      const float* attention = model.Activation("attention", l, &width);
+      EXPECT_LT(MaxAbsDiff(output, Eigen::Map<const Matrix>(attention, 6, width)), 1e-6f);
+    }
+    EXPECT_EQ(LayerTraceInputs(model, 2, labels, &config, &input).field(), "layer");
+  }
 }
 
 }  // namespace

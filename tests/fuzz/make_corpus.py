@@ -7,6 +7,7 @@ mixed scripts, every row masked, temperature at its bounds, extreme weights, NaN
 given matrices) in each harness's input layout (see the comment at the top of run_fuzzer.cpp).
 Run it after changing that layout: python3 tests/fuzz/make_corpus.py
 """
+import json
 import os
 import struct
 
@@ -130,6 +131,38 @@ def model_file(config=b'{"layers":1}', vocabulary=(b'<pad>', b'a'), tensors=(), 
     return head + struct.pack('<Q', fnv1a64(head))
 
 
+def language_model_file(vocab_size, context_length, value, kind=1):
+    """A character-level model of one layer, dModel 4 and 1 head that LoadModel takes: every
+    tensor element (float16, or float32 for kind 0) from value(i), tensor by tensor; `vocab_size` − 4 code points after
+    the four specials (from U+0100, the surrogates skipped)."""
+    config = {
+        'attentionOnly': False, 'causal': True, 'contextLength': context_length, 'dFF': 0, 'dK': 0,
+        'dModel': 4, 'format': 'attention-explorer model', 'heads': 1, 'initStd': 0.02,
+        'layers': 1, 'positionalEncoding': 'sinusoidal', 'residual': True, 'scale': True,
+        'tiedEmbeddings': True, 'vocabSize': vocab_size, 'vocabulary': 'character',
+    }
+    symbols = [b'<pad>', b'<unk>', b'<bos>', b'<eos>']
+    code = 0x100
+    while len(symbols) < vocab_size:
+        if not 0xd800 <= code <= 0xdfff:
+            symbols.append(chr(code).encode())
+        code += 1
+    shapes = [('tokenEmbedding', (vocab_size, 4))]
+    for name, cols in (('ln1Gain', 4), ('ln1Bias', 4), ('wQ', 4), ('bQ', 4), ('wK', 4), ('bK', 4),
+                       ('wV', 4), ('bV', 4), ('wO', 4), ('bO', 4), ('ln2Gain', 4), ('ln2Bias', 4),
+                       ('w1', 16), ('b1', 16), ('w2', 4), ('b2', 4)):
+        rows = 1 if name[0] in 'bl' else (16 if name == 'w2' else 4)
+        shapes.append(('layers.0.' + name, (rows, cols)))
+    shapes += [('lnFinalGain', (1, 4)), ('lnFinalBias', (1, 4))]
+    tensors = []
+    for name, shape in shapes:
+        n = shape[0] * shape[1]
+        data = struct.pack('<%d%s' % (n, 'e' if kind else 'f'), *[value(i) for i in range(n)])
+        tensors.append((name.encode(), kind, shape, data))
+    text = json.dumps(config, separators=(',', ':')).encode()
+    return model_file(config=text, vocabulary=symbols, tensors=tensors)
+
+
 def model_file_seeds():
     f32 = ('embedding', 0, (2, 3), struct.pack('<6f', 0.5, -1.0, 2.0, 1e-3, -65504.0, 3.0))
     f16 = ('blocks.0.wq', 1, (2, 1, 2), struct.pack('<4H', 0x3c00, 0xbc00, 0x0001, 0x7bff))
@@ -148,6 +181,10 @@ def model_file_seeds():
         'shape_disagrees': model_file(tensors=[(b'w', 0, (2, 2), struct.pack('<3f', 1, 2, 3))]),
         'duplicate_name': model_file(tensors=[(b'w', 0, (1,), b'\0' * 4)] * 2),
         'no_tensors': model_file(config=b'', vocabulary=()),
+        # Issue 26 §5: finite weights (±3.4e38, float32) whose forward pass overflows.
+        'huge_weights': language_model_file(16, 8, lambda i: 3.4e38 if i % 2 else -3.4e38, kind=0),
+        # Issue 26 §3: a large vocabulary × context (4,096 × 2,048) in a small file.
+        'large_vocabulary': language_model_file(4096, 2048, lambda i: ((i * 7919) % 200 - 100) / 400),
     }
 
 

@@ -4,6 +4,13 @@
 //   failure: the field names a part of the model ("model…") and the message is not empty;
 //   success: writing the result back gives exactly the bytes read (the format has one
 //   encoding per content: float16 values survive the round trip bit for bit).
+// And a semantic stage for a file that loads as a model (LoadModel): a forward pass of the last
+// position's logits over up to 8 tokens, and one over the whole context, either succeeds with
+// finite logits or is refused naming the model (its weights overflow float: NON_FINITE "model")
+// or, for the whole context, its size ("tokens"); what a pass over the whole context may take
+// never passes kMaxActivationBytes, whatever the vocabulary × context (issue 26 §3, §5).
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -13,13 +20,54 @@
 #include <vector>
 
 #include "attention/random.hpp"
+#include "attention/train/model.hpp"
 #include "attention/train/model_file.hpp"
+#include "attention/train/model_io.hpp"
 
 namespace {
 
 void Fail(const std::string& why) {
   std::fprintf(stderr, "model_file invariant violated: %s\n", why.c_str());
   std::abort();
+}
+
+// One forward pass of `length` tokens of the last position's logits, against the invariants.
+void CheckForward(attention::train::Model<float>* model, int length) {
+  using attention::train::Outputs;
+  const attention::train::ModelConfig& config = model->config();
+  attention::train::Batch batch;
+  batch.size = 1;
+  batch.length = length;
+  for (int i = 0; i < length; ++i) batch.tokens.push_back(i % config.vocab_size);
+  const attention::train::MemoryUse use =
+      attention::train::EstimateMemory(config, 1, length, 4, Outputs::kLastPosition);
+  const attention::Status status = model->Forward(batch, Outputs::kLastPosition);
+  if (status.ok()) {
+    if (use.activations + use.scratch > attention::train::kMaxActivationBytes) {
+      Fail("a pass past the activation limit ran");
+    }
+    int width = 0;
+    const float* logits = model->Activation("logits", -1, &width);
+    for (int v = 0; v < width; ++v) {
+      if (!std::isfinite(logits[v])) Fail("a pass that succeeded has a non-finite logit");
+    }
+    return;
+  }
+  if (status.code() == attention::ErrorCode::kNonFinite && status.field() == "model") return;
+  if (status.code() == attention::ErrorCode::kLimitExceeded && status.field() == "tokens") return;
+  Fail("forward pass refused with field " + status.field() + ": " + status.message());
+}
+
+void CheckModel(const std::vector<uint8_t>& bytes) {
+  attention::train::LoadedModel loaded;
+  if (!attention::train::LoadModel(bytes.data(), bytes.size(), &loaded).ok()) return;
+  const int context = loaded.model->config().context_length;
+  CheckForward(loaded.model.get(), std::min(context, 8));
+  // The whole context only for models small enough to run it in a fuzzing moment; what a
+  // larger one would take is checked by ValidateBatch's limit (the estimate above).
+  if (int64_t{context} * loaded.model->config().d_model <= (int64_t{1} << 16)) {
+    CheckForward(loaded.model.get(), context);
+  }
 }
 
 void Check(const std::vector<uint8_t>& bytes) {
@@ -34,6 +82,7 @@ void Check(const std::vector<uint8_t>& bytes) {
   const attention::Status written = attention::train::WriteModelFile(file, &again);
   if (!written.ok()) Fail("a file that was read cannot be written: " + written.message());
   if (again != bytes) Fail("writing back gives other bytes");
+  CheckModel(bytes);
 }
 
 }  // namespace

@@ -134,3 +134,53 @@ export function corpusModelFile(
   };
   return writeModelFile(edit ? edit(model) : model);
 }
+
+/**
+ * A valid character-level model file with a large vocabulary and context (issue 26 §3): the
+ * four specials and `vocabSize − 4` single code points (from U+0100, skipping the surrogates),
+ * contextLength `contextLength`, one layer of dModel 4; the layer's weights are a sort
+ * trainer's, the token embedding seeded (xorshift) in ±0.5. float32: about 1.5 MB at 65,536.
+ */
+export function largeVocabularyModelFile(engine, { vocabSize = 65536, contextLength = 2048 } = {}) {
+  const symbols = [];
+  for (let c = 0x100; symbols.length < vocabSize - SPECIALS.length; c++) {
+    if (c < 0xd800 || c > 0xdfff) symbols.push(String.fromCodePoint(c));
+  }
+  let state = 0x9e3779b9;
+  const next = () => ((state ^= state << 13), (state ^= state >>> 17), (state ^= state << 5), state >>> 0);
+  return corpusModelFile(engine, {
+    symbols: ['a', 'b', 'c'],
+    layers: 1,
+    heads: 1,
+    dModel: 4,
+    length: 4,
+    edit: (model) => ({
+      config: { ...model.config, vocabSize, contextLength },
+      vocabulary: [...SPECIALS, ...symbols],
+      tensors: model.tensors.map((t) =>
+        t.name === 'tokenEmbedding'
+          ? {
+              ...t,
+              shape: [vocabSize, 4],
+              data: Float32Array.from({ length: vocabSize * 4 }, () => next() / 2 ** 32 - 0.5),
+            }
+          : t,
+      ),
+    }),
+  });
+}
+
+/**
+ * A valid model file whose every weight is ±3.4e38 (issue 26 §5): finite, so the reader takes
+ * it, but any sum of two overflows float.
+ */
+export function hugeWeightsModelFile(engine) {
+  return corpusModelFile(engine, {
+    symbols: ['月', '光', '床', '前'],
+    layers: 1,
+    edit: (model) => ({
+      ...model,
+      tensors: model.tensors.map((t) => ({ ...t, data: t.data.map((_, i) => (i % 2 ? -3.4e38 : 3.4e38)) })),
+    }),
+  });
+}

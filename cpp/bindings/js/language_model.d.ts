@@ -1,6 +1,6 @@
 // Type declarations of corpus language models (language_model.js, head_labels.js), re-exported
 // by engine.d.ts.
-import type { LayerTrace, ModelTrace, TrainedModel } from './training.js';
+import type { LayerOptions, LayerTrace, ModelTrace, TrainedModel } from './training.js';
 
 /** Which tokens a language model keeps of a text longer than its context. */
 export type Keep = 'start' | 'end';
@@ -27,6 +27,11 @@ export interface ReadFields {
   unknown: boolean[];
   total: number;
   cut: number;
+  /**
+   * The last position's logits [V] (what predict() reads). The steps logits and probabilities
+   * ([T × V]) exist only when asked for: all steps, or named in `steps` (at most 2²⁴ values).
+   */
+  nextLogits: Float32Array;
 }
 
 export interface Prediction {
@@ -72,13 +77,15 @@ export interface LabelledHead {
  * A model file whose configuration says vocabulary "character" or "word" (engine.loadModel
  * returns one). Call dispose() when done.
  */
-export interface LanguageModel extends Omit<TrainedModel, 'trace' | 'evaluate' | 'layerInput'> {
+export interface LanguageModel extends Omit<TrainedModel, 'trace' | 'evaluate' | 'layerInput' | 'layerOptions'> {
   readonly vocabularyLevel: 'character' | 'word';
   encode(text: string, options?: { keep?: Keep }): Encoded;
   trace(input: LanguageModelInput, options?: { steps?: string[]; keep?: Keep }): ModelTrace & ReadFields;
   trace(input: LanguageModelInput, options: { layer: number; steps?: string[]; keep?: Keep }): LayerTrace & ReadFields;
   /** As TrainedModel.layerInput; text is read with the model's vocabulary (its first contextLength tokens). */
   layerInput(input: LanguageModelInput, layer: number): { rows: number; cols: number; data: Float32Array };
+  /** As TrainedModel.layerOptions; text is read with the model's vocabulary and labels the tokens. */
+  layerOptions(input: LanguageModelInput, layer: number): LayerOptions;
   /** The next token after the input (text keeps its last contextLength tokens). */
   predict(
     input: LanguageModelInput,
@@ -87,7 +94,8 @@ export interface LanguageModel extends Omit<TrainedModel, 'trace' | 'evaluate' |
   /**
    * count (1–1024, default 1) new tokens; greedy (default) or sampled with `seed` from
    * softmax(logits / temperature) over the topK (0: all) most likely; never <pad>, <unk>, <bos>;
-   * past contextLength the window slides.
+   * past contextLength the window slides. temperature, topK and seed shape sampling: with greedy
+   * true they must keep their defaults (1, 0, 1), or INVALID_ARGUMENT names the first one.
    */
   generate(
     input: LanguageModelInput,

@@ -10,59 +10,18 @@
 //   model.generate({ text: '床前' }, { count: 3 })        // { tokens, ids, text }
 //   model.headLabels({ text: '床前明月光，疑是地上霜。' }) // [{ layer, head, label, score, scores }]
 import { AttentionError, describe, invalid } from './errors.js';
-import { checkWellFormed, errorText, get, utf8Length } from './read.js';
+import { checkWellFormed, get, utf8Length } from './read.js';
 import { labelHeads } from './head_labels.js';
+import { integerIn, numberIn, ownKeys, readGenerateOptions, readOptions } from './call_options.js';
 import { TrainedModel, encodeInput, errorOf, loadModel as loadFile } from './training.js';
 
 const KEEP = ['start', 'end'];
 const UNKNOWN_ID = 1;
-const UINT32_MAX = 2 ** 32 - 1;
-
-/** Object.keys(object), a throwing Proxy or getter becoming an AttentionError for `field`. */
-function ownKeys(object, field, name) {
-  try {
-    return Object.keys(object);
-  } catch (error) {
-    throw invalid(field, `reading ${name} threw ${errorText(error)}`);
-  }
-}
-
-/** The own options of `options` (unknown ones refused), each read once, over `defaults`. */
-function readOptions(options, defaults, call) {
-  if (options === undefined) return { ...defaults };
-  if (!options || typeof options !== 'object' || Array.isArray(options)) {
-    throw invalid('options', `the options of ${call}() (${describe(options)}) must be an object`);
-  }
-  const names = Object.keys(defaults);
-  const out = { ...defaults };
-  for (const key of ownKeys(options, 'options', `the options of ${call}()`)) {
-    if (!names.includes(key)) {
-      throw invalid(key, `unknown option ${describe(key)} of ${call}(); options are: ${names.join(', ')}`);
-    }
-    const value = get(options, key, key);
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
 
 /** keep: 'end' → true (keep the last tokens); 'start' → false. */
 function keepsEnd(keep) {
   if (!KEEP.includes(keep)) throw invalid('keep', `keep (${describe(keep)}) must be one of ${KEEP.join(', ')}`);
   return keep === 'end';
-}
-
-function numberIn(value, field, min, max) {
-  if (typeof value !== 'number' || !(value >= min && value <= max)) {
-    throw invalid(field, `${field} (${describe(value)}) must be a number from ${min} to ${max}`);
-  }
-  return value;
-}
-
-function integerIn(value, field, min, max, note = '') {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw invalid(field, `${field} (${describe(value)}) must be an integer from ${min}${note} to ${max}`);
-  }
-  return value;
 }
 
 /** A well-formed string of at most maxTextBytes of UTF-8, checked before it reaches WASM memory. */
@@ -157,7 +116,10 @@ export class LanguageModel extends TrainedModel {
 
   /**
    * As TrainedModel.trace, reading text with the model's vocabulary; the result also has ids,
-   * unknown, total and cut (as encode). Options: { layer, steps, keep }.
+   * unknown, total and cut (as encode), and nextLogits (Float32Array [V]: the last position's
+   * logits, what predict() reads). Options: { layer, steps, keep }. The steps logits and
+   * probabilities ([T × V] each) are computed only when asked for (all steps, or named in
+   * steps), and refused past 2²⁴ values (LIMIT_EXCEEDED, field tokens).
    */
   trace(input, options) {
     const { layer, steps, keep } = readOptions(options, { layer: undefined, steps: undefined, keep: 'start' }, 'trace');
@@ -173,17 +135,33 @@ export class LanguageModel extends TrainedModel {
     return this.layerInputOf(ids, layer);
   }
 
+  /** As TrainedModel.layerOptions, reading text with the model's vocabulary (its first contextLength tokens). */
+  layerOptions(input, layer) {
+    const read = readInput(input, this.#maxTextBytes);
+    if (read.text === undefined) return super.layerOptions(read, layer);
+    const { ids, tokens } = this.encode(read.text);
+    if (!ids.length) throw invalid('text', 'text has no token to read: it is empty or only white space');
+    // Labelled by the text's own symbols, as a trace of text is.
+    return { ...this.layerOptionsOf(ids, layer), tokens };
+  }
+
   #traceOf(input, keepEnd, options) {
+    // The logits and probabilities of every position ([T × V], the most memory of a trace with
+    // a large vocabulary) only when asked for: all steps, or steps naming them.
+    const { steps } = options;
+    const every = !Array.isArray(steps) || steps.includes('logits') || steps.includes('probabilities');
+    // The last position's logits [V], which the next token is read from, in every trace.
+    const next = (handle) => ({ nextLogits: (handle.traceNextLogits() ?? throwOf(handle)).slice() });
     if (input.text !== undefined) {
       return this.traceWith((handle) => {
-        const encoded = copyEncoded(handle.traceText(input.text, keepEnd) ?? throwOf(handle));
-        return { ids: encoded.ids, unknown: encoded.unknown, total: encoded.total, cut: encoded.cut };
+        const encoded = copyEncoded(handle.traceText(input.text, keepEnd, every) ?? throwOf(handle));
+        return { ids: encoded.ids, unknown: encoded.unknown, total: encoded.total, cut: encoded.cut, ...next(handle) };
       }, options);
     }
     const ids = encodeInput(input, this.vocabulary, this.contextLength);
     return this.traceWith((handle) => {
-      if (!handle.trace(Int32Array.from(ids))) throw errorOf(handle);
-      return { ids, unknown: ids.map((id) => id === UNKNOWN_ID), total: ids.length, cut: 0 };
+      if (!handle.trace(Int32Array.from(ids), every)) throw errorOf(handle);
+      return { ids, unknown: ids.map((id) => id === UNKNOWN_ID), total: ids.length, cut: 0, ...next(handle) };
     }, options);
   }
 
@@ -224,17 +202,13 @@ export class LanguageModel extends TrainedModel {
    * softmax(logits / temperature) over the topK most likely (0: all) with `seed`. Never <pad>,
    * <unk> or <bos>; an <eos> ends it. Past contextLength the window slides (the model sees the
    * last contextLength tokens). { tokens, ids, text: the input's text followed by the new tokens }.
+   * With greedy, temperature, topK and seed must keep their defaults (the CLI's rule).
    */
   generate(input, options) {
-    const o = readOptions(options, { count: 1, temperature: 1, topK: 0, greedy: true, seed: 1 }, 'generate');
-    const count = integerIn(o.count, 'count', 1, 1024);
-    const temperature = numberIn(o.temperature, 'temperature', 0.01, 100);
-    const topK = integerIn(o.topK, 'topK', 0, this.vocabulary.length, ' (all)');
-    if (typeof o.greedy !== 'boolean') throw invalid('greedy', `greedy (${describe(o.greedy)}) must be true or false`);
-    const seed = integerIn(o.seed, 'seed', 0, UINT32_MAX);
+    const o = readGenerateOptions(options, this.vocabulary.length);
     const read = readInput(input, this.#maxTextBytes);
     const [{ ids }, made] = this.#withIds(read, (handle, tokens) =>
-      Array.from(handle.generate(tokens, count, temperature, topK, o.greedy, seed) ?? throwOf(handle)),
+      Array.from(handle.generate(tokens, o.count, o.temperature, o.topK, o.greedy, o.seed) ?? throwOf(handle)),
     );
     const tokens = made.map((id) => this.vocabulary[id]);
     const words = tokens.filter((t) => t !== '<eos>');

@@ -30,36 +30,6 @@ export function element(array, i, name, field = name) {
   return get(array, i, name, field);
 }
 
-/** Object.keys(object), a throwing Proxy or getter becoming an AttentionError for `field`. */
-export function ownKeys(object, field, name) {
-  try {
-    return Object.keys(object);
-  } catch (error) {
-    throw invalid(field, `reading ${name} threw ${errorText(error)}`);
-  }
-}
-
-/**
- * The own options of `options` over `defaults`, each read once: not an object, or a name that
- * is not one of the defaults' (a typo), is refused naming `call` and the allowed names.
- */
-export function readOptions(options, defaults, call) {
-  if (options === undefined) return { ...defaults };
-  if (!options || typeof options !== 'object' || Array.isArray(options)) {
-    throw invalid('options', `the options of ${call}() (${describe(options)}) must be an object`);
-  }
-  const names = Object.keys(defaults);
-  const out = { ...defaults };
-  for (const key of ownKeys(options, 'options', `the options of ${call}()`)) {
-    if (!names.includes(key)) {
-      throw invalid(key, `unknown option ${describe(key)} of ${call}(); options are: ${names.join(', ')}`);
-    }
-    const value = get(options, key, key);
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
-
 /** A typed array of numbers (not a DataView, not BigInt64Array). */
 export function isNumberArray(data) {
   return (

@@ -216,6 +216,39 @@ export interface TrainedModel extends ModelCommon {
    * the model run only through that layer (no logits, no attention traced).
    */
   layerInput(input: ModelInput, layer: number): { rows: number; cols: number; data: Float32Array };
+  /**
+   * engine.open() options that show layer `layer`'s attention on `input` in the explorer: given
+   * x (layerInput) and the layer's W_Q … b_O, the model's mask and scaling, no positional
+   * encoding; the model run only through that layer.
+   */
+  layerOptions(input: ModelInput, layer: number): LayerOptions;
+  /**
+   * Up to count (1–1024, default 1) new symbols, greedy (default) or sampled with `seed` from
+   * softmax(logits / temperature) over the topK (0: all) most likely, until the context is full
+   * (the engine's one sampler). With greedy, temperature, topK and seed keep their defaults.
+   */
+  generate(
+    input: ModelInput,
+    options?: { count?: number; temperature?: number; topK?: number; greedy?: boolean; seed?: number },
+  ): { tokens: string[]; ids: number[]; text: string };
+}
+
+/** What layerOptions() returns: RunOptions with every field the explorer needs set. */
+export interface LayerOptions {
+  tokens: string[];
+  dModel: number;
+  heads: number;
+  dK: number;
+  mask: 'none' | 'causal';
+  scale: boolean;
+  bias: true;
+  outputProjection: true;
+  positionalEncoding: false;
+  embedding: 'given';
+  given: Record<
+    'x' | 'wQ' | 'wK' | 'wV' | 'wO' | 'bQ' | 'bK' | 'bV' | 'bO',
+    { rows: number; cols: number; data: Float32Array }
+  >;
 }
 
 /** One row of the engine's table of trainer fields (cpp/include/attention/train/trainer_fields.hpp): Engine.trainerFields. */

@@ -11,9 +11,10 @@
 //   const model = engine.loadModel(bytes);
 //   model.trace({ text: '3 1 2 |' }).step('probabilities').colLabels   // the vocabulary
 import { AttentionError, describe, invalid } from './errors.js';
-import { element, get, readOptions } from './read.js';
+import { element, get } from './read.js';
 import { normalizeTrainerConfig } from './training_config.js';
 import { copyHeadByHead } from './trace.js';
+import { readGenerateOptions, readOptions } from './call_options.js';
 
 export function errorOf(handle) {
   return new AttentionError(handle.errorCode(), handle.errorField(), handle.errorMessage());
@@ -237,7 +238,7 @@ class ModelBase {
     const ids = encodeInput(input, this.vocabulary, this.contextLength);
     return this.traceWith(
       (handle) => {
-        if (!handle.trace(Int32Array.from(ids))) throw errorOf(handle);
+        if (!handle.trace(Int32Array.from(ids), true)) throw errorOf(handle);
       },
       { layer, steps },
     );
@@ -399,17 +400,64 @@ export class TrainedModel extends ModelBase {
 
   /** layerInput of token ids. */
   layerInputOf(ids, layer) {
+    this.#checkLayer(layer);
+    return this.guarded((handle) => {
+      const raw = handle.layerInput(Int32Array.from(ids), layer);
+      if (raw === null) throw errorOf(handle);
+      return copyMatrix(raw);
+    });
+  }
+
+  /**
+   * engine.open() options that show layer `layer`'s attention on `input` in the explorer: its
+   * input (layerInput) and the layer's W_Q … b_O as given matrices, the model's mask and
+   * scaling, no positional encoding (cpp/src/train/model_trace.cpp LayerTraceInputs, the one
+   * place a trained layer becomes a trace). The model runs only through that layer.
+   */
+  layerOptions(input, layer) {
+    return this.layerOptionsOf(encodeInput(input, this.vocabulary, this.contextLength), layer);
+  }
+
+  /**
+   * Up to `count` new symbols after `input` ({ text } or { tokens }), picked by the engine's one
+   * sampler (greedy, or seeded from softmax(logits / temperature) over the topK), until the
+   * context is full: { tokens, ids, text: every symbol, spaced }. Options as LanguageModel's.
+   */
+  generate(input, options) {
+    const o = readGenerateOptions(options, this.vocabulary.length);
+    const ids = encodeInput(input, this.vocabulary, this.contextLength);
+    const made = this.guarded((handle) =>
+      Array.from(
+        handle.generate(Int32Array.from(ids), o.count, o.temperature, o.topK, o.greedy, o.seed) ?? throwError(handle),
+      ),
+    );
+    const tokens = made.map((id) => this.vocabulary[id]);
+    return { tokens, ids: made, text: [...ids, ...made].map((id) => this.vocabulary[id]).join(' ') };
+  }
+
+  /** layerOptions of token ids. */
+  layerOptionsOf(ids, layer) {
+    this.#checkLayer(layer);
+    return this.guarded((handle) => {
+      const raw = handle.layerOptions(Int32Array.from(ids), layer);
+      if (raw === null) throw errorOf(handle);
+      const given = Object.fromEntries(Object.keys(raw.given).map((name) => [name, copyMatrix(raw.given[name])]));
+      return { ...raw, tokens: Array.from(raw.tokens), given };
+    });
+  }
+
+  #checkLayer(layer) {
     // Checked here: WASM would read 2³¹ or 1e10 as some other integer.
     const last = this.config.layers - 1;
     if (!Number.isInteger(layer) || layer < 0 || layer > last) {
       throw invalid('layer', `layer (${describe(layer)}) must be an integer from 0 to ${last}`);
     }
-    return this.guarded((handle) => {
-      const raw = handle.layerInput(Int32Array.from(ids), layer);
-      if (raw === null) throw errorOf(handle);
-      return { rows: raw.rows, cols: raw.cols, data: raw.data.slice() }; // the one copy out of WASM memory
-    });
   }
+}
+
+/** { rows, cols, data } with data copied out of WASM memory (the one copy). */
+function copyMatrix(raw) {
+  return { rows: raw.rows, cols: raw.cols, data: raw.data.slice() };
 }
 
 /** A new ModelHandle set up by `setUp(handle)` (false: refused), then wrapped; freed on any failure. */

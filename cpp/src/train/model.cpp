@@ -44,7 +44,7 @@ bool KeepsAttentionWeights(const ModelConfig& config, int batch, int length) {
 }
 
 template <typename T>
-size_t PlaceActivations(const ModelConfig& config, int batch, int length, T* base,
+size_t PlaceActivations(const ModelConfig& config, int batch, int length, Outputs outputs, T* base,
                         Activations<T>* a) {
   Carver<T> place{base};
   const Widths w(config, batch * length);
@@ -76,8 +76,10 @@ size_t PlaceActivations(const ModelConfig& config, int batch, int length, T* bas
   if (config.has_layer_norm()) {
     a->ln_final = place_norm();
   }
-  a->logits = place(nv);
-  a->probabilities = place(nv);
+  const size_t logits =
+      outputs == Outputs::kLastPosition ? static_cast<size_t>(batch) * config.vocab_size : nv;
+  a->logits = place(logits);
+  a->probabilities = place(logits);
   return place.used;
 }
 
@@ -100,7 +102,8 @@ size_t PlaceScratch(const ModelConfig& config, int rows, T* base, Scratch<T>* s)
   return place.used;
 }
 
-MemoryUse EstimateMemory(const ModelConfig& config, int batch, int length, int scalar_bytes) {
+MemoryUse EstimateMemory(const ModelConfig& config, int batch, int length, int scalar_bytes,
+                         Outputs outputs) {
   const int n = batch * length;
   Activations<float> a;
   Scratch<float> s;
@@ -110,15 +113,17 @@ MemoryUse EstimateMemory(const ModelConfig& config, int batch, int length, int s
   use.parameters = params * scalar_bytes;
   use.gradients = params * scalar_bytes;
   use.activations =
-      static_cast<int64_t>(PlaceActivations<float>(config, batch, length, nullptr, &a)) *
+      static_cast<int64_t>(PlaceActivations<float>(config, batch, length, outputs, nullptr, &a)) *
       scalar_bytes;
-  // + one head's scores, weights and their gradient [T × T], and the mask (bytes).
-  use.scratch = static_cast<int64_t>(PlaceScratch<float>(config, n, nullptr, &s)) * scalar_bytes +
-                3 * t * t * scalar_bytes + t * t;
+  // + one head's scores, weights and their gradient [T × T], and the mask (bytes); the
+  // backward's arrays only for a pass that can be differentiated.
+  const int64_t backward =
+      outputs == Outputs::kEveryPosition ? PlaceScratch<float>(config, n, nullptr, &s) : 0;
+  use.scratch = backward * scalar_bytes + 3 * t * t * scalar_bytes + t * t;
   return use;
 }
 
-Status ValidateBatch(const ModelConfig& config, const Batch& batch) {
+Status ValidateBatch(const ModelConfig& config, const Batch& batch, Outputs outputs) {
   if (batch.size < 1 || batch.size > 65536) {
     return Status(ErrorCode::kInvalidArgument, "batch",
                   Format("batch (%d) must be an integer from 1 to 65536", batch.size));
@@ -129,7 +134,15 @@ Status ValidateBatch(const ModelConfig& config, const Batch& batch) {
                          batch.length, config.context_length));
   }
   const size_t n = static_cast<size_t>(batch.size) * static_cast<size_t>(batch.length);
-  const MemoryUse use = EstimateMemory(config, batch.size, batch.length, 4);
+  const MemoryUse use = EstimateMemory(config, batch.size, batch.length, 4, outputs);
+  if (use.activations + use.scratch > kMaxActivationBytes && batch.size == 1) {
+    return Status(
+        ErrorCode::kLimitExceeded, "tokens",
+        Format("%d tokens need %lld MB of activations in this model (vocabulary %d); "
+               "at most %lld MB: give fewer tokens",
+               batch.length, static_cast<long long>((use.activations + use.scratch) >> 20),
+               config.vocab_size, static_cast<long long>(kMaxActivationBytes >> 20)));
+  }
   if (use.activations + use.scratch > kMaxActivationBytes) {
     return Status(ErrorCode::kLimitExceeded, "batch",
                   Format("batch · length (%d · %d) needs %lld MB of activations for this model; "
@@ -264,17 +277,21 @@ void Model<T>::ZeroGradients() {
 }
 
 template <typename T>
-void Model<T>::Allocate(int batch, int length) {
+void Model<T>::Allocate(int batch, int length, Outputs outputs) {
   Buffers& b = *buffers_;
-  if (b.batch == batch && b.length == length) return;
+  if (b.batch == batch && b.length == length && b.outputs == outputs) return;
   const int n = batch * length;
   // resize never shrinks capacity: alternating shapes do not reallocate.
-  b.activation_data.resize(PlaceActivations<T>(config_, batch, length, nullptr, &b.acts));
-  PlaceActivations<T>(config_, batch, length, b.activation_data.data(), &b.acts);
-  b.scratch_data.resize(PlaceScratch<T>(config_, n, nullptr, &b.scratch));
-  PlaceScratch<T>(config_, n, b.scratch_data.data(), &b.scratch);
+  b.activation_data.resize(PlaceActivations<T>(config_, batch, length, outputs, nullptr, &b.acts));
+  PlaceActivations<T>(config_, batch, length, outputs, b.activation_data.data(), &b.acts);
+  // A pass that cannot be differentiated needs no backward arrays (their [N × V] dlogits).
+  if (outputs == Outputs::kEveryPosition) {
+    b.scratch_data.resize(PlaceScratch<T>(config_, n, nullptr, &b.scratch));
+    PlaceScratch<T>(config_, n, b.scratch_data.data(), &b.scratch);
+  }
   b.batch = batch;
   b.length = length;
+  b.outputs = outputs;
 }
 
 template <typename T>
@@ -344,9 +361,16 @@ const std::vector<AttentionStats>& Model<T>::attention_stats() const {
 }
 
 template <typename T>
+int Model<T>::logits_rows() const {
+  const Buffers& b = *buffers_;
+  return b.outputs == Outputs::kLastPosition ? b.batch : b.batch * b.length;
+}
+
+template <typename T>
 MemoryUse Model<T>::memory() const {
   const Buffers& b = *buffers_;
-  MemoryUse use = EstimateMemory(config_, b.batch, b.length, static_cast<int>(sizeof(T)));
+  MemoryUse use =
+      EstimateMemory(config_, b.batch, b.length, static_cast<int>(sizeof(T)), b.outputs);
   use.activations = static_cast<int64_t>(b.activation_data.size() * sizeof(T));
   return use;
 }

@@ -39,8 +39,8 @@ struct Activations {
   T* embedding = nullptr;  // [N × C] token embedding + positional encoding
   std::vector<LayerActivations<T>> layers;
   NormActivations<T> ln_final;  // LayerNorm models only
-  T* logits = nullptr;          // [N × V]
-  T* probabilities = nullptr;   // [N × V]
+  T* logits = nullptr;          // [N × V], or [B × V] for Outputs::kLastPosition
+  T* probabilities = nullptr;   // as logits
 };
 
 // Activation gradients of the backward pass, reused by every layer.
@@ -62,7 +62,7 @@ bool KeepsAttentionWeights(const ModelConfig& config, int batch, int length);
 
 // Carves the arrays out of `base` (nullptr: only counts) and returns how many scalars they take.
 template <typename T>
-size_t PlaceActivations(const ModelConfig& config, int batch, int length, T* base,
+size_t PlaceActivations(const ModelConfig& config, int batch, int length, Outputs outputs, T* base,
                         Activations<T>* a);
 template <typename T>
 size_t PlaceScratch(const ModelConfig& config, int n, T* base, Scratch<T>* s);
@@ -70,6 +70,7 @@ size_t PlaceScratch(const ModelConfig& config, int n, T* base, Scratch<T>* s);
 template <typename T>
 struct Model<T>::Buffers {
   int batch = 0, length = 0;
+  Outputs outputs = Outputs::kEveryPosition;
   std::vector<T> activation_data, scratch_data;
   Activations<T> acts;
   Scratch<T> scratch;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "attention/train/model.hpp"
+#include "finite.hpp"
 #include "format.hpp"
 #include "model_buffers.hpp"
 #include "ops.hpp"
@@ -16,20 +17,72 @@ T ScoreScale(const ModelConfig& config) {
   return config.scale ? T(1) / std::sqrt(static_cast<T>(config.ResolvedDK())) : T(1);
 }
 
+bool Finite(const float* data, size_t size) {
+  return AllFinite(data, static_cast<Eigen::Index>(size));
+}
+bool Finite(const double* data, size_t size) {
+  return std::all_of(data, data + size, [](double x) { return std::isfinite(x); });
+}
+
+// A block's activations in computation order: the first non-finite one is where it overflowed.
+constexpr const char* kBlockSteps[] = {
+    "ln1",       "q",         "k",   "v",         "concat",
+    "attention", "residual1", "ln2", "ffnHidden", "ffnActivation",
+    "ffnOut",    "residual2"};
+
+Status Overflow(const std::string& where, const char* step) {
+  return Status(ErrorCode::kNonFinite, "model",
+                Format("this model's forward pass overflows at %s (its %s is not a finite "
+                       "number): its weights are too large for float arithmetic, so it has no "
+                       "answer for any input",
+                       where.c_str(), step));
+}
+
 }  // namespace
 
 template <typename T>
-Status Model<T>::ForwardThrough(const Batch& batch, int last_layer) {
+Status Model<T>::CheckFinite(int first_layer, int last_layer, bool head) const {
+  const size_t n = static_cast<size_t>(buffers_->batch) * buffers_->length;
+  int width = 0;
+  const T* data = nullptr;
+  if (first_layer < 0) {
+    data = Activation("embedding", -1, &width);
+    if (!Finite(data, n * width)) return Overflow("its embedding", "embedding");
+  }
+  for (int l = std::max(first_layer, 0); l <= last_layer; ++l) {
+    for (const char* step : kBlockSteps) {
+      data = Activation(step, l, &width);
+      if (data != nullptr && !Finite(data, n * width)) return Overflow(Format("layer %d", l), step);
+    }
+  }
+  if (!head) return Status::Ok();
+  data = Activation("lnFinal", -1, &width);
+  if (data != nullptr && !Finite(data, n * width))
+    return Overflow("its final LayerNorm", "lnFinal");
+  data = Activation("logits", -1, &width);
+  if (!Finite(data, static_cast<size_t>(logits_rows()) * width)) {
+    return Overflow("its output layer", "logits");
+  }
+  return Status::Ok();
+}
+
+template <typename T>
+Status Model<T>::ForwardThrough(const Batch& batch, int last_layer, Outputs outputs) {
   Buffers& b = *buffers_;
   b.targets.clear();  // until a Forward succeeds, Backward has nothing to differentiate
-  Status status = ValidateBatch(config_, batch);
+  if (outputs == Outputs::kLastPosition && !batch.targets.empty()) {
+    return Status(ErrorCode::kInvalidArgument, "targets",
+                  "targets need the logits of every position: a forward pass of the last "
+                  "position's takes none");
+  }
+  Status status = ValidateBatch(config_, batch, outputs);
   if (!status.ok()) return status;
   if (last_layer < -1 || last_layer >= config_.layers) {
     return Status(
         ErrorCode::kInvalidArgument, "layer",
         Format("layer (%d) must be an integer from -1 to %d", last_layer, config_.layers - 1));
   }
-  Allocate(batch.size, batch.length);
+  Allocate(batch.size, batch.length, outputs);
   b.tokens = batch.tokens;
   b.loss_weights = batch.loss_weights;
   std::fill(b.stats.begin(), b.stats.end(), AttentionStats{});
@@ -41,12 +94,15 @@ Status Model<T>::ForwardThrough(const Batch& batch, int last_layer) {
                    batch.size * batch.length, batch.length, config_.d_model);
   // Pass 2: the blocks.
   for (int l = 0; l <= last_layer; ++l) ForwardLayer(l);
+  // A model read, not trained: say where its numbers stopped being numbers. (Training checks
+  // its loss instead, which any non-finite activation makes non-finite.)
+  if (batch.targets.empty()) return CheckFinite(-1, last_layer, false);
   return Status::Ok();
 }
 
 template <typename T>
-Status Model<T>::Forward(const Batch& batch) {
-  Status status = ForwardThrough(batch, config_.layers - 1);
+Status Model<T>::Forward(const Batch& batch, Outputs outputs) {
+  Status status = ForwardThrough(batch, config_.layers - 1, outputs);
   if (!status.ok()) return status;
   Buffers& b = *buffers_;
   Activations<T>& a = b.acts;
@@ -63,12 +119,25 @@ Status Model<T>::Forward(const Batch& batch) {
   }
   const T* unembedding =
       Param(config_.tied_embeddings ? TensorKind::kTokenEmbedding : TensorKind::kUnembedding);
+  if (outputs == Outputs::kLastPosition) {
+    // Row T − 1 of each sequence: [B × C] rows T·C apart.
+    const T* lasts = final_in + static_cast<size_t>(batch.length - 1) * c;
+    Product<T>(ViewOf(a.logits, batch.size, v, v), ViewOf(lasts, batch.size, c, batch.length * c),
+               ViewOf(unembedding, v, c, c), Transpose::kB, Write::kAssign);
+    CrossEntropyForward<T>(a.probabilities, a.logits, nullptr, nullptr, batch.size, v);
+    loss_ = 0;
+    return CheckFinite(config_.layers, config_.layers - 1, true);
+  }
   Product<T>(ViewOf(a.logits, n, v, v), ViewOf(final_in, n, c, c), ViewOf(unembedding, v, c, c),
              Transpose::kB, Write::kAssign);
   // Pass 4: probabilities and the loss.
   loss_ = CrossEntropyForward(a.probabilities, a.logits,
                               batch.targets.empty() ? nullptr : batch.targets.data(),
                               b.loss_weights.empty() ? nullptr : b.loss_weights.data(), n, v);
+  if (batch.targets.empty()) {
+    status = CheckFinite(config_.layers, config_.layers - 1, true);
+    if (!status.ok()) return status;
+  }
   if (!std::isfinite(static_cast<double>(loss_))) {
     return Status(ErrorCode::kNonFinite, "loss",
                   "the loss is not finite: training diverged; lower the learning rate");
@@ -208,11 +277,12 @@ void Model<T>::BackwardLayer(int l) {
   }
 }
 
-#define ATTENTION_TRAIN_PASSES(T)                              \
-  template Status Model<T>::ForwardThrough(const Batch&, int); \
-  template Status Model<T>::Forward(const Batch&);             \
-  template void Model<T>::ForwardLayer(int);                   \
-  template Status Model<T>::Backward();                        \
+#define ATTENTION_TRAIN_PASSES(T)                                       \
+  template Status Model<T>::ForwardThrough(const Batch&, int, Outputs); \
+  template Status Model<T>::Forward(const Batch&, Outputs);             \
+  template Status Model<T>::CheckFinite(int, int, bool) const;          \
+  template void Model<T>::ForwardLayer(int);                            \
+  template Status Model<T>::Backward();                                 \
   template void Model<T>::BackwardLayer(int);
 
 ATTENTION_TRAIN_PASSES(float)

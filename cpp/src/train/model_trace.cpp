@@ -1,8 +1,8 @@
 #include "attention/train/model_trace.hpp"
 
-#include <optional>
 #include <utility>
 
+#include "attention/given.hpp"
 #include "format.hpp"
 
 namespace attention::train {
@@ -25,45 +25,71 @@ Matrix Rows(const float* data, int rows, int cols) {
   return Eigen::Map<const Matrix>(data, rows, cols);
 }
 
-// The explorer's configuration and inputs for layer `l`: x = what the attention reads, no
-// positional encoding (already in the residual stream), the layer's weights and biases given.
-Status AttentionTrace(Model<float>* model, int l, const std::vector<std::string>& labels,
-                      Trace* out) {
-  const ModelConfig& mc = model->config();
-  Config config;
-  config.d_model = mc.d_model;
-  config.heads = mc.heads;
-  config.d_k = mc.ResolvedDK();
-  config.mask.type = mc.causal ? MaskType::kCausal : MaskType::kNone;
-  config.scale = mc.scale;
-  config.bias = true;
-  config.output_projection = true;
-  config.positional_encoding = false;
-  config.embedding = EmbeddingSource::kGiven;
-  Input input;
-  input.tokens = labels;
-  const int t = static_cast<int>(labels.size());
-  int width = 0;
-  const float* x = mc.has_layer_norm() ? model->Activation("ln1", l, &width) : nullptr;
-  if (x == nullptr) {
-    // Attention-only: the attention reads the layer's input, the previous residual stream.
-    x = l == 0 ? model->Activation("embedding", -1, &width)
-               : model->Activation(mc.has_ffn() ? "residual2" : "residual1", l - 1, &width);
-  }
-  input.given.x = Rows(x, t, mc.d_model);
-  const std::pair<const char*, std::optional<Matrix>*> weights[] = {
-      {"wQ", &input.given.w_q}, {"wK", &input.given.w_k}, {"wV", &input.given.w_v},
-      {"wO", &input.given.w_o}, {"bQ", &input.given.b_q}, {"bK", &input.given.b_k},
-      {"bV", &input.given.b_v}, {"bO", &input.given.b_o},
-  };
-  for (const auto& [name, slot] : weights) {
-    const TensorInfo* info = model->FindTensor(Format("layers.%d.%s", l, name));
-    *slot = Rows(model->parameters() + info->offset, info->rows, info->cols);
-  }
-  return Trace::Run(config, input, out);
+}  // namespace
+
+const float* AttentionInput(const Model<float>& model, int layer, int* width) {
+  // LN₁ of the block input, or the input itself without LayerNorm.
+  const float* x = model.Activation("ln1", layer, width);
+  if (x != nullptr) return x;
+  return layer == 0 ? model.Activation("embedding", -1, width)
+                    : model.Activation(model.config().has_ffn() ? "residual2" : "residual1",
+                                       layer - 1, width);
 }
 
-}  // namespace
+Status LayerTraceInputs(const Model<float>& model, int layer,
+                        const std::vector<std::string>& labels, Config* config, Input* input) {
+  const ModelConfig& mc = model.config();
+  if (layer < 0 || layer >= mc.layers) {
+    return Status(ErrorCode::kInvalidArgument, "layer",
+                  Format("layer (%d) must be an integer from 0 to %d", layer, mc.layers - 1));
+  }
+  int width = 0;
+  const float* x = AttentionInput(model, layer, &width);
+  if (x == nullptr) {
+    return Status(ErrorCode::kUnknownStep, "model",
+                  Format("layer %d has not run: no forward pass reached it", layer));
+  }
+  Config c;
+  c.d_model = mc.d_model;
+  c.heads = mc.heads;
+  c.d_k = mc.ResolvedDK();
+  c.mask.type = mc.causal ? MaskType::kCausal : MaskType::kNone;
+  c.scale = mc.scale;
+  c.bias = true;
+  c.output_projection = true;
+  c.positional_encoding = false;
+  c.embedding = EmbeddingSource::kGiven;
+  Input in;
+  in.tokens = labels;
+  in.given.x = Rows(x, static_cast<int>(labels.size()), width);
+  // Every weight and bias the explorer can be given, by its own name: "wQ" is "layers.<l>.wQ".
+  for (const GivenSlot& slot : kGivenSlots) {
+    if (slot.weight == nullptr) continue;  // x, xKv: inputs, not weights
+    const TensorInfo* info = model.FindTensor(Format("layers.%d.%s", layer, slot.name));
+    if (info == nullptr) {
+      return Status(ErrorCode::kUnknownStep, "model",
+                    Format("the model has no tensor layers.%d.%s", layer, slot.name));
+    }
+    in.given.*slot.given = Rows(model.parameters() + info->offset, info->rows, info->cols);
+  }
+  *config = c;
+  *input = std::move(in);
+  return Status::Ok();
+}
+
+Status TraceLayer(const Model<float>& model, int layer, const std::vector<std::string>& labels,
+                  Trace* out) {
+  Config config;
+  Input input;
+  Status status = LayerTraceInputs(model, layer, labels, &config, &input);
+  if (status.ok()) status = Trace::Run(config, input, out);
+  if (status.code() != ErrorCode::kNonFinite) return status;
+  return Status(ErrorCode::kNonFinite, "model",
+                Format("this model's forward pass overflows at layer %d (its %s, as the explorer "
+                       "computes it, is not a finite number): its weights are too large for "
+                       "float arithmetic",
+                       layer, status.field().c_str()));
+}
 
 Status TraceModel(Model<float>* model, const std::vector<int>& tokens,
                   const std::vector<std::string>& labels, ModelTrace* out) {
@@ -93,7 +119,7 @@ Status TraceModel(Model<float>* model, const std::vector<int>& tokens,
   record("embedding", -1);
   for (int l = 0; l < mc.layers; ++l) {
     trace.attention_.emplace_back();
-    status = AttentionTrace(model, l, names, &trace.attention_.back());
+    status = TraceLayer(*model, l, names, &trace.attention_.back());
     if (!status.ok()) return status;
     for (const char* name : BlockStepNames()) record(name, l);
   }

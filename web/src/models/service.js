@@ -3,15 +3,12 @@
 //   modelLoad({ name, bytes })          → the model's summary (a bad file throws; nothing changes)
 //   modelView({ name, text, layer, … }) → tokens, every head's weights, labels, one block, next token
 //   modelGenerate({ name, text, … })    → the text with one more token
-// and modelTraceOptions() turns { model, layer, text } into engine.open() options: the layer's
-// attention as the ten-step explorer computes it, from the layer's own input and weights.
+// and modelTraceOptions() asks the model for { model, layer, text }'s engine.open() options: the
+// layer's attention as the ten-step explorer computes it, from the layer's own input and weights.
 
 import { labelHeads, predictionsOf } from '../../../dist/engine/engine.js';
 import { BLOCK_STEPS } from './steps.js';
 import { withLanguageAPI } from './adapter.js';
-
-// The matrices the explorer is given for a layer (cpp/include/attention/given.hpp).
-const GIVEN = ['wQ', 'wK', 'wV', 'wO', 'bQ', 'bK', 'bV', 'bO'];
 
 const plain = (step) => ({ rows: step.rows, cols: step.cols, data: step.data });
 const lastRow = (step) => step.data.subarray((step.rows - 1) * step.cols, step.rows * step.cols);
@@ -23,21 +20,6 @@ export function modelHandlers(engine) {
     const model = models.get(name);
     if (!model) throw new Error(`no model ${JSON.stringify(name)} is loaded`);
     return model;
-  }
-
-  // model → Map(layer → its attention weights as engine.open() is given them), copied once.
-  const weights = new WeakMap();
-
-  /** Layer `layer`'s W_Q … b_O (GIVEN) of `model`, from one trace of `ids` the first time. */
-  function givenWeights(model, layer, ids) {
-    if (!weights.has(model)) weights.set(model, new Map());
-    const byLayer = weights.get(model);
-    if (!byLayer.has(layer)) {
-      // (One token is enough: the weights do not depend on the text.)
-      const lt = model.trace({ tokens: ids.slice(0, 1) }, { layer, steps: GIVEN });
-      byLayer.set(layer, Object.fromEntries(GIVEN.map((n) => [n, plain(lt.step(n))])));
-    }
-    return byLayer.get(layer);
   }
 
   /** What the page shows about a model: its shape and what it was trained on. */
@@ -85,8 +67,11 @@ export function modelHandlers(engine) {
       const e = encode(model, text);
       // An attention-only model has no LayerNorm and no feed-forward steps.
       const block = model.config.attentionOnly ? ['attention', 'residual1'] : BLOCK_STEPS;
-      // The next token from this trace's last row of logits, not from running the model again.
-      const trace = model.trace({ tokens: e.ids }, { steps: ['weights', ...block, 'logits'] });
+      // The next token from this trace's last logits, not from running the model again: a corpus
+      // model's trace carries them (nextLogits, [V]), where its every position's ([T × V]) can
+      // be a gigabyte; a task model (adapter.js), with its small vocabulary, has its logits step.
+      const corpus = typeof model.vocabularyLevel === 'string';
+      const trace = model.trace({ tokens: e.ids }, { steps: ['weights', ...block, ...(corpus ? [] : ['logits'])] });
       const l = Math.min(Math.max(0, layer), trace.layers.length - 1);
       const weights = trace.layers.map((lt) => Array.from({ length: lt.heads }, (_, h) => lt.step('weights', h).data));
       const blockSteps = Object.fromEntries(block.map((n) => [n, plain(trace.layers[l].step(n))]));
@@ -102,7 +87,7 @@ export function modelHandlers(engine) {
         block: blockSteps,
         // (A task model's vocabulary can be shorter than the page's top k: all of it, then.)
         next: predictionsOf(
-          lastRow(trace.step('logits')),
+          corpus ? trace.nextLogits : lastRow(trace.step('logits')),
           model.vocabulary,
           temperature,
           Math.min(topK, model.vocabulary.length),
@@ -111,35 +96,21 @@ export function modelHandlers(engine) {
     },
     /** One more token after `text` (read from its end when it is longer than the context): { token, text }. */
     modelGenerate({ name, text, greedy = true, temperature = 1, topK = 0, seed = 1 }) {
-      const made = modelOf(name).generate({ text }, { count: 1, greedy, temperature, topK, seed });
+      // Greedy takes no sampling options: the API refuses them, as the CLI does.
+      const options = greedy ? { count: 1 } : { count: 1, greedy, temperature, topK, seed };
+      const made = modelOf(name).generate({ text }, options);
       return { token: made.tokens[0], text: made.text };
     },
     /**
-     * engine.open() options for the explorer: one layer's attention, given its input and weights.
-     * A keystroke runs the model only through that layer (layerInput: 0.2 ms at 8 tokens, where a
-     * whole trace, logits over 5,000 words and every layer's attention, took 3.4 ms); the
-     * layer's weights, which no text changes, are copied once per model.
+     * engine.open() options for the explorer: one layer's attention, given its input and weights
+     * (model.layerOptions: the engine's LayerTraceInputs, the one place a trained layer becomes a
+     * trace). A keystroke runs the model only through that layer (0.2 ms at 8 tokens, where a
+     * whole trace, logits over 5,000 words and every layer's attention, took 3.4 ms).
      */
     modelTraceOptions({ name, layer, text }) {
       const model = modelOf(name);
       const e = encode(model, text);
-      const x = model.layerInput({ tokens: e.ids }, layer);
-      const c = model.config;
-      return {
-        tokens: e.tokens,
-        dModel: c.dModel,
-        heads: c.heads,
-        ...(c.dK ? { dK: c.dK } : {}),
-        mask: c.causal === false ? 'none' : 'causal',
-        scale: c.scale !== false,
-        positionalEncoding: false,
-        bias: true,
-        outputProjection: true,
-        embedding: 'given',
-        given: { x: plain(x), ...givenWeights(model, layer, e.ids) },
-        unknown: e.unknown,
-        cut: e.cut,
-      };
+      return { ...model.layerOptions({ tokens: e.ids }, layer), tokens: e.tokens, unknown: e.unknown, cut: e.cut };
     },
   };
 }

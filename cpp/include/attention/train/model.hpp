@@ -32,10 +32,18 @@ struct Batch {
   std::vector<float> loss_weights;
 };
 
+// Which positions a forward pass computes the logits and probabilities of: every one ([N × V],
+// what the loss and Backward need), or the last of each sequence ([B × V], what predicting and
+// generating the next token need: with a large vocabulary N × V is most of a pass's memory).
+// A kLastPosition pass keeps no backward scratch and takes no targets.
+enum class Outputs { kEveryPosition, kLastPosition };
+
 // Checks a batch against a valid config; errors name the field, e.g. "tokens[5]". A batch
-// whose activations would take more than kMaxActivationBytes (float) is refused ("batch").
+// whose activations would take more than kMaxActivationBytes (float) is refused ("batch", or
+// "tokens" for one sequence).
 inline constexpr int64_t kMaxActivationBytes = int64_t{1} << 30;
-Status ValidateBatch(const ModelConfig& config, const Batch& batch);
+Status ValidateBatch(const ModelConfig& config, const Batch& batch,
+                     Outputs outputs = Outputs::kEveryPosition);
 
 // Bytes one model needs for a batch of B × T, by buffer (the benchmark prints them).
 struct MemoryUse {
@@ -44,7 +52,8 @@ struct MemoryUse {
   int64_t activations = 0;  // kept from forward to backward: O(layers · B · T · d)
   int64_t scratch = 0;      // backward's activation gradients (one layer) + one head's T × T
 };
-MemoryUse EstimateMemory(const ModelConfig& config, int batch, int length, int scalar_bytes);
+MemoryUse EstimateMemory(const ModelConfig& config, int batch, int length, int scalar_bytes,
+                         Outputs outputs = Outputs::kEveryPosition);
 
 // Softmax statistics of one layer, summed over every row of every head and sequence of the
 // last Forward (and Backward): what the √dK experiment logs.
@@ -94,13 +103,18 @@ class Model {
 
   // Runs the model on `batch` (checked by ValidateBatch) and keeps what Backward needs. With
   // targets, loss() is the weighted mean cross-entropy; a non-finite loss is an error
-  // (kNonFinite, field "loss"): training diverged.
-  Status Forward(const Batch& batch);
+  // (kNonFinite, field "loss"): training diverged. Without targets (a model read, not trained),
+  // a non-finite activation is an error naming where the pass overflows (kNonFinite, field
+  // "model"): weights too large for float, which no input of the caller's can fix. kLastPosition:
+  // the logits and probabilities of each sequence's last position only, [B × V].
+  Status Forward(const Batch& batch, Outputs outputs = Outputs::kEveryPosition);
   // Forward's first passes only: the embedding and blocks 0 … last_layer (−1: the embedding
   // only), whose activations are then readable as after Forward. No logits over the vocabulary
   // and no loss; Backward has nothing to differentiate until the next Forward. For what reads
   // one layer's input: the explorer on a trained model's layer, a keystroke at a time.
-  Status ForwardThrough(const Batch& batch, int last_layer);
+  // `outputs` sizes the buffers as a Forward with them would (kLastPosition: no [N × V] ones).
+  Status ForwardThrough(const Batch& batch, int last_layer,
+                        Outputs outputs = Outputs::kEveryPosition);
   T loss() const { return loss_; }
   // Sets every gradient to 0.
   void ZeroGradients();
@@ -108,7 +122,8 @@ class Model {
   // there was no successful Forward with targets since the model was made.
   Status Backward();
 
-  // Of the last Forward, each [B·T × width], row b·T + t: position t of sequence b.
+  // Of the last Forward, each [B·T × width], row b·T + t: position t of sequence b ("logits" and
+  // "probabilities" [B × V] after a kLastPosition Forward: logits_rows() says which).
   // Steps: "embedding", and per layer "ln1", "q", "k", "v", "concat", "attention",
   // "residual1", "ln2", "ffnHidden", "ffnActivation", "ffnOut", "residual2"; then "lnFinal",
   // "logits", "probabilities". nullptr if the step does not exist in this model (LayerNorm
@@ -116,12 +131,17 @@ class Model {
   const T* Activation(std::string_view step, int layer, int* width) const;
   // Softmax statistics per layer of the last Forward (and Backward: ∂L/∂scores).
   const std::vector<AttentionStats>& attention_stats() const;
+  // Rows of Activation("logits") and ("probabilities"): B·T, or B after kLastPosition.
+  int logits_rows() const;
 
   MemoryUse memory() const;
 
  private:
   struct Buffers;
-  void Allocate(int batch, int length);
+  void Allocate(int batch, int length, Outputs outputs);
+  // The first non-finite activation of blocks first_layer … last_layer (−1: the embedding too)
+  // and, with `head`, of the final LayerNorm and the logits, as a kNonFinite Status naming it.
+  Status CheckFinite(int first_layer, int last_layer, bool head) const;
   // A tensor's parameters or gradients by kind and layer (−1: model-wide); nullptr if absent.
   const T* Param(TensorKind kind, int layer = -1) const;
   T* Grad(TensorKind kind, int layer = -1);

@@ -51,6 +51,26 @@ class ModelTrace {
   int length_ = 0;
 };
 
+// What layer `layer`'s attention reads in the model's last Forward (or ForwardThrough that
+// layer): its LN₁ output, or without LayerNorm the layer's input, [T × width]; nullptr before one.
+const float* AttentionInput(const Model<float>& model, int layer, int* width);
+
+// The explorer's configuration and inputs for layer `layer` (0 … layers − 1) of the model's last
+// Forward or ForwardThrough(layer) of one sequence of `labels.size()` tokens: given x [T × dModel]
+// (AttentionInput: the positions are already in the residual stream, so no positional encoding)
+// and every weight and bias of kGivenSlots from the layer's tensors ("layers.<l>.wQ", …), biases
+// and W_O on, the model's mask and scaling. The one place a trained layer becomes a trace: the
+// model traces, the engine's JS API (layerOptions) and so the page all read it. Errors:
+// kInvalidArgument "layer"; kUnknownStep "model" when no forward pass reached the layer.
+Status LayerTraceInputs(const Model<float>& model, int layer,
+                        const std::vector<std::string>& labels, Config* config, Input* input);
+
+// Trace::Run of LayerTraceInputs: layer `layer`'s attention as the explorer computes it. A
+// recomputation that overflows float (the explorer forms q·kᵀ before scaling it) is the model's
+// fault, named as Forward names it (kNonFinite, field "model"), never by an internal step.
+Status TraceLayer(const Model<float>& model, int layer, const std::vector<std::string>& labels,
+                  Trace* out);
+
 // Runs `tokens` (1 … contextLength ids) through `model` and records every step. `labels` are
 // the tokens' texts for the attention traces (empty: the ids in decimal). Overwrites the
 // model's activations of its last Forward (do not call between Forward and Backward).

@@ -1,25 +1,27 @@
 // What a corpus language model (a model file whose configuration says "vocabulary":
 // "character" or "word") adds to a task model: text read by the model's own vocabulary, the
-// next token's logits, and generation. Plain C++ (no Emscripten): ModelHandle's corpus methods
-// (model_lm_handle.cpp) wrap these for JS.
+// next token's logits, and generation, with the one sampler (PickNext) on the engine's
+// generator. ModelHandle's corpus methods (cpp/bindings/model_lm_handle.cpp) wrap these for JS;
+// tests/cpp/train_language_model_test.cpp tests them natively.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "attention/random.hpp"
 #include "attention/status.hpp"
 #include "attention/train/flat_json.hpp"
 #include "attention/train/model.hpp"
 #include "attention/train/model_file.hpp"
 #include "attention/train/vocabulary.hpp"
 
-namespace attention::bindings {
+namespace attention::train {
 
 // How a corpus model reads text: its vocabulary, and whether its training text was lower-cased
 // (the file's "lowercase": true, e.g. the Brown corpus), so that typed text is too.
 struct TextReader {
-  train::Vocabulary vocabulary;
+  Vocabulary vocabulary;
   bool lowercase = false;
 };
 
@@ -27,13 +29,13 @@ struct TextReader {
 // "word"; errors name "model.config.vocabulary", "model.config.lowercase" or
 // "model.vocabulary[i]" (the four specials <pad> <unk> <bos> <eos> first, unique symbols, one
 // code point each at character level).
-Status LoadTextReader(const train::FlatJson& json, const std::vector<std::string>& symbols,
+Status LoadTextReader(const FlatJson& json, const std::vector<std::string>& symbols,
                       TextReader* reader);
 
 // The model file of a loaded corpus model: its weights and vocabulary, and every key of its
 // file's configuration `config_json` (the corpus, title, losses, …) kept as it was.
-Status SaveCorpusModel(const train::Model<float>& model, const std::vector<std::string>& vocabulary,
-                       const std::string& config_json, train::TensorType stored_as,
+Status SaveCorpusModel(const Model<float>& model, const std::vector<std::string>& vocabulary,
+                       const std::string& config_json, TensorType stored_as,
                        std::vector<uint8_t>* bytes);
 
 // Text as the model reads it: [total] symbols (character level: code points; word level: the
@@ -59,17 +61,33 @@ struct Sampling {
   uint32_t seed = 1;         // RandomState(seed) draws one NextDouble per sampled token
 };
 
-// `count` (1 … kMaxGenerate) new tokens after `ids` (1 … contextLength ids): each step runs the
-// model on the last contextLength tokens (a sliding window: positions restart at 0 when the
-// window moves), and picks the next token among every id but <pad>, <unk> and <bos>. An <eos>
-// ends the generation (it is the last id of `out`). Errors name "count", "temperature",
-// "topK" or "tokens".
+// What generation may pick and what ends it. kCorpus (a corpus language model): every id but
+// the markers <pad>, <unk> and <bos>; an <eos> ends it; past contextLength the window slides
+// (positions restart at 0 when it moves). kTask (a toy-task model, whose positions are its
+// task's layout): every symbol; a full context ends it.
+enum class GenerationRules { kCorpus, kTask };
+
+// Whether generation under `rules` may pick `id`.
+bool Generable(int id, GenerationRules rules = GenerationRules::kCorpus);
+
+// The next id from logits z [V] (see Sampling), the one sampler of the engine: among the
+// Generable ids, most likely first (equal logits in id order); greedy takes the first, else one
+// NextDouble of `random` picks from softmax(z / temperature) over the top_k. Every z must be
+// finite (Forward refuses a pass whose logits are not).
+int PickNext(const float* z, int v, const Sampling& sampling, RandomState* random,
+             GenerationRules rules = GenerationRules::kCorpus);
+
+// Up to `count` (1 … kMaxGenerate) new tokens after `ids` (1 … contextLength ids), each picked
+// by PickNext from the logits of the model's last position, under `rules`: an <eos> ends a
+// corpus model's (it is the last id of `out`), a full context a task model's (`out` may then be
+// shorter, or empty). Errors name "count", "temperature", "topK" or "tokens", or the model's
+// overflow ("model"); `out` is unchanged on error.
 inline constexpr int kMaxGenerate = 1024;
-Status Generate(train::Model<float>* model, const std::vector<int>& ids, int count,
-                const Sampling& sampling, std::vector<int>* out);
+Status Generate(Model<float>* model, const std::vector<int>& ids, int count,
+                const Sampling& sampling, std::vector<int>* out,
+                GenerationRules rules = GenerationRules::kCorpus);
 
 // The logits of the last position of `ids` after one forward pass: [V] into `logits`.
-Status NextLogits(train::Model<float>* model, const std::vector<int>& ids,
-                  std::vector<float>* logits);
+Status NextLogits(Model<float>* model, const std::vector<int>& ids, std::vector<float>* logits);
 
-}  // namespace attention::bindings
+}  // namespace attention::train

@@ -1,4 +1,4 @@
-#include "model_lm.hpp"
+#include "attention/train/language_model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,11 +10,8 @@
 #include "format.hpp"
 #include "unicode.hpp"
 
-namespace attention::bindings {
+namespace attention::train {
 namespace {
-
-using train::Vocabulary;
-using train::VocabularyLevel;
 
 Status Invalid(const std::string& field, const std::string& message) {
   return Status(ErrorCode::kInvalidArgument, field, message);
@@ -27,16 +24,19 @@ std::string AsciiLower(std::string text) {
   return text;
 }
 
-// Generation never picks these: they are markers, not text.
-bool Generable(int id) {
+}  // namespace
+
+bool Generable(int id, GenerationRules rules) {
+  if (rules == GenerationRules::kTask) return true;
   return id != Vocabulary::kPad && id != Vocabulary::kUnknown && id != Vocabulary::kBegin;
 }
 
-// The next id from logits z [V] (see Sampling).
-int PickNext(const float* z, int v, const Sampling& sampling, RandomState* random) {
+int PickNext(const float* z, int v, const Sampling& sampling, RandomState* random,
+             GenerationRules rules) {
+  // (Forward refuses a pass whose logits are not finite: no order exists among NaNs.)
   std::vector<int> order;
   for (int id = 0; id < v; ++id) {
-    if (Generable(id)) order.push_back(id);
+    if (Generable(id, rules)) order.push_back(id);
   }
   // Most likely first; equal logits in id order, so the greedy choice is the lowest id.
   std::stable_sort(order.begin(), order.end(), [z](int a, int b) { return z[a] > z[b]; });
@@ -58,7 +58,9 @@ int PickNext(const float* z, int v, const Sampling& sampling, RandomState* rando
       std::min<std::ptrdiff_t>(at - cumulative.begin(), order.size() - 1))];
 }
 
-Status CheckIds(const train::ModelConfig& config, const std::vector<int>& ids) {
+namespace {
+
+Status CheckIds(const ModelConfig& config, const std::vector<int>& ids) {
   if (ids.empty() || static_cast<int>(ids.size()) > config.context_length) {
     return Status(ErrorCode::kLimitExceeded, "tokens",
                   Format("the input has %zu tokens; this model reads 1 to %d", ids.size(),
@@ -76,12 +78,12 @@ Status CheckIds(const train::ModelConfig& config, const std::vector<int>& ids) {
 
 }  // namespace
 
-Status LoadTextReader(const train::FlatJson& json, const std::vector<std::string>& symbols,
+Status LoadTextReader(const FlatJson& json, const std::vector<std::string>& symbols,
                       TextReader* reader) {
   std::string level_name;
   Status status = json.GetString("vocabulary", &level_name);
   VocabularyLevel level = VocabularyLevel::kCharacter;
-  if (status.ok()) status = train::ParseVocabularyLevel(level_name, &level);
+  if (status.ok()) status = ParseVocabularyLevel(level_name, &level);
   if (!status.ok()) {
     return Invalid("model.config.vocabulary", "model.config.vocabulary (\"" + level_name +
                                                   "\") must be one of task, character, word");
@@ -100,21 +102,21 @@ Status LoadTextReader(const train::FlatJson& json, const std::vector<std::string
   return Status::Ok();
 }
 
-Status SaveCorpusModel(const train::Model<float>& model, const std::vector<std::string>& vocabulary,
-                       const std::string& config_json, train::TensorType stored_as,
+Status SaveCorpusModel(const Model<float>& model, const std::vector<std::string>& vocabulary,
+                       const std::string& config_json, TensorType stored_as,
                        std::vector<uint8_t>* bytes) {
-  train::FlatJson json, extra;
-  Status status = train::FlatJson::Parse(config_json, "model.config", &json);
+  FlatJson json, extra;
+  Status status = FlatJson::Parse(config_json, "model.config", &json);
   if (!status.ok()) return status;
   // SaveModel writes the model's own keys; the rest are how the model was made.
-  const train::FlatJson own = train::ModelConfigJson(model.config());
+  const FlatJson own = ModelConfigJson(model.config());
   for (const auto& [key, value] : json.values()) {
     if (own.Has(key)) continue;
-    if (value.kind == train::FlatJson::Value::Kind::kNumber) extra.SetNumber(key, value.number);
-    if (value.kind == train::FlatJson::Value::Kind::kBool) extra.SetBool(key, value.boolean);
-    if (value.kind == train::FlatJson::Value::Kind::kString) extra.SetString(key, value.text);
+    if (value.kind == FlatJson::Value::Kind::kNumber) extra.SetNumber(key, value.number);
+    if (value.kind == FlatJson::Value::Kind::kBool) extra.SetBool(key, value.boolean);
+    if (value.kind == FlatJson::Value::Kind::kString) extra.SetString(key, value.text);
   }
-  return train::SaveModel(model, vocabulary, extra, stored_as, bytes);
+  return SaveModel(model, vocabulary, extra, stored_as, bytes);
 }
 
 Status EncodeText(const TextReader& reader, const std::string& text, bool keep_end, int context,
@@ -160,25 +162,24 @@ Status EncodeText(const TextReader& reader, const std::string& text, bool keep_e
   return Status::Ok();
 }
 
-Status NextLogits(train::Model<float>* model, const std::vector<int>& ids,
-                  std::vector<float>* logits) {
+Status NextLogits(Model<float>* model, const std::vector<int>& ids, std::vector<float>* logits) {
   Status status = CheckIds(model->config(), ids);
   if (!status.ok()) return status;
-  train::Batch batch;
+  Batch batch;
   batch.size = 1;
   batch.length = static_cast<int>(ids.size());
   batch.tokens = ids;
-  if (!(status = model->Forward(batch)).ok()) return status;
+  // The last position's logits only: [V], not [T × V].
+  if (!(status = model->Forward(batch, Outputs::kLastPosition)).ok()) return status;
   int width = 0;
-  const float* all = model->Activation("logits", -1, &width);
-  const float* last = all + static_cast<size_t>(batch.length - 1) * width;
+  const float* last = model->Activation("logits", -1, &width);
   logits->assign(last, last + width);
   return Status::Ok();
 }
 
-Status Generate(train::Model<float>* model, const std::vector<int>& ids, int count,
-                const Sampling& sampling, std::vector<int>* out) {
-  const train::ModelConfig& config = model->config();
+Status Generate(Model<float>* model, const std::vector<int>& ids, int count,
+                const Sampling& sampling, std::vector<int>* out, GenerationRules rules) {
+  const ModelConfig& config = model->config();
   if (count < 1 || count > kMaxGenerate) {
     return Invalid("count",
                    Format("count (%d) must be an integer from 1 to %d", count, kMaxGenerate));
@@ -198,20 +199,22 @@ Status Generate(train::Model<float>* model, const std::vector<int>& ids, int cou
   RandomState random(sampling.seed);
   std::vector<int> sequence = ids, generated;
   std::vector<float> logits;
+  const size_t context = static_cast<size_t>(config.context_length);
   for (int i = 0; i < count; ++i) {
+    if (rules == GenerationRules::kTask && sequence.size() >= context) break;
     // The last contextLength tokens: the window slides once the sequence fills the context.
     const size_t start =
         sequence.size() - std::min(sequence.size(), static_cast<size_t>(config.context_length));
     const std::vector<int> window(sequence.begin() + static_cast<std::ptrdiff_t>(start),
                                   sequence.end());
     if (!(status = NextLogits(model, window, &logits)).ok()) return status;
-    const int next = PickNext(logits.data(), config.vocab_size, sampling, &random);
+    const int next = PickNext(logits.data(), config.vocab_size, sampling, &random, rules);
     generated.push_back(next);
     sequence.push_back(next);
-    if (next == Vocabulary::kEnd) break;
+    if (rules == GenerationRules::kCorpus && next == Vocabulary::kEnd) break;
   }
   *out = std::move(generated);
   return Status::Ok();
 }
 
-}  // namespace attention::bindings
+}  // namespace attention::train
