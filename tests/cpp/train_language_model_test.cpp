@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "attention/train/language_model.hpp"
-#include "train_support.hpp"
+#include "fixtures.hpp"
 
 namespace attention::train {
 namespace {

@@ -197,19 +197,20 @@ T CrossEntropyForward(T* probs, const T* logits, const int* targets, const float
     // Pass 1: the row maximum, so every exponent is ≤ 0.
     T max = z[0];
     for (int j = 1; j < v; ++j) max = z[j] > max ? z[j] : max;
-    // Pass 2: exponents and their sum; pass 3: normalize.
-    T sum = 0;
+    // Pass 2: exponents and their sum, in double: a float sum of 5,000 terms left rows summing
+    // to 1 ± 5e-5; pass 3: normalize.
+    double sum = 0;
     for (int j = 0; j < v; ++j) {
       p[j] = std::exp(z[j] - max);
       sum += p[j];
     }
-    const T inverse = T(1) / sum;
+    const T inverse = static_cast<T>(1.0 / sum);
     for (int j = 0; j < v; ++j) p[j] *= inverse;
     if (targets == nullptr) continue;
     const double w = weights != nullptr ? weights[i] : 1.0;
     if (w == 0.0) continue;
     // −ln p[y] = ln Σ − (z_y − max), exact even when p[y] underflows.
-    loss += w * (std::log(static_cast<double>(sum)) - static_cast<double>(z[targets[i]] - max));
+    loss += w * (std::log(sum) - static_cast<double>(z[targets[i]] - max));
     weight_sum += w;
   }
   return weight_sum > 0.0 ? static_cast<T>(loss / weight_sum) : T(0);
