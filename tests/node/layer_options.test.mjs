@@ -4,9 +4,9 @@
 // explorer's run of the options computes the trace's attention, number for number.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEngine } from './support.mjs';
+import { assertAttentionError, createEngine } from './support.mjs';
 import { corpusModelFile } from './corpus_model_support.mjs';
-import { TINY, throwsAttention } from './training_support.mjs';
+import { TINY } from './training_support.mjs';
 
 const engine = await createEngine();
 const GIVEN = ['wQ', 'wK', 'wV', 'wO', 'bQ', 'bK', 'bV', 'bO'];
@@ -41,8 +41,11 @@ test('a corpus model’s layerOptions are its trace’s layer; text labels the t
     const byText = model.layerOptions('床前明月', 1);
     assert.deepEqual(byText.tokens, [...'床前明月']);
     assert.deepEqual(byText.given.x, model.layerInput('床前明月', 1));
-    throwsAttention(() => model.layerOptions('床前', 2), { code: 'INVALID_ARGUMENT', field: 'layer' });
-    throwsAttention(() => model.layerOptions({ tokens: [99] }, 0), { code: 'INVALID_ARGUMENT', field: 'tokens[0]' });
+    assertAttentionError(() => model.layerOptions('床前', 2), { code: 'INVALID_ARGUMENT', field: 'layer' });
+    assertAttentionError(() => model.layerOptions({ tokens: [99] }, 0), {
+      code: 'INVALID_ARGUMENT',
+      field: 'tokens[0]',
+    });
   } finally {
     model.dispose();
   }
@@ -92,7 +95,7 @@ test('a task model generates with the engine’s one sampler: greedy is the argm
       withLanguageAPI(model).generate({ tokens: start }, { count: 4, greedy: false, seed: 3 }),
       sample(3),
     );
-    throwsAttention(() => model.generate({ tokens: start }, { temperature: 3 }), {
+    assertAttentionError(() => model.generate({ tokens: start }, { temperature: 3 }), {
       code: 'INVALID_ARGUMENT',
       field: 'temperature',
     });

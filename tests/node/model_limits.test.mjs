@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createEngine, root } from './support.mjs';
+import { assertAttentionError, createEngine, root } from './support.mjs';
 import {
   corpusModelFile,
   hugeWeightsModelFile,
@@ -17,7 +17,6 @@ import {
   parseModelFile,
   writeModelFile,
 } from './corpus_model_support.mjs';
-import { throwsAttention } from './training_support.mjs';
 
 const engine = await createEngine();
 const MiB = 2 ** 20;
@@ -47,7 +46,7 @@ test('a 65,536-symbol, 2,048-token model: trace and predict of 1,250 characters 
     assert.ok(engine.heapStats().memory < 200 * MiB, 'after predict and layerInput');
     // Every position's logits are an explicit request, with its own limit naming vocabulary × tokens.
     for (const steps of [undefined, ['logits'], ['weights', 'probabilities']]) {
-      throwsAttention(() => model.trace(text, steps ? { steps } : {}), {
+      assertAttentionError(() => model.trace(text, steps ? { steps } : {}), {
         code: 'LIMIT_EXCEEDED',
         field: 'tokens',
         message: /vocabulary × tokens = 65536 × 1250 = 81920000 values/,
@@ -70,7 +69,7 @@ test('a trace that does not ask for logits or probabilities has neither step; on
   try {
     const text = '床前明月光';
     const bounded = model.trace(text, { steps: ['weights'] });
-    throwsAttention(() => bounded.step('logits'), { code: 'UNKNOWN_STEP', field: 'step' });
+    assertAttentionError(() => bounded.step('logits'), { code: 'UNKNOWN_STEP', field: 'step' });
     const full = model.trace(text);
     const logits = full.step('logits');
     assert.deepEqual(logits.data.subarray((logits.rows - 1) * logits.cols), bounded.nextLogits);
@@ -89,14 +88,14 @@ const OVERFLOW = {
 test('weights of ±3.4e38 load, then every entry point names the model’s overflow, and nothing is generated', () => {
   const model = engine.loadModel(hugeWeightsModelFile(engine));
   try {
-    throwsAttention(() => model.predict('月光', { topK: 3 }), OVERFLOW);
-    throwsAttention(() => model.generate('月光', { count: 3 }), OVERFLOW);
-    throwsAttention(() => model.generate('月光', { count: 3, greedy: false, seed: 4 }), OVERFLOW);
-    throwsAttention(() => model.trace('月光'), OVERFLOW);
-    throwsAttention(() => model.trace('月光', { steps: ['weights'] }), OVERFLOW);
-    throwsAttention(() => model.trace({ tokens: [4, 5] }, { layer: 0 }), OVERFLOW);
-    throwsAttention(() => model.layerInput('月光', 0), OVERFLOW);
-    throwsAttention(() => model.headLabels('月光'), OVERFLOW);
+    assertAttentionError(() => model.predict('月光', { topK: 3 }), OVERFLOW);
+    assertAttentionError(() => model.generate('月光', { count: 3 }), OVERFLOW);
+    assertAttentionError(() => model.generate('月光', { count: 3, greedy: false, seed: 4 }), OVERFLOW);
+    assertAttentionError(() => model.trace('月光'), OVERFLOW);
+    assertAttentionError(() => model.trace('月光', { steps: ['weights'] }), OVERFLOW);
+    assertAttentionError(() => model.trace({ tokens: [4, 5] }, { layer: 0 }), OVERFLOW);
+    assertAttentionError(() => model.layerInput('月光', 0), OVERFLOW);
+    assertAttentionError(() => model.headLabels('月光'), OVERFLOW);
   } finally {
     model.dispose();
   }
@@ -126,7 +125,7 @@ test('an overflow after the blocks is named there', () => {
   });
   const model = engine.loadModel(file);
   try {
-    throwsAttention(() => model.predict('床前', { topK: 3 }), {
+    assertAttentionError(() => model.predict('床前', { topK: 3 }), {
       code: 'NON_FINITE',
       field: 'model',
       message: /^this model's forward pass overflows at its final LayerNorm \(its lnFinal is not a finite number\)/,
@@ -139,17 +138,17 @@ test('an overflow after the blocks is named there', () => {
 test('greedy generation refuses what shapes sampling (temperature, topK, seed), as the CLI does', () => {
   const model = engine.loadModel(corpusModelFile(engine, { symbols: [...'床前明月光'], length: 8 }));
   try {
-    throwsAttention(() => model.generate('床前', { greedy: true, temperature: 5 }), {
+    assertAttentionError(() => model.generate('床前', { greedy: true, temperature: 5 }), {
       code: 'INVALID_ARGUMENT',
       field: 'temperature',
       message: /^temperature \(5\) shapes sampling, which greedy: true does not do: give greedy: false too/,
     });
-    throwsAttention(() => model.generate('床前', { temperature: 0.5 }), {
+    assertAttentionError(() => model.generate('床前', { temperature: 0.5 }), {
       code: 'INVALID_ARGUMENT',
       field: 'temperature',
     });
-    throwsAttention(() => model.generate('床前', { topK: 2 }), { code: 'INVALID_ARGUMENT', field: 'topK' });
-    throwsAttention(() => model.generate('床前', { seed: 9 }), { code: 'INVALID_ARGUMENT', field: 'seed' });
+    assertAttentionError(() => model.generate('床前', { topK: 2 }), { code: 'INVALID_ARGUMENT', field: 'topK' });
+    assertAttentionError(() => model.generate('床前', { seed: 9 }), { code: 'INVALID_ARGUMENT', field: 'seed' });
     // The defaults, given or not, are greedy's own; sampling takes them all.
     const greedy = model.generate('床前', { count: 3 });
     assert.deepEqual(model.generate('床前', { count: 3, greedy: true, temperature: 1, topK: 0, seed: 1 }), greedy);
