@@ -30,7 +30,7 @@ std::vector<Gram> Distinct(const std::vector<int>& ids, std::vector<uint32_t> po
     while (j < positions.size() && Compare(data, positions[i], data + positions[j], length) == 0) {
       ++j;
     }
-    grams.push_back({positions[i], static_cast<int64_t>(j - i)});
+    grams.push_back({positions[i], static_cast<uint32_t>(j - i)});
     i = j;
   }
   return grams;
@@ -91,7 +91,7 @@ KneserNey::KneserNey(const std::vector<int>& train_ids, int order, int vocab_siz
       }
       Context& c = level.contexts.back();
       c.total += g.count;
-      ++c.n[static_cast<size_t>(std::min<int64_t>(g.count, 3) - 1)];
+      ++c.n[std::min<uint32_t>(g.count, 3) - 1];
     }
   }
 }

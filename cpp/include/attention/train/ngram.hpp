@@ -53,14 +53,16 @@ class KneserNey {
   // One order's distinct grams, sorted lexicographically, each named by a position of its first
   // id in train_ids_ (the ids themselves stay in train_ids_), with its count c_k; and the
   // distinct contexts (the grams' first k − 1 ids) with c_k(h •), N1, N2, N3+.
+  // 32-bit positions and counts (the training ids are fewer than 2³²): 8 and 20 bytes, since
+  // a 5-gram over millions of ids holds tens of millions of them.
   struct Gram {
     uint32_t at;
-    int64_t count;
+    uint32_t count;
   };
   struct Context {
     uint32_t at;
-    int64_t total;
-    std::array<int64_t, 3> n;  // N1, N2, N3+
+    uint32_t total;
+    std::array<uint32_t, 3> n;  // N1, N2, N3+
   };
   struct Level {
     std::vector<Gram> grams;
