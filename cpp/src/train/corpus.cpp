@@ -45,15 +45,18 @@ std::vector<Window> HeldOutWindows(const std::vector<int>& ids, int length) {
   return windows;
 }
 
-Status HeldOutLoss(Model<float>* model, const std::vector<int>& ids, double* loss, int batch) {
+namespace {
+
+// Runs `ids`' held-out windows through the model in batches of up to `batch` equal-length
+// windows (every full window, then the shorter last one alone) and hands each batch, after its
+// Forward, to `read`. Errors: too few ids (field "heldOut"), or Forward's.
+template <typename Read>
+Status ForEachHeldOutBatch(Model<float>* model, const std::vector<int>& ids, int batch, Read read) {
   const std::vector<Window> windows = HeldOutWindows(ids, model->config().context_length);
   if (windows.empty()) {
     return Status(ErrorCode::kInvalidArgument, "heldOut",
                   Format("heldOut has %zu ids; at least 2 are needed", ids.size()));
   }
-  double sum = 0.0;
-  int64_t targets = 0;
-  // Batches of equal-length windows: every full window, then the shorter last one alone.
   for (size_t first = 0; first < windows.size();) {
     const size_t width = windows[first].tokens.size();
     size_t last = first;
@@ -70,12 +73,66 @@ Status HeldOutLoss(Model<float>* model, const std::vector<int>& ids, double* los
     }
     const Status status = model->Forward(b);
     if (!status.ok()) return status;
-    sum += static_cast<double>(model->loss()) * static_cast<double>(b.tokens.size());
-    targets += static_cast<int64_t>(b.tokens.size());
+    read(b);
     first = last;
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status HeldOutLoss(Model<float>* model, const std::vector<int>& ids, double* loss, int batch) {
+  double sum = 0.0;
+  int64_t targets = 0;
+  const Status status = ForEachHeldOutBatch(model, ids, batch, [&](const Batch& b) {
+    sum += static_cast<double>(model->loss()) * static_cast<double>(b.tokens.size());
+    targets += static_cast<int64_t>(b.tokens.size());
+  });
+  if (!status.ok()) return status;
   *loss = sum / static_cast<double>(targets);
   return Status::Ok();
+}
+
+Status HeldOutTargetLosses(Model<float>* model, const std::vector<int>& ids,
+                           std::vector<double>* nats, int batch) {
+  nats->clear();
+  return ForEachHeldOutBatch(model, ids, batch, [&](const Batch& b) {
+    // logits [B·T × V], row b·T + t: −ln p = logsumexp(row) − row[target], summed in double.
+    int width = 0;
+    const float* logits = model->Activation("logits", -1, &width);
+    for (size_t row = 0; row < b.targets.size(); ++row) {
+      const float* z = logits + row * static_cast<size_t>(width);
+      const double top = *std::max_element(z, z + width);
+      double sum = 0.0;
+      for (int v = 0; v < width; ++v) sum += std::exp(static_cast<double>(z[v]) - top);
+      nats->push_back(top + std::log(sum) - static_cast<double>(z[b.targets[row]]));
+    }
+  });
+}
+
+std::vector<PositionLoss> LossByPosition(const std::vector<double>& nats, int length) {
+  std::vector<PositionLoss> buckets;
+  // Positions 1, 2–4, 5–8, 9–16, 17+: the first ids of a window, where a model has the least
+  // context, apart from the bulk; a bucket past the context length is left out.
+  constexpr int kBuckets[][2] = {{1, 1}, {2, 4}, {5, 8}, {9, 16}, {17, 1 << 30}};
+  for (const auto& bucket : kBuckets) {
+    if (bucket[0] > length) break;
+    buckets.push_back({bucket[0], std::min(bucket[1], length), 0, 0.0});
+  }
+  double sums[5] = {0, 0, 0, 0, 0};
+  for (size_t i = 0; i < nats.size(); ++i) {
+    const int position = static_cast<int>(i % static_cast<size_t>(length)) + 1;
+    for (size_t k = 0; k < buckets.size(); ++k) {
+      if (position >= buckets[k].first && position <= buckets[k].last) {
+        sums[k] += nats[i];
+        ++buckets[k].targets;
+      }
+    }
+  }
+  for (size_t k = 0; k < buckets.size(); ++k) {
+    if (buckets[k].targets > 0) buckets[k].loss = sums[k] / static_cast<double>(buckets[k].targets);
+  }
+  return buckets;
 }
 
 namespace {

@@ -47,6 +47,23 @@ std::vector<Window> HeldOutWindows(const std::vector<int>& ids, int length);
 // batches of `batch` windows. Errors: too few ids (field "heldOut"), or Forward's.
 Status HeldOutLoss(Model<float>* model, const std::vector<int>& ids, double* loss, int batch = 32);
 
+// −ln p(target) in nats of every target of HeldOutWindows(ids, contextLength), in order: target
+// i sits at position i mod T + 1 of its window (the model has seen that many ids). From the
+// logits, in double. Errors: HeldOutLoss's.
+Status HeldOutTargetLosses(Model<float>* model, const std::vector<int>& ids,
+                           std::vector<double>* nats, int batch = 32);
+
+// The mean of per-target losses (in HeldOutWindows order, as HeldOutTargetLosses and
+// KneserNey::TargetLosses give them) by position in the window: 1, 2–4, 5–8, 9–16, 17 … T
+// (positions first … last, 1-based); buckets that start past T are left out, and an empty one
+// has loss 0.
+struct PositionLoss {
+  int first = 0, last = 0;
+  int64_t targets = 0;
+  double loss = 0.0;
+};
+std::vector<PositionLoss> LossByPosition(const std::vector<double>& nats, int length);
+
 // Baselines in nats per target token, on the same targets as HeldOutLoss:
 //   unigram: add-one, p(b) = (c(b) + 1) / (N + V), counts c over the training ids;
 //   bigram: interpolated with that unigram, p(b | a) = λ·c(a b)/c(a) + (1 − λ)·p(b), with
