@@ -23,7 +23,7 @@ export const PRESETS = [
   'I love eating hotpot',
 ];
 
-// Tutorial mode (tutorial=1): the second tutorial's NumPy example, np.random.seed(42),
+// Tutorial mode (tutorial=1): the NumPy example of 自注意力机制完全指南 (section 代码实现), np.random.seed(42),
 // X = randn(n, 8), then W_q, W_k, W_v = randn(8, 4); one head, no positional encoding, no W_O.
 // These fields are pinned while it is on (the engine options it adds are in explorer/options.js).
 export const TUTORIAL_SENTENCE = '我 爱 吃 火锅';

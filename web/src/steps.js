@@ -2,6 +2,7 @@
 // produce, and the matrices the stage draws for them (operands joined by operators).
 import { headColor, signedColor, stepMaxAbs, weightColor } from './scales.js';
 import { formatShort } from './format.js';
+import { strings } from './i18n.js';
 
 /**
  * The attention formula as this state computes it: ÷√d_k only when scaling is on, ÷T (its
@@ -28,17 +29,19 @@ function scaledTitle(state, h) {
   return t ? `${s}/T` : s;
 }
 
+/** The scores after the mask: "masked" only when the mask hides a cell (else they are the scaled scores). */
+function maskedTitle(t, state, h) {
+  return isMasked(t.step('mask')) ? strings(state.lang).masked : scaledTitle(state, h);
+}
+
 /** Step 5's operator: the divisions the state applies. */
 function scaleOperator(state) {
   const parts = [state.scale ? '÷ √dₖ' : '', state.temperature !== 1 ? `÷ T` : ''].filter(Boolean);
   return parts.length ? `${parts.join(' ')} =` : '=';
 }
 
-export const FORMULA_CONTEXT = String.raw`\begin{aligned}
-  &\htmlClass{t-x}{X'=X+PE} \\
-  &\htmlClass{t-qkv}{Q=X'W_Q,\;K=X'W_K,\;V=X'W_V} \\
-  &\htmlClass{t-out}{O}=\htmlClass{t-concat}{\mathrm{Concat}(\mathrm{head}_1,\dots,\mathrm{head}_h)}\,\htmlClass{t-wo}{W_O}
-\end{aligned}`;
+// d_k = d_model / h unless the run sets it (tutorial mode: d_k 4 with d_model 8 and one head).
+const dKOf = (t) => (t.dK * t.heads === t.dModel ? String.raw`d_k = d_{model}/h = ${t.dK}` : String.raw`d_k = ${t.dK}`);
 
 const shape = (r, c) => String.raw`[${r}\times ${c}]`;
 
@@ -150,7 +153,7 @@ export const STEPS = [
     extra: null,
     terms: ['t-q', 't-k', 't-v'],
     detail: (t) =>
-      String.raw`Q ${shape(t.nQuery, String.raw`${t.heads}\cdot ${t.dK}`)} \rightarrow ${t.heads}\times Q_i\,${shape(t.nQuery, t.dK)},\;\; d_k = d_{model}/h = ${t.dK}`,
+      String.raw`Q ${shape(t.nQuery, String.raw`${t.heads}\cdot ${t.dK}`)} \rightarrow ${t.heads}\times Q_i\,${shape(t.nQuery, t.dK)},\;\; ${dKOf(t)}`,
     // Q, K and V each cut into heads, one line each, the slices coloured by head.
     operands: (t) =>
       [
@@ -263,7 +266,7 @@ export const STEPS = [
       {
         id: 'masked',
         step: t.step('masked', h),
-        title: 'masked',
+        title: maskedTitle(t, state, h),
         color: signed(t.step('scaled', h)),
         animation: 'fade',
         masked: isMasked(t.step('mask')),
@@ -277,11 +280,11 @@ export const STEPS = [
     terms: ['t-softmax'],
     detail: (t) =>
       String.raw`A_{ij} = \frac{e^{s_{ij}-\max_k s_{ik}}}{\sum_k e^{s_{ik}-\max_k s_{ik}}},\;\; \textstyle\sum_j A_{ij} = 1 \quad ${shape(t.nQuery, t.nKey)}`,
-    operands: (t, h) => [
+    operands: (t, h, state) => [
       {
         id: 'masked',
         step: t.step('masked', h),
-        title: 'masked',
+        title: maskedTitle(t, state, h),
         color: signed(t.step('scaled', h)),
         animation: 'none',
         masked: isMasked(t.step('mask')),
