@@ -38,6 +38,8 @@ test('tutorial mode: X from the random stream, no PE, one head, no W_O — and t
   assert.doesNotMatch(context, /X\+PE/);
   assert.match(context, /\\text\{no \}W_O/);
   assert.match(context, /\\mathrm\{Concat\}\(\\mathrm\{head\}_1\)/);
+  assert.match(stepAt(1).detail({ nQuery: 4, dModel: 8 }, 0, tutorial), /PE = 0/);
+  assert.doesNotMatch(stepAt(1).detail({ nQuery: 4, dModel: 8 }, 0, state('en')), /PE = 0/);
   // The note names the tutorial by the title a reader can find.
   for (const lang of LANGUAGES) {
     const note = strings(lang).tutorialNote;

@@ -95,7 +95,9 @@ export const STEPS = [
     heatmap: 'scores',
     extra: 'pe', // positional encoding's waves, when it is on
     terms: ['t-x'],
-    detail: (t) => String.raw`X' = X + PE \quad ${shape('n', 'd_{model}')} = ${shape(t.nQuery, t.dModel)}`,
+    // PE is zero where it is not added (switched off, tutorial mode, a trained layer's input).
+    detail: (t, h, state) =>
+      String.raw`X' = X + PE${state.positionalEncoding && (state.model ?? 'random') === 'random' ? '' : String.raw` = X\;(PE = 0)`} \quad ${shape('n', 'd_{model}')} = ${shape(t.nQuery, t.dModel)}`,
     // Cross-attention embeds the second sentence the same way, on a line of its own.
     operands: (t) => [
       ...embedding(t, { x: 'x', pe: 'pe', xPe: 'xPe' }, ''),
