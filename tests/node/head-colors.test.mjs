@@ -25,7 +25,7 @@ test('dark-mode head colours: at least 3:1 on the dark panel', () => {
 test('each head keeps its Okabe–Ito hue, and the heads stay apart', () => {
   for (const [h, colour] of HEAD_COLORS.entries()) {
     const [a, b] = [d3.hcl(colour), d3.hcl(OKABE_ITO[h])];
-    if (b.c < 5) continue; // black
+    if (!(b.c >= 5)) continue; // black (no hue)
     const turn = Math.abs(((a.h - b.h + 540) % 360) - 180);
     assert.ok(turn <= 4, `head ${h + 1}: ${colour} turns ${turn.toFixed(1)}° from ${OKABE_ITO[h]}`);
   }
