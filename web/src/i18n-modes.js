@@ -25,6 +25,7 @@ export const MODES = {
     concatTitleOne: 'Concatenate heads (one head)',
     concatOne: 'With one head there is nothing to place side by side: Concat(head₁) is head₁ itself, n × d_k.',
     outputTitleNone: 'Output O = Concat (no W_O)',
+    noOutputOperator: '= (no W_O)',
     outputNone:
       'This run has no output projection, as the tutorial’s code stops at A·V: the output is the heads’ concatenation itself. A Transformer layer would add a linear map W_O that mixes the heads’ slices back into d_model features. The cost of attention grows as O(n²·d) with the sentence length n.',
   },
@@ -49,6 +50,7 @@ export const MODES = {
     concatTitleOne: '拼接多个头（只有一个头）',
     concatOne: '只有一个头，没有什么需要并排拼接：Concat(head₁) 就是 head₁ 本身，n × d_k。',
     outputTitleNone: '输出 O = Concat（没有 W_O）',
+    noOutputOperator: '=（没有 W_O）',
     outputNone:
       '本次计算没有输出投影，和教程的代码一样停在 A·V：输出就是各个头拼接的结果。完整的 Transformer 层还会用一个线性变换 W_O 把各个头的特征重新混合回 d_model 维。注意力的计算量随句长 n 按 O(n²·d) 增长。',
   },

@@ -9,6 +9,9 @@ const STRINGS = {
     tagline: 'Type a sentence and watch self-attention compute, step by step, with real numbers.',
     language: 'Language',
     copyLink: 'Copy link',
+    playgroundLink: 'Training playground',
+    // The heatmap's matrices, by the engine's step names.
+    matrixNames: { scores: 'scores', scaled: 'scaled', masked: 'masked', weights: 'weights' },
     copyEmbed: 'Copy embed code',
     export: 'Export',
     sentence: 'Sentence',
@@ -160,6 +163,8 @@ const STRINGS = {
     tagline: '输入一句话，逐步观看自注意力如何计算——每个数字都是真实算出来的。',
     language: '语言',
     copyLink: '复制链接',
+    playgroundLink: '训练场',
+    matrixNames: { scores: '分数', scaled: '缩放后分数', masked: '加掩码后的分数', weights: '权重' },
     copyEmbed: '复制嵌入代码',
     export: '导出',
     sentence: '句子',

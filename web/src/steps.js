@@ -376,7 +376,7 @@ export const STEPS = [
       noOutputProjection(t)
         ? String.raw`O = \mathrm{Concat} \quad \text{(no } W_O\text{)} \quad ${shape(t.nQuery, t.projectionWidth)}`
         : String.raw`O = \mathrm{Concat}\cdot W_O \quad ${shape(t.nQuery, t.projectionWidth)}\cdot${shape(t.projectionWidth, t.dModel)} = ${shape(t.nQuery, t.dModel)}`,
-    operands: (t) => [
+    operands: (t, h, state) => [
       {
         id: 'concat',
         step: t.step('concat'),
@@ -385,7 +385,7 @@ export const STEPS = [
         animation: 'none',
         columnColor: headBands(t),
       },
-      op(noOutputProjection(t) ? '= (no W_O)' : '· W_O ='),
+      op(noOutputProjection(t) ? strings(state.lang).noOutputOperator : '· W_O ='),
       {
         id: 'output',
         step: t.step('output'),
