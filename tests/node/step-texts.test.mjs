@@ -67,6 +67,10 @@ test('each switch changes its own text, in both languages', () => {
     const noPe = texts(state(lang, { positionalEncoding: false }));
     assert.notEqual(noPe.embed.text, base.embed.text, `${lang}: PE off`);
     assert.doesNotMatch(formulaContextFor(state(lang, { positionalEncoding: false })), /X\+PE/);
+    assert.match(
+      formulaContextFor(state(lang, { tutorial: true })),
+      lang === 'zh' ? /\\text\{无 \}W_O/ : /\\text\{no \}W_O/,
+    );
     const oneHead = texts(state(lang, { heads: 1 }));
     assert.notEqual(oneHead.split.title, base.split.title, `${lang}: one head`);
     assert.notEqual(oneHead.concat.text, base.concat.text, `${lang}: one head's concat`);

@@ -70,12 +70,13 @@ export const stepTitle = (state, strings, n = state.step) => stepTexts(stepAt(n)
  */
 export function formulaContextFor(state) {
   const c = computationOf(state);
-  const x = c.positionalEncoding ? String.raw`X'=X+PE` : String.raw`X'=X\;\;(\text{no }PE)`;
+  const no = state.lang === 'zh' ? '无 ' : 'no ';
+  const x = c.positionalEncoding ? String.raw`X'=X+PE` : String.raw`X'=X\;\;(\text{${no}}PE)`;
   const heads = c.heads === 1 ? String.raw`\mathrm{head}_1` : String.raw`\mathrm{head}_1,\dots,\mathrm{head}_h`;
   const concat = String.raw`\htmlClass{t-concat}{\mathrm{Concat}(${heads})}`;
   const out = c.outputProjection
     ? String.raw`${concat}\,\htmlClass{t-wo}{W_O}`
-    : String.raw`${concat}${c.heads === 1 ? String.raw`=\mathrm{head}_1` : ''}\;\;(\text{no }W_O)`;
+    : String.raw`${concat}${c.heads === 1 ? String.raw`=\mathrm{head}_1` : ''}\;\;(\text{${no}}W_O)`;
   return String.raw`\begin{aligned}
   &\htmlClass{t-x}{${x}} \\
   &\htmlClass{t-qkv}{Q=X'W_Q,\;K=X'W_K,\;V=X'W_V} \\

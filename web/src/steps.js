@@ -372,9 +372,9 @@ export const STEPS = [
     extra: null,
     terms: ['t-wo', 't-out'],
     // Without an output projection (tutorial mode: the tutorial stops at A·V) O is Concat.
-    detail: (t) =>
+    detail: (t, h, state) =>
       noOutputProjection(t)
-        ? String.raw`O = \mathrm{Concat} \quad \text{(no } W_O\text{)} \quad ${shape(t.nQuery, t.projectionWidth)}`
+        ? String.raw`O = \mathrm{Concat} \quad \text{(${state.lang === 'zh' ? '无' : 'no'} } W_O\text{)} \quad ${shape(t.nQuery, t.projectionWidth)}`
         : String.raw`O = \mathrm{Concat}\cdot W_O \quad ${shape(t.nQuery, t.projectionWidth)}\cdot${shape(t.projectionWidth, t.dModel)} = ${shape(t.nQuery, t.dModel)}`,
     operands: (t, h, state) => [
       {

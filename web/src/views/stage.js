@@ -17,6 +17,13 @@ const OP_WIDTH = 26;
 // The smallest cell that prints NUMBER_CHARS characters at the smallest font (matrix.js).
 const NUMBER_CELL = 32;
 
+/** An operator's width: 9 px a character, 16 for a wide (CJK) one, as in "=（没有 W_O）". */
+const opWidth = (text) =>
+  Math.max(
+    OP_WIDTH,
+    [...text].reduce((w, c) => w + (c.codePointAt(0) >= 0x2e80 ? 16 : 9), 8),
+  );
+
 /** The widest line of the equation at this cell size (lines end at { lineBreak: true }). */
 function rowWidth(operands, cell) {
   let widest = 0;
@@ -29,7 +36,7 @@ function rowWidth(operands, cell) {
     sum +=
       GAP +
       (o.op
-        ? Math.max(OP_WIDTH, o.op.length * 9 + 8)
+        ? opWidth(o.op)
         : measureMatrix(o.step, { cell, title: o.title, transpose: o.transpose, showRowLabels: o.rowLabels !== false })
             .width);
     widest = Math.max(widest, sum);
@@ -67,7 +74,7 @@ function layout(operands, width, cell) {
     operand.lineBreak
       ? null
       : operand.op
-        ? { width: Math.max(OP_WIDTH, operand.op.length * 9 + 8), height: 0 }
+        ? { width: opWidth(operand.op), height: 0 }
         : measureMatrix(operand.step, {
             cell,
             title: operand.title,
