@@ -2,8 +2,8 @@
 // arithmetic. One rule set so that the same value reads the same everywhere:
 // - tooltips and the arithmetic panel: 4 significant digits (formatValue);
 // - labels and ticks: 3 significant digits (formatShort);
-// - cells: as many digits as fit, else a compact exponent, else "…" (never blank, which
-//   would read as zero);
+// - cells: as many significant digits as fit (3, 2 or 1, zeros kept), else a compact
+//   exponent, else "…" (never blank, which would read as zero);
 // - a true minus sign (−), ±∞ for masked scores, exponents as "e−4" with no "+".
 import { format } from 'd3-format';
 
@@ -16,6 +16,7 @@ function formatOf(specifier) {
   return formats.get(specifier);
 }
 const fixed = (digits) => formatOf(`.${digits}~r`);
+const kept = (digits) => formatOf(`.${digits}r`);
 const exponent = (digits) => formatOf(`.${Math.max(0, digits - 1)}~e`);
 
 /** d3's text with a true minus and no "+" in exponents: "-4.2e-5" → "−4.2e−5", "1e+3" → "1e3". */
@@ -60,7 +61,8 @@ export function formatFit(v, chars) {
   if (s !== null) return [...s].length <= chars ? s : '…';
   const a = Math.abs(v);
   // Candidates in order, made only until one fits (a cell's text is written on every keystroke).
-  const formats = a >= 0.01 && a < 1e4 ? [fixed(3), fixed(2), fixed(1), formatOf('.2f'), formatOf('.1f')] : [];
+  // Zeros kept ("−1.0", not "−1"): a cell's text says how many digits it shows.
+  const formats = a >= 0.01 && a < 1e4 ? [kept(3), kept(2), kept(1), formatOf('.2f'), formatOf('.1f')] : [];
   const leadingZero = formats.length;
   for (const [k, f] of [...formats, exponent(2), exponent(1)].entries()) {
     // −0.06 in three characters: one decimal, "−.1" (a rounding to "0" is refused here).

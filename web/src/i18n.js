@@ -1,6 +1,7 @@
 // Every string the page shows, in 中文 and English. Explanations follow the two tutorials;
 // each step's texts are keyed by its key in steps.js STEPS.
 import { NUMBERS } from './i18n-numbers.js';
+import { MODES } from './i18n-modes.js';
 
 const STRINGS = {
   en: {
@@ -8,6 +9,9 @@ const STRINGS = {
     tagline: 'Type a sentence and watch self-attention compute, step by step, with real numbers.',
     language: 'Language',
     copyLink: 'Copy link',
+    playgroundLink: 'Training playground',
+    // The heatmap's matrices, by the engine's step names.
+    matrixNames: { scores: 'scores', scaled: 'scaled', masked: 'masked', weights: 'weights' },
     copyEmbed: 'Copy embed code',
     export: 'Export',
     sentence: 'Sentence',
@@ -98,7 +102,8 @@ const STRINGS = {
       `This sentence is too long for a link (it would make one of ${length.toLocaleString('en')} characters; links keep to ${max.toLocaleString('en')} so that every server opens them). The address bar and Copy link / Copy embed code keep every other setting, with the example sentence.`,
     loading: 'Loading the engine…',
     startupError: (message) => `Attention Explorer could not start: ${message}`,
-    summary: (n, h, dk, params) => `${n} tokens · ${h} heads of d_k = ${dk} · ${params} parameters`,
+    summary: (n, h, dk, params) =>
+      `${n} ${n === 1 ? 'token' : 'tokens'} · ${h} ${h === 1 ? 'head' : 'heads'} of d_k = ${dk} · ${params} parameters`,
     cost: (attn, proj) => `attention O(n²·d): ${attn} FLOPs · projections O(n·d²): ${proj} FLOPs`,
     steps: {
       embed: {
@@ -158,6 +163,8 @@ const STRINGS = {
     tagline: '输入一句话，逐步观看自注意力如何计算——每个数字都是真实算出来的。',
     language: '语言',
     copyLink: '复制链接',
+    playgroundLink: '训练场',
+    matrixNames: { scores: '分数', scaled: '缩放后分数', masked: '加掩码后的分数', weights: '权重' },
     copyEmbed: '复制嵌入代码',
     export: '导出',
     sentence: '句子',
@@ -308,18 +315,19 @@ const HONESTY = {
       'These weights are random and untrained: the links show how attention mixes tokens, not what the words mean. Change the seed and they change; a trained model would learn meaningful patterns.',
     tutorialMode: 'tutorial mode',
     tutorialNote:
-      'Tutorial mode: the second tutorial’s NumPy example — np.random.seed(42); X = np.random.randn(n, 8); W_q, W_k, W_v = np.random.randn(8, 4); one head, no positional encoding, no W_O. With 我 爱 吃 火锅 these are NumPy’s exact numbers. The matrix printed in the tutorial is illustrative, not computed by its code: trust these.',
+      'Tutorial mode: the NumPy example of the tutorial “自注意力机制完全指南：让AI学会“察言观色”的终极秘籍” (section 代码实现, “简化版实现（纯 NumPy）”) — np.random.seed(42); X = np.random.randn(n, 8); W_q, W_k, W_v = np.random.randn(8, 4); one head, no positional encoding, no W_O. With 我 爱 吃 火锅 these are NumPy’s exact numbers. The attention matrix printed in the tutorial is illustrative, not computed by its code: trust these.',
   },
   zh: {
     untrainedNote:
       '这些权重是随机的、未经训练：连线展示注意力如何融合词元，而不是词的含义。换一个随机种子，连线就会变；训练过的模型才会学到有意义的模式。',
     tutorialMode: '教程模式',
     tutorialNote:
-      '教程模式：第二篇教程的 NumPy 示例——np.random.seed(42)；X = np.random.randn(n, 8)；W_q、W_k、W_v = np.random.randn(8, 4)；一个头，无位置编码，无 W_O。输入“我 爱 吃 火锅”时，这里的数字与 NumPy 完全相同。教程里打印的矩阵只是示意，并不是那段代码算出来的：以这里为准。',
+      '教程模式：教程《自注意力机制完全指南：让AI学会“察言观色”的终极秘籍》“代码实现”一节“简化版实现（纯 NumPy）”的示例——np.random.seed(42)；X = np.random.randn(n, 8)；W_q、W_k、W_v = np.random.randn(8, 4)；一个头，无位置编码，无 W_O。输入“我 爱 吃 火锅”时，这里的数字与 NumPy 完全相同。教程里打印的注意力矩阵只是示意，并不是那段代码算出来的：以这里为准。',
   },
 };
 for (const lang of Object.keys(HONESTY)) Object.assign(STRINGS[lang], HONESTY[lang]);
 for (const lang of Object.keys(NUMBERS)) Object.assign(STRINGS[lang], NUMBERS[lang]);
+for (const lang of Object.keys(MODES)) Object.assign(STRINGS[lang], MODES[lang]);
 
 export const LANGUAGES = ['en', 'zh'];
 

@@ -2,12 +2,25 @@
 // (ColorBrewer YlGnBu and PuOr, Okabe–Ito for heads) and always come with a legend.
 import * as d3 from 'd3';
 
-// Okabe & Ito's palette: distinguishable with every common colour-vision deficiency.
-export const HEAD_COLORS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#8c6d31', '#000000'];
+// Okabe & Ito's palette: distinguishable with every common colour-vision deficiency. On the
+// light page (white panels, #f7f7f4 around them) its orange, pink and sky blue reached only
+// 2.1–2.9:1: those three are darkened in CIE LCh (same hue and chroma, lower lightness) to at
+// least 3:1 (WCAG 1.4.11, graphics; tests/node/head-colors.test.mjs), keeping the palette's hues.
+export const OKABE_ITO = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#8c6d31', '#000000'];
+export const HEAD_COLORS = ['#0072B2', '#B87800', '#009E73', '#B86694', '#2A93C6', '#D55E00', '#8c6d31', '#000000'];
 // The same hues for a dark panel (#1f2028): each lightened until it has at least 3:1 contrast
 // there (WCAG 1.4.11, graphics); black, head 8, becomes near-white. tests/e2e/readable.test.mjs
 // computes the contrast of every head's swatch and line.
-const HEAD_COLORS_DARK = ['#3D9BE9', '#E69F00', '#00B386', '#E08DBE', '#9AD4F5', '#F07A2A', '#C9A15A', '#E9E9EE'];
+export const HEAD_COLORS_DARK = [
+  '#3D9BE9',
+  '#E69F00',
+  '#00B386',
+  '#E08DBE',
+  '#9AD4F5',
+  '#F07A2A',
+  '#C9A15A',
+  '#E9E9EE',
+];
 
 const darkScheme = globalThis.matchMedia?.('(prefers-color-scheme: dark)');
 

@@ -1,5 +1,6 @@
 // The page's whole state, kept in the URL so that any view is a link:
 // ?s=我爱吃火锅&kv=I+love+hotpot&tok=words&d=8&h=2&seed=42&mask=causal&w=2&scale=1&t=1&pe=1&init=scaled&step=7&view=links&head=1&q=0&lang=zh&tutorial=1
+// (a trained model: &model=tang&layer=2&temp=0.7&topk=5)
 // Bad or unknown values fall back to the defaults and are reported as notices.
 import { LANGUAGES } from './i18n.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
@@ -14,6 +15,10 @@ export const D_MODELS = [4, 8, 16, 32, 64, 128, 256, 512];
 // The page's temperature range (the engine takes 0.01–100): the link, the number box and the
 // softmax view's slider all accept exactly this.
 export const TEMPERATURE = Object.freeze({ min: 0.05, max: 20 });
+// A trained model's next-token controls (models/next.js): the sampling temperature's slider and
+// top-k's box accept exactly these, and so does a link (temp=, topk=).
+export const SAMPLE_TEMPERATURE = Object.freeze({ min: 0.1, max: 3, step: 0.1 });
+export const TOP_K = Object.freeze({ min: 1, max: 50 });
 
 export const PRESETS = [
   '我 爱 吃 火锅',
@@ -23,7 +28,7 @@ export const PRESETS = [
   'I love eating hotpot',
 ];
 
-// Tutorial mode (tutorial=1): the second tutorial's NumPy example, np.random.seed(42),
+// Tutorial mode (tutorial=1): the NumPy example of 自注意力机制完全指南 (section 代码实现), np.random.seed(42),
 // X = randn(n, 8), then W_q, W_k, W_v = randn(8, 4); one head, no positional encoding, no W_O.
 // These fields are pinned while it is on (the engine options it adds are in explorer/options.js).
 export const TUTORIAL_SENTENCE = '我 爱 吃 火锅';
@@ -60,7 +65,7 @@ export function defaultState(lang = 'en') {
     // UI_FIELD (the panel is drawn with the stage).
     cell: null,
     // Trained models (models/): which one, the layer shown (0-based), and the next-token
-    // controls (not in links: a link shows the greedy prediction's setting only).
+    // controls (in links as temp= and topk=).
     model: 'random',
     modelRevision: 0, // a new model file opened under the same key
     layer: 0,
@@ -122,6 +127,8 @@ const FIELDS = new Map(
     // A model the user opened from a file has no link: its bytes are not in the URL.
     model: ['model', oneOf(LINKABLE_MODELS), (v) => (LINKABLE_MODELS.includes(v) ? v : undefined)],
     layer: ['layer', (t) => (int(1, 64)(t) !== undefined ? Number(t) - 1 : undefined), (v) => String(v + 1)],
+    temp: ['sampleTemperature', decimal(SAMPLE_TEMPERATURE.min, SAMPLE_TEMPERATURE.max), String],
+    topk: ['topK', int(TOP_K.min, TOP_K.max), String],
   }),
 );
 

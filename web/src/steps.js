@@ -2,6 +2,7 @@
 // produce, and the matrices the stage draws for them (operands joined by operators).
 import { headColor, signedColor, stepMaxAbs, weightColor } from './scales.js';
 import { formatShort } from './format.js';
+import { strings } from './i18n.js';
 
 /**
  * The attention formula as this state computes it: ÷√d_k only when scaling is on, ÷T (its
@@ -28,17 +29,19 @@ function scaledTitle(state, h) {
   return t ? `${s}/T` : s;
 }
 
+/** The scores after the mask: "masked" only when the mask hides a cell (else they are the scaled scores). */
+function maskedTitle(t, state, h) {
+  return isMasked(t.step('mask')) ? strings(state.lang).masked : scaledTitle(state, h);
+}
+
 /** Step 5's operator: the divisions the state applies. */
 function scaleOperator(state) {
   const parts = [state.scale ? '÷ √dₖ' : '', state.temperature !== 1 ? `÷ T` : ''].filter(Boolean);
   return parts.length ? `${parts.join(' ')} =` : '=';
 }
 
-export const FORMULA_CONTEXT = String.raw`\begin{aligned}
-  &\htmlClass{t-x}{X'=X+PE} \\
-  &\htmlClass{t-qkv}{Q=X'W_Q,\;K=X'W_K,\;V=X'W_V} \\
-  &\htmlClass{t-out}{O}=\htmlClass{t-concat}{\mathrm{Concat}(\mathrm{head}_1,\dots,\mathrm{head}_h)}\,\htmlClass{t-wo}{W_O}
-\end{aligned}`;
+// d_k = d_model / h unless the run sets it (tutorial mode: d_k 4 with d_model 8 and one head).
+const dKOf = (t) => (t.dK * t.heads === t.dModel ? String.raw`d_k = d_{model}/h = ${t.dK}` : String.raw`d_k = ${t.dK}`);
 
 const shape = (r, c) => String.raw`[${r}\times ${c}]`;
 
@@ -92,7 +95,9 @@ export const STEPS = [
     heatmap: 'scores',
     extra: 'pe', // positional encoding's waves, when it is on
     terms: ['t-x'],
-    detail: (t) => String.raw`X' = X + PE \quad ${shape('n', 'd_{model}')} = ${shape(t.nQuery, t.dModel)}`,
+    // PE is zero where it is not added (switched off, tutorial mode, a trained layer's input).
+    detail: (t, h, state) =>
+      String.raw`X' = X + PE${state.positionalEncoding && (state.model ?? 'random') === 'random' ? '' : String.raw` = X\;(PE = 0)`} \quad ${shape('n', 'd_{model}')} = ${shape(t.nQuery, t.dModel)}`,
     // Cross-attention embeds the second sentence the same way, on a line of its own.
     operands: (t) => [
       ...embedding(t, { x: 'x', pe: 'pe', xPe: 'xPe' }, ''),
@@ -150,7 +155,7 @@ export const STEPS = [
     extra: null,
     terms: ['t-q', 't-k', 't-v'],
     detail: (t) =>
-      String.raw`Q ${shape(t.nQuery, String.raw`${t.heads}\cdot ${t.dK}`)} \rightarrow ${t.heads}\times Q_i\,${shape(t.nQuery, t.dK)},\;\; d_k = d_{model}/h = ${t.dK}`,
+      String.raw`Q ${shape(t.nQuery, String.raw`${t.heads}\cdot ${t.dK}`)} \rightarrow ${t.heads}\times Q_i\,${shape(t.nQuery, t.dK)},\;\; ${dKOf(t)}`,
     // Q, K and V each cut into heads, one line each, the slices coloured by head.
     operands: (t) =>
       [
@@ -263,7 +268,7 @@ export const STEPS = [
       {
         id: 'masked',
         step: t.step('masked', h),
-        title: 'masked',
+        title: maskedTitle(t, state, h),
         color: signed(t.step('scaled', h)),
         animation: 'fade',
         masked: isMasked(t.step('mask')),
@@ -277,11 +282,11 @@ export const STEPS = [
     terms: ['t-softmax'],
     detail: (t) =>
       String.raw`A_{ij} = \frac{e^{s_{ij}-\max_k s_{ik}}}{\sum_k e^{s_{ik}-\max_k s_{ik}}},\;\; \textstyle\sum_j A_{ij} = 1 \quad ${shape(t.nQuery, t.nKey)}`,
-    operands: (t, h) => [
+    operands: (t, h, state) => [
       {
         id: 'masked',
         step: t.step('masked', h),
-        title: 'masked',
+        title: maskedTitle(t, state, h),
         color: signed(t.step('scaled', h)),
         animation: 'none',
         masked: isMasked(t.step('mask')),
@@ -367,11 +372,11 @@ export const STEPS = [
     extra: null,
     terms: ['t-wo', 't-out'],
     // Without an output projection (tutorial mode: the tutorial stops at A·V) O is Concat.
-    detail: (t) =>
+    detail: (t, h, state) =>
       noOutputProjection(t)
-        ? String.raw`O = \mathrm{Concat} \quad \text{(no } W_O\text{)} \quad ${shape(t.nQuery, t.projectionWidth)}`
+        ? String.raw`O = \mathrm{Concat} \quad \text{(${state.lang === 'zh' ? '无' : 'no'} } W_O\text{)} \quad ${shape(t.nQuery, t.projectionWidth)}`
         : String.raw`O = \mathrm{Concat}\cdot W_O \quad ${shape(t.nQuery, t.projectionWidth)}\cdot${shape(t.projectionWidth, t.dModel)} = ${shape(t.nQuery, t.dModel)}`,
-    operands: (t) => [
+    operands: (t, h, state) => [
       {
         id: 'concat',
         step: t.step('concat'),
@@ -380,7 +385,7 @@ export const STEPS = [
         animation: 'none',
         columnColor: headBands(t),
       },
-      op(noOutputProjection(t) ? '= (no W_O)' : '· W_O ='),
+      op(noOutputProjection(t) ? strings(state.lang).noOutputOperator : '· W_O ='),
       {
         id: 'output',
         step: t.step('output'),

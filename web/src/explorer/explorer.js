@@ -7,6 +7,7 @@ import { buildControls, updateControls } from '../controls.js';
 import { strings as stringsFor } from '../i18n.js';
 import { createStore, MAX_SENTENCE_CHARS, UI_FIELDS } from '../state.js';
 import { stepAt } from '../steps.js';
+import { stepTitle } from '../step-texts.js';
 import { tokenizeSentence, truncateToTokens } from '../tokenize.js';
 import { formatCount } from '../format.js';
 import { watchColorScheme } from '../scales.js';
@@ -496,7 +497,7 @@ export function createExplorer(root, o) {
     const svg = root.querySelector(VIEWS[view].exported);
     const heads = view === 'links' && trace ? (state.head === 'all' ? d3.range(trace.heads) : [state.head]) : [];
     return figureSVG(svg, {
-      title: `${s[`view.${view}`]} · ${state.step}. ${s.steps[stepAt(state.step).key].title}`,
+      title: `${s[`view.${view}`]} · ${state.step}. ${stepTitle(state, s)}`,
       subtitle:
         state.model === 'random'
           ? `${trace?.tokens.join(' ') ?? ''} · d_model ${state.dModel}, ${state.heads} heads, seed ${state.seed}, mask ${state.mask}`

@@ -1,7 +1,8 @@
 // Figures and data out of the explorer: the current view as a standalone SVG (title, legend
 // and labels included, styles inlined) or PNG, and every matrix of the trace as CSV or JSON.
 import { runJobs } from '../frames.js';
-import { HEAD_COLORS, headColor } from '../scales.js';
+import { color as parseColor } from 'd3';
+import { HEAD_COLORS, HEAD_COLORS_DARK, headColor } from '../scales.js';
 import {
   CSV_BOM,
   matricesOf,
@@ -47,6 +48,21 @@ ${HEAD_COLORS.map((c, h) => `line.link[data-head="${h}"], line.link[data-head="$
 `;
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// A figure is drawn on white: marks the dark page coloured for its dark panels (head colours
+// lightened for #1f2028, head 8 near-white) take their light-page colours (issue 28 §9).
+const hex = (css) => parseColor(css)?.formatHex();
+const LIGHT_OF = new Map(HEAD_COLORS_DARK.map((c, h) => [hex(c), HEAD_COLORS[h]]));
+function lightColours(root) {
+  for (const node of root.querySelectorAll('*')) {
+    for (const name of ['fill', 'stroke']) {
+      const light = LIGHT_OF.get(hex(node.getAttribute(name) ?? ''));
+      if (light) node.setAttribute(name, light);
+      const styled = node.style && LIGHT_OF.get(hex(node.style[name] || ''));
+      if (styled) node.style[name] = styled;
+    }
+  }
+}
 
 function el(name, attrs = {}, text) {
   const node = document.createElementNS(SVG_NS, name);
@@ -120,6 +136,7 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
     image.setAttribute('href', pixelsDataURL(holder) ?? '');
     copy.replaceWith(image);
   });
+  lightColours(body);
   out.append(body);
   // Inline styles set through the CSSOM (cell text colours) survive cloning; interaction
   // attributes do not matter in a file.

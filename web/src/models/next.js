@@ -2,6 +2,7 @@
 // probabilities of softmax(logits ÷ T), a temperature slider, top-k, and continue buttons
 // (greedy or sampled) that append a token and re-run everything.
 import { el, visible } from './paint.js';
+import { SAMPLE_TEMPERATURE, TOP_K } from '../state.js';
 
 /**
  * @param box the next-token element (emptied)
@@ -15,19 +16,25 @@ export function drawNext(box, view, { strings: s, state, set, onContinue }) {
   const temperature = el('input');
   Object.assign(temperature, {
     type: 'range',
-    min: '0.1',
-    max: '3',
-    step: '0.1',
+    min: String(SAMPLE_TEMPERATURE.min),
+    max: String(SAMPLE_TEMPERATURE.max),
+    step: String(SAMPLE_TEMPERATURE.step),
     value: String(state.sampleTemperature),
   });
   temperature.dataset.role = 'sample-temperature';
   temperature.addEventListener('change', () => set({ sampleTemperature: Number(temperature.value) }));
   const topK = el('input');
-  Object.assign(topK, { type: 'number', min: '1', max: '50', step: '1', value: String(state.topK) });
+  Object.assign(topK, {
+    type: 'number',
+    min: String(TOP_K.min),
+    max: String(TOP_K.max),
+    step: '1',
+    value: String(state.topK),
+  });
   topK.dataset.role = 'top-k';
   topK.addEventListener('change', () => {
     const k = Number(topK.value);
-    const valid = Number.isInteger(k) && k >= 1 && k <= 50;
+    const valid = Number.isInteger(k) && k >= TOP_K.min && k <= TOP_K.max;
     topK.setAttribute('aria-invalid', String(!valid));
     if (valid) set({ topK: k });
   });

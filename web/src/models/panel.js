@@ -74,7 +74,11 @@ export function createModelPanel(root, store, engine) {
       state.model === 'file'
         ? s.aboutFile(fileName)
         : (state.lang === 'zh' && c.titleZh) || c.title || s[`model.${state.model}`];
-    const corpus = c.corpus ?? (c.task ? s.task(c.task) : s.unknownCorpus);
+    // A shipped model's corpus in the page's language where the strings have it (zh), else the file's words.
+    const corpus =
+      (Object.hasOwn(s, `corpus.${state.model}`) ? s[`corpus.${state.model}`] : null) ??
+      c.corpus ??
+      (c.task ? s.task(c.task) : s.unknownCorpus);
     // The file's own metrics (heldOutLoss, unigramLoss: nats per token) beside the model's shape.
     return s.about(title, corpus, { ...c, ...summary }, formatCount(summary.parameterCount, state.lang));
   }

@@ -148,7 +148,7 @@ const STRINGS = {
     stepCount: (n) => `第 ${n} 步`,
     speed: (steps, tokens) => `每秒 ${steps} 步 · 每秒 ${tokens} 个词元`,
     parameters: (n) => `${n} 个参数`,
-    loss: '损失（nats）',
+    loss: '损失（奈特）',
     accuracy: '准确率',
     trainAccuracy: '训练：答对的答案词元',
     heldOut: '留出集：整个答案全对',
@@ -187,7 +187,7 @@ const STRINGS = {
     experimentStop: '停止',
     scaled: '÷√d_k',
     unscaled: '不缩放',
-    entropy: 'softmax 熵（nats）',
+    entropy: 'softmax 熵（奈特）',
     gradient: '‖∂L/∂(softmax 输入)‖',
     gradientMissing: '这个版本的引擎还不报告到达分数的梯度。',
     experimentSays:

@@ -2,6 +2,7 @@
 // a row times a column, term by term (Q = X'W_Q, its heads' slices, O = Concat·W_O), X' = X + PE,
 // PE by its formula, Concat as the head it came from, and the given matrices (X, W) by origin.
 // Each kind: { shape(sizes) → [rows, cols], requests(cell, sizes), draw(trace, s, cell) }.
+import { computationOf } from '../step-texts.js';
 import { rowRequest, stepRequest } from '../requests.js';
 import { formatValue } from '../format.js';
 import { el, line, num, section, table } from './arithmetic-dom.js';
@@ -163,14 +164,16 @@ function givenKind(name) {
   return {
     shape: shapes[name],
     requests: () => [],
-    draw: (trace, s, { i, j }) => ({
+    draw: (trace, s, { i, j }, state) => ({
       title: `${{ x: 'X', xKv: 'X_kv' }[name] ?? name.replace('w', 'W_')}[${i}, ${j}]`,
       parts: [
         el(
           'p',
           { class: 'arith-line' },
           name.startsWith('x')
-            ? s.embeddingOrigin((name === 'xKv' ? trace.kvTokens : trace.tokens)[i])
+            ? computationOf(state).embedding === 'stream'
+              ? s.embeddingOriginStream(i)
+              : s.embeddingOrigin((name === 'xKv' ? trace.kvTokens : trace.tokens)[i])
             : s.weightOrigin,
         ),
       ],

@@ -102,10 +102,13 @@ function scoreArithmetic(trace, state, s, { head: h, i, j }) {
   const dK = q.length;
   const products = Array.from(q, (v, m) => v * k[m]);
   const parts = [];
+  // Sections numbered as they are shown: no "3. Mask" when nothing is masked.
+  let shown = 0;
+  const numbered = (title) => `${++shown}. ${title}`;
 
   parts.push(
     section(
-      s.dotProduct(dK),
+      numbered(s.dotProduct(dK)),
       table([
         { label: s.termIndex, values: products.map((_, m) => String(m)), cls: 'index' },
         { label: `q (${trace.tokens[i]})`, values: Array.from(q) },
@@ -129,13 +132,13 @@ function scoreArithmetic(trace, state, s, { head: h, i, j }) {
   if (state.scale) steps.push(` ÷ √${dK} (${formatValue(Math.sqrt(dK))})`);
   if (t !== 1) steps.push(` ÷ T (${formatValue(t)})`);
   steps.push(' = ', num('strong', scaled[j], { 'data-term': 'scaled' }));
-  parts.push(section(title, line(...steps)));
+  parts.push(section(numbered(title), line(...steps)));
 
   if (state.mask !== 'none' || masked[j] === -Infinity) {
     const isMasked = masked[j] === -Infinity;
     parts.push(
       section(
-        s.maskTitle,
+        numbered(s.maskTitle),
         line(
           num('span', scaled[j]),
           isMasked ? ' + (−∞) = ' : ' + 0 = ',
@@ -154,7 +157,7 @@ function scoreArithmetic(trace, state, s, { head: h, i, j }) {
   const sum = exps.reduce((a, b) => a + b, 0);
   parts.push(
     section(
-      s.softmaxTitle(masked.length),
+      numbered(s.softmaxTitle(masked.length)),
       table(
         [
           { label: s.keyRow, values: trace.kvTokens.slice(0, masked.length), cls: 'index' },

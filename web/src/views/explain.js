@@ -5,7 +5,8 @@
 // A keystroke redraws it with mostly the same content: each part is written only when its
 // source (text or TeX) differs from what the node shows, so typing renders no KaTeX (tex.js
 // writes the shapes line's new n into its digits) and leaves the formula and its highlight alone.
-import { FORMULA_CONTEXT, formulaFor, stepAt } from '../steps.js';
+import { formulaFor, stepAt } from '../steps.js';
+import { formulaContextFor, stepTexts } from '../step-texts.js';
 import { addsPositionalEncoding } from '../state.js';
 import { renderTex } from './tex.js';
 import { setText } from '../dom.js';
@@ -14,12 +15,12 @@ import { setText } from '../dom.js';
 // stepTexts, passed in by the explorer), shown instead of the random-weights ones.
 export function drawExplanation(root, trace, state, strings, trainedTexts = null) {
   const def = stepAt(state.step);
-  const text = strings.steps[def.key];
+  const text = stepTexts(def.key, state, strings);
   setText(root.querySelector('.step-title'), `${state.step}. ${text.title}`);
   // The formula shows ÷√d_k and ÷T as this state computes them: rendered again when they change.
   const rendered =
     renderTex(root.querySelector('.formula'), formulaFor(state), true) |
-    renderTex(root.querySelector('.formula-context'), FORMULA_CONTEXT, true);
+    renderTex(root.querySelector('.formula-context'), formulaContextFor(state), true);
   // The step's terms light up: looked for again only when the step or the formula changed.
   const terms = def.terms.join(' ');
   if (rendered || root.dataset.terms !== terms) {

@@ -48,7 +48,8 @@ export function drawHeatmaps(svg, trace, o) {
     side <= 64 ? Math.max(8, Math.min(32, Math.floor(380 / side))) : heatmapSide(heads.length) / side,
     side <= 64 ? Math.floor(fit) : fit,
   );
-  const titleOf = (s) => `${o.strings.headN(s.head)} · ${name}`;
+  const label = o.strings.matrixNames[name] ?? name;
+  const titleOf = (s) => `${o.strings.headN(s.head)} · ${label}`;
   const sizes = steps.map((s) => measureMatrix(s, { cell, title: titleOf(s) }));
   const gap = 24;
   const perRow = Math.max(1, Math.floor((o.width + gap) / (sizes[0].width + gap)));
@@ -66,7 +67,7 @@ export function drawHeatmaps(svg, trace, o) {
     signed ? [-range, range] : [0, 1],
     // Heads are compared side by side: one scale for all of them, and the legend says so.
     {
-      label: `${name} (${o.strings.value})${heads.length > 1 ? ` · ${o.strings.sharedHeads}` : ''}`,
+      label: `${label} (${o.strings.value})${heads.length > 1 ? ` · ${o.strings.sharedHeads}` : ''}`,
       hatchLabel: masked ? o.strings.masked : null,
     },
   );
@@ -114,7 +115,7 @@ export function heatmapTables(container, trace, o) {
       const table = document.createElement('table');
       table.className = 'data-table';
       const caption = document.createElement('caption');
-      caption.textContent = `${o.strings.headN(h)} · ${name} [${s.rows} × ${s.cols}]`;
+      caption.textContent = `${o.strings.headN(h)} · ${o.strings.matrixNames[name] ?? name} [${s.rows} × ${s.cols}]`;
       const head = document.createElement('tr');
       head.append(document.createElement('th'));
       for (const label of s.colLabels) {

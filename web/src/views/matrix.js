@@ -12,6 +12,11 @@ import { cellText, fillsOf, inkOn } from './cell-style.js';
 import { drawAsImage, drawPooled, removePicture } from './matrix-image.js';
 import { roomFor } from './fit.js';
 
+// A digit is about 0.62 em wide in the page's font; NUMBER_CHARS is what a cell needs to print two
+// significant digits of any value from −9.9 to 99.9 (stage.js NUMBER_CELL is the cell that holds them).
+const CHAR_EM = 0.62;
+export const NUMBER_CHARS = 4;
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SVG_CELL_LIMIT = 4096;
 // Past this many cells, a grid too small to print numbers is drawn as one image: thousands of
@@ -168,8 +173,10 @@ export function drawMatrix(g, step, options) {
     return m;
   }
   const showNumbers = numbers && cell >= 24;
-  const fontSize = Math.min(13, Math.max(11, cell * 0.36));
-  const chars = Math.floor((cell - 4) / (fontSize * 0.62));
+  // Up to 13 px, but no larger than lets 4 characters fit ("−1.2", "1.22", "−.37": two or three
+  // significant digits) where 11 px does: a 34 px cell at 12.2 px held 3 ("−1"), at 12.1 px 4.
+  const fontSize = Math.max(11, Math.min(13, cell * 0.36, (cell - 4) / (NUMBER_CHARS * CHAR_EM)));
+  const chars = Math.floor((cell - 4) / (fontSize * CHAR_EM));
   const cellCount = m.rows * m.cols;
   // Cells with gaps where numbers are printed on them; else (a long sentence) one pixel a cell.
   const picture = options.picture && showNumbers && cellCount * cell * cell <= PICTURE_PIXELS;

@@ -16,7 +16,7 @@ import { drawHeatmaps, heatmapSide, heatmapStepFor, heatmapTables, stepMaking } 
 import { drawMatrices, matricesOf, matrixHead } from './matrices.js';
 import { drawSoftmax } from './softmax.js';
 import { linksRequest, rowRequest, spreadRequest, stepRequest } from '../requests.js';
-import { stepAt } from '../steps.js';
+import { stepTitle } from '../step-texts.js';
 import { addsPositionalEncoding } from '../state.js';
 import { setText } from '../dom.js';
 import { cellIn, drawArithmetic, pickedFrom } from './arithmetic.js';
@@ -32,7 +32,7 @@ const shows = (view) => `<p class="hint view-note" data-role="${view}-shows" hid
  */
 function sayWhatItShows(note, { trace, state, strings }, { step = null, oneHead = false }) {
   const parts = [
-    step && step !== state.step ? strings.viewShowsStep(step, strings.steps[stepAt(step).key].title, state.step) : '',
+    step && step !== state.step ? strings.viewShowsStep(step, stepTitle(state, strings, step), state.step) : '',
     oneHead && state.head === 'all' && trace.heads > 1 ? strings.viewShowsHead(0) : '',
   ].filter(Boolean);
   note.hidden = !parts.length;

@@ -14,6 +14,15 @@ const GAP = 14;
 // take clicks too. (The matrices view, drawn by drawStage as well, keeps its own budget.)
 export const STAGE_SMALL_CELLS = 128;
 const OP_WIDTH = 26;
+// The smallest cell that prints NUMBER_CHARS characters at the smallest font (matrix.js).
+const NUMBER_CELL = 32;
+
+/** An operator's width: 9 px a character, 16 for a wide (CJK) one, as in "=（没有 W_O）". */
+const opWidth = (text) =>
+  Math.max(
+    OP_WIDTH,
+    [...text].reduce((w, c) => w + (c.codePointAt(0) >= 0x2e80 ? 16 : 9), 8),
+  );
 
 /** The widest line of the equation at this cell size (lines end at { lineBreak: true }). */
 function rowWidth(operands, cell) {
@@ -27,7 +36,7 @@ function rowWidth(operands, cell) {
     sum +=
       GAP +
       (o.op
-        ? Math.max(OP_WIDTH, o.op.length * 9 + 8)
+        ? opWidth(o.op)
         : measureMatrix(o.step, { cell, title: o.title, transpose: o.transpose, showRowLabels: o.rowLabels !== false })
             .width);
     widest = Math.max(widest, sum);
@@ -36,14 +45,20 @@ function rowWidth(operands, cell) {
 }
 
 function cellSizeFor(operands, width, maxCell) {
-  // Prefer the whole equation on one line with cells of at least 20 px; otherwise the largest
-  // cell (≤ maxCell) with which every operand fits on a line of its own.
-  for (let cell = maxCell; cell >= 20; cell -= 2) if (rowWidth(operands, cell) <= width) return cell;
   const matrices = operands.filter((o) => o.step);
-  for (let cell = maxCell; cell > 4; cell -= 2) {
-    const widest = Math.max(...matrices.map((o) => measureMatrix(o.step, { cell, transpose: o.transpose }).width));
-    if (widest <= width) return cell;
-  }
+  const ownLines = (cell) =>
+    Math.max(...matrices.map((o) => measureMatrix(o.step, { cell, transpose: o.transpose }).width)) <= width;
+  // Cells that print NUMBER_CHARS characters first (issue 28 §2: at 24 px step 4 showed "…" for
+  // a quarter of its numbers and "1" for 1.22): the equation on one line, else each operand on a
+  // line of its own. Then, where even that does not fit, the whole equation on one line with
+  // cells of at least 20 px, else the largest cell (≤ maxCell) that fits each operand's line.
+  // (Only where every grid is small enough to print its numbers as SVG cells: STAGE_SMALL_CELLS.)
+  const numbers = matrices.every((o) => o.step.rows * o.step.cols <= STAGE_SMALL_CELLS);
+  for (let cell = maxCell; numbers && cell >= NUMBER_CELL; cell -= 2)
+    if (rowWidth(operands, cell) <= width) return cell;
+  for (let cell = maxCell; numbers && cell >= NUMBER_CELL; cell -= 2) if (ownLines(cell)) return cell;
+  for (let cell = maxCell; cell >= 20; cell -= 2) if (rowWidth(operands, cell) <= width) return cell;
+  for (let cell = maxCell; cell > 4; cell -= 2) if (ownLines(cell)) return cell;
   // A long sentence: cells under 4 px, as fit (such matrices are images without labels).
   const cols = Math.max(...matrices.map((o) => (o.transpose ? o.step.rows : o.step.cols)));
   return Math.max(0.1, Math.min(4, (width - 8) / cols));
@@ -59,7 +74,7 @@ function layout(operands, width, cell) {
     operand.lineBreak
       ? null
       : operand.op
-        ? { width: Math.max(OP_WIDTH, operand.op.length * 9 + 8), height: 0 }
+        ? { width: opWidth(operand.op), height: 0 }
         : measureMatrix(operand.step, {
             cell,
             title: operand.title,

@@ -1,5 +1,6 @@
 // Step buttons 1–10, previous / play / next, a scrubber, and the keys ← → and space.
-import { STEPS, STEP_COUNT, stepAt } from '../steps.js';
+import { STEPS, STEP_COUNT } from '../steps.js';
+import { stepTexts, stepTitle } from '../step-texts.js';
 import { put, setText } from '../dom.js';
 
 /** keyTarget: where ← → and space are heard (the explorer, or the whole document for the page). */
@@ -63,17 +64,13 @@ function go(store, delta) {
 export function updateStepper(root, ui, state, strings) {
   ui.buttons.forEach((button, k) => {
     const current = k + 1 === state.step;
-    const text = strings.steps[STEPS[k].key];
+    const text = stepTexts(STEPS[k].key, state, strings);
     setText(button, `${k + 1} ${text.short}`);
     put(button, 'aria-current', current ? 'step' : 'false');
     put(button, 'title', text.title);
   });
   if (ui.scrubber.value !== String(state.step)) ui.scrubber.value = String(state.step);
-  put(
-    ui.scrubber,
-    'aria-valuetext',
-    `${strings.stepOf(state.step, STEP_COUNT)}: ${strings.steps[stepAt(state.step).key].title}`,
-  );
+  put(ui.scrubber, 'aria-valuetext', `${strings.stepOf(state.step, STEP_COUNT)}: ${stepTitle(state, strings)}`);
   put(ui.scrubber, 'aria-label', strings.stepper);
   const play = root.querySelector('.play');
   setText(play, state.playing ? '⏸' : '▶');
