@@ -1,6 +1,6 @@
 // The views under the stage, registered once. The template's tabs and panels, the state's
 // allowed `view` values, what the page loads for a view (explorer/needs.js) and how it draws
-// (explorer.js) all read VIEWS, in this order; adding a view is one entry here plus its
+// (explorer/render.js) all read VIEWS, in this order; adding a view is one entry here plus its
 // `view.<key>` name in i18n.js. Each entry:
 //   panel: the tab panel's markup (static text only: no user data goes through innerHTML),
 //   role: the data-role of the element it draws into (emptied when there is no trace),
@@ -79,7 +79,7 @@ export const VIEWS = {
       const o = { step: state.step, head: state.head, strings };
       drawHeatmaps(d3.select(el('heatmaps')), trace, { ...o, width, pair: state.pair, onPair });
       const toggle = el('table-toggle');
-      // Its text is kept by explorer.js renderTexts too (data-i18n), in views not drawn.
+      // Its text is kept by explorer/render.js renderTexts too (data-i18n), in views not drawn.
       toggle.dataset.i18n = state.tables ? 'hideTable' : 'showTable';
       setText(toggle, strings[toggle.dataset.i18n]);
       toggle.setAttribute('aria-expanded', String(state.tables));
