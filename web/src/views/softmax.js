@@ -12,6 +12,7 @@ import { put, setText } from '../dom.js';
 import { barChart, barLabelLayout, TITLE_ROOM } from './bar-chart.js';
 import { histogram } from './histogram.js';
 import { dropPart, layer, part } from './parts.js';
+import { sayWhatItShows } from './view-note.js';
 
 // The stage's extras (stage-extras.js) draw the same charts.
 export { barChart, histogram };
@@ -84,7 +85,7 @@ function drawTemperature(root, o) {
  * @param root the view's container element
  * @param o { head, query, strings, onQuery(i), temperature, onTemperature(t), scale, width }
  */
-export function drawSoftmax(root, trace, o) {
+function drawSoftmax(root, trace, o) {
   root.__softmax = o;
   const h = o.head === 'all' ? 0 : o.head;
   const i = Math.min(o.query, trace.nQuery - 1);
@@ -142,4 +143,20 @@ export function drawSoftmax(root, trace, o) {
   });
 
   drawTemperature(root, o);
+}
+
+/** The softmax view, drawn from the registry's one context argument (views/registry.js). */
+export function drawSoftmaxView(ctx) {
+  const { trace, state, strings, el, set, width } = ctx;
+  sayWhatItShows(el('softmax-shows'), ctx, { oneHead: true });
+  drawSoftmax(el('softmax'), trace, {
+    head: state.head,
+    query: state.query,
+    strings,
+    scale: state.scale,
+    width,
+    temperature: state.temperature,
+    onQuery: (query) => set({ query }),
+    onTemperature: (temperature) => set({ temperature }),
+  });
 }
