@@ -10,6 +10,10 @@ import { putAttrs } from '../dom.js';
 import { fitSvg } from './fit.js';
 import { addsPositionalEncoding } from '../state.js';
 import { cellIn, drawArithmetic, pickedFrom } from './arithmetic.js';
+import { nodeLocal } from '../node-local.js';
+
+// A cell was picked here since the last draw: its arithmetic panel is scrolled into view.
+const reveal = nodeLocal();
 
 /** Every matrix of the computation, in order (name, title). */
 export const MATRICES = [
@@ -134,12 +138,12 @@ export function drawMatricesView({ trace, state, strings, el, head, width, set }
     onCell: (operand, row, col) => {
       const cell = pickedFrom(operand, row, col, 'matrices');
       if (!cell) return;
-      panel.reveal = true;
+      reveal.set(panel, true);
       set({ cell });
     },
   });
   drawArithmetic(panel, trace, state, strings, () => set({ cell: null }), 'matrices');
   // Under a tall drawing the panel may start below the window: the picked cell's panel is brought into it.
-  if (panel.reveal && !panel.hidden) panel.scrollIntoView({ block: 'nearest' });
-  panel.reveal = false;
+  if (reveal.get(panel) && !panel.hidden) panel.scrollIntoView({ block: 'nearest' });
+  reveal.set(panel, false);
 }
