@@ -190,3 +190,33 @@ test('the Content-Security-Policy forbids eval and inline script, and the app ru
   assert.deepEqual(problems, [], 'no CSP violation, no console error');
   await context.close();
 });
+
+test("an engine that refuses a trace: the message gives the engine's reason, and the next sentence draws again", async () => {
+  const { page, context, problems } = await openPage(session.browser, session.url);
+  await page.waitForSelector('[data-role=stage] g.cell');
+  // The worker answers this one trace with a refusal, as it would an input it cannot run.
+  await page.evaluate(() => {
+    const { engine } = window.attentionExplorer;
+    const open = engine.open.bind(engine);
+    engine.open = (options, requests) => {
+      engine.open = open;
+      const opening = open(options, requests);
+      opening.ready = Promise.reject(new Error('the worker refused this trace'));
+      return opening;
+    };
+  });
+  await page.fill('[data-role=sentence]', 'one two three');
+  await page.evaluate(() => window.attentionExplorer.idle());
+  assert.equal(
+    await page.locator('[data-role=message]').textContent(),
+    'The engine could not run this input: the worker refused this trace',
+  );
+  assert.equal(await page.locator('[data-role=stage] g.cell').count(), 0, 'no trace is drawn');
+  await page.fill('[data-role=sentence]', 'one two three four');
+  await page.evaluate(() => window.attentionExplorer.idle());
+  assert.equal(await page.locator('[data-role=message]').isHidden(), true);
+  assert.equal(await page.locator('[data-role=tokens] li').count(), 4);
+  assert.ok((await page.locator('[data-role=stage] g.cell').count()) > 0);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

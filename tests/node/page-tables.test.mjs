@@ -2,7 +2,7 @@
 // (web/src/steps.js STEPS) against the i18n texts, the web component's step names, the URL's
 // allowed steps, the heatmap's choice and the stepper's slider in the template; the view
 // registry (web/src/views/registry.js) against the template, the URL and the requests; the
-// engine options (web/src/explorer/options.js) against the fields that recompute a trace.
+// engine options (web/src/engine-options.js) against the fields that recompute a trace.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { STEPS, STEP_COUNT, STEP_KEYS, stepAt } from '../../web/src/steps.js';
@@ -12,7 +12,7 @@ import { stateFromAttributes } from '../../web/src/attributes.js';
 import { heatmapStepFor } from '../../web/src/views/heatmap.js';
 import { EXTRAS } from '../../web/src/views/stage-extras.js';
 import { explorerMarkup } from '../../web/src/explorer/template.js';
-import { engineOptions, MODEL_FIELDS } from '../../web/src/explorer/options.js';
+import { engineOptions, MODEL_FIELDS } from '../../web/src/engine-options.js';
 import { requestsFor } from '../../web/src/explorer/needs.js';
 import { VIEWS, VIEW_KEYS } from '../../web/src/views/registry.js';
 import { arithmeticRequests } from '../../web/src/views/arithmetic.js';

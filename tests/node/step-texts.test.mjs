@@ -1,7 +1,7 @@
 // The explanations, titles and formula describe the computation the run does (issue 28 §1, §9):
 // a state is set (tutorial mode, PE on/off, W_O on/off, one or two heads, scaling off, no mask)
 // and the texts made from it are read. Each text comes from the engine's options
-// (web/src/step-texts.js computationOf reads explorer/options.js engineOptions).
+// (web/src/step-texts.js computationOf reads engine-options.js engineOptions).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LANGUAGES, strings } from '../../web/src/i18n.js';

@@ -1,6 +1,6 @@
 // The sentence box, presets, tokenization mode and model controls: each change goes to the
 // store at once. Typing has no debounce: the explorer draws only the newest state and past
-// explorer.js CHEAP_CELLS computes only the newest, so a debounce would only add its delay
+// explorer/compute.js CHEAP_CELLS computes only the newest, so a debounce would only add its delay
 // to the same work (docs/benchmarks.md, "Typing: from a keystroke to the painted frame").
 import {
   D_MODELS,

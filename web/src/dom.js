@@ -2,19 +2,33 @@
 // 2,000 links at 32 tokens), and most of what it writes is what is there already: writing an
 // attribute's same value still costs the browser style work, and setting textContent always
 // makes a new text node to lay out. What was written is remembered on the node.
+import { nodeLocal } from './node-local.js';
+
+// What put() wrote on each node, { attribute: value }.
+const writtenOn = nodeLocal();
 
 /** node.setAttribute(name, value) unless this function last wrote that value there. */
 export function put(node, name, value) {
-  const written = (node.__written ??= {});
+  const written = writtenOn.get(node) ?? writtenOn.set(node, {});
   if (written[name] === value) return;
   written[name] = value;
   node.setAttribute(name, value);
 }
 
+/** Remembers that `node`'s attribute `name` holds what put() would write (a transition wrote it). */
+export function remember(node, name) {
+  (writtenOn.get(node) ?? writtenOn.set(node, {}))[name] = node.getAttribute(name);
+}
+
+/** Forgets what put() wrote for `name` on `node` (a transition or a handler writes it itself). */
+export function forgetOne(node, name) {
+  delete writtenOn.get(node)?.[name];
+}
+
 /** Forgets what put() wrote for `names` (a transition is about to write them itself). */
 export function forget(selection, names) {
   return selection.each(function drop() {
-    for (const name of names) delete this.__written?.[name];
+    for (const name of names) delete writtenOn.get(this)?.[name];
   });
 }
 

@@ -30,7 +30,7 @@ export const PRESETS = [
 
 // Tutorial mode (tutorial=1): the NumPy example of 自注意力机制完全指南 (section 代码实现), np.random.seed(42),
 // X = randn(n, 8), then W_q, W_k, W_v = randn(8, 4); one head, no positional encoding, no W_O.
-// These fields are pinned while it is on (the engine options it adds are in explorer/options.js).
+// These fields are pinned while it is on (the engine options it adds are in engine-options.js).
 export const TUTORIAL_SENTENCE = '我 爱 吃 火锅';
 export const TUTORIAL = { dModel: 8, heads: 1, seed: 42, positionalEncoding: false, init: 'randn', kv: '' };
 

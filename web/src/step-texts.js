@@ -1,9 +1,9 @@
 // The texts beside the stage (each step's title and explanation, the formula's context lines)
 // as functions of the computation the run does. The computation is read from the engine's own
-// options (explorer/options.js engineOptions, the object the engine gets), so that a text never
+// options (engine-options.js engineOptions, the object the engine gets), so that a text never
 // names a term the run does not have: no "positional encoding is added" when PE is off, no W_O
 // when there is none, no "same word, same vector" when X comes from NumPy's random stream.
-import { engineOptions } from './explorer/options.js';
+import { engineOptions } from './engine-options.js';
 import { stepAt } from './steps.js';
 
 /**

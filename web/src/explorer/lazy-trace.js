@@ -1,7 +1,7 @@
 // The page's side of the engine (explorer/engine.js starts it): traces live where the engine
 // runs, and the page asks for what its views draw, reduced to what can be seen (see
 // reduce.js): whole steps at teaching sizes, at most MAX_SIDE cells a side past that. Views
-// read a trace synchronously, from what explorer.js loaded for the current state.
+// read a trace synchronously, from what compute.js loaded for the current state.
 import { AttentionError, DEFAULTS } from '../../../dist/engine/engine.js';
 import { linksRequest, MAX_SIDE, rowRequest, spreadRequest, stepRequest } from '../requests.js';
 

@@ -1,6 +1,6 @@
 // What the page must load from the engine to draw a state: the stage's operands, the stage's
-// extras, the picked cell's arithmetic and the open view. explorer.js loads these (one message) and then draws
-// synchronously; a view that reads anything else throws NotLoaded (lazy-trace.js).
+// extras, the picked cell's arithmetic and the open view. compute.js loads these (one message),
+// then render.js draws synchronously; a view that reads anything else throws NotLoaded (lazy-trace.js).
 import { stepAt } from '../steps.js';
 import { EXTRAS } from '../views/stage-extras.js';
 import { VIEWS } from '../views/registry.js';

@@ -9,6 +9,13 @@ import { duration } from '../motion.js';
 import { put, forget, setText } from '../dom.js';
 import { dropPart, layer, part } from './parts.js';
 import { fitText, textWidth } from './text.js';
+import { nodeLocal } from '../node-local.js';
+
+// What the listeners and the next draw read, kept on the nodes (node-local.js): a chart's
+// { values, labels, x }, a bar's index, and the { label, room } a label was fitted to.
+const chartOf = nodeLocal();
+const barIndex = nodeLocal();
+const labelFitted = nodeLocal();
 
 // Past this many bars a chart is one <path> (no per-bar nodes, labels or motion): a 2,048-token
 // row cannot be read bar by bar, and 12,000 animated nodes froze the page.
@@ -34,8 +41,8 @@ export function barLabelLayout(labels, width) {
 
 /** The bar under a pointer event's target (rect.bar), or its tooltip hidden. */
 function barTooltip(event) {
-  const chart = event.currentTarget.parentNode.__chart;
-  const k = event.target.__k;
+  const chart = chartOf.get(event.currentTarget.parentNode);
+  const k = barIndex.get(event.target);
   if (event.type === 'pointerover' && k !== undefined && k < chart.values.length)
     showTooltip(event, [`${chart.labels[k]}: ${formatValue(chart.values[k])}`], event.target);
   else hideTooltip();
@@ -57,7 +64,7 @@ export function barChart(g, input, labels, { width, height, title, color, domain
     .range([height, 0])
     .nice();
   const x = d3.scaleBand().domain(d3.range(n)).range([0, width]).padding(PAD);
-  node.__chart = { values, labels, x };
+  chartOf.set(node, { values, labels, x });
   const titleNode = part(node, 'text', 'chart-title');
   put(titleNode, 'y', -TITLE_ROOM + 8);
   setText(titleNode, fitText(title, width, 12));
@@ -96,7 +103,7 @@ function drawBars(rectLayer, values, { x, y, color, count }) {
     bar.setAttribute('class', 'bar');
     bar.setAttribute('x', k + PAD);
     bar.setAttribute('width', 1 - PAD);
-    bar.__k = k;
+    barIndex.set(bar, k);
   });
   const [d0, d1] = y.domain();
   const [r0, r1] = y.range();
@@ -156,8 +163,9 @@ function drawLabels(labelLayer, labels, x, height, { upright, every, room }) {
     put(text, 'class', upright ? 'bar-label upright' : 'bar-label');
     put(text, 'transform', upright ? 'rotate(-90)' : '');
     // Fitting a label walks its characters: only for a token or a room that changed.
-    if (text.__label !== labels[k] || text.__room !== room) {
-      [text.__label, text.__room] = [labels[k], room];
+    const fitted = labelFitted.get(text);
+    if (fitted?.label !== labels[k] || fitted?.room !== room) {
+      labelFitted.set(text, { label: labels[k], room });
       setText(text, fitText(labels[k], room, BAR_FONT));
     }
   }
@@ -179,7 +187,7 @@ function barPath(node, values, { x, y, height, color }) {
   const hit = part(node, 'rect', 'bar-hit', (rect) => {
     rect.setAttribute('fill', 'transparent');
     rect.addEventListener('pointermove', (event) => {
-      const chart = node.__chart;
+      const chart = chartOf.get(node);
       const [px] = d3.pointer(event, rect);
       const [a, b] = chart.x.range();
       const n = chart.values.length;

@@ -8,6 +8,12 @@
 // and its change of height costs no SVG layout. The drawing's own box is the svg's
 // data-view-box, which figures are exported with (explorer/export.js).
 
+import { nodeLocal } from '../node-local.js';
+
+// What fitSvg last wrote (node-local.js): a box's aspect ratio, an svg's { width, height } of room.
+const boxRatio = nodeLocal();
+const svgRoom = nodeLocal();
+
 // Room to spare when the svg is resized: a quarter more than the drawing.
 const SPARE = 1.25;
 // An svg's empty room costs nothing (it is clipped, and nothing is drawn there), so it is kept
@@ -44,11 +50,11 @@ export function fitSvg(svgNode, width, height, { boxClass = '' } = {}) {
     box.append(svgNode);
   }
   const ratio = `${width} / ${height}`;
-  if (box.__ratio !== ratio) box.style.aspectRatio = box.__ratio = ratio;
-  const room = svgNode.__room;
+  if (boxRatio.get(box) !== ratio) box.style.aspectRatio = boxRatio.set(box, ratio);
+  const room = svgRoom.get(svgNode);
   const spare = roomFor(height, room?.width === width ? room.height : 0, SVG_LEAST);
   if (spare !== room?.height || width !== room.width) {
-    svgNode.__room = { width, height: spare };
+    svgRoom.set(svgNode, { width, height: spare });
     svgNode.setAttribute('viewBox', `0 0 ${width} ${spare}`);
     svgNode.setAttribute('height', spare);
   }

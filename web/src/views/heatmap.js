@@ -4,10 +4,11 @@ import * as d3 from 'd3';
 import { drawMatrix, measureMatrix, pickedCell } from './matrix.js';
 import { drawLegend } from './legend.js';
 import { fitSvg } from './fit.js';
-import { putAttrs } from '../dom.js';
+import { putAttrs, setText } from '../dom.js';
 import { stepMaxAbs, signedScale, weightScale } from '../scales.js';
 import { formatShort } from '../format.js';
 import { STEP_KEYS, stepAt } from '../steps.js';
+import { sayWhatItShows } from './view-note.js';
 
 /** Which matrix the heatmaps show at step n (1-based): the step table's `heatmap` column. */
 export const heatmapStepFor = (step) => stepAt(step).heatmap;
@@ -26,7 +27,7 @@ export function heatmapSide(heads) {
 /** The picked pair's cell on head `head`'s grid, or null (another head's pair). */
 const pickedPair = (pair, head) => (pair.head === head ? pickedCell(pair.i, pair.j) : null);
 
-export function drawHeatmaps(svg, trace, o) {
+function drawHeatmaps(svg, trace, o) {
   const name = heatmapStepFor(o.step);
   const heads = o.head === 'all' ? d3.range(trace.heads) : [o.head];
   const mask = trace.step('mask');
@@ -141,4 +142,22 @@ export function heatmapTables(container, trace, o) {
       return table;
     }),
   );
+}
+
+/** The heatmap view, drawn from the registry's one context argument (views/registry.js). */
+export function drawHeatmapView(ctx) {
+  const { trace, state, strings, el, width, get, set } = ctx;
+  sayWhatItShows(el('heatmap-shows'), ctx, { step: stepMaking(heatmapStepFor(state.step)) });
+  // A cell picked here is marked, here and in the links view; the page stays in the heatmap.
+  const onPair = (pair) => set({ pair });
+  const o = { step: state.step, head: state.head, strings };
+  drawHeatmaps(d3.select(el('heatmaps')), trace, { ...o, width, pair: state.pair, onPair });
+  const toggle = el('table-toggle');
+  // Its text is kept by explorer/render.js renderTexts too (data-i18n), in views not drawn.
+  toggle.dataset.i18n = state.tables ? 'hideTable' : 'showTable';
+  setText(toggle, strings[toggle.dataset.i18n]);
+  toggle.setAttribute('aria-expanded', String(state.tables));
+  toggle.onclick = () => set({ tables: !get().tables });
+  el('heatmap-tables').hidden = !state.tables;
+  if (state.tables) heatmapTables(el('heatmap-tables'), trace, o);
 }

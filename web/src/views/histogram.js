@@ -5,6 +5,10 @@ import * as d3 from 'd3';
 import { put, setText } from '../dom.js';
 import { layer, part } from './parts.js';
 import { fitText } from './text.js';
+import { nodeLocal } from '../node-local.js';
+
+// The domain, width and ticks an axis was last drawn with (a keystroke that keeps them skips it).
+const axisDrawn = nodeLocal();
 
 /** g: a d3 selection of the chart's <g>; bins: [{ x0, x1, length }] as d3.bin makes them (reduce.js spreadOf). */
 export function histogram(g, bins, { width, height, title, color }) {
@@ -39,7 +43,7 @@ export function histogram(g, bins, { width, height, title, color }) {
   // About one tick per 50 px: on a phone five ticks of "−15" ran into each other.
   const ticks = Math.max(2, Math.min(5, Math.floor(width / 50)));
   const drawn = `${x.domain()} ${width} ${ticks}`;
-  if (axis.__drawn === drawn) return;
-  axis.__drawn = drawn;
+  if (axisDrawn.get(axis) === drawn) return;
+  axisDrawn.set(axis, drawn);
   d3.select(axis).call(d3.axisBottom(x).ticks(ticks));
 }

@@ -8,9 +8,11 @@ import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 import { pixels } from './pixels.js';
 import { fitText } from './text.js';
-import { putAttrs, setTexts } from '../dom.js';
+import { putAttrs, setText, setTexts } from '../dom.js';
 import { fitSvg } from './fit.js';
 import { lineAt, paintLines, strokeLines } from './link-lines.js';
+import { sayWhatItShows } from './view-note.js';
+import { stepMaking } from './heatmap.js';
 
 const MAX_WIDTH = 9;
 // A line's width and opacity are its weight (a hairline and a trace of colour at the least).
@@ -35,7 +37,7 @@ const MIN_ROW_GAP = 19;
  *            pair: { head, i, j } | null, onFocus(focus|null, lock: bool), strings,
  *            width: px the svg is drawn at (its viewBox is as wide: labels keep their size) }
  */
-export function drawLinks(svg, trace, o) {
+function drawLinks(svg, trace, o) {
   const n = trace.nQuery;
   const m = trace.nKey;
   if (Math.max(n, m) > MAX_LINK_TOKENS) return drawLinksImage(svg, trace, o);
@@ -247,4 +249,23 @@ function paintLinks(links, { width, height, yOf }) {
   })).reverse();
   strokeLines(context, lines, width);
   return canvas;
+}
+
+/** The links view, drawn from the registry's one context argument (views/registry.js). */
+export function drawLinksView(ctx) {
+  const { trace, state, strings, el, set, width } = ctx;
+  sayWhatItShows(el('links-shows'), ctx, { step: stepMaking('weights') });
+  linksLegend(el('links-legend'), trace, { head: state.head, strings });
+  const { shown, total, every } = drawLinks(d3.select(el('links')), trace, {
+    head: state.head,
+    focus: state.focus,
+    pair: state.pair,
+    strings,
+    width,
+    // A locked query is also the softmax view's and the stage's query.
+    onFocus: (focus) => set(focus?.locked && focus.side === 'query' ? { focus, query: focus.index } : { focus }),
+  });
+  const notes = [shown === total ? '' : strings.linksCapped(shown, total), every ? strings.linksImage(every) : ''];
+  el('links-note').hidden = !notes.join('');
+  setText(el('links-note'), notes.join(' ').trim());
 }

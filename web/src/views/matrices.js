@@ -8,6 +8,12 @@ import { drawPositional } from './positional.js';
 import { headColor, signedColor, stepMaxAbs } from '../scales.js';
 import { putAttrs } from '../dom.js';
 import { fitSvg } from './fit.js';
+import { addsPositionalEncoding } from '../state.js';
+import { cellIn, drawArithmetic, pickedFrom } from './arithmetic.js';
+import { nodeLocal } from '../node-local.js';
+
+// A cell was picked here since the last draw: its arithmetic panel is scrolled into view.
+const reveal = nodeLocal();
 
 /** Every matrix of the computation, in order (name, title). */
 export const MATRICES = [
@@ -59,7 +65,7 @@ export const matrixHead = (name, head) => (name === 'headOutput' ? head : 0);
  * o: { head, width, positionalEncoding, strings, picked: the cell { name, head, i, j } whose
  *      arithmetic the view shows (outlined), or null, onCell(operand, row, col): a cell clicked }
  */
-export function drawMatrices(svgElement, trace, { head, width, positionalEncoding, strings, picked, onCell }) {
+function drawMatrices(svgElement, trace, { head, width, positionalEncoding, strings, picked, onCell }) {
   const svg = d3.select(svgElement);
   const steps = matricesOf(trace).map(([name, title]) => ({
     name,
@@ -116,4 +122,28 @@ export function drawMatrices(svgElement, trace, { head, width, positionalEncodin
   const pe = steps.find((s) => s.name === 'pe').step;
   const extra = drawPositional(waves, pe, { width: Math.min(w, 640), strings, tokens: trace.tokens });
   fitSvg(svgElement, w, height + extra + 24);
+}
+
+/** The matrices view, drawn from the registry's one context argument (views/registry.js). */
+export function drawMatricesView({ trace, state, strings, el, head, width, set }) {
+  const panel = el('matrices-arithmetic');
+  drawMatrices(el('matrices'), trace, {
+    head,
+    width,
+    positionalEncoding: addsPositionalEncoding(state),
+    strings,
+    // A cell clicked here shows its arithmetic here, under the matrices (issue 11 §3), not
+    // under the stage: an embed may show the views alone.
+    picked: cellIn(state, 'matrices'),
+    onCell: (operand, row, col) => {
+      const cell = pickedFrom(operand, row, col, 'matrices');
+      if (!cell) return;
+      reveal.set(panel, true);
+      set({ cell });
+    },
+  });
+  drawArithmetic(panel, trace, state, strings, () => set({ cell: null }), 'matrices');
+  // Under a tall drawing the panel may start below the window: the picked cell's panel is brought into it.
+  if (reveal.get(panel) && !panel.hidden) panel.scrollIntoView({ block: 'nearest' });
+  reveal.set(panel, false);
 }

@@ -8,6 +8,17 @@ import { colorTable, fillsOf, packed, pixelOf } from './cell-style.js';
 import { arrowStep, put, putAttrs } from '../dom.js';
 import { roomFor } from './fit.js';
 import { bmpURL } from './bmp.js';
+import { nodeLocal } from '../node-local.js';
+
+// Kept on the nodes (node-local.js): the part of the shared image an <image> shows, and for a
+// picture's holder the last draw's { m, cell, tooltipAt, onCell } that its listeners (made once)
+// read, whether they are made, and the keyboard's cursor { i, j }.
+const imageShows = nodeLocal();
+const hover = nodeLocal();
+const listening = nodeLocal();
+const keyCursor = nodeLocal();
+// Whether a group holds a picture (removePicture searches only those).
+const pictured = nodeLocal();
 
 const MASKED_PIXEL = packed('#c8c8c8');
 // Pictures up to this many pixels are painted in the keystroke's own task, so that the frame
@@ -101,7 +112,7 @@ function drawAtlas() {
   for (const [image, p] of pictures) {
     putAttrs(d3.select(image), { x: -p.left, width: cols, height: rows });
     put(image, 'href', url);
-    image.__shows = p;
+    imageShows.set(image, p);
   }
 }
 
@@ -120,7 +131,7 @@ function valuesOf({ data, rows, cols, rowStride, colStride }) {
  * keystroke, and their colours cost ~5 ms to compute again.
  */
 function showsAlready(image, drawn, by) {
-  const shown = image.__shows;
+  const shown = imageShows.get(image);
   if (!shown || shown.rows !== drawn.rows || shown.cols !== drawn.cols || !image.isConnected) return false;
   if (by === 'values' && (drawn.key === undefined || shown.key !== drawn.key)) return false;
   return drawn[by].every((v, k) => Object.is(v, shown[by][k]));
@@ -244,8 +255,8 @@ function imageOf(group, m, cell, paint, tooltipAt, source, grid, onCell = null) 
  * cells, and the search visited their every rect and text on each keystroke (0.2 ms).
  */
 export function removePicture(group) {
-  if (!group.node().__pictured) return;
-  group.node().__pictured = false;
+  if (!pictured.get(group.node())) return;
+  pictured.set(group.node(), false);
   group
     .selectAll(
       'foreignObject.pixels, svg.cells-image, path.cell-gaps, rect.picture, rect.cursor, rect.picked-cell, foreignObject.numbers-layer',
@@ -261,35 +272,35 @@ export function removePicture(group) {
  * a heatmap's cell to see its link (§4).
  */
 function listenPicture(group, holder, m, cell, tooltipAt, onCell = null) {
-  group.node().__pictured = true; // every picture passes here (removePicture)
+  pictured.set(group.node(), true); // every picture passes here (removePicture)
   // Listeners made once, reading what the last draw left on the node.
   const node = holder.node();
-  node.__hover = { m, cell, tooltipAt, onCell };
+  hover.set(node, { m, cell, tooltipAt, onCell });
   // Enter picks the cursor's cell, as on an SVG cell (role button, named by its tooltip).
   if (!onCell) node.removeAttribute('role');
   else if (node.getAttribute('role') !== 'button') node.setAttribute('role', 'button');
-  if (node.__listening) return holder;
-  node.__listening = true;
+  if (listening.get(node)) return holder;
+  listening.set(node, true);
   // One tab stop, as an SVG grid is: arrow keys move a cursor from cell to cell, whose value
   // the tooltip names (and the picture's label, for a screen reader).
   holder.attr('tabindex', 0);
   /** The cell (i, j) of the grid as it is now, or the nearest (it may have shrunk since). */
   const within = (i, j) => {
-    const { m: now } = node.__hover;
+    const { m: now } = hover.get(node);
     return { i: Math.min(now.rows - 1, Math.max(0, i)), j: Math.min(now.cols - 1, Math.max(0, j)) };
   };
   const cursorAt = (i, j) => {
-    const now = node.__hover;
-    node.__cursor = within(i, j);
-    const lines = now.tooltipAt(node.__cursor.i, node.__cursor.j);
+    const now = hover.get(node);
+    keyCursor.set(node, within(i, j));
+    const lines = now.tooltipAt(keyCursor.get(node).i, keyCursor.get(node).j);
     node.setAttribute('aria-label', lines.join(', '));
     const cursor = group
       .selectAll('rect.cursor')
       .data([0])
       .join((enter) => enter.append('rect').attr('class', 'cursor'))
       .call(putAttrs, {
-        x: node.__cursor.j * now.cell,
-        y: node.__cursor.i * now.cell,
+        x: keyCursor.get(node).j * now.cell,
+        y: keyCursor.get(node).i * now.cell,
         width: now.cell - 1,
         height: now.cell - 1,
       });
@@ -298,42 +309,42 @@ function listenPicture(group, holder, m, cell, tooltipAt, onCell = null) {
   /** The cell under the pointer of `event`. */
   const cellAt = (event) => {
     const [x, y] = d3.pointer(event, group.node());
-    return within(Math.floor(y / node.__hover.cell), Math.floor(x / node.__hover.cell));
+    return within(Math.floor(y / hover.get(node).cell), Math.floor(x / hover.get(node).cell));
   };
   holder
     .on('pointermove', (event) => {
       const { i, j } = cellAt(event);
-      showTooltip(event, node.__hover.tooltipAt(i, j));
+      showTooltip(event, hover.get(node).tooltipAt(i, j));
     })
     .on('pointerleave', hideTooltip)
     // Before the focus that a press gives: the keyboard's cursor starts at the pressed cell.
     .on('pointerdown', (event) => {
-      node.__cursor = cellAt(event);
+      keyCursor.set(node, cellAt(event));
     })
     .on('click', (event) => {
-      const { onCell: pick } = node.__hover;
+      const { onCell: pick } = hover.get(node);
       if (!pick) return;
       const { i, j } = cellAt(event);
       // (pointerdown placed the cursor.) Focused already, it gets no focus event to show it there.
       if (node.matches(':focus')) cursorAt(i, j);
       pick(i, j, event);
     })
-    .on('focus', () => cursorAt(node.__cursor?.i ?? 0, node.__cursor?.j ?? 0))
+    .on('focus', () => cursorAt(keyCursor.get(node)?.i ?? 0, keyCursor.get(node)?.j ?? 0))
     .on('blur', () => {
       group.selectAll('rect.cursor').remove();
       hideTooltip();
     })
     .on('keydown', (event) => {
-      const { onCell: pick } = node.__hover;
+      const { onCell: pick } = hover.get(node);
       if (pick && (event.key === 'Enter' || event.key === ' ')) {
         event.preventDefault();
         event.stopPropagation();
-        const { i, j } = within(node.__cursor?.i ?? 0, node.__cursor?.j ?? 0);
+        const { i, j } = within(keyCursor.get(node)?.i ?? 0, keyCursor.get(node)?.j ?? 0);
         pick(i, j, event);
         return;
       }
       const step = arrowStep(event);
-      if (step) cursorAt(node.__cursor.i + step[0], node.__cursor.j + step[1]);
+      if (step) cursorAt(keyCursor.get(node).i + step[0], keyCursor.get(node).j + step[1]);
     });
   return holder;
 }

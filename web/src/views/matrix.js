@@ -7,10 +7,25 @@ import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration, typing } from '../motion.js';
 import { afterFrame, drawNowOrLater } from '../frames.js';
 import { fitText, textWidth } from './text.js';
-import { arrowStep, put, putAttrs, setTexts } from '../dom.js';
+import { arrowStep, forgetOne, put, putAttrs, remember, setTexts } from '../dom.js';
 import { cellText, fillsOf, inkOn } from './cell-style.js';
 import { drawAsImage, drawPooled, removePicture } from './matrix-image.js';
 import { roomFor } from './fit.js';
+import { nodeLocal } from '../node-local.js';
+
+// What a grid's draw leaves for later and for its listeners (made once), per node (node-local.js): a
+// cell <g>'s last look { look, v, masked, picked, tab, fill }, a number's ink, and on the cells'
+// <g> the numbers' sizes, the cells whose numbers wait for the next frame, the cells in order
+// { rows, cols, nodes }, the listeners' { m, onCell, tooltipLines }, whether they are made, and
+// the keyboard's cell { i, j } (the grid's one tab stop).
+const cellDrawn = nodeLocal();
+const inkOf = nodeLocal();
+const numbersOf = nodeLocal();
+const pendingOf = nodeLocal();
+const cellsOf = nodeLocal();
+const gridOf = nodeLocal();
+const listening = nodeLocal();
+const currentOf = nodeLocal();
 
 // A digit is about 0.62 em wide in the page's font; NUMBER_CHARS is what a cell needs to print two
 // significant digits of any value from −9.9 to 99.9 (stage.js NUMBER_CELL is the cell that holds them).
@@ -233,11 +248,11 @@ export function drawMatrix(g, step, options) {
       // Once there, the fill is what put() would write: the next draw (a keystroke) skips it.
       // (An interrupted glide ends with no 'end': its fill stays unknown, and is written.)
       .on('end', function arrived() {
-        (this.__written ??= {}).fill = this.getAttribute('fill');
+        remember(this, 'fill');
       });
   // A clickable grid is one tab stop (a roving tabindex, see listen): this cell.
   const focusable = Boolean(options.onCell);
-  const current = cellsGroup.property('__current') ?? { i: 0, j: 0 };
+  const current = currentOf.get(cellsGroup.node()) ?? { i: 0, j: 0 };
   const [ci, cj] = [Math.min(current.i, m.rows - 1), Math.min(current.j, m.cols - 1)];
   // All that a cell's drawing depends on besides its value, mask, pick and tab stop: a cell
   // whose five are those it was drawn with is skipped (on a keystroke, nearly every cell).
@@ -247,14 +262,14 @@ export function drawMatrix(g, step, options) {
   // cells it changed, about half of its cost in the matrices view, so that the frame showing
   // the new token (its cells' colours and labels) does not wait for them.
   const gridNode = cellsGroup.node();
-  gridNode.__numbers = { cell, fontSize, chars, showNumbers };
-  const pending = (gridNode.__pending ??= new Set());
+  numbersOf.set(gridNode, { cell, fontSize, chars, showNumbers });
+  const pending = pendingOf.get(gridNode) ?? pendingOf.set(gridNode, new Set());
   const later = typing();
   groups.each(function update(d) {
     const masked = Boolean(options.masked?.(d.i, d.j));
     const picked = Boolean(options.picked?.(d.i, d.j));
     const tab = focusable ? (d.i === ci && d.j === cj ? 0 : -1) : null;
-    const drawn = this.__drawn;
+    const drawn = cellDrawn.get(this);
     if (
       look &&
       drawn?.look === look &&
@@ -266,7 +281,7 @@ export function drawMatrix(g, step, options) {
       return;
     const [rect] = this.children;
     const cellFill = fillOf(d);
-    this.__drawn = { look, v: d.v, masked, picked, tab, fill: cellFill };
+    cellDrawn.set(this, { look, v: d.v, masked, picked, tab, fill: cellFill });
     // Every write goes through put(): what a cell keeps costs no style, layout or paint.
     this.classList.toggle('masked', masked);
     this.classList.toggle('picked', picked);
@@ -282,7 +297,7 @@ export function drawMatrix(g, step, options) {
     put(rect, 'width', cell - 1);
     put(rect, 'height', cell - 1);
     // A transition writes the fill itself: the next write must not trust what is cached.
-    if (glide) delete rect.__written?.fill;
+    if (glide) forgetOne(rect, 'fill');
     else {
       if (rect.__transition) d3.interrupt(rect);
       put(rect, 'fill', cellFill);
@@ -292,20 +307,20 @@ export function drawMatrix(g, step, options) {
     if (later) pending.add(this);
     else {
       pending.delete(this);
-      writeNumber(this, gridNode.__numbers);
+      writeNumber(this, numbersOf.get(gridNode));
     }
   });
   if (pending.size)
     afterFrame(gridNode, () => {
       // The cells as they are now: a newer draw may have changed or removed some.
-      for (const node of pending) if (node.parentNode === gridNode) writeNumber(node, gridNode.__numbers);
+      for (const node of pending) if (node.parentNode === gridNode) writeNumber(node, numbersOf.get(gridNode));
       pending.clear();
     });
 
   // One set of listeners on the grid, made once: they read what this draw leaves on the node.
-  gridNode.__grid = { m, onCell: options.onCell, tooltipLines };
-  if (!gridNode.__listening) {
-    gridNode.__listening = true;
+  gridOf.set(gridNode, { m, onCell: options.onCell, tooltipLines });
+  if (!listening.get(gridNode)) {
+    listening.set(gridNode, true);
     listen(cellsGroup);
   }
 
@@ -366,13 +381,13 @@ function drawNumbers(cellsGroup, m, value, fill, masked, { cell, fontSize, chars
       put(text, 'y', i * cell + (cell - 1) / 2);
       put(text, 'font-size', fontSize);
       const ink = isMasked ? '' : inkOn(fill(v));
-      if (text.__ink !== ink) text.style.fill = text.__ink = ink;
+      if (inkOf.get(text) !== ink) text.style.fill = inkOf.set(text, ink);
       const label = cellText(v, chars);
       if (text.textContent !== label) text.textContent = label;
     }
   };
   // A grid that lost rows or columns loses their numbers at once, not a frame after its cells.
-  const last = node.__cells;
+  const last = cellsOf.get(node);
   const shrank = last && (m.rows < last.rows || m.cols < last.cols);
   drawNowOrLater(node, write, typing() && !shrank);
 }
@@ -385,12 +400,12 @@ function makeNumber() {
 
 /**
  * A cell's data-* attributes and its number (a <text> after its <rect>), as its datum and its
- * last draw (node.__drawn) say, at the grid's sizes `numbers` ({ cell, fontSize, chars,
+ * last draw (cellDrawn) say, at the grid's sizes `numbers` ({ cell, fontSize, chars,
  * showNumbers }): written in the draw, or after a keystroke's frame (drawMatrix).
  */
 function writeNumber(node, { cell, fontSize, chars, showNumbers }) {
   const d = node.__data__;
-  const { masked, fill } = node.__drawn;
+  const { masked, fill } = cellDrawn.get(node);
   put(node, 'data-i', d.i);
   put(node, 'data-j', d.j);
   put(node, 'data-value', d.v);
@@ -406,7 +421,7 @@ function writeNumber(node, { cell, fontSize, chars, showNumbers }) {
   // A style, not an attribute: the page's CSS colours svg text, and styles win over attributes.
   // Masked cells take theirs from the CSS (--masked-ink, one for light and one for dark).
   const ink = masked ? '' : inkOn(fill);
-  if (text.__ink !== ink) text.style.fill = text.__ink = ink;
+  if (inkOf.get(text) !== ink) text.style.fill = inkOf.set(text, ink);
   const label = cellText(d.v, chars);
   if (text.textContent !== label) text.textContent = label;
 }
@@ -418,7 +433,7 @@ function writeNumber(node, { cell, fontSize, chars, showNumbers }) {
  * per cell, the largest cost of a keystroke's redraw of 800 cells. Returns { nodes, entered }.
  */
 function cellNodes(parent, rows, cols, make = makeCell) {
-  const last = parent.__cells ?? { rows: 0, cols: 0, nodes: [] };
+  const last = cellsOf.get(parent) ?? { rows: 0, cols: 0, nodes: [] };
   const nodes = new Array(rows * cols);
   const entered = [];
   for (let i = 0; i < rows; i++) {
@@ -446,7 +461,7 @@ function cellNodes(parent, rows, cols, make = makeCell) {
         if (!nodes[k].parentNode) parent.append(nodes[k]);
       } else if (nodes[k].nextSibling !== next) parent.insertBefore(nodes[k], next);
     }
-  parent.__cells = { rows, cols, nodes };
+  cellsOf.set(parent, { rows, cols, nodes });
   return { nodes, entered };
 }
 
@@ -461,25 +476,25 @@ function makeCell() {
 
 /** Removes the cells of cellNodes() from `parent` (the grid is drawn as an image instead). */
 function removeCells(parent) {
-  for (const node of parent.__cells?.nodes ?? []) node.remove();
-  parent.__cells = null;
+  for (const node of cellsOf.get(parent)?.nodes ?? []) node.remove();
+  cellsOf.set(parent, null);
 }
 
 /**
- * The grid's pointer and keyboard handling, on its <g class="cells"> (node.__grid: { m,
+ * The grid's pointer and keyboard handling, on its <g class="cells"> (gridOf: { m,
  * onCell, tooltipLines } of the last draw). Hover or focus shows a cell's tooltip, click picks
  * it. A clickable grid is one tab stop (a roving tabindex): arrow keys move between cells, and
  * Enter or Space picks one as a click does.
  */
 function listen(cellsGroup) {
-  const grid = () => cellsGroup.node().__grid;
+  const grid = () => gridOf.get(cellsGroup.node());
   const cellOf = (event) => {
     const node = event.target.closest?.('g.cell');
     return node ? { node, i: node.__data__.i, j: node.__data__.j } : null;
   };
   // From the datum, not data-i and data-j: a keystroke writes those after its frame.
   const at = (i, j) => {
-    const { nodes, cols } = cellsGroup.node().__cells ?? { nodes: [] };
+    const { nodes, cols } = cellsOf.get(cellsGroup.node()) ?? { nodes: [] };
     return nodes[i * cols + j] ?? null;
   };
   cellsGroup
@@ -522,14 +537,14 @@ function listen(cellsGroup) {
       const [di, dj] = step;
       const ni = Math.max(0, Math.min(m.rows - 1, i + di));
       const nj = Math.max(0, Math.min(m.cols - 1, j + dj));
-      cellsGroup.property('__current', { i: ni, j: nj });
+      currentOf.set(cellsGroup.node(), { i: ni, j: nj });
       // Written here, not by a draw: the next draw must not trust what it remembers of them.
       node.setAttribute('tabindex', -1);
       const next = at(ni, nj);
       next?.setAttribute('tabindex', 0);
       for (const moved of [node, next]) {
-        delete moved?.__written?.tabindex;
-        if (moved) moved.__drawn = null;
+        if (moved) forgetOne(moved, 'tabindex');
+        if (moved) cellDrawn.set(moved, null);
       }
       next?.focus();
     });

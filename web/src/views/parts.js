@@ -2,12 +2,16 @@
 // only what changed into them (dom.js put/setText), where a d3 join would rewrite every
 // attribute and text and so make the browser restyle, lay out and repaint all of them.
 
+import { nodeLocal } from '../node-local.js';
+
+// Each parent's parts, Map of 'tag.cls' → node (a part is itself a parent of parts).
+const partsOf = nodeLocal();
 const SVG = 'http://www.w3.org/2000/svg';
 const make = (parent, tag) => parent.ownerDocument.createElementNS(tag === 'svg' ? SVG : parent.namespaceURI, tag);
 
 /** The one child `tag.cls` of `parent`, made the first time (made(node) sets it up then). */
 export function part(parent, tag, cls, made) {
-  const parts = (parent.__parts ??= new Map());
+  const parts = partsOf.get(parent) ?? partsOf.set(parent, new Map());
   const key = `${tag}.${cls}`;
   let node = parts.get(key);
   if (node?.parentNode !== parent) {
@@ -23,8 +27,8 @@ export function part(parent, tag, cls, made) {
 /** Removes the part `tag.cls` of `parent`, if there is one. */
 export function dropPart(parent, tag, cls) {
   const key = `${tag}.${cls}`;
-  parent.__parts?.get(key)?.remove();
-  parent.__parts?.delete(key);
+  partsOf.get(parent)?.get(key)?.remove();
+  partsOf.get(parent)?.delete(key);
 }
 
 /**

@@ -3,6 +3,12 @@
 // hundreds of milliseconds at 2,048 tokens), and each canvas is painted in a task of its own
 // (sixteen 512 × 512 heatmaps in one task held it as long). Exports turn each into an
 // <image> with a data: URL (export.js), since a figure leaving the page has no canvas.
+import { nodeLocal } from '../node-local.js';
+
+// What a holder was last asked to paint (node-local.js): { source, token }; a job whose token is no
+// longer the holder's was overtaken by a newer draw.
+const painted = nodeLocal();
+
 const jobs = [];
 // Made on first use: a port listening from import on would keep node (which imports the
 // view registry through state.js, e.g. build-scripts/serve.mjs) from ever exiting.
@@ -34,10 +40,9 @@ export function pixels(parent, paint, source, { now = false } = {}) {
     .data([0])
     .join((enter) => enter.append('foreignObject').attr('class', 'pixels'));
   const node = holder.node();
-  if (source && node.paintSource === source) return holder;
-  node.paintSource = source;
+  if (source && painted.get(node)?.source === source) return holder;
   const token = {};
-  node.paintToken = token;
+  painted.set(node, { source, token });
   const show = () => {
     const shown = node.firstChild;
     const canvas = paint(shown?.tagName === 'CANVAS' ? shown : null);
@@ -48,7 +53,7 @@ export function pixels(parent, paint, source, { now = false } = {}) {
     return holder;
   }
   jobs.push(() => {
-    if (node.paintToken !== token || !node.isConnected) return; // redrawn or removed since
+    if (painted.get(node).token !== token || !node.isConnected) return; // redrawn or removed since
     show();
   });
   if (jobs.length === 1) nextTask();

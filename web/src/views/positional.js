@@ -11,6 +11,11 @@ import { hideTooltip, showTooltip } from '../tooltip.js';
 import { put, putAttrs, setTexts } from '../dom.js';
 import { typing } from '../motion.js';
 import { drawNowOrLater } from '../frames.js';
+import { nodeLocal } from '../node-local.js';
+
+// What the waves' listeners (made once) read: the last draw's { strings, tokens, xScale }.
+const drawnWith = nodeLocal();
+const listening = nodeLocal();
 
 const STRIP = 30;
 const TOP = 34;
@@ -77,7 +82,7 @@ function listen(g) {
   const show = (event) => {
     const path = event.target.closest?.('path.dots');
     if (!path) return;
-    const { strings, tokens, xScale } = g.property('__pe');
+    const { strings, tokens, xScale } = drawnWith.get(g.node());
     const [x] = d3.pointer(event, path);
     const dots = d3.select(path).datum().dots;
     const dot = d3.least(dots, (d) => Math.abs(d.p * xScale - x));
@@ -116,8 +121,11 @@ function drawWaves(g, pe, { width, strings, tokens }, height) {
   // Positions spread over the strip; one position still gets a little room.
   const last = Math.max(1, n - 1);
   const xScale = plotWidth / last;
-  g.classed('pe-waves', true).property('__pe', { strings, tokens, xScale });
-  if (!g.property('__peListening')) listen(g.property('__peListening', true));
+  drawnWith.set(g.classed('pe-waves', true).node(), { strings, tokens, xScale });
+  if (!listening.get(g.node())) {
+    listening.set(g.node(), true);
+    listen(g);
+  }
   setTexts(
     g
       .selectAll('text.chart-title')

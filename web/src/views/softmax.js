@@ -12,6 +12,13 @@ import { put, setText } from '../dom.js';
 import { barChart, barLabelLayout, TITLE_ROOM } from './bar-chart.js';
 import { histogram } from './histogram.js';
 import { dropPart, layer, part } from './parts.js';
+import { sayWhatItShows } from './view-note.js';
+import { nodeLocal } from '../node-local.js';
+
+// What the listeners (made once) read: the options of the view's latest draw, and each query
+// button's position.
+const drawnWith = nodeLocal();
+const queryOf = nodeLocal();
 
 // The stage's extras (stage-extras.js) draw the same charts.
 export { barChart, histogram };
@@ -25,8 +32,9 @@ function drawQueryPicker(root, trace, i, o) {
   const picker = part(root, 'div', 'query-picker', (div) => {
     div.setAttribute('role', 'group');
     div.addEventListener('click', (event) => {
-      const k = event.target.closest('button')?.__k;
-      if (k !== undefined) root.__softmax.onQuery(k);
+      const button = event.target.closest('button');
+      const k = button ? queryOf.get(button) : undefined;
+      if (k !== undefined) drawnWith.get(root).onQuery(k);
     });
   });
   put(picker, 'aria-label', o.strings.query);
@@ -36,7 +44,7 @@ function drawQueryPicker(root, trace, i, o) {
     dropPart(picker, 'label', 'query-slider');
     const made = layer(picker, 'button', trace.tokens.length, (button, k) => {
       button.setAttribute('type', 'button');
-      button.__k = k;
+      queryOf.set(button, k);
     });
     for (let k = 0; k < made.length; k++) {
       put(made[k], 'aria-pressed', String(k === i));
@@ -48,7 +56,7 @@ function drawQueryPicker(root, trace, i, o) {
   const slider = part(picker, 'label', 'query-slider', (label) => {
     const input = label.appendChild(document.createElement('input'));
     Object.assign(input, { type: 'range', min: 0, step: 1 });
-    input.addEventListener('change', () => root.__softmax.onQuery(Number(input.value)));
+    input.addEventListener('change', () => drawnWith.get(root).onQuery(Number(input.value)));
     label.append(document.createElement('span'));
   });
   const [input, span] = slider.children;
@@ -71,7 +79,7 @@ function drawTemperature(root, o) {
     });
     input.addEventListener('input', () => {
       const t = Number((2 ** Number(input.value)).toPrecision(3));
-      root.__softmax.onTemperature(Math.min(TEMPERATURE.max, Math.max(TEMPERATURE.min, t)));
+      drawnWith.get(root).onTemperature(Math.min(TEMPERATURE.max, Math.max(TEMPERATURE.min, t)));
     });
   });
   const [span, input] = slider.children;
@@ -84,8 +92,8 @@ function drawTemperature(root, o) {
  * @param root the view's container element
  * @param o { head, query, strings, onQuery(i), temperature, onTemperature(t), scale, width }
  */
-export function drawSoftmax(root, trace, o) {
-  root.__softmax = o;
+function drawSoftmax(root, trace, o) {
+  drawnWith.set(root, o);
   const h = o.head === 'all' ? 0 : o.head;
   const i = Math.min(o.query, trace.nQuery - 1);
   drawQueryPicker(root, trace, i, o);
@@ -142,4 +150,20 @@ export function drawSoftmax(root, trace, o) {
   });
 
   drawTemperature(root, o);
+}
+
+/** The softmax view, drawn from the registry's one context argument (views/registry.js). */
+export function drawSoftmaxView(ctx) {
+  const { trace, state, strings, el, set, width } = ctx;
+  sayWhatItShows(el('softmax-shows'), ctx, { oneHead: true });
+  drawSoftmax(el('softmax'), trace, {
+    head: state.head,
+    query: state.query,
+    strings,
+    scale: state.scale,
+    width,
+    temperature: state.temperature,
+    onQuery: (query) => set({ query }),
+    onTemperature: (temperature) => set({ temperature }),
+  });
 }

@@ -4,6 +4,11 @@
 // are written into the text nodes that show them. A render builds ~60 nodes that the browser
 // styles and lays out again; a digit is one text node's data.
 import katex from 'katex';
+import { nodeLocal } from '../node-local.js';
+
+// An element's rendered digits, { nodes, order } (node-local.js): a TeX of the same skeleton
+// rewrites only them; null when KaTeX's digits did not come out in the TeX's order.
+const digitsOf = nodeLocal();
 
 const OPTIONS = {
   throwOnError: false,
@@ -54,8 +59,8 @@ export function renderTex(element, tex, displayMode) {
   const shown = element.dataset.tex;
   if (shown === tex) return false;
   const digits = tex.match(DIGITS) ?? [];
-  if (element.__digits && shown !== undefined && skeleton(shown) === skeleton(tex)) {
-    writeDigits(element.__digits, digits);
+  if (digitsOf.get(element) && shown !== undefined && skeleton(shown) === skeleton(tex)) {
+    writeDigits(digitsOf.get(element), digits);
     element.dataset.tex = tex;
     return false;
   }
@@ -65,6 +70,6 @@ export function renderTex(element, tex, displayMode) {
   const order = digits.length ? digitOrder(tex, displayMode) : null;
   const nodes = order ? digitNodes(element) : [];
   const drawn = nodes.map((node) => node.data.match(DIGITS).join('')).join('');
-  element.__digits = order && drawn === order.map((k) => digits[k]).join('') ? { nodes, order } : null;
+  digitsOf.set(element, order && drawn === order.map((k) => digits[k]).join('') ? { nodes, order } : null);
   return true;
 }
