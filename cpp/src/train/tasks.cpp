@@ -39,23 +39,54 @@ std::vector<int> DrawSymbols(const TaskConfig& config, RandomState* random, int 
   return input;
 }
 
+// The orders in which copy, reverse and sort answer: indices into the input.
+std::vector<int> InOrder(const std::vector<int>& input) {
+  std::vector<int> order(input.size());
+  std::iota(order.begin(), order.end(), 0);
+  return order;
+}
+
+std::vector<int> Reversed(const std::vector<int>& input) {
+  std::vector<int> order = InOrder(input);
+  std::reverse(order.begin(), order.end());
+  return order;
+}
+
+std::vector<int> Sorted(const std::vector<int>& input) {
+  std::vector<int> order = InOrder(input);
+  std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return input[i] < input[j]; });
+  return order;
+}
+
 // copy, reverse, sort: x₁ … xₙ | x_order[0] … x_order[n−1], the separator being token a.
-void Separated(const TaskConfig& config, const std::vector<int>& input,
-               const std::vector<int>& order, std::vector<int>* s, std::vector<int>* answer_at,
-               std::vector<int>* source_of) {
+template <std::vector<int> (*Order)(const std::vector<int>&)>
+void SeparatedSequence(const TaskConfig& config, const std::vector<int>& input, std::vector<int>* s,
+                       std::vector<int>* answer_at, std::vector<int>* source_of) {
   *s = input;
   s->push_back(config.alphabet);
-  for (int k : order) {
+  for (int k : Order(input)) {
     answer_at->push_back(static_cast<int>(s->size()));
     source_of->push_back(k);
     s->push_back(input[k]);
   }
 }
 
-std::vector<int> Identity(int n) {
-  std::vector<int> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  return order;
+// The row of a task that reads n symbols, a separator, then answers n symbols in some order.
+TaskSpec SeparatedTask(TaskKind kind, const char* name, const char* layout,
+                       decltype(TaskSpec::sequence) sequence) {
+  return {kind,
+          name,
+          false,
+          1,
+          {"|"},
+          layout,
+          [](int n) { return 2 * n; },
+          [](int n) { return n; },
+          [](const TaskConfig& c, int* low, int* high) { *low = *high = c.length; },
+          [](const TaskConfig& c, RandomState* r) { return DrawSymbols(c, r, c.length); },
+          sequence,
+          true,
+          Decoding::kGreedy};
 }
 
 // Induction: filler of 2(n − m) symbols, then a segment of m and its repeat; m uniform in
@@ -63,58 +94,9 @@ std::vector<int> Identity(int n) {
 int InductionLow(int n) { return std::max(2, (n + 1) / 2); }
 
 const std::vector<TaskSpec> kTasks = {
-    {TaskKind::kCopy,
-     "copy",
-     false,
-     1,
-     {"|"},
-     "x₁ … xₙ | x₁ … xₙ",
-     [](int n) { return 2 * n; },
-     [](int n) { return n; },
-     [](const TaskConfig& c, int* low, int* high) { *low = *high = c.length; },
-     [](const TaskConfig& c, RandomState* r) { return DrawSymbols(c, r, c.length); },
-     [](const TaskConfig& c, const std::vector<int>& in, std::vector<int>* s, std::vector<int>* at,
-        std::vector<int>* from) {
-       Separated(c, in, Identity(static_cast<int>(in.size())), s, at, from);
-     },
-     true,
-     Decoding::kGreedy},
-    {TaskKind::kReverse,
-     "reverse",
-     false,
-     1,
-     {"|"},
-     "x₁ … xₙ | xₙ … x₁",
-     [](int n) { return 2 * n; },
-     [](int n) { return n; },
-     [](const TaskConfig& c, int* low, int* high) { *low = *high = c.length; },
-     [](const TaskConfig& c, RandomState* r) { return DrawSymbols(c, r, c.length); },
-     [](const TaskConfig& c, const std::vector<int>& in, std::vector<int>* s, std::vector<int>* at,
-        std::vector<int>* from) {
-       std::vector<int> order = Identity(static_cast<int>(in.size()));
-       std::reverse(order.begin(), order.end());
-       Separated(c, in, order, s, at, from);
-     },
-     true,
-     Decoding::kGreedy},
-    {TaskKind::kSort,
-     "sort",
-     false,
-     1,
-     {"|"},
-     "x₁ … xₙ | sorted(x)",
-     [](int n) { return 2 * n; },
-     [](int n) { return n; },
-     [](const TaskConfig& c, int* low, int* high) { *low = *high = c.length; },
-     [](const TaskConfig& c, RandomState* r) { return DrawSymbols(c, r, c.length); },
-     [](const TaskConfig& c, const std::vector<int>& in, std::vector<int>* s, std::vector<int>* at,
-        std::vector<int>* from) {
-       std::vector<int> order = Identity(static_cast<int>(in.size()));
-       std::stable_sort(order.begin(), order.end(), [&](int i, int j) { return in[i] < in[j]; });
-       Separated(c, in, order, s, at, from);
-     },
-     true,
-     Decoding::kGreedy},
+    SeparatedTask(TaskKind::kCopy, "copy", "x₁ … xₙ | x₁ … xₙ", SeparatedSequence<InOrder>),
+    SeparatedTask(TaskKind::kReverse, "reverse", "x₁ … xₙ | xₙ … x₁", SeparatedSequence<Reversed>),
+    SeparatedTask(TaskKind::kSort, "sort", "x₁ … xₙ | sorted(x)", SeparatedSequence<Sorted>),
     // The answers are y₂ … y_m of the repeat: each followed an earlier occurrence of the
     // current token, what an induction head predicts. Scored teacher-forced: nothing to generate.
     {TaskKind::kInduction,
