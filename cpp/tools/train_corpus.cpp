@@ -8,19 +8,24 @@
 // Its flags are its own (kToolFlags) and every trainer field of the engine's table
 // (trainer_fields.hpp) but the task's and totalSteps (set from --steps), spelled as the JS
 // command spells them (learningRate → --learning-rate); --help lists them with their defaults,
-// and an unknown flag is refused. --seconds > 0 caps the run by wall time: 5 timed steps set
-// the step count (the cosine schedule needs it up front), and the loop stops at the cap in any
-// case. The losses of the model file and the report are computed from the saved float16 file.
+// and an unknown flag is refused. A run is --steps updates (the cosine schedule's length) and
+// may take several sittings: --seconds ends a sitting, --checkpoint keeps the run's state
+// between them (checkpoint.hpp), and the same command run again goes on where it stopped. The
+// batch is split into --threads shards (default: every core), run at once. The losses of the
+// model file and the report are computed from the saved float16 file.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "attention/parallel.hpp"
+#include "attention/train/checkpoint.hpp"
 #include "attention/train/corpus.hpp"
 #include "attention/train/corpus_trainer.hpp"
 #include "attention/train/model_io.hpp"
@@ -130,7 +135,9 @@ constexpr ToolFlag kToolFlags[] = {
     {"min-count", "1", "a symbol's fewest occurrences to enter the vocabulary"},
     {"context-length", "64", "the model's context, T"},
     {"steps", "3000", "updates (the cosine schedule's length: totalSteps)"},
-    {"seconds", "0", "a wall-time cap (0: none)"},
+    {"seconds", "0", "end this sitting after N s of wall time (0: at --steps)"},
+    {"sitting-steps", "0", "end this sitting after N more steps (0: at --steps)"},
+    {"checkpoint", "", "the run's state between sittings: resumed if present, written with saves"},
     {"eval-every", "100", "progress on held-out text every N steps"},
     {"save-every", "400", "write the model and report every N steps"},
     {"init", "", "continue from this model file (same shape and vocabulary)"},
@@ -268,6 +275,7 @@ int main(int argc, char** argv) {
   TrainerConfig fields;
   fields.batch_size = CorpusTrainerConfig().batch_size;
   for (const auto& [name, value] : kCorpusDefaults) FindTrainerField(name)->set(&fields, value);
+  fields.threads = std::min(attention::AvailableThreads(), TrainerConfig::kMaxThreads);
   const Flags options = ReadFlags(argc, argv, fields);
   std::string command = "attention_train_corpus";
   for (int i = 1; i < argc; ++i) {
@@ -282,7 +290,8 @@ int main(int argc, char** argv) {
   const int vocab_size = IntFlag(options, "vocab", 8, ModelLimits::kMaxVocab);
   const int min_count = IntFlag(options, "min-count", 1, 1 << 30);
   const int context_length = IntFlag(options, "context-length", 1, ModelLimits::kMaxContext);
-  int steps = IntFlag(options, "steps", 1, 1000000000);
+  const int steps = IntFlag(options, "steps", 1, 1000000000);
+  const int sitting_steps = IntFlag(options, "sitting-steps", 0, 1000000000);
   const int every = IntFlag(options, "eval-every", 1, 1000000000);
   const int save_every = std::max(every, IntFlag(options, "save-every", 1, 1000000000));
   const double budget = ParseNumber("seconds", options.Get("seconds"));
@@ -313,6 +322,8 @@ int main(int argc, char** argv) {
   config.optimizer = fields.optimizer;
   config.batch_size = fields.batch_size;
   config.seed = fields.seed;
+  config.threads = fields.threads;
+  config.optimizer.total_steps = steps;
   const int length = config.model.context_length;
 
   std::printf(
@@ -344,22 +355,8 @@ int main(int argc, char** argv) {
       base.unigram, base.bigram, base.bigram_lambda, kn3_loss, kn5_loss);
   std::fflush(stdout);
 
-  // The step budget from the wall-time cap: 5 timed steps of a throwaway trainer.
   std::unique_ptr<CorpusTrainer> trainer;
   StepMetrics metrics;
-  if (budget > 0) {
-    config.optimizer.total_steps = steps;
-    Check(CorpusTrainer::Create(config, &train, &trainer), "trainer");
-    Check(trainer->Step(1, &metrics), "step");  // the first step allocates
-    const Clock::time_point timed = Clock::now();
-    Check(trainer->Step(5, &metrics), "step");
-    const double per_step = Seconds(timed) / 5;
-    const int eval_count = steps / every;
-    const double left = budget - Seconds(start) - 0.02 * eval_count * per_step;
-    steps = std::max(10, std::min(steps, static_cast<int>(left / per_step)));
-    std::printf("%.3f s per step: %d steps fit in %.0f s\n", per_step, steps, budget);
-  }
-  config.optimizer.total_steps = steps;
   Check(CorpusTrainer::Create(config, &train, &trainer), "trainer");
   // --init: continue from a saved model of the same shape and vocabulary (a warm restart:
   // fresh AdamW moments, a new warmup and cosine; trainedSteps counts both runs).
@@ -378,9 +375,34 @@ int main(int argc, char** argv) {
     Check(init.config.GetInt("trainedSteps", &earlier_steps), "--init");
     std::printf("continuing from %s (%d steps)\n", options.Get("init").c_str(), earlier_steps);
   }
-  std::printf("model: %d layers, %d heads, dModel %d, context %d, %zu parameters; batch %d\n",
-              config.model.layers, config.model.heads, config.model.d_model, length,
-              trainer->model().parameter_count(), config.batch_size);
+  // --checkpoint: go on with the run it holds, if it is this run (the same settings, data and
+  // starting point; where it ends and how often it saves are not part of the run).
+  std::string run;
+  {
+    FlatJson about;
+    for (const TrainerField& f : TrainerFields()) about.SetNumber(f.name, f.get(fields));
+    for (const char* flag : {"vocab", "min-count", "context-length", "steps", "level", "init"}) {
+      about.SetString(flag, options.Get(flag));
+    }
+    about.SetNumber("trainIds", static_cast<double>(train.size()));
+    about.SetString("trainHash", std::to_string(attention::Fnv1a64(train_text)));
+    run = about.Write();
+  }
+  CheckpointState sittings{run, 0.0, 0};
+  const std::string checkpoint = options.Get("checkpoint");
+  std::vector<uint8_t> saved_state;
+  if (!checkpoint.empty() && std::filesystem::exists(checkpoint)) {
+    Check(ReadFileBytes(checkpoint, &saved_state), "--checkpoint");
+    Check(trainer->Resume(saved_state, run, &sittings), "--checkpoint " + checkpoint);
+    std::printf("resuming %s at step %d (%d sittings, %.0f s so far)\n", checkpoint.c_str(),
+                trainer->steps(), sittings.sittings, sittings.seconds);
+  }
+  ++sittings.sittings;
+  std::printf(
+      "model: %d layers, %d heads, dModel %d, context %d, %zu parameters; batch %d in %d shards "
+      "on %d threads\n",
+      config.model.layers, config.model.heads, config.model.d_model, length,
+      trainer->model().parameter_count(), config.batch_size, config.threads, trainer->cores());
 
   // Progress on the first ~16k held-out ids; every --save-every steps and at the end the model
   // and report are written whole (scored on the full held-out split), so a run stopped early
@@ -388,7 +410,18 @@ int main(int argc, char** argv) {
   const std::vector<int> probe(heldout.begin(),
                                heldout.begin() + std::min<size_t>(heldout.size(), 16384));
   const Clock::time_point training = Clock::now();
+  const double earlier_seconds = sittings.seconds;
   const auto save = [&]() {
+    if (!checkpoint.empty()) {
+      // Written whole beside, then renamed over: a run killed mid-write keeps the last one.
+      std::vector<uint8_t> bytes;
+      sittings.seconds = earlier_seconds + Seconds(training);
+      Check(trainer->SaveCheckpoint(sittings, &bytes), "checkpoint");
+      Check(WriteFileBytes(checkpoint + ".part", bytes), "--checkpoint");
+      if (std::rename((checkpoint + ".part").c_str(), checkpoint.c_str()) != 0) {
+        Fail("--checkpoint: cannot rename " + checkpoint + ".part");
+      }
+    }
     CorpusModelInfo info;
     info.level = vocabulary_options.level;
     info.corpus = options.Get("corpus");
@@ -405,7 +438,7 @@ int main(int argc, char** argv) {
         trainer->steps(), saved.held_out, base.bigram, kn5_loss, saved.sample, sample_base.unigram,
         sample_base.bigram, saved.bytes.size(), Seconds(start));
     std::fflush(stdout);
-    const double train_seconds = Seconds(training);
+    const double train_seconds = earlier_seconds + Seconds(training);
     const double tokens_seen = static_cast<double>(trainer->steps()) * config.batch_size * length;
     nlohmann::ordered_json report = {
         {"command", command},
@@ -420,6 +453,9 @@ int main(int argc, char** argv) {
         {"contextLength", length},
         {"parameters", trainer->model().parameter_count()},
         {"batchSize", config.batch_size},
+        {"threads", config.threads},
+        {"cores", trainer->cores()},
+        {"sittings", sittings.sittings},
         {"earlierSteps", earlier_steps},
         {"plannedSteps", steps},
         {"steps", trainer->steps()},
@@ -447,10 +483,10 @@ int main(int argc, char** argv) {
     Check(WriteFileBytes(options.Get("report"), std::vector<uint8_t>(text.begin(), text.end())),
           "--report");
   };
-  // A hard stop at the wall-time cap (less a minute for the final scoring): under a heavier
-  // load than the timed steps saw, the run ends early, mid-schedule, rather than overrunning.
-  for (int done = 0; done < steps && (budget <= 0 || Seconds(start) < budget - 60);) {
-    const int count = std::min(every, steps - done);
+  // The sitting ends at --steps or at the wall-time cap (the final scoring and saving follow).
+  const int last = sitting_steps > 0 ? std::min(steps, trainer->steps() + sitting_steps) : steps;
+  for (int done = trainer->steps(); done < last && (budget <= 0 || Seconds(start) < budget);) {
+    const int count = std::min(every, last - done);
     Check(trainer->Step(count, &metrics), "step");
     done += count;
     double probe_loss = 0.0;

@@ -108,4 +108,54 @@ TEST(TrainCorpusTool, AShortRunWritesTheModelAndAReportOfTokensSeen) {
   fs::remove_all(dir);
 }
 
+// Issue 25 §1: a run over two sittings, its state kept in a checkpoint, ends with the model of
+// the run that never stopped, byte for byte; its batch split into 2 shards.
+TEST(TrainCorpusTool, ARunInTwoSittingsEndsWithTheModelOfOne) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("train_corpus_tool_sittings." + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += "the cat sat on the mat " + std::to_string(i % 7) + "\n";
+  std::ofstream(dir / "train.txt") << text;
+  std::ofstream(dir / "heldout.txt") << text.substr(0, 300);
+  const auto train = [&](const std::string& name, const std::string& more) {
+    return Tool("--train " + (dir / "train.txt").string() + " --heldout " +
+                (dir / "heldout.txt").string() + " --level word --out " +
+                (dir / (name + ".model")).string() + " --report " +
+                (dir / (name + ".json")).string() +
+                " --steps 8 --batch-size 3 --context-length 8 --d-model 16 --heads 2 --layers 1" +
+                " --warmup-steps 2 --eval-every 2 --save-every 2 --seed 4 --threads 2" + more);
+  };
+  const auto bytes = [](const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  ASSERT_EQ(train("one", "").status, 0);
+  const std::string checkpoint = " --checkpoint " + (dir / "run.ckpt").string();
+  ToolRun run = train("two", checkpoint + " --sitting-steps 5");
+  ASSERT_EQ(run.status, 0) << run.output;
+  std::ifstream first(dir / "two.json");
+  EXPECT_EQ(nlohmann::json::parse(first)["steps"], 5);
+  EXPECT_NE(bytes(dir / "two.model"), bytes(dir / "one.model"));
+  run = train("two", checkpoint);
+  ASSERT_EQ(run.status, 0) << run.output;
+  EXPECT_NE(run.output.find("at step 5"), std::string::npos) << run.output;
+  EXPECT_EQ(bytes(dir / "two.model"), bytes(dir / "one.model"));
+  std::ifstream in(dir / "two.json");
+  const nlohmann::json report = nlohmann::json::parse(in);
+  EXPECT_EQ(report["steps"], 8);
+  EXPECT_EQ(report["sittings"], 2);
+  EXPECT_EQ(report["threads"], 2);
+  EXPECT_EQ(report["tokensSeen"], 8 * 3 * 8);
+  // Another run's settings: refused, naming the checkpoint.
+  run = Tool("--train " + (dir / "train.txt").string() + " --heldout " +
+             (dir / "heldout.txt").string() + " --level word --out " + (dir / "x.model").string() +
+             " --report " + (dir / "x.json").string() +
+             " --steps 9 --batch-size 3 --context-length 8 --d-model 16 --heads 2 --layers 1" +
+             checkpoint);
+  EXPECT_NE(run.status, 0);
+  EXPECT_NE(run.output.find("written by another run"), std::string::npos) << run.output;
+  fs::remove_all(dir);
+}
+
 }  // namespace

@@ -31,6 +31,10 @@ Batch CorpusStream::Take(int count) {
   return batch;
 }
 
+void CorpusStream::Skip(int64_t count) {
+  for (int64_t i = 0; i < count; ++i) random_.NextDouble();  // Take's one draw per window
+}
+
 std::vector<Window> HeldOutWindows(const std::vector<int>& ids, int length) {
   std::vector<Window> windows;
   for (size_t start = 0; start + 1 < ids.size(); start += static_cast<size_t>(length)) {

@@ -7,12 +7,13 @@ namespace attention::train {
 
 CorpusTrainer::CorpusTrainer(const CorpusTrainerConfig& config, const std::vector<int>* train_ids)
     : config_(config),
-      loop_(config.model, config.optimizer, config.seed),
+      loop_(config.model, config.optimizer, config.seed, config.threads),
       stream_(train_ids, config.model.context_length, config.seed) {}
 
 Status CorpusTrainer::Create(const CorpusTrainerConfig& config, const std::vector<int>* train_ids,
                              std::unique_ptr<CorpusTrainer>* trainer) {
-  const Status status = ValidateTraining(config.model, config.optimizer, config.batch_size);
+  const Status status =
+      ValidateTraining(config.model, config.optimizer, config.batch_size, config.threads);
   if (!status.ok()) return status;
   const size_t needed = static_cast<size_t>(config.model.context_length) + 1;
   if (train_ids->size() < needed) {
@@ -35,6 +36,18 @@ Status CorpusTrainer::Create(const CorpusTrainerConfig& config, const std::vecto
 Status CorpusTrainer::Step(int count, StepMetrics* metrics) {
   return loop_.Step(
       count, [this] { return stream_.Take(config_.batch_size); }, metrics);
+}
+
+Status CorpusTrainer::SaveCheckpoint(const CheckpointState& state,
+                                     std::vector<uint8_t>* bytes) const {
+  return train::SaveCheckpoint(loop_, state, bytes);
+}
+
+Status CorpusTrainer::Resume(const std::vector<uint8_t>& bytes, const std::string& run,
+                             CheckpointState* state) {
+  if (Status status = LoadCheckpoint(bytes, run, &loop_, state); !status.ok()) return status;
+  stream_.Skip(static_cast<int64_t>(loop_.steps()) * config_.batch_size);
+  return Status::Ok();
 }
 
 FlatJson CorpusModelJson(const CorpusModelInfo& info) {

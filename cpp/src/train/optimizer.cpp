@@ -1,6 +1,7 @@
 #include "attention/train/optimizer.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "attention/train/trainer_fields.hpp"
 
@@ -66,6 +67,13 @@ StepReport AdamW<T>::Step(T* params, const T* grads) {
     }
   }
   return report;
+}
+
+template <typename T>
+void AdamW<T>::Restore(std::vector<T> first_moment, std::vector<T> second_moment, int steps) {
+  m_ = std::move(first_moment);
+  v_ = std::move(second_moment);
+  steps_ = steps;
 }
 
 template class AdamW<float>;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "attention/train/model_io.hpp"
+#include "attention/train/trainer_fields.hpp"
 #include "format.hpp"
 
 namespace attention::train {
@@ -33,7 +34,7 @@ std::vector<int> ArgMaxRows(const float* values, int rows, int width) {
 Trainer::Trainer(const TrainerConfig& config, const TaskLayout& layout)
     : config_(config),
       layout_(layout),
-      loop_(config.model, config.optimizer, config.seed),
+      loop_(config.model, config.optimizer, config.seed, config.threads),
       stream_(config.task, config.seed, Split::kTrain) {}
 
 Status Trainer::Create(const TrainerConfig& config, std::unique_ptr<Trainer>* trainer) {
@@ -42,22 +43,21 @@ Status Trainer::Create(const TrainerConfig& config, std::unique_ptr<Trainer>* tr
   const TaskLayout layout = LayoutOf(config.task);
   TrainerConfig resolved = config;
   resolved.model = ForTask(config.model, layout);
-  status = ValidateTraining(resolved.model, config.optimizer, config.batch_size);
+  status = ValidateTraining(resolved.model, config.optimizer, config.batch_size, config.threads);
   if (!status.ok()) return status;
   trainer->reset(new Trainer(resolved, layout));
   return Status::Ok();
 }
 
-Status ValidateTraining(const ModelConfig& model, const AdamWConfig& optimizer, int batch_size) {
+Status ValidateTraining(const ModelConfig& model, const AdamWConfig& optimizer, int batch_size,
+                        int threads) {
   Status status = ValidateModelConfig(model);
   if (!status.ok()) return status;
   if (!(status = ValidateAdamWConfig(optimizer)).ok()) return status;
-  if (batch_size < 1 || batch_size > TrainerConfig::kMaxBatch) {
-    return Status(ErrorCode::kInvalidArgument, "batchSize",
-                  Format("batchSize (%d) must be an integer from 1 to %d", batch_size,
-                         TrainerConfig::kMaxBatch));
-  }
-  return Status::Ok();
+  TrainerConfig trainer;
+  trainer.batch_size = batch_size;
+  trainer.threads = threads;
+  return ValidateFields(trainer, FieldSection::kTrainer);  // trainer_fields.cpp's rows
 }
 
 Status Trainer::Step(int count, StepMetrics* metrics) {

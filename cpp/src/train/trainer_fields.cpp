@@ -259,6 +259,16 @@ std::vector<TrainerField> MakeFields() {
        {},
        "",
        ATTENTION_FIELD(seed, uint32_t)},
+      {"threads",
+       S::kTrainer,
+       K::kInt,
+       1,
+       1,
+       TrainerConfig::kMaxThreads,
+       false,
+       {},
+       "the batch's shards, run at once",
+       ATTENTION_FIELD(threads, int)},
   };
 }
 

@@ -26,6 +26,8 @@ class CorpusStream {
  public:
   CorpusStream(const std::vector<int>* ids, int length, uint32_t seed);
   Batch Take(int count);
+  // Passes over the next `count` windows, as Take(count) would (a resumed run's stream).
+  void Skip(int64_t count);
   int length() const { return length_; }
 
  private:

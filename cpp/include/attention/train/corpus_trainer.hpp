@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "attention/status.hpp"
+#include "attention/train/checkpoint.hpp"
 #include "attention/train/corpus.hpp"
 #include "attention/train/flat_json.hpp"
 #include "attention/train/model.hpp"
@@ -30,6 +31,7 @@ struct CorpusTrainerConfig {
   AdamWConfig optimizer;
   int batch_size = 32;  // B, 1 … TrainerConfig::kMaxBatch
   uint32_t seed = 1;    // the initial weights and the windows
+  int threads = 1;      // the batch's shards (TrainerConfig::threads)
 };
 
 class CorpusTrainer {
@@ -44,8 +46,15 @@ class CorpusTrainer {
   // diverged loss stops it (kNonFinite), and every later call.
   Status Step(int count, StepMetrics* metrics);
 
+  // The run for a later sitting (checkpoint.hpp), and its continuation: the weights, AdamW and
+  // the stream of windows where the checkpoint's run left them; Resume on a trainer that has not
+  // stepped yet. Errors: LoadCheckpoint's.
+  Status SaveCheckpoint(const CheckpointState& state, std::vector<uint8_t>* bytes) const;
+  Status Resume(const std::vector<uint8_t>& bytes, const std::string& run, CheckpointState* state);
+
   Model<float>& model() { return loop_.model(); }
   const CorpusTrainerConfig& config() const { return config_; }
+  int cores() const { return loop_.cores(); }
   int steps() const { return loop_.steps(); }
 
  private:

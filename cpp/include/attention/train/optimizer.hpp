@@ -53,6 +53,8 @@ class AdamW {
   // The moment estimates, parameter-buffer order (for saving a run and for tests).
   const std::vector<T>& first_moment() const { return m_; }
   const std::vector<T>& second_moment() const { return v_; }
+  // Continues a saved run: its moments (as long as this optimizer's) and its updates done.
+  void Restore(std::vector<T> first_moment, std::vector<T> second_moment, int steps);
 
  private:
   AdamWConfig config_;

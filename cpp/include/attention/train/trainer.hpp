@@ -29,12 +29,17 @@ struct TrainerConfig {
   AdamWConfig optimizer;
   int batch_size = 64;  // B, 1 … kMaxBatch
   uint32_t seed = 1;    // the initial weights and the training examples
+  // The shards each batch is split into, run at once on as many cores as the build has
+  // (training_loop.hpp); 1 … kMaxThreads. The weights depend on it, not on the cores.
+  int threads = 1;
   static constexpr int kMaxBatch = 4096;
+  static constexpr int kMaxThreads = 64;
 };
 
 // The checks every training loop shares (this one and corpus_trainer.hpp's): the model, the
-// optimizer and the batch size (field "batchSize").
-Status ValidateTraining(const ModelConfig& model, const AdamWConfig& optimizer, int batch_size);
+// optimizer, the batch size (field "batchSize") and the shards (field "threads").
+Status ValidateTraining(const ModelConfig& model, const AdamWConfig& optimizer, int batch_size,
+                        int threads);
 
 class Trainer {
  public:

@@ -3,14 +3,24 @@
 // not finite the weights hold NaN or ±Infinity: the loop refuses every later step with that
 // error, as the JS API refuses every later call.
 //
-//   TrainingLoop loop(model_config, adamw_config, seed);   // weights drawn from `seed`
+// With `threads` > 1 each batch is split into that many shards of whole sequences (as even as
+// the batch size allows), each run forward and backward by a replica of the model on a thread
+// of its own (parallel.hpp), and the shards' gradients are added in shard order, each weighted
+// by its share of the batch's loss weight: the gradient of the whole batch's mean loss. The
+// split, not the cores, decides the numbers: the same seed and `threads` give the same weights
+// on one core or many (a build without threads runs the shards one after another).
+//
+//   TrainingLoop loop(model_config, adamw_config, seed, 2);  // weights drawn from `seed`
 //   StepMetrics m;
-//   loop.Step(100, [&] { return NextBatch(); }, &m);       // m.loss: mean of the 100 batches
+//   loop.Step(100, [&] { return NextBatch(); }, &m);          // m.loss: mean of the 100 batches
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <vector>
 
+#include "attention/parallel.hpp"
 #include "attention/status.hpp"
 #include "attention/train/model.hpp"
 #include "attention/train/optimizer.hpp"
@@ -38,8 +48,10 @@ Status ValidateStepCount(int count);
 
 class TrainingLoop {
  public:
-  // `model` and `optimizer` must be valid (ValidateTraining, trainer.hpp).
-  TrainingLoop(const ModelConfig& model, const AdamWConfig& optimizer, uint32_t seed);
+  // `model`, `optimizer` and `threads` must be valid (ValidateTraining, trainer.hpp).
+  TrainingLoop(const ModelConfig& model, const AdamWConfig& optimizer, uint32_t seed,
+               int threads = 1);
+  ~TrainingLoop();
 
   // `count` (≥ 1) updates, each on the batch `next_batch()` returns (with targets). A loss that
   // is not finite stops it with kNonFinite for field "loss", and every later call too.
@@ -47,13 +59,25 @@ class TrainingLoop {
 
   Model<float>& model() { return model_; }
   const Model<float>& model() const { return model_; }
+  AdamW<float>& optimizer() { return optimizer_; }
+  const AdamW<float>& optimizer() const { return optimizer_; }
   int steps() const { return optimizer_.steps(); }
   bool diverged() const { return !diverged_.ok(); }
+  int threads() const { return threads_; }     // the shards of a batch
+  int cores() const { return pool_->size(); }  // the threads that run them at once
 
  private:
-  Model<float> model_;
+  // One update on `batch`; adds its mean loss and its arg-max hits to the sums.
+  Status Update(const Batch& batch, double* loss_sum, int64_t* right, int64_t* counted,
+                StepReport* report);
+
+  Model<float> model_;  // the weights; also the replica of shard 0
   AdamW<float> optimizer_;
   Status diverged_;  // the error of the step whose loss was not finite
+  int threads_ = 1;
+  std::vector<Model<float>> replicas_;  // shards 1 … threads − 1
+  std::unique_ptr<ThreadPool> pool_;
+  AttentionSummary attention_;  // of the last update, over its shards
 };
 
 }  // namespace attention::train
