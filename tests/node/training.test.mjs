@@ -57,6 +57,27 @@ test('the same seed trains to the same numbers', () => {
   assert.deepEqual(fileA, fileB);
 });
 
+test("threads splits the batch into shards: the first loss is the whole batch's, the run reproducible", () => {
+  // This build runs the shards one after another; the threaded one at once, to the same numbers.
+  const run = (threads, steps) => {
+    const t = engine.createTrainer({ ...TINY, batchSize: 9, threads });
+    try {
+      const first = t.step(1).loss;
+      if (steps > 1) t.step(steps - 1);
+      return { first, file: t.save() };
+    } finally {
+      t.dispose();
+    }
+  };
+  const one = run(1, 1);
+  for (const threads of [2, 3]) {
+    const split = run(threads, 1);
+    assert.ok(Math.abs(split.first - one.first) < 1e-6 * one.first, `${threads}: ${split.first} vs ${one.first}`);
+    assert.notDeepEqual(split.file, one.file, 'the shards add in another order than one pass does');
+  }
+  assert.deepEqual(run(3, 20).file, run(3, 20).file);
+});
+
 test("save → loadModel gives the trainer's trace, every step of every layer and head", () => {
   const trainer = engine.createTrainer({ ...TINY, layers: 2 });
   const bytes = (trainer.step(30), trainer.save());
@@ -232,6 +253,11 @@ test('bad trainer configurations are refused with the field and the allowed valu
   refuses({ beta2: 1 }, 'beta2', /from 0 to/);
   refuses({ batchSize: 0 }, 'batchSize', /from 1 to 4096/);
   refuses({ seed: -1 }, 'seed', /from 0 to 4294967295/);
+  refuses(
+    { threads: 0 },
+    'threads',
+    /^threads \(0\) must be an integer from 1 to 64 \(the batch's shards, run at once\)$/,
+  );
   refuses({ positionalEncoding: 'rotary' }, 'positionalEncoding', /sinusoidal, learned/);
   refuses({ causal: 'yes' }, 'causal', /true or false/);
   refuses({ layer: 2 }, 'layer', /unknown field "layer"; fields are: task, length/);

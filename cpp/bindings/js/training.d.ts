@@ -59,6 +59,13 @@ export interface TrainerConfig {
   batchSize?: number;
   /** The initial weights and the examples: 0–4294967295. Default 1. */
   seed?: number;
+  /**
+   * Each batch is split into this many shards of whole sequences, 1–64 (default 1), whose
+   * gradients are added in order: the weights depend on it (the same seed and threads give the
+   * same weights), not on the cores. A threaded build runs the shards at once; the
+   * single-threaded one runs them one after another.
+   */
+  threads?: number;
 }
 
 export interface StepMetrics {
