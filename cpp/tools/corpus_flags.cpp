@@ -1,0 +1,176 @@
+#include "corpus_flags.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "attention/parallel.hpp"
+#include "attention/train/corpus_trainer.hpp"
+#include "attention/train/trainer_fields.hpp"
+
+namespace attention::train {
+namespace {
+
+// The command's own flags: name, default ("": none), what it is.
+struct ToolFlag {
+  const char* name;
+  const char* fallback;
+  const char* help;
+};
+constexpr ToolFlag kToolFlags[] = {
+    {"train", "", "the training text (UTF-8), required"},
+    {"heldout", "", "the held-out text, required"},
+    {"sample", "", "a second held-out text, scored in the report"},
+    {"level", "", "character | word, required"},
+    {"out", "", "the model file to write (float16), required"},
+    {"report", "", "the JSON report to write, required"},
+    {"vocab", "5000", "the largest vocabulary, special symbols included"},
+    {"min-count", "1", "a symbol's fewest occurrences to enter the vocabulary"},
+    {"context-length", "64", "the model's context, T"},
+    {"steps", "3000", "updates (the cosine schedule's length: totalSteps)"},
+    {"seconds", "0", "end this sitting after N s of wall time (0: at --steps)"},
+    {"sitting-steps", "0", "end this sitting after N more steps (0: at --steps)"},
+    {"checkpoint", "", "the run's state between sittings: resumed if present, written with saves"},
+    {"eval-every", "100", "progress on held-out text every N steps"},
+    {"save-every", "400", "write the model and report every N steps"},
+    {"init", "", "continue from this model file (same shape and vocabulary)"},
+    {"lowercase", "false", "the text was lower-cased (recorded in the model file)"},
+    {"corpus", "", "where the text comes from (recorded)"},
+    {"title", "", "the model's title (recorded)"},
+    {"title-zh", "", "its Chinese title (recorded)"},
+};
+
+// The trainer fields' defaults for corpus models, where they differ from the table's: the
+// recipe of the shipped models (docs/models.md). --min-learning-rate defaults to lr / 10.
+const std::map<std::string, double> kCorpusDefaults = {{"dModel", 128},
+                                                       {"batchSize", 32},
+                                                       {"learningRate", 3e-3},
+                                                       {"warmupSteps", 100},
+                                                       {"positionalEncoding", 1 /* learned */}};
+
+bool IsTrainerFlag(const TrainerField& f) {
+  return f.section != FieldSection::kTask && std::string(f.name) != "totalSteps";
+}
+
+std::string Number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+void PrintHelp(const TrainerConfig& defaults) {
+  std::printf(
+      "usage: attention_train_corpus --train T.txt --heldout H.txt --level L --out M --report R\n");
+  for (const ToolFlag& f : kToolFlags) {
+    std::printf("  --%-22s %s%s%s\n", f.name, f.help, *f.fallback ? "; default " : "", f.fallback);
+  }
+  for (const TrainerField& f : TrainerFields()) {
+    if (!IsTrainerFlag(f)) continue;
+    const double value = f.get(defaults);
+    if (std::string(f.name) == "minLearningRate") {
+      std::printf("  --%-22s %s; default learning-rate / 10\n", FlagOf(f.name).c_str(),
+                  AllowedValues(f).c_str());
+      continue;
+    }
+    const std::string shown = f.kind == FieldKind::kEnum   ? f.values[static_cast<size_t>(value)]
+                              : f.kind == FieldKind::kBool ? (value != 0 ? "true" : "false")
+                                                           : Number(value);
+    std::printf("  --%-22s %s; default %s\n", FlagOf(f.name).c_str(), AllowedValues(f).c_str(),
+                shown.c_str());
+  }
+}
+
+}  // namespace
+
+std::string Flags::Get(const std::string& flag) const {
+  const auto it = values.find(flag);
+  if (it != values.end()) return it->second;
+  for (const ToolFlag& f : kToolFlags) {
+    if (flag == f.name) return f.fallback;
+  }
+  return "";
+}
+
+// A number in full ("3e-3", not "3e-3x"), else a failure naming the flag.
+double ParseNumber(const std::string& flag, const std::string& text) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(value)) {
+    Fail("--" + flag + " (" + text + ") must be a number");
+  }
+  return value;
+}
+
+int IntFlag(const Flags& flags, const std::string& flag, int low, int high) {
+  const double value = ParseNumber(flag, flags.Get(flag));
+  if (value != std::floor(value) || value < low || value > high) {
+    Fail("--" + flag + " (" + flags.Get(flag) + ") must be an integer from " + std::to_string(low) +
+         " to " + std::to_string(high));
+  }
+  return static_cast<int>(value);
+}
+
+// Reads --name value pairs; an unknown or repeated flag is refused, naming the allowed ones.
+Flags ReadFlags(int argc, char** argv, const TrainerConfig& defaults) {
+  std::map<std::string, bool> known;
+  for (const ToolFlag& f : kToolFlags) known[f.name] = true;
+  for (const TrainerField& f : TrainerFields()) {
+    if (IsTrainerFlag(f)) known[FlagOf(f.name)] = true;
+  }
+  Flags flags;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      PrintHelp(defaults);
+      std::exit(0);
+    }
+    const std::string flag = arg.rfind("--", 0) == 0 ? arg.substr(2) : "";
+    if (flag.empty() || !known.count(flag)) {
+      std::string names;
+      for (const auto& [name, _] : known) names += " --" + name;
+      Fail("unknown flag " + arg + "; flags are:" + names);
+    }
+    if (i + 1 >= argc) Fail(arg + " needs a value");
+    if (flags.Has(flag)) Fail(arg + " is given twice");
+    flags.values[flag] = argv[++i];
+  }
+  return flags;
+}
+
+// The trainer fields of the flags over `config`, each checked by its row.
+void ApplyTrainerFlags(const Flags& flags, TrainerConfig* config) {
+  for (const TrainerField& f : TrainerFields()) {
+    const std::string flag = FlagOf(f.name);
+    if (!IsTrainerFlag(f) || !flags.Has(flag)) continue;
+    const std::string text = flags.Get(flag);
+    double value = -1;
+    if (f.kind == FieldKind::kBool) {
+      value = text == "true" ? 1 : text == "false" ? 0 : -1;
+    } else if (f.kind == FieldKind::kEnum) {
+      const auto it = std::find(f.values.begin(), f.values.end(), text);
+      value = it == f.values.end() ? -1 : static_cast<double>(it - f.values.begin());
+    } else {
+      value = ParseNumber(flag, text);
+    }
+    if (!CheckField(f, value).ok()) {
+      Fail("--" + flag + " (" + text + ") must be " + AllowedValues(f));
+    }
+    f.set(config, value);
+  }
+}
+
+[[noreturn]] void Fail(const std::string& what) {
+  std::fprintf(stderr, "attention_train_corpus: %s\n", what.c_str());
+  std::exit(1);
+}
+
+TrainerConfig CorpusDefaults() {
+  TrainerConfig fields;
+  fields.batch_size = CorpusTrainerConfig().batch_size;
+  for (const auto& [name, value] : kCorpusDefaults) FindTrainerField(name)->set(&fields, value);
+  fields.threads = std::min(AvailableThreads(), TrainerConfig::kMaxThreads);
+  return fields;
+}
+
+}  // namespace attention::train

@@ -1,0 +1,39 @@
+// The flags of attention_train_corpus (train_corpus.cpp): its own (--train, --steps, …) and
+// every trainer field of the engine's table (trainer_fields.hpp) but the task's and
+// totalSteps, spelled as the JS command spells them (learningRate → --learning-rate).
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "attention/train/trainer.hpp"
+
+namespace attention::train {
+
+// Prints "attention_train_corpus: <what>" to stderr and exits with status 1.
+[[noreturn]] void Fail(const std::string& what);
+
+struct Flags {
+  std::map<std::string, std::string> values;  // flag (without --) → text, as given
+  // The flag's text, else its default ("" for a trainer field or a flag without one).
+  std::string Get(const std::string& flag) const;
+  bool Has(const std::string& flag) const { return values.count(flag) > 0; }
+};
+
+// The trainer's defaults for corpus models: the structs' (trainer.hpp) with the shipped
+// models' recipe over them (docs/models.md), and threads = every core.
+TrainerConfig CorpusDefaults();
+
+// Reads --name value pairs; --help prints every flag with its default and exits; an unknown or
+// repeated flag fails, naming the allowed ones.
+Flags ReadFlags(int argc, char** argv, const TrainerConfig& defaults);
+
+// The trainer fields among the flags over `config`, each checked by its row.
+void ApplyTrainerFlags(const Flags& flags, TrainerConfig* config);
+
+// A number in full ("3e-3", not "3e-3x"), else a failure naming the flag.
+double ParseNumber(const std::string& flag, const std::string& text);
+// An integer flag from low to high, else a failure naming the flag and the range.
+int IntFlag(const Flags& flags, const std::string& flag, int low, int high);
+
+}  // namespace attention::train
