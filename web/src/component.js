@@ -8,8 +8,7 @@ import { defaultState } from './state.js';
 import { createExplorer } from './explorer/explorer.js';
 import { sharedEngine } from './explorer/engine.js';
 import { ATTRIBUTES, languageOf, stateFromAttributes } from './attributes.js';
-
-const CHROME = ['controls', 'stepper', 'explain', 'views'];
+import { CHROME_FLAGS, chromeFrom } from './chrome-flags.js';
 
 // @font-face only works in the document, not in a shadow root: split those rules out.
 const fontFaces = css.match(/@font-face\s*{[^}]*}/g) ?? [];
@@ -24,7 +23,7 @@ function hostLanguage(element) {
 }
 
 class AttentionExplorerElement extends HTMLElement {
-  static observedAttributes = [...Object.keys(ATTRIBUTES), ...CHROME];
+  static observedAttributes = [...Object.keys(ATTRIBUTES), ...CHROME_FLAGS];
 
   #explorer = null;
   #base = null;
@@ -45,10 +44,7 @@ class AttentionExplorerElement extends HTMLElement {
       const lang = this.getAttribute('lang');
       this.#base = defaultState(LANGUAGES.includes(lang) ? lang : defaultLanguage());
       const { state, notices } = stateFromAttributes(this, this.#base, hostLanguage(this));
-      const chrome = { header: false, share: false };
-      for (const flag of CHROME)
-        if (this.hasAttribute(flag))
-          chrome[flag] = this.getAttribute(flag) !== 'false' && this.getAttribute(flag) !== '0';
+      const chrome = chromeFrom((flag) => this.getAttribute(flag));
       // Never a 0 px box while the engine loads (a slow network, or one that never answers).
       const loading = document.createElement('p');
       loading.className = 'startup-loading';

@@ -1,5 +1,6 @@
 // The embed page (embed.html): minimal chrome for an iframe. Flags in the URL hide parts:
-// controls=0, stepper=0, explain=0, views=0. It tells the parent its height through
+// controls=0, stepper=0, explain=0, views=0; compact=1 shows one view and its caption
+// (chrome-flags.js). It tells the parent its height through
 // postMessage, and accepts one well-formed message to change its state.
 // First: its error listeners must exist before any other module runs.
 import { startPage } from './startup.js';
@@ -9,15 +10,13 @@ import { defaultLanguage, strings } from './i18n.js';
 import { defaultState, stateFromURL } from './state.js';
 import { createExplorer } from './explorer/explorer.js';
 import { sharedEngine } from './explorer/engine.js';
-
-const CHROME_FLAGS = ['controls', 'stepper', 'explain', 'views'];
+import { CHROME_FLAGS, chromeFrom } from './chrome-flags.js';
 
 await startPage(async () => {
   const params = new URLSearchParams(location.search);
-  const chrome = { header: false, share: false };
+  const chrome = chromeFrom((flag) => params.get(flag));
   const repeatedFlags = []; // read at their first value, as every key of a link
   for (const flag of CHROME_FLAGS) {
-    if (params.has(flag)) chrome[flag] = params.get(flag) !== '0';
     if (params.getAll(flag).length > 1) repeatedFlags.push(flag);
     params.delete(flag);
   }

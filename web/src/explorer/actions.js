@@ -4,8 +4,8 @@
 //
 //   wireActions({ root, $, store, strings, computer, notice, shareLinks }) → { viewSVG() }
 import * as d3 from 'd3';
-import { stepTitle } from '../step-texts.js';
 import { VIEWS } from '../views/registry.js';
+import { figureCaption } from './caption.js';
 import { download, figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js';
 
 /**
@@ -21,15 +21,7 @@ export function wireActions({ root, $, store, strings, computer, notice, shareLi
     const view = state.view;
     const svg = root.querySelector(VIEWS[view].exported);
     const heads = view === 'links' && trace ? (state.head === 'all' ? d3.range(trace.heads) : [state.head]) : [];
-    return figureSVG(svg, {
-      title: `${s[`view.${view}`]} · ${state.step}. ${stepTitle(state, s)}`,
-      subtitle:
-        state.model === 'random'
-          ? `${trace?.tokens.join(' ') ?? ''} · d_model ${state.dModel}, ${state.heads} heads, seed ${state.seed}, mask ${state.mask}`
-          : `${trace?.tokens.join(' ') ?? ''} · model ${state.model}, layer ${state.layer + 1}, d_model ${trace?.dModel}, ${trace?.heads} heads`,
-      heads,
-      headLabel: s.headN,
-    });
+    return figureSVG(svg, { ...figureCaption(state, trace, s), heads, headLabel: s.headN });
   }
 
   async function exportAs(kind) {

@@ -21,12 +21,14 @@ import { createComputer, TRACE_FIELDS } from './compute.js';
 import { createRenderer } from './render.js';
 import { createScheduler } from './schedule.js';
 import { createMessages } from './messages.js';
+import { fitToFrame } from './compact-fit.js';
 import { wireActions } from './actions.js';
 
 /**
  * @param root an empty element to fill
- * @param o { engine, state, chrome: { header, controls, explain, views, share } (all shown by
- *            default), keyTarget, onChange(state), shareLinks: { page(state), embed(state) } }
+ * @param o { engine, state, chrome: { header, controls, stepper, stage, explain, views, viewbar,
+ *            share (all shown by default), caption (hidden), compact }, keyTarget,
+ *            onChange(state), shareLinks: { page(state), embed(state) } }
  */
 export function createExplorer(root, o) {
   root.classList.add('attention-explorer');
@@ -40,10 +42,15 @@ export function createExplorer(root, o) {
     stage: true,
     explain: true,
     views: true,
+    viewbar: true,
     share: true,
+    caption: false,
     ...o.chrome,
   };
   for (const el of root.querySelectorAll('[data-chrome]')) el.hidden = chrome[el.dataset.chrome] === false;
+  // compact (chrome-flags.js): one view and its caption; CSS hides the rest, the model panel too.
+  root.classList.toggle('compact', chrome.compact === true);
+  const stopFitting = chrome.compact ? fitToFrame(root) : () => {};
   if (!chrome.explain) root.querySelector('.stage-row').classList.add('no-explain');
   const strings = () => stringsFor(store.get().lang);
   const { say, notice } = createMessages($, chrome);
@@ -114,6 +121,7 @@ export function createExplorer(root, o) {
       scheduler.stop(computer.drop);
       renderer.stop();
       stopWatchingScheme();
+      stopFitting();
       stepper.stop();
       root.replaceChildren();
     },

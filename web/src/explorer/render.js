@@ -26,6 +26,7 @@ import { hideTooltip } from '../tooltip.js';
 import { withoutMotion } from '../motion.js';
 import { NotLoaded } from './lazy-trace.js';
 import { chipList } from './chips.js';
+import { figureCaption } from './caption.js';
 import { modelStrings } from '../models/i18n.js';
 
 /**
@@ -73,6 +74,12 @@ export function createRenderer({ root, $, store, strings, computer, stepper, onC
 
   function renderSummary(state, s) {
     const { trace } = computer;
+    // The compact embed's caption (shown by chrome.caption): what the exported figure says.
+    if (!$('figure-caption').hidden) {
+      const { title, subtitle } = figureCaption(state, trace, s);
+      setText($('figure-caption-title'), title);
+      setText($('figure-caption-text'), subtitle);
+    }
     if (trace) {
       setText(
         $('summary'),

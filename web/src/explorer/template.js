@@ -114,7 +114,7 @@ export function explorerMarkup() {
     </aside>
   </section>
   <section class="views panel" data-chrome="views">
-    <div class="view-bar">
+    <div class="view-bar" data-chrome="viewbar">
       <div role="tablist" class="tabs" data-i18n-label="views">${VIEW_KEYS.map(tab).join('')}</div>
       <div class="view-actions">
         <label><span data-i18n="head"></span> <select data-role="head"></select></label>
@@ -129,6 +129,7 @@ export function explorerMarkup() {
     ${Object.entries(VIEWS)
       .map(([view, { panel: inner }]) => panel(view, inner))
       .join('\n    ')}
+    <p class="figure-caption" data-role="figure-caption" data-chrome="caption"><strong data-role="figure-caption-title"></strong> <span data-role="figure-caption-text"></span></p>
   </section>
 </div>`;
 }

@@ -1,0 +1,106 @@
+// Issue 28 §7: a teacher's figure-sized embed. compact=1 (the embed page) or the compact
+// attribute (the web component) shows one view and its caption, and fits a slide at 16:9 and a
+// 900 px column without scrolling, whichever view, in both languages; the caption and the
+// exported figure's subtitle speak the page's language.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { screenshotDir, useBrowser, waitUntil } from './browser.mjs';
+
+const session = useBrowser();
+
+// What the page shows, read in the frame: the document's size, the visible parts, the caption.
+const layout = () => {
+  const shown = (el) =>
+    el && !el.closest('[hidden]') && getComputedStyle(el).display !== 'none' && el.getClientRects().length > 0;
+  return {
+    scrollHeight: document.documentElement.scrollHeight,
+    scrollWidth: document.documentElement.scrollWidth,
+    panels: [...document.querySelectorAll('[data-panel]')].filter(shown).map((p) => p.dataset.panel),
+    parts: ['.stepper', '.stage-row', '.explain', '.input', '.controls', '.view-bar', 'header.top'].filter((s) =>
+      shown(document.querySelector(s)),
+    ),
+    caption: shown(document.querySelector('.figure-caption'))
+      ? document.querySelector('.figure-caption').textContent
+      : null,
+  };
+};
+
+for (const [width, height, what] of [
+  [900, 506, 'a 900 px column at 16:9'],
+  [1280, 720, 'a 16:9 slide'],
+]) {
+  test(`compact=1 fits ${what} (${width}×${height}) with one view and its caption, every view`, async () => {
+    const context = await session.browser.newContext({ viewport: { width, height } });
+    try {
+      const page = await context.newPage();
+      // The matrices view of the default is over 1,100 px tall at these widths: it must scale.
+      for (const [view, lang, title] of [
+        ['links', 'en', 'Links'],
+        ['heatmap', 'zh', '热力图'],
+        ['matrices', 'en', 'Matrices'],
+        ['softmax', 'zh', 'Softmax 与缩放'],
+      ]) {
+        await page.goto(
+          `${session.url}embed.html?compact=1&view=${view}&step=7&lang=${lang}&s=${encodeURIComponent('猫追着球跑')}`,
+        );
+        const seen = await waitUntil(async () => {
+          const l = await page.evaluate(layout);
+          return l.caption?.includes('猫 追 着 球 跑') && l.scrollHeight <= height && l;
+        }, `the ${view} figure fits ${height} px`).catch(async (error) => {
+          throw new Error(`${error.message}: ${JSON.stringify(await page.evaluate(layout))}`);
+        });
+        assert.deepEqual(seen.panels, [view], 'one view');
+        assert.deepEqual(seen.parts, [], 'nothing but the view and its caption');
+        assert.ok(seen.scrollWidth <= width, `no horizontal scroll (${seen.scrollWidth} px)`);
+        assert.ok(seen.caption.startsWith(`${title} · 7.`), seen.caption);
+        if (lang === 'zh') assert.match(seen.caption, /随机权重，d_model 8，2 个头，随机种子 42，掩码：无/);
+        else assert.match(seen.caption, /random weights, d_model 8, 2 heads, seed 42, mask: none/);
+        if (view === 'matrices')
+          await page.screenshot({ path: path.join(screenshotDir, `compact-${width}-matrices.png`) });
+      }
+    } finally {
+      await context.close();
+    }
+  });
+}
+
+test('the compact attribute of the web component shows one view; viewSVG speaks the page’s language', async () => {
+  const context = await session.browser.newContext({ viewport: { width: 900, height: 506 } });
+  try {
+    const page = await context.newPage();
+    const html = `<!doctype html><html lang="zh"><head><meta charset="utf-8">
+<script type="module" src="${session.url}attention-explorer.js"></script></head>
+<body style="margin:0"><attention-explorer compact view="heatmap" sentence="我 爱 吃 火锅"></attention-explorer></body></html>`;
+    await context.route(`${session.url}course.html`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: html }),
+    );
+    await page.goto(`${session.url}course.html`);
+    const element = page.locator('attention-explorer');
+    await page.waitForFunction(
+      () => document.querySelector('attention-explorer').shadowRoot?.querySelector('g.cell'),
+      null,
+      {
+        timeout: 20000,
+      },
+    );
+    const seen = await element.evaluate((e) => {
+      const shown = (el) => el && getComputedStyle(el).display !== 'none' && el.getClientRects().length > 0;
+      const root = e.shadowRoot;
+      return {
+        stepper: shown(root.querySelector('.stepper')),
+        controls: shown(root.querySelector('.controls')),
+        caption: root.querySelector('.figure-caption').textContent,
+        svg: e.explorer.viewSVG(),
+      };
+    });
+    assert.equal(seen.stepper, false);
+    assert.equal(seen.controls, false);
+    assert.match(seen.caption, /^热力图 · /);
+    // The exported figure's subtitle was English on a Chinese page (issue 28 §9).
+    assert.match(seen.svg, /我 爱 吃 火锅 · 随机权重，d_model 8，2 个头/);
+    assert.doesNotMatch(seen.svg, /heads, seed/);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,18 @@
+// A figure's title and subtitle in the page's language: the exported SVG/PNG's (actions.js)
+// and the compact embed's caption (explorer.js) — one text, so a figure on a slide says what
+// the exported one says.
+//
+//   figureCaption(state, trace, s) → { title: 'Links · 7. Softmax', subtitle: '我 爱 … · d_model 8, …' }
+import { stepTitle } from '../step-texts.js';
+
+/** @param state the store's state; trace the computer's (or null while it computes); s strings(lang) */
+export function figureCaption(state, trace, s) {
+  const tokens = trace?.tokens.join(' ') ?? '';
+  return {
+    title: `${s[`view.${state.view}`]} · ${state.step}. ${stepTitle(state, s)}`,
+    subtitle:
+      state.model === 'random'
+        ? s.figureRandom(tokens, state.dModel, state.heads, state.seed, s[`mask.${state.mask}`])
+        : s.figureModel(tokens, state.model, state.layer + 1, trace?.dModel, trace?.heads),
+  };
+}
