@@ -168,3 +168,11 @@ test('the committed Brown phrases: at least 30, lower-case words, a content word
     counts.toSorted((a, b) => b - a),
   );
 });
+
+test('the committed held-out sample holds no line of a canon quatrain', () => {
+  // The split of 2026-11-30 held 夜雨寄北 and 金陵图 out; the committed sample is its first 40 kB.
+  const sample = readFileSync(path.join(root, 'models/heldout/tang.txt'), 'utf8');
+  const list = JSON.parse(readFileSync(path.join(root, 'models/canon/tang-quatrains.json'), 'utf8'));
+  const found = list.poems.flatMap((p) => p.lines.filter((line) => sample.includes(line)));
+  assert.deepEqual(found, []);
+});
