@@ -20,6 +20,7 @@ seconds=${SECONDS_EACH:-1800}
 quick=${QUICK:-0}
 if [ "$quick" = 1 ]; then
   out=${QUICK_OUT:-$cache/quick}
+  models=$out/models
   prepared=$out/prepared
   logs=$out/logs
   seconds=0
@@ -30,12 +31,13 @@ if [ "$quick" = 1 ]; then
     --steps "${QUICK_STEPS:-300}" --eval-every 100 --save-every 100000)
 else
   out=.
+  models=models # as the recorded command has always spelled it
   prepared=$cache/prepared
   logs=$cache/logs
   shape=(--vocab 5000 --layers 2 --heads 4 --d-model 128 --context-length 64 --batch-size 16 --steps 20000
     --eval-every 100 --save-every 400)
 fi
-mkdir -p "$cache/x" "$logs" "$out/models"
+mkdir -p "$cache/x" "$logs" "$models"
 if [ ! -f dist/engine/engine.js ]; then
   echo "train:models: the canon measurement needs the WASM engine: run npm run build first" >&2
   exit 1
@@ -61,10 +63,10 @@ common=("${shape[@]}" --seconds "$seconds" --learning-rate 3e-3 --warmup-steps 1
 # train NAME LEVEL CORPUS TITLE TITLE_ZH [MORE OPTIONS]: one model in the background.
 train() {
   local init=()
-  if [ "${CONTINUE:-0}" = 1 ]; then init=(--init "$out/models/$1.model"); fi
+  if [ "${CONTINUE:-0}" = 1 ]; then init=(--init "$models/$1.model"); fi
   "$trainer" "${init[@]}" --train "$prepared/$1.train.txt" --heldout "$prepared/$1.heldout.txt" \
-    --sample "$out/models/heldout/$1.txt" --level "$2" "${common[@]}" --corpus "$3" --title "$4" \
-    --title-zh "$5" --out "$out/models/$1.model" --report "$out/models/$1.report.json" "${@:6}" \
+    --sample "$models/heldout/$1.txt" --level "$2" "${common[@]}" --corpus "$3" --title "$4" \
+    --title-zh "$5" --out "$models/$1.model" --report "$models/$1.report.json" "${@:6}" \
     >"$logs/$1.log" 2>&1 &
 }
 train tang character "chinese-poetry@2.0.1 quantangshi, 唐诗三百首 and popular poems weighted (training/tang-canon.mjs), simplified with opencc-js@1.0.5" \
@@ -85,9 +87,9 @@ for name in tang brown; do
   node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     const keys = ["steps", "tokensSeen", "tokensPerSecond", "heldOutLoss", "kn5Loss", "bigramLoss"];
     console.log(process.argv[2] + ": " + keys.map((k) => k + " " + r[k]).join(", "));' \
-    "$out/models/$name.report.json" "$name"
+    "$models/$name.report.json" "$name"
 done
-node training/canon-measure.mjs "$out/models/tang.model" "$out/models/canon/tang-quatrains.json" |
+node training/canon-measure.mjs "$models/tang.model" "$models/canon/tang-quatrains.json" |
   tee "$logs/tang.canon.json"
-node training/canon-measure.mjs "$out/models/brown.model" "$out/models/canon/brown-phrases.json" |
+node training/canon-measure.mjs "$models/brown.model" "$models/canon/brown-phrases.json" |
   tee "$logs/brown.canon.json"

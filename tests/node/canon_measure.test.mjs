@@ -62,7 +62,6 @@ test('tang quatrains: every line scored once, the top-1 of each line as predict(
     // Every 8th line and every line of 静夜思, recomputed one prompt at a time.
     const checked = [...result.topOne.cases.filter((_, i) => i % 8 === 0), ...jingYeSi];
     for (const c of checked) assert.equal(topOne(model, c.prompt), c.predicted, c.prompt);
-    assert.ok(checked.some((c) => c.hit) && checked.some((c) => !c.hit), 'the sample has hits and misses');
   });
 });
 
