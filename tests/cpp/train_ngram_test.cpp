@@ -36,6 +36,32 @@ TEST(KneserNey, DiscountsFromTheCountOfCounts) {
   EXPECT_NEAR(d1[2], 0.2, 1e-15);
 }
 
+// Repeated text (the Tang canon, issue 25 §3) makes the count-of-counts unnatural: a b c d e f
+// three times, then g h g h. Order 2: ab … ef 3 each (n3 = 5), fa 2, gh 2 (n2 = 2), fg 1, hg 1
+// (n1 = 2): Y = 2 / 6 = 1/3 and D2 = 2 − 3·Y·n3/n2 = −0.5. Clamped to 0, context g (only gh,
+// count 2) kept no mass for anything else: p(a | g) = 0, an infinite held-out loss (137 Tang
+// targets did so). A D_r the formula puts at or below 0 is Y, as when n_r = 0.
+TEST(KneserNey, ADiscountTheFormulaPutsAtOrBelowZeroIsY) {
+  std::vector<int> text;
+  for (int i = 0; i < 3; ++i) text.insert(text.end(), {0, 1, 2, 3, 4, 5});
+  text.insert(text.end(), {6, 7, 6, 7});
+  const KneserNey kn(text, 2, 9);
+  EXPECT_NEAR(kn.Discounts(2)[1], 1.0 / 3, 1e-15);
+  const int g = 6;
+  double sum = 0.0;
+  for (int w = 0; w < 9; ++w) {
+    const double p = kn.Probability(&g, 1, w);
+    EXPECT_GT(p, 0.0) << "p(" << w << " | g)";
+    sum += p;
+  }
+  EXPECT_NEAR(sum, 1.0, 1e-12);
+  // p(a | g) = γ(g) · p_1(a) / c(g •) with γ(g) = D2 · N2(g •) = 1/3.
+  EXPECT_NEAR(kn.Probability(&g, 1, 0), kn.Probability(nullptr, 0, 0) / 3 / 2, 1e-15);
+  const std::vector<double> nats = kn.TargetLosses({6, 0}, 4);
+  ASSERT_EQ(nats.size(), 1u);
+  EXPECT_TRUE(std::isfinite(nats[0]));
+}
+
 TEST(KneserNey, ProbabilitiesMatchHandComputedValues) {
   const KneserNey kn(kTrain, 2, 4);
   // Unigram: total 5, γ = 0.2·N1 + 2·N2 = 0.2 + 4 = 4.2 spread as 4.2 · (1/4) = 1.05:

@@ -8,7 +8,8 @@ distribution 1/V. Pure Python, dictionaries of n-gram tuples, a recursive p(w | 
 code, not a transcription of cpp/src/train/ngram.cpp.
 
 The edge rules the paper leaves open, shared with the C++ (cpp/include/attention/train/ngram.hpp):
-Y = 0 when n1 + 2 n2 = 0; D_r = Y when n_r = 0; every D_r clamped into [0, r]; a context never
+Y = 0 when n1 + 2 n2 = 0; D_r = Y when n_r = 0 or when the formula gives D_r <= 0; every D_r at
+most r; a context never
 seen at an order hands its whole mass to the order below; the held-out target at position t of
 a window (windows of T inputs, consecutive, as HeldOutWindows cuts them) is predicted from the
 last min(n − 1, t + 1) ids of that window only, the context the transformer has.
@@ -66,7 +67,7 @@ class ModifiedKneserNey:
         out = []
         for r in (1, 2, 3):
             d = r - (r + 1) * y * n[r + 1] / n[r] if n[r] > 0 else y
-            out.append(min(float(r), max(0.0, d)))
+            out.append(min(float(r), d if d > 0 else y))
         return out
 
     def discount(self, k, c):

@@ -41,8 +41,10 @@ std::array<double, 3> EstimateDiscounts(const std::array<int64_t, 5>& n) {
   const double y = n[1] + 2 * n[2] > 0 ? static_cast<double>(n[1]) / (n[1] + 2.0 * n[2]) : 0.0;
   std::array<double, 3> d{};
   for (int r = 1; r <= 3; ++r) {
-    const double estimate = n[r] > 0 ? r - (r + 1) * y * n[r + 1] / static_cast<double>(n[r]) : y;
-    d[static_cast<size_t>(r - 1)] = std::min<double>(r, std::max(0.0, estimate));
+    const double formula = n[r] > 0 ? r - (r + 1) * y * n[r + 1] / static_cast<double>(n[r]) : y;
+    // At or below 0 (repeated text: many more grams seen r + 1 times than r times), a context
+    // whose grams all have count r would keep no mass for the rest: Ney's single discount.
+    d[static_cast<size_t>(r - 1)] = std::min<double>(r, formula > 0 ? formula : y);
   }
   return d;
 }

@@ -18,8 +18,10 @@
 // Discounts per order from the count-of-counts n_r of that order's counts c_k (r = 1 … 4):
 //   Y = n1 / (n1 + 2 n2),  D_r = r − (r + 1) · Y · n_{r+1} / n_r  (r = 1, 2, 3; D_3 is D3+);
 // Y = 0 when n1 + 2 n2 = 0; D_r = Y when n_r = 0 (the formula is undefined: Ney's single
-// discount); every D_r is clamped into [0, r], so that no count goes negative and each
-// distribution sums to 1 (tests check both).
+// discount) and when the formula gives D_r ≤ 0 (text repeated in training, as the Tang canon is,
+// can make n_{r+1} ≫ n_r; a zero discount would leave a context whose grams all have count r no
+// mass for any other id, and an infinite held-out loss); every D_r is at most r, so that no count
+// goes negative and each distribution sums to 1 (tests check both).
 //
 // Held-out scoring: target t of a window (corpus.hpp, HeldOutWindows) is predicted from the ids
 // the transformer sees at that position, the window's inputs 0 … t; the n-gram uses the last
