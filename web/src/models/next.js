@@ -1,17 +1,19 @@
 // Next token (issue 12 §3): the model's top-k predictions for the token after the text, with
 // probabilities of softmax(logits ÷ T), a temperature slider, top-k, and continue buttons
-// (greedy or sampled) that append a token and re-run everything.
+// (greedy or sampled) that append a token and re-run everything. Above them, the text as it
+// grows (issue 28 §3): the sentence box's text, its end shown, each continued token marked.
 import { el, visible } from './paint.js';
 import { SAMPLE_TEMPERATURE, TOP_K } from '../state.js';
 
 /**
  * @param box the next-token element (emptied)
  * @param view modelView's answer: { tokens, next: [{ id, token, probability }] }
- * @param o { strings, state, set(patch), onContinue(greedy) }
+ * @param o { strings, state, set(patch), onContinue(greedy), added: the pieces continue appended
+ *            to state.sentence, in order (its last ones; [] after the learner typed) }
  */
-export function drawNext(box, view, { strings: s, state, set, onContinue }) {
+export function drawNext(box, view, { strings: s, state, set, onContinue, added = [] }) {
   box.replaceChildren();
-  box.append(el('p', 'hint', s.nextHint(visible(view.tokens.at(-1)))));
+  box.append(el('p', 'hint', s.nextHint(visible(view.tokens.at(-1)))), grownText(state.sentence, added, s));
   const controls = el('div', 'next-controls');
   const temperature = el('input');
   Object.assign(temperature, {
@@ -65,4 +67,23 @@ export function drawNext(box, view, { strings: s, state, set, onContinue }) {
     list.append(item);
   }
   box.append(controls, list);
+}
+
+// The text the model continues: its last TAIL characters before what continue added, then each
+// added piece marked, so that the growing text is beside the predictions, not only in the
+// sentence box (scrolled out of view at 1280 × 800, and far above on a phone).
+const TAIL = 80;
+function grownText(sentence, added, s) {
+  const p = el('p', 'next-text');
+  p.dataset.role = 'next-text';
+  const cut = added.reduce((n, piece) => n - piece.length, sentence.length);
+  const before = sentence.slice(0, cut);
+  p.append(el('span', 'hint', `${s.nextText} `));
+  p.append(el('span', null, visible(before.length > TAIL ? `…${before.slice(-TAIL)}` : before)));
+  for (const piece of added) {
+    const mark = el('mark', 'next-added', visible(piece));
+    mark.dataset.role = 'next-added';
+    p.append(mark);
+  }
+  return p;
 }

@@ -45,6 +45,8 @@ export function createModelPanel(root, store, engine) {
   let fileName = '';
   let run = 0;
   let drawn = Promise.resolve();
+  // The text continue last wrote and the pieces it appended (drawNext marks them).
+  let continued = { text: null, added: [] };
   let seed = 0; // each sampled continuation draws with the next seed: repeatable from a reload
   let last = null; // the last modelView drawn (tests and exports read it)
   // Random weights' heads while a model (which sets its own) is shown: they come back with them.
@@ -165,7 +167,15 @@ export function createModelPanel(root, store, engine) {
         root.querySelector('.stepper')?.scrollIntoView({ block: 'nearest' });
       },
     });
-    drawNext($('model-next'), view, { strings: s, state, set: (patch) => store.set(patch), onContinue });
+    // What continue appended, while the sentence is still the one it wrote (typing ends it).
+    if (state.sentence !== continued.text) continued = { text: null, added: [] };
+    drawNext($('model-next'), view, {
+      strings: s,
+      state,
+      set: (patch) => store.set(patch),
+      onContinue,
+      added: continued.added,
+    });
     // The block (8 heatmaps of tokens × up to 4·d_model) in a task of its own: the grid and the
     // prediction are painted first, and no single task holds the page for both.
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -183,6 +193,10 @@ export function createModelPanel(root, store, engine) {
         topK: greedy ? 0 : state.topK,
         seed: ++seed,
       });
+      // The piece appended, after those of earlier continues of this same text.
+      const piece = text.startsWith(state.sentence) ? text.slice(state.sentence.length) : null;
+      const before = continued.text === state.sentence ? continued.added : [];
+      continued = { text, added: piece === null ? [] : [...before, piece] };
       store.set({ sentence: text });
     } catch (error) {
       notice(error.message);

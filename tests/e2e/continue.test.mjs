@@ -1,0 +1,65 @@
+// Issue 28 §3: *continue* writes where the learner looks. The growing text is shown beside the
+// predictions with each continued token marked, equal to what the model generates in node, and
+// the sentence box keeps the same text; typing ends the marks.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createEngine, root } from '../node/support.mjs';
+import { openPage, useBrowser } from './browser.mjs';
+
+const session = useBrowser();
+let model;
+before(async () => {
+  const engine = await createEngine();
+  model = engine.loadModel(readFileSync(path.join(root, 'models', 'tang.model')));
+});
+
+test('three greedy continues are marked beside the predictions, the sentence box in sync', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?model=tang&lang=zh&s=${encodeURIComponent('床前明月光')}`,
+  );
+  try {
+    const idle = () => page.evaluate(() => window.attentionExplorer.idle());
+    await page.waitForSelector('[data-role=next-text]', { timeout: 20000 });
+    await idle();
+    assert.equal(await page.locator('[data-role=next-added]').count(), 0, 'nothing continued yet');
+    let text = '床前明月光';
+    const pieces = [];
+    for (let k = 0; k < 3; k++) {
+      const next = model.generate({ text }, { count: 1, greedy: true }).text;
+      pieces.push(next.slice(text.length));
+      text = next;
+      await page.click('[data-role=continue-greedy]');
+      await page.waitForFunction((t) => window.attentionExplorer.store.get().sentence === t, text);
+      await idle();
+    }
+    const marked = await page.$$eval('[data-role=next-added]', (marks) => marks.map((m) => m.textContent));
+    assert.deepEqual(
+      marked,
+      pieces.map((p) => p.replace(/\n/g, '↵')),
+    );
+    assert.match(await page.textContent('[data-role=next-text]'), /床前明月光/);
+    // A one-line box drops the line breaks the model writes (↵ beside the predictions).
+    assert.equal(await page.inputValue('[data-role=sentence]'), text.replace(/\n/g, ''));
+    // Beside the predictions: in the same panel, above their list.
+    const [shown, list] = await Promise.all([
+      page.locator('[data-role=next-text]').boundingBox(),
+      page.locator('.next-list').boundingBox(),
+    ]);
+    assert.ok(shown.y < list.y && shown.y > list.y - 200, `text at ${shown.y}, predictions at ${list.y}`);
+    await page
+      .locator('[data-role=model-next]')
+      .screenshot({ path: path.join(root, 'tests/e2e/screenshots/continue-zh.png') });
+    // The learner types: the text is theirs, nothing is marked.
+    await page.fill('[data-role=sentence]', '春眠不觉晓');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-role=next-text]')?.textContent.includes('春眠不觉晓'),
+    );
+    assert.equal(await page.locator('[data-role=next-added]').count(), 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
