@@ -8,7 +8,9 @@
 //          `` and '' made ", one paragraph (a blank-line-separated block of sentences) per line, tokens separated by single spaces.
 // The held-out split is every 50th poem / document (index % 50 === 49), deterministic.
 // Writes <cache>/prepared/{tang,brown}.{train,heldout}.txt and the committed samples
-// models/heldout/{tang,brown}.txt: the first held-out lines up to SAMPLE_BYTES.
+// models/heldout/{tang,brown}.txt: the first held-out lines up to SAMPLE_BYTES; and
+// models/heldout/brown.tags.txt, the Brown sample's lines with each word's POS tag (word/tag,
+// the word as prepared), kept aside to measure syntactic head roles (docs/models.md).
 //
 //   node training/prepare-corpora.mjs <cache> <repo>
 import fs from 'node:fs';
@@ -25,18 +27,22 @@ fs.mkdirSync(prepared, { recursive: true });
 
 const isHeldOut = (index) => index % HELD_OUT_EVERY === HELD_OUT_EVERY - 1;
 
-// Writes the train/held-out files and the committed sample (the first held-out lines that fit).
+// Writes the train/held-out files and the committed sample (the first held-out lines that fit);
+// returns how many lines the sample holds.
 function writeSplit(name, train, heldOut) {
   fs.writeFileSync(path.join(prepared, `${name}.train.txt`), train.join('\n') + '\n');
   fs.writeFileSync(path.join(prepared, `${name}.heldout.txt`), heldOut.join('\n') + '\n');
   let sample = '';
+  let lines = 0;
   for (const line of heldOut) {
     if (Buffer.byteLength(sample + line + '\n') > SAMPLE_BYTES) break;
     sample += line + '\n';
+    lines += 1;
   }
   fs.mkdirSync(path.join(repo, 'models', 'heldout'), { recursive: true });
   fs.writeFileSync(path.join(repo, 'models', 'heldout', `${name}.txt`), sample);
   console.log(`${name}: ${train.length} train, ${heldOut.length} held-out lines`);
+  return lines;
 }
 
 async function prepareTang() {
@@ -82,16 +88,31 @@ function prepareBrown() {
           .trim()
           .split(/\s+/)
           .filter(Boolean)
-          .map((token) => token.slice(0, token.lastIndexOf('/') > 0 ? token.lastIndexOf('/') : undefined))
-          .map((word) => (word === '``' || word === "''" ? '"' : word.toLowerCase()))
-          .join(' '),
+          .map((token) => {
+            const slash = token.lastIndexOf('/');
+            const word = token.slice(0, slash > 0 ? slash : undefined);
+            return {
+              word: word === '``' || word === "''" ? '"' : word.toLowerCase(),
+              tag: slash > 0 ? token.slice(slash + 1).toLowerCase() : '',
+            };
+          }),
       )
-      .filter(Boolean);
-    for (const s of sentences) lines.push({ s, heldOut: isHeldOut(index) });
+      .filter((words) => words.length > 0);
+    for (const words of sentences) {
+      const s = words.map((w) => w.word).join(' ');
+      const tagged = words.map((w) => `${w.word}/${w.tag || 'nil'}`).join(' ');
+      lines.push({ s, tagged, heldOut: isHeldOut(index) });
+    }
   });
   const train = lines.filter((l) => !l.heldOut).map((l) => l.s);
-  const heldOut = lines.filter((l) => l.heldOut).map((l) => l.s);
-  writeSplit('brown', train, heldOut);
+  const heldOut = lines.filter((l) => l.heldOut);
+  const sampleLines = writeSplit(
+    'brown',
+    train,
+    heldOut.map((l) => l.s),
+  );
+  const tags = heldOut.slice(0, sampleLines).map((l) => l.tagged + '\n');
+  fs.writeFileSync(path.join(repo, 'models', 'heldout', 'brown.tags.txt'), tags.join(''));
 }
 
 await prepareTang();
