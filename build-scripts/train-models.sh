@@ -52,4 +52,6 @@ status=0
 wait $tang || status=1
 wait $brown || status=1
 tail -n 1 "$cache/logs/tang.log" "$cache/logs/brown.log"
+# The new models' head roles (models/*.roles.json), which npm test recomputes.
+if [ $status = 0 ]; then bash build-scripts/head-roles.sh || status=1; fi
 exit $status

@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
   out["model"] = flags["--model"].substr(flags["--model"].find_last_of('/') + 1);
   out["sample"] = flags["--sample"].substr(flags["--sample"].find_last_of('/') + 1);
   out["tagged"] = !input.tags.empty();
-  const std::string text = out.dump(1) + "\n";
+  const std::string text = out.dump(2) + "\n";
   std::FILE* file = std::fopen(flags["--out"].c_str(), "wb");
   if (file == nullptr || std::fwrite(text.data(), 1, text.size(), file) != text.size()) {
     Fail("cannot write " + flags["--out"]);
