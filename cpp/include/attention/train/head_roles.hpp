@@ -15,7 +15,8 @@
 //   lineStart  K = {the last mark before i}: the punctuation that opened the current line; not
 //              counted when that mark is i − 1 (the line's first token: a previous-token key)
 //   couplet    对仗: K = {the token at i's offset in the previous line}, as head_labels.js pairs
-//              them (a run of marks ends a line); only non-mark queries and keys
+//              them (a run of marks ends a line); only non-mark queries and keys, and not in
+//              the window's second line (its previous line may have begun before the window)
 //   rhyme      K = {the last non-mark token of the previous line} (its rhyme), for the non-mark
 //              queries of the current line except its first (whose key would be i − 2)
 //   duplicate  K = {every earlier j with the same symbol}, for queries that are not a mark or
