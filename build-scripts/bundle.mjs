@@ -92,7 +92,31 @@ const modelsInside = {
     });
   },
 };
-common.plugins = [woff2Only, virtualWorker, modelsFetched];
+// Their head roles (models/<name>.roles.json, issue 25 §4), small enough to be in every build:
+// per head its role and, for each role, score, chance and ratio (web/src/models/roles.js).
+const roundTo = (v) => Math.round(v * 1e4) / 1e4;
+const roleEntries = await Promise.all(
+  modelNames.map(async (f) => {
+    const name = f.replace(/\.model$/, '');
+    const file = path.join(root, 'models', `${name}.roles.json`);
+    const sidecar = JSON.parse(await readFile(file, 'utf8').catch(() => 'null'));
+    if (!sidecar) return [name, null];
+    const heads = sidecar.heads.map(({ layer, head, role, scores }) => ({
+      layer,
+      head,
+      role,
+      scores: Object.fromEntries(
+        Object.entries(scores).map(([r, s]) => [
+          r,
+          { score: roundTo(s.score), chance: roundTo(s.chance), ratio: roundTo(s.ratio) },
+        ]),
+      ),
+    }));
+    return [name, { roleRatio: sidecar.roleRatio, heads }];
+  }),
+);
+const virtualRoles = virtualText('model-roles', JSON.stringify(Object.fromEntries(roleEntries)));
+common.plugins = [woff2Only, virtualWorker, modelsFetched, virtualRoles];
 
 // Start clean: a file removed from web/public must not linger in the site.
 await rm(site, { recursive: true, force: true });
@@ -120,14 +144,14 @@ const virtualCss = virtualText('explorer-css', css);
 
 await build({
   ...common,
-  plugins: [woff2Only, virtualWorker, modelsFetched, virtualCss],
+  plugins: [woff2Only, virtualWorker, modelsFetched, virtualRoles, virtualCss],
   entryPoints: { 'attention-explorer': src('component.js') },
   outdir: site,
 });
 
 const single = await build({
   ...common,
-  plugins: [woff2Only, virtualWorker, modelsInside],
+  plugins: [woff2Only, virtualWorker, modelsInside, virtualRoles],
   entryPoints: [src('single.js')],
   write: false,
   outdir: site,

@@ -98,3 +98,6 @@ node training/canon-measure.mjs "$models/tang.model" "$models/canon/tang-quatrai
   tee "$logs/tang.canon.json"
 node training/canon-measure.mjs "$models/brown.model" "$models/canon/brown-phrases.json" |
   tee "$logs/brown.canon.json"
+
+# The new models' head roles (models/*.roles.json), which npm test recomputes.
+[ "$quick" = 1 ] || bash build-scripts/head-roles.sh

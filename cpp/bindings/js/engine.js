@@ -23,6 +23,7 @@ export { AttentionError } from './errors.js';
 export { DEFAULTS, TOKENIZERS } from './options.js';
 export { LiveTrace } from './trace.js';
 export { HEAD_LABELS, HEAD_LABEL_THRESHOLDS, LINE_ENDS, labelHeads } from './head_labels.js';
+export { ROLE_MARKS, TEXT_ROLES, roleKeys, roleScore } from './head_roles.js';
 export { predictionsOf } from './language_model.js';
 
 /** Live traces an engine keeps at most, by default: far above what a page or a notebook holds. */

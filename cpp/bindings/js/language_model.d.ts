@@ -121,3 +121,17 @@ export function predictionsOf(
 ): Prediction[];
 /** The tokens that end a line for previousLine. */
 export const LINE_ENDS: readonly string[];
+
+/** Head roles on one text (head_roles.js; docs/models.md, "Head roles"). */
+export type TextRole = 'previous' | 'lineStart' | 'couplet' | 'rhyme' | 'duplicate' | 'first' | 'induction';
+export const TEXT_ROLES: readonly TextRole[];
+/** The tokens that end a line for the head roles (a poem's punctuation and an English sentence's). */
+export const ROLE_MARKS: readonly string[];
+/** For each query of `tokens`, the keys `role` predicts (ascending; empty: not counted); null for another role. */
+export function roleKeys(role: string, tokens: readonly string[]): number[][] | null;
+/** A head's mean weight on a role's keys and a uniform row's chance; null when no query has a key. */
+export function roleScore(
+  weights: ArrayLike<number>,
+  length: number,
+  keys: readonly (readonly number[])[],
+): { score: number; chance: number; ratio: number; queries: number } | null;

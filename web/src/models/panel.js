@@ -10,6 +10,7 @@ import { MODELS } from '../model-catalog.js';
 import { modelStrings } from './i18n.js';
 import { shippedModelBytes } from './load.js';
 import { drawGrid } from './grid.js';
+import { storedRoles } from './roles.js';
 import { drawBlock } from './block.js';
 import { drawNext } from './next.js';
 
@@ -154,7 +155,9 @@ export function createModelPanel(root, store, engine) {
         .join(' ') || null,
     );
     $('model-view-title').textContent = s.modelView;
-    $('model-view-hint').textContent = s.modelViewHint;
+    // A shipped model's head roles (measured on held-out text), stored with it; none for a file.
+    const stored = state.model === 'file' ? null : storedRoles(state.model);
+    $('model-view-hint').textContent = stored ? `${s.modelViewHint} ${s.rolesHint}` : s.modelViewHint;
     $('model-block-title').textContent = s.block(view.layer);
     $('model-block-hint').textContent = s.blockHint;
     $('model-next-title').textContent = s.next;
@@ -162,6 +165,7 @@ export function createModelPanel(root, store, engine) {
       strings: s,
       layer: state.layer,
       head: state.head,
+      stored,
       onPick(l, h) {
         store.set({ layer: l, head: h, step: 7 });
         root.querySelector('.stepper')?.scrollIntoView({ block: 'nearest' });

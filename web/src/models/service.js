@@ -6,9 +6,23 @@
 // and modelTraceOptions() asks the model for { model, layer, text }'s engine.open() options: the
 // layer's attention as the ten-step explorer computes it, from the layer's own input and weights.
 
-import { labelHeads, predictionsOf } from '../../../dist/engine/engine.js';
+import { TEXT_ROLES, labelHeads, predictionsOf, roleKeys, roleScore } from '../../../dist/engine/engine.js';
 import { BLOCK_STEPS } from './steps.js';
 import { withLanguageAPI } from './adapter.js';
+
+/**
+ * The head roles on the typed text: each text role's keys for every query ({ [role]: [T] key
+ * lists }) and every head's score on them ([layer][head] { [role]: { score, chance, ratio } |
+ * null }). Read on the model's symbols (the ids' vocabulary entries), as the stored roles were.
+ */
+function rolesOn(model, ids, weights) {
+  const symbols = ids.map((id) => model.vocabulary[id]);
+  const keys = Object.fromEntries(TEXT_ROLES.map((r) => [r, roleKeys(r, symbols)]));
+  const scores = weights.map((layer) =>
+    layer.map((w) => Object.fromEntries(TEXT_ROLES.map((r) => [r, roleScore(w, ids.length, keys[r])]))),
+  );
+  return { keys, scores };
+}
 
 const plain = (step) => ({ rows: step.rows, cols: step.cols, data: step.data });
 const lastRow = (step) => step.data.subarray((step.rows - 1) * step.cols, step.rows * step.cols);
@@ -59,7 +73,7 @@ export function modelHandlers(engine) {
     },
     /**
      * Everything the model panel draws for `text`: { tokens, unknown, total, cut, weights:
-     * [layer][head] Float32Array T×T, labels, block: { name: { rows, cols, data } } of `layer`,
+     * [layer][head] Float32Array T×T, labels, roles (rolesOn), block: { name: { rows, cols, data } } of `layer`,
      * next: { predictions } }.
      */
     modelView({ name, text, layer = 0, temperature = 1, topK = 10 }) {
@@ -84,6 +98,7 @@ export function modelHandlers(engine) {
         weights,
         // Labelled from the weights just traced (model.headLabels would trace again).
         labels: labelHeads(trace, model.config.causal !== false),
+        roles: rolesOn(model, e.ids, weights),
         block: blockSteps,
         // (A task model's vocabulary can be shorter than the page's top k: all of it, then.)
         next: predictionsOf(

@@ -1,0 +1,150 @@
+// Head roles of a trained language model (issue 25 §4), measured on held-out text rather than
+// on one typed sentence: for every layer × head, the mean attention weight it puts on the keys
+// each role predicts, against that role's chance baseline.
+//
+// A role names, for each query position i of a window, a set K_i of keys (j ≤ i); a query with
+// no key is not counted. Over the counted queries of every window:
+//   score  = mean of Σ_{j∈K_i} w[i][j]
+//   chance = mean of |K_i| / (i + 1)     (a uniform causal row; Baseline::kUniform), or
+//            mean of Σ_{j∈K_i} o[i − j]  (Baseline::kOffset, "position-matched": o[d] is the
+//            head's own mean weight at offset d over every query of the text, so a head that
+//            attends by distance alone scores 1× chance)
+//   ratio  = score / chance ("× chance").
+// The text roles (symbols only; "marks" are the line-ending tokens \n ，。！？； . ! ? ;):
+//   previous   K = {i − 1}
+//   lineStart  K = {the last mark before i}: the punctuation that opened the current line; not
+//              counted when that mark is i − 1 (the line's first token: a previous-token key)
+//   couplet    对仗: K = {the token at i's offset in the previous line}, as head_labels.js pairs
+//              them (a run of marks ends a line); only non-mark queries and keys, and not in
+//              the window's second line (its previous line may have begun before the window)
+//   rhyme      K = {the last non-mark token of the previous line} (its rhyme), for the non-mark
+//              queries of the current line except its first (whose key would be i − 2)
+//   duplicate  K = {every earlier j with the same symbol}, for queries that are not a mark or
+//              <unk>, without j = i − 1
+//   first      K = {0}, for i ≥ 2 (at i = 1 the first token is the previous one)
+//   induction  on repeated random sequences (Olsson et al. 2022), not on text: r = T/2 random
+//              ids (uniform over the non-special vocabulary) then the same r again; K = {i − r + 1}
+//              (the token after the earlier occurrence) for the second copy's queries i ≥ r
+//   broad      not a weight: the row's entropy over the most it could be, −Σ w ln w / ln(i + 1),
+//              for i ≥ 1; chance is the uniform row's 1
+// Part-of-speech roles (Brown tags, position-matched baseline; tags.empty() skips them):
+//   nounModifier  a noun (nn*, np*) to its determiners and adjectives: the tokens tagged at, dt*,
+//                 abn, abx, ap, jj*, pp$, cd, od in the run of such tokens and nouns right before
+//                 it
+//   verbNoun      a verb (vb*) to the nearest preceding noun or subject pronoun (nn*, np*, pps,
+//                 ppss)
+//   closeQuote    a closing quote ('') to its opening one (``), the last one before it
+// A token's base tag is its Brown tag without a fw- prefix, a -tl/-hl/-nc suffix or a +… part
+// (nn-tl → nn, pps+bez → pps); a word the engine splits (area's → area ' s) tags its first piece.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attention/status.hpp"
+#include "attention/train/model.hpp"
+#include "attention/train/model_io.hpp"
+
+namespace attention::train {
+
+enum class Baseline { kUniform, kOffset };
+
+enum class RoleKind {
+  kPrevious,
+  kLineStart,
+  kCouplet,
+  kRhyme,
+  kDuplicate,
+  kFirst,
+  kInduction,
+  kBroad,
+  kNounModifier,
+  kVerbNoun,
+  kCloseQuote,
+};
+
+struct RoleInfo {
+  RoleKind kind;
+  const char* name;  // the key in models/<name>.roles.json and the page
+  Baseline baseline;
+  bool needs_tags;
+};
+// Every role, in the order that breaks a tie between two heads' best roles.
+extern const std::vector<RoleInfo> kRoles;
+
+// For each query i of a window [T], the keys the role predicts ([T] lists, ascending; empty: the
+// query is not counted). `symbols` [T] are the vocabulary's symbols of the window's ids; `tags`
+// [T] the Brown base tags of the window's tokens ("" for none), or empty. Not for kInduction
+// (see RepeatedSequenceKeys) nor kBroad (not a weight).
+using RoleKeys = std::vector<std::vector<int>>;
+RoleKeys TextRoleKeys(RoleKind role, const std::vector<std::string>& symbols,
+                      const std::vector<std::string>& tags);
+
+// kInduction's keys on a sequence of length T whose second half repeats its first r = T/2.
+RoleKeys RepeatedSequenceKeys(int length);
+
+// One head's pooled measure of one role.
+struct RoleScore {
+  double score = 0.0, chance = 0.0, ratio = 0.0;
+  int64_t queries = 0;
+};
+
+// Sums for RoleScore over windows, for one head and role; Add takes the head's weights
+// [T × T] row-major (row i: keys 0 … i).
+class RoleTally {
+ public:
+  void Add(const float* weights, int length, const RoleKeys& keys);
+  void AddEntropy(const float* weights, int length);  // kBroad
+  // `offset_weight` [T]: the head's o[d] (kOffset roles); empty for kUniform.
+  RoleScore Result(const std::vector<double>& offset_weight) const;
+
+ private:
+  double weight_ = 0.0, uniform_ = 0.0;
+  int64_t queries_ = 0;
+  std::vector<int64_t> offsets_;  // [T] how many keys at offset d
+};
+
+// Every head's score for every role: [layers][heads][kRoles.size()], and the head's role: the
+// best ratio among the weight roles at ≥ kRoleRatio× chance, else "broad" if its broad score is
+// ≥ kBroadScore, else "".
+inline constexpr double kRoleRatio = 3.0;
+inline constexpr double kBroadScore = 0.85;
+struct HeadRoles {
+  std::vector<std::vector<std::vector<RoleScore>>> scores;
+  std::vector<std::vector<std::string>> role;
+  int windows = 0;  // text windows measured
+};
+
+// Runs `model` (causal) on the full windows of contextLength ids of `ids` (a trailing shorter
+// one is left out) and on `repeats` repeated random sequences drawn from RandomState(seed), and
+// measures every role. `symbols` is the vocabulary ([V]); `tags` [ids.size()] or empty.
+// Errors: fewer ids than one window ("ids"), tags of another length ("tags"), or Forward's.
+Status MeasureHeadRoles(Model<float>* model, const std::vector<int>& ids,
+                        const std::vector<std::string>& symbols,
+                        const std::vector<std::string>& tags, HeadRoles* out, int repeats = 64,
+                        uint32_t seed = 1);
+
+// A tagged text of whitespace-separated word/tag tokens (the tag after the last '/', e.g.
+// "the/at dog/nn"), as the engine's word tokenizer reads its words: `pieces` [n] the tokens,
+// `tags` [n] the base tag of each word's first piece and "" for its other pieces. Errors:
+// a token without a tag ("tags[i]", the word's index), or Tokenize's.
+Status ReadTaggedText(const std::string& tagged, std::vector<std::string>* pieces,
+                      std::vector<std::string>* tags);
+
+// What MeasureHeadRoles reads for a shipped model: the model file, its held-out sample encoded
+// by the model's vocabulary, and the sample's tags from a tagged copy (ReadTaggedText), whose
+// pieces must be the sample's tokens one for one. `tags_path` "" reads no tags. Errors name
+// the file ("model", "sample", "tags") or the first token that differs ("tags[i]").
+struct RolesInput {
+  LoadedModel loaded;
+  std::vector<int> ids;
+  std::vector<std::string> tags;
+};
+Status LoadRolesInput(const std::string& model_path, const std::string& sample_path,
+                      const std::string& tags_path, RolesInput* input);
+
+// The head's role (see HeadRoles) from its scores [kRoles.size()].
+std::string RoleOf(const std::vector<RoleScore>& scores);
+
+}  // namespace attention::train

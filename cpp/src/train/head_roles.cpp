@@ -1,0 +1,251 @@
+// The keys each head role predicts, and the pooled scores (head_roles.hpp has the definitions).
+#include "attention/train/head_roles.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <sstream>
+
+#include "attention/tokenizer.hpp"
+
+namespace attention::train {
+
+const std::vector<RoleInfo> kRoles = {
+    {RoleKind::kPrevious, "previous", Baseline::kUniform, false},
+    {RoleKind::kLineStart, "lineStart", Baseline::kUniform, false},
+    {RoleKind::kCouplet, "couplet", Baseline::kUniform, false},
+    {RoleKind::kRhyme, "rhyme", Baseline::kUniform, false},
+    {RoleKind::kDuplicate, "duplicate", Baseline::kUniform, false},
+    {RoleKind::kFirst, "first", Baseline::kUniform, false},
+    {RoleKind::kInduction, "induction", Baseline::kUniform, false},
+    {RoleKind::kBroad, "broad", Baseline::kUniform, false},
+    {RoleKind::kNounModifier, "nounModifier", Baseline::kOffset, true},
+    {RoleKind::kVerbNoun, "verbNoun", Baseline::kOffset, true},
+    {RoleKind::kCloseQuote, "closeQuote", Baseline::kOffset, true},
+};
+
+namespace {
+
+bool IsMark(const std::string& s) {
+  static const std::array<const char*, 10> kMarks = {"\n", "，", "。", "！", "？",
+                                                     "；", ".",  "!",  "?",  ";"};
+  return std::any_of(kMarks.begin(), kMarks.end(), [&](const char* m) { return s == m; });
+}
+
+bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+bool IsNoun(const std::string& t) { return StartsWith(t, "nn") || StartsWith(t, "np"); }
+bool IsModifier(const std::string& t) {
+  static const std::array<const char*, 7> kExact = {"at", "abn", "abx", "ap", "pp$", "cd", "od"};
+  return StartsWith(t, "dt") || StartsWith(t, "jj") ||
+         std::any_of(kExact.begin(), kExact.end(), [&](const char* m) { return t == m; });
+}
+
+// A window's lines: [begin, end) each, a line ending after its run of marks (as
+// head_labels.js's previousLinePositions cuts them). The first line may have begun before the
+// window.
+struct Line {
+  int begin, end;
+};
+std::vector<Line> Lines(const std::vector<std::string>& symbols) {
+  std::vector<Line> lines;
+  const int t = static_cast<int>(symbols.size());
+  int begin = 0;
+  for (int i = 0; i < t; ++i) {
+    if (IsMark(symbols[i]) && (i + 1 == t || !IsMark(symbols[i + 1]))) {
+      lines.push_back({begin, i + 1});
+      begin = i + 1;
+    }
+  }
+  if (begin < t) lines.push_back({begin, t});
+  return lines;
+}
+
+void PartOfSpeechKeys(RoleKind role, const std::vector<std::string>& tags, RoleKeys* keys) {
+  const int t = static_cast<int>(tags.size());
+  for (int i = 0; i < t; ++i) {
+    std::vector<int>& k = (*keys)[i];
+    if (role == RoleKind::kNounModifier && IsNoun(tags[i])) {
+      for (int j = i - 1; j >= 0 && (IsModifier(tags[j]) || IsNoun(tags[j])); --j) {
+        if (IsModifier(tags[j])) k.insert(k.begin(), j);
+      }
+    } else if (role == RoleKind::kVerbNoun && StartsWith(tags[i], "vb")) {
+      for (int j = i - 1; j >= 0; --j) {
+        if (IsNoun(tags[j]) || tags[j] == "pps" || tags[j] == "ppss") {
+          k.push_back(j);
+          break;
+        }
+      }
+    } else if (role == RoleKind::kCloseQuote && tags[i] == "''") {
+      for (int j = i - 1; j >= 0 && tags[j] != "''"; --j) {
+        if (tags[j] == "``") {
+          k.push_back(j);
+          break;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+RoleKeys TextRoleKeys(RoleKind role, const std::vector<std::string>& symbols,
+                      const std::vector<std::string>& tags) {
+  const int t = static_cast<int>(symbols.size());
+  RoleKeys keys(static_cast<size_t>(t));
+  if (role == RoleKind::kNounModifier || role == RoleKind::kVerbNoun ||
+      role == RoleKind::kCloseQuote) {
+    if (tags.size() == symbols.size()) PartOfSpeechKeys(role, tags, &keys);
+    return keys;
+  }
+  const std::vector<Line> lines = Lines(symbols);
+  int last_mark = -1;
+  size_t line = 0;
+  for (int i = 0; i < t; ++i) {
+    while (i >= lines[line].end) ++line;
+    const bool mark = IsMark(symbols[i]);
+    std::vector<int>& k = keys[i];
+    switch (role) {
+      case RoleKind::kPrevious:
+        if (i >= 1) k.push_back(i - 1);
+        break;
+      case RoleKind::kLineStart:
+        if (last_mark >= 0 && last_mark != i - 1) k.push_back(last_mark);
+        break;
+      case RoleKind::kCouplet:
+        // The previous line must have begun inside the window for its offsets to mean anything.
+        if (!mark && line >= 2) {
+          const int j = lines[line - 1].begin + (i - lines[line].begin);
+          if (j < lines[line].begin && !IsMark(symbols[j])) k.push_back(j);
+        }
+        break;
+      case RoleKind::kRhyme:
+        if (!mark && line >= 1 && i > lines[line].begin) {
+          int j = lines[line - 1].end - 1;
+          while (j >= lines[line - 1].begin && IsMark(symbols[j])) --j;
+          if (j >= 0) k.push_back(j);
+        }
+        break;
+      case RoleKind::kDuplicate:
+        if (!mark && symbols[i] != "<unk>") {
+          for (int j = 0; j < i - 1; ++j) {
+            if (symbols[j] == symbols[i]) k.push_back(j);
+          }
+        }
+        break;
+      case RoleKind::kFirst:
+        if (i >= 2) k.push_back(0);
+        break;
+      default:
+        break;
+    }
+    if (mark) last_mark = i;
+  }
+  return keys;
+}
+
+RoleKeys RepeatedSequenceKeys(int length) {
+  RoleKeys keys(static_cast<size_t>(length));
+  const int r = length / 2;
+  for (int i = r; i < 2 * r; ++i) keys[i].push_back(i - r + 1);
+  return keys;
+}
+
+void RoleTally::Add(const float* weights, int length, const RoleKeys& keys) {
+  if (offsets_.size() < static_cast<size_t>(length)) offsets_.resize(length, 0);
+  for (int i = 0; i < length; ++i) {
+    if (keys[i].empty()) continue;
+    ++queries_;
+    uniform_ += static_cast<double>(keys[i].size()) / (i + 1);
+    for (int j : keys[i]) {
+      weight_ += weights[static_cast<size_t>(i) * length + j];
+      ++offsets_[i - j];
+    }
+  }
+}
+
+void RoleTally::AddEntropy(const float* weights, int length) {
+  for (int i = 1; i < length; ++i) {
+    double h = 0.0;
+    for (int j = 0; j <= i; ++j) {
+      const double w = weights[static_cast<size_t>(i) * length + j];
+      if (w > 0) h -= w * std::log(w);
+    }
+    weight_ += h / std::log(i + 1.0);
+    uniform_ += 1.0;
+    ++queries_;
+  }
+}
+
+RoleScore RoleTally::Result(const std::vector<double>& offset_weight) const {
+  RoleScore out;
+  out.queries = queries_;
+  if (queries_ == 0) return out;
+  out.score = weight_ / queries_;
+  if (offset_weight.empty()) {
+    out.chance = uniform_ / queries_;
+  } else {
+    double matched = 0.0;
+    for (size_t d = 0; d < offsets_.size() && d < offset_weight.size(); ++d) {
+      matched += offsets_[d] * offset_weight[d];
+    }
+    out.chance = matched / queries_;
+  }
+  out.ratio = out.chance > 0 ? out.score / out.chance : 0.0;
+  return out;
+}
+
+namespace {
+
+// nn-tl → nn, fw-at → at, pps+bez → pps; "--" and other tags of punctuation stay as they are.
+std::string BaseTag(std::string tag) {
+  if (StartsWith(tag, "fw-")) tag = tag.substr(3);
+  const size_t cut = tag.find_first_of("-+", 1);
+  return cut == std::string::npos ? tag : tag.substr(0, cut);
+}
+
+}  // namespace
+
+Status ReadTaggedText(const std::string& tagged, std::vector<std::string>* pieces,
+                      std::vector<std::string>* tags) {
+  std::istringstream in(tagged);
+  std::string token;
+  pieces->clear();
+  tags->clear();
+  for (int index = 0; in >> token; ++index) {
+    const size_t slash = token.rfind('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == token.size()) {
+      return Status(ErrorCode::kInvalidArgument, "tags[" + std::to_string(index) + "]",
+                    "tags[" + std::to_string(index) + "] (" + token + ") must be word/tag");
+    }
+    std::vector<std::string> split;
+    const Status status = Tokenize(token.substr(0, slash), &split);
+    if (!status.ok()) return status;
+    for (size_t k = 0; k < split.size(); ++k) {
+      pieces->push_back(split[k]);
+      tags->push_back(k == 0 ? BaseTag(token.substr(slash + 1)) : "");
+    }
+  }
+  return Status::Ok();
+}
+
+std::string RoleOf(const std::vector<RoleScore>& scores) {
+  int best = -1;
+  int broad = -1;
+  for (size_t r = 0; r < kRoles.size(); ++r) {
+    if (kRoles[r].kind == RoleKind::kBroad) {
+      broad = static_cast<int>(r);
+      continue;
+    }
+    if (scores[r].queries > 0 && scores[r].ratio >= kRoleRatio &&
+        (best < 0 || scores[r].ratio > scores[best].ratio)) {
+      best = static_cast<int>(r);
+    }
+  }
+  if (best >= 0) return kRoles[best].name;
+  if (broad >= 0 && scores[broad].queries > 0 && scores[broad].score >= kBroadScore) {
+    return "broad";
+  }
+  return "";
+}
+
+}  // namespace attention::train

@@ -1,0 +1,124 @@
+// attention_head_roles: measures the head roles of a corpus language model on its held-out
+// sample (issue 25 §4, head_roles.hpp) and writes the sidecar models/<name>.roles.json that the
+// page shows and tests/cpp/corpus_roles_test.cpp recomputes. build-scripts/head-roles.sh runs it
+// for both shipped models (and train-models.sh after training); usage:
+//
+//   attention_head_roles --model models/brown.model --sample models/heldout/brown.txt
+//     [--tags models/heldout/brown.tags.txt] --out models/brown.roles.json [--repeats 64]
+//     [--seed 1]
+#include "attention/train/head_roles.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "attention/train/model_io.hpp"
+
+namespace {
+
+using namespace attention::train;
+
+[[noreturn]] void Fail(const std::string& what) {
+  std::fprintf(stderr, "attention_head_roles: %s\n", what.c_str());
+  std::exit(1);
+}
+
+void Check(const attention::Status& status, const std::string& context) {
+  if (!status.ok()) Fail(context + ": " + status.message());
+}
+
+// The sidecar: every head's score, chance and ratio for each role it has queries for (0-based
+// layer and head, as the JS API numbers them), its role, and the best head of each role.
+nlohmann::json RolesJson(const HeadRoles& roles, const ModelConfig& config, int repeats,
+                         uint32_t seed) {
+  nlohmann::json out = {{"contextLength", config.context_length},
+                        {"windows", roles.windows},
+                        {"repeats", repeats},
+                        {"seed", seed},
+                        {"roleRatio", kRoleRatio},
+                        {"broadScore", kBroadScore}};
+  out["roles"] = nlohmann::json::array();
+  for (const RoleInfo& info : kRoles) {
+    out["roles"].push_back(
+        {{"name", info.name},
+         {"baseline", info.baseline == Baseline::kOffset ? "offset" : "uniform"}});
+  }
+  out["heads"] = nlohmann::json::array();
+  nlohmann::json best = nlohmann::json::object();
+  for (size_t l = 0; l < roles.scores.size(); ++l) {
+    for (size_t h = 0; h < roles.scores[l].size(); ++h) {
+      nlohmann::json scores = nlohmann::json::object();
+      for (size_t r = 0; r < kRoles.size(); ++r) {
+        const RoleScore& s = roles.scores[l][h][r];
+        if (s.queries == 0) continue;
+        scores[kRoles[r].name] = {
+            {"score", s.score}, {"chance", s.chance}, {"ratio", s.ratio}, {"queries", s.queries}};
+        const bool by_score = kRoles[r].kind == RoleKind::kBroad;
+        const double key = by_score ? s.score : s.ratio;
+        nlohmann::json& b = best[kRoles[r].name];
+        if (b.is_null() || key > b[by_score ? "score" : "ratio"].get<double>()) {
+          b = {{"layer", l},
+               {"head", h},
+               {"score", s.score},
+               {"chance", s.chance},
+               {"ratio", s.ratio}};
+        }
+      }
+      const std::string& role = roles.role[l][h];
+      out["heads"].push_back({{"layer", l},
+                              {"head", h},
+                              {"role", role.empty() ? nlohmann::json() : nlohmann::json(role)},
+                              {"scores", scores}});
+    }
+  }
+  out["best"] = best;
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::map<std::string, std::string> flags = {{"--model", ""},     {"--sample", ""},
+                                              {"--tags", ""},      {"--out", ""},
+                                              {"--repeats", "64"}, {"--seed", "1"}};
+  for (int i = 1; i < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flags.count(flag) == 0 || i + 1 >= argc) {
+      Fail("unknown flag or missing value: " + flag +
+           " (flags: --model --sample --tags --out --repeats --seed)");
+    }
+    flags[flag] = argv[i + 1];
+  }
+  for (const char* required : {"--model", "--sample", "--out"}) {
+    if (flags[required].empty()) Fail(std::string(required) + " is required");
+  }
+  RolesInput input;
+  Check(LoadRolesInput(flags["--model"], flags["--sample"], flags["--tags"], &input), "input");
+  HeadRoles roles;
+  const int repeats = std::atoi(flags["--repeats"].c_str());
+  const uint32_t seed = static_cast<uint32_t>(std::strtoul(flags["--seed"].c_str(), nullptr, 10));
+  if (repeats < 1) Fail("--repeats must be at least 1");
+  Check(MeasureHeadRoles(input.loaded.model.get(), input.ids, input.loaded.vocabulary, input.tags,
+                         &roles, repeats, seed),
+        "measure");
+  nlohmann::json out = RolesJson(roles, input.loaded.model->config(), repeats, seed);
+  out["model"] = flags["--model"].substr(flags["--model"].find_last_of('/') + 1);
+  out["sample"] = flags["--sample"].substr(flags["--sample"].find_last_of('/') + 1);
+  out["tagged"] = !input.tags.empty();
+  const std::string text = out.dump(2) + "\n";
+  std::FILE* file = std::fopen(flags["--out"].c_str(), "wb");
+  if (file == nullptr || std::fwrite(text.data(), 1, text.size(), file) != text.size()) {
+    Fail("cannot write " + flags["--out"]);
+  }
+  std::fclose(file);
+  for (size_t l = 0; l < roles.role.size(); ++l) {
+    for (size_t h = 0; h < roles.role[l].size(); ++h) {
+      std::printf("L%zuH%zu %s\n", l + 1, h + 1,
+                  roles.role[l][h].empty() ? "-" : roles.role[l][h].c_str());
+    }
+  }
+  return 0;
+}
