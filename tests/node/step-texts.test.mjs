@@ -48,6 +48,15 @@ test('tutorial mode: X from the random stream, no PE, one head, no W_O — and t
     assert.doesNotMatch(note, /second tutorial|第二篇/, lang);
   }
   assert.equal(strings('en').summary(4, 1, 4, '96'), '4 tokens · 1 head of d_k = 4 · 96 parameters');
+  // Issue 28 §4: the count says what it counts, in the run's terms.
+  assert.equal(
+    strings('en').summary(4, 1, 4, '96', 'W_Q, W_K, W_V'),
+    '4 tokens · 1 head of d_k = 4 · 96 parameters in this attention (W_Q, W_K, W_V)',
+  );
+  assert.equal(
+    strings('zh').summary(5, 4, 32, '66,048', 'W_Q, W_K, W_V, W_O', true),
+    '5 个词元 · 4 个头，每头 d_k = 32 · 这一注意力层的参数 66,048 个（W_Q、W_K、W_V、W_O 及其偏置）',
+  );
 });
 
 test('the default run: hashed embeddings, PE added, two heads, W_O', () => {

@@ -107,8 +107,11 @@ const STRINGS = {
       `This sentence is too long for a link (it would make one of ${length.toLocaleString('en')} characters; links keep to ${max.toLocaleString('en')} so that every server opens them). The address bar and Copy link / Copy embed code keep every other setting, with the example sentence.`,
     loading: 'Loading the engine…',
     startupError: (message) => `Attention Explorer could not start: ${message}`,
-    summary: (n, h, dk, params) =>
-      `${n} ${n === 1 ? 'token' : 'tokens'} · ${h} ${h === 1 ? 'head' : 'heads'} of d_k = ${dk} · ${params} parameters`,
+    // What the count counts (issue 28 §4): this attention's projections, not a trained model's all.
+    // parts: the matrices counted ('W_Q, W_K, W_V' in tutorial mode), biases: whether theirs are.
+    summary: (n, h, dk, params, parts = null, biases = false) =>
+      `${n} ${n === 1 ? 'token' : 'tokens'} · ${h} ${h === 1 ? 'head' : 'heads'} of d_k = ${dk} · ${params} parameters` +
+      (parts ? ` in this attention (${parts}${biases ? ' and their biases' : ''})` : ''),
     cost: (attn, proj) => `attention O(n²·d): ${attn} FLOPs · projections O(n·d²): ${proj} FLOPs`,
     steps: {
       embed: {
@@ -259,7 +262,11 @@ const STRINGS = {
       `这句话太长，放不进链接（链接会有 ${length.toLocaleString('zh-CN')} 个字符；为了让任何服务器都能打开，链接最多 ${max.toLocaleString('zh-CN')} 个字符）。地址栏和“复制链接”“复制嵌入代码”保留其他所有设置，句子换成示例句。`,
     loading: '正在加载引擎…',
     startupError: (message) => `注意力探索器无法启动：${message}`,
-    summary: (n, h, dk, params) => `${n} 个词元 · ${h} 个头，每头 d_k = ${dk} · 参数 ${params} 个`,
+    summary: (n, h, dk, params, parts = null, biases = false) =>
+      `${n} 个词元 · ${h} 个头，每头 d_k = ${dk} · ` +
+      (parts
+        ? `这一注意力层的参数 ${params} 个（${parts.replaceAll(', ', '、')}${biases ? ' 及其偏置' : ''}）`
+        : `参数 ${params} 个`),
     cost: (attn, proj) => `注意力 O(n²·d)：${attn} 次浮点运算 · 投影 O(n·d²)：${proj} 次`,
     steps: {
       embed: {

@@ -83,7 +83,16 @@ export function createRenderer({ root, $, store, strings, computer, stepper, onC
     if (trace) {
       setText(
         $('summary'),
-        s.summary(trace.nQuery, trace.heads, trace.dK, formatCount(trace.parameterCount, state.lang)),
+        s.summary(
+          trace.nQuery,
+          trace.heads,
+          trace.dK,
+          formatCount(trace.parameterCount, state.lang),
+          // What the count counts (engine-options.js): no W_O in tutorial mode; a trained
+          // model's layer has biases, random weights have none.
+          state.tutorial ? 'W_Q, W_K, W_V' : 'W_Q, W_K, W_V, W_O',
+          state.model !== 'random',
+        ),
       );
       const f = trace.flops;
       setText(

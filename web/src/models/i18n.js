@@ -11,7 +11,7 @@ const EN = {
   openFile: 'Open a model file',
   aboutRandom: 'Shown: random, untrained weights. The patterns show how attention computes, not what it means.',
   about: (title, corpus, c, params) =>
-    `Shown: ${title}, trained here on ${corpus}. ${c.layers} layers × ${c.heads} heads, d_model ${c.dModel}, ${params} parameters` +
+    `Shown: ${title}, trained here on ${corpus}. ${c.layers} layers × ${c.heads} heads, d_model ${c.dModel}, ${params} parameters in all (embeddings, every layer’s attention and feed-forward, LayerNorms)` +
     (c.heldOutLoss ? `; held-out loss ${c.heldOutLoss.toFixed(2)} nats per token` : '') +
     (c.unigramLoss ? ` (a unigram guess: ${c.unigramLoss.toFixed(2)}` : '') +
     (c.unigramLoss && c.bigramLoss ? `, a bigram guess: ${c.bigramLoss.toFixed(2)}` : '') +
@@ -66,6 +66,14 @@ const EN = {
   blockHint:
     'Attention alone is not the transformer: each layer normalises, attends, adds, normalises again and thinks per token in a feed-forward network. Rows are tokens, columns the dimensions of the stream.',
   lastToken: (t) => `values of the last token “${t}”`,
+  blockRows: 'rows: the tokens, first to last',
+  blockColumns: 'dimension',
+  blockNoticeTitle: 'What to notice.',
+  blockNotice: (stripe) =>
+    'LayerNorm’s pictures look like noise: each row is rescaled to mean 0 and variance 1, so what carries meaning is the pattern across dimensions, not their size. The residual adds: each sub-layer writes only a change, and most of the stream passes through unchanged — compare residual add with the picture before it.' +
+    (stripe
+      ? ` Dimension ${stripe.dimension} is a stripe through every token (up to ±${stripe.value}) in the residual stream: trained transformers grow a few such “massive activation” dimensions, which the next LayerNorm divides away.`
+      : ''),
   range: (min, max) => `from ${min} to ${max}`,
   blockSteps: {
     ln1: [
@@ -131,7 +139,7 @@ const ZH = {
   openFile: '打开模型文件',
   aboutRandom: '当前显示：随机、未训练的权重。图案展示注意力如何计算，而不是它的含义。',
   about: (title, corpus, c, params) =>
-    `当前显示：${title}，在本仓库中用${corpus}训练。${c.layers} 层 × ${c.heads} 个头，d_model ${c.dModel}，${params} 个参数` +
+    `当前显示：${title}，在本仓库中用${corpus}训练。${c.layers} 层 × ${c.heads} 个头，d_model ${c.dModel}，共 ${params} 个参数（词嵌入、每层的注意力与前馈网络、层归一化）` +
     (c.heldOutLoss ? `；留出集损失 ${c.heldOutLoss.toFixed(2)} 奈特/词元` : '') +
     (c.unigramLoss ? `（一元猜测：${c.unigramLoss.toFixed(2)}` : '') +
     (c.unigramLoss && c.bigramLoss ? `，二元猜测：${c.bigramLoss.toFixed(2)}` : '') +
@@ -184,6 +192,14 @@ const ZH = {
   blockHint:
     '仅有注意力还不是 Transformer：每一层先归一化，再做注意力，加回残差，再归一化，然后用前馈网络逐个词元地处理。行是词元，列是残差流的维度。',
   lastToken: (t) => `最后一个词元“${t}”的数值`,
+  blockRows: '行：各个词元，从第一个到最后一个',
+  blockColumns: '维度',
+  blockNoticeTitle: '值得注意：',
+  blockNotice: (stripe) =>
+    '层归一化的图看起来像噪声：每一行都被调整为均值 0、方差 1，所以有意义的是各维之间的图案，而不是数值大小。残差是相加：每个子层只写入一个变化，残差流的大部分原样通过——把“残差相加”和它前面的图比一比。' +
+    (stripe
+      ? `第 ${stripe.dimension} 维在残差流中贯穿每个词元，形成一条竖纹（最大 ±${stripe.value}）：训练过的 Transformer 常会长出少数这样的“超大激活”维度，下一次层归一化再把它们除掉。`
+      : ''),
   range: (min, max) => `从 ${min} 到 ${max}`,
   blockSteps: {
     ln1: ['层归一化 1', '每个词元的向量被调整为均值 0、方差 1，再乘以学到的增益、加上偏置：注意力看到的向量大小一致。'],
