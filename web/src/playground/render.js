@@ -15,7 +15,41 @@ const HELD_OUT = '#009E73';
 const $ = (root, role) => root.querySelector(`[data-role="${role}"]`);
 const percent = (v) => `${(v * 100).toFixed(1)}%`;
 
+const REFERENCE = '#999999';
+
+/** A text model's curves: its losses against the text's unigram and bigram (flat lines). */
+function drawTextCurves(root, history, t) {
+  const { unigram, bigram } = history.baselines;
+  const last = history.loss.at(-1)?.[0] ?? 0;
+  const flat = (value) => [
+    [0, value],
+    [Math.max(1, last), value],
+  ];
+  drawLines($(root, 'loss-chart'), {
+    title: t.loss,
+    series: [
+      { label: t.trainLoss, color: SCALED, points: history.loss },
+      { label: t.heldOutLoss, color: HELD_OUT, dash: '4 3', dots: true, points: history.heldOutLoss },
+      { label: t.unigram, color: REFERENCE, dash: '2 3', points: flat(unigram) },
+      { label: t.bigram, color: UNSCALED, dash: '6 3', points: flat(bigram) },
+    ],
+    log: true,
+  });
+  drawLines($(root, 'accuracy-chart'), {
+    title: t.accuracy,
+    yDomain: [0, 1],
+    series: [{ label: t.nextTokenRight, color: SCALED, points: history.accuracy }],
+  });
+  const e = history.lastEvaluation;
+  const f = (v) => v.toFixed(3);
+  setText(
+    $(root, 'held-out'),
+    e ? `${t.heldOutLine(f(e.heldOutLoss), f(unigram), f(bigram))} (${t.stepCount(e.step)})` : '',
+  );
+}
+
 export function drawCurves(root, history, t) {
+  if (history.baselines) return drawTextCurves(root, history, t);
   drawLines($(root, 'loss-chart'), {
     title: t.loss,
     series: [{ label: t.loss, color: SCALED, points: history.loss }],
