@@ -132,6 +132,22 @@ const STRINGS = {
       `held-out loss ${loss} nats per token (unigram ${unigram}, bigram ${bigram})`,
     fileTooLarge: (name, megabytes, mib, bytes) =>
       `${name} has ${megabytes} MB; the limit is ${mib} MiB (${bytes} bytes): open a part of it.`,
+    // The engine's refusals of a text (own-text.js textRefusal reads their kind and numbers).
+    textRefused: (kind, v) =>
+      ({
+        empty: () => `The text is empty: give at least ${v[0]} tokens of UTF-8 text.`,
+        utf8: () => `The file is not valid UTF-8 (at byte ${v[0]}): save it as UTF-8 text and open it again.`,
+        nul: () => `The file has a NUL byte at byte ${v[0]}: it looks like a binary file, not text.`,
+        binary: () =>
+          `The text has ${v[0]} control characters among ${v[1]} (at most ${v[2]}%): it looks like a binary file, not text.`,
+        one: () => `The text is one symbol (“${v[0]}”) repeated ${v[1]} times: a model learns nothing from it.`,
+        short: () => `The text has ${v[0]} tokens; at least ${v[1]} are needed.`,
+        large: () => `The text has ${v[0]} bytes; the limit is ${v[1]} MiB: train on a part of it.`,
+        vocabulary: () =>
+          `The text has ${v[0]} distinct tokens; the vocabulary holds at most ${v[1]} ids: choose character level or a shorter text.`,
+        context: () => `The training text has ${v[0]} tokens; this model needs at least ${v[1]}.`,
+        spaces: () => `The text has long runs without a space: choose character level.`,
+      })[kind](),
     model: 'Model file',
     download: 'Download the model',
     load: 'Load a model file',
@@ -285,6 +301,19 @@ const STRINGS = {
     heldOutLine: (loss, unigram, bigram) => `验证损失 每个词元 ${loss} 奈特（一元 ${unigram}，二元 ${bigram}）`,
     fileTooLarge: (name, megabytes, mib, bytes) =>
       `${name} 有 ${megabytes} MB；上限是 ${mib} MiB（${bytes} 字节）：请打开其中一部分。`,
+    textRefused: (kind, v) =>
+      ({
+        empty: () => `文本是空的：至少需要 ${v[0]} 个 UTF-8 词元。`,
+        utf8: () => `这个文件不是有效的 UTF-8（第 ${v[0]} 字节）：请另存为 UTF-8 文本后再打开。`,
+        nul: () => `这个文件在第 ${v[0]} 字节有一个 NUL 字节：它像是二进制文件，不是文本。`,
+        binary: () => `文本的 ${v[1]} 个字符中有 ${v[0]} 个控制字符（最多 ${v[2]}%）：它像是二进制文件，不是文本。`,
+        one: () => `文本只是一个符号（“${v[0]}”）重复了 ${v[1]} 次：模型从中学不到任何东西。`,
+        short: () => `文本有 ${v[0]} 个词元；至少需要 ${v[1]} 个。`,
+        large: () => `文本有 ${v[0]} 字节；上限是 ${v[1]} MiB：请用其中一部分训练。`,
+        vocabulary: () => `文本有 ${v[0]} 个不同的词元；词表最多 ${v[1]} 个编号：请按字符，或用更短的文本。`,
+        context: () => `训练文本有 ${v[0]} 个词元；这个模型至少需要 ${v[1]} 个。`,
+        spaces: () => `文本中有很长的片段没有空格：请按字符。`,
+      })[kind](),
     model: '模型文件',
     download: '下载模型',
     load: '载入模型文件',

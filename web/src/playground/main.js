@@ -15,7 +15,7 @@ import { EXPERIMENT, parseExample, PRESETS, trainerConfig } from './presets.js';
 import { wirePager } from './pager.js';
 import { drawAnswer, drawCurves, drawExperiment, drawHeadScores, drawSnapshot, setText } from './render.js';
 import { BATCHES, D_MODELS, defaultState, MODES, queryOf, stateFromURL, taskDefaults, TEXT_MODE } from './state.js';
-import { wireOwnText } from './own-text.js';
+import { textRefusal, wireOwnText } from './own-text.js';
 import { MARKUP } from './template.js';
 import { messageLines } from './messages.js';
 
@@ -228,7 +228,7 @@ await startPage(async () => {
     $('answer').hidden = true;
     $('answer-grid').replaceChildren();
     lastAnswer = null;
-    if (isText()) ownText.build();
+    if (isText()) ownText.build(playWhenBuilt);
     else worker.send('configure', { config: trainerConfig(state.task, state) });
   }
 
@@ -321,12 +321,15 @@ await startPage(async () => {
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   });
   worker.on('error', (message) => {
-    if (message.request === 'text') {
-      ownText.showInfo(null);
-      playWhenBuilt = false;
-    }
     playing = false;
     showPlaying();
+    if (message.request === 'text') {
+      // A refused text: said in the page's language; the page stays as it was, ready for another.
+      ownText.showInfo(null);
+      playWhenBuilt = false;
+      showError(textRefusal(message.error.message));
+      return;
+    }
     showError({ kind: message.request ?? 'other', message: message.error.message });
   });
 

@@ -87,15 +87,19 @@ export function wireOwnText(root, page) {
     setText($(root, 'sample'), sample.text);
   }
 
-  /** Sends the text to the worker to build its vocabulary and a model of the page's knobs. */
-  function build() {
+  /**
+   * Sends the text to the worker to build its vocabulary and a model of the page's knobs. An empty
+   * box is sent only when the learner asked (`asked`: the engine says what is wrong); a link
+   * whose text was too long to keep just leaves the box empty, saying so.
+   */
+  function build(asked = false) {
     info = null;
     sample = null;
     setText($(root, 'text-summary'), '');
     setText($(root, 'text-split'), '');
     drawSample();
     const text = file && state().source === 'own' ? file.bytes.slice() : textNow();
-    if (!file && !text) {
+    if (!file && !text && !asked) {
       redraw();
       return false;
     }
@@ -177,4 +181,30 @@ export function wireOwnText(root, page) {
       return READY_NAMES;
     },
   };
+}
+
+// The engine's refusals of a text, by what they say (cpp/bindings/corpus_text.cpp and
+// model_corpus_handle.cpp word them): [kind, pattern, numbers of the match]. The page says
+// each in its language (i18n.js textRefused); an unknown one keeps the engine's English.
+const REFUSALS = [
+  ['empty', /^text is empty: give at least (\d+)/, (m) => [m[1]]],
+  ['nul', /NUL byte at byte offset (\d+)/, (m) => [m[1]]],
+  ['utf8', /not valid UTF-8: .* at byte offset (\d+)/, (m) => [m[1]]],
+  ['utf8', /lone UTF-16 surrogate at index (\d+)/, (m) => [m[1]]],
+  ['binary', /^text has (\d+) control characters among (\d+) .*at most ([\d.]+)%/, (m) => [m[1], m[2], m[3]]],
+  ['one', /^text is one (?:character|word) \("(.*)"\) repeated (\d+) times/, (m) => [m[1], m[2]]],
+  ['short', /^text has (\d+) (?:characters|words); at least (\d+)/, (m) => [m[1], m[2]]],
+  ['large', /^text \((\d+) bytes\) must be at most \d+ bytes \((\d+) MiB\)/, (m) => [m[1], m[2]]],
+  ['vocabulary', /^the text has (\d+) distinct .*the limit is (\d+)/, (m) => [m[1], m[2]]],
+  ['context', /^the training text has (\d+) tokens; contextLength \+ 1 = (\d+)/, (m) => [m[1], m[2]]],
+  ['spaces', /without a space, tab or newline/, () => []],
+];
+
+/** The failure to show for the worker's refusal of a text: { kind, args } or the engine's text. */
+export function textRefusal(message) {
+  for (const [kind, pattern, numbers] of REFUSALS) {
+    const match = pattern.exec(message);
+    if (match) return { kind: 'textRefused', args: [kind, numbers(match)], message };
+  }
+  return { kind: 'text', message };
 }

@@ -12,6 +12,7 @@ const SCALED = '#0072B2';
 const UNSCALED = '#D55E00';
 const HELD_OUT = '#009E73';
 
+const visibleToken = (token) => (token === ' ' ? '␣' : token === '\n' ? '↵' : token);
 const $ = (root, role) => root.querySelector(`[data-role="${role}"]`);
 const percent = (v) => `${(v * 100).toFixed(1)}%`;
 
@@ -84,7 +85,8 @@ export function drawSnapshot(root, history, index, t, pageIndex = 0, deadline = 
   scrub.setAttribute('aria-valuetext', text);
   const paged = heatmapPage(snapshot, pageIndex);
   drawPager(root, snapshot, paged, t);
-  setText($(root, 'sequence'), snapshot.tokens.join(' '));
+  // A text model's tokens can be a space or a line break: shown as ␣ and ↵.
+  setText($(root, 'sequence'), snapshot.tokens.map(visibleToken).join(' '));
   return drawHeatmaps($(root, 'heatmap-grid'), snapshot, t.layerHead, paged.page, deadline);
 }
 
