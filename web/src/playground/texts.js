@@ -109,16 +109,24 @@ export function contextLengthFor(tokens) {
   return length;
 }
 
+/**
+ * The first `count` tokens of `text` as the model reads them: at character level its first code
+ * points verbatim (white space included: a normalised space may not be in the vocabulary, e.g. a
+ * text that spaces with U+3000), at word level its first words joined by spaces.
+ */
+function opening(text, level, count) {
+  const tokens = roughTokens(level === 'character' ? text.trimStart() : text, level, count);
+  return tokens.join(level === 'character' ? '' : ' ');
+}
+
 /** The fixed excerpt the heatmaps follow: the text's first 24 characters or 12 words (one line's worth). */
 export function excerptOf(text, level) {
-  const tokens = roughTokens(text.replace(/\s+/g, ' ').trim(), level, level === 'character' ? 24 : 12);
-  return tokens.join(level === 'character' ? '' : ' ');
+  return opening(text, level, level === 'character' ? 24 : 12);
 }
 
 /** The fixed prompt of the samples: the text's first 4 characters or 3 words. */
 export function promptOf(text, level) {
-  const tokens = roughTokens(text.replace(/\s+/g, ' ').trim(), level, level === 'character' ? 4 : 3);
-  return tokens.join(level === 'character' ? '' : ' ');
+  return opening(text, level, level === 'character' ? 4 : 3);
 }
 
 /** Tokens a sample adds to the prompt. */
