@@ -228,6 +228,15 @@ await startPage(async () => {
     $('answer').hidden = true;
     $('answer-grid').replaceChildren();
     lastAnswer = null;
+    // Nothing of the last model stays on the page while the next one is made (or refused).
+    status = { step: 0, rate: null };
+    showStatus();
+    // The grid remakes its figures when its shape key changes: emptied with the key.
+    $('heatmap-grid').replaceChildren();
+    delete $('heatmap-grid').dataset.shape;
+    setText($('sequence'), '');
+    setText($('held-out'), '');
+    redraw('curves');
     if (isText()) ownText.build(playWhenBuilt);
     else worker.send('configure', { config: trainerConfig(state.task, state) });
   }

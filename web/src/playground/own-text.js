@@ -25,6 +25,8 @@ export function wireOwnText(root, page) {
 
   const box = $(root, 'text');
   const state = () => page.state();
+  // Opened from a link whose own text was too long to keep: the box is empty and says why.
+  let linkLostText = state().source === 'own' && !state().text;
   const textNow = () => (state().source === 'own' ? box.value : READY_TEXTS[state().source]);
   const proposal = () => proposeLevel(file && !box.value ? '' : textNow());
   const levelNow = () => (state().level === 'auto' ? proposal().level : state().level);
@@ -62,7 +64,7 @@ export function wireOwnText(root, page) {
     setText($(root, 'proposal'), state().level === 'auto' ? s.proposal[proposal().reason] : '');
     setText($(root, 'text-url-note'), s.urlNote(MAX_URL_TEXT));
     setText($(root, 'text-limits'), limits ? s.textLimits(limits.maxTextBytes / 2 ** 20, limits.maxVocabulary) : '');
-    const missing = state().source === 'own' && !box.value && !file;
+    const missing = linkLostText && state().source === 'own' && !box.value && !file;
     setText($(root, 'text-building'), missing && !building ? s.textMissing : $(root, 'text-building').textContent);
     if (info) {
       const f = page.format;
@@ -129,6 +131,7 @@ export function wireOwnText(root, page) {
   $(root, 'level').addEventListener('change', (e) => page.setState({ level: e.target.value }));
   box.addEventListener('input', () => {
     file = null;
+    linkLostText = false;
     // The link keeps a short text (state.js); a longer one stays here.
     page.setState({ source: 'own', text: box.value.length <= MAX_URL_TEXT ? box.value : '' });
   });
@@ -137,6 +140,7 @@ export function wireOwnText(root, page) {
     const picked = e.target.files[0];
     if (!picked) return;
     e.target.value = '';
+    linkLostText = false;
     const { limits } = page;
     // A file past the limit is refused by its size, unread (a 200 MB file never reaches memory).
     if (limits && picked.size > limits.maxTextBytes) {
