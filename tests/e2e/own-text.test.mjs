@@ -84,6 +84,18 @@ test('a pasted text trains: loss below the unigram line, a sample, the held-out 
   );
   // Every head's attention on the fixed excerpt: 2 layers × 4 heads.
   assert.equal(await page.locator('[data-role=heatmap-grid] canvas').count(), 8);
+  // Each head's caption names it and, once measured on the excerpt, its role.
+  const captions = await page.$$eval('[data-role=heatmap-grid] figcaption', (all) => all.map((n) => n.textContent));
+  assert.equal(captions[0].split(' · ')[0], 'layer 1, head 1');
+  const roles = await page.evaluate(() => window.attentionPlayground.history.snapshots.at(-1).snapshot.roles);
+  const names = {
+    previous: 'previous token',
+    previousLine: 'previous line',
+    first: 'first token',
+    self: 'itself',
+    broad: 'broad',
+  };
+  captions.forEach((caption, i) => assert.equal(caption.split(' · ')[1], roles[i] ? names[roles[i]] : undefined));
   // The link keeps the settings, not this text (longer than 300 characters), and says so.
   const url = new URL(page.url());
   assert.equal(url.searchParams.get('task'), 'text');

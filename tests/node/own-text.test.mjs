@@ -17,6 +17,7 @@ import {
   textTrainerOptions,
 } from '../../web/src/playground/texts.js';
 import { textRefusal } from '../../web/src/playground/own-text.js';
+import { withRoles } from '../../web/src/playground/worker-text.js';
 import { defaultState, queryOf, stateFromURL } from '../../web/src/playground/state.js';
 import { strings } from '../../web/src/playground/i18n.js';
 
@@ -54,6 +55,23 @@ test('every ready text is proposed a level, trains with the page settings, and i
   }
   // A long English text is proposed at word level.
   assert.deepEqual(proposeLevel(READY_TEXTS.paragraph.repeat(8)), { level: 'word', reason: 'long' });
+});
+
+test("the heads' roles on the excerpt, from the page's snapshot, are the engine's head labels of its trace", () => {
+  const text = READY_TEXTS.poems;
+  const trainer = trainerFor(text, 'character');
+  try {
+    trainer.step(40);
+    const excerpt = excerptOf(text, 'character');
+    const snap = withRoles(trainer.attention(excerpt));
+    assert.equal(snap.roles.length, TEXT_KNOBS.layers * TEXT_KNOBS.heads);
+    assert.deepEqual(
+      snap.roles,
+      trainer.headLabels(excerpt).map((h) => h.label),
+    );
+  } finally {
+    trainer.dispose();
+  }
 });
 
 test('the context length fits texts from the fewest tokens the engine takes to long ones', () => {

@@ -123,6 +123,14 @@ const STRINGS = {
     sampleTitle: 'Sample from a fixed prompt',
     sampleHelp: 'Every few seconds the model continues the same prompt (same seed): watch it learn to write.',
     sampleAt: (step) => `at step ${step}`,
+    // A head's role on the excerpt (head_labels.js), after its heatmap's name.
+    roles: {
+      previous: 'previous token',
+      previousLine: 'previous line',
+      first: 'first token',
+      self: 'itself',
+      broad: 'broad',
+    },
     trainLoss: 'training loss',
     heldOutLoss: 'held-out loss',
     unigram: 'unigram of the text',
@@ -293,6 +301,7 @@ const STRINGS = {
     sampleTitle: '从固定开头生成的样例',
     sampleHelp: '每隔几秒，模型都会续写同一个开头（同一个随机种子）：看着它学会写作。',
     sampleAt: (step) => `第 ${step} 步`,
+    roles: { previous: '前一个词元', previousLine: '上一行', first: '第一个词元', self: '自身', broad: '广泛' },
     trainLoss: '训练损失',
     heldOutLoss: '验证损失',
     unigram: '文本的一元模型',

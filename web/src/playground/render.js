@@ -72,6 +72,21 @@ export function drawCurves(root, history, t) {
  * The snapshot at slider position `index` (the newest when null), with its label; its heatmaps'
  * page `pageIndex` (heatmapPages), painted until `deadline`: true once done.
  */
+/** One caption function per snapshot and language (the heatmaps repaint a figure whose caption
+ * function changes): "layer 1, head 2", and a text model's head role on the excerpt. */
+const captions = new WeakMap();
+function labelOf(snapshot, t) {
+  if (!snapshot.roles) return t.layerHead;
+  const kept = captions.get(snapshot);
+  if (kept?.t === t) return kept.label;
+  const label = (l, h) => {
+    const role = snapshot.roles[l * snapshot.heads + h];
+    return role ? `${t.layerHead(l, h)} · ${t.roles[role]}` : t.layerHead(l, h);
+  };
+  captions.set(snapshot, { t, label });
+  return label;
+}
+
 export function drawSnapshot(root, history, index, t, pageIndex = 0, deadline = Infinity) {
   const all = history.snapshots;
   if (!all.length) return true;
@@ -87,7 +102,7 @@ export function drawSnapshot(root, history, index, t, pageIndex = 0, deadline = 
   drawPager(root, snapshot, paged, t);
   // A text model's tokens can be a space or a line break: shown as ␣ and ↵.
   setText($(root, 'sequence'), snapshot.tokens.map(visibleToken).join(' '));
-  return drawHeatmaps($(root, 'heatmap-grid'), snapshot, t.layerHead, paged.page, deadline);
+  return drawHeatmaps($(root, 'heatmap-grid'), snapshot, labelOf(snapshot, t), paged.page, deadline);
 }
 
 export function drawHeadScores(root, history, t) {

@@ -2,6 +2,7 @@
 // (posting the vocabulary's progress), times a few steps for the page's estimate, and adds to
 // each progress message the fixed excerpt's attention, the held-out loss now and then and a
 // sample from the fixed prompt every few seconds. Runs in worker.js; never touches the DOM.
+import { labelHeads } from '../../../dist/engine/engine.js';
 import { countTokens, excerptOf, promptOf, SAMPLE_TOKENS, textTrainerOptions } from './texts.js';
 
 /** The held-out loss is measured this often (up to 4,096 tokens through the model). */
@@ -59,6 +60,26 @@ export function sampleOf(built) {
   const { trainer, prompt, level } = built;
   const made = trainer.generate(prompt, { count: SAMPLE_TOKENS[level], greedy: false, temperature: 0.8, seed: 1 });
   return { step: trainer.steps, text: made.text };
+}
+
+/**
+ * A snapshot of the excerpt with every head's role on it (head_labels.js: previous, previousLine,
+ * first, self, broad, or null), measured from its weights: roles [layers × heads], as they form.
+ */
+export function withRoles(snap) {
+  const { tokens, layers, heads, length: T, weights } = snap;
+  const trace = {
+    tokens,
+    layers: Array.from({ length: layers }, (_, layer) => ({
+      layer,
+      heads,
+      step: (_name, head) => ({
+        rows: T,
+        data: weights.subarray((layer * heads + head) * T * T, (layer * heads + head + 1) * T * T),
+      }),
+    })),
+  };
+  return { ...snap, roles: labelHeads(trace, true).map((h) => h.label) };
 }
 
 /** Adds the held-out loss and a sample to a progress `message` when they are due (`clock` keeps when). */

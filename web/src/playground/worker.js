@@ -13,7 +13,7 @@
 import { createEngine } from '../../../dist/engine/engine.js';
 import { PRESETS, TASK_NAMES } from './presets.js';
 import { answer, fixedSequence, headScores, meanEntropy, snapshot } from './session.js';
-import { addTextProgress, buildTextTrainer, sampleOf, textInfo } from './worker-text.js';
+import { addTextProgress, buildTextTrainer, sampleOf, textInfo, withRoles } from './worker-text.js';
 
 /** A chunk of steps lasts about this long: short enough that pausing feels immediate. */
 const CHUNK_MS = 20;
@@ -77,8 +77,8 @@ function setPlaying(on) {
 
 /** A snapshot as a message part, its buffers listed for transfer. */
 function packed(snap) {
-  const { tokens, layers, heads, length, weights } = snap;
-  return [{ tokens, layers, heads, length, weights }, [weights.buffer]];
+  const { tokens, layers, heads, length, weights, roles } = snap;
+  return [{ tokens, layers, heads, length, weights, ...(roles && { roles }) }, [weights.buffer]];
 }
 
 /** Steps `count` updates, timing them; one row of metrics for the curves. */
@@ -111,7 +111,7 @@ function flush(force = false) {
   }
   // The engine's compact snapshot where it has one (a Trainer), else from a trace.
   const snap = text
-    ? trainer.attention(text.excerpt)
+    ? withRoles(trainer.attention(text.excerpt))
     : trainer.attention
       ? trainer.attention({ tokens: sequence })
       : snapshot(trainer, sequence);
@@ -200,7 +200,7 @@ const handlers = {
     trainer = built.trainer;
     perChunk = 1;
     textClock = { heldOut: performance.now(), sample: performance.now() };
-    const [part, transfer] = packed(trainer.attention(text.excerpt));
+    const [part, transfer] = packed(withRoles(trainer.attention(text.excerpt)));
     post(
       {
         type: 'configured',
