@@ -121,6 +121,26 @@ test('a pasted text trains: loss below the unigram line, a sample, the held-out 
   await context.close();
 });
 
+test('a 3 MB text builds its vocabulary behind a progress bar, piece by piece', async () => {
+  const opened = await openText('?task=text&src=names&lang=en');
+  const { page, context } = opened;
+  const big = 'The ferry leaves at dawn and returns at noon, heavy with baskets. '.repeat(46000);
+  await page.selectOption('[data-role=level]', 'word');
+  await trainPasted(page, big);
+  await page.waitForSelector('[data-role=play][aria-pressed=true]', { timeout: 60000 });
+  // 1 MiB pieces: each counted, then each encoded, the bar told after every one.
+  const fractions = await page.evaluate(() => window.attentionPlayground.textProgress);
+  const pieces = Math.ceil(big.length / 2 ** 20);
+  assert.ok(fractions.length >= 2 * pieces, `${fractions.length} progress messages for ${pieces} pieces`);
+  assert.ok(fractions.every((f, i) => f > 0 && f <= 1 && (i === 0 || f >= fractions[i - 1])));
+  assert.equal(fractions.at(-1), 1);
+  assert.equal(await page.isHidden('[data-role=text-progress]'), true, 'the bar goes once the model is built');
+  // Word level: 14 tokens a sentence (12 words, "," and "."), 13 distinct, + <pad> <unk> <bos> <eos>.
+  assert.match(await page.textContent('[data-role=text-summary]'), /^644,000 tokens · vocabulary of 17 · /);
+  assertClean(opened);
+  await context.close();
+});
+
 test('every bad input shows its message in the page language, and the page then trains a good text', async () => {
   const opened = await openText('?task=text&lang=zh');
   const { page, context } = opened;

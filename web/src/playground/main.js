@@ -496,5 +496,9 @@ await startPage(async () => {
     get experimentRows() {
       return experimentRows;
     },
+    /** The vocabulary's progress of the last text built: the fractions the bar showed. */
+    get textProgress() {
+      return ownText.progressSeen;
+    },
   }; // for tests and the console
 });

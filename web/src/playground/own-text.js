@@ -22,6 +22,7 @@ export function wireOwnText(root, page) {
   let info = null; // the configured text model's info.text
   let sample = null;
   let building = false;
+  let progressSeen = []; // the fractions of the last build, for tests and the console
 
   const box = $(root, 'text');
   const state = () => page.state();
@@ -106,6 +107,7 @@ export function wireOwnText(root, page) {
       return false;
     }
     building = true;
+    progressSeen = [];
     showProgress(0);
     const { layers, heads, dModel, scale, attentionOnly, learningRate, batchSize, seed } = state();
     const knobs = { layers, heads, dModel, scale, attentionOnly, learningRate, batchSize, seed };
@@ -173,7 +175,13 @@ export function wireOwnText(root, page) {
       info = next;
       redraw();
     },
-    showProgress: (fraction) => showProgress(fraction),
+    showProgress(fraction) {
+      progressSeen.push(fraction);
+      showProgress(fraction);
+    },
+    get progressSeen() {
+      return progressSeen.slice();
+    },
     showSample(next) {
       sample = next;
       drawSample();
