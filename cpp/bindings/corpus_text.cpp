@@ -124,7 +124,11 @@ Status CorpusText::Count(size_t begin, size_t end) {
     if (unicode::IsControl(c) && c != '\t' && c != '\n' && c != '\r' && c != '\f') ++controls_;
     ++characters_;
     if (level_ == VocabularyLevel::kCharacter) {
-      ++counts_[std::string(text.substr(offset, length))];
+      if (c < 128) {
+        ++ascii_[c];
+      } else {
+        ++code_points_[c];
+      }
       ++symbols_;
     }
     offset += length;
@@ -168,6 +172,25 @@ Status CorpusText::Finish(const CorpusTextOptions& options) {
                        static_cast<long long>(controls_), static_cast<long long>(characters_),
                        100.0 * controls_ / characters_, 100 * CorpusTextLimits::kMaxControlShare));
   }
+  // A code point's symbol is its UTF-8 bytes (1 … 4), as the vocabulary spells it.
+  for (int c = 0; c < 128; ++c) {
+    if (ascii_[c] > 0) counts_[std::string(1, static_cast<char>(c))] = ascii_[c];
+  }
+  for (const auto& [c, count] : code_points_) {
+    std::string symbol;
+    if (c < 0x800) {
+      symbol = {static_cast<char>(0xC0 | (c >> 6)), static_cast<char>(0x80 | (c & 0x3F))};
+    } else if (c < 0x10000) {
+      symbol = {static_cast<char>(0xE0 | (c >> 12)), static_cast<char>(0x80 | ((c >> 6) & 0x3F)),
+                static_cast<char>(0x80 | (c & 0x3F))};
+    } else {
+      symbol = {static_cast<char>(0xF0 | (c >> 18)), static_cast<char>(0x80 | ((c >> 12) & 0x3F)),
+                static_cast<char>(0x80 | ((c >> 6) & 0x3F)), static_cast<char>(0x80 | (c & 0x3F))};
+    }
+    counts_[symbol] = count;
+  }
+  code_points_.clear();
+  std::fill(std::begin(ascii_), std::end(ascii_), 0);
   const char* name = SymbolName(level_, true);
   if (symbols_ < CorpusTextLimits::kMinTokens) {
     return Invalid("text", Format("text has %lld %s; at least %lld are needed to train on",
@@ -233,9 +256,12 @@ Status CorpusText::EncodeNext() {
   const int64_t n = static_cast<int64_t>(ids_.size());
   const int64_t held = std::clamp<int64_t>(std::llround(held_out_share_ * static_cast<double>(n)),
                                            2, CorpusTextLimits::kMaxHeldOutTokens);
-  train_.assign(ids_.begin(), ids_.end() - held);
+  // The ids become the training text, less the tail: no second copy of them at any time.
   held_out_.assign(ids_.end() - held, ids_.end());
-  std::vector<int>().swap(ids_);
+  ids_.resize(static_cast<size_t>(n - held));
+  ids_.shrink_to_fit();
+  train_ = std::move(ids_);
+  ids_ = std::vector<int>();
   std::string().swap(text_);
   encoded_ = true;
   return Status::Ok();

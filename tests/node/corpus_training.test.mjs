@@ -251,3 +251,20 @@ test('every bad text is refused with the field and the limit, and the engine sta
   assertAttentionError(() => train(LINES, { heldOut: 0.9 }), { field: 'heldOut', message: /at most 0.5/ });
   assertAttentionError(() => train(42), { field: 'text', message: /must be a string, a Uint8Array/ });
 });
+
+test('creating, training and disposing corpus trainers returns the WASM heap to where it was', () => {
+  const text = LINES.repeat(30);
+  const cycle = () => {
+    const trainer = train(text);
+    trainer.step(2);
+    trainer.generate('the ', { count: 5 });
+    trainer.save();
+    trainer.dispose();
+  };
+  cycle(); // the first allocations of every size
+  const before = engine.heapStats();
+  for (let i = 0; i < 20; i++) cycle();
+  const after = engine.heapStats();
+  assert.equal(after.inUse, before.inUse, 'heap in use');
+  assert.equal(after.memory, before.memory, 'WASM memory');
+});
