@@ -8,6 +8,8 @@
 EMSCRIPTEN_BINDINGS(attention_training) {
   // The trainer's fields (trainer_fields.hpp): training_config.js builds its checks from them.
   emscripten::function("trainerFields", &attention::bindings::TrainerFieldsVal);
+  // The limits of a user's text for a corpus trainer (corpus_text.hpp), corpus_training.js's.
+  emscripten::function("corpusLimits", &attention::bindings::CorpusLimitsVal);
   using attention::bindings::ModelHandle;
   emscripten::class_<ModelHandle>("ModelHandle")
       .constructor<>()
@@ -31,6 +33,16 @@ EMSCRIPTEN_BINDINGS(attention_training) {
       .function("headScores", &ModelHandle::headScores)
       .function("attention", &ModelHandle::attention)
       .function("predict", &ModelHandle::predict)
+      // A corpus trainer on a user's text (model_corpus_handle.cpp), wrapped by corpus_training.js.
+      .function("corpusStart", &ModelHandle::corpusStart)
+      .function("corpusAdd", &ModelHandle::corpusAdd)
+      .function("corpusFinish", &ModelHandle::corpusFinish)
+      .function("corpusEncode", &ModelHandle::corpusEncode)
+      .function("corpusSummary", &ModelHandle::corpusSummary)
+      .function("corpusTrain", &ModelHandle::corpusTrain)
+      .function("corpusBaselines", &ModelHandle::corpusBaselines)
+      .function("corpusHeldOutLoss", &ModelHandle::corpusHeldOutLoss)
+      .function("corpusDescribe", &ModelHandle::corpusDescribe)
       .function("errorCode", &ModelHandle::errorCode)
       .function("errorField", &ModelHandle::errorField)
       .function("errorMessage", &ModelHandle::errorMessage);

@@ -66,7 +66,8 @@ Status ModelHandle::Fail(ErrorCode code, const std::string& field, const std::st
 }
 
 train::Model<float>* ModelHandle::model() {
-  return trainer_ ? &trainer_->model() : corpus_model_.get();
+  if (trainer_) return &trainer_->model();
+  return corpus_trainer_ ? &corpus_trainer_->model() : corpus_model_.get();
 }
 
 void ModelHandle::FailNoTrainer(const std::string& call) {
@@ -86,6 +87,8 @@ train::Trainer* ModelHandle::trainer(const std::string& call) {
 }
 
 bool ModelHandle::create(const val& config) {
+  corpus_trainer_.reset();
+  corpus_text_.reset();
   train::TrainerConfig trainer_config;
   train::ModelConfig model_config;
   status_ = ReadTrainerConfig(config, &trainer_config);
@@ -99,6 +102,8 @@ bool ModelHandle::create(const val& config) {
 bool ModelHandle::load(const val& bytes) {
   trace_.Clear();
   trainer_.reset();
+  corpus_trainer_.reset();
+  corpus_text_.reset();
   corpus_model_.reset();
   corpus_reader_.reset();
   const std::vector<uint8_t> data = ReadBytes(bytes);
@@ -158,7 +163,9 @@ bool ModelHandle::load(const val& bytes) {
 }
 
 val ModelHandle::info() const {
-  const train::Model<float>* m = trainer_ ? &trainer_->model() : corpus_model_.get();
+  const train::Model<float>* m = trainer_          ? &trainer_->model()
+                                 : corpus_trainer_ ? &corpus_trainer_->model()
+                                                   : corpus_model_.get();
   if (m == nullptr) return val::null();
   val out = val::object();
   out.set("parameterCount", static_cast<double>(m->parameter_count()));
@@ -176,17 +183,18 @@ val ModelHandle::info() const {
     out.set("answerLength", trainer_->layout().answer_length);
     out.set("steps", trainer_->steps());
   }
+  if (corpus_trainer_) out.set("steps", corpus_trainer_->steps());
   return out;
 }
 
 val ModelHandle::step(int count) {
   trace_.Clear();
-  if (!trainer_) {
+  if (!trainer_ && !corpus_trainer_) {
     FailNoTrainer("step");
     return val::null();
   }
   train::StepMetrics metrics;
-  status_ = trainer_->Step(count, &metrics);
+  status_ = trainer_ ? trainer_->Step(count, &metrics) : corpus_trainer_->Step(count, &metrics);
   if (!status_.ok()) return val::null();
   val out = val::object();
   out.set("step", metrics.step);
@@ -323,7 +331,16 @@ val ModelHandle::traceStep(const std::string& name, int layer, int head) {
 val ModelHandle::save(bool float16) {
   const train::TensorType type =
       float16 ? train::TensorType::kFloat16 : train::TensorType::kFloat32;
-  if (corpus_model_) {
+  if (corpus_trainer_) {
+    // The file records the held-out loss of the weights it holds.
+    corpus_info_.trained_steps = corpus_trainer_->steps();
+    status_ = train::HeldOutLoss(&corpus_trainer_->model(), corpus_text_->held_out_ids(),
+                                 &corpus_info_.held_out_loss);
+    if (status_.ok()) {
+      status_ = train::SaveCorpusModel(corpus_trainer_->model(), corpus_text_->vocabulary(),
+                                       corpus_info_, type, &saved_);
+    }
+  } else if (corpus_model_) {
     status_ = train::SaveCorpusModel(*corpus_model_, vocabulary_, config_json_, type, &saved_);
   } else if (trainer_) {
     status_ = trainer_->Save(type, &saved_);

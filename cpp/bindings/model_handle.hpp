@@ -15,11 +15,18 @@
 #include <vector>
 
 #include "attention/status.hpp"
+#include "attention/train/corpus_trainer.hpp"
 #include "attention/train/language_model.hpp"
 #include "attention/train/trainer.hpp"
+#include "corpus_text.hpp"
 #include "model_trace.hpp"
 
 namespace attention::bindings {
+
+// corpus_text.hpp's limits and the corpus trainer's context for JS: { maxTextBytes,
+// maxVocabulary, minTokens, maxHeldOutTokens, maxControlShare, minContextLength,
+// maxContextLength }.
+emscripten::val CorpusLimitsVal();
 
 class ModelHandle {
  public:
@@ -94,6 +101,29 @@ class ModelHandle {
   emscripten::val generate(const emscripten::val& tokens, int count, double temperature, int top_k,
                            bool greedy, double seed);
 
+  // A corpus trainer on a user's text (model_corpus_handle.cpp, issue 27 §1), wrapped by
+  // corpus_training.js: the text in pieces, its vocabulary, then a CorpusTrainer whose model the
+  // corpus calls above (encode, trace, generate) and step, attention and save read. Each false
+  // or null on error.
+  //   corpusStart(level, bytes) → corpusAdd(Uint8Array)… → corpusFinish(size, minCount, share)
+  //   → corpusEncode()… ({ done, bytes }) → corpusSummary() → corpusTrain(config, T)
+  bool corpusStart(const std::string& level, double total_bytes);
+  bool corpusAdd(const emscripten::val& bytes);
+  bool corpusFinish(int vocabulary_size, int min_count, double held_out);
+  emscripten::val corpusEncode();
+  // { level, bytes, tokens, distinct, unknown, trainTokens, heldOutTokens, vocabSize }.
+  emscripten::val corpusSummary() const;
+  // A new model and optimizer for the encoded text: `config` is training.js's flat trainer
+  // configuration (its task fields unused), `context_length` the model's T.
+  bool corpusTrain(const emscripten::val& config, int context_length);
+  // The held-out tail's unigram and bigram losses: { unigram, bigram, bigramLambda, targets }.
+  emscripten::val corpusBaselines() const;
+  // The model's mean loss (nats per token) on the held-out tail, or null.
+  emscripten::val corpusHeldOutLoss();
+  // What the saved model file says of the text: where it came from and its titles.
+  void corpusDescribe(const std::string& corpus, const std::string& title,
+                      const std::string& title_zh);
+
   std::string errorCode() const { return ErrorCodeName(status_.code()); }
   std::string errorField() const { return status_.field(); }
   std::string errorMessage() const { return status_.message(); }
@@ -118,6 +148,11 @@ class ModelHandle {
   // A corpus language model instead: its weights and the vocabulary that reads its text.
   std::unique_ptr<train::Model<float>> corpus_model_;
   std::unique_ptr<train::TextReader> corpus_reader_;
+  // A corpus trainer instead: the text (its ids outlive the trainer, which reads them), the
+  // trainer, and what its model file records.
+  std::unique_ptr<CorpusText> corpus_text_;
+  std::unique_ptr<train::CorpusTrainer> corpus_trainer_;
+  train::CorpusModelInfo corpus_info_;
   std::vector<float> logits_;            // [V] of nextLogits
   std::vector<std::string> vocabulary_;  // [V]
   std::string config_json_;              // a loaded model's configuration

@@ -52,15 +52,19 @@ val ModelHandle::headScores(int count) {
 
 val ModelHandle::attention(const val& tokens) {
   trace_.Clear();
-  train::Trainer* t = trainer("attention");
-  if (t == nullptr) return val::null();
+  // A task trainer's or a corpus trainer's model (a loaded model's too).
+  train::Model<float>* m = model();
+  if (m == nullptr) {
+    Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
+    return val::null();
+  }
   const std::vector<int> ids = emscripten::convertJSArrayToNumberVector<int>(tokens);
   train::Batch batch;
   batch.size = 1;
   batch.length = static_cast<int>(ids.size());
   batch.tokens = ids;
   // The model's own check first, so that a refusal names the token or the length at fault.
-  const train::ModelConfig& config = t->model().config();
+  const train::ModelConfig& config = m->config();
   status_ = train::ValidateBatch(config, batch);
   if (!status_.ok()) return val::null();
   const int64_t bytes = int64_t{4} * config.layers * config.heads * batch.length * batch.length;
@@ -72,7 +76,7 @@ val ModelHandle::attention(const val& tokens) {
              std::to_string(kMaxSnapshotBytes >> 20) + " MiB: give fewer tokens");
     return val::null();
   }
-  snapshot_ = train::AttentionSnapshot(&t->model(), ids);
+  snapshot_ = train::AttentionSnapshot(m, ids);
   val out = val::object();
   out.set("layers", config.layers);
   out.set("heads", config.heads);

@@ -32,7 +32,8 @@ val EncodedObject(const train::EncodedText& encoded) {
 }  // namespace
 
 bool ModelHandle::RequireCorpus(const std::string& call) {
-  if (corpus_model_) return true;
+  // A loaded corpus model or a corpus trainer: both read text with corpus_reader_.
+  if (corpus_reader_ && model() != nullptr) return true;
   Fail(ErrorCode::kInvalidArgument, "model",
        trainer_ ? call + "() needs a corpus language model; this is a toy-task model"
                 : "no model: create() or load() did not succeed");
@@ -42,8 +43,8 @@ bool ModelHandle::RequireCorpus(const std::string& call) {
 val ModelHandle::encode(const std::string& text, bool keep_end) {
   if (!RequireCorpus("encode")) return val::null();
   train::EncodedText encoded;
-  status_ = train::EncodeText(*corpus_reader_, text, keep_end,
-                              corpus_model_->config().context_length, &encoded);
+  status_ = train::EncodeText(*corpus_reader_, text, keep_end, model()->config().context_length,
+                              &encoded);
   return status_.ok() ? EncodedObject(encoded) : val::null();
 }
 
@@ -51,15 +52,15 @@ val ModelHandle::traceText(const std::string& text, bool keep_end, bool every_po
   trace_.Clear();
   if (!RequireCorpus("trace")) return val::null();
   train::EncodedText encoded;
-  status_ = train::EncodeText(*corpus_reader_, text, keep_end,
-                              corpus_model_->config().context_length, &encoded);
+  status_ = train::EncodeText(*corpus_reader_, text, keep_end, model()->config().context_length,
+                              &encoded);
   if (status_.ok() && encoded.ids.empty()) {
     Fail(ErrorCode::kInvalidArgument, "text",
          "text has no token to read: it is empty or only white space");
   }
   if (status_.ok()) {
     status_ =
-        trace_.Run(corpus_model_.get(), encoded.ids, encoded.symbols,
+        trace_.Run(model(), encoded.ids, encoded.symbols,
                    every_position ? train::Outputs::kEveryPosition : train::Outputs::kLastPosition);
   }
   return status_.ok() ? EncodedObject(encoded) : val::null();
@@ -68,8 +69,8 @@ val ModelHandle::traceText(const std::string& text, bool keep_end, bool every_po
 val ModelHandle::nextLogits(const val& tokens) {
   trace_.Clear();
   if (!RequireCorpus("predict")) return val::null();
-  status_ = train::NextLogits(corpus_model_.get(),
-                              emscripten::convertJSArrayToNumberVector<int>(tokens), &logits_);
+  status_ =
+      train::NextLogits(model(), emscripten::convertJSArrayToNumberVector<int>(tokens), &logits_);
   if (!status_.ok()) return val::null();
   return val(emscripten::typed_memory_view(logits_.size(), logits_.data()));
 }
@@ -95,7 +96,7 @@ val ModelHandle::generate(const val& tokens, int count, double temperature, int 
   std::vector<int> out;
   status_ = train::Generate(
       m, emscripten::convertJSArrayToNumberVector<int>(tokens), count, sampling, &out,
-      corpus_model_ ? train::GenerationRules::kCorpus : train::GenerationRules::kTask);
+      corpus_reader_ ? train::GenerationRules::kCorpus : train::GenerationRules::kTask);
   if (!status_.ok()) return val::null();
   val ids = val::array();
   for (size_t i = 0; i < out.size(); ++i) ids.set(i, out[i]);

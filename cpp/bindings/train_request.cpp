@@ -67,24 +67,28 @@ Status ResolveTrainerModel(const train::TrainerConfig& config, train::ModelConfi
   model->context_length = layout.sequence_length;
   if (!(status = train::ValidateModelConfig(*model)).ok()) return status;
 
-  const int length = layout.sequence_length;
+  return CheckTrainingMemory(*model, config.batch_size, layout.sequence_length, "length");
+}
+
+Status CheckTrainingMemory(const train::ModelConfig& model, int batch_size, int length,
+                           const std::string& length_field) {
   // Activations and scratch grow linearly with the batch: estimated for one sequence and
   // multiplied here in 64 bits (EstimateMemory counts in size_t, 32 bits in WASM, which a
   // large batch overflows). Scratch's T×T part is counted per sequence: an upper bound.
-  const train::MemoryUse one = train::EstimateMemory(*model, 1, length, 4);
+  const train::MemoryUse one = train::EstimateMemory(model, 1, length, 4);
   auto bytes = [&](int batch) {
     // Parameters, gradients and AdamW's first and second moments: four times the parameters.
     return one.parameters * 3 + one.gradients + (one.activations + one.scratch) * batch;
   };
-  const int64_t need = bytes(config.batch_size);
+  const int64_t need = bytes(batch_size);
   if (need <= kMaxTrainerBytes) return Status::Ok();
   const auto mib = [](int64_t b) { return std::to_string((b + (1 << 20) - 1) >> 20); };
   return Status(ErrorCode::kLimitExceeded, bytes(1) <= kMaxTrainerBytes ? "batchSize" : "dModel",
                 "this model needs " + mib(need) +
                     " MiB (parameters, gradients, AdamW moments and the activations of " +
-                    std::to_string(config.batch_size) + " sequences of " + std::to_string(length) +
+                    std::to_string(batch_size) + " sequences of " + std::to_string(length) +
                     " tokens); the engine allows " + mib(kMaxTrainerBytes) +
-                    " MiB: lower batchSize, dModel, dFF, layers or length");
+                    " MiB: lower batchSize, dModel, dFF, layers or " + length_field);
 }
 
 }  // namespace attention::bindings

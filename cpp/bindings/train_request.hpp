@@ -5,6 +5,8 @@
 
 #include <emscripten/val.h>
 
+#include <string>
+
 #include "attention/status.hpp"
 #include "attention/train/trainer.hpp"
 
@@ -27,5 +29,9 @@ inline constexpr int64_t kMaxTrainerBytes = int64_t{1} << 30;
 // evaluation uses too), at most kMaxTrainerBytes (kLimitExceeded naming "batchSize" when a
 // smaller batch would fit, else "dModel").
 Status ResolveTrainerModel(const train::TrainerConfig& config, train::ModelConfig* model);
+// The memory check of ResolveTrainerModel for any model trained on sequences of `length` tokens
+// (`length_field` names the field that sets it: "length" for tasks, "contextLength" for text).
+Status CheckTrainingMemory(const train::ModelConfig& model, int batch_size, int length,
+                           const std::string& length_field);
 
 }  // namespace attention::bindings

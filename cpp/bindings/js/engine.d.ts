@@ -1,8 +1,10 @@
 // Type declarations of the attention engine's public API (engine.js).
 import type { TrainedModel, Trainer, TrainerConfig, TrainerField } from './training.js';
 import type { LanguageModel } from './language_model.js';
+import type { CorpusLimits, CorpusTrainer, CorpusTrainerOptions } from './corpus_training.js';
 export * from './training.js';
 export * from './language_model.js';
+export * from './corpus_training.js';
 
 export type ErrorCode =
   | 'INVALID_ARGUMENT'
@@ -221,6 +223,15 @@ export interface Engine {
   open(options: RunOptions): LiveTrace;
   /** A trainer for a toy task (training.d.ts); the caller must dispose() it. */
   createTrainer(config?: TrainerConfig): Trainer;
+  /** The limits of createCorpusTrainer's text. */
+  readonly corpusLimits: Readonly<CorpusLimits>;
+  /**
+   * A language model trained on `text` (a string, or UTF-8 bytes, checked): its vocabulary built
+   * in pieces (options.onProgress), a tail held out; the caller must dispose() it. Errors name the
+   * field and the limit: an empty, binary, invalid or too large text, one repeated symbol, a
+   * vocabulary past the limit.
+   */
+  createCorpusTrainer(text: string | Uint8Array | ArrayBuffer, options: CorpusTrainerOptions): CorpusTrainer;
   /** A model from a model file's bytes: a LanguageModel for corpus models; the caller must dispose() it. */
   loadModel(bytes: Uint8Array | ArrayBuffer): TrainedModel | LanguageModel;
   /** malloc'ed bytes in use and the size of WASM memory. */

@@ -17,6 +17,7 @@ import { tokenizeSentence } from './segment.js';
 import { copyTrace, LiveTrace } from './trace.js';
 import { loadModel } from './language_model.js';
 import { createTrainer } from './training.js';
+import { createCorpusTrainer } from './corpus_training.js';
 import { defaultsOf, trainerFieldsOf } from './training_config.js';
 
 export { AttentionError } from './errors.js';
@@ -66,6 +67,8 @@ export class Engine {
     this.trainerFields = trainerFieldsOf(this.#module);
     /** { name: default } of trainerFields. */
     this.trainerDefaults = defaultsOf(this.trainerFields);
+    /** The limits of createCorpusTrainer's text (cpp/bindings/corpus_text.hpp): { maxTextBytes, maxVocabulary, minTokens, maxHeldOutTokens, maxControlShare, minContextLength, maxContextLength }. */
+    this.corpusLimits = Object.freeze({ ...this.#module.corpusLimits() });
   }
 
   /**
@@ -201,6 +204,20 @@ export class Engine {
   /** A trainer for a toy task (training.js); the caller must call dispose() on it. */
   createTrainer(config) {
     return this.#adopt((call, onDispose) => createTrainer(call, onDispose, config, this.trainerFields));
+  }
+
+  /**
+   * A language model trained on `text` (a string or UTF-8 bytes): corpus_training.js. The
+   * caller must call dispose() on it.
+   */
+  createCorpusTrainer(text, options) {
+    return this.#adopt((call, onDispose) =>
+      createCorpusTrainer(call, onDispose, text, options, {
+        fields: this.trainerFields,
+        limits: this.corpusLimits,
+        maxTextBytes: this.limits.maxTextBytes,
+      }),
+    );
   }
 
   /**

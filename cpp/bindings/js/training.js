@@ -461,7 +461,7 @@ function copyMatrix(raw) {
 }
 
 /** A new ModelHandle set up by `setUp(handle)` (false: refused), then wrapped; freed on any failure. */
-function open(call, setUp, wrap) {
+export function open(call, setUp, wrap) {
   const handle = call((module) => new module.ModelHandle());
   let made;
   try {

@@ -6,7 +6,7 @@ export const WORKER_FILE = 'playground-worker.js';
 /** An error event's message without the stringified error's prefix ("Uncaught Error: …"). */
 const messageOf = (event, fallback) => event.message?.replace(/^Uncaught (?:\w*Error: )?/, '') || fallback;
 
-/** Resolves with { send(type, payload, transfer), on(type, fn), terminate() } once the engine is up. */
+/** Resolves with { corpusLimits, send(type, payload, transfer), on(type, fn), terminate() } once the engine is up. */
 export async function startTrainingWorker() {
   const response = await fetch(new URL('attention-engine.wasm', location.href));
   if (!response.ok) throw new Error(`attention-engine.wasm: HTTP ${response.status}`);
@@ -14,13 +14,19 @@ export async function startTrainingWorker() {
   const worker = new Worker(new URL(WORKER_FILE, location.href), { name: 'attention-playground' });
   const listeners = new Map();
   const on = (type, fn) => listeners.set(type, fn);
+  // The engine's limits of a text to train on (corpus_text.hpp), which the page checks a file's
+  // size against before reading it.
+  let corpusLimits = null;
   await new Promise((resolve, reject) => {
     worker.onerror = (event) => {
       event.preventDefault?.();
       reject(new Error(messageOf(event, 'the training worker did not start')));
     };
     worker.onmessage = ({ data }) => {
-      if (data.type === 'ready') return resolve();
+      if (data.type === 'ready') {
+        corpusLimits = data.corpusLimits;
+        return resolve();
+      }
       if (data.type === 'error') return reject(Object.assign(new Error(data.error.message), data.error));
     };
     worker.postMessage({ type: 'init', wasmBinary: bytes }, [bytes.buffer]);
@@ -31,6 +37,7 @@ export async function startTrainingWorker() {
     listeners.get('error')?.({ request: 'worker', error: { message: messageOf(event, 'the training worker failed') } });
   };
   return {
+    corpusLimits,
     on,
     send: (type, payload = {}, transfer = []) => worker.postMessage({ ...payload, type }, transfer),
     terminate: () => worker.terminate(),

@@ -5,7 +5,18 @@
 export const MAX_SNAPSHOTS = 240;
 
 export function emptyHistory() {
-  return { loss: [], accuracy: [], heldOut: [], snapshots: [], induction: [], previousToken: [], lastEvaluation: null };
+  return {
+    loss: [],
+    accuracy: [],
+    heldOut: [],
+    // A text model's: the held-out loss over steps, and the text's unigram and bigram baselines.
+    heldOutLoss: [],
+    baselines: null,
+    snapshots: [],
+    induction: [],
+    previousToken: [],
+    lastEvaluation: null,
+  };
 }
 
 /** Adds a progress message of the worker (rows of metrics, a snapshot, head scores, an evaluation). */
@@ -15,7 +26,8 @@ export function record(history, { rows, snapshot, step, heads, evaluation }) {
     history.accuracy.push([row.step, row.accuracy]);
   }
   if (evaluation) {
-    history.heldOut.push([evaluation.step, evaluation.exactMatch]);
+    if (evaluation.heldOutLoss !== undefined) history.heldOutLoss.push([evaluation.step, evaluation.heldOutLoss]);
+    else history.heldOut.push([evaluation.step, evaluation.exactMatch]);
     history.lastEvaluation = evaluation;
   }
   if (snapshot) {

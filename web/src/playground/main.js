@@ -11,10 +11,11 @@ import { startTrainingWorker } from './client.js';
 import { taskOf } from './session.js';
 import { emptyHistory, record } from './history.js';
 import { strings } from './i18n.js';
-import { EXPERIMENT, parseExample, PRESETS, TASK_NAMES, trainerConfig } from './presets.js';
+import { EXPERIMENT, parseExample, PRESETS, trainerConfig } from './presets.js';
 import { wirePager } from './pager.js';
 import { drawAnswer, drawCurves, drawExperiment, drawHeadScores, drawSnapshot, setText } from './render.js';
-import { BATCHES, D_MODELS, defaultState, queryOf, stateFromURL, taskDefaults } from './state.js';
+import { BATCHES, D_MODELS, defaultState, MODES, queryOf, stateFromURL, taskDefaults, TEXT_MODE } from './state.js';
+import { textRefusal, wireOwnText } from './own-text.js';
 import { MARKUP } from './template.js';
 import { messageLines } from './messages.js';
 
@@ -56,6 +57,8 @@ await startPage(async () => {
   const lines = messageLines(root, t);
   const showError = lines.fail;
   const showNotice = lines.notice;
+  const isText = () => state.task === TEXT_MODE;
+  let playWhenBuilt = false; // "Train on this text" builds, then trains at once
 
   // ---- drawing, at most once per frame ----
   // The parts in the order they are drawn: the live heatmaps first. Once a frame's drawing has
@@ -132,9 +135,13 @@ await startPage(async () => {
     root
       .querySelectorAll('[data-lang]')
       .forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.lang === state.lang)));
-    fillSelect('task', TASK_NAMES, (name) => s[`task.${name}`]);
+    fillSelect('task', MODES, (name) => s[`task.${name}`]);
     $('task-help').textContent = s.taskHelp[state.task];
-    $('example').placeholder = PRESETS[state.task].placeholder;
+    $('example').placeholder = PRESETS[state.task]?.placeholder ?? '';
+    // "Your text" shows its text and sample panels instead of the typed example.
+    $('text-panel').hidden = !isText();
+    $('try-panel').hidden = isText() || chrome.try === false;
+    ownText.redraw();
     $('experiment').textContent = experimentWorker ? s.experimentStop : s.experimentRun;
     $('experiment').setAttribute('aria-pressed', String(Boolean(experimentWorker)));
     showPlaying();
@@ -221,7 +228,17 @@ await startPage(async () => {
     $('answer').hidden = true;
     $('answer-grid').replaceChildren();
     lastAnswer = null;
-    worker.send('configure', { config: trainerConfig(state.task, state) });
+    // Nothing of the last model stays on the page while the next one is made (or refused).
+    status = { step: 0, rate: null };
+    showStatus();
+    // The grid remakes its figures when its shape key changes: emptied with the key.
+    $('heatmap-grid').replaceChildren();
+    delete $('heatmap-grid').dataset.shape;
+    setText($('sequence'), '');
+    setText($('held-out'), '');
+    redraw('curves');
+    if (isText()) ownText.build(playWhenBuilt);
+    else worker.send('configure', { config: trainerConfig(state.task, state) });
   }
 
   function setState(patch, { reconfigure = false } = {}) {
@@ -232,7 +249,7 @@ await startPage(async () => {
   }
 
   function askAnswer() {
-    if (!state.example || !info) return;
+    if (!state.example || !info || isText()) return;
     const parsedExample = parseExample(taskOf({ config: info.config }), state.example, info.contextLength);
     const error = $('example-error');
     error.hidden = !parsedExample.error;
@@ -257,11 +274,19 @@ await startPage(async () => {
       loadedKnobs = { layers, heads, dModel, scale, attentionOnly };
       showNotice((s) => s.loaded(info.name));
     }
-    record(history, { rows: [], snapshot: message.snapshot, step: info.steps });
+    if (info.text) history.baselines = info.text.baselines;
+    record(history, { rows: [], snapshot: message.snapshot, step: info.steps, evaluation: message.evaluation });
     status = { step: info.steps, rate: null };
+    if (info.text) {
+      ownText.showInfo(info.text);
+      ownText.showSample(message.sample);
+    }
     applyTexts();
     askAnswer();
+    if (playWhenBuilt && info.trainable) worker.send('play');
+    playWhenBuilt = false;
   });
+  worker.on('textProgress', (message) => ownText.showProgress(message.fraction));
   worker.on('progress', (message) => {
     const start = performance.now();
     record(history, message);
@@ -269,6 +294,7 @@ await startPage(async () => {
     performance.measure('playground:progress', { start });
     redraw('snapshot', 'heads');
     curvesSoon();
+    if (message.sample) ownText.showSample(message.sample);
     if (state.example && performance.now() - lastAnswerAt > ANSWER_MS) askAnswer();
   });
   worker.on('playing', (message) => {
@@ -284,7 +310,9 @@ await startPage(async () => {
   async function openInExplorer(bytes, name) {
     // The explorer opens on the task's fixed example, the sequence the heatmaps here follow.
     const example = history.snapshots.at(-1)?.snapshot.tokens;
-    const params = example ? { lang: state.lang, s: example.join(' ') } : { lang: state.lang };
+    // A text model reads text: the explorer opens on the excerpt the heatmaps follow.
+    const sentence = isText() ? ownText.excerpt : example?.join(' ');
+    const params = sentence ? { lang: state.lang, s: sentence } : { lang: state.lang };
     try {
       const id = await handOverModel(bytes, { name });
       if (!window.open(modelLink('index.html', id, params), '_blank')) showError({ kind: 'popupBlocked' });
@@ -294,7 +322,7 @@ await startPage(async () => {
     }
   }
   worker.on('saved', (message) => {
-    const name = `${state.task}.model`;
+    const name = isText() ? 'your-text.model' : `${state.task}.model`;
     if (message.purpose === 'explorer') return openInExplorer(message.bytes, name);
     const url = URL.createObjectURL(new Blob([message.bytes], { type: 'application/octet-stream' }));
     const a = Object.assign(document.createElement('a'), { href: url, download: name });
@@ -304,6 +332,13 @@ await startPage(async () => {
   worker.on('error', (message) => {
     playing = false;
     showPlaying();
+    if (message.request === 'text') {
+      // A refused text: said in the page's language; the page stays as it was, ready for another.
+      ownText.showInfo(null);
+      playWhenBuilt = false;
+      showError(textRefusal(message.error.message));
+      return;
+    }
     showError({ kind: message.request ?? 'other', message: message.error.message });
   });
 
@@ -328,6 +363,21 @@ await startPage(async () => {
     experimentWorker.send('experiment', { config: EXPERIMENT });
     setState({ experiment: true });
   }
+
+  const ownText = wireOwnText(root, {
+    t,
+    state: () => state,
+    setState,
+    send: worker.send,
+    limits: worker.corpusLimits,
+    fail: showError,
+    format: (n) => numberFormat(state.lang).format(n),
+    parameters: () => info?.parameterCount ?? 0,
+    train: () => {
+      playWhenBuilt = true;
+      configure();
+    },
+  });
 
   // ---- events ----
   fillSelect('layers', LAYERS);
@@ -445,6 +495,10 @@ await startPage(async () => {
     },
     get experimentRows() {
       return experimentRows;
+    },
+    /** The vocabulary's progress of the last text built: the fractions the bar showed. */
+    get textProgress() {
+      return ownText.progressSeen;
     },
   }; // for tests and the console
 });

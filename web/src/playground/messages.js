@@ -4,11 +4,12 @@
 //   const lines = messageLines(root, () => strings(state.lang));
 //   lines.notice((s) => s.linkCopied);  lines.fail({ kind: 'load', message });  lines.redraw();
 
-/** The text of a failure { kind, message }: kind is a key of the strings' `failed` table
- * (the worker's request) or another string of theirs (handoffFailed, popupBlocked). */
-export function failureText(s, { kind, message }) {
+/** The text of a failure { kind, message, args }: kind is a key of the strings' `failed` table
+ * (the worker's request) or another string of theirs (handoffFailed, popupBlocked,
+ * fileTooLarge), called with `args` when given, else with the message. */
+export function failureText(s, { kind, message, args }) {
   if (Object.hasOwn(s.failed, kind)) return s.failed[kind](message);
-  return typeof s[kind] === 'function' ? s[kind](message) : (s[kind] ?? s.failed.other(message));
+  return typeof s[kind] === 'function' ? s[kind](...(args ?? [message])) : (s[kind] ?? s.failed.other(message));
 }
 
 export function messageLines(root, t) {

@@ -12,10 +12,45 @@ const SCALED = '#0072B2';
 const UNSCALED = '#D55E00';
 const HELD_OUT = '#009E73';
 
+const visibleToken = (token) => (token === ' ' ? '␣' : token === '\n' ? '↵' : token);
 const $ = (root, role) => root.querySelector(`[data-role="${role}"]`);
 const percent = (v) => `${(v * 100).toFixed(1)}%`;
 
+const REFERENCE = '#999999';
+
+/** A text model's curves: its losses against the text's unigram and bigram (flat lines). */
+function drawTextCurves(root, history, t) {
+  const { unigram, bigram } = history.baselines;
+  const last = history.loss.at(-1)?.[0] ?? 0;
+  const flat = (value) => [
+    [0, value],
+    [Math.max(1, last), value],
+  ];
+  drawLines($(root, 'loss-chart'), {
+    title: t.loss,
+    series: [
+      { label: t.trainLoss, color: SCALED, points: history.loss },
+      { label: t.heldOutLoss, color: HELD_OUT, dash: '4 3', dots: true, points: history.heldOutLoss },
+      { label: t.unigram, color: REFERENCE, dash: '2 3', points: flat(unigram) },
+      { label: t.bigram, color: UNSCALED, dash: '6 3', points: flat(bigram) },
+    ],
+    log: true,
+  });
+  drawLines($(root, 'accuracy-chart'), {
+    title: t.accuracy,
+    yDomain: [0, 1],
+    series: [{ label: t.nextTokenRight, color: SCALED, points: history.accuracy }],
+  });
+  const e = history.lastEvaluation;
+  const f = (v) => v.toFixed(3);
+  setText(
+    $(root, 'held-out'),
+    e ? `${t.heldOutLine(f(e.heldOutLoss), f(unigram), f(bigram))} (${t.stepCount(e.step)})` : '',
+  );
+}
+
 export function drawCurves(root, history, t) {
+  if (history.baselines) return drawTextCurves(root, history, t);
   drawLines($(root, 'loss-chart'), {
     title: t.loss,
     series: [{ label: t.loss, color: SCALED, points: history.loss }],
@@ -37,6 +72,21 @@ export function drawCurves(root, history, t) {
  * The snapshot at slider position `index` (the newest when null), with its label; its heatmaps'
  * page `pageIndex` (heatmapPages), painted until `deadline`: true once done.
  */
+/** One caption function per snapshot and language (the heatmaps repaint a figure whose caption
+ * function changes): "layer 1, head 2", and a text model's head role on the excerpt. */
+const captions = new WeakMap();
+function labelOf(snapshot, t) {
+  if (!snapshot.roles) return t.layerHead;
+  const kept = captions.get(snapshot);
+  if (kept?.t === t) return kept.label;
+  const label = (l, h) => {
+    const role = snapshot.roles[l * snapshot.heads + h];
+    return role ? `${t.layerHead(l, h)} · ${t.roles[role]}` : t.layerHead(l, h);
+  };
+  captions.set(snapshot, { t, label });
+  return label;
+}
+
 export function drawSnapshot(root, history, index, t, pageIndex = 0, deadline = Infinity) {
   const all = history.snapshots;
   if (!all.length) return true;
@@ -50,8 +100,9 @@ export function drawSnapshot(root, history, index, t, pageIndex = 0, deadline = 
   scrub.setAttribute('aria-valuetext', text);
   const paged = heatmapPage(snapshot, pageIndex);
   drawPager(root, snapshot, paged, t);
-  setText($(root, 'sequence'), snapshot.tokens.join(' '));
-  return drawHeatmaps($(root, 'heatmap-grid'), snapshot, t.layerHead, paged.page, deadline);
+  // A text model's tokens can be a space or a line break: shown as ␣ and ↵.
+  setText($(root, 'sequence'), snapshot.tokens.map(visibleToken).join(' '));
+  return drawHeatmaps($(root, 'heatmap-grid'), snapshot, labelOf(snapshot, t), paged.page, deadline);
 }
 
 export function drawHeadScores(root, history, t) {

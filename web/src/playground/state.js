@@ -1,10 +1,20 @@
 // The playground's state in the URL, so that any setup is a link:
 //   playground.html?task=sort&L=2&H=4&d=32&scale=1&ao=0&lr=0.01&b=32&seed=1&ex=3+1+4&lang=zh
+//   playground.html?task=text&src=poems&lv=character   (your own text: the text only when short)
 // One row per field (as the explorer's state.js): URL key → [field, parse, format]. The model
 // knobs default to the task's preset, and a link writes only what differs from it. Bad values
 // fall back to the defaults and are reported as notices naming the key.
 import { LANGUAGES } from '../i18n.js';
 import { PRESETS, TASK_NAMES } from './presets.js';
+import { MAX_URL_TEXT, READY_NAMES, TEXT_KNOBS } from './texts.js';
+
+/** The page's modes: the toy tasks, then "Your text" (texts.js). */
+export const TEXT_MODE = 'text';
+export const MODES = [...TASK_NAMES, TEXT_MODE];
+/** A text's source: a ready text, or the learner's own (typed, pasted or opened). */
+export const SOURCES = [...READY_NAMES, 'own'];
+/** auto: the level texts.js proposes for the text. */
+export const LEVELS = ['auto', 'character', 'word'];
 
 export const D_MODELS = [16, 32, 64, 128];
 export const BATCHES = [8, 16, 32, 64, 128];
@@ -29,7 +39,7 @@ const bit = (v) => (v ? '1' : '0');
 // A Map: a link's key such as `toString` must find nothing.
 const FIELDS = new Map(
   Object.entries({
-    task: ['task', oneOf(TASK_NAMES), String],
+    task: ['task', oneOf(MODES), String],
     L: ['layers', int(1, 4), String],
     H: ['heads', int(1, 4), String],
     d: ['dModel', oneOfNumbers(D_MODELS), String],
@@ -40,6 +50,10 @@ const FIELDS = new Map(
     seed: ['seed', int(0, 4294967295), String],
     ex: ['example', (t) => (t.length <= MAX_EXAMPLE_CHARS ? t : undefined), String],
     dk: ['experiment', flag, bit],
+    src: ['source', oneOf(SOURCES), String],
+    lv: ['level', oneOf(LEVELS), String],
+    // The learner's own text, only when short (MAX_URL_TEXT): a long one stays on this computer.
+    text: ['text', (t) => (t.length <= MAX_URL_TEXT ? t : undefined), String],
     lang: ['lang', oneOf(LANGUAGES), String],
   }),
 );
@@ -49,11 +63,12 @@ export const CHROME_FLAGS = ['embed', 'controls', 'curves', 'heatmaps', 'try'];
 
 /** The state of a task with its preset's knobs. */
 export function taskDefaults(task, base) {
-  return { ...base, task, ...PRESETS[task].knobs, example: '' };
+  const knobs = task === TEXT_MODE ? TEXT_KNOBS : PRESETS[task].knobs;
+  return { ...base, task, ...knobs, example: '' };
 }
 
 export function defaultState(lang = 'en') {
-  return taskDefaults('sort', { lang, experiment: false });
+  return taskDefaults('sort', { lang, experiment: false, source: 'poems', level: 'auto', text: '' });
 }
 
 // A link's key can be kilobytes long: a notice names it in a few words.
@@ -79,13 +94,13 @@ export function stateFromURL(search, base) {
   const repeated = [];
   const note = (list, key) => list.includes(clip(key)) || list.push(clip(key));
   const taskText = entries.find((e) => e.key === 'task')?.text;
-  const task = taskText === undefined ? base.task : oneOf(TASK_NAMES)(taskText);
+  const task = taskText === undefined ? base.task : oneOf(MODES)(taskText);
   const state = taskDefaults(task ?? base.task, base);
   const chrome = {};
   for (const { key, text, first } of entries) {
     if (!first) note(repeated, key);
     let value;
-    if (key === 'task') value = oneOf(TASK_NAMES)(text);
+    if (key === 'task') value = oneOf(MODES)(text);
     else if (CHROME_FLAGS.includes(key)) {
       value = flag(text);
       if (value !== undefined && first) chrome[key] = value;
@@ -108,5 +123,12 @@ export function queryOf(state) {
   }
   if (!state.example) params.delete('ex');
   if (!state.experiment) params.delete('dk');
+  // A text's settings only in text mode (the knobs' preset spreads the state: set them here); the
+  // text itself only when it is the learner's own and short.
+  if (state.task === TEXT_MODE) {
+    if (state.source !== 'poems') params.set('src', state.source);
+    if (state.level !== 'auto') params.set('lv', state.level);
+    if (state.source === 'own' && state.text && state.text.length <= MAX_URL_TEXT) params.set('text', state.text);
+  }
   return params.toString();
 }

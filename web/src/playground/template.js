@@ -39,6 +39,27 @@ export const MARKUP = `
     <p class="hint" data-role="task-help"></p>
     <button type="button" data-role="preset" data-i18n="preset"></button>
   </section>
+  <section class="panel pg-text" data-role="text-panel" data-chrome="controls" hidden aria-labelledby="pg-text-title">
+    <h2 id="pg-text-title" data-i18n="textTitle"></h2>
+    <div class="control-grid">
+      ${field('textSource', select('source'))}
+      ${field('level', select('level'))}
+    </div>
+    <label class="pg-text-label"><span data-i18n="textLabel"></span>
+      <textarea data-role="text" rows="6" spellcheck="false" data-i18n-placeholder="textPlaceholder"></textarea>
+    </label>
+    <p class="hint" data-role="proposal"></p>
+    <div class="transport">
+      <button type="button" data-role="train-text" data-i18n="trainText"></button>
+      <label class="pg-file"><input type="file" class="visually-hidden" data-role="open-text" accept=".txt,text/plain" /><span data-i18n="openText"></span></label>
+    </div>
+    <progress data-role="text-progress" max="1" value="0" hidden></progress>
+    <p class="pg-status" data-role="text-building" aria-live="polite"></p>
+    <p class="pg-status" data-role="text-summary"></p>
+    <p class="pg-status" data-role="text-split"></p>
+    <p class="hint" data-role="text-url-note"></p>
+    <p class="hint" data-role="text-limits"></p>
+  </section>
   <section class="panel pg-train" aria-labelledby="pg-train-title">
     <h2 id="pg-train-title" data-i18n="training"></h2>
     <div class="transport">
@@ -83,7 +104,13 @@ export const MARKUP = `
       <svg data-role="previous-chart" class="pg-chart" role="img"></svg>
     </div>
   </section>
-  <section class="panel pg-try" data-chrome="try" aria-labelledby="pg-try-title">
+  <section class="panel pg-sample" data-role="sample-panel" hidden aria-labelledby="pg-sample-title">
+    <h2 id="pg-sample-title" data-i18n="sampleTitle"></h2>
+    <p class="hint" data-i18n="sampleHelp"></p>
+    <p class="pg-status" data-role="sample-step"></p>
+    <p class="pg-sample-text" data-role="sample" aria-live="polite"></p>
+  </section>
+  <section class="panel pg-try" data-role="try-panel" data-chrome="try" aria-labelledby="pg-try-title">
     <h2 id="pg-try-title" data-i18n="tryTitle"></h2>
     <form data-role="try-form" class="pg-try-row">
       <label><span data-i18n="example"></span> <input data-role="example" type="text" autocomplete="off" spellcheck="false" maxlength="200" /></label>

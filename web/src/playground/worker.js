@@ -3,15 +3,17 @@
 // them, so a pause or any other message is handled within one chunk; while paused it does
 // nothing at all. It posts metrics in batches and attention snapshots as transferred buffers.
 //
-// In:  { type: 'configure', config } | 'play' | 'pause' | { type: 'step', count } |
-//      { type: 'example', input } | 'save' | { type: 'load', bytes } |
-//      { type: 'experiment', config } | 'dispose'
-// Out: { type: 'ready' } | { type: 'configured', info, snapshot } | { type: 'progress', rows,
-//      snapshot?, evaluation?, heads?, rate } | { type: 'answer', … } | { type: 'saved', bytes } |
+// In:  { type: 'configure', config } | { type: 'text', text, level, knobs, name } | 'play' |
+//      'pause' | { type: 'step', count } | { type: 'example', input } | 'save' |
+//      { type: 'load', bytes } | { type: 'experiment', config } | 'dispose'
+// Out: { type: 'ready', corpusLimits } | { type: 'configured', info, snapshot } |
+//      { type: 'textProgress', fraction } | { type: 'progress', rows, snapshot?, evaluation?,
+//      heads?, sample?, rate } | { type: 'answer', … } | { type: 'saved', bytes } |
 //      { type: 'experiment', rows } | { type: 'playing', playing } | { type: 'error', error }
 import { createEngine } from '../../../dist/engine/engine.js';
 import { PRESETS, TASK_NAMES } from './presets.js';
 import { answer, fixedSequence, headScores, meanEntropy, snapshot } from './session.js';
+import { addTextProgress, buildTextTrainer, sampleOf, textInfo, withRoles } from './worker-text.js';
 
 /** A chunk of steps lasts about this long: short enough that pausing feels immediate. */
 const CHUNK_MS = 20;
@@ -30,6 +32,8 @@ let engine = null;
 let trainer = null; // a Trainer, or a TrainedModel after 'load' (which cannot train)
 let pair = null; // the experiment: { scaled, unscaled, sequence }
 let sequence = null; // the fixed example's tokens
+let text = null; // "Your text": buildTextTrainer's result, the trainer being text.trainer
+let textClock = { heldOut: 0, sample: 0 };
 let playing = false;
 let perChunk = 1;
 let pending = [];
@@ -43,17 +47,20 @@ const errorData = (error) => ({ code: error.code ?? 'ERROR', field: error.field 
 function info(model) {
   return {
     parameterCount: model.parameterCount,
-    vocabulary: [...model.vocabulary],
+    // A text model's vocabulary can hold thousands of symbols the page never shows.
+    vocabulary: text ? [] : [...model.vocabulary],
     contextLength: model.contextLength,
     config: { ...model.config },
     trainable: typeof model.step === 'function',
     steps: typeof model.step === 'function' ? model.steps : 0,
+    ...(text && { text: textInfo(text) }),
   };
 }
 
 function freeAll() {
   trainer?.dispose();
   trainer = null;
+  text = null;
   pair?.scaled.dispose();
   pair?.unscaled.dispose();
   pair = null;
@@ -70,8 +77,8 @@ function setPlaying(on) {
 
 /** A snapshot as a message part, its buffers listed for transfer. */
 function packed(snap) {
-  const { tokens, layers, heads, length, weights } = snap;
-  return [{ tokens, layers, heads, length, weights }, [weights.buffer]];
+  const { tokens, layers, heads, length, weights, roles } = snap;
+  return [{ tokens, layers, heads, length, weights, ...(roles && { roles }) }, [weights.buffer]];
 }
 
 /** Steps `count` updates, timing them; one row of metrics for the curves. */
@@ -81,7 +88,9 @@ function train(model, count) {
   const ms = performance.now() - t0;
   rate.steps += count;
   rate.ms += ms;
-  rate.tokens += count * model.config.batchSize * model.sequenceLength;
+  // A task trainer's batch of whole examples, or a text trainer's windows of contextLength.
+  const batch = model.trainerConfig?.batchSize ?? model.config.batchSize;
+  rate.tokens += count * batch * (model.sequenceLength ?? model.contextLength);
   return { row: { ...m }, ms };
 }
 
@@ -101,9 +110,18 @@ function flush(force = false) {
     return;
   }
   // The engine's compact snapshot where it has one (a Trainer), else from a trace.
-  const snap = trainer.attention ? trainer.attention({ tokens: sequence }) : snapshot(trainer, sequence);
+  const snap = text
+    ? withRoles(trainer.attention(text.excerpt))
+    : trainer.attention
+      ? trainer.attention({ tokens: sequence })
+      : snapshot(trainer, sequence);
   const [part, transfer] = packed(snap);
   const message = { type: 'progress', rows, rate: speed, snapshot: part, step: trainer.steps };
+  if (text) {
+    addTextProgress(text, message, textClock, now, force);
+    post(message, transfer);
+    return;
+  }
   // Head scores (drawn for the induction task only): the engine's, on HEAD_EXAMPLES held-out
   // examples (≈ 3 ms), with every post so that the phase change shows; else the fixed example's.
   if (trainer.config.task === 'induction') {
@@ -173,6 +191,27 @@ const handlers = {
     const [part, transfer] = packed(snapshot(trainer, sequence));
     post({ type: 'configured', info: info(trainer), snapshot: part }, transfer);
   },
+  text({ text: source, level, knobs, name }) {
+    freeAll();
+    const built = buildTextTrainer(engine, { text: source, level, knobs, name }, (fraction) =>
+      post({ type: 'textProgress', fraction }),
+    );
+    text = built;
+    trainer = built.trainer;
+    perChunk = 1;
+    textClock = { heldOut: performance.now(), sample: performance.now() };
+    const [part, transfer] = packed(withRoles(trainer.attention(text.excerpt)));
+    post(
+      {
+        type: 'configured',
+        info: info(trainer),
+        snapshot: part,
+        evaluation: { step: trainer.steps, heldOutLoss: trainer.heldOutLoss() },
+        sample: sampleOf(text),
+      },
+      transfer,
+    );
+  },
   load({ bytes, name }) {
     const model = engine.loadModel(bytes);
     if (!Object.hasOwn(PRESETS, String(model.config.task))) {
@@ -230,7 +269,7 @@ self.onmessage = async ({ data }) => {
   try {
     if (data.type === 'init') {
       engine = await createEngine({ wasmBinary: data.wasmBinary });
-      post({ type: 'ready' });
+      post({ type: 'ready', corpusLimits: { ...engine.corpusLimits } });
       return;
     }
     const handler = Object.hasOwn(handlers, data.type) ? handlers[data.type] : null;
