@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkLayers, importGraph } from '../../build-scripts/check-layers.mjs';
@@ -124,4 +124,21 @@ test('any page module loads first: the explorer template no longer needs the sta
   const script = `const m = await import(${template}); console.log(typeof m.explorerMarkup);`;
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
   assert.equal(out.trim(), 'function');
+});
+
+test('the state loads no drawing code: neither the views, the steps’ drawings nor d3 (issue 24)', () => {
+  const { edges } = importGraph(root);
+  const closure = new Set();
+  const visit = (file) => {
+    if (closure.has(file)) return;
+    closure.add(file);
+    for (const { target } of edges.get(file) ?? []) visit(target);
+  };
+  visit('web/src/state.js');
+  const drawing = [...closure].filter(
+    (file) =>
+      /^web\/src\/(views|explorer|models)\/|\/steps\.js$|\/scales\.js$/.test(file) ||
+      /from ['"]d3/.test(readFileSync(path.join(root, file), 'utf8')),
+  );
+  assert.deepEqual(drawing, [], `state.js loads ${[...closure].join(', ')}`);
 });

@@ -2,7 +2,7 @@
 // the same parser, so an attribute refuses exactly what a link would. `step` also takes the
 // step's key from steps.js (step="softmax").
 import { stateFromURL } from './state.js';
-import { STEP_KEYS } from './steps.js';
+import { STEP_KEYS } from './step-keys.js';
 
 // attribute → URL key of state.js (the same parser checks both)
 export const ATTRIBUTES = {

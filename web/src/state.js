@@ -4,7 +4,7 @@
 // Bad or unknown values fall back to the defaults and are reported as notices.
 import { LANGUAGES } from './i18n.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
-import { STEP_COUNT } from './steps.js';
+import { STEP_COUNT } from './step-keys.js';
 import { VIEW_KEYS } from './view-keys.js';
 import { LINKABLE_MODELS } from './model-catalog.js';
 import { MAX_SENTENCE_CHARS } from './limits.js';

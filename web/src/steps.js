@@ -3,6 +3,7 @@
 import { headColor, signedColor, stepMaxAbs, weightColor } from './scales.js';
 import { formatShort } from './format.js';
 import { strings } from './i18n.js';
+import { STEP_COUNT, STEP_KEYS } from './step-keys.js';
 
 /**
  * The attention formula as this state computes it: ÷√d_k only when scaling is on, ÷T (its
@@ -405,8 +406,10 @@ function subscript(n) {
   return String(n).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);
 }
 
-export const STEP_COUNT = STEPS.length;
-export const STEP_KEYS = STEPS.map((s) => s.key);
+if (STEPS.map((s) => s.key).join() !== STEP_KEYS.join()) {
+  throw new Error(`steps.js has steps ${STEPS.map((s) => s.key)}, step-keys.js lists ${STEP_KEYS}: make them the same`);
+}
+export { STEP_COUNT, STEP_KEYS };
 
 /** The row of step n (1-based, as in the state and the URL). */
 export const stepAt = (n) => STEPS[n - 1];
