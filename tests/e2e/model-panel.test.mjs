@@ -1,6 +1,8 @@
-// Issue 28 §3: *continue* writes where the learner looks. The growing text is shown beside the
-// predictions with each continued token marked, equal to what the model generates in node, and
-// the sentence box keeps the same text; typing ends the marks.
+// What a learner trips over in a trained model's panel (issue 28). §3: *continue* writes where
+// the learner looks: the growing text beside the predictions with each continued token marked,
+// equal to what the model generates in node, and the sentence box keeps the same text; typing
+// ends the marks. §4: the whole block's pictures have axes and legends, the section a takeaway,
+// and the parameter counts say what they count.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -58,6 +60,50 @@ test('three greedy continues are marked beside the predictions, the sentence box
       document.querySelector('[data-role=next-text]')?.textContent.includes('春眠不觉晓'),
     );
     assert.equal(await page.locator('[data-role=next-added]').count(), 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the block: each picture with its axes and legend, a takeaway, and counts that say what they count', async () => {
+  const text = '床前明月光，疑是地上霜。';
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}?model=tang&lang=zh&s=${encodeURIComponent(text)}`,
+  );
+  try {
+    await page.waitForSelector('.block-takeaway', { timeout: 20000 });
+    const figures = await page.$$eval('.block-step', (steps) =>
+      steps.map((f) => ({
+        shape: f.querySelector('.block-shape').textContent.trim(),
+        rows: [...f.querySelectorAll('.block-axis-y span')].map((s) => s.textContent),
+        columns: [...f.querySelectorAll('.block-axis-x span')].map((s) => s.textContent),
+        legend: [...f.querySelectorAll('.block-legend > span')].map((s) => s.textContent),
+        range: f.querySelector('.block-range').textContent,
+      })),
+    );
+    assert.equal(figures.length, 8);
+    const tokens = model.encode(text).tokens;
+    for (const f of figures) {
+      const [rows, cols] = f.shape.split(' × ').map(Number);
+      assert.equal(rows, tokens.length);
+      assert.deepEqual([f.rows[0], f.rows.at(-1)], [tokens[0], tokens.at(-1)]);
+      assert.deepEqual([f.columns[0], f.columns.at(-1)], ['1', String(cols)]);
+      // The legend spans ±the largest |value| of the picture: the range's ends, the larger one.
+      const [low, high] = f.range.match(/−?[\d.]+/g).map((v) => Number(v.replace('−', '-')));
+      const m = Number(f.legend.at(-1));
+      assert.equal(f.legend[0], `−${f.legend.at(-1)}`);
+      assert.ok(Math.abs(m - Math.max(-low, high)) < 1e-3, `legend ±${m}, values ${low} … ${high}`);
+    }
+    const takeaway = await page.textContent('.block-takeaway');
+    assert.match(takeaway, /^值得注意：/);
+    assert.doesNotMatch(takeaway, /LayerNorm|residual|dimension/);
+    assert.match(
+      await page.textContent('[data-role=summary]'),
+      /这一注意力层的参数 66,048 个（W_Q、W_K、W_V、W_O 及其偏置）/,
+    );
+    assert.match(await page.textContent('[data-role=model-about]'), /共 1,044,992 个参数（/);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
