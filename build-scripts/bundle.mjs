@@ -77,13 +77,14 @@ const modelsFetched = {
     }));
   },
 };
-const modelsInside = {
+// `names`: the models the file carries (the small single file: none).
+const modelsInside = (names) => ({
   name: 'virtual-model-files',
   setup(b) {
     b.onResolve({ filter: /^virtual:model-files$/ }, () => ({ path: 'model-files', namespace: 'virtual-model-files' }));
     b.onLoad({ filter: /.*/, namespace: 'virtual-model-files' }, async () => {
       const entries = await Promise.all(
-        modelNames.map(async (f) => [
+        names.map(async (f) => [
           f.replace(/\.model$/, ''),
           (await readFile(path.join(root, 'models', f))).toString('base64'),
         ]),
@@ -91,7 +92,7 @@ const modelsInside = {
       return { contents: `export default ${JSON.stringify(Object.fromEntries(entries))};`, loader: 'js' };
     });
   },
-};
+});
 // Their head roles (models/<name>.roles.json, issue 25 §4), small enough to be in every build:
 // per head its role and, for each role, score, chance and ratio (web/src/models/roles.js).
 const roundTo = (v) => Math.round(v * 1e4) / 1e4;
@@ -149,23 +150,30 @@ await build({
   outdir: site,
 });
 
-const single = await build({
-  ...common,
-  plugins: [woff2Only, virtualWorker, modelsInside, virtualRoles],
-  entryPoints: [src('single.js')],
-  write: false,
-  outdir: site,
-  loader: { '.wasm': 'binary', '.woff2': 'dataurl' },
-});
-const singleJs = single.outputFiles.find((f) => f.path.endsWith('.js')).text;
-const page = (await readFile(path.join(root, 'web/public/index.html'), 'utf8'))
-  .replace(/\s*<link rel="icon"[^>]*>/, '')
-  .replace('<link rel="stylesheet" href="app.css" />', () => `<style>${css}</style>`)
-  .replace(
-    '<script type="module" src="app.js"></script>',
-    () => `<script type="module">${singleJs.replace(/<\/script/gi, '<\\/script')}</script>`,
-  );
+// The single offline file: everything inlined. `names`: the trained models it carries.
+async function singlePage(names) {
+  const single = await build({
+    ...common,
+    plugins: [woff2Only, virtualWorker, modelsInside(names), virtualRoles],
+    entryPoints: [src('single.js')],
+    write: false,
+    outdir: site,
+    loader: { '.wasm': 'binary', '.woff2': 'dataurl' },
+  });
+  const singleJs = single.outputFiles.find((f) => f.path.endsWith('.js')).text;
+  return (await readFile(path.join(root, 'web/public/index.html'), 'utf8'))
+    .replace(/\s*<link rel="icon"[^>]*>/, '')
+    .replace('<link rel="stylesheet" href="app.css" />', () => `<style>${css}</style>`)
+    .replace(
+      '<script type="module" src="app.js"></script>',
+      () => `<script type="module">${singleJs.replace(/<\/script/gi, '<\\/script')}</script>`,
+    );
+}
+const page = await singlePage(modelNames);
 await writeFile(path.join(root, 'dist/attention-explorer.html'), page);
+// For e-mail (issue 28 §7): the same without the trained models, random weights and opened files only.
+const small = await singlePage([]);
+await writeFile(path.join(root, 'dist/attention-explorer-small.html'), small);
 
 await cp(path.join(root, 'web/public'), site, { recursive: true });
 await writeFile(path.join(site, 'attention-engine-worker.js'), workerSource);
@@ -180,4 +188,7 @@ await build({
 await copyFile(path.join(root, 'dist/engine/attention-engine.wasm'), path.join(site, 'attention-engine.wasm'));
 await mkdir(path.join(site, 'models'), { recursive: true });
 for (const f of modelNames) await copyFile(path.join(root, 'models', f), path.join(site, 'models', f));
-console.log(`bundle: dist/site/ and dist/attention-explorer.html (${Math.round(page.length / 1024)} KiB) ready`);
+console.log(
+  `bundle: dist/site/, dist/attention-explorer.html (${Math.round(page.length / 1024)} KiB) and ` +
+    `dist/attention-explorer-small.html (${Math.round(small.length / 1024)} KiB) ready`,
+);

@@ -2,7 +2,7 @@
 // the web component (two instances, one engine), the single file offline, and exports.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createEngine, root } from '../node/support.mjs';
@@ -158,6 +158,31 @@ test('the single file works from file:// with every network request blocked', as
   }
   assert.ok((await page.locator('.katex').count()) > 0, 'formulas render offline');
   await page.screenshot({ path: path.join(screenshotDir, 'single-file.png') });
+  assert.deepEqual(attempted, [], 'no network request at all');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the small single file (no trained models, for e-mail) works offline and offers only what it carries', async () => {
+  const file = path.join(root, 'dist/attention-explorer-small.html');
+  const { size } = await stat(file);
+  assert.ok(size < 2.5e6, `${size} bytes`);
+  const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const attempted = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:')) return route.continue();
+    attempted.push(url);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${pathToFileURL(file).href}?s=猫追着球跑&lang=zh&step=7`);
+  await page.waitForSelector('[data-role=stage] g.cell');
+  const offered = await page.$$eval('[data-role=model] option', (options) => options.map((o) => o.value));
+  assert.deepEqual(offered, ['random', 'file'], 'no trained model is offered where there is none');
   assert.deepEqual(attempted, [], 'no network request at all');
   assert.deepEqual(problems, []);
   await context.close();

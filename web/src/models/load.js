@@ -11,6 +11,9 @@ function decode(base64) {
   return bytes;
 }
 
+/** Whether this build has models/<key>.model: the site always, a single file if it carries it. */
+export const hasShippedModel = (key) => !bundled || Object.hasOwn(bundled, key);
+
 /** Uint8Array of models/<key>.model; rejects with a message that names the file. */
 export async function shippedModelBytes(key) {
   if (bundled) {

@@ -6,9 +6,9 @@ import { options } from '../controls.js';
 import { formatCount } from '../format.js';
 import { byRole, setText } from '../dom.js';
 import { defaultState } from '../state.js';
-import { MODELS } from '../model-catalog.js';
+import { MODELS, SHIPPED_MODELS } from '../model-catalog.js';
 import { modelStrings } from './i18n.js';
-import { shippedModelBytes } from './load.js';
+import { hasShippedModel, shippedModelBytes } from './load.js';
 import { drawGrid } from './grid.js';
 import { storedRoles } from './roles.js';
 import { drawBlock } from './block.js';
@@ -92,7 +92,9 @@ export function createModelPanel(root, store, engine) {
   function fillSelector(state) {
     const s = modelStrings(state.lang);
     const select = $('model');
-    options(select, MODELS, (m) => (m === 'file' && fileName ? `${fileName}` : s[`model.${m}`]));
+    // The small single file carries no trained model: only random weights and an opened file.
+    const offered = MODELS.filter((m) => !SHIPPED_MODELS.includes(m) || hasShippedModel(m));
+    options(select, offered, (m) => (m === 'file' && fileName ? `${fileName}` : s[`model.${m}`]));
     select.value = state.model;
     say('model-label', s.model);
   }
