@@ -51,6 +51,18 @@ test('three greedy continues are marked beside the predictions, the sentence box
       page.locator('.next-list').boundingBox(),
     ]);
     assert.ok(shown.y < list.y && shown.y > list.y - 200, `text at ${shown.y}, predictions at ${list.y}`);
+    // Issue 25 §5: the special symbols among the predictions and the continued text, in words.
+    const present = await page.evaluate(() => [
+      ...[...document.querySelectorAll('.next-item')].map((i) => i.dataset.token),
+      ...[...document.querySelectorAll('[data-role=next-added]')].map((m) => m.textContent.replace(/↵/g, '\n')),
+    ]);
+    const expected = ['\n', '<unk>', '<eos>'].filter((t) =>
+      present.some((x) => x === t || (t === '\n' && x.includes('\n'))),
+    );
+    const hint = (await page.locator('.next-specials').count()) ? await page.textContent('.next-specials') : '';
+    assert.equal(hint.includes('换行'), expected.includes('\n'), hint);
+    assert.equal(hint.includes('<unk>'), expected.includes('<unk>'), hint);
+    assert.equal(hint.includes('<eos>'), expected.includes('<eos>'), hint);
     await page
       .locator('[data-role=model-next]')
       .screenshot({ path: path.join(root, 'tests/e2e/screenshots/continue-zh.png') });

@@ -67,7 +67,14 @@ export function drawNext(box, view, { strings: s, state, set, onContinue, added 
     list.append(item);
   }
   box.append(controls, list);
+  // The special symbols among the predictions or the text, said in words (issue 25 §5).
+  const shown = new Set([...view.next.map((p) => p.token), ...added]);
+  const specials = SPECIALS.filter((t) => [...shown].some((x) => x === t || (t === '\n' && x.includes('\n'))));
+  if (specials.length) box.append(el('p', 'hint next-specials', specials.map((t) => s.special[t]).join(' ')));
 }
+
+// Symbols that are not text: the line break (shown ↵) and the vocabulary's own.
+const SPECIALS = ['\n', '<unk>', '<eos>', '<bos>', '<pad>'];
 
 // The text the model continues: its last TAIL characters before what continue added, then each
 // added piece marked, so that the growing text is beside the predictions, not only in the
