@@ -36,6 +36,7 @@ constexpr ToolFlag kToolFlags[] = {
     {"save-every", "400", "write the model and report every N steps"},
     {"init", "", "continue from this model file (same shape and vocabulary)"},
     {"lowercase", "false", "the text was lower-cased (recorded in the model file)"},
+    {"canon-weighted", "false", "famous texts were repeated in the training text (recorded)"},
     {"corpus", "", "where the text comes from (recorded)"},
     {"title", "", "the model's title (recorded)"},
     {"title-zh", "", "its Chinese title (recorded)"},

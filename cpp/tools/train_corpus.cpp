@@ -273,6 +273,9 @@ int main(int argc, char** argv) {
     info.lowercase = options.Get("lowercase") == "true";
     info.trained_steps = earlier_steps + trainer->steps();
     info.baselines = base;
+    info.kn5_loss = kn5_loss;
+    info.tokens_seen = static_cast<double>(trainer->steps()) * config.batch_size * length;
+    info.canon_weighted = options.Get("canon-weighted") == "true";
     const Evaluated saved = SaveAndEvaluate(trainer->model(), vocabulary, info, heldout, sample);
     Check(WriteFileBytes(options.Get("out"), saved.bytes), "--out");
     std::printf(

@@ -183,3 +183,31 @@ TEST(CorpusModelFile, RecordsTheSharedKeys) {
 
 }  // namespace
 }  // namespace attention::train
+
+namespace attention::train {
+namespace {
+
+// Issue 25 §5: what the page's model line needs is in the file's configuration when known.
+TEST(TrainCorpusModelJson, RecordsTheKneserNeyLossTokensSeenAndTheCanonWhenKnown) {
+  CorpusModelInfo info;
+  info.corpus = "c";
+  FlatJson plain = CorpusModelJson(info);
+  EXPECT_FALSE(plain.Has("kn5Loss"));
+  EXPECT_FALSE(plain.Has("tokensSeen"));
+  EXPECT_FALSE(plain.Has("canonWeighted"));
+  info.kn5_loss = 5.1585;
+  info.tokens_seen = 41943040;
+  info.canon_weighted = true;
+  const FlatJson json = CorpusModelJson(info);
+  double kn5 = 0, seen = 0;
+  bool canon = false;
+  ASSERT_TRUE(json.GetNumber("kn5Loss", &kn5).ok());
+  ASSERT_TRUE(json.GetNumber("tokensSeen", &seen).ok());
+  ASSERT_TRUE(json.GetBool("canonWeighted", &canon).ok());
+  EXPECT_EQ(kn5, 5.1585);
+  EXPECT_EQ(seen, 41943040);
+  EXPECT_TRUE(canon);
+}
+
+}  // namespace
+}  // namespace attention::train

@@ -62,6 +62,9 @@ FlatJson CorpusModelJson(const CorpusModelInfo& info) {
   extra.SetNumber("bigramLoss", info.baselines.bigram);
   extra.SetNumber("bigramLambda", info.baselines.bigram_lambda);
   if (info.lowercase) extra.SetBool("lowercase", true);
+  if (info.canon_weighted) extra.SetBool("canonWeighted", true);
+  if (info.kn5_loss > 0) extra.SetNumber("kn5Loss", info.kn5_loss);
+  if (info.tokens_seen > 0) extra.SetNumber("tokensSeen", info.tokens_seen);
   return extra;
 }
 

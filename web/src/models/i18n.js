@@ -1,5 +1,7 @@
 // The model panel's strings, in 中文 and English (the explorer's own are in ../i18n.js).
 
+import { formatCount } from '../format.js';
+
 const pct = (p) => `${(p * 100).toFixed(p >= 0.1 ? 1 : 2)}%`;
 
 const EN = {
@@ -12,11 +14,16 @@ const EN = {
   aboutRandom: 'Shown: random, untrained weights. The patterns show how attention computes, not what it means.',
   about: (title, corpus, c, params) =>
     `Shown: ${title}, trained here on ${corpus}. ${c.layers} layers × ${c.heads} heads, d_model ${c.dModel}, ${params} parameters in all (embeddings, every layer’s attention and feed-forward, LayerNorms)` +
+    (c.tokensSeen ? `, trained on ${formatCount(c.tokensSeen, 'en')} tokens` : '') +
     (c.heldOutLoss ? `; held-out loss ${c.heldOutLoss.toFixed(2)} nats per token` : '') +
+    (c.kn5Loss ? ` against a Kneser–Ney 5-gram’s ${c.kn5Loss.toFixed(2)}` : '') +
     (c.unigramLoss ? ` (a unigram guess: ${c.unigramLoss.toFixed(2)}` : '') +
     (c.unigramLoss && c.bigramLoss ? `, a bigram guess: ${c.bigramLoss.toFixed(2)}` : '') +
     (c.unigramLoss ? ')' : '') +
-    '.',
+    '.' +
+    (c.canonWeighted
+      ? ' It knows the famous poems because they were repeated in its training text (唐诗三百首 16 times, the 3,000 most popular 3 times).'
+      : ''),
   aboutFile: (name) => `from the file ${name}`,
   unknownCorpus: 'an unnamed corpus',
   task: (name) => `the toy task “${name}”`,
@@ -147,11 +154,14 @@ const ZH = {
   aboutRandom: '当前显示：随机、未训练的权重。图案展示注意力如何计算，而不是它的含义。',
   about: (title, corpus, c, params) =>
     `当前显示：${title}，在本仓库中用${corpus}训练。${c.layers} 层 × ${c.heads} 个头，d_model ${c.dModel}，共 ${params} 个参数（词嵌入、每层的注意力与前馈网络、层归一化）` +
+    (c.tokensSeen ? `，训练时读过 ${formatCount(c.tokensSeen, 'zh')} 个词元` : '') +
     (c.heldOutLoss ? `；留出集损失 ${c.heldOutLoss.toFixed(2)} 奈特/词元` : '') +
+    (c.kn5Loss ? `，对比 Kneser–Ney 五元模型的 ${c.kn5Loss.toFixed(2)}` : '') +
     (c.unigramLoss ? `（一元猜测：${c.unigramLoss.toFixed(2)}` : '') +
     (c.unigramLoss && c.bigramLoss ? `，二元猜测：${c.bigramLoss.toFixed(2)}` : '') +
     (c.unigramLoss ? '）' : '') +
-    '。',
+    '。' +
+    (c.canonWeighted ? '它熟悉名篇，是因为训练文本里重复了它们（唐诗三百首 16 遍，最受欢迎的 3,000 首各 3 遍）。' : ''),
   aboutFile: (name) => `来自文件 ${name}`,
   unknownCorpus: '未注明的语料',
   task: (name) => `玩具任务“${name}”`,

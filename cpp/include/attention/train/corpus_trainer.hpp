@@ -68,11 +68,16 @@ class CorpusTrainer {
 // What a corpus model file records besides the model (COMMON.md's shared keys): "vocabulary"
 // ("character" | "word"), "corpus", "title", "titleZh", "trainedSteps", and the held-out
 // "heldOutLoss", "unigramLoss", "bigramLoss" in nats per token (+ "bigramLambda"); and
-// "lowercase": true when the training text was lower-cased (input should be too).
+// "lowercase": true when the training text was lower-cased (input should be too). Issue 25 §5,
+// for the page's model line, when known (> 0, or true): "kn5Loss" (the Kneser–Ney 5-gram's
+// held-out loss), "tokensSeen" and "canonWeighted" (the famous texts repeated in training).
 struct CorpusModelInfo {
   VocabularyLevel level = VocabularyLevel::kCharacter;
   std::string corpus, title, title_zh;
   bool lowercase = false;
+  bool canon_weighted = false;
+  double kn5_loss = 0.0;
+  double tokens_seen = 0.0;
   int trained_steps = 0;
   double held_out_loss = 0.0;
   NgramBaselines baselines;
