@@ -150,11 +150,44 @@ await build({
   outdir: site,
 });
 
+// The playground inside the single file (issue 27 §3): its training worker's code, started from
+// a blob: URL, and its styles (app.css and playground.css, fonts inlined), added when it opens.
+const playgroundWorkerResult = await build({
+  ...common,
+  format: 'iife',
+  entryPoints: [src('playground/worker.js')],
+  write: false,
+  outdir: site,
+  define: { 'import.meta.url': JSON.stringify('file:///playground-worker.js') },
+});
+const virtualPlaygroundWorker = virtualText(
+  'playground-worker',
+  playgroundWorkerResult.outputFiles.find((f) => f.path.endsWith('.js')).text,
+);
+const playgroundCssResult = await build({
+  ...common,
+  entryPoints: [src('playground/playground.css')],
+  write: false,
+  outdir: site,
+  loader: { '.woff2': 'dataurl' },
+});
+const virtualPlaygroundCss = virtualText(
+  'playground-css',
+  playgroundCssResult.outputFiles.find((f) => f.path.endsWith('.css')).text,
+);
+
 // The single offline file: everything inlined. `names`: the trained models it carries.
 async function singlePage(names) {
   const single = await build({
     ...common,
-    plugins: [woff2Only, virtualWorker, modelsInside(names), virtualRoles],
+    plugins: [
+      woff2Only,
+      virtualWorker,
+      modelsInside(names),
+      virtualRoles,
+      virtualPlaygroundWorker,
+      virtualPlaygroundCss,
+    ],
     entryPoints: [src('single.js')],
     write: false,
     outdir: site,

@@ -312,20 +312,44 @@ test('model-handoff.js in the browser: the receiver reads what was handed over, 
   await context.close();
 });
 
-test('the single file (file://) shows no playground link: it has no playground.html beside it; the served page links to one that loads', async () => {
+test('the single file (file://) is the playground too (issue 27 §3): its link opens it, it trains with every request blocked, and links back', async () => {
   const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.route('**/*', (route) =>
-    route.request().url().startsWith('file:') ? route.continue() : route.abort(),
-  );
+  const attempted = [];
+  await context.route('**/*', (route) => {
+    if (route.request().url().startsWith('file:')) return route.continue();
+    attempted.push(route.request().url());
+    return route.abort();
+  });
   const page = await context.newPage();
-  await page.goto(`${pathToFileURL(path.join(root, 'dist/attention-explorer.html')).href}?lang=en`);
-  // The explorer is drawn once its language buttons and copy-link button exist.
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(m.text()));
+  const file = pathToFileURL(path.join(root, 'dist/attention-explorer.html')).href;
+  await page.goto(`${file}?lang=en`);
   await page.waitForSelector('[data-role=stage] g.operand', { timeout: 20000 });
-  assert.equal(await page.locator('[data-role=copy-link]').isVisible(), true, 'the header is shown');
-  assert.equal(await page.locator('[data-role=playground-link]').count(), 0, 'no link to a missing page');
+  // Its playground is itself at ?page=playground (it had no link: no playground.html beside it).
+  await page.click('[data-role=playground-link]');
+  await page.waitForURL(/attention-explorer\.html\?page=playground$/);
+  await page.waitForSelector('[data-role=play]:not([disabled])', { timeout: 30000 });
+  assert.equal(await page.locator('[data-role=notice]:visible').count(), 0, 'page=playground is no ignored value');
+  await page.click('[data-role=play]');
+  // The page writes its state into the URL and keeps itself the playground on a reload.
+  await page.waitForURL(/\?page=playground&task=sort/);
+  await page.waitForFunction(() => window.attentionPlayground.history.loss.at(-1)?.[0] >= 30, null, {
+    timeout: 60000,
+  });
+  const losses = await page.evaluate(() => window.attentionPlayground.history.loss.map(([, loss]) => loss));
+  assert.ok(losses.at(-1) < losses[0], `the loss falls: ${losses[0]} → ${losses.at(-1)}`);
+  assert.equal(
+    await page.getAttribute('[data-role=explorer-link]', 'href'),
+    'attention-explorer.html',
+    'the explorer link leads back to the file itself',
+  );
+  assert.deepEqual(attempted, [], 'no network request at all');
+  assert.deepEqual(problems, []);
   await context.close();
 
-  // The served explorer keeps the link, and it leads to a playground that starts.
+  // The served explorer links to playground.html, which starts.
   const served = await openPage(session.browser, `${session.url}index.html?lang=en`);
   await served.page.click('[data-role=playground-link]');
   await served.page.waitForSelector('[data-role=play]:not([disabled])', { timeout: 20000 });

@@ -1,7 +1,7 @@
 // The markup of one explorer. Static text only (no user data ever goes through innerHTML);
 // every element is found by its data-role, so several explorers can live on one page.
 
-import { servedOnly } from '../page-kind.js';
+import { pageLinks } from '../page-kind.js';
 import { STEP_COUNT } from '../steps.js';
 import { VIEWS, VIEW_KEYS } from '../views/registry.js';
 
@@ -26,7 +26,7 @@ export function explorerMarkup() {
   </div>
   <div class="top-actions">
     <div class="share" data-chrome="share">
-      ${servedOnly('<a data-role="playground-link" href="playground.html" data-i18n="playgroundLink"></a>')}
+      <a data-role="playground-link" href="${pageLinks().playground}" data-i18n="playgroundLink"></a>
       <button type="button" data-role="copy-link" data-i18n="copyLink"></button>
       <button type="button" data-role="copy-embed" data-i18n="copyEmbed"></button>
     </div>

@@ -1,17 +1,28 @@
 // The page's side of the training worker (worker.js): starts it from its file beside the page
-// (build-scripts/bundle.mjs writes playground-worker.js), hands it the engine's .wasm bytes,
+// (build-scripts/bundle.mjs writes playground-worker.js) or, in the single file, from its code
+// inside the file (a blob: URL: file:// has no worker files), hands it the engine's .wasm bytes,
 // and routes its messages by type. The main thread only draws.
+import { pageKind } from '../page-kind.js';
+
 export const WORKER_FILE = 'playground-worker.js';
 
 /** An error event's message without the stringified error's prefix ("Uncaught Error: …"). */
 const messageOf = (event, fallback) => event.message?.replace(/^Uncaught (?:\w*Error: )?/, '') || fallback;
 
-/** Resolves with { corpusLimits, send(type, payload, transfer), on(type, fn), terminate() } once the engine is up. */
-export async function startTrainingWorker() {
+async function fetchEngine() {
   const response = await fetch(new URL('attention-engine.wasm', location.href));
   if (!response.ok) throw new Error(`attention-engine.wasm: HTTP ${response.status}`);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const worker = new Worker(new URL(WORKER_FILE, location.href), { name: 'attention-playground' });
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** Resolves with { corpusLimits, send(type, payload, transfer), on(type, fn), terminate() } once the engine is up. */
+export async function startTrainingWorker() {
+  const inside = pageKind.playgroundWorker;
+  const bytes = inside ? pageKind.wasmBinary.slice() : await fetchEngine();
+  const url = inside
+    ? URL.createObjectURL(new Blob([inside], { type: 'text/javascript' }))
+    : new URL(WORKER_FILE, location.href);
+  const worker = new Worker(url, { name: 'attention-playground' });
   const listeners = new Map();
   const on = (type, fn) => listeners.set(type, fn);
   // The engine's limits of a text to train on (corpus_text.hpp), which the page checks a file's
@@ -30,7 +41,7 @@ export async function startTrainingWorker() {
       if (data.type === 'error') return reject(Object.assign(new Error(data.error.message), data.error));
     };
     worker.postMessage({ type: 'init', wasmBinary: bytes }, [bytes.buffer]);
-  });
+  }).finally(() => inside && URL.revokeObjectURL(url));
   worker.onmessage = ({ data }) => listeners.get(data.type)?.(data);
   worker.onerror = (event) => {
     event.preventDefault?.();

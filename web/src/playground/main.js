@@ -7,6 +7,7 @@ import '../app.css';
 import './playground.css';
 import { defaultLanguage } from '../i18n.js';
 import { handOverModel, modelLink } from '../model-handoff.js';
+import { pageKind, pageLinks } from '../page-kind.js';
 import { startTrainingWorker } from './client.js';
 import { taskOf } from './session.js';
 import { emptyHistory, record } from './history.js';
@@ -212,7 +213,9 @@ await startPage(async () => {
     const chromeQuery = Object.entries(chrome)
       .map(([k, v]) => `&${k}=${v ? 1 : 0}`)
       .join('');
-    window.history.replaceState(null, '', `?${queryOf(state)}${chromeQuery}${location.hash}`);
+    // The single file is both pages: its playground keeps ?page=playground (single.js).
+    const page = pageKind.singleFile ? 'page=playground&' : '';
+    window.history.replaceState(null, '', `?${page}${queryOf(state)}${chromeQuery}${location.hash}`);
   };
 
   // ---- the model ----
@@ -315,7 +318,7 @@ await startPage(async () => {
     const params = sentence ? { lang: state.lang, s: sentence } : { lang: state.lang };
     try {
       const id = await handOverModel(bytes, { name });
-      if (!window.open(modelLink('index.html', id, params), '_blank')) showError({ kind: 'popupBlocked' });
+      if (!window.open(modelLink(pageLinks().explorer, id, params), '_blank')) showError({ kind: 'popupBlocked' });
       else if (['handoffFailed', 'popupBlocked'].includes(lines.failure?.kind)) showError(null);
     } catch (error) {
       showError({ kind: 'handoffFailed', message: error.message });

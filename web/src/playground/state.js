@@ -101,6 +101,8 @@ export function stateFromURL(search, base) {
     if (!first) note(repeated, key);
     let value;
     if (key === 'task') value = oneOf(MODES)(text);
+    // The single file's playground is itself at ?page=playground (single.js): a page, not a field.
+    else if (key === 'page') value = text === 'playground' ? text : undefined;
     else if (CHROME_FLAGS.includes(key)) {
       value = flag(text);
       if (value !== undefined && first) chrome[key] = value;

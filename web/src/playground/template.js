@@ -1,6 +1,7 @@
 // The playground's markup. Static text only: every label is filled from i18n.js by data-i18n,
 // user data never goes through innerHTML. Elements are found by data-role.
 
+import { pageLinks } from '../page-kind.js';
 const select = (role) => `<select data-role="${role}"></select>`;
 const check = (role) =>
   `<label class="check"><input type="checkbox" data-role="${role}" /> <span data-i18n="${role}"></span></label>`;
@@ -13,7 +14,7 @@ export const MARKUP = `
     <p class="tagline" data-i18n="tagline"></p>
   </div>
   <div class="top-actions">
-    <a data-role="explorer-link" href="index.html" data-i18n="explorerLink"></a>
+    <a data-role="explorer-link" href="${pageLinks().explorer}" data-i18n="explorerLink"></a>
     <button type="button" data-role="copy-link" data-i18n="copyLink"></button>
     <div class="language" role="group" aria-label="Language / 语言">
       <button type="button" data-lang="zh" aria-pressed="false">中文</button>
