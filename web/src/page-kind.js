@@ -4,9 +4,6 @@
 // starts from its code inside the file (playgroundWorker) with the engine's bytes (wasmBinary).
 export const pageKind = { singleFile: false, wasmBinary: null, playgroundWorker: null };
 
-/** `html` on a served page; nothing in the single file (a link to a page that is not there). */
-export const servedOnly = (html) => (pageKind.singleFile ? '' : html);
-
 /** The two pages as links from either: the site's files, or the single file itself. */
 export function pageLinks() {
   if (!pageKind.singleFile) return { explorer: 'index.html', playground: 'playground.html' };
