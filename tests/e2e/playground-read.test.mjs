@@ -149,3 +149,17 @@ test('the accuracy chart marks where held-out exact match first reached 95%; the
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('beside the induction task’s curves, a sentence says what the learner sees, in both languages', async () => {
+  const { page, context, problems } = await openPlayground('?task=induction&lang=en');
+  const note = page.locator('[data-role=curves-note]');
+  assert.equal(await note.isVisible(), true);
+  assert.match(await note.textContent(), /induction heads form.*100% by step 800/);
+  await page.click('[data-lang=zh]');
+  await page.waitForFunction(() => document.querySelector('[data-role=curves-note]').textContent.includes('归纳头'));
+  assert.doesNotMatch(await note.textContent(), /[A-Za-z]/, 'no English left in 中文');
+  await page.selectOption('[data-role=task]', 'sort');
+  await page.waitForSelector('[data-role=curves-note]', { state: 'hidden' });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
