@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <vector>
@@ -122,6 +123,60 @@ TEST(TrainTasks, InductionRepeatsASegmentOfVaryingLengthAndMasksItsPredictableTo
     }
   }
   EXPECT_EQ(segment_lengths.size(), 6u) << "m takes every value of 5 … 10";
+}
+
+// Whether the target at position i follows from the induction rule: every earlier occurrence of
+// tokens[i] was followed by targets[i] (s = tokens ++ last target).
+bool FollowsFromEarlierOccurrences(const Example& e, int i) {
+  std::vector<int> s = e.tokens;
+  s.push_back(e.targets.back());
+  for (int j = 0; j < i; ++j) {
+    if (s[j] == s[i] && s[j + 1] != s[i + 1]) return false;
+  }
+  return true;
+}
+
+// Issue 28 §6: the playground's induction task (length 10, 64 symbols) drew symbols with
+// repeats; 57% of its examples then asked for a token that two earlier occurrences of the current
+// one contradict, and held-out whole answers stayed near 70% while the heads had formed.
+TEST(TrainTasks, InductionAnswersAllFollowFromTheirEarlierOccurrences) {
+  const TaskConfig config = Config(TaskKind::kInduction, 10, 64);
+  for (Split split : {Split::kTrain, Split::kHeldOut}) {
+    int undetermined = 0, examples = 0;
+    for (const Example& e : TaskStream(config, 3, split).Take(2000)) {
+      ++examples;
+      bool all = true;
+      for (size_t i = 0; i < e.mask.size(); ++i) {
+        if (e.mask[i]) all = all && FollowsFromEarlierOccurrences(e, static_cast<int>(i));
+      }
+      undetermined += all ? 0 : 1;
+      const std::set<int> distinct(e.tokens.begin(), e.tokens.end() - AnswersOf(e).size());
+      EXPECT_EQ(distinct.size() + AnswersOf(e).size(), e.tokens.size())
+          << "filler and segment differ";
+    }
+    EXPECT_EQ(undetermined, 0) << "of " << examples;
+  }
+}
+
+// A repeated symbol (an alphabet smaller than the input, or an input given by hand): the answers
+// it contradicts are neither trained nor scored; the others still are.
+TEST(TrainTasks, InductionLeavesOutTheAnswersARepeatedSymbolContradicts) {
+  const TaskConfig config = Config(TaskKind::kInduction, 4, 10);
+  // s = 1 2 1 3 1 2 1 3: after the second "1" comes 2 or 3 (left out), after "2" always 1.
+  const Example e = MakeExample(config, {1, 2, 1, 3});
+  EXPECT_EQ(e.mask, (std::vector<uint8_t>{0, 0, 0, 0, 0, 1, 0}));
+  EXPECT_EQ(e.source[5], 2);
+  // Two symbols, length 6: inputs always repeat; every answer kept is determined.
+  const TaskConfig tiny = Config(TaskKind::kInduction, 6, 2);
+  int kept = 0;
+  for (const Example& t : TaskStream(tiny, 5, Split::kTrain).Take(300)) {
+    for (size_t i = 0; i < t.mask.size(); ++i) {
+      if (!t.mask[i]) continue;
+      ++kept;
+      EXPECT_TRUE(FollowsFromEarlierOccurrences(t, static_cast<int>(i))) << i;
+    }
+  }
+  EXPECT_GT(kept, 0);
 }
 
 TEST(TrainTasks, SourcePositionsHoldTheAnswerToken) {
@@ -269,10 +324,19 @@ TEST(TrainTasks, ARandomPredictorScoresChance) {
     };
     const auto held = TaskStream(config, 6, Split::kHeldOut).Take(1000);
     const Accuracy a = Evaluate(config, held, guess);
-    // Modular addition has one answer token, so exact match is chance there too.
+    // Exact match by chance: (1/V)^answers per example, averaged. Modular addition has one answer
+    // token; an induction example keeps only its determined answers, sometimes a single one.
     const double chance = 1.0 / vocab;
+    double exact_chance = 0;
+    int scored = 0;
+    for (const Example& e : held) {
+      if (AnswersOf(e).empty()) continue;  // counted in neither part of exact match
+      exact_chance += std::pow(chance, AnswersOf(e).size());
+      ++scored;
+    }
+    exact_chance /= scored;
     EXPECT_NEAR(a.token, chance, 0.03) << TaskKindName(kind);
-    EXPECT_LE(a.exact_match, kind == TaskKind::kModularAddition ? chance + 0.03 : 0.002)
+    EXPECT_LE(a.exact_match, exact_chance + (exact_chance > 0.01 ? 0.03 : 0.002))
         << TaskKindName(kind);
   }
 }

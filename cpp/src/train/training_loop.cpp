@@ -113,8 +113,11 @@ Status TrainingLoop::Update(const Batch& batch, double* loss_sum, int64_t* right
   }
   double total = 0.0, loss = 0.0;
   for (int s = 0; s < n; ++s) total += weights[s];
+  // Shard s's share Wₛ / W; a batch run whole is all of it, even when no target counts (an
+  // induction batch of a small alphabet can have no determined answer: W = 0, loss 0).
+  const auto share = [&](int s) { return n == 1 ? 1.0 : weights[s] / total; };
   for (int s = 0; s < n; ++s) {
-    loss += weights[s] / total * static_cast<double>(replica(s).loss());
+    loss += share(s) * static_cast<double>(replica(s).loss());
     CountHits(replica(s), parts[s], right, counted);
   }
   // ∇ of the batch's mean loss = Σₛ (Wₛ / W) · ∇ of shard s's mean loss, added in shard order.
@@ -124,12 +127,12 @@ Status TrainingLoop::Update(const Batch& batch, double* loss_sum, int64_t* right
       const size_t from = static_cast<size_t>(c) * kReduceChunk;
       const size_t to = std::min(count, from + kReduceChunk);
       float* sum = model_.gradients();
-      const float share0 = static_cast<float>(weights[0] / total);
+      const float share0 = static_cast<float>(share(0));
       for (size_t j = from; j < to; ++j) sum[j] *= share0;
       for (int s = 1; s < n; ++s) {
-        const float share = static_cast<float>(weights[s] / total);
+        const float part = static_cast<float>(share(s));
         const float* g = replica(s).gradients();
-        for (size_t j = from; j < to; ++j) sum[j] += share * g[j];
+        for (size_t j = from; j < to; ++j) sum[j] += part * g[j];
       }
     });
   }
@@ -138,14 +141,14 @@ Status TrainingLoop::Update(const Batch& batch, double* loss_sum, int64_t* right
   // The softmax statistics of the whole batch: sums over the shards; ∂L/∂scores of shard s
   // enters the batch's gradient times Wₛ / W, so its squares times (Wₛ / W)².
   std::vector<AttentionStats> stats = model_.attention_stats();
-  for (AttentionStats& layer : stats) layer.dscores_sq_sum *= std::pow(weights[0] / total, 2);
+  for (AttentionStats& layer : stats) layer.dscores_sq_sum *= std::pow(share(0), 2);
   for (int s = 1; s < n; ++s) {
     const std::vector<AttentionStats>& more = replica(s).attention_stats();
     for (size_t l = 0; l < stats.size(); ++l) {
       stats[l].entropy_sum += more[l].entropy_sum;
       stats[l].rows += more[l].rows;
       stats[l].max_weight = std::max(stats[l].max_weight, more[l].max_weight);
-      stats[l].dscores_sq_sum += more[l].dscores_sq_sum * std::pow(weights[s] / total, 2);
+      stats[l].dscores_sq_sum += more[l].dscores_sq_sum * std::pow(share(s), 2);
     }
   }
   attention_ = SummarizeAttention(stats);

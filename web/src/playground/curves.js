@@ -1,6 +1,7 @@
 // Line charts of metrics over training steps (D3, SVG). A chart is a function of its series:
 //   drawLines(svg, { title, series: [{ label, color, dash?, dots?, points: [[step, value], …] }],
-//                    yDomain?: [lo, hi], log?: boolean })
+//                    yDomain?: [lo, hi], log?: boolean, marks?: [{ x: step, label }] })
+// A mark is a vertical rule at its step with its label beside it (e.g. "reached 95% at step N").
 // It scales to its container through the viewBox; long series are thinned to MAX_POINTS.
 import * as d3 from 'd3';
 
@@ -20,7 +21,7 @@ export function thin(points) {
   return out;
 }
 
-export function drawLines(svgNode, { title, series, yDomain, log = false }) {
+export function drawLines(svgNode, { title, series, yDomain, log = false, marks = [] }) {
   const svg = d3.select(svgNode).attr('viewBox', `0 0 ${W} ${H}`);
   // The legend takes one row per series under the title; the plot starts below it.
   const top = M.top + LEGEND_ROW * series.length + 6;
@@ -29,7 +30,7 @@ export function drawLines(svgNode, { title, series, yDomain, log = false }) {
     points: thin(s.points.filter(([, y]) => Number.isFinite(y) && (!log || y > 0))),
   }));
   const all = shown.flatMap((s) => s.points);
-  const xMax = d3.max(all, (p) => p[0]) ?? 1;
+  const xMax = Math.max(d3.max(all, (p) => p[0]) ?? 1, d3.max(marks, (m) => m.x) ?? 0);
   // A nice x domain (0–500, 0–1000, …) changes only now and then while training: the axes
   // (text the browser must lay out again) are redrawn only when a domain changes.
   const x = d3
@@ -96,6 +97,30 @@ export function drawLines(svgNode, { title, series, yDomain, log = false }) {
     .attr('r', 2.5)
     .attr('cx', (p) => x(p[0]))
     .attr('cy', (p) => y(p[1]));
+
+  // The marks: a dashed rule from the top of the plot to the x axis, labelled at its top; the label
+  // goes left of the rule in the right half of the plot, so that it stays inside.
+  const mark = svg
+    .selectAll('g.mark')
+    .data(marks, (m) => m.label)
+    .join((enter) => {
+      const g = enter.append('g').attr('class', 'mark');
+      g.append('line').attr('stroke-dasharray', '3 2');
+      g.append('text');
+      return g;
+    })
+    .attr('data-step', (m) => m.x)
+    .attr('transform', (m) => `translate(${x(m.x)},0)`);
+  mark
+    .select('line')
+    .attr('y1', top)
+    .attr('y2', H - M.bottom);
+  mark
+    .select('text')
+    .attr('x', (m) => (x(m.x) > (M.left + W - M.right) / 2 ? -4 : 4))
+    .attr('y', top + 10)
+    .attr('text-anchor', (m) => (x(m.x) > (M.left + W - M.right) / 2 ? 'end' : 'start'))
+    .text((m) => m.label);
 
   // The legend: one swatch and label per series, under the title.
   const legend = svg

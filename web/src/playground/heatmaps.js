@@ -1,7 +1,10 @@
 // Every layer's and head's attention weights of one sequence, as a grid of small heatmaps: one
 // <canvas> per head (T × T cells, one pixel each, scaled up by CSS; canvas, not SVG, because
 // they redraw ten times a second while training). Each canvas carries an aria-label with the
-// head's strongest link per query; hovering a cell shows its weight in `title`.
+// head's strongest link per query. Short sequences (T ≤ LABEL_MAX) get the example's tokens
+// beside the rows (queries, down) and above the columns (keys, across). Hovering a cell, or
+// moving over the cells with the arrow keys once the canvas has focus, shows the cell's query,
+// key and weight under the heatmap (readout.js), and keeps it current as new snapshots come.
 //
 // A model of the engine's limits has 6 × 64 heads of 256 × 256 cells: drawn at once, that froze
 // the page for most of a minute. The grid shows one page of at most MAX_MAPS heatmaps
@@ -11,9 +14,13 @@
 //     snapshot: { tokens, layers, heads, length: T, weights: Float32Array [L × H × T × T] }
 import { rgb } from 'd3';
 import { weightScale } from '../scales.js';
+import { labelAxes, pointAt, showCell, wireCells } from './readout.js';
 
 export const MAX_MAPS = 16;
 const CELL_MAX = 18;
+/** Sequences up to this long are labelled with their tokens, in cells of at least LABEL_CELL px. */
+export const LABEL_MAX = 24;
+const LABEL_CELL = 11;
 const SIZE = 148;
 const color = weightScale();
 // The colour of each weight in 1/256 steps as an RGBA pixel (little-endian: 0xAABBGGRR),
@@ -63,19 +70,25 @@ function makeFigure(container, l, h) {
   const figure = document.createElement('figure');
   const canvas = document.createElement('canvas');
   canvas.setAttribute('role', 'img');
+  canvas.tabIndex = 0; // the arrow keys then walk its cells
   canvas.dataset.layer = l;
   canvas.dataset.head = h;
-  // Hovering a cell names its query, key and weight (read from the newest snapshot drawn).
-  canvas.addEventListener('mousemove', (event) => {
-    const { snap: current, cell: size } = shown.get(container);
-    const T2 = current.length;
-    const k = Math.floor(event.offsetX / size);
-    const q = Math.floor(event.offsetY / size);
-    if (q < 0 || k < 0 || q >= T2 || k >= T2) return;
-    const w = current.weights[((l * current.heads + h) * T2 + q) * T2 + k];
-    canvas.title = `${current.tokens[q]} → ${current.tokens[k]}: ${w.toFixed(3)}`;
+  // map: the column labels above, the row labels left of the canvas (readout.js labelAxes).
+  const map = document.createElement('div');
+  map.className = 'pg-map';
+  const cols = Object.assign(document.createElement('div'), { className: 'pg-cols' });
+  const rows = Object.assign(document.createElement('div'), { className: 'pg-rows' });
+  const plot = Object.assign(document.createElement('div'), { className: 'pg-plot' });
+  const cursor = Object.assign(document.createElement('div'), { className: 'pg-cursor', hidden: true });
+  plot.append(canvas, cursor);
+  map.append(document.createElement('span'), cols, rows, plot);
+  const readout = Object.assign(document.createElement('output'), { className: 'pg-readout' });
+  figure.append(map, readout, document.createElement('figcaption'));
+  // The cell under the pointer or the keyboard's cursor, read from the newest snapshot drawn.
+  wireCells(figure, () => {
+    const { snap, cell } = shown.get(container);
+    return { snap, cell, offset: (l * snap.heads + h) * snap.length * snap.length };
   });
-  figure.append(canvas, document.createElement('figcaption'));
   return figure;
 }
 
@@ -117,7 +130,8 @@ export function drawHeatmaps(
     container.style.setProperty('--heads', h1 - h0 + 1 === heads ? heads : 4);
     for (let l = l0; l <= l1; l++) for (let h = h0; h <= h1; h++) container.append(makeFigure(container, l, h));
   }
-  const cell = Math.max(1, Math.min(CELL_MAX, Math.floor(SIZE / T)));
+  const labelled = T <= LABEL_MAX;
+  const cell = Math.max(labelled ? LABEL_CELL : 1, Math.min(CELL_MAX, Math.floor(SIZE / T)));
   const px = `${cell * T}px`;
   const figures = container.querySelectorAll('figure');
   const last = shown.get(container);
@@ -134,7 +148,7 @@ export function drawHeatmaps(
     }
     painted++;
     pictured.set(figure, { snap, label });
-    const canvas = figure.firstChild;
+    const canvas = figure.querySelector('canvas');
     const l = Number(canvas.dataset.layer);
     const h = Number(canvas.dataset.head);
     const offset = (l * heads + h) * T * T;
@@ -143,6 +157,8 @@ export function drawHeatmaps(
       canvas.style.height = px;
     }
     paint(canvas, snap, offset);
+    labelAxes(figure, labelled ? tokens : null, cell);
+    showCell(figure, pointAt(figure), { snap, cell, offset });
     const strongest = strongestKeys(weights, offset, T);
     const title = label(l, h);
     if (figure.lastChild.textContent !== title) figure.lastChild.textContent = title;

@@ -3,6 +3,13 @@
 // series of every layer and head. Bounded: snapshots are thinned by half when full.
 
 export const MAX_SNAPSHOTS = 240;
+/** The held-out exact match the page calls learned: its first crossing is marked on the curves. */
+export const TARGET = 0.95;
+
+/** The step of the first held-out measurement at or above `target`, or null (none yet). */
+export function reachedAt(history, target = TARGET) {
+  return history.heldOut.find(([, value]) => value >= target)?.[0] ?? null;
+}
 
 export function emptyHistory() {
   return {

@@ -45,9 +45,14 @@ const STRINGS = {
     accuracy: 'accuracy',
     trainAccuracy: 'training: answer tokens right',
     heldOut: 'held-out: whole answers right',
+    reached: (n) => `reached 95% at step ${n}`,
+    inductionCurves:
+      'What you see: held-out whole answers stay near 0% while the induction heads form (their score, below, jumps from about 0.1 to 0.9 around step 300–400), then climb to 100% by step 800. Training accuracy counts answer tokens; a whole answer needs all of its 4–9 tokens right, so it rises later. Every symbol of an example is different, so each answer is the token that followed its one earlier occurrence.',
+    stopHere: 'Stop training here',
     curves: 'Loss and accuracy',
     heatmaps: 'Attention of every layer and head',
-    heatmapsHelp: 'Rows: the token that asks (query); columns: the tokens it reads (keys). Dark = high weight.',
+    heatmapsHelp:
+      'Rows: the token that asks (query); columns: the tokens it reads (keys). Dark = high weight. Point at a cell, or focus a map and use the arrow keys, to read its weight.',
     layerHead: (l, h) => `layer ${l + 1}, head ${h + 1}`,
     heatmapsPaged: (count, max) => `This model has ${count} heads: ${max} are drawn at a time.`,
     pagerLayer: 'layer',
@@ -224,9 +229,14 @@ const STRINGS = {
     accuracy: '准确率',
     trainAccuracy: '训练：答对的答案词元',
     heldOut: '留出集：整个答案全对',
+    reached: (n) => `第 ${n} 步达到 95%`,
+    inductionCurves:
+      '你看到的是：归纳头形成之前（下方的分数在第 300–400 步左右从约 0.1 跳到 0.9），留出集的整个答案几乎全错；之后到第 800 步左右升到 100%。训练准确率按答案词元计；整个答案要 4–9 个词元全对，所以上升得更晚。一个例子里的符号各不相同，因此每个答案就是它唯一一次先前出现之后的那个词元。',
+    stopHere: '在此停止训练',
     curves: '损失与准确率',
     heatmaps: '每一层、每个头的注意力',
-    heatmapsHelp: '行：提问的词元（查询）；列：它读取的词元（键）。颜色越深，权重越大。',
+    heatmapsHelp:
+      '行：提问的词元（查询）；列：它读取的词元（键）。颜色越深，权重越大。指向一个格子，或聚焦一张图后用方向键，可读出它的权重。',
     layerHead: (l, h) => `第 ${l + 1} 层，第 ${h + 1} 个头`,
     heatmapsPaged: (count, max) => `这个模型有 ${count} 个头：每次画 ${max} 个。`,
     pagerLayer: '层',

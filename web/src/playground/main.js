@@ -70,7 +70,7 @@ await startPage(async () => {
     ['snapshot', () => true, (deadline) => drawSnapshot(root, history, scrubIndex, t(), heatmapPage, deadline)],
     ['answer', () => lastAnswer, (deadline) => drawAnswer(root, lastAnswer, t(), heatmapPage, deadline)],
     ['heads', () => state.task === 'induction', () => drawHeadScores(root, history, t())],
-    ['curves', () => true, () => drawCurves(root, history, t())],
+    ['curves', () => true, () => drawCurves(root, history, t(), playing)],
     ['experiment', () => experimentRows.length, () => drawExperiment(root, experimentRows, t())],
   ];
   const dirty = new Set();
@@ -138,6 +138,9 @@ await startPage(async () => {
       .forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.lang === state.lang)));
     fillSelect('task', MODES, (name) => s[`task.${name}`]);
     $('task-help').textContent = s.taskHelp[state.task];
+    // What the induction task's curves show (issue 28 §6), beside them.
+    $('curves-note').hidden = state.task !== 'induction';
+    $('curves-note').textContent = state.task === 'induction' ? s.inductionCurves : '';
     $('example').placeholder = PRESETS[state.task]?.placeholder ?? '';
     // "Your text" shows its text and sample panels instead of the typed example.
     $('text-panel').hidden = !isText();
@@ -303,6 +306,7 @@ await startPage(async () => {
   worker.on('playing', (message) => {
     playing = message.playing;
     showPlaying();
+    redraw('curves'); // the offer to stop is shown only while training runs
   });
   worker.on('answer', (message) => {
     if (message.id !== answerId) return;
@@ -405,6 +409,8 @@ await startPage(async () => {
   $('preset').addEventListener('click', () => setState(taskDefaults(state.task, state), { reconfigure: true }));
   const togglePlay = () => worker.send(playing ? 'pause' : 'play');
   $('play').addEventListener('click', togglePlay);
+  // Beside the "reached 95%" mark: stop where the task is learned.
+  $('stop').addEventListener('click', () => worker.send('pause'));
   $('step').addEventListener('click', () => worker.send('step', { count: 1 }));
   $('reset').addEventListener('click', () => configure());
   // The heatmaps' pager (shown when a model has more heads than one page holds).

@@ -3,6 +3,7 @@
 import { headColor } from '../scales.js';
 import { drawLines } from './curves.js';
 import { drawHeatmaps } from './heatmaps.js';
+import { reachedAt } from './history.js';
 import { drawPager, heatmapPage } from './pager.js';
 import { setText } from './text.js';
 
@@ -49,7 +50,15 @@ function drawTextCurves(root, history, t) {
   );
 }
 
-export function drawCurves(root, history, t) {
+/**
+ * The curves of a task; where held-out exact match first reached 95%, a mark on the accuracy
+ * chart and, while `playing`, the offer to stop beside it.
+ */
+export function drawCurves(root, history, t, playing = false) {
+  const reached = history.baselines ? null : reachedAt(history);
+  $(root, 'reached').hidden = reached === null;
+  if (reached !== null) setText($(root, 'reached-text'), t.reached(reached));
+  $(root, 'stop').hidden = !playing;
   if (history.baselines) return drawTextCurves(root, history, t);
   drawLines($(root, 'loss-chart'), {
     title: t.loss,
@@ -59,6 +68,7 @@ export function drawCurves(root, history, t) {
   drawLines($(root, 'accuracy-chart'), {
     title: t.accuracy,
     yDomain: [0, 1],
+    marks: reached === null ? [] : [{ x: reached, label: t.reached(reached) }],
     series: [
       { label: t.trainAccuracy, color: SCALED, points: history.accuracy },
       { label: t.heldOut, color: HELD_OUT, dash: '4 3', dots: true, points: history.heldOut },

@@ -79,6 +79,11 @@ export const MARKUP = `
       <svg data-role="loss-chart" class="pg-chart" role="img"></svg>
       <svg data-role="accuracy-chart" class="pg-chart" role="img"></svg>
     </div>
+    <p class="hint" data-role="curves-note" hidden></p>
+    <p class="pg-reached" data-role="reached" hidden>
+      <span data-role="reached-text"></span>
+      <button type="button" data-role="stop" data-i18n="stopHere" hidden></button>
+    </p>
   </section>
   <section class="panel pg-heatmaps" data-chrome="heatmaps" aria-labelledby="pg-heatmaps-title">
     <h2 id="pg-heatmaps-title" data-i18n="heatmaps"></h2>
