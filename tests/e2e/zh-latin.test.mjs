@@ -13,7 +13,7 @@ const session = useBrowser();
 const ALLOWED = new Set(
   [
     'd_model d_k d_ff QKV QK Softmax softmax PE sin cos GELU LayerNorm Transformer RNN Longformer',
-    'SVG PNG CSV JSON English top-k unk logits W_O W_Q W_K W_V W_q W_k W_v NumPy np random seed randn',
+    'SVG PNG CSV JSON txt UTF-8 English top-k unk logits W_O W_Q W_K W_V W_q W_k W_v NumPy np random seed randn',
     'head Concat fan-in Query Key Value Tab Kneser Ney',
   ]
     .join(' ')
