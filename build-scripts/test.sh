@@ -105,12 +105,13 @@ echo "${line:-sanitizers: no closing line}"
 record sanitizers "$sanitizers_status" "$(echo "$line" | awk '{print $2}' | grep . || echo 0)" "$(echo "$line" | awk '{print $4}' | grep . || echo 0)"
 stage_done
 
-# Two test files at a time: on two cores one file leaves much of the machine idle (the node
-# suite is one single-threaded process a file; an e2e file waits on its page most of the time).
-# Each file has its own temporary folders, and each e2e file its own server on a free port and
-# its own Chromium (tests/e2e/browser.mjs useBrowser), so files do not meet.
+# The node suite two files at a time: each file is one single-threaded process, and one at a
+# time leaves a core of two idle (measured 35% faster, docs/testing.md); each file has its own
+# temporary folders. The e2e suite one file at a time unless E2E_CONCURRENCY says otherwise:
+# two at a time measured no faster on the loaded shared machine (each file has its own server
+# port and Chromium, tests/e2e/browser.mjs useBrowser, so files do not meet either way).
 node_suite node 2 tests/node/*.test.mjs
-node_suite e2e 2 tests/e2e/*.test.mjs
+node_suite e2e "${E2E_CONCURRENCY:-1}" tests/e2e/*.test.mjs
 
 echo
 if ((${#failed_suites[@]})); then echo "failed suites: ${failed_suites[*]}"; fi
