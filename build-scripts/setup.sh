@@ -4,6 +4,7 @@
 # Idempotent: a second run only checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+began=$SECONDS
 
 APT_PACKAGES=(
   cmake g++ make            # the native build
@@ -37,4 +38,4 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
   echo "setup: installing npm packages"
   npm ci --no-audit --no-fund --loglevel=error
 fi
-echo "setup: ok"
+echo "setup: ok ($((SECONDS - began)) s)"

@@ -31,7 +31,10 @@ export function labelProblems(selector) {
       [box.x + box.width - 1, box.y + box.height - dy],
       [box.x + 1, box.y + box.height - dy],
     ].map(([x, y]) => new DOMPoint(x, y).matrixTransform(m));
-    quads.push({ text, label: text.textContent, corners });
+    const xs = corners.map((p) => p.x);
+    const ys = corners.map((p) => p.y);
+    const bounds = { left: Math.min(...xs), right: Math.max(...xs), top: Math.min(...ys), bottom: Math.max(...ys) };
+    quads.push({ text, label: text.textContent, corners, bounds });
   }
   // Separating axes of two convex quadrilaterals: they overlap unless some edge normal
   // separates their projections.
@@ -44,7 +47,15 @@ export function labelProblems(selector) {
     const d = q.corners.map((p) => p.x * a.x + p.y * a.y);
     return [Math.min(...d), Math.max(...d)];
   };
+  // Quadrilaterals whose bounding boxes are apart are apart (an axis-parallel line separates
+  // them): most pairs of a large view end here, before the separating-axes test.
+  const boxesMeet = (p, q) =>
+    p.bounds.right > q.bounds.left &&
+    q.bounds.right > p.bounds.left &&
+    p.bounds.bottom > q.bounds.top &&
+    q.bounds.bottom > p.bounds.top;
   const overlap = (p, q) =>
+    boxesMeet(p, q) &&
     [...axes(p), ...axes(q)].every((a) => {
       const [p0, p1] = project(p, a);
       const [q0, q1] = project(q, a);

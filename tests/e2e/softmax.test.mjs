@@ -111,8 +111,19 @@ test('a keystroke during the bars’ glide to a new query ends with every bar at
     `${session.url}?lang=en&view=softmax&s=the+cat+sat+on`,
   );
   await page.waitForFunction(() => document.querySelectorAll('.chart-weights rect.bar').length === 4);
-  await page.locator('.query-picker button').nth(2).click();
-  await page.waitForFunction(() => document.querySelector('.chart-weights rect.bar').__transition);
+  // The glide is seen under way before the keystroke. On a loaded machine a frame can take longer
+  // than the glide, which then ends before it is seen: another query is picked, up to five times.
+  let query = 2;
+  for (let attempt = 0; ; attempt++) {
+    await page.locator('.query-picker button').nth(query).click();
+    const gliding = await page
+      .waitForFunction(() => document.querySelector('.chart-weights rect.bar').__transition, null, { timeout: 5000 })
+      .then(() => true)
+      .catch(() => false);
+    if (gliding) break;
+    assert.ok(attempt < 4, 'the bars glide to a new query');
+    query = query === 2 ? 1 : 2;
+  }
   await page.focus('[data-role=sentence]');
   await page.keyboard.press('End');
   await page.keyboard.type(' a');
@@ -129,7 +140,7 @@ test('a keystroke during the bars’ glide to a new query ends with every bar at
       `${v}: y ${y}, height ${height}`,
     );
   }
-  assert.deepEqual(await weightBars(page), await engineWeights(page, 2));
+  assert.deepEqual(await weightBars(page), await engineWeights(page, query));
   assert.deepEqual(problems, []);
   await context.close();
 });
