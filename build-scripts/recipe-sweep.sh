@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Chooses the shipped models' recipe by measurement (issue 25 §1): short runs side by side at
-# equal wall time, each on every core, on the prepared texts of npm run train:models (run it, or
-# QUICK=1 of it, once first: the prepared texts are in the cache). For each recipe a 30-step
+# equal wall time, each on every core, on the texts npm run train:models prepares (run it, or
+# QUICK=1 of it, once first: it fetches the corpora into the cache). For each recipe a 30-step
 # probe measures the step time, then a run of as many steps as fit in MINUTES (default 10) with
 # its full cosine; the table at the end (also <cache>/sweep/table.txt) gives held-out loss,
 # KN 5-gram, steps and tokens/s. Not part of npm test; run it on an otherwise idle machine.
@@ -12,15 +12,17 @@ cd "$(dirname "$0")/.."
 cache=${ATTENTION_CORPUS_CACHE:-$HOME/.cache/attention-explorer/corpora}
 model=${MODEL:-tang}
 minutes=${MINUTES:-10}
-prepared=$cache/prepared
+prepared=$cache/sweep/prepared
 out=$cache/sweep/$model
 level=character
 [ "$model" = brown ] && level=word
-if [ ! -f "$prepared/$model.train.txt" ]; then
-  echo "recipe-sweep: no $prepared/$model.train.txt: run npm run train:models (or QUICK=1 …) first" >&2
+if [ ! -d "$cache/x/chinese-poetry-2.0.1/package" ]; then
+  echo "recipe-sweep: the corpora are not in $cache: run QUICK=1 npm run train:models once first" >&2
   exit 1
 fi
 mkdir -p "$out"
+# The texts as train:models prepares them (its samples and lists into a scratch folder).
+[ -f "$prepared/$model.train.txt" ] || node training/prepare-corpora.mjs "$cache" "$cache/sweep/scratch" "$prepared"
 cmake -S . -B build/train -DCMAKE_BUILD_TYPE=Release -DATTENTION_AVX2=ON >/dev/null
 cmake --build build/train -j"$(nproc)" --target attention_train_corpus >/dev/null
 trainer=build/train/cpp/attention_train_corpus
