@@ -2,12 +2,15 @@
 //   drawLines(svg, { title, series: [{ label, color, dash?, dots?, points: [[step, value], …] }],
 //                    yDomain?: [lo, hi], log?: boolean, marks?: [{ x: step, label }] })
 // A mark is a vertical rule at its step with its label beside it (e.g. "reached 95% at step N").
-// It scales to its container through the viewBox; long series are thinned to MAX_POINTS.
+// It is drawn at its container's width, one unit a pixel, so that its text keeps its CSS size
+// (11 px) on a phone too: scaled through a wider viewBox, the legends were 7–9 px (issue 28 §9).
+// Long series are thinned to MAX_POINTS.
 import * as d3 from 'd3';
 
-const W = 460;
+const WIDTH = 460; // before the chart has a width of its own (hidden)
+const MIN_WIDTH = 240;
 const H = 230;
-const LEGEND_ROW = 13;
+const LEGEND_ROW = 14;
 const M = { top: 20, right: 12, bottom: 24, left: 46 };
 const MAX_POINTS = 600;
 
@@ -22,6 +25,7 @@ export function thin(points) {
 }
 
 export function drawLines(svgNode, { title, series, yDomain, log = false, marks = [] }) {
+  const W = Math.max(MIN_WIDTH, Math.round(svgNode.clientWidth) || WIDTH);
   const svg = d3.select(svgNode).attr('viewBox', `0 0 ${W} ${H}`);
   // The legend takes one row per series under the title; the plot starts below it.
   const top = M.top + LEGEND_ROW * series.length + 6;
