@@ -135,7 +135,8 @@ test('two <attention-explorer> elements work independently and share one engine'
   await context.close();
 });
 
-test('the single file works from file:// with every network request blocked', async () => {
+/** A page that may load file: URLs only: every other request is refused and recorded. */
+async function offlinePage() {
   const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const attempted = [];
   await context.route('**/*', (route) => {
@@ -148,6 +149,11 @@ test('the single file works from file:// with every network request blocked', as
   const problems = [];
   page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(m.text()));
   page.on('pageerror', (e) => problems.push(e.message));
+  return { context, page, attempted, problems };
+}
+
+test('the single file works from file:// with every network request blocked', async () => {
+  const { context, page, attempted, problems } = await offlinePage();
   const file = pathToFileURL(path.join(root, 'dist/attention-explorer.html')).href;
   await page.goto(`${file}?s=我爱吃火锅&lang=zh`);
   await page.waitForSelector('[data-role=stage] g.cell');
@@ -167,18 +173,7 @@ test('the small single file (no trained models, for e-mail) works offline and of
   const file = path.join(root, 'dist/attention-explorer-small.html');
   const { size } = await stat(file);
   assert.ok(size < 2.5e6, `${size} bytes`);
-  const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const attempted = [];
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith('file:')) return route.continue();
-    attempted.push(url);
-    return route.abort();
-  });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(m.text()));
-  page.on('pageerror', (e) => problems.push(e.message));
+  const { context, page, attempted, problems } = await offlinePage();
   await page.goto(`${pathToFileURL(file).href}?s=猫追着球跑&lang=zh&step=7`);
   await page.waitForSelector('[data-role=stage] g.cell');
   const offered = await page.$$eval('[data-role=model] option', (options) => options.map((o) => o.value));
