@@ -85,14 +85,9 @@ export const EXPERIMENT = {
   seed: 1,
 };
 
-/** The engine configuration (TrainerConfig) of a task and its knobs. */
-export function trainerConfig(taskName, knobs) {
-  const preset = PRESETS[taskName];
-  const { layers, heads, dModel, scale, attentionOnly, learningRate, batchSize, seed } = knobs;
+/** The trainer fields the page's knobs set, for a task's trainer and a text's alike. */
+export function knobFields({ layers, heads, dModel, scale, attentionOnly, learningRate, batchSize, seed }) {
   return {
-    ...FIXED,
-    ...preset.task,
-    ...(preset.extra ?? {}),
     layers,
     heads,
     dModel,
@@ -104,6 +99,12 @@ export function trainerConfig(taskName, knobs) {
     batchSize,
     seed,
   };
+}
+
+/** The engine configuration (TrainerConfig) of a task and its knobs. */
+export function trainerConfig(taskName, knobs) {
+  const preset = PRESETS[taskName];
+  return { ...FIXED, ...preset.task, ...(preset.extra ?? {}), ...knobFields(knobs) };
 }
 
 /** Symbols of a task's vocabulary, as the engine names them: "0" … "a-1", then "|", "+", "=". */

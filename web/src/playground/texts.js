@@ -4,6 +4,7 @@
 //
 // The Tang poems are public domain (8th–9th century), in simplified characters; the English
 // paragraph and the text of repeated names were written for this project.
+import { knobFields } from './presets.js';
 
 const POEMS = `静夜思　李白
 床前明月光，疑是地上霜。举头望明月，低头思故乡。
@@ -146,19 +147,10 @@ export const TEXT_KNOBS = {
 
 /** createCorpusTrainer's options of the page's knobs, for a text at `level` of about `tokens` tokens. */
 export function textTrainerOptions(knobs, level, tokens) {
-  const { layers, heads, dModel, scale, attentionOnly, learningRate, batchSize, seed } = knobs;
   return {
     level,
     contextLength: contextLengthFor(tokens),
-    layers,
-    heads,
-    dModel,
-    dK: dModel % heads === 0 ? 0 : Math.floor(dModel / heads),
-    scale,
-    attentionOnly,
-    learningRate,
-    batchSize,
-    seed,
+    ...knobFields(knobs),
     positionalEncoding: 'learned',
     weightDecay: 0.01,
     warmupSteps: 50,
