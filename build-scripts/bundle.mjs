@@ -160,10 +160,8 @@ const playgroundWorkerResult = await build({
   outdir: site,
   define: { 'import.meta.url': JSON.stringify('file:///playground-worker.js') },
 });
-const virtualPlaygroundWorker = virtualText(
-  'playground-worker',
-  playgroundWorkerResult.outputFiles.find((f) => f.path.endsWith('.js')).text,
-);
+const playgroundWorkerSource = playgroundWorkerResult.outputFiles.find((f) => f.path.endsWith('.js')).text;
+const virtualPlaygroundWorker = virtualText('playground-worker', playgroundWorkerSource);
 const playgroundCssResult = await build({
   ...common,
   entryPoints: [src('playground/playground.css')],
@@ -210,14 +208,9 @@ await writeFile(path.join(root, 'dist/attention-explorer-small.html'), small);
 
 await cp(path.join(root, 'web/public'), site, { recursive: true });
 await writeFile(path.join(site, 'attention-engine-worker.js'), workerSource);
-// The playground's training worker (web/src/playground/worker.js), a classic script beside it.
-await build({
-  ...common,
-  format: 'iife',
-  entryPoints: { 'playground-worker': src('playground/worker.js') },
-  outdir: site,
-  define: { 'import.meta.url': JSON.stringify('file:///playground-worker.js') },
-});
+// The playground's training worker (web/src/playground/worker.js), a classic script beside it:
+// the code the single file carries too, built once above.
+await writeFile(path.join(site, 'playground-worker.js'), playgroundWorkerSource);
 await copyFile(path.join(root, 'dist/engine/attention-engine.wasm'), path.join(site, 'attention-engine.wasm'));
 await mkdir(path.join(site, 'models'), { recursive: true });
 for (const f of modelNames) await copyFile(path.join(root, 'models', f), path.join(site, 'models', f));
