@@ -112,6 +112,13 @@ int IntFlag(const Flags& flags, const std::string& flag, int low, int high) {
   return static_cast<int>(value);
 }
 
+bool BoolFlag(const Flags& flags, const std::string& flag) {
+  const std::string text = flags.Get(flag);
+  if (text != "true" && text != "false")
+    Fail("--" + flag + " (" + text + ") must be true or false");
+  return text == "true";
+}
+
 // Reads --name value pairs; an unknown or repeated flag is refused, naming the allowed ones.
 Flags ReadFlags(int argc, char** argv, const TrainerConfig& defaults) {
   std::map<std::string, bool> known;

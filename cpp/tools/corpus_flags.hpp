@@ -35,5 +35,7 @@ void ApplyTrainerFlags(const Flags& flags, TrainerConfig* config);
 double ParseNumber(const std::string& flag, const std::string& text);
 // An integer flag from low to high, else a failure naming the flag and the range.
 int IntFlag(const Flags& flags, const std::string& flag, int low, int high);
+// A true/false flag, else a failure naming the flag ("--lowercase (yes) must be true or false").
+bool BoolFlag(const Flags& flags, const std::string& flag);
 
 }  // namespace attention::train

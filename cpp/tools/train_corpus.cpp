@@ -137,6 +137,8 @@ int main(int argc, char** argv) {
   const int sitting_steps = IntFlag(options, "sitting-steps", 0, 1000000000);
   const int every = IntFlag(options, "eval-every", 1, 1000000000);
   const int save_every = std::max(every, IntFlag(options, "save-every", 1, 1000000000));
+  const bool lowercase = BoolFlag(options, "lowercase");
+  const bool canon_weighted = BoolFlag(options, "canon-weighted");
   const double budget = ParseNumber("seconds", options.Get("seconds"));
   if (budget < 0) Fail("--seconds (" + options.Get("seconds") + ") must be at least 0");
   for (const char* required : {"train", "heldout", "level", "out", "report"}) {
@@ -270,12 +272,12 @@ int main(int argc, char** argv) {
     info.corpus = options.Get("corpus");
     info.title = options.Get("title");
     info.title_zh = options.Get("title-zh");
-    info.lowercase = options.Get("lowercase") == "true";
+    info.lowercase = lowercase;
     info.trained_steps = earlier_steps + trainer->steps();
     info.baselines = base;
     info.kn5_loss = kn5_loss;
     info.tokens_seen = static_cast<double>(trainer->steps()) * config.batch_size * length;
-    info.canon_weighted = options.Get("canon-weighted") == "true";
+    info.canon_weighted = canon_weighted;
     const Evaluated saved = SaveAndEvaluate(trainer->model(), vocabulary, info, heldout, sample);
     Check(WriteFileBytes(options.Get("out"), saved.bytes), "--out");
     std::printf(

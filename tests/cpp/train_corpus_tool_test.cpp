@@ -51,6 +51,13 @@ TEST(TrainCorpusTool, RefusesABadValueBeforeReadingAnything) {
       << run.output;
   run = Tool("--layers 2 --layers 3");
   EXPECT_NE(run.output.find("--layers is given twice"), std::string::npos) << run.output;
+  // A recorded true/false flag with another word was taken as false without a word.
+  run = Tool("--lowercase yes");
+  EXPECT_NE(run.output.find("--lowercase (yes) must be true or false"), std::string::npos)
+      << run.output;
+  run = Tool("--canon-weighted 1");
+  EXPECT_NE(run.output.find("--canon-weighted (1) must be true or false"), std::string::npos)
+      << run.output;
   run = Tool("--steps 1.5");
   EXPECT_NE(run.output.find("--steps (1.5) must be an integer"), std::string::npos) << run.output;
 }
