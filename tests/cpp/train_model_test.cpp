@@ -137,5 +137,38 @@ TEST(TrainModel, UniformAttentionAtTinyWeights) {
   for (const AttentionStats& s : model.attention_stats()) EXPECT_GT(s.dscores_sq_sum, 0.0);
 }
 
+// The √dK experiment's control: W_Q and W_K drawn dK^(−1/4) as large make an unscaled model
+// compute at step 0 what the scaled one does (the same draws, so the same function), while the
+// rest of the weights are untouched.
+TEST(TrainModel, QueryKeyInitMakesAnUnscaledModelTheScaledOneAtStepZero) {
+  ModelConfig scaled = Small();
+  scaled.init_std = 0.5;  // scores far from 0, so ÷√dK matters
+  ModelConfig control = scaled;
+  control.scale = false;
+  control.query_key_init = std::pow(static_cast<double>(scaled.ResolvedDK()), -0.25);
+  ModelConfig unscaled = scaled;
+  unscaled.scale = false;
+  Model<float> a(scaled), b(control), c(unscaled);
+  a.InitParameters(5);
+  b.InitParameters(5);
+  c.InitParameters(5);
+  for (const TensorInfo& info : a.layout()) {
+    const bool qk = info.kind == TensorKind::kWQ || info.kind == TensorKind::kWK;
+    for (size_t i = 0; i < info.size(); ++i) {
+      const float x = a.parameters()[info.offset + i];
+      const float y = b.parameters()[info.offset + i];
+      EXPECT_FLOAT_EQ(y, qk ? static_cast<float>(x * control.query_key_init) : x) << info.name;
+    }
+  }
+  ASSERT_TRUE(a.Forward(Valid()).ok());
+  ASSERT_TRUE(b.Forward(Valid()).ok());
+  ASSERT_TRUE(c.Forward(Valid()).ok());
+  EXPECT_NEAR(b.loss(), a.loss(), 1e-5f);
+  EXPECT_GT(std::fabs(c.loss() - a.loss()), 1e-3f);  // without the control, another function
+  for (size_t l = 0; l < a.attention_stats().size(); ++l) {
+    EXPECT_NEAR(b.attention_stats()[l].entropy_sum, a.attention_stats()[l].entropy_sum, 1e-3);
+  }
+}
+
 }  // namespace
 }  // namespace attention::train

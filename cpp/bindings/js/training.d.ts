@@ -37,6 +37,9 @@ export interface TrainerConfig {
   positionalEncoding?: 'sinusoidal' | 'learned';
   /** Standard deviation of the initial weights. Default 0.02. */
   initStd?: number;
+  /** W_Q and W_K start at this multiple of their draw (the √d_k experiment's control: d_k^(−1/4)
+   * makes an unscaled model the scaled one's function at step 0). Default 1; > 0, at most 10. */
+  queryKeyInit?: number;
   /** AdamW's peak learning rate. Default 1e-3. */
   learningRate?: number;
   /** Default 0.9. */

@@ -237,7 +237,10 @@ void Model<T>::InitParameters(uint32_t seed) {
     switch (info.init) {
       case InitRule::kNormal:
       case InitRule::kNormalResidual: {
-        const double std = info.init == InitRule::kNormal ? config_.init_std : residual_std;
+        double std = info.init == InitRule::kNormal ? config_.init_std : residual_std;
+        if (info.kind == TensorKind::kWQ || info.kind == TensorKind::kWK) {
+          std *= config_.query_key_init;
+        }
         for (size_t i = 0; i < size; ++i) p[i] = static_cast<T>(stream.Randn() * std);
         break;
       }

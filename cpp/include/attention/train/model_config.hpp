@@ -36,6 +36,11 @@ struct ModelConfig {
   PositionalKind positional = PositionalKind::kSinusoidal;
   // Initial weights ~ N(0, initStd²) (GPT-2's 0.02); W_O and W_2 get initStd / √(2·layers).
   double init_std = 0.02;
+  // W_Q and W_K start at this multiple of that draw (the same draw: the random stream is not
+  // moved). The √dK experiment's control: dK^(−1/4) makes an unscaled model compute at step 0
+  // exactly what the scaled one does, (s·q)·(s·k)ᵀ = q·kᵀ/√dK, so what differs later is the
+  // training, not the start. Used only at initialisation; not stored in model files.
+  double query_key_init = 1.0;
 
   int ResolvedDK() const { return d_k > 0 ? d_k : (heads > 0 ? d_model / heads : 0); }
   int ProjectionWidth() const { return heads * ResolvedDK(); }  // P
