@@ -23,7 +23,7 @@ for (const width of [1280, 390]) {
     const context = await session.browser.newContext({ viewport: { width, height: 900 } });
     try {
       const page = await context.newPage();
-      await page.goto(`${session.url}playground.html?task=sort&dk=1&lang=zh`);
+      await page.goto(`${session.url}playground.html?task=sort&lang=zh`);
       await page.waitForSelector('[data-role=play]:not([disabled])', { timeout: 30000 });
       await page.click('[data-role=play]');
       await page.waitForFunction(() => window.attentionPlayground.history.loss.length >= 20, null, { timeout: 60000 });

@@ -1,6 +1,6 @@
 // The training playground (playground.html, issue 13) in Debian's Chromium: a sort model
 // trained from the page to ≥ 95% held-out exact match sorts a typed example; pausing stops
-// training; the √d_k experiment draws both models' curves; the trained model reaches the
+// training; the √d_k panel shows its committed seeds and a live run of its three arms; the trained model reaches the
 // explorer's origin byte for byte and its attention there (traced by the engine in node) is
 // the page's; the URL round-trips. No console error, no request leaves the local server.
 // Screenshots mid-training and after, in both languages and at phone width.
@@ -102,26 +102,48 @@ test('sort trains to ≥ 95% held-out exact match from the page; pause stops it;
   await context.close();
 });
 
-test('the √d_k experiment draws loss, entropy and the softmax-input gradient for both models; without scaling the softmax starts saturated', async () => {
-  const opened = await openPlayground('?task=copy&lang=zh');
+test("the √d_k panel shows the committed seeds at once, then a live run of three arms; its sentences are the numbers' (textbook setting)", async () => {
+  const opened = await openPlayground('?task=copy&dks=textbook&lang=zh');
   const { page, context } = opened;
-  await page.click('[data-role=experiment]');
-  await page.waitForFunction(() => window.attentionPlayground.experimentRows.length >= 5, null, { timeout: 30000 });
+  // Before any run: each chart has three bands (the seeds' range) and three median lines.
   for (const chart of ['dk-loss', 'dk-entropy', 'dk-gradient']) {
+    await page.waitForFunction((c) => document.querySelectorAll(`[data-role=${c}] path.band`).length === 3, chart);
     const paths = await page
       .locator(`[data-role=${chart}] path.series`)
       .evaluateAll((els) => els.map((e) => e.getAttribute('d') ?? ''));
-    assert.equal(paths.length, 2, `${chart}: two curves`);
+    assert.equal(paths.length, 3, `${chart}: three curves`);
     for (const d of paths)
-      assert.ok((d.match(/L/g) ?? []).length >= 4, `${chart}: a drawn line, got ${d.slice(0, 40)}`);
+      assert.ok((d.match(/L/g) ?? []).length >= 10, `${chart}: a drawn line, got ${d.slice(0, 40)}`);
   }
-  const rows = await page.evaluate(() => window.attentionPlayground.experimentRows);
-  // Unit-variance q and k of width 64: unscaled scores are ~8× larger, so rows start far sharper.
-  assert.ok(rows[0].unscaled.entropy < rows[0].scaled.entropy / 2, `entropy ${JSON.stringify(rows[0])}`);
-  assert.match(await page.locator('.pg-says').textContent(), /饱和/);
+  assert.equal(await page.locator('[data-role=dk-setting]').inputValue(), 'textbook');
+  const says = await page.locator('[data-role=dk-says] p').allTextContents();
+  assert.equal(says.length, 4);
   await shot(page, 'experiment-zh');
   await page.click('[data-role=experiment]');
+  await page.waitForFunction(() => window.attentionPlayground.experiment.rows.length >= 5, null, { timeout: 60000 });
+  const rows = await page.evaluate(() => window.attentionPlayground.experiment.rows);
+  // q and k of unit variance, width 128: unscaled scores are ~11× larger and start far sharper;
+  // the control starts as the scaled model.
+  assert.ok(rows[0].unscaled.entropy < rows[0].scaled.entropy / 2, `entropy ${JSON.stringify(rows[0])}`);
+  assert.ok(Math.abs(rows[0].control.loss - rows[0].scaled.loss) < 0.05, `control ${JSON.stringify(rows[0])}`);
+  assert.match(await page.locator('[data-role=dk-lines]').textContent(), /你的运行，种子 1/);
+  // The run ends at step 300 with each arm's held-out exact match in the table, beside the
+  // committed seeds'; the button is "run" again.
+  await page.waitForFunction(() => window.attentionPlayground.experiment.exactMatch, null, { timeout: 120000 });
   await page.waitForSelector('[data-role=experiment][aria-pressed=false]');
+  const view = await page.evaluate(() => window.attentionPlayground.experiment);
+  assert.equal(view.rows.at(-1).step, 300);
+  const yours = await page.locator('[data-role=dk-table] tbody td:last-child').allTextContents();
+  assert.deepEqual(
+    yours,
+    ['scaled', 'unscaled', 'control'].map((arm) => `${Math.round(view.exactMatch[arm] * 100)}%`),
+  );
+  // Another setting: the realistic one's committed sentences, in English.
+  await page.click('[data-lang=en]');
+  await page.selectOption('[data-role=dk-setting]', 'realistic');
+  await page.waitForFunction(() => !location.search.includes('dks='));
+  assert.match(await page.locator('[data-role=dk-setting-help]').textContent(), /4 heads of width d_k = 64/);
+  await shot(page, 'experiment-en');
   assertClean(opened);
   await context.close();
 });

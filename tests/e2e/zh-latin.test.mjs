@@ -14,13 +14,13 @@ const ALLOWED = new Set(
   [
     'd_model d_k d_ff QKV QK Softmax softmax PE sin cos GELU LayerNorm Transformer RNN Longformer',
     'SVG PNG CSV JSON txt UTF-8 English top-k unk logits W_O W_Q W_K W_V W_q W_k W_v NumPy np random seed randn',
-    'head Concat fan-in Query Key Value Tab Kneser Ney',
+    'head Concat fan-in Query Key Value Tab Kneser Ney AdamW',
   ]
     .join(' ')
     .split(' '),
 );
 // (Query, Key, Value: the English terms the tutorials give in brackets beside 查询, 键, 值; Tab: a
-// key as printed on the keyboard; Kneser–Ney: a method's name, as Chinese texts write it.) The language switch names its languages in their own words.
+// key as printed on the keyboard; Kneser–Ney, AdamW: a method's name, as Chinese texts write it.) The language switch names its languages in their own words.
 const ALLOWED_TEXT = new Set(['English', 'Language / 语言']);
 const PACKAGE = /^[a-z][a-z0-9-]*@\d+(\.\d+)*$/;
 

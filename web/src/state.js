@@ -8,6 +8,7 @@ import { STEP_COUNT } from './step-keys.js';
 import { VIEW_KEYS } from './view-keys.js';
 import { LINKABLE_MODELS } from './model-catalog.js';
 import { MAX_SENTENCE_CHARS } from './limits.js';
+import { createStore as createBaseStore } from './store.js';
 
 export { MAX_SENTENCE_CHARS };
 export const MASKS = ['none', 'causal', 'window'];
@@ -190,21 +191,5 @@ export function constrain(state) {
   return s;
 }
 
-export function createStore(initial) {
-  let state = initial;
-  const listeners = new Set();
-  return {
-    get: () => state,
-    set(patch) {
-      const next = constrain({ ...state, ...patch });
-      const changed = Object.keys(next).filter((k) => next[k] !== state[k]);
-      if (!changed.length) return;
-      state = next;
-      for (const listener of listeners) listener(state, new Set(changed));
-    },
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-  };
-}
+/** The explorer's store: the shared store (store.js) keeping every state constrained. */
+export const createStore = (initial) => createBaseStore(initial, constrain);

@@ -1,6 +1,8 @@
 // Line charts of metrics over training steps (D3, SVG). A chart is a function of its series:
-//   drawLines(svg, { title, series: [{ label, color, dash?, dots?, points: [[step, value], …] }],
-//                    yDomain?: [lo, hi], log?: boolean, marks?: [{ x: step, label }] })
+//   drawLines(svg, { title, series: [{ label, color, dash?, dots?, points: [[step, value], …],
+//                    band?: [[step, lo, hi], …] }], yDomain?: [lo, hi], log?: boolean,
+//                    marks?: [{ x: step, label }] })
+// A band is a shaded range under its series' line (e.g. the spread over several seeds).
 // A mark is a vertical rule at its step with its label beside it (e.g. "reached 95% at step N").
 // It is drawn at its container's width, one unit a pixel, so that its text keeps its CSS size
 // (11 px) on a phone too: scaled through a wider viewBox, the legends were 7–9 px (issue 28 §9).
@@ -32,8 +34,15 @@ export function drawLines(svgNode, { title, series, yDomain, log = false, marks 
   const shown = series.map((s) => ({
     ...s,
     points: thin(s.points.filter(([, y]) => Number.isFinite(y) && (!log || y > 0))),
+    band: thin((s.band ?? []).filter(([, lo, hi]) => Number.isFinite(lo) && Number.isFinite(hi) && (!log || lo > 0))),
   }));
-  const all = shown.flatMap((s) => s.points);
+  const all = shown.flatMap((s) => [
+    ...s.points,
+    ...s.band.flatMap(([x, lo, hi]) => [
+      [x, lo],
+      [x, hi],
+    ]),
+  ]);
   const xMax = Math.max(d3.max(all, (p) => p[0]) ?? 1, d3.max(marks, (m) => m.x) ?? 0);
   // A nice x domain (0–500, 0–1000, …) changes only now and then while training: the axes
   // (text the browser must lay out again) are redrawn only when a domain changes.
@@ -74,6 +83,23 @@ export function drawLines(svgNode, { title, series, yDomain, log = false, marks 
     .line()
     .x((p) => x(p[0]))
     .y((p) => y(p[1]));
+  const area = d3
+    .area()
+    .x((p) => x(p[0]))
+    .y0((p) => y(p[1]))
+    .y1((p) => y(p[2]));
+  svg
+    .selectAll('path.band')
+    .data(
+      shown.filter((s) => s.band.length),
+      (s) => s.label,
+    )
+    .join((enter) => enter.insert('path', 'path.series'))
+    .attr('class', 'band')
+    .attr('fill', (s) => s.color)
+    .attr('fill-opacity', 0.16)
+    .attr('stroke', 'none')
+    .attr('d', (s) => area(s.band));
   svg
     .selectAll('path.series')
     .data(shown, (s) => s.label)

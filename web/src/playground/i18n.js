@@ -80,16 +80,45 @@ const STRINGS = {
     exampleRange: (min, max, got) => `Type ${min} to ${max} symbols; you typed ${got}.`,
     experiment: 'The √d_k experiment',
     experimentHelp:
-      'Two identical models (sort, heads of width d_k = 64, q and k of unit variance at the start) train side by side, one dividing the scores by √d_k and one not.',
-    experimentRun: 'Run the experiment',
+      'Three models that differ only in how the attention scores are scaled train side by side on the same batches: one divides q·kᵀ by √d_k, one does not, and a control does not either but starts with W_Q and W_K drawn d_k^(−1/4) as large, so that at step 0 it computes exactly what the scaled model does. What still differs later comes from training, not from the start.',
+    experimentRun: 'Run this seed',
     experimentStop: 'Stop',
-    scaled: '÷√d_k',
-    unscaled: 'no scaling',
+    dkSetting: 'setting',
+    dkSettingName: {
+      realistic: 'the playground’s width (2 × 4 heads, d_k 64)',
+      textbook: 'the textbook’s (1 head, d_k 128)',
+    },
+    dkSettingHelp: (c, steps) =>
+      `Sort ${c.length} symbols of ${c.alphabet}; ${c.layers} ${c.layers === 1 ? 'layer' : 'layers'} of ${c.heads} ${c.heads === 1 ? 'head' : 'heads'} of width d_k = ${c.dK} (d_model ${c.dModel}); weights drawn with std ${c.initStd} = 1/√d_model, so q and k start with components of variance about 1; AdamW at learning rate ${c.learningRate}, batch ${c.batchSize}; ${steps} steps.`,
+    dkArm: { scaled: '÷√d_k', unscaled: 'no scaling', control: 'no scaling, small W_Q, W_K' },
     entropy: 'softmax entropy (nats)',
     gradient: '‖∂L/∂(softmax input)‖',
-    gradientMissing: 'The engine in this build does not report the gradient at the scores.',
-    experimentSays:
-      'Without ÷√d_k the scores of 64-wide heads are about 8 times larger: the softmax saturates from the first step (low entropy, rows close to one-hot), the gradient at its input is smaller, and the loss falls much more slowly.',
+    dkLinesMedian: 'Lines: the median of the committed seeds.',
+    dkLinesLive: (seed, step, steps) => `Lines: your run, seed ${seed}, step ${step} of ${steps}.`,
+    dkBands: (seeds) =>
+      `Shaded: the range over seeds ${seeds[0]}–${seeds.at(-1)}, trained by bench/train/dk-runs.mjs with this engine.`,
+    dkTable: 'Held-out exact match after the run (500 examples)',
+    dkCommitted: (seeds) => `seeds ${seeds[0]}–${seeds.at(-1)}: median (range)`,
+    dkYourRun: (seed) => `your run, seed ${seed}`,
+    dkSays: (f, s) => {
+      const pct = (r) => `${Math.round(r.median * 100)}% (${Math.round(r.min * 100)}–${Math.round(r.max * 100)}%)`;
+      const n = (v) => (v >= 0.01 ? v.toFixed(2) : v.toExponential(1));
+      const ratio = s.scaled.gradient.median / s.unscaled.gradient.median;
+      return [
+        f.faster
+          ? `Dividing by √d_k wins for every seed: ${pct(s.scaled.exactMatch)} of held-out answers right against ${pct(s.unscaled.exactMatch)} without it.`
+          : `Over these seeds dividing by √d_k does not win every time: ${pct(s.scaled.exactMatch)} of held-out answers right against ${pct(s.unscaled.exactMatch)} without it.`,
+        f.saturated
+          ? `Without it the softmax saturates at once: by step ${s.unscaled.earlyStep} its mean entropy is ${n(s.unscaled.earlyEntropy.median)} nats (${n(s.scaled.earlyEntropy.median)} scaled), every row close to one-hot.`
+          : `Without it the softmax is sharper, but not saturated: mean entropy ${n(s.unscaled.earlyEntropy.median)} nats at step ${s.unscaled.earlyStep} against ${n(s.scaled.earlyEntropy.median)} scaled, ${n(s.unscaled.entropy.median)} against ${n(s.scaled.entropy.median)} at the end.`,
+        f.vanished
+          ? `And the gradient reaching the softmax's input vanishes: ${n(s.unscaled.gradient.median)} against ${n(s.scaled.gradient.median)} (geometric means over the run), about ${Math.round(ratio).toLocaleString('en')} times smaller — the tutorials' argument.`
+          : `Yet the gradient reaching the softmax's input is of the same order in both (${n(s.unscaled.gradient.median)} unscaled, ${n(s.scaled.gradient.median)} scaled, geometric means over the run): vanishing gradients do not explain the gap here.`,
+        f.control === 'unscaled'
+          ? `The control starts as the scaled model's very function and still ends like the unscaled one (${pct(s.control.exactMatch)}): what hurts is training without the division — AdamW's steps are the same size at any scale, so they move unscaled scores faster and sharpen the softmax — not where the model starts.`
+          : `The control, which starts as the scaled model's very function, ends like the scaled one (${pct(s.control.exactMatch)}): what hurts the unscaled model is where it starts, its too-large first scores.`,
+      ];
+    },
     headScores: 'Induction and previous-token scores per head',
     headScoresHelp:
       'Induction score: weight from a repeated token to the token after its earlier occurrence; previous-token score: weight to the token just before. They rise suddenly when the heads form (a phase change, Olsson et al. 2022).',
@@ -264,16 +293,44 @@ const STRINGS = {
     exampleRange: (min, max, got) => `请输入 ${min} 到 ${max} 个符号；你输入了 ${got} 个。`,
     experiment: '√d_k 实验',
     experimentHelp:
-      '两个完全相同的模型（排序任务，每个头宽 d_k = 64，开始时 q 和 k 的方差为 1）并排训练，一个把分数除以 √d_k，一个不除。',
-    experimentRun: '运行实验',
+      '三个模型只在注意力分数的缩放上不同，用同样的批次并排训练：一个把 q·kᵀ 除以 √d_k，一个不除；对照组也不除，但 W_Q 和 W_K 的初始值缩小为 d_k^(−1/4) 倍，所以在第 0 步它算的与缩放的模型完全相同。之后仍有的差别来自训练，而不是起点。',
+    experimentRun: '运行这个种子',
     experimentStop: '停止',
-    scaled: '÷√d_k',
-    unscaled: '不缩放',
+    dkSetting: '设置',
+    dkSettingName: {
+      realistic: '练习场的宽度（2 层 × 4 个头，d_k 64）',
+      textbook: '教科书的设置（1 个头，d_k 128）',
+    },
+    dkSettingHelp: (c, steps) =>
+      `排序：从 ${c.alphabet} 个符号中取 ${c.length} 个；${c.layers} 层，每层 ${c.heads} 个头，每个头宽 d_k = ${c.dK}（d_model ${c.dModel}）；权重的标准差为 ${c.initStd} = 1/√d_model，所以 q 和 k 开始时各分量的方差约为 1；AdamW，学习率 ${c.learningRate}，批大小 ${c.batchSize}；训练 ${steps} 步。`,
+    dkArm: { scaled: '÷√d_k', unscaled: '不缩放', control: '不缩放，W_Q、W_K 较小' },
     entropy: 'softmax 熵（奈特）',
     gradient: '‖∂L/∂(softmax 输入)‖',
-    gradientMissing: '这个版本的引擎还不报告到达分数的梯度。',
-    experimentSays:
-      '不除以 √d_k 时，64 维的头算出的分数大约大 8 倍：softmax 从第一步起就饱和（熵很低，每行接近只有一个 1），传到它输入端的梯度更小，损失下降得慢得多。',
+    dkLinesMedian: '曲线：已提交的各个种子的中位数。',
+    dkLinesLive: (seed, step, steps) => `曲线：你的运行，种子 ${seed}，第 ${step} 步，共 ${steps} 步。`,
+    dkBands: (seeds) => `阴影：种子 ${seeds[0]}–${seeds.at(-1)} 的范围，由本仓库的基准脚本用这个引擎训练并提交。`,
+    dkTable: '训练结束后留出样本的完全正确率（500 个样本）',
+    dkCommitted: (seeds) => `种子 ${seeds[0]}–${seeds.at(-1)}：中位数（范围）`,
+    dkYourRun: (seed) => `你的运行，种子 ${seed}`,
+    dkSays: (f, s) => {
+      const pct = (r) => `${Math.round(r.median * 100)}%（${Math.round(r.min * 100)}–${Math.round(r.max * 100)}%）`;
+      const n = (v) => (v >= 0.01 ? v.toFixed(2) : v.toExponential(1));
+      const ratio = s.scaled.gradient.median / s.unscaled.gradient.median;
+      return [
+        f.faster
+          ? `每个种子都是除以 √d_k 的模型更好：留出样本答对 ${pct(s.scaled.exactMatch)}，不除的只有 ${pct(s.unscaled.exactMatch)}。`
+          : `在这些种子上，除以 √d_k 并不是每次都更好：留出样本答对 ${pct(s.scaled.exactMatch)}，不除的 ${pct(s.unscaled.exactMatch)}。`,
+        f.saturated
+          ? `不除时 softmax 立刻饱和：到第 ${s.unscaled.earlyStep} 步平均熵只有 ${n(s.unscaled.earlyEntropy.median)} 奈特（缩放的为 ${n(s.scaled.earlyEntropy.median)}），每一行都接近只有一个 1。`
+          : `不除时 softmax 更尖锐，但没有饱和：第 ${s.unscaled.earlyStep} 步平均熵 ${n(s.unscaled.earlyEntropy.median)} 奈特，缩放的为 ${n(s.scaled.earlyEntropy.median)}；结束时 ${n(s.unscaled.entropy.median)} 对 ${n(s.scaled.entropy.median)}。`,
+        f.vanished
+          ? `于是到达 softmax 输入端的梯度消失了：${n(s.unscaled.gradient.median)} 对 ${n(s.scaled.gradient.median)}（整个训练过程的几何平均），约小 ${Math.round(ratio).toLocaleString('zh')} 倍——正是教程里的论证。`
+          : `但到达 softmax 输入端的梯度在两者中是同一个数量级（不缩放 ${n(s.unscaled.gradient.median)}，缩放 ${n(s.scaled.gradient.median)}，整个训练过程的几何平均）：这里的差距不能用梯度消失来解释。`,
+        f.control === 'unscaled'
+          ? `对照组开始时与缩放的模型是完全相同的函数，结束时却与不缩放的一样（${pct(s.control.exactMatch)}）：问题在于不除以 √d_k 的训练——AdamW 每一步的大小与尺度无关，所以不缩放的分数变得更快，softmax 变得更尖锐——而不在于起点。`
+          : `对照组开始时与缩放的模型是完全相同的函数，结束时也与缩放的一样（${pct(s.control.exactMatch)}）：不缩放的模型吃亏在起点，即它一开始过大的分数。`,
+      ];
+    },
     headScores: '每个头的归纳分数和前一词元分数',
     headScoresHelp:
       '归纳分数：重复出现的词元对它上次出现位置之后那个词元的权重；前一词元分数：对紧挨着的前一个词元的权重。注意力头形成时它们会突然上升（相变，Olsson 等 2022）。',

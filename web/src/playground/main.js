@@ -12,10 +12,13 @@ import { startTrainingWorker } from './client.js';
 import { taskOf } from './session.js';
 import { emptyHistory, record } from './history.js';
 import { strings } from './i18n.js';
-import { EXPERIMENT, parseExample, PRESETS, trainerConfig } from './presets.js';
+import { parseExample, PRESETS, trainerConfig } from './presets.js';
 import { wirePager } from './pager.js';
-import { drawAnswer, drawCurves, drawExperiment, drawHeadScores, drawSnapshot, setText } from './render.js';
+import { wireExperiment } from './dk-panel.js';
+import { drawAnswer, drawCurves, drawHeadScores, drawSnapshot, setText } from './render.js';
 import { BATCHES, D_MODELS, defaultState, MODES, queryOf, stateFromURL, taskDefaults, TEXT_MODE } from './state.js';
+import { createStore } from '../store.js';
+import { createFrameParts } from './frame-parts.js';
 import { textRefusal, wireOwnText } from './own-text.js';
 import { MARKUP } from './template.js';
 import { messageLines } from './messages.js';
@@ -32,15 +35,16 @@ const FRAME_BUDGET_MS = 4;
 await startPage(async () => {
   const base = defaultState(defaultLanguage());
   const parsed = stateFromURL(location.search, base);
-  let state = parsed.state;
+  // The page's state (the link's fields) in a store; a change writes the link and the texts.
+  const store = createStore(parsed.state);
+  const state = store.get;
   const chrome = parsed.chrome;
   const root = document.getElementById('app');
   root.innerHTML = MARKUP; // static markup, no user data
   const $ = (role) => root.querySelector(`[data-role="${role}"]`);
-  const t = () => strings(state.lang);
+  const t = () => strings(state().lang);
 
   const worker = await startTrainingWorker();
-  let experimentWorker = null;
   let info = null;
   let history = emptyHistory();
   let scrubIndex = null; // null: follow the newest snapshot
@@ -49,7 +53,6 @@ await startPage(async () => {
   // the state (and the link) keeps the page's own, which a changed control trains from.
   let loadedKnobs = null;
   let playing = false;
-  let experimentRows = [];
   let lastAnswerAt = 0;
   let answerId = 0;
   let frame = 0;
@@ -58,61 +61,25 @@ await startPage(async () => {
   const lines = messageLines(root, t);
   const showError = lines.fail;
   const showNotice = lines.notice;
-  const isText = () => state.task === TEXT_MODE;
+  const isText = () => state().task === TEXT_MODE;
   let playWhenBuilt = false; // "Train on this text" builds, then trains at once
 
-  // ---- drawing, at most once per frame ----
-  // The parts in the order they are drawn: the live heatmaps first. Once a frame's drawing has
-  // taken FRAME_BUDGET_MS, the parts still dirty wait for the next frame, so that one frame
-  // never pays for heatmaps and curves together (with the layout and paint each one brings).
-  const PARTS = [
-    // The heatmaps paint until the frame's budget is spent and say whether they are done.
-    ['snapshot', () => true, (deadline) => drawSnapshot(root, history, scrubIndex, t(), heatmapPage, deadline)],
-    ['answer', () => lastAnswer, (deadline) => drawAnswer(root, lastAnswer, t(), heatmapPage, deadline)],
-    ['heads', () => state.task === 'induction', () => drawHeadScores(root, history, t())],
-    ['curves', () => true, () => drawCurves(root, history, t(), playing)],
-    ['experiment', () => experimentRows.length, () => drawExperiment(root, experimentRows, t())],
-  ];
-  const dirty = new Set();
-  function redraw(...parts) {
-    parts.forEach((p) => dirty.add(p));
-    frame ||= requestAnimationFrame(drawFrame);
-  }
-  let carried = new Set(); // parts the last frame left: drawn first, so none waits for ever
-  function drawFrame() {
-    frame = 0;
-    const begin = performance.now();
-    const order = [...PARTS.filter(([n]) => carried.has(n)), ...PARTS.filter(([n]) => !carried.has(n))];
-    for (const [name, when, draw] of order) {
-      if (!dirty.has(name)) continue;
-      if (performance.now() - begin > FRAME_BUDGET_MS) break;
-      dirty.delete(name);
-      if (!when()) continue;
-      // Each part timed (performance.measure 'playground:draw:<part>', read by
-      // bench/playground-responsiveness.mjs): what one redraw costs the main thread.
-      const start = performance.now();
-      if (draw(begin + FRAME_BUDGET_MS) === false) dirty.add(name); // the rest next frame
-      performance.measure(`playground:draw:${name}`, { start });
-    }
-    carried = new Set(dirty);
-    if (dirty.size) frame = requestAnimationFrame(drawFrame);
-  }
-
+  // ---- drawing, at most once per frame (frame-parts.js), the live heatmaps first ----
+  const frames = createFrameParts(
+    [
+      // The heatmaps paint until the frame's budget is spent and say whether they are done.
+      ['snapshot', () => true, (deadline) => drawSnapshot(root, history, scrubIndex, t(), heatmapPage, deadline)],
+      ['answer', () => lastAnswer, (deadline) => drawAnswer(root, lastAnswer, t(), heatmapPage, deadline)],
+      ['heads', () => state().task === 'induction', () => drawHeadScores(root, history, t())],
+      ['curves', () => true, () => drawCurves(root, history, t(), playing)],
+      ['experiment', () => true, () => experiment.draw()],
+    ],
+    FRAME_BUDGET_MS,
+  );
+  const redraw = frames.redraw;
   // The curves (D3 axes and paths, the costliest redraw) at most every CURVES_MS, the last
   // change always drawn; the heatmaps follow every snapshot.
-  let curvesTimer = 0;
-  let curvesAt = 0;
-  function curvesSoon() {
-    if (curvesTimer) return;
-    curvesTimer = setTimeout(
-      () => {
-        curvesTimer = 0;
-        curvesAt = performance.now();
-        redraw('curves');
-      },
-      Math.max(0, CURVES_MS - (performance.now() - curvesAt)),
-    );
-  }
+  const curvesSoon = () => frames.soon('curves', CURVES_MS);
 
   // ---- texts and controls ----
   function fillSelect(role, values, label = String) {
@@ -128,26 +95,25 @@ await startPage(async () => {
 
   function applyTexts() {
     const s = t();
-    document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
+    document.documentElement.lang = state().lang === 'zh' ? 'zh-CN' : 'en';
     document.title = s.title;
     root.querySelectorAll('[data-i18n]').forEach((node) => {
       node.textContent = s[node.dataset.i18n];
     });
     root
       .querySelectorAll('[data-lang]')
-      .forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.lang === state.lang)));
+      .forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.lang === state().lang)));
     fillSelect('task', MODES, (name) => s[`task.${name}`]);
-    $('task-help').textContent = s.taskHelp[state.task];
+    $('task-help').textContent = s.taskHelp[state().task];
     // What the induction task's curves show (issue 28 §6), beside them.
-    $('curves-note').hidden = state.task !== 'induction';
-    $('curves-note').textContent = state.task === 'induction' ? s.inductionCurves : '';
-    $('example').placeholder = PRESETS[state.task]?.placeholder ?? '';
+    $('curves-note').hidden = state().task !== 'induction';
+    $('curves-note').textContent = state().task === 'induction' ? s.inductionCurves : '';
+    $('example').placeholder = PRESETS[state().task]?.placeholder ?? '';
     // "Your text" shows its text and sample panels instead of the typed example.
     $('text-panel').hidden = !isText();
     $('try-panel').hidden = isText() || chrome.try === false;
     ownText.redraw();
-    $('experiment').textContent = experimentWorker ? s.experimentStop : s.experimentRun;
-    $('experiment').setAttribute('aria-pressed', String(Boolean(experimentWorker)));
+    experiment.applyTexts();
     showPlaying();
     showControls();
     showStatus();
@@ -156,7 +122,7 @@ await startPage(async () => {
   }
 
   function showControls() {
-    const shown = { ...state, ...loadedKnobs };
+    const shown = { ...state(), ...loadedKnobs };
     $('task').value = shown.task;
     showValue('layers', LAYERS, shown.layers);
     showValue('heads', HEADS, shown.heads);
@@ -168,8 +134,8 @@ await startPage(async () => {
     $('seed').value = String(shown.seed);
     $('scale').checked = shown.scale;
     $('attentionOnly').checked = shown.attentionOnly;
-    $('example').value = state.example;
-    $('heads-panel').hidden = state.task !== 'induction';
+    $('example').value = state().example;
+    $('heads-panel').hidden = state().task !== 'induction';
   }
 
   function showPlaying() {
@@ -193,7 +159,7 @@ await startPage(async () => {
   function showStatus(next = {}) {
     status = { step: next.step ?? status.step, rate: next.rate ?? status.rate };
     const s = t();
-    const format = numberFormat(state.lang);
+    const format = numberFormat(state().lang);
     const { rate } = status;
     setText(
       $('status'),
@@ -218,7 +184,7 @@ await startPage(async () => {
       .join('');
     // The single file is both pages: its playground keeps ?page=playground (single.js).
     const page = pageKind.singleFile ? 'page=playground&' : '';
-    window.history.replaceState(null, '', `?${page}${queryOf(state)}${chromeQuery}${location.hash}`);
+    window.history.replaceState(null, '', `?${page}${queryOf(state())}${chromeQuery}${location.hash}`);
   };
 
   // ---- the model ----
@@ -244,19 +210,21 @@ await startPage(async () => {
     setText($('held-out'), '');
     redraw('curves');
     if (isText()) ownText.build(playWhenBuilt);
-    else worker.send('configure', { config: trainerConfig(state.task, state) });
+    else worker.send('configure', { config: trainerConfig(state().task, state()) });
   }
 
+  store.subscribe(writeURL);
+  /** Sets fields of the state (the store's listener writes the link); with `reconfigure`, a new
+   * model from it too; then the texts. */
   function setState(patch, { reconfigure = false } = {}) {
-    state = { ...state, ...patch };
-    writeURL();
+    store.set(patch);
     if (reconfigure) configure();
     applyTexts();
   }
 
   function askAnswer() {
-    if (!state.example || !info || isText()) return;
-    const parsedExample = parseExample(taskOf({ config: info.config }), state.example, info.contextLength);
+    if (!state().example || !info || isText()) return;
+    const parsedExample = parseExample(taskOf({ config: info.config }), state().example, info.contextLength);
     const error = $('example-error');
     error.hidden = !parsedExample.error;
     $('example').setAttribute('aria-invalid', String(Boolean(parsedExample.error)));
@@ -275,7 +243,7 @@ await startPage(async () => {
     heatmapPage = 0;
     if (!info.trainable) {
       // A loaded model file: its task decides the page's task; the controls show its shape.
-      state = { ...state, task: info.config.task };
+      store.set({ task: info.config.task });
       const { layers, heads, dModel, scale, attentionOnly } = info.config;
       loadedKnobs = { layers, heads, dModel, scale, attentionOnly };
       showNotice((s) => s.loaded(info.name));
@@ -301,7 +269,7 @@ await startPage(async () => {
     redraw('snapshot', 'heads');
     curvesSoon();
     if (message.sample) ownText.showSample(message.sample);
-    if (state.example && performance.now() - lastAnswerAt > ANSWER_MS) askAnswer();
+    if (state().example && performance.now() - lastAnswerAt > ANSWER_MS) askAnswer();
   });
   worker.on('playing', (message) => {
     playing = message.playing;
@@ -319,7 +287,7 @@ await startPage(async () => {
     const example = history.snapshots.at(-1)?.snapshot.tokens;
     // A text model reads text: the explorer opens on the excerpt the heatmaps follow.
     const sentence = isText() ? ownText.excerpt : example?.join(' ');
-    const params = sentence ? { lang: state.lang, s: sentence } : { lang: state.lang };
+    const params = sentence ? { lang: state().lang, s: sentence } : { lang: state().lang };
     try {
       const id = await handOverModel(bytes, { name });
       if (!window.open(modelLink(pageLinks().explorer, id, params), '_blank')) showError({ kind: 'popupBlocked' });
@@ -329,7 +297,7 @@ await startPage(async () => {
     }
   }
   worker.on('saved', (message) => {
-    const name = isText() ? 'your-text.model' : `${state.task}.model`;
+    const name = isText() ? 'your-text.model' : `${state().task}.model`;
     if (message.purpose === 'explorer') return openInExplorer(message.bytes, name);
     const url = URL.createObjectURL(new Blob([message.bytes], { type: 'application/octet-stream' }));
     const a = Object.assign(document.createElement('a'), { href: url, download: name });
@@ -350,35 +318,23 @@ await startPage(async () => {
   });
 
   // ---- the √d_k experiment, in a worker of its own (the training above keeps its state) ----
-  async function toggleExperiment() {
-    if (experimentWorker) {
-      experimentWorker.terminate(); // frees both trainers' memory at once
-      experimentWorker = null;
-      applyTexts();
-      return;
-    }
-    experimentRows = [];
-    $('experiment-body').hidden = false;
-    experimentWorker = await startTrainingWorker();
-    experimentWorker.on('experiment', (message) => {
-      experimentRows.push(...message.rows);
-      redraw('experiment');
-    });
-    experimentWorker.on('error', (message) =>
-      showError({ kind: message.request ?? 'experiment', message: message.error.message }),
-    );
-    experimentWorker.send('experiment', { config: EXPERIMENT });
-    setState({ experiment: true });
-  }
+  const experiment = wireExperiment(root, {
+    t,
+    state,
+    setState,
+    startWorker: startTrainingWorker,
+    fail: showError,
+    redraw,
+  });
 
   const ownText = wireOwnText(root, {
     t,
-    state: () => state,
+    state,
     setState,
     send: worker.send,
     limits: worker.corpusLimits,
     fail: showError,
-    format: (n) => numberFormat(state.lang).format(n),
+    format: (n) => numberFormat(state().lang).format(n),
     parameters: () => info?.parameterCount ?? 0,
     train: () => {
       playWhenBuilt = true;
@@ -391,7 +347,7 @@ await startPage(async () => {
   fillSelect('heads', HEADS);
   fillSelect('dModel', D_MODELS);
   fillSelect('batchSize', BATCHES);
-  $('task').addEventListener('change', (e) => setState(taskDefaults(e.target.value, state), { reconfigure: true }));
+  $('task').addEventListener('change', (e) => setState(taskDefaults(e.target.value, state()), { reconfigure: true }));
   for (const role of ['layers', 'heads', 'dModel', 'batchSize']) {
     $(role).addEventListener('change', (e) => setState({ [role]: Number(e.target.value) }, { reconfigure: true }));
   }
@@ -401,12 +357,12 @@ await startPage(async () => {
   $('seed').addEventListener('change', (e) => {
     const v = Number(e.target.value);
     if (Number.isInteger(v) && v >= 0 && v <= 4294967295) setState({ seed: v }, { reconfigure: true });
-    else e.target.value = String(state.seed);
+    else e.target.value = String(state().seed);
   });
   for (const role of ['scale', 'attentionOnly']) {
     $(role).addEventListener('change', (e) => setState({ [role]: e.target.checked }, { reconfigure: true }));
   }
-  $('preset').addEventListener('click', () => setState(taskDefaults(state.task, state), { reconfigure: true }));
+  $('preset').addEventListener('click', () => setState(taskDefaults(state().task, state()), { reconfigure: true }));
   const togglePlay = () => worker.send(playing ? 'pause' : 'play');
   $('play').addEventListener('click', togglePlay);
   // Beside the "reached 95%" mark: stop where the task is learned.
@@ -432,7 +388,6 @@ await startPage(async () => {
     setState({ example: $('example').value.trim() });
     askAnswer();
   });
-  $('experiment').addEventListener('click', toggleExperiment);
   $('download').addEventListener('click', () => worker.send('save', { purpose: 'download' }));
   $('open-explorer').addEventListener('click', () => worker.send('save', { purpose: 'explorer' }));
   $('load').addEventListener('change', async (e) => {
@@ -466,7 +421,6 @@ await startPage(async () => {
   // Leaving the page frees the workers (and their WASM memory) at once.
   addEventListener('pagehide', () => {
     worker.terminate();
-    experimentWorker?.terminate();
   });
 
   // ---- embedding: flags hide parts; the height goes to the parent page ----
@@ -494,16 +448,17 @@ await startPage(async () => {
   applyTexts();
   writeURL(); // the link as this page writes it: preset values left out, bad ones dropped
   configure();
-  if (state.experiment) toggleExperiment();
+  if (state().experiment) experiment.run();
   window.attentionPlayground = {
     get state() {
-      return state;
+      return state();
     },
     get history() {
       return history;
     },
-    get experimentRows() {
-      return experimentRows;
+    /** The √d_k panel's run: { setting, seed, rows, exactMatch }. */
+    get experiment() {
+      return experiment.view;
     },
     /** The vocabulary's progress of the last text built: the fractions the bar showed. */
     get textProgress() {

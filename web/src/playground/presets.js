@@ -68,23 +68,6 @@ export const PRESETS = {
 export const TASK_NAMES = Object.keys(PRESETS);
 export const KNOB_NAMES = Object.keys(PRESETS.sort.knobs);
 
-// The √d_k experiment (issue 13): sort with heads of width 64 from unit-variance q and k
-// (initStd 1/√dModel), the setting of the textbook argument, as docs/benchmarks.md's run: the
-// unscaled softmax saturates at once and learns much more slowly.
-export const EXPERIMENT = {
-  task: 'sort',
-  length: 8,
-  alphabet: 10,
-  layers: 2,
-  heads: 4,
-  dModel: 64,
-  dK: 64,
-  initStd: 0.125,
-  learningRate: 1e-3,
-  batchSize: 32,
-  seed: 1,
-};
-
 /** The trainer fields the page's knobs set, for a task's trainer and a text's alike. */
 export function knobFields({ layers, heads, dModel, scale, attentionOnly, learningRate, batchSize, seed }) {
   return {

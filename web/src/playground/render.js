@@ -1,5 +1,5 @@
 // Drawing the playground's data into its markup: the curves, the heatmap grids, the head-score
-// charts and the √d_k experiment. Functions of (root, data, strings); they never talk to the worker.
+// charts (the √d_k experiment's are dk-panel.js's). Functions of (root, data, strings); they never talk to the worker.
 import { headColor } from '../scales.js';
 import { drawLines } from './curves.js';
 import { drawHeatmaps } from './heatmaps.js';
@@ -147,15 +147,3 @@ export function drawAnswer(root, message, t, pageIndex = 0, deadline = Infinity)
 }
 
 /** The experiment's rows: [{ step, scaled: { loss, entropy, gradient }, unscaled: { … } }]. */
-export function drawExperiment(root, rows, t) {
-  const pair = (metric) => [
-    { label: t.scaled, color: SCALED, points: rows.map((r) => [r.step, r.scaled[metric]]) },
-    { label: t.unscaled, color: UNSCALED, dash: '5 3', points: rows.map((r) => [r.step, r.unscaled[metric]]) },
-  ];
-  drawLines($(root, 'dk-loss'), { title: t.loss, series: pair('loss'), log: true });
-  drawLines($(root, 'dk-entropy'), { title: t.entropy, series: pair('entropy') });
-  const hasGradient = rows.some((r) => r.scaled.gradient !== null);
-  $(root, 'dk-gradient').hidden = !hasGradient;
-  $(root, 'gradient-missing').hidden = hasGradient || !rows.length;
-  if (hasGradient) drawLines($(root, 'dk-gradient'), { title: t.gradient, series: pair('gradient'), log: true });
-}

@@ -125,22 +125,3 @@ export function headScores(snap) {
     Array.from({ length: layers }, (_, l) => Array.from({ length: heads }, (_, h) => score(pairs, l, h)));
   return { induction: grid(sources), previousToken: grid(previous) };
 }
-
-/** Mean softmax entropy (nats) over every row with at least two keys, layer and head of a snapshot. */
-export function meanEntropy(snap) {
-  const { layers, heads, length: T, weights } = snap;
-  let sum = 0;
-  let rows = 0;
-  for (let m = 0; m < layers * heads; m++) {
-    for (let q = 1; q < T; q++) {
-      let e = 0;
-      for (let k = 0; k < T; k++) {
-        const w = weights[(m * T + q) * T + k];
-        if (w > 0) e -= w * Math.log(w);
-      }
-      sum += e;
-      rows++;
-    }
-  }
-  return rows ? sum / rows : 0;
-}

@@ -5,6 +5,7 @@
 // knobs default to the task's preset, and a link writes only what differs from it. Bad values
 // fall back to the defaults and are reported as notices naming the key.
 import { LANGUAGES } from '../i18n.js';
+import { DK_SETTING_NAMES } from './dk-experiment.js';
 import { PRESETS, TASK_NAMES } from './presets.js';
 import { MAX_URL_TEXT, READY_NAMES, TEXT_KNOBS } from './texts.js';
 
@@ -50,6 +51,9 @@ const FIELDS = new Map(
     seed: ['seed', int(0, 4294967295), String],
     ex: ['example', (t) => (t.length <= MAX_EXAMPLE_CHARS ? t : undefined), String],
     dk: ['experiment', flag, bit],
+    // The √d_k panel: its setting and the seed of a live run.
+    dks: ['dkSetting', oneOf(DK_SETTING_NAMES), String],
+    dkseed: ['dkSeed', int(0, 4294967295), String],
     src: ['source', oneOf(SOURCES), String],
     lv: ['level', oneOf(LEVELS), String],
     // The learner's own text, only when short (MAX_URL_TEXT): a long one stays on this computer.
@@ -68,7 +72,15 @@ export function taskDefaults(task, base) {
 }
 
 export function defaultState(lang = 'en') {
-  return taskDefaults('sort', { lang, experiment: false, source: 'poems', level: 'auto', text: '' });
+  return taskDefaults('sort', {
+    lang,
+    experiment: false,
+    dkSetting: DK_SETTING_NAMES[0],
+    dkSeed: 1,
+    source: 'poems',
+    level: 'auto',
+    text: '',
+  });
 }
 
 // A link's key can be kilobytes long: a notice names it in a few words.
@@ -125,6 +137,8 @@ export function queryOf(state) {
   }
   if (!state.example) params.delete('ex');
   if (!state.experiment) params.delete('dk');
+  if (state.dkSetting !== DK_SETTING_NAMES[0]) params.set('dks', state.dkSetting);
+  if (state.dkSeed !== 1) params.set('dkseed', String(state.dkSeed));
   // A text's settings only in text mode (the knobs' preset spreads the state: set them here); the
   // text itself only when it is the learner's own and short.
   if (state.task === TEXT_MODE) {

@@ -132,15 +132,25 @@ export const MARKUP = `
   <section class="panel pg-experiment" data-chrome="controls" aria-labelledby="pg-experiment-title">
     <h2 id="pg-experiment-title" data-i18n="experiment"></h2>
     <p class="hint" data-i18n="experimentHelp"></p>
-    <button type="button" data-role="experiment"></button>
-    <div data-role="experiment-body" hidden>
+    <div class="transport">
+      <label><span data-i18n="dkSetting"></span> <select data-role="dk-setting"></select></label>
+      <label><span data-i18n="seed"></span> <input type="number" data-role="dk-seed" min="0" max="4294967295" step="1" /></label>
+      <button type="button" data-role="experiment"></button>
+    </div>
+    <p class="hint" data-role="dk-setting-help"></p>
+    <div data-role="experiment-body">
       <div class="pg-charts">
         <svg data-role="dk-loss" class="pg-chart" role="img"></svg>
         <svg data-role="dk-entropy" class="pg-chart" role="img"></svg>
         <svg data-role="dk-gradient" class="pg-chart" role="img"></svg>
       </div>
-      <p class="hint" data-role="gradient-missing" hidden data-i18n="gradientMissing"></p>
-      <p class="pg-says" data-i18n="experimentSays"></p>
+      <p class="hint"><span data-role="dk-lines"></span> <span data-role="dk-bands"></span></p>
+      <table class="pg-dk-table" data-role="dk-table">
+        <caption data-i18n="dkTable"></caption>
+        <thead></thead>
+        <tbody></tbody>
+      </table>
+      <div class="pg-says" data-role="dk-says"></div>
     </div>
   </section>
   <section class="panel pg-model" data-chrome="controls" aria-labelledby="pg-model-title">

@@ -5,14 +5,16 @@
 //
 // In:  { type: 'configure', config } | { type: 'text', text, level, knobs, name } | 'play' |
 //      'pause' | { type: 'step', count } | { type: 'example', input } | 'save' |
-//      { type: 'load', bytes } | { type: 'experiment', config } | 'dispose'
+//      { type: 'load', bytes } | { type: 'experiment', setting, seed } | 'dispose'
 // Out: { type: 'ready', corpusLimits } | { type: 'configured', info, snapshot } |
 //      { type: 'textProgress', fraction } | { type: 'progress', rows, snapshot?, evaluation?,
 //      heads?, sample?, rate } | { type: 'answer', … } | { type: 'saved', bytes } |
-//      { type: 'experiment', rows } | { type: 'playing', playing } | { type: 'error', error }
+//      { type: 'experiment', rows, exactMatch? } | { type: 'playing', playing } |
+//      { type: 'error', error }
 import { createEngine } from '../../../dist/engine/engine.js';
+import { armConfig, armRow, DK_ARMS, DK_EVAL_EXAMPLES, DK_STEPS } from './dk-experiment.js';
 import { PRESETS, TASK_NAMES } from './presets.js';
-import { answer, fixedSequence, headScores, meanEntropy, snapshot } from './session.js';
+import { answer, fixedSequence, headScores, snapshot } from './session.js';
 import { addTextProgress, buildTextTrainer, sampleOf, textInfo, withRoles } from './worker-text.js';
 
 /** A chunk of steps lasts about this long: short enough that pausing feels immediate. */
@@ -30,7 +32,7 @@ const HEAD_EXAMPLES = 16;
 
 let engine = null;
 let trainer = null; // a Trainer, or a TrainedModel after 'load' (which cannot train)
-let pair = null; // the experiment: { scaled, unscaled, sequence }
+let arms = null; // the experiment: { scaled, unscaled, control }, each { trainer, config }
 let sequence = null; // the fixed example's tokens
 let text = null; // "Your text": buildTextTrainer's result, the trainer being text.trainer
 let textClock = { heldOut: 0, sample: 0 };
@@ -61,9 +63,8 @@ function freeAll() {
   trainer?.dispose();
   trainer = null;
   text = null;
-  pair?.scaled.dispose();
-  pair?.unscaled.dispose();
-  pair = null;
+  for (const arm of Object.values(arms ?? {})) arm.trainer.dispose();
+  arms = null;
   pending = [];
   setPlaying(false);
 }
@@ -105,8 +106,16 @@ function flush(force = false) {
       ? { stepsPerSecond: (rate.steps * 1000) / rate.ms, tokensPerSecond: (rate.tokens * 1000) / rate.ms }
       : null;
   rate = { steps: 0, ms: 0, tokens: 0 };
-  if (pair) {
-    post({ type: 'experiment', rows, rate: speed });
+  if (arms) {
+    const message = { type: 'experiment', rows, rate: speed };
+    // The end of the run: each arm's held-out exact match, as the committed run measures it.
+    if (arms.scaled.trainer.steps >= DK_STEPS) {
+      message.exactMatch = Object.fromEntries(
+        DK_ARMS.map((arm) => [arm, arms[arm].trainer.evaluate(DK_EVAL_EXAMPLES).exactMatch]),
+      );
+      setPlaying(false);
+    }
+    post(message);
     return;
   }
   // The engine's compact snapshot where it has one (a Trainer), else from a trace.
@@ -141,24 +150,17 @@ function trainChunk() {
 }
 
 function experimentChunk() {
-  const count = perChunk;
-  const a = train(pair.scaled, count);
-  const b = train(pair.unscaled, count);
-  perChunk = Math.max(1, Math.min(200, Math.round((count * CHUNK_MS) / Math.max(a.ms + b.ms, 1))));
-  // attentionEntropy / scoreGradientNorm are the trainer's batch metrics where the engine has
-  // them; else the entropy of the fixed example's attention (and no gradient norm).
-  // The gradient is shown at the softmax's input: the engine's ‖∂L/∂(q·kᵀ)‖ times √dK when the
-  // model divides by √dK (the chain rule through the ÷), as is when it does not.
-  const side = (model, row) => ({
-    loss: row.loss,
-    accuracy: row.accuracy,
-    entropy: row.attentionEntropy ?? meanEntropy(snapshot(model, pair.sequence)),
-    gradient:
-      row.scoreGradientNorm === undefined
-        ? null
-        : row.scoreGradientNorm * (model.config.scale ? Math.sqrt(pair.dK) : 1),
-  });
-  pending.push({ step: a.row.step, scaled: side(pair.scaled, a.row), unscaled: side(pair.unscaled, b.row) });
+  // The three arms step together, never past DK_STEPS: the run is the committed run's length.
+  const count = Math.min(perChunk, DK_STEPS - arms.scaled.trainer.steps);
+  let ms = 0;
+  const row = {};
+  for (const arm of DK_ARMS) {
+    const done = train(arms[arm].trainer, count);
+    ms += done.ms;
+    row[arm] = armRow(done.row, arms[arm].config);
+  }
+  perChunk = Math.max(1, Math.min(200, Math.round((count * CHUNK_MS) / Math.max(ms, 1))));
+  pending.push({ step: row.scaled.step, ...row });
 }
 
 // Yielding through a MessageChannel, not setTimeout: nested timeouts are clamped to 4 ms.
@@ -171,12 +173,16 @@ function schedule() {
 function tick() {
   if (!playing) return;
   try {
-    if (pair) experimentChunk();
-    else trainChunk();
-    flush();
+    if (arms) {
+      experimentChunk();
+      flush(arms.scaled.trainer.steps >= DK_STEPS); // the last rows and the end, at once
+    } else {
+      trainChunk();
+      flush();
+    }
   } catch (error) {
     setPlaying(false);
-    post({ type: 'error', request: pair ? 'experiment' : 'play', error: errorData(error) });
+    post({ type: 'error', request: arms ? 'experiment' : 'play', error: errorData(error) });
     return;
   }
   if (playing) schedule();
@@ -228,7 +234,7 @@ const handlers = {
     post({ type: 'configured', info: { ...info(trainer), name }, snapshot: part }, transfer);
   },
   play() {
-    if (trainer?.step || pair) setPlaying(true);
+    if (trainer?.step || (arms && arms.scaled.trainer.steps < DK_STEPS)) setPlaying(true);
   },
   pause() {
     // The last rows first: once the page hears "paused", it has every step that ran.
@@ -236,7 +242,7 @@ const handlers = {
     setPlaying(false);
   },
   step({ count = 1 }) {
-    if (!trainer?.step || pair) return;
+    if (!trainer?.step || arms) return;
     setPlaying(false);
     pending.push(train(trainer, count).row);
     flush(true);
@@ -250,14 +256,15 @@ const handlers = {
     const bytes = trainer.save();
     post({ type: 'saved', bytes, purpose }, [bytes.buffer]);
   },
-  experiment({ config }) {
+  experiment({ setting, seed }) {
     freeAll();
-    const scaled = engine.createTrainer({ ...config, scale: true });
-    const unscaled = engine.createTrainer({ ...config, scale: false });
-    const dK = scaled.config.dK || scaled.config.dModel / scaled.config.heads;
-    pair = { scaled, unscaled, dK, sequence: fixedSequence(scaled) };
+    arms = {};
+    for (const arm of DK_ARMS) {
+      const config = armConfig(setting, arm, seed);
+      arms[arm] = { config, trainer: engine.createTrainer(config) };
+    }
     perChunk = 1;
-    post({ type: 'experiment', rows: [], info: info(scaled) });
+    post({ type: 'experiment', rows: [] });
     setPlaying(true);
   },
   dispose() {
