@@ -113,7 +113,7 @@ export const linkLines = (pageOrFrame, host = null) =>
       pair,
       color,
     });
-    return (holder?.lines ?? []).map(plain);
+    return ((holder && attentionLinkLines(holder)?.lines) ?? []).map(plain);
   }, host);
 
 /**
@@ -124,7 +124,8 @@ export const linksPainted = (pageOrFrame, { min = 1, head = null, pair = false, 
   pageOrFrame.waitForFunction(
     ({ min, head, pair, host }) => {
       const root = host ? document.querySelector(host)?.shadowRoot : document;
-      const lines = root?.querySelector('[data-role=links] foreignObject.link-lines')?.lines ?? [];
+      const holder = root?.querySelector('[data-role=links] foreignObject.link-lines');
+      const lines = (holder && attentionLinkLines(holder)?.lines) ?? [];
       return lines.filter((line) => (head === null || line.h === head) && (!pair || line.pair)).length >= min;
     },
     { min, head, pair, host },

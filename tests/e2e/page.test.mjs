@@ -122,12 +122,13 @@ test('links and heatmap cells match the engine, and hover shows its exact number
   // Off screen, the canvas is painted in idle time (views/link-lines.js): wait until it shows these lines.
   await page.waitForFunction(() => {
     const holder = document.querySelector('[data-role=links] foreignObject.link-lines');
-    return holder.painted === holder.lines && !holder.deferred;
+    const kept = attentionLinkLines(holder);
+    return kept.painted === kept.lines && !kept.deferred;
   });
   const painted = await page.evaluate(({ h, i, j }) => {
     const holder = document.querySelector('[data-role=links] foreignObject.link-lines');
     const canvas = holder.querySelector('canvas');
-    const line = holder.lines.find((l) => l.h === h && l.i === i && l.j === j);
+    const line = attentionLinkLines(holder).lines.find((l) => l.h === h && l.i === i && l.j === j);
     const scale = canvas.width / canvas.clientWidth;
     const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height); // read once
     const alpha = (x, y) => data[(Math.round(y * scale) * canvas.width + Math.round(x * scale)) * 4 + 3];

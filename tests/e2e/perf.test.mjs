@@ -833,19 +833,20 @@ test('the links canvas at 32 tokens, its runs of hairlines stroked as paths, pai
   const { page, context, problems } = await linksOf(32, { viewport: { width: 1280, height: 3000 } });
   await page.waitForFunction(() => {
     const holder = document.querySelector('[data-role=links] foreignObject.link-lines');
-    return holder.painted === holder.lines && !holder.deferred;
+    const kept = attentionLinkLines(holder);
+    return kept.painted === kept.lines && !kept.deferred;
   });
   const compared = await page.evaluate(() => {
     const holder = document.querySelector('[data-role=links] foreignObject.link-lines');
     const canvas = holder.querySelector('canvas');
-    const span = holder.right - holder.left;
+    const span = attentionLinkLines(holder).right - attentionLinkLines(holder).left;
     const scale = canvas.width / canvas.clientWidth;
     const reference = document.createElement('canvas');
     [reference.width, reference.height] = [canvas.width, canvas.height];
     const context = reference.getContext('2d');
     context.setTransform(scale, 0, 0, scale, ((canvas.width / scale - span) / 2) * scale, 0);
     context.lineCap = 'round';
-    for (const line of holder.lines) {
+    for (const line of attentionLinkLines(holder).lines) {
       context.strokeStyle = line.color;
       context.globalAlpha = line.opacity;
       context.lineWidth = line.width;
@@ -863,8 +864,15 @@ test('the links canvas at 32 tokens, its runs of hairlines stroked as paths, pai
       if (d) differ++;
       if (k % 4 === 3 && wanted[k]) painted++;
     }
-    const faintest = holder.lines.filter((l) => l.width === 0.5 && l.opacity === 0.05).length;
-    return { lines: holder.lines.length, faintest, most, differ, painted, pixels: shown.length / 4 };
+    const faintest = attentionLinkLines(holder).lines.filter((l) => l.width === 0.5 && l.opacity === 0.05).length;
+    return {
+      lines: attentionLinkLines(holder).lines.length,
+      faintest,
+      most,
+      differ,
+      painted,
+      pixels: shown.length / 4,
+    };
   });
   assert.ok(compared.faintest > compared.lines / 2, JSON.stringify(compared));
   assert.ok(compared.painted > compared.pixels / 4, `the reference paints ${compared.painted} pixels`);
@@ -892,8 +900,8 @@ test('the links canvas is painted inside the keystroke on screen, and after the 
         () => {
           const node = document.querySelector(holder);
           window.__inTask = {
-            typed: node.lines.some((l) => l.j === node.lines.at(-1).j),
-            painted: node.painted === node.lines,
+            typed: attentionLinkLines(node).lines.some((l) => l.j === attentionLinkLines(node).lines.at(-1).j),
+            painted: attentionLinkLines(node).painted === attentionLinkLines(node).lines,
           };
         },
         { once: true },
@@ -904,13 +912,14 @@ test('the links canvas is painted inside the keystroke on screen, and after the 
     const inTask = await page.evaluate(() => window.__inTask);
     await page.waitForFunction((holder) => {
       const node = document.querySelector(holder);
-      return node.painted === node.lines && !node.deferred;
+      const kept = attentionLinkLines(node);
+      return kept.painted === kept.lines && !kept.deferred;
     }, holder);
     return inTask;
   };
   await page.focus('[data-role=sentence]');
   await page.keyboard.press('End');
-  await page.waitForFunction((holder) => document.querySelector(holder).offScreen === true, holder);
+  await page.waitForFunction((holder) => attentionLinkLines(document.querySelector(holder)).offScreen === true, holder);
   const below = await type(' z');
   assert.deepEqual(below, { typed: true, painted: false }, 'off screen: the lines are kept, painted later');
   // Its pixels are the lines': the strongest line's middle is painted.
@@ -918,7 +927,7 @@ test('the links canvas is painted inside the keystroke on screen, and after the 
     page.evaluate((holder) => {
       const node = document.querySelector(holder);
       const canvas = node.querySelector('canvas');
-      const line = node.lines.reduce((a, b) => (b.weight > a.weight ? b : a));
+      const line = attentionLinkLines(node).lines.reduce((a, b) => (b.weight > a.weight ? b : a));
       const scale = canvas.width / canvas.clientWidth;
       const x = Math.round((canvas.clientWidth / 2) * scale);
       const y = Math.round(((line.y1 + line.y2) / 2) * scale);
@@ -926,7 +935,10 @@ test('the links canvas is painted inside the keystroke on screen, and after the 
     }, holder);
   assert.ok(await painted(), 'the deferred paint drew the lines');
   await page.locator(holder).scrollIntoViewIfNeeded();
-  await page.waitForFunction((holder) => document.querySelector(holder).offScreen === false, holder);
+  await page.waitForFunction(
+    (holder) => attentionLinkLines(document.querySelector(holder)).offScreen === false,
+    holder,
+  );
   await page.focus('[data-role=sentence]');
   const onScreen = await type('x');
   assert.deepEqual(onScreen, { typed: true, painted: true }, 'on screen: painted in the keystroke');

@@ -11,6 +11,7 @@ import {
   traceLongCSV,
 } from '../../../dist/engine/serialize.js';
 import { pixelsDataURL } from '../views/pixels.js';
+import { figureOf } from '../views/figures.js';
 import { textWidth } from '../views/text.js';
 
 /** `text` broken into lines of at most `width` px at `font` px (at spaces; a long word alone). */
@@ -120,13 +121,14 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   // sharp at any size; and a canvas that can say what it shows as SVG (the links' lines,
   // views/link-lines.js), that. Other canvases (views/pixels.js) become images: a file has none.
   const pictures = svg.querySelectorAll('rect.picture');
-  body.querySelectorAll('rect.picture').forEach((copy, k) => copy.replaceWith(pictures[k].figure()));
+  body.querySelectorAll('rect.picture').forEach((copy, k) => copy.replaceWith(figureOf(pictures[k])));
   for (const image of body.querySelectorAll('svg.cells-image, path.cell-gaps')) image.remove();
   const live = svg.querySelectorAll('foreignObject');
   body.querySelectorAll('foreignObject').forEach((copy, k) => {
     const holder = live[k];
-    if (holder.figure) {
-      copy.replaceWith(holder.figure());
+    const figure = figureOf(holder);
+    if (figure) {
+      copy.replaceWith(figure);
       return;
     }
     if (!holder.classList.contains('pixels')) return;

@@ -8,13 +8,17 @@
 // Chromium does it on the main thread as the frame is made, ~6 ms at 32 tokens and ~18 ms
 // at 64 (3,000 lines, twice as tall) on this machine, about the length of line drawn.
 // Off screen, the canvas is painted in a task after the frame (see offScreen below).
-// What the canvas shows stays on its holder (holder.lines, in paint order) for hover
-// (lineAt), for a figure (holder.figure(): the same lines as SVG, which explorer/export.js
-// puts in place of the canvas) and for the tests, which compare it with the engine's numbers.
+// What the canvas shows is kept per holder (a nodeLocal, not properties on the element): its
+// lines in paint order for hover (lineAt), for a figure (figures.js: the same lines as SVG, which
+// explorer/export.js puts in place of the canvas) and for the tests, which compare them with the
+// engine's numbers through linkLinesOf (also globalThis.attentionLinkLines, for the page's own
+// context: the e2e tests and the console).
 
 import { putAttrs } from '../dom.js';
 import { roomFor } from './fit.js';
 import { afterFrame } from '../frames.js';
+import { nodeLocal } from '../node-local.js';
+import { setFigure } from './figures.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 // Round caps reach past a line's ends by half its width (≤ 5.5 px): the canvas is this much
@@ -22,6 +26,16 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const PAD = 8;
 // A pointer this close (px) to a hairline still hits it.
 const MIN_HIT = 2;
+
+// Per holder: { lines, left, right } as last drawn, `painted` (the lines on the canvas now: the
+// same array once painted, a tween's in between), `deferred` (a paint waiting for the canvas to
+// come on screen), `room` (the canvas's height with room to spare), `watched`, `offScreen`.
+const kept = nodeLocal();
+const keptOf = (node) => kept.get(node) ?? kept.set(node, { lines: [], painted: null, deferred: null });
+
+/** What the link-lines holder `node` shows: { lines, left, right, painted, deferred }, or null. */
+export const linkLinesOf = (node) => kept.get(node) ?? null;
+globalThis.attentionLinkLines = linkLinesOf;
 
 /**
  * Paints `lines` on the link-lines canvas of the d3 selection `svg` (made on first use, before
@@ -35,20 +49,22 @@ export function paintLines(svg, lines, { left, right, height, duration = 0 }) {
     .data([0])
     .join((enter) => enter.insert('foreignObject', 'text.token').attr('class', 'link-lines'));
   const node = holder.node();
+  const state = keptOf(node);
   const width = right - left + 2 * PAD;
   // A canvas of a new size is a new resource for the compositor (~1 ms a frame): it keeps room
   // to spare in height (fit.js roomFor). The svg shows only the drawing; below it the canvas is empty.
-  const room = (node.room = roomFor(height, node.room));
+  const room = (state.room = roomFor(height, state.room));
   putAttrs(holder, { x: left - PAD, y: 0, width, height: room });
   const canvas = node.firstChild ?? node.appendChild(makeCanvas());
   // Crisp on high-density screens; setting a canvas's size clears it, so only when it changes.
   const scale = Math.min(2, globalThis.devicePixelRatio || 1);
   const [w, h] = [Math.round(width * scale), Math.round(room * scale)];
   if (canvas.width !== w || canvas.height !== h) [canvas.width, canvas.height] = [w, h];
-  const from = node.painted ?? [];
-  Object.assign(node, { lines, left, right, figure: () => figure(node) });
+  const from = state.painted ?? [];
+  Object.assign(state, { lines, left, right });
+  setFigure(node, () => figure(state));
   const paint = (shown) => {
-    node.painted = shown;
+    state.painted = shown;
     const context = canvas.getContext('2d');
     context.setTransform(1, 0, 0, 1, 0, 0);
     context.clearRect(0, 0, w, h);
@@ -56,13 +72,13 @@ export function paintLines(svg, lines, { left, right, height, duration = 0 }) {
     strokeLines(context, shown, right - left);
   };
   holder.interrupt();
-  node.deferred = null;
+  state.deferred = null;
   if (duration > 0)
     holder
       .transition()
       .duration(duration)
       .tween('lines', () => between(from, lines, paint));
-  else if (offScreen(node)) defer(node, () => paint(lines));
+  else if (offScreen(node)) defer(node, state, () => paint(lines));
   else paint(lines);
   return holder;
 }
@@ -77,31 +93,33 @@ let watcher = null;
 /** Whether `node` was last seen off screen (not yet seen counts as on screen). */
 function offScreen(node) {
   if (typeof IntersectionObserver === 'undefined') return false;
-  if (!node.watched) {
-    node.watched = true;
+  const state = keptOf(node);
+  if (!state.watched) {
+    state.watched = true;
     watcher ??= new IntersectionObserver(
       (entries) => {
         for (const { target, isIntersecting } of entries) {
-          target.offScreen = !isIntersecting;
-          if (isIntersecting) paintDeferred(target);
+          const seen = keptOf(target);
+          seen.offScreen = !isIntersecting;
+          if (isIntersecting) paintDeferred(seen);
         }
       },
       { rootMargin: NEAR },
     );
     watcher.observe(node);
   }
-  return node.offScreen === true;
+  return state.offScreen === true;
 }
 
-function defer(node, paint) {
-  node.deferred = paint;
-  afterFrame(node, () => paintDeferred(node));
+function defer(node, state, paint) {
+  state.deferred = paint;
+  afterFrame(node, () => paintDeferred(state));
 }
 
-/** Paints what was deferred on `node`, if anything (the latest drawing only). */
-function paintDeferred(node) {
-  const paint = node.deferred;
-  node.deferred = null;
+/** Paints what was deferred for a holder (its kept state), if anything (the latest drawing only). */
+function paintDeferred(state) {
+  const paint = state.deferred;
+  state.deferred = null;
   paint?.();
 }
 
@@ -183,11 +201,12 @@ function between(from, to, paint) {
 }
 
 /**
- * The topmost line kept on `holder` (a link-lines foreignObject) under the svg point (x, y),
- * or null: what the pointer would have hit on an SVG <line> of that width (with round caps).
+ * The topmost of `shown`'s lines ({ lines, left, right }: linkLinesOf a holder) under the svg
+ * point (x, y), or null: what the pointer would have hit on an SVG <line> of that width (with
+ * round caps).
  */
-export function lineAt(holder, x, y) {
-  const { lines = [], left, right } = holder;
+export function lineAt(shown, x, y) {
+  const { lines = [], left, right } = shown ?? {};
   const span = right - left;
   for (let k = lines.length - 1; k >= 0; k--) {
     const line = lines[k];
@@ -202,6 +221,7 @@ export function lineAt(holder, x, y) {
 
 /** The kept lines as SVG <line class="link"> elements in a <g class="links">: a figure has no canvas. */
 function figure(holder) {
+  // holder: the kept state { lines, left, right }
   const group = document.createElementNS(SVG_NS, 'g');
   group.setAttribute('class', 'links');
   for (const line of holder.lines) {

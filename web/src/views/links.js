@@ -10,7 +10,7 @@ import { pixels } from './pixels.js';
 import { fitText } from './text.js';
 import { putAttrs, setText, setTexts } from '../dom.js';
 import { fitSvg } from './fit.js';
-import { lineAt, paintLines, strokeLines } from './link-lines.js';
+import { lineAt, linkLinesOf, paintLines, strokeLines } from './link-lines.js';
 import { sayWhatItShows } from './view-note.js';
 import { stepMaking } from './heatmap.js';
 
@@ -72,7 +72,7 @@ function drawLinks(svg, trace, o) {
   paintLines(svg, lines, { left: xLeft, right: xRight, height, duration: t })
     .on('pointermove', (event) => {
       const [x, y] = d3.pointer(event, svg.node());
-      const d = lineAt(event.currentTarget, x, y);
+      const d = lineAt(linkLinesOf(event.currentTarget), x, y);
       if (!d) return hideTooltip();
       showTooltip(event, [
         `${trace.tokens[d.i]} → ${trace.kvTokens[d.j]}`,

@@ -3,7 +3,8 @@
 import * as d3 from 'd3';
 import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
-import { pixels } from './pixels.js';
+import { pixels, setShownPart } from './pixels.js';
+import { setFigure } from './figures.js';
 import { colorTable, fillsOf, packed, pixelOf } from './cell-style.js';
 import { arrowStep, put, putAttrs } from '../dom.js';
 import { roomFor } from './fit.js';
@@ -19,6 +20,8 @@ const listening = nodeLocal();
 const keyCursor = nodeLocal();
 // Whether a group holds a picture (removePicture searches only those).
 const pictured = nodeLocal();
+// A canvas's size with room to spare ({ cols, rows }, fit.js roomFor).
+const canvasRooms = nodeLocal();
 
 const MASKED_PIXEL = packed('#c8c8c8');
 // Pictures up to this many pixels are painted in the keystroke's own task, so that the frame
@@ -212,15 +215,15 @@ function cellsPicture(group, grid, fill, masked, cell, key) {
 
 /** `canvas` if its room fits a rows × cols grid (fit.js roomFor), else a new one; its `shown` part set. */
 function canvasFor(canvas, rows, cols) {
-  const last = canvas?.room;
+  const last = canvas ? canvasRooms.get(canvas) : undefined;
   const room = { cols: roomFor(cols, last?.cols ?? 0), rows: roomFor(rows, last?.rows ?? 0) };
   if (!canvas || !last || last.cols !== room.cols || last.rows !== room.rows) {
     canvas = document.createElement('canvas');
     [canvas.width, canvas.height] = [room.cols, room.rows];
-    canvas.room = room;
+    canvasRooms.set(canvas, room);
   }
   // The grid's part of the canvas (pixels.js exports only that) fills its holder.
-  canvas.shown = { width: cols, height: rows };
+  setShownPart(canvas, { width: cols, height: rows });
   const width = `${(100 * room.cols) / cols}%`;
   const height = `${(100 * room.rows) / rows}%`;
   if (canvas.style.width !== width) canvas.style.width = width;
@@ -372,7 +375,7 @@ export function drawAsImage(
     const picture = cellsPicture(group, grid, fill, masked, cell, color.key);
     const holder = listenPicture(group, picture, m, cell, tooltipLines, onCell);
     // A figure leaving the page gets the cells as vectors, sharp at any size (explorer/export.js).
-    holder.node().figure = () => cellsFigure(grid, fill, masked, cell);
+    setFigure(holder.node(), () => cellsFigure(grid, fill, masked, cell));
   }
   drawPicked(group, grid, cell, picked);
 }

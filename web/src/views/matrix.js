@@ -12,6 +12,7 @@ import { cellText, fillsOf, inkOn } from './cell-style.js';
 import { drawAsImage, drawPooled, removePicture } from './matrix-image.js';
 import { roomFor } from './fit.js';
 import { nodeLocal } from '../node-local.js';
+import { setFigure } from './figures.js';
 
 // What a grid's draw leaves for later and for its listeners (made once), per node (node-local.js): a
 // cell <g>'s last look { look, v, masked, picked, tab, fill }, a number's ink, and on the cells'
@@ -26,6 +27,8 @@ const cellsOf = nodeLocal();
 const gridOf = nodeLocal();
 const listening = nodeLocal();
 const currentOf = nodeLocal();
+// The numbers layer's height with room to spare (fit.js roomFor).
+const numberRooms = nodeLocal();
 
 // A digit is about 0.62 em wide in the page's font; NUMBER_CHARS is what a cell needs to print two
 // significant digits of any value from −9.9 to 99.9 (stage.js NUMBER_CELL is the cell that holds them).
@@ -359,14 +362,14 @@ function drawNumbers(cellsGroup, m, value, fill, masked, { cell, fontSize, chars
       const holder = enter.insert('foreignObject', 'rect.cursor, rect.picked-cell').attr('class', 'numbers-layer');
       holder.append('svg').attr('class', 'numbers-layer').append('g').attr('class', 'numbers');
       holder.each(function keep() {
-        this.figure = () => this.querySelector('g.numbers').cloneNode(true);
+        setFigure(this, () => this.querySelector('g.numbers').cloneNode(true));
       });
       return holder;
     });
   if (!show) return;
   // Sized with room to spare, as the views' svgs are (fit.js): a new size lays its texts out again.
   const holder = layer.node();
-  const [width, height] = [m.cols * cell, (holder.room = roomFor(m.rows * cell, holder.room))];
+  const [width, height] = [m.cols * cell, numberRooms.set(holder, roomFor(m.rows * cell, numberRooms.get(holder)))];
   putAttrs(layer, { width, height });
   putAttrs(layer.select('svg'), { width, height });
   const node = holder.querySelector('g.numbers');

@@ -5,6 +5,12 @@
 // <image> with a data: URL (export.js), since a figure leaving the page has no canvas.
 import { nodeLocal } from '../node-local.js';
 
+// A canvas's part that shows the picture ({ width, height } from its top left), where a painter
+// gave it a canvas larger than the picture (room to spare: views/matrix-image.js).
+const shownParts = nodeLocal();
+/** Says that only `part` ({ width, height }) of `canvas` is the picture. */
+export const setShownPart = (canvas, part) => shownParts.set(canvas, part);
+
 // What a holder was last asked to paint (node-local.js): { source, token }; a job whose token is no
 // longer the holder's was overtaken by a newer draw.
 const painted = nodeLocal();
@@ -67,7 +73,7 @@ export function pixels(parent, paint, source, { now = false } = {}) {
 export function pixelsDataURL(node) {
   const canvas = node.querySelector('canvas');
   if (!canvas) return null;
-  const { width, height } = canvas.shown ?? canvas;
+  const { width, height } = shownParts.get(canvas) ?? canvas;
   if (width === canvas.width && height === canvas.height) return canvas.toDataURL();
   const part = document.createElement('canvas');
   part.width = width;
