@@ -1,9 +1,10 @@
 // The canon measurement (training/canon-measure.mjs, issue 25 §3) on the shipped models and the
 // committed lists, checked against a second computation through predict(): the tool reads one
 // trace per poem and takes row j of its logits as the prediction after j + 1 characters;
-// predict() runs the model on each prompt alone. The goals (≥ 90% top-1, ≥ 80% continued) are
-// not asserted here: the shipped models of 2026-11-30 predate the canon weighting
-// (docs/models.md records their numbers as "before").
+// predict() runs the model on each prompt alone. The shipped models (2026-12-01, canon weighted)
+// must keep at least 80% of the quatrain lines and 55% of the phrases (82.8% and 60%; the models
+// of 2026-11-30 had 12.5% and 47.5%); the issue's goals (≥ 90% top-1, ≥ 80% continued, ≥ 90%
+// phrases) are not met, and docs/models.md says why.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -59,6 +60,7 @@ test('tang quatrains: every line scored once, the top-1 of each line as predict(
         ['床前明月光，疑是地上霜，举头望明月，低头思故', '乡'],
       ],
     );
+    assert.ok(result.topOne.share >= 0.8, `${result.topOne.hits} of ${lines} lines`);
     // Every 8th line and every line of 静夜思, recomputed one prompt at a time.
     const checked = [...result.topOne.cases.filter((_, i) => i % 8 === 0), ...jingYeSi];
     for (const c of checked) assert.equal(topOne(model, c.prompt), c.predicted, c.prompt);
@@ -85,6 +87,7 @@ test('brown phrases: the top-1 after each context as predict() gives it', () => 
     assert.equal(result.phrases, phrases.phrases.length);
     assert.equal(result.hits, result.cases.filter((c) => c.hit).length);
     for (const c of result.cases) assert.equal(topOne(model, c.context), c.predicted, c.context);
+    assert.ok(result.hits / result.phrases >= 0.55, `${result.hits} of ${result.phrases} phrases`);
     // An unknown phrase has a word outside the model's vocabulary: it cannot be a hit.
     const vocabulary = new Set(model.vocabulary);
     for (const c of result.cases) {

@@ -37,8 +37,9 @@ export function fitsOnPage(options) {
 
 // A trained model is loaded on the page's thread too when one of its layers' traces, at its whole
 // context through its last layer, costs at most this many multiply-adds (the model run up to the
-// layer, then the explorer's ten steps): 30 M for the shipped models at 64 tokens, 3.6 ms here.
-export const MODEL_PAGE_COST = 32_000_000;
+// layer, then the explorer's ten steps): 56 M for the shipped models (4 layers since 2026-12-01)
+// at 64 tokens, about 7 ms here at the rate measured for the 2-layer ones (30 M, 3.6 ms).
+export const MODEL_PAGE_COST = 64_000_000;
 
 /** Whether a trained model (modelLoad's summary) is cheap enough for the page's thread. */
 export function modelFitsOnPage({ layers, dModel: d, contextLength: t, config = {} }) {
