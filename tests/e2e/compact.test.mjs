@@ -104,3 +104,39 @@ test('the compact attribute of the web component shows one view; viewSVG speaks 
     await context.close();
   }
 });
+
+// The figure as a teacher uses it: an iframe of the compact embed in a 900 px course column,
+// text above and below, in each language; the screenshot is the course page as a student sees it.
+for (const [lang, sentence, heading] of [
+  ['en', 'the cat sat on the mat because it was tired', 'Week 3: what a head attends to'],
+  ['zh', '小猫坐在垫子上因为它很累', '第三周：一个注意力头看向哪里'],
+]) {
+  test(`a compact embed on a course page fits its 900 × 506 frame (${lang})`, async () => {
+    const context = await session.browser.newContext({ viewport: { width: 1000, height: 900 } });
+    try {
+      const page = await context.newPage();
+      const src = `${session.url}embed.html?compact=1&view=links&step=7&lang=${lang}&s=${encodeURIComponent(sentence)}`;
+      const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${heading}</title></head>
+<body style="margin:0;font:16px/1.5 sans-serif;background:#fff"><article style="max-width:900px;margin:24px auto">
+<h1 style="font-size:24px">${heading}</h1><p>${lang === 'zh' ? '先读下面的图，再回答问题：“它”主要看向哪个词？' : 'Read the figure below, then answer: which word does “it” attend to most?'}</p>
+<iframe src="${src}" width="900" height="506" style="border:1px solid #ccc" title="${heading}"></iframe>
+<p>${lang === 'zh' ? '提示：线越粗，权重越大。' : 'Hint: the thicker the line, the larger the weight.'}</p></article></body></html>`;
+      await context.route(`${session.url}course-${lang}.html`, (route) =>
+        route.fulfill({ contentType: 'text/html', body: html }),
+      );
+      await page.goto(`${session.url}course-${lang}.html`);
+      const frame = page.frameLocator('iframe');
+      await frame.locator('.figure-caption').waitFor();
+      const inner = page.frames().find((f) => f.url().includes('embed.html'));
+      const seen = await waitUntil(async () => {
+        const l = await inner.evaluate(layout);
+        return l.caption?.includes(lang === 'zh' ? '随机权重' : 'random weights') && l.scrollHeight <= 506 && l;
+      }, `the figure fits its frame (${lang})`);
+      assert.deepEqual(seen.panels, ['links']);
+      assert.ok(seen.scrollWidth <= 900, `no horizontal scroll (${seen.scrollWidth} px)`);
+      await page.screenshot({ path: path.join(screenshotDir, `compact-course-${lang}.png`) });
+    } finally {
+      await context.close();
+    }
+  });
+}

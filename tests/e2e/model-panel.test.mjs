@@ -118,6 +118,12 @@ test('the block: each picture with its axes and legend, a takeaway, and counts t
     // The whole model's count, as the engine counts the shipped file's parameters.
     const whole = model.parameterCount.toLocaleString('en');
     assert.match(await page.textContent('[data-role=model-about]'), new RegExp(`共 ${whole} 个参数（`));
+    // The whole block in both languages, as a learner sees it.
+    const block = page.locator('[data-role=model-block]');
+    await block.screenshot({ path: path.join(root, 'tests/e2e/screenshots/block-zh.png') });
+    await page.click('[data-lang=en]');
+    await page.waitForFunction(() => /^What to notice/.test(document.querySelector('.block-takeaway')?.textContent));
+    await block.screenshot({ path: path.join(root, 'tests/e2e/screenshots/block-en.png') });
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

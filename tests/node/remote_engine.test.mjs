@@ -28,7 +28,7 @@ test('a model cheap enough is loaded on the page after the worker; its layers ar
   assert.equal(modelFitsOnPage(SMALL), true);
   assert.equal(modelFitsOnPage(LARGE), false);
   // The cost counts the default feed-forward width (dFF 0: 4 × d_model) and none without one.
-  assert.equal(modelFitsOnPage({ ...SMALL, config: { dFF: 8 * 128 } }), false);
+  assert.equal(modelFitsOnPage({ ...SMALL, config: { dFF: 16 * 128 } }), false);
   assert.equal(modelFitsOnPage({ ...SMALL, config: { attentionOnly: true, dFF: 0 } }), true);
   assert.ok(MODEL_PAGE_COST >= 30_400_000);
 
