@@ -258,11 +258,18 @@ const handlers = {
   },
   experiment({ setting, seed }) {
     freeAll();
-    arms = {};
-    for (const arm of DK_ARMS) {
-      const config = armConfig(setting, arm, seed);
-      arms[arm] = { config, trainer: engine.createTrainer(config) };
+    // All three or none: a refused setting or seed leaves no trainer behind.
+    const made = {};
+    try {
+      for (const arm of DK_ARMS) {
+        const config = armConfig(setting, arm, seed);
+        made[arm] = { config, trainer: engine.createTrainer(config) };
+      }
+    } catch (error) {
+      for (const arm of Object.values(made)) arm.trainer.dispose();
+      throw error;
     }
+    arms = made;
     perChunk = 1;
     post({ type: 'experiment', rows: [] });
     setPlaying(true);
