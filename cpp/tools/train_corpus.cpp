@@ -159,6 +159,12 @@ int main(int argc, char** argv) {
   if (!options.Get("sample").empty()) {
     sample = Encode(vocabulary, ReadText(options.Get("sample")), "sample");
   }
+  const std::string document_start =
+      options.Get("document-start") == "newline" ? "\n" : options.Get("document-start");
+  if (!document_start.empty() && vocabulary.Id(document_start) < Vocabulary::kSpecialCount) {
+    Fail("--document-start (" + options.Get("document-start") +
+         ") must be newline or a symbol of the vocabulary");
+  }
 
   CorpusTrainerConfig config;
   config.model = fields.model;
@@ -278,6 +284,7 @@ int main(int argc, char** argv) {
     info.kn5_loss = kn5_loss;
     info.tokens_seen = static_cast<double>(trainer->steps()) * config.batch_size * length;
     info.canon_weighted = canon_weighted;
+    info.document_start = document_start;
     const Evaluated saved = SaveAndEvaluate(trainer->model(), vocabulary, info, heldout, sample);
     Check(WriteFileBytes(options.Get("out"), saved.bytes), "--out");
     std::printf(

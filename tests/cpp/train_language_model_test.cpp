@@ -14,7 +14,7 @@ namespace attention::train {
 namespace {
 
 const std::vector<std::string> kSymbols = {"<pad>", "<unk>", "<bos>", "<eos>", "床",
-                                           "前",    "明",    "月",    "光"};
+                                           "前",    "明",    "月",    "光",    "\n"};
 
 TextReader Characters() {
   TextReader reader;
@@ -35,6 +35,59 @@ TEST(TrainLanguageModel, EncodeTextReadsCodePointsFlagsUnknownsAndCutsAtTheConte
   ASSERT_TRUE(EncodeText(reader, "床前x明月光", true, 4, &e).ok());  // keep the end
   EXPECT_EQ(e.ids, (std::vector<int>{Vocabulary::kUnknown, 6, 7, 8}));
   EXPECT_EQ(EncodeText(reader, "\xff", false, 4, &e).code(), ErrorCode::kInvalidUtf8);
+}
+
+TEST(TrainLanguageModel, EncodeTextReadsTheDocumentStartBeforeATextThatStartsADocument) {
+  TextReader reader = Characters();
+  reader.document_start = "\n";  // id 9
+  EncodedText e;
+  // Keep the start: the line break, then context − 1 of the text's symbols.
+  ASSERT_TRUE(EncodeText(reader, "床前明月光", false, 4, &e).ok());
+  EXPECT_TRUE(e.started);
+  EXPECT_EQ(e.symbols, (std::vector<std::string>{"\n", "床", "前", "明"}));
+  EXPECT_EQ(e.ids, (std::vector<int>{9, 4, 5, 6}));
+  EXPECT_EQ(e.unknown, (std::vector<bool>{false, false, false, false}));
+  EXPECT_EQ(e.total, 5);  // the text's own symbols
+  EXPECT_EQ(e.cut, 2);
+  // Keep the end: the start only when the whole text fits after it.
+  ASSERT_TRUE(EncodeText(reader, "床前明", true, 4, &e).ok());
+  EXPECT_TRUE(e.started);
+  EXPECT_EQ(e.ids, (std::vector<int>{9, 4, 5, 6}));
+  EXPECT_EQ(e.cut, 0);
+  ASSERT_TRUE(EncodeText(reader, "床前明月", true, 4, &e).ok());
+  EXPECT_FALSE(e.started);
+  EXPECT_EQ(e.ids, (std::vector<int>{4, 5, 6, 7}));
+  ASSERT_TRUE(EncodeText(reader, "床前明月光", true, 4, &e).ok());
+  EXPECT_FALSE(e.started);
+  EXPECT_EQ(e.ids, (std::vector<int>{5, 6, 7, 8}));
+  EXPECT_EQ(e.cut, 1);
+  // A text that begins with it, an empty text, a context of one: nothing added.
+  ASSERT_TRUE(EncodeText(reader, "\n床", false, 4, &e).ok());
+  EXPECT_FALSE(e.started);
+  EXPECT_EQ(e.ids, (std::vector<int>{9, 4}));
+  ASSERT_TRUE(EncodeText(reader, "", false, 4, &e).ok());
+  EXPECT_FALSE(e.started);
+  EXPECT_TRUE(e.ids.empty());
+  ASSERT_TRUE(EncodeText(reader, "床前", false, 1, &e).ok());
+  EXPECT_FALSE(e.started);
+  EXPECT_EQ(e.ids, (std::vector<int>{4}));
+}
+
+TEST(TrainLanguageModel, LoadTextReaderReadsTheDocumentStartAndRefusesOneNotInTheVocabulary) {
+  TextReader reader;
+  FlatJson json;
+  json.SetString("vocabulary", "character");
+  json.SetString("documentStart", "\n");
+  ASSERT_TRUE(LoadTextReader(json, kSymbols, &reader).ok());
+  EXPECT_EQ(reader.document_start, "\n");
+  for (const char* bad : {"x", "<bos>", ""}) {
+    json.SetString("documentStart", bad);
+    const Status status = LoadTextReader(json, kSymbols, &reader);
+    EXPECT_EQ(status.code(), ErrorCode::kInvalidArgument) << bad;
+    EXPECT_EQ(status.field(), "model.config.documentStart") << bad;
+  }
+  json.SetNumber("documentStart", 10);
+  EXPECT_EQ(LoadTextReader(json, kSymbols, &reader).field(), "model.config.documentStart");
 }
 
 TEST(TrainLanguageModel, PickNextIsGreedyOnTheLowestIdAndNeverAMarker) {

@@ -96,7 +96,9 @@ test('the block: each picture with its axes and legend, a takeaway, and counts t
       })),
     );
     assert.equal(figures.length, 8);
-    const tokens = model.encode(text).tokens;
+    // The model reads a line break before the poem (its document start), drawn as ↵.
+    const tokens = model.encode(text).tokens.map((t) => (t === '\n' ? '↵' : t));
+    assert.equal(tokens[0], '↵');
     for (const f of figures) {
       const [rows, cols] = f.shape.split(' × ').map(Number);
       assert.equal(rows, tokens.length);
@@ -125,6 +127,53 @@ test('the block: each picture with its axes and legend, a takeaway, and counts t
     await page.waitForFunction(() => /^What to notice/.test(document.querySelector('.block-takeaway')?.textContent));
     await block.screenshot({ path: path.join(root, 'tests/e2e/screenshots/block-en.png') });
     assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('issue 25: the poem model reads a line break before the typed poem, marked and said; 疑是地上 → 霜', async () => {
+  const text = '床前明月光，疑是地上';
+  for (const [lang, said] of [
+    ['en', /reads ↵ before your text/],
+    ['zh', /模型先读一个 ↵/],
+  ]) {
+    const { page, context, problems } = await openPage(
+      session.browser,
+      `${session.url}?model=tang&lang=${lang}&s=${encodeURIComponent(text)}`,
+    );
+    try {
+      await page.waitForSelector('.next-item', { timeout: 20000 });
+      await page.evaluate(() => window.attentionExplorer.idle());
+      const chips = await page.$$eval('[data-role=tokens] li', (li) =>
+        li.map((c) => ({ text: c.textContent, start: c.classList.contains('start'), title: c.title })),
+      );
+      assert.deepEqual(
+        chips.map((c) => c.text),
+        ['↵', ...text],
+      );
+      assert.deepEqual(
+        chips.map((c) => c.start),
+        chips.map((_, i) => i === 0),
+      );
+      assert.match(chips[0].title, /↵/);
+      assert.match(await page.textContent('[data-role=model-notice]'), said);
+      // The model's first choice is what node's predict gives for the same text: 霜.
+      const first = await page.$eval('.next-item', (i) => i.dataset.token);
+      assert.equal(first, model.predict({ text }, { topK: 1 }).predictions[0].token);
+      assert.equal(first, '霜');
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  }
+  // A word model has no document start: no chip is marked, no notice.
+  const { page, context } = await openPage(session.browser, `${session.url}?model=brown&lang=en&s=the%20united`);
+  try {
+    await page.waitForSelector('.next-item', { timeout: 20000 });
+    await page.evaluate(() => window.attentionExplorer.idle());
+    assert.equal(await page.locator('[data-role=tokens] li.start').count(), 0);
+    assert.equal(await page.locator('[data-role=model-notice]').isHidden(), true);
   } finally {
     await context.close();
   }

@@ -108,7 +108,7 @@ test('encode reads code points or words, flags unknown symbols and cuts at the c
     assert.deepEqual([start.total, start.cut, end.total, end.cut], [24, 8, 24, 8]);
     assert.equal(start.tokens.join(''), long.slice(0, 16));
     assert.equal(end.tokens.join(''), long.slice(8));
-    assert.deepEqual(model.encode(''), { tokens: [], ids: [], unknown: [], total: 0, cut: 0 });
+    assert.deepEqual(model.encode(''), { tokens: [], ids: [], unknown: [], total: 0, cut: 0, start: false });
   });
   withModel(wordFile, (model) => {
     // The engine's tokenizer; every word looked up in lower case (the file says lowercase: true).
@@ -423,6 +423,49 @@ test('head labels of made-up attention patterns, and the lines of a poem', () =>
     assert.equal(labels[0].scores.previous, 1);
     assert.ok(Math.abs(labels[4].score - 1) < 1e-6);
   });
+});
+
+test('a model with a document start reads it before typed text: encode, trace, predict and generate', () => {
+  const poems = corpusModelFile(engine, { symbols: POEM, length: 4, extra: { documentStart: '\n' } }); // context 8
+  withModel(poems, (model) => {
+    const newline = model.vocabulary.indexOf('\n');
+    const e = model.encode('床前明月');
+    assert.deepEqual(e.tokens, ['\n', '床', '前', '明', '月']);
+    assert.deepEqual(e.ids, [newline, ...[...'床前明月'].map((c) => model.vocabulary.indexOf(c))]);
+    assert.deepEqual([e.total, e.cut, e.start], [4, 0, true]);
+    assert.deepEqual(e.unknown, [false, false, false, false, false]);
+    // Keeping the start: the line break and 7 characters; keeping the end: the start only if all fits.
+    const long = '床前明月光，疑是地上霜。';
+    const first = model.encode(long);
+    assert.deepEqual([first.tokens.join(''), first.cut, first.start], ['\n床前明月光，疑', 5, true]);
+    const last = model.encode(long, { keep: 'end' });
+    assert.deepEqual([last.tokens.join(''), last.cut, last.start], ['光，疑是地上霜。', 4, false]);
+    assert.deepEqual(model.encode('床前明月光，疑', { keep: 'end' }).start, true);
+    assert.deepEqual(model.encode('床前明月光，疑是', { keep: 'end' }).start, false);
+    // Text that begins with it reads it once; no text, no start.
+    assert.deepEqual(model.encode('\n床').tokens, ['\n', '床']);
+    assert.deepEqual(model.encode('\n床').start, false);
+    assert.deepEqual(model.encode('').ids, []);
+    // trace, predict and generate read what encode reads: the same logits as the ids given.
+    const byText = model.trace({ text: '床前明月' }, { steps: ['logits'] });
+    const byIds = model.trace({ tokens: e.ids }, { steps: ['logits'] });
+    assert.equal(byText.start, true);
+    assert.deepEqual(byText.ids, e.ids);
+    assert.deepEqual(Array.from(byText.nextLogits), Array.from(byIds.nextLogits));
+    const predicted = model.predict({ text: '床前明月' }, { topK: 3 });
+    assert.deepEqual(predicted.tokens, e.tokens);
+    assert.deepEqual(predicted.predictions, model.predict({ tokens: e.ids }, { topK: 3 }).predictions);
+    const made = model.generate({ text: '床前明月' }, { count: 2 });
+    assert.deepEqual(made.ids, model.generate({ tokens: e.ids }, { count: 2 }).ids);
+    assert.ok(made.text.startsWith('床前明月'), 'the start is read, not written into the text');
+  });
+  // The file's documentStart must be one of its symbols.
+  for (const bad of ['X', '<eos>', 7]) {
+    assertAttentionError(
+      () => engine.loadModel(corpusModelFile(engine, { symbols: POEM, extra: { documentStart: bad } })),
+      { code: 'INVALID_ARGUMENT', field: 'model.config.documentStart', message: /symbol of the model's vocabulary/ },
+    );
+  }
 });
 
 test('bad corpus files and bad calls are refused, naming the field', () => {

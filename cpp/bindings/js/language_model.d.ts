@@ -10,15 +10,24 @@ export type LanguageModelInput = string | { text: string } | { tokens: ArrayLike
 
 /** Text as the model reads it. */
 export interface Encoded {
-  /** The text's own symbols (characters or words), as typed, at most contextLength. */
+  /**
+   * The text's own symbols (characters or words), as typed, at most contextLength; after the
+   * model's document start when `start`.
+   */
   tokens: string[];
   ids: number[];
   /** Read as <unk>: not in the vocabulary (looked up in lower case when config.lowercase). */
   unknown: boolean[];
-  /** Symbols in the whole text. */
+  /** Symbols in the whole text (the document start not counted). */
   total: number;
   /** Symbols dropped: from the end (keep 'start') or from the start (keep 'end'). */
   cut: number;
+  /**
+   * tokens[0] is the model's config.documentStart (the Tang model's "\n": every poem it learned
+   * from follows a line break), read before a text that does not begin with it, when the text's
+   * start is read (keep 'start', or keep 'end' with the whole text fitting after it).
+   */
+  start: boolean;
 }
 
 /** What a trace of text adds: the ids and flags of encode(). */
@@ -27,6 +36,7 @@ export interface ReadFields {
   unknown: boolean[];
   total: number;
   cut: number;
+  start: boolean;
   /**
    * The last position's logits [V] (what predict() reads). The steps logits and probabilities
    * ([T × V]) exist only when asked for: all steps, or named in `steps` (at most 2²⁴ values).

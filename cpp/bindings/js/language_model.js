@@ -4,7 +4,7 @@
 // flagged), predicts the next token, generates, and labels what its heads do.
 //
 //   const model = engine.loadModel(bytes);               // a LanguageModel for corpus files
-//   model.encode('床前明月光')                            // { tokens, ids, unknown, total, cut }
+//   model.encode('床前明月光')                            // { tokens, ids, unknown, total, cut, start }
 //   model.trace({ text: '床前明月光' }, { layer: 0 })     // as TrainedModel.trace
 //   model.predict({ text: '床前明月' }, { topK: 5 })      // { tokens, predictions: [{ id, token, probability }] }
 //   model.generate({ text: '床前' }, { count: 3 })        // { tokens, ids, text }
@@ -63,6 +63,7 @@ function copyEncoded(raw) {
     unknown: Array.from(raw.unknown),
     total: raw.total,
     cut: raw.cut,
+    start: raw.start,
   };
 }
 
@@ -105,8 +106,10 @@ export class LanguageModel extends TrainedModel {
   }
 
   /**
-   * Text → { tokens (the text's own symbols), ids, unknown (read as <unk>), total, cut }: at most
-   * contextLength tokens, the first ones (keep 'start', the default) or the last ones ('end').
+   * Text → { tokens (the text's own symbols), ids, unknown (read as <unk>), total, cut, start }:
+   * at most contextLength tokens, the first ones (keep 'start', the default) or the last ones
+   * ('end'); start: the model's config.documentStart is read first (tokens[0]), as before every
+   * document of its training text.
    */
   encode(text, options) {
     const keepEnd = keepsEnd(readOptions(options, { keep: 'start' }, 'encode').keep);
@@ -155,13 +158,21 @@ export class LanguageModel extends TrainedModel {
     if (input.text !== undefined) {
       return this.traceWith((handle) => {
         const encoded = copyEncoded(handle.traceText(input.text, keepEnd, every) ?? throwOf(handle));
-        return { ids: encoded.ids, unknown: encoded.unknown, total: encoded.total, cut: encoded.cut, ...next(handle) };
+        const { ids, unknown, total, cut, start } = encoded;
+        return { ids, unknown, total, cut, start, ...next(handle) };
       }, options);
     }
     const ids = encodeInput(input, this.vocabulary, this.contextLength);
     return this.traceWith((handle) => {
       if (!handle.trace(Int32Array.from(ids), every)) throw errorOf(handle);
-      return { ids, unknown: ids.map((id) => id === UNKNOWN_ID), total: ids.length, cut: 0, ...next(handle) };
+      return {
+        ids,
+        unknown: ids.map((id) => id === UNKNOWN_ID),
+        total: ids.length,
+        cut: 0,
+        start: false,
+        ...next(handle),
+      };
     }, options);
   }
 

@@ -63,6 +63,7 @@ FlatJson CorpusModelJson(const CorpusModelInfo& info) {
   extra.SetNumber("bigramLambda", info.baselines.bigram_lambda);
   if (info.lowercase) extra.SetBool("lowercase", true);
   if (info.canon_weighted) extra.SetBool("canonWeighted", true);
+  if (!info.document_start.empty()) extra.SetString("documentStart", info.document_start);
   if (info.kn5_loss > 0) extra.SetNumber("kn5Loss", info.kn5_loss);
   if (info.tokens_seen > 0) extra.SetNumber("tokensSeen", info.tokens_seen);
   return extra;

@@ -98,6 +98,14 @@ Status LoadTextReader(const FlatJson& json, const std::vector<std::string>& symb
   if (!status.ok()) {
     return Status(status.code(), "model." + status.field(), "model." + status.message());
   }
+  if (json.Has("documentStart")) {
+    status = json.GetString("documentStart", &result.document_start);
+    if (!status.ok() || result.vocabulary.Id(result.document_start) < Vocabulary::kSpecialCount) {
+      return Invalid("model.config.documentStart",
+                     "model.config.documentStart must be a symbol of the model's vocabulary "
+                     "(not <pad>, <unk>, <bos> or <eos>)");
+    }
+  }
   *reader = std::move(result);
   return Status::Ok();
 }
@@ -145,9 +153,19 @@ Status EncodeText(const TextReader& reader, const std::string& text, bool keep_e
   }
   EncodedText result;
   result.total = static_cast<int>(symbols.size());
-  const int kept = std::min(result.total, context);
+  const std::string& start = reader.document_start;
+  const bool begins = !symbols.empty() && symbols[0] == start;
+  result.started = !start.empty() && result.total > 0 && !begins && context > 1 &&
+                   (!keep_end || result.total + 1 <= context);
+  const int room = context - (result.started ? 1 : 0);
+  const int kept = std::min(result.total, room);
   result.cut = result.total - kept;
   const int first = keep_end ? result.cut : 0;
+  if (result.started) {
+    result.ids.push_back(vocabulary.Id(start));
+    result.unknown.push_back(false);
+    result.symbols.push_back(start);
+  }
   for (int i = first; i < first + kept; ++i) {
     std::string& symbol = symbols[static_cast<size_t>(i)];
     int id = vocabulary.Id(reader.lowercase ? AsciiLower(symbol) : symbol);

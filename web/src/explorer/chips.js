@@ -18,10 +18,15 @@ const VISIBLE = new Map([
 ]);
 const shown = (token) => VISIBLE.get(token) ?? token;
 
-/** The chips of the <ol> `list`: show(tokens, unknown flags) resolves once every chip is in; a newer call stops an older one. */
+/**
+ * The chips of the <ol> `list`: show(tokens, unknown flags, start) resolves once every chip is
+ * in; a newer call stops an older one. `start`: chip 0 is not typed but read before the text (a
+ * poem model's line break), marked and titled with this text.
+ */
 export function chipList(list) {
   let run = 0;
   let unknown = null; // a trained model's flags: which tokens it reads as <unk>
+  let start = null;
   // Keyed by place and token: a chip that stays is not written again (a keystroke at 2,048
   // tokens would otherwise lay out every chip's new text node).
   const join = (tokens, all) =>
@@ -30,21 +35,18 @@ export function chipList(list) {
       .classed('many', all > MANY_CHIPS)
       .selectAll('li')
       .data(tokens, (d, i) => `${i}:${d}`)
-      .join((enter) =>
-        enter
-          .append('li')
-          .attr('class', 'chip')
-          .text(shown)
-          .attr('title', (_, i) => `#${i}`),
-      )
+      .join((enter) => enter.append('li').attr('class', 'chip').text(shown))
       // A trained model reads a symbol outside its vocabulary as <unk> (issue 12 §4).
       .each(function flag(_, i) {
         this.classList.toggle('unknown', Boolean(unknown?.[i]));
+        this.classList.toggle('start', i === 0 && Boolean(start));
+        this.title = i === 0 && start ? start : `#${i}`;
       });
   return {
-    show(tokens, flags = null) {
+    show(tokens, flags = null, startText = null) {
       const mine = ++run;
       unknown = flags;
+      start = startText;
       const next = (shown) => {
         if (mine !== run) return undefined;
         join(tokens.slice(0, shown), tokens.length);

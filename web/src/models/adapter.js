@@ -37,7 +37,14 @@ export function withLanguageAPI(model) {
     dispose: () => model.dispose(),
     encode(text) {
       const ids = idsOf(model, { text });
-      return { tokens: ids.map((id) => vocabulary[id]), ids, unknown: ids.map(() => false), total: ids.length, cut: 0 };
+      return {
+        tokens: ids.map((id) => vocabulary[id]),
+        ids,
+        unknown: ids.map(() => false),
+        total: ids.length,
+        cut: 0,
+        start: false,
+      };
     },
     predict(input, { temperature = 1, topK = 10 } = {}) {
       const ids = input.tokens ?? idsOf(model, input);

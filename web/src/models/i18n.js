@@ -67,6 +67,9 @@ const EN = {
   rolesHint:
     'Under each head: its role, measured on held-out text, with its weight on the role’s keys in multiples of a uniform head’s (× chance), and that weight on your text. Hover or focus a head to outline, for each token, the key its role predicts.',
   cut: (total, kept) => `The text has ${total} tokens; this model reads ${kept}, so only the last ${kept} are shown.`,
+  started:
+    'The model reads ↵ before your text: every poem it learned from follows a line break, so ↵ tells it a poem starts here. ↵ is not part of your text.',
+  startChip: '↵ read before your text: the start of a poem, as in the model’s training text',
   unknown: (n) =>
     `${n} token${n === 1 ? ' is' : 's are'} not in the model’s vocabulary (marked ?): the model reads them as <unk>.`,
   block: (l) => `The whole block of layer ${l + 1}, step by step`,
@@ -204,6 +207,8 @@ const ZH = {
   rolesHint:
     '每个头下方：在留出文本上测得的角色，它放在该角色目标词元上的权重是均匀分布的几倍（随机水平的倍数），以及在你的文本上的这个权重。把鼠标移到一个头上或让它获得焦点，会为每个词元框出其角色预测的目标词元。',
   cut: (total, kept) => `文本有 ${total} 个词元；本模型只读 ${kept} 个，因此只显示最后 ${kept} 个。`,
+  started: '模型先读一个 ↵ 再读你的文本：它学过的每首诗都跟在换行之后，↵ 告诉它一首诗从这里开始。↵ 不是你输入的内容。',
+  startChip: '↵ 在你的文本之前读入：一首诗的开头，和模型的训练文本一样',
   unknown: (n) => `有 ${n} 个词元不在模型的词表中（标记为 ?）：模型把它们读作 <unk>。`,
   block: (l) => `第 ${l + 1} 层的完整模块，逐步展示`,
   blockHint:

@@ -152,7 +152,11 @@ export function createModelPanel(root, store, engine) {
     last = view;
     const unknown = view.unknown.filter(Boolean).length;
     notice(
-      [view.cut ? s.cut(view.total, view.tokens.length) : '', unknown ? s.unknown(unknown) : '']
+      [
+        view.start ? s.started : '',
+        view.cut ? s.cut(view.total, view.tokens.length) : '',
+        unknown ? s.unknown(unknown) : '',
+      ]
         .filter(Boolean)
         .join(' ') || null,
     );

@@ -94,6 +94,7 @@ export function modelHandlers(engine) {
         unknown: e.unknown,
         total: e.total,
         cut: e.cut,
+        start: e.start,
         layer: l,
         weights,
         // Labelled from the weights just traced (model.headLabels would trace again).
@@ -125,7 +126,13 @@ export function modelHandlers(engine) {
     modelTraceOptions({ name, layer, text }) {
       const model = modelOf(name);
       const e = encode(model, text);
-      return { ...model.layerOptions({ tokens: e.ids }, layer), tokens: e.tokens, unknown: e.unknown, cut: e.cut };
+      return {
+        ...model.layerOptions({ tokens: e.ids }, layer),
+        tokens: e.tokens,
+        unknown: e.unknown,
+        cut: e.cut,
+        start: e.start,
+      };
     },
   };
 }

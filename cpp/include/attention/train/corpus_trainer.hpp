@@ -70,10 +70,13 @@ class CorpusTrainer {
 // "heldOutLoss", "unigramLoss", "bigramLoss" in nats per token (+ "bigramLambda"); and
 // "lowercase": true when the training text was lower-cased (input should be too). Issue 25 §5,
 // for the page's model line, when known (> 0, or true): "kn5Loss" (the Kneser–Ney 5-gram's
-// held-out loss), "tokensSeen" and "canonWeighted" (the famous texts repeated in training).
+// held-out loss), "tokensSeen" and "canonWeighted" (the famous texts repeated in training); and
+// "documentStart" (a symbol of the vocabulary, e.g. "\n") when every document of the training
+// text (a poem) follows it: the model reads it before typed text (EncodeText).
 struct CorpusModelInfo {
   VocabularyLevel level = VocabularyLevel::kCharacter;
   std::string corpus, title, title_zh;
+  std::string document_start;
   bool lowercase = false;
   bool canon_weighted = false;
   double kn5_loss = 0.0;

@@ -19,14 +19,18 @@
 namespace attention::train {
 
 // How a corpus model reads text: its vocabulary, and whether its training text was lower-cased
-// (the file's "lowercase": true, e.g. the Brown corpus), so that typed text is too.
+// (the file's "lowercase": true, e.g. the Brown corpus), so that typed text is too; and the
+// symbol every document of its training text follows (the file's "documentStart", e.g. "\n"
+// before each poem), read before typed text that starts a document (EncodeText).
 struct TextReader {
   Vocabulary vocabulary;
   bool lowercase = false;
+  std::string document_start;  // "" when the file has none
 };
 
 // The reader of a model file whose configuration `json` has "vocabulary": "character" or
-// "word"; errors name "model.config.vocabulary", "model.config.lowercase" or
+// "word"; errors name "model.config.vocabulary", "model.config.lowercase",
+// "model.config.documentStart" (a symbol of the vocabulary, not a special one) or
 // "model.vocabulary[i]" (the four specials <pad> <unk> <bos> <eos> first, unique symbols, one
 // code point each at character level).
 Status LoadTextReader(const FlatJson& json, const std::vector<std::string>& symbols,
@@ -42,12 +46,18 @@ Status SaveCorpusModel(const Model<float>& model, const std::vector<std::string>
 // engine's Tokenize), each mapped to its id (looked up in ASCII lower case when the reader says
 // so; a word not found as typed is also looked up in lower case) or <unk>. At most `context`
 // symbols are kept: the first ones, or the last ones when `keep_end`.
+// A reader with a document start (a poem model's "\n") reads it first, as its training text
+// has one before every poem, when the text is not empty, does not begin with it, and its start
+// is read: always when keeping the start (then context − 1 of the text's symbols at most), and
+// when keeping the end only if the whole text fits after it. `started` says so; the start is then
+// symbols[0], not one of the text's `total` symbols.
 struct EncodedText {
-  std::vector<std::string> symbols;  // [n ≤ context] the text's own symbols, as typed
+  std::vector<std::string> symbols;  // [n ≤ context] the start, if read, then the text's symbols
   std::vector<int> ids;              // [n]
   std::vector<bool> unknown;         // [n] read as <unk>
-  int total = 0;                     // symbols in the whole text
-  int cut = 0;                       // total − n: dropped from the end, or the start if keep_end
+  int total = 0;                     // symbols in the whole text (the start not counted)
+  int cut = 0;                       // of those, dropped from the end, or the start if keep_end
+  bool started = false;              // symbols[0] is the reader's document start, not typed
 };
 // Errors: kInvalidUtf8 / kLimitExceeded for field "text" (at most Limits::kMaxTextBytes).
 Status EncodeText(const TextReader& reader, const std::string& text, bool keep_end, int context,
