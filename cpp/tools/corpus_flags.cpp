@@ -37,6 +37,9 @@ constexpr ToolFlag kToolFlags[] = {
     {"init", "", "continue from this model file (same shape and vocabulary)"},
     {"lowercase", "false", "the text was lower-cased (recorded in the model file)"},
     {"canon-weighted", "false", "famous texts were repeated in the training text (recorded)"},
+    {"repeat-spans", "0",
+     "the share of training windows that repeat a span of their text, 0 … 1 (induction; "
+     "docs/models.md)"},
     {"document-start", "",
      "the symbol every document of the text follows, read before typed text: newline, or a "
      "symbol of the vocabulary (recorded as documentStart)"},

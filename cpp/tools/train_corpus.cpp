@@ -175,6 +175,7 @@ int main(int argc, char** argv) {
   config.seed = fields.seed;
   config.threads = fields.threads;
   config.optimizer.total_steps = steps;
+  config.repeat_spans = ParseNumber("repeat-spans", options.Get("repeat-spans"));
   const int length = config.model.context_length;
 
   std::printf(
@@ -285,6 +286,7 @@ int main(int argc, char** argv) {
     info.tokens_seen = static_cast<double>(trainer->steps()) * config.batch_size * length;
     info.canon_weighted = canon_weighted;
     info.document_start = document_start;
+    info.repeat_spans = config.repeat_spans;
     const Evaluated saved = SaveAndEvaluate(trainer->model(), vocabulary, info, heldout, sample);
     Check(WriteFileBytes(options.Get("out"), saved.bytes), "--out");
     std::printf(
@@ -305,6 +307,7 @@ int main(int argc, char** argv) {
         {"layers", config.model.layers},
         {"heads", config.model.heads},
         {"dModel", config.model.d_model},
+        {"repeatSpans", config.repeat_spans},
         {"contextLength", length},
         {"parameters", trainer->model().parameter_count()},
         {"batchSize", config.batch_size},

@@ -48,6 +48,53 @@ TEST(CorpusStream, WindowsAreContiguousInRangeAndSeeded) {
   EXPECT_NE(other.Take(500).tokens, batch.tokens);
 }
 
+TEST(CorpusStream, RepeatSpansCopiesASpanOfTheWindowToALaterPlaceInTheirShareOfWindows) {
+  // ids[i] = i: a window is start, start + 1, …, except where a span was copied over.
+  const std::vector<int> ids = Iota(1000);
+  const int length = 32;
+  CorpusStream stream(&ids, length, 3, 0.25);
+  const int count = 4000;
+  const Batch batch = stream.Take(count);
+  int repeated = 0;
+  std::vector<int> offsets;
+  for (int b = 0; b < count; ++b) {
+    // The window's T + 1 ids: its tokens, then its last target.
+    std::vector<int> w(batch.tokens.begin() + b * length, batch.tokens.begin() + (b + 1) * length);
+    w.push_back(batch.targets[static_cast<size_t>(b + 1) * length - 1]);
+    for (int t = 0; t < length; ++t) {
+      EXPECT_EQ(batch.targets[static_cast<size_t>(b) * length + t], w[static_cast<size_t>(t) + 1]);
+    }
+    const int start = w[0];
+    std::vector<int> changed;
+    for (int t = 0; t <= length; ++t) {
+      if (w[static_cast<size_t>(t)] != start + t) changed.push_back(t);
+    }
+    if (changed.empty()) continue;
+    ++repeated;
+    // One run of L = T/8 … T/4 ids, each equal to the id `offset` places before it, which
+    // was not changed: a copy of the window's own earlier text.
+    const int to = changed.front(), span = changed.back() - to + 1;
+    EXPECT_EQ(static_cast<int>(changed.size()), span);
+    EXPECT_GE(span, length / 8);
+    EXPECT_LE(span, length / 4);
+    const int offset = to - (w[static_cast<size_t>(to)] - start);
+    EXPECT_GE(offset, span);
+    for (int t = to; t < to + span; ++t) {
+      EXPECT_EQ(w[static_cast<size_t>(t)], start + t - offset);
+    }
+    offsets.push_back(offset);
+  }
+  // A quarter of the windows (± 4 standard deviations), at offsets that vary.
+  EXPECT_NEAR(repeated, count / 4, 4 * std::sqrt(count * 0.25 * 0.75));
+  EXPECT_LE(*std::min_element(offsets.begin(), offsets.end()), length / 4);
+  EXPECT_GE(*std::max_element(offsets.begin(), offsets.end()), length - length / 4);
+  // Skip passes over what Take draws: the next windows are the same.
+  CorpusStream taken(&ids, length, 9, 0.25), skipped(&ids, length, 9, 0.25);
+  taken.Take(37);
+  skipped.Skip(37);
+  EXPECT_EQ(taken.Take(5).tokens, skipped.Take(5).tokens);
+}
+
 TEST(CorpusStream, ShortestCorpusGivesTheOnlyWindow) {
   const std::vector<int> ids = Iota(9);
   CorpusStream stream(&ids, 8, 1);

@@ -9,8 +9,18 @@
 
 namespace attention::train {
 
-CorpusStream::CorpusStream(const std::vector<int>* ids, int length, uint32_t seed)
-    : ids_(ids), length_(length), random_(seed) {}
+CorpusStream::CorpusStream(const std::vector<int>* ids, int length, uint32_t seed,
+                           double repeat_spans)
+    : ids_(ids), length_(length), random_(seed), repeat_spans_(length >= 16 ? repeat_spans : 0.0) {}
+
+namespace {
+
+// An integer uniform in lo … hi from one draw.
+int Uniform(RandomState* random, int lo, int hi) {
+  return lo + std::min(hi - lo, static_cast<int>(random->NextDouble() * (hi - lo + 1)));
+}
+
+}  // namespace
 
 Batch CorpusStream::Take(int count) {
   Batch batch;
@@ -20,19 +30,32 @@ Batch CorpusStream::Take(int count) {
   batch.targets.resize(batch.tokens.size());
   // Starts 0 … n − T − 1: the window's last target is ids[s + T] ≤ ids[n − 1].
   const uint64_t starts = ids_->size() - static_cast<size_t>(length_);
+  std::vector<int> window(static_cast<size_t>(length_) + 1);
   for (int b = 0; b < count; ++b) {
     // A 53-bit uniform double scaled to the range: no modulo bias worth naming at n < 2³².
     const size_t s = static_cast<size_t>(random_.NextDouble() * static_cast<double>(starts));
-    const int* from = ids_->data() + s;
-    std::copy(from, from + length_, batch.tokens.begin() + static_cast<size_t>(b) * length_);
-    std::copy(from + 1, from + 1 + length_,
+    std::copy(ids_->data() + s, ids_->data() + s + length_ + 1, window.begin());
+    if (repeat_spans_ > 0.0) {
+      // Always 4 draws, so that Skip knows how many a window takes.
+      const bool repeat = random_.NextDouble() < repeat_spans_;
+      const int span = Uniform(&random_, length_ / 8, length_ / 4);
+      const int from = Uniform(&random_, 0, length_ + 1 - 2 * span);
+      const int to = Uniform(&random_, from + span, length_ + 1 - span);
+      if (repeat)
+        std::copy(window.begin() + from, window.begin() + from + span, window.begin() + to);
+    }
+    std::copy(window.begin(), window.end() - 1,
+              batch.tokens.begin() + static_cast<size_t>(b) * length_);
+    std::copy(window.begin() + 1, window.end(),
               batch.targets.begin() + static_cast<size_t>(b) * length_);
   }
   return batch;
 }
 
 void CorpusStream::Skip(int64_t count) {
-  for (int64_t i = 0; i < count; ++i) random_.NextDouble();  // Take's one draw per window
+  // Take's draws per window: the start, and the repeat's four when there are repeats.
+  const int draws = repeat_spans_ > 0.0 ? 5 : 1;
+  for (int64_t i = 0; i < count * draws; ++i) random_.NextDouble();
 }
 
 std::vector<Window> HeldOutWindows(const std::vector<int>& ids, int length) {

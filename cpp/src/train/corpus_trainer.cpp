@@ -8,13 +8,17 @@ namespace attention::train {
 CorpusTrainer::CorpusTrainer(const CorpusTrainerConfig& config, const std::vector<int>* train_ids)
     : config_(config),
       loop_(config.model, config.optimizer, config.seed, config.threads),
-      stream_(train_ids, config.model.context_length, config.seed) {}
+      stream_(train_ids, config.model.context_length, config.seed, config.repeat_spans) {}
 
 Status CorpusTrainer::Create(const CorpusTrainerConfig& config, const std::vector<int>* train_ids,
                              std::unique_ptr<CorpusTrainer>* trainer) {
   const Status status =
       ValidateTraining(config.model, config.optimizer, config.batch_size, config.threads);
   if (!status.ok()) return status;
+  if (!(config.repeat_spans >= 0.0 && config.repeat_spans <= 1.0)) {
+    return Status(ErrorCode::kInvalidArgument, "repeatSpans",
+                  Format("repeatSpans (%g) must be a number from 0 to 1", config.repeat_spans));
+  }
   const size_t needed = static_cast<size_t>(config.model.context_length) + 1;
   if (train_ids->size() < needed) {
     return Status(
@@ -64,6 +68,7 @@ FlatJson CorpusModelJson(const CorpusModelInfo& info) {
   if (info.lowercase) extra.SetBool("lowercase", true);
   if (info.canon_weighted) extra.SetBool("canonWeighted", true);
   if (!info.document_start.empty()) extra.SetString("documentStart", info.document_start);
+  if (info.repeat_spans > 0) extra.SetNumber("repeatSpans", info.repeat_spans);
   if (info.kn5_loss > 0) extra.SetNumber("kn5Loss", info.kn5_loss);
   if (info.tokens_seen > 0) extra.SetNumber("tokensSeen", info.tokens_seen);
   return extra;

@@ -22,9 +22,17 @@ namespace attention::train {
 // stream). Each window starts at a uniform random offset s ∈ [0, ids.size() − length − 1]:
 // tokens ids[s … s+T−1], targets ids[s+1 … s+T], every position weighs 1. The same ids, length
 // and seed give the same windows. `ids` must hold at least length + 1 ids.
+//
+// With `repeat_spans` = f > 0 (docs/models.md, "Induction"), a share f of the windows repeats a
+// span of its own text: in the window's T + 1 ids, L = T/8 … T/4 ids from a random place a are
+// copied over those at a random later place b ≥ a + L (T ≥ 16), and tokens and targets are read
+// from the result. The offset b − a varies, so only a head that finds the earlier copy by its
+// content (an induction head: attend to the token after the earlier occurrence of this one)
+// predicts the copy. Every window draws 5 numbers then (1 without repeats), so Skip still
+// mirrors Take.
 class CorpusStream {
  public:
-  CorpusStream(const std::vector<int>* ids, int length, uint32_t seed);
+  CorpusStream(const std::vector<int>* ids, int length, uint32_t seed, double repeat_spans = 0.0);
   Batch Take(int count);
   // Passes over the next `count` windows, as Take(count) would (a resumed run's stream).
   void Skip(int64_t count);
@@ -34,6 +42,7 @@ class CorpusStream {
   const std::vector<int>* ids_;
   int length_;
   RandomState random_;
+  double repeat_spans_;
 };
 
 // The held-out text's consecutive, non-overlapping windows of at most length + 1 ids: window k

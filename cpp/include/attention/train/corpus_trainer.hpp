@@ -29,9 +29,10 @@ namespace attention::train {
 struct CorpusTrainerConfig {
   ModelConfig model;  // vocab_size must be the vocabulary's size; context_length is T
   AdamWConfig optimizer;
-  int batch_size = 32;  // B, 1 … TrainerConfig::kMaxBatch
-  uint32_t seed = 1;    // the initial weights and the windows
-  int threads = 1;      // the batch's shards (TrainerConfig::threads)
+  int batch_size = 32;        // B, 1 … TrainerConfig::kMaxBatch
+  uint32_t seed = 1;          // the initial weights and the windows
+  int threads = 1;            // the batch's shards (TrainerConfig::threads)
+  double repeat_spans = 0.0;  // the share of windows that repeat a span (CorpusStream), 0 … 1
 };
 
 class CorpusTrainer {
@@ -72,11 +73,13 @@ class CorpusTrainer {
 // for the page's model line, when known (> 0, or true): "kn5Loss" (the Kneser–Ney 5-gram's
 // held-out loss), "tokensSeen" and "canonWeighted" (the famous texts repeated in training); and
 // "documentStart" (a symbol of the vocabulary, e.g. "\n") when every document of the training
-// text (a poem) follows it: the model reads it before typed text (EncodeText).
+// text (a poem) follows it: the model reads it before typed text (EncodeText); and
+// "repeatSpans", the share of training windows that repeated a span of their text.
 struct CorpusModelInfo {
   VocabularyLevel level = VocabularyLevel::kCharacter;
   std::string corpus, title, title_zh;
   std::string document_start;
+  double repeat_spans = 0.0;  // "repeatSpans" when > 0: CorpusTrainerConfig's
   bool lowercase = false;
   bool canon_weighted = false;
   double kn5_loss = 0.0;
