@@ -33,6 +33,7 @@ EMSCRIPTEN_BINDINGS(attention_training) {
       .function("headScores", &ModelHandle::headScores)
       .function("attention", &ModelHandle::attention)
       .function("predict", &ModelHandle::predict)
+      .function("taskPrompt", &ModelHandle::taskPrompt)
       // A corpus trainer on a user's text (model_corpus_handle.cpp), wrapped by corpus_training.js.
       .function("corpusStart", &ModelHandle::corpusStart)
       .function("corpusAdd", &ModelHandle::corpusAdd)

@@ -81,6 +81,10 @@ class ModelHandle {
   // A task input of symbol ids (Int32Array, Trainer::Predict): { input: Int32Array (what the
   // model read), answer: Int32Array (what it generated) }, copies.
   emscripten::val predict(const emscripten::val& input);
+  // What a prompt typed by a person asks of the task (train::PromptOf): { prompt: Int32Array,
+  // answerLength, expected: Int32Array }, copies; null on error. Runs no model: the last trace
+  // stays.
+  emscripten::val taskPrompt(const emscripten::val& input);
 
   // The model file (Trainer::Save), a Uint8Array VIEW into WASM memory valid until the next
   // call: JS copies it.

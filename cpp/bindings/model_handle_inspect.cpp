@@ -1,6 +1,7 @@
 // What the training playground reads from a ModelHandle while it trains (issue 13): head
 // scores, one example's attention and the model's answer to a typed input. Each runs the model,
-// which invalidates the last trace (ModelTrace reads the model's activations).
+// which invalidates the last trace (ModelTrace reads the model's activations); taskPrompt, what
+// the task asks of a typed input, runs none.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -95,6 +96,20 @@ val ModelHandle::predict(const val& input) {
   val out = val::object();
   out.set("input", Ids(prompt));
   out.set("answer", Ids(answer));
+  return out;
+}
+
+val ModelHandle::taskPrompt(const val& input) {
+  train::Trainer* t = trainer("taskPrompt");
+  if (t == nullptr) return val::null();
+  train::TaskPrompt asked;
+  status_ = train::PromptOf(t->config().task, emscripten::convertJSArrayToNumberVector<int>(input),
+                            &asked);
+  if (!status_.ok()) return val::null();
+  val out = val::object();
+  out.set("prompt", Ids(asked.prompt));
+  out.set("answerLength", asked.answer_length);
+  out.set("expected", Ids(asked.expected));
   return out;
 }
 

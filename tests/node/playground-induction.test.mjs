@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine } from './support.mjs';
-import { expectedAnswer, PRESETS, promptOf, trainerConfig } from '../../web/src/playground/presets.js';
+import { PRESETS, trainerConfig } from '../../web/src/playground/presets.js';
 
 const engine = await createEngine();
 /** Held-out whole answers reached 100% by step 700–800 for seeds 1 and 2 (docs/training-api.md). */
@@ -42,9 +42,14 @@ test('an alphabet too small for different symbols still trains: no NaN where a b
 });
 
 test('a typed induction example is continued only as far as its earlier occurrences agree', () => {
-  const { answerLength } = promptOf('induction', [5, 12, 40, 7, 5], 19);
-  // After the second 5 comes 12 (its one earlier occurrence), then 40 after 12; then 7 after 40.
-  assert.deepEqual(expectedAnswer('induction', [5, 12, 40, 7, 5], { answerLength }).slice(0, 3), ['12', '40', '7']);
-  // 5 was followed by 12 and by 9: what follows the third 5 is not determined.
-  assert.deepEqual(expectedAnswer('induction', [5, 12, 3, 5, 9, 5], { answerLength: 5 }), []);
+  // The playground's answers come from the engine's task (taskPrompt); T = 19 for length 10.
+  const trainer = engine.createTrainer({ ...trainerConfig('induction', PRESETS.induction.knobs), layers: 1 });
+  try {
+    // After the second 5 comes 12 (its one earlier occurrence), then 40 after 12; then 7 after 40.
+    assert.deepEqual(trainer.taskPrompt({ tokens: [5, 12, 40, 7, 5] }).expected.slice(0, 3), ['12', '40', '7']);
+    // 5 was followed by 12 and by 9: what follows the third 5 is not determined.
+    assert.deepEqual(trainer.taskPrompt({ tokens: [5, 12, 3, 5, 9, 5] }).expected, []);
+  } finally {
+    trainer.dispose();
+  }
 });

@@ -87,7 +87,10 @@ export interface LabelledHead {
  * A model file whose configuration says vocabulary "character" or "word" (engine.loadModel
  * returns one). Call dispose() when done.
  */
-export interface LanguageModel extends Omit<TrainedModel, 'trace' | 'evaluate' | 'layerInput' | 'layerOptions'> {
+export interface LanguageModel extends Omit<
+  TrainedModel,
+  'trace' | 'evaluate' | 'taskPrompt' | 'layerInput' | 'layerOptions'
+> {
   readonly vocabularyLevel: 'character' | 'word';
   encode(text: string, options?: { keep?: Keep }): Encoded;
   trace(input: LanguageModelInput, options?: { steps?: string[]; keep?: Keep }): ModelTrace & ReadFields;

@@ -122,6 +122,19 @@ export interface Prediction {
   answer: string[];
 }
 
+/** What a task asks of a prompt typed by a person (taskPrompt), from the engine's task table. */
+export interface TaskPrompt {
+  /** What the model reads: the input, then "|" (copy, reverse, sort); the tokens a + b =
+   * (modular); the input itself (induction). */
+  prompt: string[];
+  /** Tokens to generate after the prompt: `length` (copy, reverse, sort), 1 (modular),
+   * contextLength − the input's count (induction). */
+  answerLength: number;
+  /** The task's answer, at most answerLength symbols. Induction: after each token the token that
+   * followed all its earlier occurrences, until a token has none or they disagree. */
+  expected: string[];
+}
+
 export interface Evaluation {
   examples: number;
   /** Share of held-out examples whose whole answer, generated greedily, is right. */
@@ -177,6 +190,13 @@ interface ModelCommon {
   readonly contextLength: number;
   /** Exact match and loss on the first `count` (default 1000) held-out examples. */
   evaluate(count?: number): Evaluation;
+  /**
+   * What the task asks of a prompt typed by a person, text split as ModelInput's: copy, reverse,
+   * sort take exactly `length` symbols of the alphabet; modular two numbers below the modulus;
+   * induction 1 … contextLength symbols, the prompt itself. Anything else: AttentionError naming
+   * "input" or "input[i]". A corpus language model throws INVALID_ARGUMENT naming "model".
+   */
+  taskPrompt(example: string | ModelInput): TaskPrompt;
   /** The model file (docs/model-format.md). */
   /** Unknown option names and values other than 'float32' / 'float16' throw INVALID_ARGUMENT. */
   save(options?: { precision?: 'float32' | 'float16' }): Uint8Array;

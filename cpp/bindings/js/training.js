@@ -188,6 +188,17 @@ function readTrace(handle, { layer, steps } = {}) {
   };
 }
 
+/** A task input as a person types it ("3 1 2", { text } or { tokens }): Int32Array of `model`'s ids. */
+function taskInput(model, example) {
+  const input = typeof example === 'string' ? { text: example } : example;
+  return Int32Array.from(encodeInput(input, model.vocabulary, model.contextLength));
+}
+
+/** Token ids → the vocabulary's symbols. */
+function symbolsOf(vocabulary, ids) {
+  return Array.from(ids, (id) => vocabulary[id]);
+}
+
 /** What a Trainer and a TrainedModel share: the guarded handle, tracing, saving and disposal. */
 class ModelBase {
   #handle;
@@ -259,6 +270,24 @@ class ModelBase {
         throw invalid('layer', `layer (${describe(layer)}) must be an integer from 0 to ${layerCount - 1}`);
       }
       return Object.assign(readTrace(handle, { layer, steps }), extra);
+    });
+  }
+
+  /**
+   * What the task asks of a prompt typed by a person (a string, { text } or { tokens }, read as
+   * predict() reads it): { prompt: string[] (what the model reads), answerLength (tokens to
+   * generate after it), expected: string[] (the task's answer; induction: as far as its rule
+   * decides) }. The engine's task table states the rules (PromptOf, attention/train/tasks.hpp).
+   */
+  taskPrompt(example) {
+    const input = taskInput(this, example);
+    return this.guarded((handle) => {
+      const out = handle.taskPrompt(input) ?? throwError(handle);
+      return {
+        prompt: symbolsOf(this.vocabulary, out.prompt),
+        answerLength: out.answerLength,
+        expected: symbolsOf(this.vocabulary, out.expected),
+      };
     });
   }
 
@@ -361,15 +390,10 @@ export class Trainer extends ModelBase {
    * answer: string[] (what it generated) }. docs/training-api.md says what each task takes.
    */
   predict(example) {
-    const input = encodeInput(
-      typeof example === 'string' ? { text: example } : example,
-      this.vocabulary,
-      this.contextLength,
-    );
+    const input = taskInput(this, example);
     return this.guarded((handle) => {
-      const out = handle.predict(Int32Array.from(input)) ?? throwError(handle);
-      const symbols = (ids) => Array.from(ids, (id) => this.vocabulary[id]);
-      return { input: symbols(out.input), answer: symbols(out.answer) };
+      const out = handle.predict(input) ?? throwError(handle);
+      return { input: symbolsOf(this.vocabulary, out.input), answer: symbolsOf(this.vocabulary, out.answer) };
     });
   }
 }

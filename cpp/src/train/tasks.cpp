@@ -71,6 +71,16 @@ void SeparatedSequence(const TaskConfig& config, const std::vector<int>& input, 
   }
 }
 
+// What an input asks of copy, reverse, sort and modular: its sequence s cut at the first answer,
+// and the answers. Their answers run from there to the end of s.
+void SequencePrompt(const TaskConfig& config, const std::vector<int>& input, TaskPrompt* out) {
+  std::vector<int> s, answer_at, source_of;
+  SpecOf(config.kind).sequence(config, input, &s, &answer_at, &source_of);
+  out->prompt.assign(s.begin(), s.begin() + answer_at.front());
+  out->answer_length = static_cast<int>(answer_at.size());
+  for (int at : answer_at) out->expected.push_back(s[at]);
+}
+
 // The row of a task that reads n symbols, a separator, then answers n symbols in some order.
 TaskSpec SeparatedTask(TaskKind kind, const char* name, const char* layout,
                        decltype(TaskSpec::sequence) sequence) {
@@ -85,6 +95,8 @@ TaskSpec SeparatedTask(TaskKind kind, const char* name, const char* layout,
           [](const TaskConfig& c, int* low, int* high) { *low = *high = c.length; },
           [](const TaskConfig& c, RandomState* r) { return DrawSymbols(c, r, c.length); },
           sequence,
+          [](const TaskConfig& c, int* low, int* high) { *low = *high = c.length; },
+          SequencePrompt,
           true,
           Decoding::kGreedy};
 }
@@ -111,14 +123,32 @@ std::vector<int> DrawInductionInput(const TaskConfig& config, RandomState* rando
   return input;
 }
 
-// Whether the token after s[q] follows from the induction rule: every earlier occurrence of s[q]
-// was followed by s[q + 1]. Positions where it does not (a repeated symbol: small alphabets, or
-// an input given by hand) are neither trained nor scored.
-bool Determined(const std::vector<int>& s, int q) {
+// The induction rule: the token after s[q] is the one that followed every earlier occurrence of
+// s[q]; −1 when s[q] has none, or when they were followed by different tokens (a repeated symbol:
+// small alphabets, or an input given by hand). Reads s[0 … q] only.
+int InductionNext(const std::vector<int>& s, int q) {
+  int next = -1;
   for (int j = 0; j < q; ++j) {
-    if (s[j] == s[q] && s[j + 1] != s[q + 1]) return false;
+    if (s[j] != s[q]) continue;
+    if (next >= 0 && s[j + 1] != next) return -1;
+    next = s[j + 1];
   }
-  return true;
+  return next;
+}
+
+// Induction reads a typed input as the prompt itself and continues it by the rule up to T
+// tokens, as far as the rule decides.
+void InductionPrompt(const TaskConfig& config, const std::vector<int>& input, TaskPrompt* out) {
+  const int size = static_cast<int>(input.size());
+  out->prompt = input;
+  out->answer_length = std::max(0, SpecOf(config.kind).sequence_length(config.length) - size);
+  std::vector<int> s = input;
+  for (int k = 0; k < out->answer_length; ++k) {
+    const int next = InductionNext(s, static_cast<int>(s.size()) - 1);
+    if (next < 0) break;
+    s.push_back(next);
+    out->expected.push_back(next);
+  }
 }
 
 const std::vector<TaskSpec> kTasks = {
@@ -127,7 +157,7 @@ const std::vector<TaskSpec> kTasks = {
     SeparatedTask(TaskKind::kSort, "sort", "x₁ … xₙ | sorted(x)", SeparatedSequence<Sorted>),
     // The answers are y₂ … y_m of the repeat: each followed an earlier occurrence of the
     // current token, what an induction head predicts; those another earlier occurrence
-    // contradicts are left out (Determined). Scored teacher-forced: nothing to generate.
+    // contradicts are left out (InductionNext). Scored teacher-forced: nothing to generate.
     {TaskKind::kInduction,
      "induction",
      false,
@@ -154,12 +184,18 @@ const std::vector<TaskSpec> kTasks = {
        const int start = size - m;
        *s = in;
        s->insert(s->end(), in.begin() + start, in.end());
+       // y_k (k < m) stands at start + k − 1 too: the rule always has an occurrence to read.
        for (int k = 1; k < m; ++k) {
-         if (!Determined(*s, size + k - 1)) continue;
+         if (InductionNext(*s, size + k - 1) != (*s)[size + k]) continue;
          at->push_back(size + k);
          from->push_back(start + k);
        }
      },
+     [](const TaskConfig& c, int* low, int* high) {
+       *low = 1;
+       *high = 2 * c.length - 1;  // T
+     },
+     InductionPrompt,
      false,
      Decoding::kTeacherForced},
     {TaskKind::kModularAddition,
@@ -182,6 +218,8 @@ const std::vector<TaskSpec> kTasks = {
        at->push_back(4);
        from->push_back(-1);
      },
+     [](const TaskConfig&, int* low, int* high) { *low = *high = 2; },
+     SequencePrompt,
      true,
      Decoding::kGreedy},
 };
@@ -238,11 +276,12 @@ TaskLayout LayoutOf(const TaskConfig& config) {
   return layout;
 }
 
-Status ValidateTaskInput(const TaskConfig& config, const std::vector<int>& input) {
+namespace {
+
+// Checks that `input` has low … high symbols of the task (ValidateTaskInput, PromptOf).
+Status CheckInput(const TaskConfig& config, const std::vector<int>& input, int low, int high) {
   const TaskSpec& spec = SpecOf(config.kind);
   const int symbols = spec.modular ? config.modulus : config.alphabet;
-  int low = 0, high = 0;
-  spec.input_counts(config, &low, &high);
   const std::string allowed = Format("symbols from 0 to %d", symbols - 1);
   const int size = static_cast<int>(input.size());
   if (size < low || size > high) {
@@ -261,6 +300,25 @@ Status ValidateTaskInput(const TaskConfig& config, const std::vector<int>& input
                                    allowed.c_str()));
     }
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ValidateTaskInput(const TaskConfig& config, const std::vector<int>& input) {
+  int low = 0, high = 0;
+  SpecOf(config.kind).input_counts(config, &low, &high);
+  return CheckInput(config, input, low, high);
+}
+
+Status PromptOf(const TaskConfig& config, const std::vector<int>& input, TaskPrompt* out) {
+  const TaskSpec& spec = SpecOf(config.kind);
+  int low = 0, high = 0;
+  spec.prompt_counts(config, &low, &high);
+  Status status = CheckInput(config, input, low, high);
+  if (!status.ok()) return status;
+  *out = TaskPrompt();
+  spec.prompt(config, input, out);
   return Status::Ok();
 }
 

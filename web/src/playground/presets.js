@@ -90,49 +90,6 @@ export function trainerConfig(taskName, knobs) {
   return { ...FIXED, ...preset.task, ...(preset.extra ?? {}), ...knobFields(knobs) };
 }
 
-/** Symbols of a task's vocabulary, as the engine names them: "0" … "a-1", then "|", "+", "=". */
-export const SEPARATOR = '|';
-
-/**
- * A task's input (symbol ids) as the model's sequence up to where the answer starts, and how many
- * answer tokens follow: copy/reverse/sort `x | ` + n, modular `a + b =` + 1, induction: the
- * input itself, its answers generated one by one up to the context length.
- */
-export function promptOf(taskName, input, contextLength) {
-  const symbols = input.map(String);
-  if (taskName === 'modular') return { prompt: [symbols[0], '+', symbols[1], '='], answerLength: 1 };
-  if (taskName === 'induction') return { prompt: symbols, answerLength: Math.max(0, contextLength - symbols.length) };
-  return { prompt: [...symbols, SEPARATOR], answerLength: symbols.length };
-}
-
-/** The answer the task asks for (symbol strings), to mark the model's answer right or wrong. */
-export function expectedAnswer(taskName, input, { modulus, answerLength }) {
-  if (taskName === 'copy') return input.map(String);
-  if (taskName === 'reverse') return input.slice().reverse().map(String);
-  if (taskName === 'sort')
-    return input
-      .slice()
-      .sort((a, b) => a - b)
-      .map(String);
-  if (taskName === 'modular') return [String((input[0] + input[1]) % modulus)];
-  return inductionContinuation(input, answerLength);
-}
-
-/** What an induction head predicts: after token t, the token that followed t's earlier
- * occurrences; nothing is determined from where t has none, or where they disagree (a repeated
- * symbol: the engine's task leaves such answers out, cpp/src/train/tasks.cpp Determined). */
-function inductionContinuation(input, count) {
-  const seq = input.slice();
-  for (let i = 0; i < count; i++) {
-    const last = seq.length - 1;
-    const next = new Set();
-    for (let j = 0; j < last; j++) if (seq[j] === seq[last]) next.add(seq[j + 1]);
-    if (next.size !== 1) break;
-    seq.push(...next);
-  }
-  return seq.slice(input.length).map(String);
-}
-
 /**
  * Reads a typed example for a task of shape { name, length, alphabet, modulus } (session.taskOf):
  * symbols separated by spaces or commas (digits also run together when every symbol is one

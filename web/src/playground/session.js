@@ -1,7 +1,7 @@
 // What the playground asks of a model (a Trainer or a loaded TrainedModel), in plain data the
 // worker can post: attention snapshots of one example, greedy answers, head scores. Runs in the
 // worker (and in node for bench/playground-presets.mjs); never touches the DOM.
-import { expectedAnswer, PRESETS, promptOf } from './presets.js';
+import { PRESETS } from './presets.js';
 
 /** Only these steps are copied out of WASM for a snapshot or an answer. */
 const SNAPSHOT_STEPS = ['weights', 'probabilities'];
@@ -44,11 +44,11 @@ function argmaxSymbol(probabilities, row, vocabulary) {
 
 /**
  * The model's greedy answer to `input` (symbol ids) and the attention of the whole sequence
- * (prompt + answer, cut at the context length): { prompt, answer, expected, snapshot }.
+ * (prompt + answer, cut at the context length): { prompt, answer, expected, snapshot }. The
+ * prompt, the answer's length and the expected answer are the engine's task's (taskPrompt).
  */
 export function answer(model, input) {
-  const task = taskOf(model);
-  const { prompt, answerLength } = promptOf(task.name, input, model.contextLength);
+  const { prompt, answerLength, expected } = model.taskPrompt({ tokens: input });
   const sequence = prompt.slice();
   const out = [];
   for (let i = 0; i < answerLength; i++) {
@@ -64,12 +64,7 @@ export function answer(model, input) {
   }
   // The attention of the whole sequence: the prompt and the answer (cut at the context length).
   const shown = snapshot(model, sequence);
-  return {
-    prompt,
-    answer: out,
-    expected: expectedAnswer(task.name, input, { modulus: task.modulus, answerLength }),
-    snapshot: shown,
-  };
+  return { prompt, answer: out, expected, snapshot: shown };
 }
 
 /**
@@ -94,11 +89,8 @@ export function fixedInput(task) {
 
 /** The fixed example the heatmaps follow: the task's prompt and its right answer, teacher-forced. */
 export function fixedSequence(model) {
-  const task = taskOf(model);
-  const input = fixedInput(task);
-  const { prompt, answerLength } = promptOf(task.name, input, model.contextLength);
-  const right = expectedAnswer(task.name, input, { modulus: task.modulus, answerLength }) ?? [];
-  return [...prompt, ...right].slice(0, model.contextLength);
+  const { prompt, expected } = model.taskPrompt({ tokens: fixedInput(taskOf(model)) });
+  return [...prompt, ...expected].slice(0, model.contextLength);
 }
 
 /**

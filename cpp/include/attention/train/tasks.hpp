@@ -44,6 +44,14 @@ struct TaskLimits {
   static constexpr int kMaxModulus = 1024;
 };
 
+// What an input typed by a person asks of a model (PromptOf, the playground's answer): the tokens
+// the model reads, how many it is to generate after them, and the answer the task expects.
+struct TaskPrompt {
+  std::vector<int> prompt;    // token ids
+  int answer_length = 0;      // tokens to generate after the prompt
+  std::vector<int> expected;  // [≤ answer_length] ids; induction: as far as the rule decides
+};
+
 enum class Decoding {
   kGreedy,         // generate the answer token by token from the input (true exact match)
   kTeacherForced,  // one pass over the whole sequence, each answer given the true ones before
@@ -71,6 +79,12 @@ struct TaskSpec {
   // earlier s-position holding the same token (−1: none), MakeExample's `source`.
   void (*sequence)(const TaskConfig& config, const std::vector<int>& input, std::vector<int>* s,
                    std::vector<int>* answer_at, std::vector<int>* source_of);
+  // How many symbols a prompt typed by a person has: low … high (PromptOf).
+  void (*prompt_counts)(const TaskConfig& config, int* low, int* high);
+  // What such a prompt asks (PromptOf, the input checked): copy, reverse, sort and modular
+  // read the input as `sequence` does and cut s at its first answer; induction reads the
+  // input as the prompt itself, continued to T tokens by the induction rule.
+  void (*prompt)(const TaskConfig& config, const std::vector<int>& input, TaskPrompt* out);
   bool split;         // training and held-out inputs are disjoint (TaskStream)
   Decoding decoding;  // how Evaluate scores it
 };
@@ -145,6 +159,16 @@ Example MakeExample(const TaskConfig& config, const std::vector<int>& input);
 //                         m = 2n - |input| symbols that the model is to repeat
 //   modular               two numbers a, b in 0 … p-1
 Status ValidateTaskInput(const TaskConfig& config, const std::vector<int>& input);
+
+// What a prompt typed by a person asks (TaskSpec::prompt), for the playground: it reads the task
+// from here instead of writing its rules again. Errors as ValidateTaskInput's, the counts
+// TaskSpec::prompt_counts's:
+//   copy, reverse, sort   n symbols → prompt x₁ … xₙ |, the n answer symbols
+//   modular               a, b → prompt a + b =, the one answer (a + b) mod p
+//   induction             1 … T symbols → the prompt itself; T − |input| tokens to generate, of
+//                         which the expected ones: after each token, the token that followed
+//                         all its earlier occurrences, until a token has none or they disagree
+Status PromptOf(const TaskConfig& config, const std::vector<int>& input, TaskPrompt* out);
 
 // Greedy predictions of a causal model: for each sequence of `batch` (all of one length t),
 // the arg-max next token at every position [B][t].
