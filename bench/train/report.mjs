@@ -89,6 +89,48 @@ function goals(configs) {
   return lines.join('\n');
 }
 
+/** The threads goals (issue 27 §2): the threaded engine on every core against one thread, and against tfjs. */
+const THREAD_GOALS = { reference: 1.5, larger: 1.7 };
+const TFJS_GOAL = 5;
+
+function threadsTable({ threads }) {
+  const single = threads.rows[0];
+  const lines = [
+    '| build, threads | ms per step | spread | tokens/s | CPU ms per step (every thread) | speed vs single-threaded build | first 3 losses |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const r of threads.rows) {
+    lines.push(
+      `| ${r.contender} | ${fmt(r.median)} | ±${(50 * r.spread).toFixed(0)}% | ${thousands(r.tokensPerSecond)} | ${fmt(r.cpuMedian)} | ` +
+        `${ratio(single.median / r.median)} | ${r.losses.map((l) => l.toFixed(5)).join(', ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function threadsGoals(configs) {
+  const lines = [];
+  for (const c of configs) {
+    if (!c.threads) continue;
+    const [single, , all] = c.threads.rows;
+    const speedup = single.median / all.median;
+    const tf = bestTfjs(c.rows, 'median');
+    const goal = THREAD_GOALS[c.label];
+    const parts = [
+      `${all.threads} threads ${ratio(speedup)} the single-threaded build` +
+        (goal ? `: ${verdict(speedup >= goal)} (goal ${goal}×)` : ''),
+    ];
+    if (tf) {
+      const vsTf = all.tokensPerSecond / tf.tokensPerSecond;
+      parts.push(
+        `${ratio(vsTf)} the best tfjs (${tf.contender}, ${thousands(tf.tokensPerSecond)} tokens/s): ${verdict(vsTf >= TFJS_GOAL)} (goal ${TFJS_GOAL}×)`,
+      );
+    }
+    lines.push(`- ${c.label}: ${parts.join('; ')}.`);
+  }
+  return lines.join('\n');
+}
+
 function memoryTable(configs) {
   const lines = [
     '| configuration | parameters | weights | gradients | AdamW moments (m, v) | activations kept for backward | backward scratch (one layer + one head T×T) |',
@@ -224,6 +266,20 @@ export function renderTrainingSection({ configs, dk, quick }, info) {
     '### Goals (issue 10 §6)',
     '',
     goals(configs),
+    '',
+    '### Threads (issue 27 §2)',
+    '',
+    `The threaded engine (\`dist/engine-mt\`, \`-pthread\`, in node on \`worker_threads\`) against the single-threaded one (\`dist/engine\`), both through the public API as the playground runs them: a corpus trainer (\`bench/train/threads.mjs\`) on a text of 16 random symbols at character level with each configuration's layers, width, heads, FFN, context and batch, learned positions, seed 1; one step = \`trainer.step(1)\` (the training loop of the playground: forward, backward and AdamW, and with N threads the batch in N shards run at once, their gradients added in order). The same protocol as above. With 1 thread both builds give the same losses bit for bit; with N threads the losses are those of N shards (the same in either build). On ${configs[0]?.threads?.cores ?? '?'} cores (${configs[0]?.threads?.cpu ?? '?'}), shared with other work.`,
+    '',
+    ...configs
+      .filter((c) => c.threads)
+      .flatMap((c) => [
+        `**${c.label}** (${thousands(c.threads.tokensPerStep)} tokens per step)`,
+        '',
+        threadsTable(c),
+        '',
+      ]),
+    threadsGoals(configs),
     '',
     "### Memory per configuration (float32, from the model's own buffers)",
     '',
