@@ -56,6 +56,32 @@ test('the threaded build matches the single-threaded build for the same seed and
   }
 });
 
+test("a corpus trainer's threads reach the engine: its shards, the same in both builds", () => {
+  // model_corpus_handle.cpp once dropped the field: every corpus trainer ran one shard.
+  let text = '';
+  for (let i = 0; i < 4000; i++) text += 'abcdefghijklmnop'[(i * 7 + (i >> 3)) % 16];
+  const run = (engine, threads) => {
+    const trainer = engine.createCorpusTrainer(text, {
+      level: 'character',
+      contextLength: 16,
+      layers: 1,
+      heads: 2,
+      dModel: 16,
+      batchSize: 8,
+      threads,
+    });
+    try {
+      trainer.step(3);
+      return trainer.save();
+    } finally {
+      trainer.dispose();
+    }
+  };
+  const two = run(threaded, 2);
+  assert.deepEqual(two, run(single, 2), 'the same shards in either build');
+  assert.notDeepEqual(two, run(threaded, 1), 'two shards add their gradients in another order than one');
+});
+
 test('trainers beyond the worker pool, and one disposed at once, neither hang nor change the numbers', () => {
   // The pool has a worker per core less the caller; these ask for more, whose threads start
   // only once node's event loop runs: meanwhile the caller runs their shards itself.
