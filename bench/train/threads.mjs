@@ -6,6 +6,7 @@
 // core is what an isolated page runs. Same seed, same batches: the losses are checked equal
 // before timing (threads = 1 in both builds: bit for bit).
 import os from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { createEngine as createSingle } from '../../dist/engine/engine.js';
 import { createEngine as createThreaded } from '../../dist/engine-mt/engine.js';
 import { summarize, timeSamples } from '../timing.mjs';
@@ -41,6 +42,32 @@ function trainerOf(engine, spec, threads, text) {
     seed: 1,
     threads,
   });
+}
+
+// A fixed amount of arithmetic, run on worker threads: alone, then `cores` copies at once.
+const PROBE = `
+const { parentPort } = require('node:worker_threads');
+let x = 0;
+const t = performance.now();
+for (let i = 0; i < 4e8; i++) x += i * 0.5;
+parentPort.postMessage([performance.now() - t, x]);
+`;
+const probe = () =>
+  new Promise((resolve, reject) => {
+    const worker = new Worker(PROBE, { eval: true });
+    worker.once('message', ([ms]) => resolve(ms));
+    worker.once('error', reject);
+  });
+
+/**
+ * The cores the machine gives this process now (the shared machine's other jobs take some):
+ * `cores` copies of a job at once against one alone; cores × (one alone) / (all at once).
+ */
+export async function effectiveCores(cores) {
+  const alone = await probe();
+  const began = performance.now();
+  await Promise.all(Array.from({ length: cores }, probe));
+  return (cores * alone) / (performance.now() - began);
 }
 
 /**
@@ -79,5 +106,6 @@ export async function runThreads(spec) {
       trainer.dispose();
     }
   }
-  return { cores, cpu: os.cpus()[0]?.model ?? 'unknown', tokensPerStep, rows };
+  const available = await effectiveCores(cores);
+  return { cores, available, load: os.loadavg()[0], cpu: os.cpus()[0]?.model ?? 'unknown', tokensPerStep, rows };
 }
