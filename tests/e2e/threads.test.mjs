@@ -48,6 +48,16 @@ test('served by build-scripts/serve.mjs the playground is cross-origin isolated 
     requests.some((url) => url.endsWith('/engine-mt/attention-engine.worker.js')),
     'the threaded engine started its pthreads',
   );
+  // The page's main thread never waits for a thread: there the threaded engine refuses to start.
+  const onPage = await page.evaluate(async () => {
+    try {
+      await (await import('./engine-mt/engine.js')).createEngine();
+      return 'started';
+    } catch (error) {
+      return error.message;
+    }
+  });
+  assert.match(onPage, /runs in a Web Worker/);
   const losses = await trainFor(page, 40);
   assert.ok(losses.at(-1) < losses[0], `the loss falls: ${losses[0]} → ${losses.at(-1)}`);
   assert.match(await page.textContent('[data-role=status]'), /steps\/s/);

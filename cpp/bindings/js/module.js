@@ -82,6 +82,12 @@ async function provideThreads() {
     const { provideWebWorkers } = await import(new URL('./node_threads.js', import.meta.url).href);
     provideWebWorkers();
   }
+  // A training step waits for its shards' threads: never on a page's main thread.
+  if (typeof window === 'object' && globalThis === window) {
+    throw new Error(
+      "the threaded engine runs in a Web Worker (or node): on a page's main thread it would wait for its threads",
+    );
+  }
   if (typeof SharedArrayBuffer !== 'function' || globalThis.crossOriginIsolated === false) {
     throw new Error(
       'the threaded engine needs SharedArrayBuffer: a page served with Cross-Origin-Opener-Policy: ' +
