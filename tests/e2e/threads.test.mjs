@@ -51,7 +51,8 @@ test('served by build-scripts/serve.mjs the playground is cross-origin isolated 
   // The page's main thread never waits for a thread: there the threaded engine refuses to start.
   const onPage = await page.evaluate(async () => {
     try {
-      await (await import('./engine-mt/engine.js')).createEngine();
+      const url = new URL('engine-mt/engine.js', location.href).href; // the page's, not this file's
+      await (await import(url)).createEngine();
       return 'started';
     } catch (error) {
       return error.message;
