@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the WebAssembly engine (dist/engine/) and bundles the page (dist/site/).
+# Builds the WebAssembly engine (dist/engine/), its threaded variant (dist/engine-mt/: -pthread,
+# for cross-origin-isolated pages and node, issue 27 §2) and bundles the page (dist/site/).
 # Incremental: CMake and esbuild only redo what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,9 +12,15 @@ if [ ! -f build/wasm/CMakeCache.txt ]; then
   emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 cmake --build build/wasm -j"$(nproc)"
-unset NODE_PATH
 wasm_seconds=$((SECONDS - began))
+if [ ! -f build/wasm-mt/CMakeCache.txt ]; then
+  emcmake cmake -S . -B build/wasm-mt -DCMAKE_BUILD_TYPE=Release -DATTENTION_WASM_THREADS=ON \
+    -DENGINE_OUTPUT_DIR="$PWD/dist/engine-mt" >/dev/null
+fi
+cmake --build build/wasm-mt -j"$(nproc)"
+unset NODE_PATH
+mt_seconds=$((SECONDS - began - wasm_seconds))
 
 node build-scripts/bundle.mjs
 # Wall times, so that npm test's minutes can be split into setup, build and test.sh's stages.
-echo "build: wasm $wasm_seconds s, bundle $((SECONDS - began - wasm_seconds)) s"
+echo "build: wasm $wasm_seconds s, wasm-mt $mt_seconds s, bundle $((SECONDS - began - wasm_seconds - mt_seconds)) s"

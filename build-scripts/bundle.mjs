@@ -2,6 +2,8 @@
 //   dist/site/                 the page (index.html, embed.html), app.js, embed.js, the web
 //                              component attention-explorer.js, CSS, fonts and the engine's .wasm
 //   dist/attention-explorer.html  everything in one file (JS, CSS, fonts, WASM) for file://
+//   dist/site/engine-mt/       the threaded engine as files (its pthreads import it by URL), which
+//                              the playground's worker loads where the page is cross-origin isolated
 import { build } from 'esbuild';
 import { copyFile, cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -212,6 +214,12 @@ await writeFile(path.join(site, 'attention-engine-worker.js'), workerSource);
 // the code the single file carries too, built once above.
 await writeFile(path.join(site, 'playground-worker.js'), playgroundWorkerSource);
 await copyFile(path.join(root, 'dist/engine/attention-engine.wasm'), path.join(site, 'attention-engine.wasm'));
+// The threaded engine, unbundled: its JS API, the module its pthreads import, their script, its .wasm.
+const engineMt = path.join(root, 'dist/engine-mt');
+await mkdir(path.join(site, 'engine-mt'), { recursive: true });
+for (const f of await readdir(engineMt)) {
+  if (/\.(m?js|wasm)$/.test(f)) await copyFile(path.join(engineMt, f), path.join(site, 'engine-mt', f));
+}
 await mkdir(path.join(site, 'models'), { recursive: true });
 for (const f of modelNames) await copyFile(path.join(root, 'models', f), path.join(site, 'models', f));
 console.log(

@@ -1,5 +1,6 @@
 // Serves dist/site/ on http://localhost:8080/ (PORT to change it) with a strict
-// Content-Security-Policy: no inline script, no eval; WebAssembly allowed to compile.
+// Content-Security-Policy (no inline script, no eval; WebAssembly allowed to compile) and
+// cross-origin isolation (the threaded engine's shared memory).
 import { STATUS_CODES, createServer } from 'node:http';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -34,8 +35,17 @@ export const CSP = [
   "base-uri 'none'",
 ].join('; ');
 
+// Cross-origin isolation (issue 27 §2): with these two headers the browser grants the page
+// SharedArrayBuffer, and the playground trains on the threaded engine (dist/site/engine-mt/).
+// require-corp admits only same-origin subresources (or ones sent with CORP/CORS): the site
+// loads nothing from elsewhere. Without them the page runs the single-threaded engine.
+export const ISOLATION = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
 // Headers on every response, errors included: a 404 page must not be sniffed as HTML either.
-const HARDENING = { 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff' };
+const HARDENING = { 'Content-Security-Policy': CSP, 'X-Content-Type-Options': 'nosniff', ...ISOLATION };
 const ALLOW = 'GET, HEAD';
 // The longest link the page writes: every character of its longest sentence percent-encoded
 // as three UTF-8 bytes (9 characters, e.g. 我 → %E6%88%91), plus the other fields and headers.

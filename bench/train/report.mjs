@@ -89,6 +89,57 @@ function goals(configs) {
   return lines.join('\n');
 }
 
+/** The threads goals (issue 27 §2): the threaded engine on every core against one thread, and against tfjs. */
+const THREAD_GOALS = { reference: 1.5, larger: 1.7 };
+const TFJS_GOAL = 5;
+
+function threadsTable({ threads }) {
+  const single = threads.rows[0];
+  const lines = [
+    '| build, threads | ms per step | spread | tokens/s | CPU ms per step (process) | speed vs single-threaded build | first 3 losses |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const r of threads.rows) {
+    lines.push(
+      `| ${r.contender} | ${fmt(r.median)} | ±${(50 * r.spread).toFixed(0)}% | ${thousands(r.tokensPerSecond)} | ${fmt(r.cpuMedian)} | ` +
+        `${ratio(single.median / r.median)} | ${r.losses.map((l) => l.toFixed(5)).join(', ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function threadsGoals(configs) {
+  const lines = [];
+  for (const c of configs) {
+    if (!c.threads) continue;
+    const [single, , all] = c.threads.rows;
+    const speedup = single.median / all.median;
+    const tf = bestTfjs(c.rows, 'median');
+    const goal = THREAD_GOALS[c.label];
+    const parts = [
+      `${all.threads} threads ${ratio(speedup)} the single-threaded build` +
+        (goal ? `: ${verdict(speedup >= goal)} (goal ${goal}×)` : ''),
+    ];
+    if (tf) {
+      const vsTf = all.tokensPerSecond / tf.tokensPerSecond;
+      parts.push(
+        `${ratio(vsTf)} the best tfjs (${tf.contender}, ${thousands(tf.tokensPerSecond)} tokens/s): ${verdict(vsTf >= TFJS_GOAL)} (goal ${TFJS_GOAL}×)`,
+      );
+    }
+    lines.push(`- ${c.label}: ${parts.join('; ')}.`);
+  }
+  const given = Math.min(...configs.filter((c) => c.threads).map((c) => c.threads.available ?? Infinity));
+  const cores = configs.find((c) => c.threads)?.threads.cores ?? 0;
+  if (given < cores - 0.5) {
+    lines.push(
+      '',
+      `**What these numbers measure here:** the machine gave this process ${given.toFixed(2)} of its ${cores} cores while it ran (other jobs held the rest), so the shards ran by turns, not at once, and the threaded rows measure the sharding's overhead, not its gain. ` +
+        'The goals need the cores free. What stays serial in a step: copying the weights to each shard (its replica) before the step, AdamW on the summed gradient, and the calling thread waiting for the last shard; the gradient sum itself is split over the threads. Each is a pass or two over the parameters (103 k at the reference configuration, 0.8 M at the larger), small beside a forward and backward of about 20 and 200 ms, so on 2 free cores the estimate (Amdahl, not a measurement) is 1.7–1.9× for both, which would also put the larger configuration past 5× the best tfjs (it is 3.0× single-threaded). To measure it: `npm run bench:train` on an idle machine (the core probe above should read about 2.0).',
+    );
+  }
+  return lines.join('\n');
+}
+
 function memoryTable(configs) {
   const lines = [
     '| configuration | parameters | weights | gradients | AdamW moments (m, v) | activations kept for backward | backward scratch (one layer + one head T×T) |',
@@ -224,6 +275,20 @@ export function renderTrainingSection({ configs, dk, quick }, info) {
     '### Goals (issue 10 §6)',
     '',
     goals(configs),
+    '',
+    '### Threads (issue 27 §2)',
+    '',
+    `The threaded engine (\`dist/engine-mt\`, \`-pthread\`, in node on \`worker_threads\`) against the single-threaded one (\`dist/engine\`), both through the public API as the playground runs them: a corpus trainer (\`bench/train/threads.mjs\`) on a text of 16 random symbols at character level with each configuration's layers, width, heads, FFN, context and batch, learned positions, seed 1; one step = \`trainer.step(1)\` (the training loop of the playground: forward, backward and AdamW, and with N threads the batch in N shards run at once, their gradients added in order). The same protocol as above. With 1 thread both builds give the same losses bit for bit; with N threads the losses are those of N shards (the same in either build). On ${configs[0]?.threads?.cores ?? '?'} cores (${configs[0]?.threads?.cpu ?? '?'}), shared with other work: after each configuration the bench runs a fixed job on one thread and then on every core at once, and gives the cores the machine really gave (cores × time alone / time together; 2.0 on an idle 2-core machine).`,
+    '',
+    ...configs
+      .filter((c) => c.threads)
+      .flatMap((c) => [
+        `**${c.label}** (${thousands(c.threads.tokensPerStep)} tokens per step; cores the machine gave: ${c.threads.available?.toFixed(2) ?? '?'} of ${c.threads.cores}, load average ${c.threads.load?.toFixed(2) ?? '?'})`,
+        '',
+        threadsTable(c),
+        '',
+      ]),
+    threadsGoals(configs),
     '',
     "### Memory per configuration (float32, from the model's own buffers)",
     '',

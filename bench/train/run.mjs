@@ -14,6 +14,7 @@ import { root } from '../contenders.mjs';
 import { relativeError, summarize } from '../timing.mjs';
 import { CHECK_STEPS, engineReference, engineWasm, native, specText, tfjs } from './contenders.mjs';
 import { renderDkChart, renderTrainingSection, spliceTrainingSection } from './report.mjs';
+import { runThreads } from './threads.mjs';
 
 const LOSS_TOLERANCE = 1e-4; // relative, the first loss from the same weights and batch
 // Losses after a few AdamW steps: float32 gradients summed in different orders, amplified by
@@ -150,9 +151,19 @@ export async function runTraining({ quick = false } = {}) {
               `${Math.round(row.tokensPerSecond).toString().padStart(7)} tokens/s (CPU ${row.cpuMedian?.toFixed(1)} ms)`),
       );
     }
+    // The threaded engine against the single-threaded one (issue 27 §2), through the public API.
+    const threads = await runThreads(spec);
+    for (const row of threads.rows) {
+      log(
+        `  ${label.padEnd(9)} ${row.contender.padEnd(34)} ${row.median.toFixed(1).padStart(8)} ms/step ` +
+          `±${(50 * row.spread).toFixed(0)}% ${Math.round(row.tokensPerSecond).toString().padStart(7)} tokens/s ` +
+          `(CPU ${row.cpuMedian.toFixed(1)} ms; losses ${row.losses.map((l) => l.toFixed(5)).join(' ')})`,
+      );
+    }
     configs.push({
       label,
       spec,
+      threads,
       text: specText(spec),
       parameters: reference.layout.parameters,
       tokensPerStep: reference.tokensPerStep,

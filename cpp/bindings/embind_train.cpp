@@ -2,6 +2,7 @@
 // results out of WASM memory and deletes every handle; nothing else should call these names.
 #include <emscripten/bind.h>
 
+#include "attention/parallel.hpp"
 #include "model_handle.hpp"
 #include "train_request.hpp"
 
@@ -10,6 +11,8 @@ EMSCRIPTEN_BINDINGS(attention_training) {
   emscripten::function("trainerFields", &attention::bindings::TrainerFieldsVal);
   // The limits of a user's text for a corpus trainer (corpus_text.hpp), corpus_training.js's.
   emscripten::function("corpusLimits", &attention::bindings::CorpusLimitsVal);
+  // The threads this build can run at once: 1 without -pthread, else the hardware's.
+  emscripten::function("availableThreads", &attention::AvailableThreads);
   using attention::bindings::ModelHandle;
   emscripten::class_<ModelHandle>("ModelHandle")
       .constructor<>()

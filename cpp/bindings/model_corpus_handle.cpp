@@ -137,6 +137,7 @@ bool ModelHandle::corpusTrain(const val& config, int context_length) {
   trainer_config.optimizer = fields.optimizer;
   trainer_config.batch_size = fields.batch_size;
   trainer_config.seed = fields.seed;
+  trainer_config.threads = fields.threads;  // the batch's shards (it was dropped here)
   status_ = train::ValidateModelConfig(trainer_config.model);
   if (status_.ok()) {
     status_ = CheckTrainingMemory(trainer_config.model, trainer_config.batch_size, context_length,

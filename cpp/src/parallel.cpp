@@ -15,16 +15,22 @@ int AvailableThreads() {
 ThreadPool::ThreadPool(int threads) {
   const int total = std::max(1, std::min(threads, AvailableThreads()));
   workers_.reserve(static_cast<size_t>(total - 1));
-  for (int i = 1; i < total; ++i) workers_.emplace_back([this] { Work(); });
+  for (int i = 1; i < total; ++i) workers_.emplace_back([shared = shared_] { Work(shared); });
 }
 
 ThreadPool::~ThreadPool() {
   {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
+    std::lock_guard<std::mutex> lock(shared_->mutex);
+    shared_->stopping = true;
   }
-  wake_.notify_all();
-  for (std::thread& worker : workers_) worker.join();
+  shared_->wake.notify_all();
+  for (std::thread& worker : workers_) {
+#ifdef __EMSCRIPTEN_PTHREADS__
+    worker.detach();
+#else
+    worker.join();
+#endif
+  }
 }
 
 void ThreadPool::Run(int count, const std::function<void(int)>& task) {
@@ -33,43 +39,45 @@ void ThreadPool::Run(int count, const std::function<void(int)>& task) {
     for (int i = 0; i < count; ++i) task(i);
     return;
   }
+  Shared& s = *shared_;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
-    task_ = &task;
-    count_ = count;
-    next_ = 0;
-    finished_ = 0;
-    ++round_;
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.task = &task;
+    s.count = count;
+    s.next = 0;
+    s.finished = 0;
+    ++s.round;
   }
-  wake_.notify_all();
-  Drain();
-  std::unique_lock<std::mutex> lock(mutex_);
-  done_.wait(lock, [this] { return finished_ == count_; });
-  task_ = nullptr;
+  s.wake.notify_all();
+  Drain(s);
+  std::unique_lock<std::mutex> lock(s.mutex);
+  s.done.wait(lock, [&s] { return s.finished == s.count; });
+  s.task = nullptr;
 }
 
-void ThreadPool::Drain() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  while (task_ != nullptr && next_ < count_) {
-    const int i = next_++;
-    const std::function<void(int)>& task = *task_;
+void ThreadPool::Drain(Shared& s) {
+  std::unique_lock<std::mutex> lock(s.mutex);
+  while (s.task != nullptr && s.next < s.count) {
+    const int i = s.next++;
+    const std::function<void(int)>& task = *s.task;
     lock.unlock();
     task(i);
     lock.lock();
-    if (++finished_ == count_) done_.notify_all();
+    if (++s.finished == s.count) s.done.notify_all();
   }
 }
 
-void ThreadPool::Work() {
+void ThreadPool::Work(const std::shared_ptr<Shared>& shared) {
+  Shared& s = *shared;
   int64_t seen = 0;
   for (;;) {
     {
-      std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || round_ != seen; });
-      if (stopping_) return;
-      seen = round_;
+      std::unique_lock<std::mutex> lock(s.mutex);
+      s.wake.wait(lock, [&] { return s.stopping || s.round != seen; });
+      if (s.stopping) return;
+      seen = s.round;
     }
-    Drain();
+    Drain(s);
   }
 }
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { root } from './support.mjs';
 import { MAX_SENTENCE_CHARS, defaultState, stateToURL } from '../../web/src/state.js';
-import { CSP } from '../../build-scripts/serve.mjs';
+import { CSP, ISOLATION } from '../../build-scripts/serve.mjs';
 
 const site = path.join(root, 'dist/site');
 let server;
@@ -80,6 +80,10 @@ const request = (target, method = 'GET', extra = '') =>
 function assertHardened(response, what) {
   assert.equal(response.headers['content-security-policy'], CSP, `${what}: the CSP`);
   assert.equal(response.headers['x-content-type-options'], 'nosniff', `${what}: nosniff`);
+  // Cross-origin isolation (the threaded engine's SharedArrayBuffer), on every response too.
+  for (const [name, value] of Object.entries(ISOLATION)) {
+    assert.equal(response.headers[name.toLowerCase()], value, `${what}: ${name}`);
+  }
 }
 
 async function assertStillServing() {

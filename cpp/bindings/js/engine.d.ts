@@ -226,6 +226,12 @@ export interface Engine {
   /** The limits of createCorpusTrainer's text. */
   readonly corpusLimits: Readonly<CorpusLimits>;
   /**
+   * The threads this build runs at once: in the threaded build (`dist/engine-mt/engine.js`,
+   * which needs SharedArrayBuffer: node, or a cross-origin-isolated page) the cores
+   * (`navigator.hardwareConcurrency`), else 1. A trainer's `threads` shards run on that many.
+   */
+  readonly threads: number;
+  /**
    * A language model trained on `text` (a string, or UTF-8 bytes, checked): its vocabulary built
    * in pieces (options.onProgress), a tail held out; the caller must dispose() it. Errors name the
    * field and the limit: an empty, binary, invalid or too large text, one repeated symbol, a

@@ -69,6 +69,8 @@ export class Engine {
     this.trainerDefaults = defaultsOf(this.trainerFields);
     /** The limits of createCorpusTrainer's text (cpp/bindings/corpus_text.hpp): { maxTextBytes, maxVocabulary, minTokens, maxHeldOutTokens, maxControlShare, minContextLength, maxContextLength }. */
     this.corpusLimits = Object.freeze({ ...this.#module.corpusLimits() });
+    /** The threads this build runs at once (parallel.hpp): the cores in the threaded build (dist/engine-mt), else 1. */
+    this.threads = this.#module.availableThreads();
   }
 
   /**

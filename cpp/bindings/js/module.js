@@ -1,6 +1,12 @@
 // Loads and compiles the WebAssembly module once, then makes instances of it synchronously:
 // an engine whose instance failed (a C++ exception, a trap, an abort leave its stack pointer
 // and heap in an unknown state) replaces it at once, inside the call that failed.
+//
+// The same file serves both builds: dist/engine (one thread) and dist/engine-mt (-pthread, issue
+// 27 §2). The threaded module imports its memory (shared, made by its JS) where the other defines
+// its own; it needs SharedArrayBuffer, and starts a pool of workers (the cores less the caller)
+// that run the trainer's shards. Its pthreads load attention-engine.mjs by URL: that folder must
+// be served as files, never bundled.
 import createAttentionModule from './attention-engine.mjs';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
@@ -24,11 +30,17 @@ async function wasmBytes({ wasmBinary, wasmUrl }) {
  */
 export async function compileModule(options = {}) {
   const compiled = await WebAssembly.compile(await wasmBytes(options));
-  return function instantiate() {
+  const threaded = WebAssembly.Module.imports(compiled).some((i) => i.kind === 'memory');
+  if (threaded) await provideThreads();
+  const instantiate = function instantiate() {
     let failure;
     const module = {
       print: () => {},
       printErr: () => {},
+      ...(threaded && {
+        pthreadPoolSize: Math.max(1, hardwareThreads() - 1),
+        mainScriptUrlOrBlob: new URL('./attention-engine.mjs', import.meta.url).href,
+      }),
       // Emscripten calls this instead of fetching; receiving the instance synchronously makes
       // the factory finish initialising before it returns.
       instantiateWasm(imports, receive) {
@@ -46,4 +58,48 @@ export async function compileModule(options = {}) {
     if (!module.calledRun) throw failure ?? new Error('the WebAssembly module did not start');
     return module;
   };
+  if (!threaded) return instantiate;
+  // The first instance's workers load before the engine is handed out, so that its first trainer
+  // runs on every core at once (a thread starts only on a loaded worker). An instance made later
+  // (after a failure) loads its own in the background: a trainer made meanwhile runs its shards
+  // on the calling thread until they are up (parallel.hpp), with the same numbers.
+  const first = instantiate();
+  await workersLoaded(first);
+  let spare = first;
+  return function instantiateThreaded() {
+    const module = spare ?? instantiate();
+    spare = null;
+    return module;
+  };
+}
+
+const hardwareThreads = () => Math.max(1, Number(globalThis.navigator?.hardwareConcurrency) || 1);
+
+async function provideThreads() {
+  if (isNode) {
+    // By URL, not by name: a bundler must not pull node's modules into a page's bundle (the
+    // threaded build is never bundled; the single-threaded one never comes here).
+    const { provideWebWorkers } = await import(new URL('./node_threads.js', import.meta.url).href);
+    provideWebWorkers();
+  }
+  // A training step waits for its shards' threads: never on a page's main thread.
+  if (typeof window === 'object' && globalThis === window) {
+    throw new Error(
+      "the threaded engine runs in a Web Worker (or node): on a page's main thread it would wait for its threads",
+    );
+  }
+  if (typeof SharedArrayBuffer !== 'function' || globalThis.crossOriginIsolated === false) {
+    throw new Error(
+      'the threaded engine needs SharedArrayBuffer: a page served with Cross-Origin-Opener-Policy: ' +
+        'same-origin and Cross-Origin-Embedder-Policy: require-corp, or node (use dist/engine elsewhere)',
+    );
+  }
+}
+
+/** Resolves once every worker of the instance's pool has loaded the module (at most 30 s). */
+async function workersLoaded(module, timeoutMs = 30000) {
+  const began = Date.now();
+  while (!module.PThread.unusedWorkers.every((worker) => worker.loaded) && Date.now() - began < timeoutMs) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
 }

@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -27,7 +28,10 @@ int AvailableThreads();
 class ThreadPool {
  public:
   // A pool of min(threads, AvailableThreads()) threads, at least 1: the caller of Run and
-  // that many − 1 workers, started here and joined by the destructor.
+  // that many − 1 workers, started here. The destructor stops them and joins them, except in
+  // the threaded WebAssembly build: there a new thread starts only once the creating thread
+  // returns to its event loop (its Web Worker must load first), so a join could wait forever;
+  // the destructor lets them go instead, and each exits as soon as it runs.
   explicit ThreadPool(int threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
@@ -36,23 +40,29 @@ class ThreadPool {
   int size() const { return static_cast<int>(workers_.size()) + 1; }
 
   // Calls task(0) … task(count − 1), each exactly once, spread over the pool's threads, and
-  // returns when all have returned. Not reentrant: one Run at a time per pool.
+  // returns when all have returned. The caller takes iterations too, so a Run finishes even if
+  // no worker has started yet. Not reentrant: one Run at a time per pool.
   void Run(int count, const std::function<void(int)>& task);
 
  private:
-  void Work();
-  // Takes iterations from next_ until none is left; true if it ran the last one.
-  void Drain();
+  // What the caller and the workers share; the workers hold it too, so that one let go by the
+  // destructor (see above) still finds it when it starts.
+  struct Shared {
+    std::mutex mutex;
+    std::condition_variable wake, done;
+    const std::function<void(int)>* task = nullptr;
+    int count = 0;
+    int next = 0;       // the next iteration to hand out
+    int finished = 0;   // iterations that have returned
+    int64_t round = 0;  // increases with every Run, so that a worker wakes once per Run
+    bool stopping = false;
+  };
+  static void Work(const std::shared_ptr<Shared>& shared);
+  // Takes iterations from `next` until none is left.
+  static void Drain(Shared& shared);
 
+  std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
   std::vector<std::thread> workers_;
-  std::mutex mutex_;
-  std::condition_variable wake_, done_;
-  const std::function<void(int)>* task_ = nullptr;
-  int count_ = 0;
-  int next_ = 0;       // the next iteration to hand out
-  int finished_ = 0;   // iterations that have returned
-  int64_t round_ = 0;  // increases with every Run, so that a worker wakes once per Run
-  bool stopping_ = false;
 };
 
 }  // namespace attention

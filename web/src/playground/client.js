@@ -1,10 +1,22 @@
 // The page's side of the training worker (worker.js): starts it from its file beside the page
 // (build-scripts/bundle.mjs writes playground-worker.js) or, in the single file, from its code
-// inside the file (a blob: URL: file:// has no worker files), hands it the engine's .wasm bytes,
-// and routes its messages by type. The main thread only draws.
+// inside the file (a blob: URL: file:// has no worker files), hands it the engine, and routes its
+// messages by type. The main thread only draws: it never waits for a thread.
+//
+// The engine (issue 27 §2): where the page is cross-origin isolated (SharedArrayBuffer exists),
+// the threaded build, which the worker imports from engine-mt/ beside the page (its pthreads load
+// it by URL); elsewhere, or if that fails, the single-threaded one, whose .wasm bytes it is handed.
 import { pageKind } from '../page-kind.js';
 
 export const WORKER_FILE = 'playground-worker.js';
+export const ENGINE_MT = 'engine-mt/engine.js';
+
+/** Why the page runs one thread, or null where it may run more: 'single-file' | 'not-isolated'. */
+export function singleThreadReason() {
+  if (pageKind.playgroundWorker) return 'single-file';
+  if (globalThis.crossOriginIsolated !== true || typeof SharedArrayBuffer !== 'function') return 'not-isolated';
+  return null;
+}
 
 /** An error event's message without the stringified error's prefix ("Uncaught Error: …"). */
 const messageOf = (event, fallback) => event.message?.replace(/^Uncaught (?:\w*Error: )?/, '') || fallback;
@@ -15,10 +27,26 @@ async function fetchEngine() {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-/** Resolves with { corpusLimits, send(type, payload, transfer), on(type, fn), terminate() } once the engine is up. */
+/**
+ * Resolves with { corpusLimits, threads: { count, reason }, send(type, payload, transfer),
+ * on(type, fn), terminate() } once the engine is up. `reason` says why there is one thread
+ * ('single-file', 'not-isolated', 'failed': the threaded engine did not start), null otherwise.
+ */
 export async function startTrainingWorker() {
+  const reason = singleThreadReason();
+  if (reason === null) {
+    try {
+      return await startWorker({ engineUrl: new URL(ENGINE_MT, location.href).href });
+    } catch {
+      return startWorker({ failed: true });
+    }
+  }
+  return startWorker({});
+}
+
+async function startWorker({ engineUrl, failed = false }) {
   const inside = pageKind.playgroundWorker;
-  const bytes = inside ? pageKind.wasmBinary.slice() : await fetchEngine();
+  const bytes = engineUrl ? null : inside ? pageKind.wasmBinary.slice() : await fetchEngine();
   const url = inside
     ? URL.createObjectURL(new Blob([inside], { type: 'text/javascript' }))
     : new URL(WORKER_FILE, location.href);
@@ -28,6 +56,7 @@ export async function startTrainingWorker() {
   // The engine's limits of a text to train on (corpus_text.hpp), which the page checks a file's
   // size against before reading it.
   let corpusLimits = null;
+  let threads = null;
   await new Promise((resolve, reject) => {
     worker.onerror = (event) => {
       event.preventDefault?.();
@@ -36,12 +65,19 @@ export async function startTrainingWorker() {
     worker.onmessage = ({ data }) => {
       if (data.type === 'ready') {
         corpusLimits = data.corpusLimits;
+        threads = { count: data.threads, reason: engineUrl ? null : failed ? 'failed' : singleThreadReason() };
         return resolve();
       }
       if (data.type === 'error') return reject(Object.assign(new Error(data.error.message), data.error));
     };
-    worker.postMessage({ type: 'init', wasmBinary: bytes }, [bytes.buffer]);
-  }).finally(() => inside && URL.revokeObjectURL(url));
+    if (engineUrl) worker.postMessage({ type: 'init', engineUrl });
+    else worker.postMessage({ type: 'init', wasmBinary: bytes }, [bytes.buffer]);
+  })
+    .catch((error) => {
+      worker.terminate();
+      throw error;
+    })
+    .finally(() => inside && URL.revokeObjectURL(url));
   worker.onmessage = ({ data }) => listeners.get(data.type)?.(data);
   worker.onerror = (event) => {
     event.preventDefault?.();
@@ -49,6 +85,7 @@ export async function startTrainingWorker() {
   };
   return {
     corpusLimits,
+    threads,
     on,
     send: (type, payload = {}, transfer = []) => worker.postMessage({ ...payload, type }, transfer),
     terminate: () => worker.terminate(),

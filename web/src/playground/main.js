@@ -166,11 +166,15 @@ await startPage(async () => {
       [
         s.stepCount(format.format(status.step)),
         rate && s.speed(format.format(rate.stepsPerSecond), format.format(rate.tokensPerSecond)),
+        s.threads(worker.threads.count, worker.threads.reason),
         info && s.parameters(format.format(info.parameterCount)),
       ]
         .filter(Boolean)
         .join(' · '),
     );
+    // The engine's threads, for tests and the console: "2" and "" or "1" and why.
+    $('status').dataset.threads = String(worker.threads.count);
+    $('status').dataset.threadsReason = worker.threads.reason ?? '';
   }
 
   let urlTimer;

@@ -17,15 +17,16 @@ const TIMED_STEPS = 4;
 /**
  * A corpus trainer for `text` (a string, or a file's bytes, which the engine checks as UTF-8):
  * { trainer, excerpt, prompt, level, estimate: ms per 1,000 steps }. `progress(fraction)` is
- * told as the vocabulary is built.
+ * told as the vocabulary is built. `threads`: the batch's shards (one per core the engine runs).
  */
-export function buildTextTrainer(engine, { text, level, knobs, name }, progress) {
+export function buildTextTrainer(engine, { text, level, knobs, name, threads = 1 }, progress) {
   // The page's estimate of the length needs the text as characters; bytes that are not UTF-8
   // decode with U+FFFD here, and the engine refuses them by offset.
   const decoded = typeof text === 'string' ? text : new TextDecoder().decode(text);
   const options = textTrainerOptions(knobs, level, countTokens(decoded, level));
   const trainer = engine.createCorpusTrainer(text, {
     ...options,
+    threads,
     onProgress: (p) => progress(p.fraction),
     corpus: name || 'your text',
   });

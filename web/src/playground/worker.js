@@ -5,8 +5,11 @@
 //
 // In:  { type: 'configure', config } | { type: 'text', text, level, knobs, name } | 'play' |
 //      'pause' | { type: 'step', count } | { type: 'example', input } | 'save' |
-//      { type: 'load', bytes } | { type: 'experiment', setting, seed } | 'dispose'
-// Out: { type: 'ready', corpusLimits } | { type: 'configured', info, snapshot } |
+//      { type: 'load', bytes } | { type: 'experiment', setting, seed } | 'dispose', after
+//      { type: 'init', wasmBinary } (the single-threaded engine, bundled here) or
+//      { type: 'init', engineUrl } (the threaded one, dist/engine-mt, imported by its URL: its
+//      pthreads import it again, so it cannot be bundled)
+// Out: { type: 'ready', corpusLimits, threads } | { type: 'configured', info, snapshot } |
 //      { type: 'textProgress', fraction } | { type: 'progress', rows, snapshot?, evaluation?,
 //      heads?, sample?, rate } | { type: 'answer', … } | { type: 'saved', bytes } |
 //      { type: 'experiment', rows, exactMatch? } | { type: 'playing', playing } |
@@ -31,6 +34,9 @@ const EVAL_MS = 1500;
 const HEAD_EXAMPLES = 16;
 
 let engine = null;
+/** A trainer's `threads`, its batch's shards: one per core the engine runs (engine.threads). The
+ * √d_k experiment's arms keep their own (dk-experiment.js), so that a live run is the committed one. */
+let shards = 1;
 let trainer = null; // a Trainer, or a TrainedModel after 'load' (which cannot train)
 let arms = null; // the experiment: { scaled, unscaled, control }, each { trainer, config }
 let sequence = null; // the fixed example's tokens
@@ -191,7 +197,7 @@ function tick() {
 const handlers = {
   configure({ config }) {
     freeAll();
-    trainer = engine.createTrainer(config);
+    trainer = engine.createTrainer({ threads: shards, ...config });
     sequence = fixedSequence(trainer);
     perChunk = 1;
     const [part, transfer] = packed(snapshot(trainer, sequence));
@@ -199,7 +205,7 @@ const handlers = {
   },
   text({ text: source, level, knobs, name }) {
     freeAll();
-    const built = buildTextTrainer(engine, { text: source, level, knobs, name }, (fraction) =>
+    const built = buildTextTrainer(engine, { text: source, level, knobs, name, threads: shards }, (fraction) =>
       post({ type: 'textProgress', fraction }),
     );
     text = built;
@@ -282,8 +288,12 @@ const handlers = {
 self.onmessage = async ({ data }) => {
   try {
     if (data.type === 'init') {
-      engine = await createEngine({ wasmBinary: data.wasmBinary });
-      post({ type: 'ready', corpusLimits: { ...engine.corpusLimits } });
+      engine = data.engineUrl
+        ? await (await import(data.engineUrl)).createEngine()
+        : await createEngine({ wasmBinary: data.wasmBinary });
+      const field = engine.trainerFields.find((f) => f.name === 'threads');
+      shards = Math.max(1, Math.min(engine.threads, field?.max ?? 1));
+      post({ type: 'ready', corpusLimits: { ...engine.corpusLimits }, threads: engine.threads });
       return;
     }
     const handler = Object.hasOwn(handlers, data.type) ? handlers[data.type] : null;

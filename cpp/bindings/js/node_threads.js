@@ -1,0 +1,54 @@
+// Node's side of the threaded engine (dist/engine-mt): Emscripten 3.1.6 builds it for the web
+// (ENVIRONMENT=web,worker: its node code needs require and __dirname, which an ES module lacks),
+// so its pthreads ask for Web Workers. Under node they get worker_threads dressed as Web
+// Workers: the pthread's script (attention-engine.worker.js, a classic script) runs with `self`,
+// `postMessage`, `onmessage` and `location` as in a browser, and imports the module by its URL.
+// Each worker is unref'd: the engine's idle threads never keep node running.
+import { availableParallelism } from 'node:os';
+import { Worker as NodeWorker } from 'node:worker_threads';
+
+// Runs inside each worker thread (a CommonJS script: require exists there).
+const BOOT = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { readFileSync } = require('node:fs');
+const { fileURLToPath } = require('node:url');
+globalThis.self = globalThis;
+globalThis.location = { href: workerData.url };
+globalThis.navigator ??= { hardwareConcurrency: workerData.cores };
+globalThis.postMessage = (message, transfer) => parentPort.postMessage(message, transfer);
+// Emscripten tells a worker by this function; the module is imported, never loaded with it.
+globalThis.importScripts = () => {
+  throw new Error('importScripts is not available under node');
+};
+parentPort.on('message', (data) => globalThis.onmessage({ data }));
+(0, eval)(readFileSync(fileURLToPath(workerData.url), 'utf8'));
+`;
+
+class WebWorker {
+  #thread;
+
+  constructor(url) {
+    this.onmessage = null;
+    this.onerror = null;
+    this.#thread = new NodeWorker(BOOT, { eval: true, workerData: { url: String(url), cores: cores() } });
+    this.#thread.on('message', (data) => this.onmessage?.({ data }));
+    this.#thread.on('error', (error) => this.onerror?.(error));
+    this.#thread.unref(); // after the listeners: adding one refs the worker again
+  }
+
+  postMessage(message, transfer) {
+    this.#thread.postMessage(message, transfer);
+  }
+
+  terminate() {
+    this.#thread.terminate();
+  }
+}
+
+const cores = () => availableParallelism();
+
+/** Gives node what the threaded module expects of a browser: Worker and navigator.hardwareConcurrency. */
+export function provideWebWorkers() {
+  globalThis.Worker ??= WebWorker;
+  globalThis.navigator ??= { hardwareConcurrency: cores() };
+}
