@@ -211,8 +211,9 @@ int main(int argc, char** argv) {
   StepMetrics metrics;
   Check(CorpusTrainer::Create(config, &train, &trainer), "trainer");
   // --init: continue from a saved model of the same shape and vocabulary (a warm restart:
-  // fresh AdamW moments, a new warmup and cosine; trainedSteps counts both runs).
+  // fresh AdamW moments, a new warmup and cosine; trainedSteps and tokensSeen count both runs).
   int earlier_steps = 0;
+  double earlier_tokens = 0.0;
   if (!options.Get("init").empty()) {
     std::vector<uint8_t> bytes;
     Check(ReadFileBytes(options.Get("init"), &bytes, MaxModelFileBytes()), "--init");
@@ -225,6 +226,9 @@ int main(int argc, char** argv) {
     std::copy(init.model->parameters(), init.model->parameters() + init.model->parameter_count(),
               trainer->model().parameters());
     Check(init.config.GetInt("trainedSteps", &earlier_steps), "--init");
+    if (init.config.Has("tokensSeen")) {
+      Check(init.config.GetNumber("tokensSeen", &earlier_tokens), "--init");
+    }
     std::printf("continuing from %s (%d steps)\n", options.Get("init").c_str(), earlier_steps);
   }
   // --checkpoint: go on with the run it holds, if it is this run (the same settings, data and
@@ -283,7 +287,8 @@ int main(int argc, char** argv) {
     info.trained_steps = earlier_steps + trainer->steps();
     info.baselines = base;
     info.kn5_loss = kn5_loss;
-    info.tokens_seen = static_cast<double>(trainer->steps()) * config.batch_size * length;
+    info.tokens_seen =
+        earlier_tokens + static_cast<double>(trainer->steps()) * config.batch_size * length;
     info.canon_weighted = canon_weighted;
     info.document_start = document_start;
     info.repeat_spans = config.repeat_spans;
@@ -315,6 +320,7 @@ int main(int argc, char** argv) {
         {"cores", trainer->cores()},
         {"sittings", sittings.sittings},
         {"earlierSteps", earlier_steps},
+        {"earlierTokensSeen", earlier_tokens},
         {"plannedSteps", steps},
         {"steps", trainer->steps()},
         {"tokensSeen", tokens_seen},

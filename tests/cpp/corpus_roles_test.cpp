@@ -66,6 +66,35 @@ TEST(ShippedModelRoles, BrownSidecarIsRecomputedFromTheModelAndTags) {
   ExpectSidecarRecomputes("brown", true);
 }
 
+// Issue 25 §4's goals, from the sidecars the tests above recompute: the roles some head holds at
+// ≥ 3× chance (its best head's ratio; broad is not a weight role), and the induction score on
+// repeated random sequences. The goal of 0.3 is not met (docs/models.md, "Induction"); 0.1 is
+// about 5× chance, where the models of 2026-12-01 had 0.015 and 0.021.
+std::set<std::string> RolesAtThreeTimesChance(const nlohmann::json& sidecar) {
+  std::set<std::string> roles;
+  for (const auto& [name, best] : sidecar["best"].items()) {
+    if (name != "broad" && best["ratio"].get<double>() >= 3.0) roles.insert(name);
+  }
+  return roles;
+}
+
+TEST(ShippedModelRoles, TangHasFourRolesAmongThemCoupletAndLineStartAndAnInductionHead) {
+  const nlohmann::json sidecar = ReadJson(std::string(ATTENTION_MODEL_DIR) + "/tang.roles.json");
+  const std::set<std::string> roles = RolesAtThreeTimesChance(sidecar);
+  EXPECT_GE(roles.size(), 4u);
+  EXPECT_EQ(roles.count("couplet"), 1u);
+  EXPECT_EQ(roles.count("lineStart"), 1u);
+  EXPECT_GE(sidecar["best"]["induction"]["score"].get<double>(), 0.1);
+}
+
+TEST(ShippedModelRoles, BrownHasThreeRolesAmongThemAPartOfSpeechOneAndAnInductionHead) {
+  const nlohmann::json sidecar = ReadJson(std::string(ATTENTION_MODEL_DIR) + "/brown.roles.json");
+  const std::set<std::string> roles = RolesAtThreeTimesChance(sidecar);
+  EXPECT_GE(roles.size(), 3u);
+  EXPECT_GE(roles.count("closeQuote") + roles.count("verbNoun") + roles.count("nounModifier"), 1u);
+  EXPECT_GE(sidecar["best"]["induction"]["score"].get<double>(), 0.1);
+}
+
 // The tags file must be the sample's tokens one for one: a word changed is named.
 TEST(ShippedModelRoles, ATagFileThatDoesNotMatchTheSampleIsRefused) {
   const std::string dir = ATTENTION_MODEL_DIR;

@@ -112,6 +112,42 @@ TEST(TrainCorpusTool, AShortRunWritesTheModelAndAReportOfTokensSeen) {
   EXPECT_NEAR(five_gram / targets, report["kn5Loss"].get<double>(), 1e-12);
   EXPECT_NEAR(rows[0]["kn5"].get<double>(), log_v, 1e-12);  // position 1: 1 id
   EXPECT_NEAR(rows[2]["kn5"].get<double>(), 0.0, 1e-12);    // 5–8: 4 ids and more
+
+  // A warm restart from that file (--init) counts its steps and tokens too, and records what
+  // this run adds to the text: repeated spans and the document start.
+  const ToolRun more =
+      Tool("--train " + (dir / "train.txt").string() + " --heldout " +
+           (dir / "heldout.txt").string() + " --level character --out " +
+           (dir / "m2.model").string() + " --report " + (dir / "r2.json").string() +
+           " --steps 2 --batch-size 2 --context-length 16 --d-model 16 --heads 2 --layers 1" +
+           " --eval-every 2 --seed 4 --repeat-spans 0.5 --document-start newline --init " +
+           (dir / "m.model").string());
+  EXPECT_NE(more.status, 0) << "a context of 16 is another shape than the file's 8";
+  const ToolRun again =
+      Tool("--train " + (dir / "train.txt").string() + " --heldout " +
+           (dir / "heldout.txt").string() + " --level character --out " +
+           (dir / "m2.model").string() + " --report " + (dir / "r2.json").string() +
+           " --steps 2 --batch-size 2 --context-length 8 --d-model 16 --heads 2 --layers 1" +
+           " --eval-every 2 --seed 4 --repeat-spans 0.5 --document-start newline --init " +
+           (dir / "m.model").string());
+  ASSERT_EQ(again.status, 0) << again.output;
+  std::ifstream in2(dir / "r2.json");
+  const nlohmann::json second = nlohmann::json::parse(in2);
+  EXPECT_EQ(second["earlierSteps"], 4);
+  EXPECT_EQ(second["earlierTokensSeen"], 4 * 2 * 8);
+  EXPECT_EQ(second["repeatSpans"], 0.5);
+  std::ifstream file(dir / "m2.model", std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  for (const char* key : {"\"trainedSteps\":6", "\"tokensSeen\":96", "\"repeatSpans\":0.5",
+                          "\"documentStart\":\"\\u000a\""}) {
+    EXPECT_NE(bytes.find(key), std::string::npos) << key;
+  }
+  const ToolRun bad = Tool("--train " + (dir / "train.txt").string() + " --heldout " +
+                           (dir / "heldout.txt").string() + " --level character --out " +
+                           (dir / "m3.model").string() + " --report " + (dir / "r3.json").string() +
+                           " --steps 1 --document-start X");
+  EXPECT_NE(bad.output.find("--document-start (X) must be newline or a symbol"), std::string::npos)
+      << bad.output;
   fs::remove_all(dir);
 }
 
