@@ -115,6 +115,14 @@ test('taskPrompt reads text as predict() does and names a symbol the task does n
       code: 'INVALID_ARGUMENT',
       field: 'input[2]',
     });
+    // Own properties only, exactly one: an inherited text and { text, tokens } are refused,
+    // by taskPrompt and by predict (one reader), and the trainer goes on working.
+    for (const input of [{ __proto__: { text: '3 1 4 2' } }, { text: '3 1 4 2', tokens: [3, 1, 4, 2] }, {}]) {
+      for (const call of [(i) => trainer.taskPrompt(i), (i) => trainer.predict(i)]) {
+        assertAttentionError(() => call(input), { code: 'INVALID_ARGUMENT', field: 'input', message: /exactly one/ });
+      }
+    }
+    assert.deepEqual(trainer.taskPrompt({ tokens: [3, 1, 4, 2] }).expected, ['1', '2', '3', '4']);
   } finally {
     trainer.dispose();
   }

@@ -14,7 +14,7 @@ import { AttentionError, describe, invalid } from './errors.js';
 import { element, get } from './read.js';
 import { normalizeTrainerConfig } from './training_config.js';
 import { copyHeadByHead } from './trace.js';
-import { readGenerateOptions, readOptions } from './call_options.js';
+import { ownKeys, readGenerateOptions, readOptions } from './call_options.js';
 
 export function errorOf(handle) {
   return new AttentionError(handle.errorCode(), handle.errorField(), handle.errorMessage());
@@ -61,7 +61,11 @@ export function encodeInput(input, vocabulary, contextLength) {
     }
     return ids.get(symbol);
   };
-  const tokens = get(input, 'tokens', 'tokens');
+  // Own properties only, exactly one of them: an inherited text (a polluted prototype) is not
+  // the caller's, and { text, tokens } does not say which one is meant.
+  const given = ownKeys(input, 'input', 'the input').filter((key) => key === 'tokens' || key === 'text');
+  if (given.length !== 1) throw invalid('input', 'the input must be { text } or { tokens }, exactly one');
+  const tokens = given[0] === 'tokens' ? get(input, 'tokens', 'tokens') : undefined;
   const text = tokens === undefined ? get(input, 'text', 'text') : undefined;
   let out;
   if (tokens !== undefined) {
