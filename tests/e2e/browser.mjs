@@ -2,6 +2,7 @@
 import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { startServer } from '../../build-scripts/serve.mjs';
 import { root } from '../node/support.mjs';
 
@@ -140,4 +141,21 @@ export async function waitUntil(check, what, timeout = 10000) {
     if (Date.now() > end) throw new Error(`timed out after ${timeout} ms waiting until ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * A context for the single offline file (dist/attention-explorer.html) with every request but
+ * the file itself refused: { context, page, attempted (the refused URLs), file (its file:// URL) }.
+ */
+export async function offlineSingleFile(browser, contextOptions = {}) {
+  const context = await browser.newContext(contextOptions);
+  const attempted = [];
+  await context.route('**/*', (route) => {
+    if (route.request().url().startsWith('file:')) return route.continue();
+    attempted.push(route.request().url());
+    return route.abort();
+  });
+  const page = await context.newPage();
+  const file = pathToFileURL(path.join(root, 'dist/attention-explorer.html')).href;
+  return { context, page, attempted, file };
 }

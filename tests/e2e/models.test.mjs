@@ -7,10 +7,9 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createEngine, root } from '../node/support.mjs';
 import { corpusModelFile } from '../node/corpus_model_support.mjs';
-import { openPage, screenshotDir, useBrowser, screenshot as shot } from './browser.mjs';
+import { offlineSingleFile, openPage, screenshotDir, useBrowser, screenshot as shot } from './browser.mjs';
 
 const session = useBrowser();
 let engine;
@@ -471,15 +470,8 @@ test(
     assert.deepEqual(component.problems, []);
     await component.context.close();
     // The single file: the model is inside it; every request but the file itself is refused.
-    const context = await session.browser.newContext();
-    const attempted = [];
-    await context.route('**/*', (route) => {
-      if (route.request().url().startsWith('file:')) return route.continue();
-      attempted.push(route.request().url());
-      return route.abort();
-    });
-    const page = await context.newPage();
-    await page.goto(`${pathToFileURL(path.join(root, 'dist/attention-explorer.html')).href}?model=tang&s=${text}`);
+    const { context, page, attempted, file } = await offlineSingleFile(session.browser);
+    await page.goto(`${file}?model=tang&s=${text}`);
     await page.waitForFunction((n) => document.querySelectorAll('.model-cell[data-head-role]').length === n, expected, {
       timeout: 30000,
     });

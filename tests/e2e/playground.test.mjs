@@ -8,9 +8,16 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { createEngine, root } from '../node/support.mjs';
-import { explorerStarted, openPage, screenshot, screenshotDir, useBrowser, waitUntil } from './browser.mjs';
+import {
+  explorerStarted,
+  offlineSingleFile,
+  openPage,
+  screenshot,
+  screenshotDir,
+  useBrowser,
+  waitUntil,
+} from './browser.mjs';
 
 const session = useBrowser();
 let engine;
@@ -335,18 +342,12 @@ test('model-handoff.js in the browser: the receiver reads what was handed over, 
 });
 
 test('the single file (file://) is the playground too (issue 27 §3): its link opens it, it trains with every request blocked, and links back', async () => {
-  const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const attempted = [];
-  await context.route('**/*', (route) => {
-    if (route.request().url().startsWith('file:')) return route.continue();
-    attempted.push(route.request().url());
-    return route.abort();
+  const { context, page, attempted, file } = await offlineSingleFile(session.browser, {
+    viewport: { width: 1280, height: 800 },
   });
-  const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
   page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(m.text()));
-  const file = pathToFileURL(path.join(root, 'dist/attention-explorer.html')).href;
   await page.goto(`${file}?lang=en`);
   await page.waitForSelector('[data-role=stage] g.operand', { timeout: 20000 });
   // Its playground is itself at ?page=playground (it had no link: no playground.html beside it).

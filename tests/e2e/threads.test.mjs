@@ -4,10 +4,7 @@
 // train on the single-threaded engine and say why. Screenshots of the status in both languages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { root } from '../node/support.mjs';
-import { openPage, screenshot, useBrowser } from './browser.mjs';
+import { offlineSingleFile, openPage, screenshot, useBrowser } from './browser.mjs';
 
 const session = useBrowser();
 
@@ -100,17 +97,11 @@ test('from a host without the two headers the playground runs one thread and say
 });
 
 test('the single file from file:// reports one thread and trains', async () => {
-  const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const attempted = [];
-  await context.route('**/*', (route) => {
-    if (route.request().url().startsWith('file:')) return route.continue();
-    attempted.push(route.request().url());
-    return route.abort();
+  const { context, page, attempted, file } = await offlineSingleFile(session.browser, {
+    viewport: { width: 1280, height: 800 },
   });
-  const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
-  const file = pathToFileURL(path.join(root, 'dist/attention-explorer.html')).href;
   await page.goto(`${file}?page=playground&task=sort&lang=en`);
   await page.waitForSelector('[data-role=play]:not([disabled])', { timeout: 30000 });
   const shown = await threadsShown(page);
