@@ -6,6 +6,7 @@
 #include "attention/embedding.hpp"
 #include "attention/given.hpp"
 #include "attention/mask.hpp"
+#include "attention/parallel.hpp"
 #include "attention/random.hpp"
 #include "finite.hpp"
 #include "format.hpp"
@@ -111,7 +112,12 @@ const StepInfo* FindStep(std::string_view name) {
   return nullptr;
 }
 
-Status Trace::Run(const Config& config, const Input& input, Trace* trace, WeightCache* cache) {
+bool Trace::SpreadsHeads(int n, int m, int heads) {
+  return heads > 1 && static_cast<int64_t>(n) * m * heads >= kMinSpreadWork;
+}
+
+Status Trace::Run(const Config& config, const Input& input, Trace* trace, WeightCache* cache,
+                  ThreadPool* pool) {
   Status status = ValidateConfig(config);
   if (!status.ok()) return status;
   status = ValidateInput(config, input);
@@ -179,28 +185,39 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace, Weight
   t.row_masked_.resize(n, 1);
   for (int i = 0; i < n; ++i) t.row_masked_(i, 0) = t.mask_.row(i).any() ? 0.0f : 1.0f;
 
-  // Steps 3–8, one head at a time: only this head's scores and weights exist at once. The
-  // other n×m steps (scaled, masked) are left for View to recompute when asked.
+  // Steps 3–8, head by head: only the running heads' scores and weights exist at once (each
+  // head its own pair, so at most pool size × 2 n×m matrices). The other n×m steps (scaled,
+  // masked) are left for View to recompute when asked. A head writes only its own row of
+  // row_max_/row_entropy_ and its own columns of concat_, so spreading the heads over `pool`
+  // gives the sequential numbers bit for bit; an overflow is reported for the lowest head.
   t.row_max_.resize(config.heads, n);
   t.row_entropy_.resize(config.heads, n);
   t.concat_.resize(n, config.ProjectionWidth());
-  std::vector<RowStats> stats(static_cast<size_t>(n));
   const float alpha = ScoreScale(config);
-  for (int h = 0; h < config.heads; ++h) {
-    HeadScores(t.q_, t.k_, h, d_k, &t.head_scores_);
-    if (!ScaledMaskedSoftmax(t.head_scores_, alpha, t.mask_, &t.head_weights_, stats.data())) {
-      return Overflow("scaled", h);
+  std::vector<char> overflowed(static_cast<size_t>(config.heads), 0);
+  const auto head = [&](int h) {
+    Matrix scores, weights;  // [n × m]
+    std::vector<RowStats> stats(static_cast<size_t>(n));
+    HeadScores(t.q_, t.k_, h, d_k, &scores);
+    if (!ScaledMaskedSoftmax(scores, alpha, t.mask_, &weights, stats.data())) {
+      overflowed[static_cast<size_t>(h)] = 1;
+      return;
     }
     for (int i = 0; i < n; ++i) {
       t.row_max_(h, i) = stats[static_cast<size_t>(i)].max;
       t.row_entropy_(h, i) = stats[static_cast<size_t>(i)].entropy;
     }
-    Gemm(t.head_weights_, t.v_.middleCols(h * d_k, d_k), TransposeB::kNo,
+    Gemm(weights, t.v_.middleCols(h * d_k, d_k), TransposeB::kNo,
          t.concat_.middleCols(h * d_k, d_k));
+  };
+  if (pool != nullptr && SpreadsHeads(n, m, config.heads)) {
+    pool->Run(config.heads, head);
+  } else {
+    for (int h = 0; h < config.heads; ++h) head(h);
   }
-  // No complete head is kept (scaled and masked were never filled): View recomputes.
-  t.head_scores_ = Matrix();
-  t.head_weights_ = Matrix();
+  for (int h = 0; h < config.heads; ++h) {
+    if (overflowed[static_cast<size_t>(h)]) return Overflow("scaled", h);
+  }
 
   // Steps 9–10: the concatenation is already in place; project it back to dModel.
   if (config.output_projection) {

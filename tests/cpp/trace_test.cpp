@@ -3,7 +3,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <string>
+#include <vector>
+
 #include "attention/embedding.hpp"
+#include "attention/parallel.hpp"
 #include "fixtures.hpp"
 
 namespace attention {
@@ -112,6 +117,74 @@ TEST(Trace, PositionalEncodingOffIsZerosAndXPeIsX) {
   ASSERT_TRUE(Trace::Run(config, TokensInput({"a", "b", "c"}), &trace).ok());
   EXPECT_TRUE(StepOf(trace, "pe").isZero());
   EXPECT_TRUE(StepOf(trace, "xPe") == StepOf(trace, "x"));
+}
+
+// The heads of a long input spread over a pool (Trace::Run's pool): 192 tokens, 8 heads, a
+// sliding-window mask, enough work to spread (SpreadsHeads).
+Input LongInput() {
+  std::vector<std::string> tokens;
+  for (int i = 0; i < 192; ++i) tokens.push_back("t" + std::to_string(i % 61));
+  return TokensInput(tokens);
+}
+
+Config LongConfig() {
+  Config config;
+  config.d_model = 64;
+  config.heads = 8;
+  config.mask.type = MaskType::kWindow;
+  config.mask.width = 12;
+  return config;
+}
+
+bool SameBits(const Matrix& a, const Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<size_t>(a.size())) == 0;
+}
+
+TEST(Trace, HeadsSpreadOverAPoolGiveTheSequentialTraceBitForBit) {
+  const Config config = LongConfig();
+  const Input input = LongInput();
+  ASSERT_TRUE(Trace::SpreadsHeads(192, 192, config.heads));
+  Trace sequential;
+  ASSERT_TRUE(Trace::Run(config, input, &sequential).ok());
+  for (int threads : {1, 2, 4}) {
+    ThreadPool pool(threads);  // at most the machine's threads (AvailableThreads)
+    Trace spread;
+    ASSERT_TRUE(Trace::Run(config, input, &spread, nullptr, &pool).ok());
+    for (const StepInfo& info : StepCatalog()) {
+      if (!sequential.HasStep(info)) continue;
+      for (int h = 0; h < (info.per_head ? config.heads : 1); ++h) {
+        EXPECT_TRUE(SameBits(StepOf(spread, info.name, h), StepOf(sequential, info.name, h)))
+            << info.name << " head " << h << " with " << pool.size() << " threads";
+      }
+    }
+  }
+}
+
+TEST(Trace, AnOverflowingHeadOnAPoolIsReportedAsSequentially) {
+  // Heads 3 and 6 (columns 24–31 and 48–55 of W_Q and W_K) overflow in Q·Kᵀ; the lowest is named.
+  const Config config = LongConfig();
+  Input input = LongInput();
+  Trace drawn;
+  ASSERT_TRUE(Trace::Run(config, input, &drawn).ok());
+  input.given.w_q = StepOf(drawn, "wQ");
+  input.given.w_k = StepOf(drawn, "wK");
+  for (int head : {3, 6}) {
+    input.given.w_q->middleCols(head * 8, 8).setConstant(1e30f);
+    input.given.w_k->middleCols(head * 8, 8).setConstant(1e30f);
+  }
+  Trace trace;
+  const Status sequential = Trace::Run(config, input, &trace);
+  ASSERT_EQ(sequential.code(), ErrorCode::kNonFinite);
+  EXPECT_NE(sequential.message().find("scaled (head 3)"), std::string::npos)
+      << sequential.message();
+  for (int threads : {1, 2, 4}) {
+    ThreadPool pool(threads);
+    const Status spread = Trace::Run(config, input, &trace, nullptr, &pool);
+    EXPECT_EQ(spread.code(), sequential.code());
+    EXPECT_EQ(spread.field(), sequential.field());
+    EXPECT_EQ(spread.message(), sequential.message()) << pool.size() << " threads";
+  }
 }
 
 TEST(PositionalEncoding, FirstRowIsSinZeroCosZero) {

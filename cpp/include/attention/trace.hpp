@@ -20,6 +20,7 @@
 namespace attention {
 
 class Trace;
+class ThreadPool;
 
 // Where Trace::View finds a step's matrix.
 enum class Source {
@@ -55,8 +56,17 @@ class Trace {
   // Validates, then computes the whole forward pass. On error `trace` is left unchanged.
   // Generated weights (nothing given) come from `cache` when there is one: the owner of the
   // engine instance keeps it across runs (see WeightCache); without it they are drawn anew.
+  // With a `pool`, the heads of a long input (SpreadsHeads) run at once on its threads: the
+  // trace is the same bit for bit, for any pool size.
   static Status Run(const Config& config, const Input& input, Trace* trace,
-                    WeightCache* cache = nullptr);
+                    WeightCache* cache = nullptr, ThreadPool* pool = nullptr);
+
+  // Run spreads the heads over a pool only from this much work, n·m·heads (8 heads of 91 tokens):
+  // below it a trace takes about a millisecond or less, the explorer computes it on the page's
+  // own single-threaded instance anyway, and waking the pool's threads costs a fair part of what
+  // they would save. bench/trace-threads.mjs measures both sides of it (docs/benchmarks.md).
+  static constexpr int64_t kMinSpreadWork = int64_t{1} << 16;
+  static bool SpreadsHeads(int n, int m, int heads);
 
   const Config& config() const { return config_; }
   bool cross() const { return cross_; }
