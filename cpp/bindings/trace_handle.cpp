@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "attention/given.hpp"
+#include "attention/parallel.hpp"
 #include "attention/tokenizer.hpp"
 #include "attention/train/model_io.hpp"
 #include "convert.hpp"
@@ -24,13 +25,20 @@ val ErrorObject(const Status& status) {
   return out;
 }
 
+// The heads of a long trace run on every thread the build has (1 in the single-threaded build,
+// where nothing changes). One pool for the module, made on first use: JS runs one trace at a time.
+ThreadPool& TracePool() {
+  static ThreadPool pool(AvailableThreads());
+  return pool;
+}
+
 }  // namespace
 
 bool TraceHandle::run(const val& request, WeightCache& weights) {
   Config config;
   Input input;
   status_ = ReadRequest(request, &config, &input);
-  if (status_.ok()) status_ = Trace::Run(config, input, &trace_, &weights);
+  if (status_.ok()) status_ = Trace::Run(config, input, &trace_, &weights, &TracePool());
   has_trace_ = status_.ok();
   return has_trace_;
 }
