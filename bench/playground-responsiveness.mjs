@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openPage, startBrowser } from '../tests/e2e/browser.mjs';
+import { openPage, startBrowser, withoutIsolation } from '../tests/e2e/browser.mjs';
 import { mainThreadTasks, TASK_CATEGORIES } from './playground-tasks.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -86,15 +86,7 @@ const session = await startBrowser();
 const SINGLE = process.argv.includes('--single');
 async function openPlayground(url) {
   if (!SINGLE) return openPage(session.browser, url);
-  const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.route(`${session.url}**`, async (route) => {
-    const response = await route.fetch();
-    const headers = { ...response.headers() };
-    delete headers['cross-origin-opener-policy'];
-    delete headers['cross-origin-embedder-policy'];
-    await route.fulfill({ response, headers });
-  });
-  const page = await context.newPage();
+  const { context, page } = await withoutIsolation(session.browser, session.url);
   await page.goto(url);
   return { page, context };
 }

@@ -144,6 +144,22 @@ export async function waitUntil(check, what, timeout = 10000) {
 }
 
 /**
+ * A context in which the site at `siteUrl` comes without its two isolation headers (COOP, COEP),
+ * as from a host that does not send them: { context, page }.
+ */
+export async function withoutIsolation(browser, siteUrl, contextOptions = { viewport: { width: 1280, height: 800 } }) {
+  const context = await browser.newContext(contextOptions);
+  await context.route(`${siteUrl}**`, async (route) => {
+    const response = await route.fetch();
+    const headers = { ...response.headers() };
+    delete headers['cross-origin-opener-policy'];
+    delete headers['cross-origin-embedder-policy'];
+    await route.fulfill({ response, headers });
+  });
+  return { context, page: await context.newPage() };
+}
+
+/**
  * A context for the single offline file (dist/attention-explorer.html) with every request but
  * the file itself refused: { context, page, attempted (the refused URLs), file (its file:// URL) }.
  */

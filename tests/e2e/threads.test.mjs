@@ -4,7 +4,7 @@
 // train on the single-threaded engine and say why. Screenshots of the status in both languages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { offlineSingleFile, openPage, screenshot, useBrowser } from './browser.mjs';
+import { offlineSingleFile, openPage, screenshot, useBrowser, withoutIsolation } from './browser.mjs';
 
 const session = useBrowser();
 
@@ -73,15 +73,7 @@ test('served by build-scripts/serve.mjs the playground is cross-origin isolated 
 });
 
 test('from a host without the two headers the playground runs one thread and says why', async () => {
-  const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  await context.route(`${session.url}**`, async (route) => {
-    const response = await route.fetch();
-    const headers = { ...response.headers() };
-    delete headers['cross-origin-opener-policy'];
-    delete headers['cross-origin-embedder-policy'];
-    await route.fulfill({ response, headers });
-  });
-  const page = await context.newPage();
+  const { context, page } = await withoutIsolation(session.browser, session.url);
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(`${session.url}playground.html?task=sort&lang=zh`);

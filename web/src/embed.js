@@ -24,7 +24,7 @@ await startPage(async () => {
   const parsed = stateFromURL(params.toString(), base);
   const { state, notices } = parsed;
   const repeated = [...repeatedFlags, ...parsed.repeated];
-  const engine = await sharedEngine();
+  const engine = await sharedEngine({ threads: true });
 
   // The body's own height, not the document's scrollHeight: that is at least the iframe's
   // current height, so an iframe could grow but never shrink back.

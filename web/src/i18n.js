@@ -2,6 +2,7 @@
 // each step's texts are keyed by its key in steps.js STEPS.
 import { NUMBERS } from './i18n-numbers.js';
 import { MODES } from './i18n-modes.js';
+import { THREADS_TEXT } from './engine-threads.js';
 
 const STRINGS = {
   en: {
@@ -113,6 +114,8 @@ const STRINGS = {
       `${n} ${n === 1 ? 'token' : 'tokens'} · ${h} ${h === 1 ? 'head' : 'heads'} of d_k = ${dk} · ${params} parameters` +
       (parts ? ` in this attention (${parts}${biases ? ' and their biases' : ''})` : ''),
     cost: (attn, proj) => `attention O(n²·d): ${attn} FLOPs · projections O(n·d²): ${proj} FLOPs`,
+    // The threads of the worker's engine, which computes long traces (engine-threads.js).
+    engineThreads: (n, reason) => `engine: ${THREADS_TEXT.en(n, reason)}`,
     steps: {
       embed: {
         title: 'Tokens → embeddings',
@@ -268,6 +271,7 @@ const STRINGS = {
         ? `这一注意力层的参数 ${params} 个（${parts.replaceAll(', ', '、')}${biases ? ' 及其偏置' : ''}）`
         : `参数 ${params} 个`),
     cost: (attn, proj) => `注意力 O(n²·d)：${attn} 次浮点运算 · 投影 O(n·d²)：${proj} 次`,
+    engineThreads: (n, reason) => `引擎：${THREADS_TEXT.zh(n, reason)}`,
     steps: {
       embed: {
         title: '词元 → 词向量',

@@ -22,7 +22,7 @@ await startPage(async () => {
   const { state, notices, repeated } = stateFromURL(`?${search}`, base);
   // The first `model` value is the one read (as every key's): a later one is repeated.
   if (handed && new URLSearchParams(location.search).getAll(MODEL_PARAM).length > 1) repeated.unshift(MODEL_PARAM);
-  const engine = await sharedEngine();
+  const engine = await sharedEngine({ threads: true });
   let urlTimer;
   let explorer = null; // onChange runs once inside createExplorer, before it returns
 

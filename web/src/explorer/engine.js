@@ -5,8 +5,13 @@
 // small traces (lazy-trace.js fitsOnPage): a keystroke's trace then computes, and draws, in the
 // keystroke's own task, without a round trip to the worker (issue 11 §6). Where no worker can
 // start (a host page's CSP forbids it), the page's instance answers everything.
+//
+// Where the page is cross-origin isolated, the worker runs the threaded engine (dist/engine-mt,
+// ../engine-threads.js, as the playground's does): a long trace's heads run on every core. The
+// page's own instance, for small traces, is always the single-threaded engine.
 import workerSource from 'virtual:engine-worker';
 import { createEngine } from '../../../dist/engine/engine.js';
+import { engineMtUrl, singleThreadReason } from '../engine-threads.js';
 import { createService } from './service.js';
 import { RemoteEngine } from './lazy-trace.js';
 
@@ -23,10 +28,12 @@ async function wasmBytes(options) {
 }
 
 /**
- * Starts a worker (`make()` → [worker, cleanup]); resolves with { call, limits, worker } once
- * its engine is ready, rejects if it cannot start (a CSP, a file:// page, a missing file).
+ * Starts a worker (`make()` → [worker, cleanup]) on the engine `init` names ({ wasmBinary }: the
+ * single-threaded one, or { engineUrl }: the threaded one); resolves with { call, limits, threads,
+ * worker } once its engine is ready, rejects if it cannot start (a CSP, a file:// page, a missing
+ * file).
  */
-function startWorker(make, bytes) {
+function startWorker(make, init) {
   return new Promise((resolve, reject) => {
     let worker;
     let cleanup;
@@ -54,15 +61,16 @@ function startWorker(make, bytes) {
             pending.set(id, { done, fail });
             worker.postMessage({ ...payload, type, callId: id });
           });
-        return resolve({ call, limits: data.limits, worker });
+        return resolve({ call, limits: data.limits, threads: data.threads, worker });
       }
       const request = pending.get(data.callId);
       pending.delete(data.callId);
       if (data.error) request.fail(data.error);
       else request.done(data.result);
     };
+    if (init.engineUrl) return worker.postMessage({ init });
     // A copy: the bytes stay usable for the next way to start if this one fails.
-    const copy = bytes.slice();
+    const copy = init.wasmBinary.slice();
     worker.postMessage({ init: { wasmBinary: copy } }, [copy.buffer]);
   });
 }
@@ -91,7 +99,7 @@ async function startInPage(bytes) {
     if (error) throw error;
     return result;
   };
-  return { call, limits: await call('limits'), worker: null };
+  return { call, limits: await call('limits'), threads: 1, worker: null };
 }
 
 async function start(options) {
@@ -101,19 +109,35 @@ async function start(options) {
     console.info(`Attention Explorer: no engine on the page (${error.message})`);
     return null;
   });
+  // Why the worker runs one thread (engine-threads.js), or null: it may run the threaded engine.
+  let reason = singleThreadReason() ?? (options?.threads ? null : 'component');
+  if (reason === null) {
+    try {
+      const transport = await startWorker(workerFactories(options)[0], { engineUrl: engineMtUrl() });
+      return new RemoteEngine({ ...transport, threads: { count: transport.threads, reason } }, await inPage);
+    } catch (error) {
+      console.info(`Attention Explorer: no threaded engine (${error.message})`);
+      reason = 'failed';
+    }
+  }
+  const threads = { count: 1, reason };
   for (const make of workerFactories(options)) {
     try {
-      return new RemoteEngine(await startWorker(make, bytes), await inPage);
+      return new RemoteEngine({ ...(await startWorker(make, { wasmBinary: bytes })), threads }, await inPage);
     } catch (error) {
       console.info(`Attention Explorer: no engine worker this way (${error.message})`);
     }
   }
   const page = await inPage;
   if (!page) throw new Error('the engine started neither in a worker nor on the page');
-  return new RemoteEngine(page);
+  return new RemoteEngine({ ...page, threads });
 }
 
-/** The page's engine, loaded on first use. `options` ({ wasmBinary }) count on the first call only. */
+/**
+ * The page's engine, loaded on first use. `options` count on the first call only: { wasmBinary }
+ * (the single file's bytes), { threads: true } (the site's pages: the threaded engine where the
+ * page is isolated; the web component asks for none).
+ */
 export function sharedEngine(options) {
   shared ??= start(options);
   return shared;

@@ -75,6 +75,7 @@ export function createExplorer(root, o) {
     strings,
     computer,
     stepper,
+    threads: o.engine.threads,
     onChange: o.onChange,
     redraw: () => scheduler.render(store.get(), new Set()),
   });

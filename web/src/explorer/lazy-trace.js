@@ -59,13 +59,16 @@ export class RemoteEngine {
   #pending = Promise.resolve();
 
   /**
-   * transport: { call(type, payload) → Promise, limits, worker }; page: the same service on the
-   * page's own thread beside a worker (engine.js), for the traces that fit there, or null.
+   * transport: { call(type, payload) → Promise, limits, worker, threads: { count, reason } (the
+   * worker's engine: engine.js) }; page: the same service on the page's own thread beside a
+   * worker (engine.js), for the traces that fit there, or null.
    */
-  constructor({ call, limits, worker }, page = null) {
+  constructor({ call, limits, worker, threads }, page = null) {
     this.#call = caller(call);
     if (page) this.#page = caller(page.call);
     this.limits = Object.freeze({ ...limits });
+    /** The threads of the engine that computes long traces, and why one (engine-threads.js). */
+    this.threads = Object.freeze({ ...threads });
     /** Whether the engine runs in a Web Worker (false: on the page, when no worker could start). */
     this.inWorker = Boolean(worker);
   }

@@ -3,7 +3,7 @@
 // and the token chips; keeps the panels' widths (a ResizeObserver, so no keystroke reads a
 // layout) and what changed since the last draw (what to animate, whether the stage is stale).
 //
-//   createRenderer({ root, $, store, strings, computer, stepper, onChange, redraw }) → {
+//   createRenderer({ root, $, store, strings, computer, stepper, threads, onChange, redraw }) → {
 //     changed(state, fields)  at once, per store change: controls, stepper, listener (not for UI_FIELDS)
 //     draw(state)             the page for `state` and computer.trace (loaded by the scheduler)
 //     chipsDone               resolves when every chip of the drawn trace is in the list
@@ -32,9 +32,10 @@ import { modelStrings } from '../models/i18n.js';
 /**
  * @param o { root, $: the root's elements by data-role, store, strings(): the page's strings
  *            now, computer (compute.js), stepper: buildStepper's handle, onChange(state): the
- *            page's listener, redraw(): renders the store's state again (after a resize) }
+ *            page's listener, redraw(): renders the store's state again (after a resize),
+ *            threads: the engine worker's { count, reason } (engine.js) }
  */
-export function createRenderer({ root, $, store, strings, computer, stepper, onChange, redraw }) {
+export function createRenderer({ root, $, store, strings, computer, stepper, threads, onChange, redraw }) {
   const chips = chipList($('tokens'));
   const kvChips = chipList($('kv-tokens'));
   let chipsDone = Promise.resolve(); // resolves when every chip of the trace is in the list
@@ -60,6 +61,12 @@ export function createRenderer({ root, $, store, strings, computer, stepper, onC
     for (const el of root.querySelectorAll('[data-i18n]')) setText(el, s[el.dataset.i18n]);
     for (const el of root.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', s[el.dataset.i18nLabel]);
     for (const el of root.querySelectorAll('[data-i18n-placeholder]')) el.placeholder = s[el.dataset.i18nPlaceholder];
+    // Which engine computes long traces, as the playground says it: for tests, "2" and "" or "1" and why.
+    if (threads?.count) {
+      setText($('engine-threads'), s.engineThreads(threads.count, threads.reason));
+      $('engine-threads').dataset.threads = String(threads.count);
+      $('engine-threads').dataset.threadsReason = threads.reason ?? '';
+    }
     for (const button of root.querySelectorAll('.language button')) {
       button.setAttribute('aria-pressed', String(button.dataset.lang === state.lang));
     }

@@ -76,6 +76,7 @@ export function explorerMarkup() {
     <p data-role="tutorial-note" class="hint" data-i18n="tutorialNote" hidden></p>
     <p data-role="summary" class="summary"></p>
     <p data-role="cost" class="summary"></p>
+    <p data-role="engine-threads" class="summary"></p>
   </section>
   <section class="models panel" data-role="models" data-chrome="models" hidden>
     <p data-role="model-notice" class="notice model-notice" role="status" hidden></p>

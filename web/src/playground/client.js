@@ -3,20 +3,13 @@
 // inside the file (a blob: URL: file:// has no worker files), hands it the engine, and routes its
 // messages by type. The main thread only draws: it never waits for a thread.
 //
-// The engine (issue 27 §2): where the page is cross-origin isolated (SharedArrayBuffer exists),
-// the threaded build, which the worker imports from engine-mt/ beside the page (its pthreads load
-// it by URL); elsewhere, or if that fails, the single-threaded one, whose .wasm bytes it is handed.
+// The engine (issue 27 §2, ../engine-threads.js): where the page is cross-origin isolated, the
+// threaded build, which the worker imports by URL; elsewhere, or if that fails, the
+// single-threaded one, whose .wasm bytes it is handed.
 import { pageKind } from '../page-kind.js';
+import { engineMtUrl, singleThreadReason } from '../engine-threads.js';
 
 export const WORKER_FILE = 'playground-worker.js';
-export const ENGINE_MT = 'engine-mt/engine.js';
-
-/** Why the page runs one thread, or null where it may run more: 'single-file' | 'not-isolated'. */
-export function singleThreadReason() {
-  if (pageKind.playgroundWorker) return 'single-file';
-  if (globalThis.crossOriginIsolated !== true || typeof SharedArrayBuffer !== 'function') return 'not-isolated';
-  return null;
-}
 
 /** An error event's message without the stringified error's prefix ("Uncaught Error: …"). */
 const messageOf = (event, fallback) => event.message?.replace(/^Uncaught (?:\w*Error: )?/, '') || fallback;
@@ -36,7 +29,7 @@ export async function startTrainingWorker() {
   const reason = singleThreadReason();
   if (reason === null) {
     try {
-      return await startWorker({ engineUrl: new URL(ENGINE_MT, location.href).href });
+      return await startWorker({ engineUrl: engineMtUrl() });
     } catch {
       return startWorker({ failed: true });
     }

@@ -1,16 +1,5 @@
 // Every string the playground shows, in 中文 and English (the explorer's table is ../i18n.js).
-
-/** Why the engine runs one thread (client.js singleThreadReason, or a threaded engine that failed). */
-const ONE_THREAD_EN = {
-  'not-isolated': 'this page is not cross-origin isolated',
-  'single-file': 'the single file cannot share memory',
-  failed: 'the threaded engine did not start',
-};
-const ONE_THREAD_ZH = {
-  'not-isolated': '此页面未跨源隔离',
-  'single-file': '单文件版无法共享内存',
-  failed: '多线程引擎未能启动',
-};
+import { THREADS_TEXT } from '../engine-threads.js';
 
 const STRINGS = {
   en: {
@@ -52,11 +41,8 @@ const STRINGS = {
     reset: 'Reset',
     stepCount: (n) => `step ${n}`,
     speed: (steps, tokens) => `${steps} steps/s · ${tokens} tokens/s`,
-    // The engine's threads (client.js): how many, or why one.
-    threads: (n, reason) =>
-      reason === null
-        ? `${n} ${n === 1 ? 'thread' : 'threads'} (shared memory)`
-        : `1 thread — ${ONE_THREAD_EN[reason]}`,
+    // The engine's threads (../engine-threads.js): how many, or why one.
+    threads: THREADS_TEXT.en,
     parameters: (n) => `${n} parameters`,
     loss: 'loss (nats)',
     accuracy: 'accuracy',
@@ -270,7 +256,7 @@ const STRINGS = {
     reset: '重置',
     stepCount: (n) => `第 ${n} 步`,
     speed: (steps, tokens) => `每秒 ${steps} 步 · 每秒 ${tokens} 个词元`,
-    threads: (n, reason) => (reason === null ? `${n} 个线程（共享内存）` : `1 个线程——${ONE_THREAD_ZH[reason]}`),
+    threads: THREADS_TEXT.zh,
     parameters: (n) => `${n} 个参数`,
     loss: '损失（奈特）',
     accuracy: '准确率',
