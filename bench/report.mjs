@@ -1,4 +1,6 @@
 // docs/benchmarks.md and its chart, from the results of bench/run.mjs.
+import { traceThreadsTable } from './trace-threads.mjs';
+
 const ENGINE = 'engine WASM SIMD';
 const NATIVE = 'engine native';
 
@@ -163,7 +165,17 @@ const NOTES = `## What makes the engine fast, and what is left
   head, so each head is recomputed four times; reading them head by head would recompute each once.`;
 
 export function renderReport(results) {
-  const { info, forward, gemm, transfer, browser, quick } = results;
+  const { info, forward, gemm, transfer, traceThreads, browser, quick } = results;
+  const traceThreadsSection = traceThreads
+    ? [
+        "## A trace's heads on threads",
+        '',
+        `\`bench/trace-threads.mjs\`: \`engine.open()\` of one causal self-attention trace (d_k = d_model / heads) in the single-threaded WASM build and in the threaded one on ${traceThreads.cores} threads, whose \`Trace::Run\` runs the heads at once from n·m·heads ≥ 65,536 (\`Trace::kMinSpreadWork\`); the two traces are checked equal bit for bit first. Cores the machine gave: ${traceThreads.available.toFixed(2)} of ${traceThreads.cores}, load average ${traceThreads.load.toFixed(2)}. Medians, ± half the interquartile range.`,
+        '',
+        ...traceThreadsTable(traceThreads),
+        '',
+      ]
+    : [];
   const browserSection = browser
     ? [
         '## Keystroke budget in Chromium',
@@ -206,6 +218,7 @@ export function renderReport(results) {
     '',
     transferTable(transfer),
     '',
+    ...traceThreadsSection,
     ...browserSection,
     '## Targets (issue 6)',
     '',

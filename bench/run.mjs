@@ -15,6 +15,7 @@ import { seededValues } from '../tests/node/support.mjs';
 import { referenceForward } from './reference.mjs';
 import { renderChart, renderReport } from './report.mjs';
 import { runTraining, writeTrainingDocs } from './train/run.mjs';
+import { runTraceThreads, traceThreadsTable } from './trace-threads.mjs';
 
 const quick = process.argv.includes('--quick');
 const TOLERANCE = 1e-4; // normwise relative, against the engine's output (float32 sums of 512)
@@ -140,6 +141,11 @@ async function main() {
     );
   }
 
+  log("\n== a trace's heads on threads: single-threaded WASM build against the threaded one (bench/trace-threads.mjs)");
+  const traceThreads = await runTraceThreads({ quick });
+  for (const line of traceThreadsTable(traceThreads)) log(`  ${line}`);
+  log(`  cores the machine gave: ${traceThreads.available.toFixed(2)} of ${traceThreads.cores}`);
+
   let browser = null;
   try {
     const { measureBrowser } = await import('./browser.mjs');
@@ -153,7 +159,7 @@ async function main() {
   const training = await runTraining({ quick });
 
   info.loadAfter = os.loadavg()[0].toFixed(2);
-  const results = { info, forward, gemm, transfer, browser, training, quick };
+  const results = { info, forward, gemm, transfer, traceThreads, browser, training, quick };
   const docs = path.join(root, 'docs');
   writeFileSync(path.join(docs, 'benchmarks.svg'), renderChart(results));
   // The page's long-task section is written by bench/page-longtask.mjs: keep it.
