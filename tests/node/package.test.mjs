@@ -22,6 +22,10 @@ before(() => {
     'dist/engine/engine.d.ts',
     'dist/engine/attention-engine.wasm',
     'dist/engine/serialize.js',
+    'dist/engine-mt/engine.js',
+    'dist/engine-mt/engine.d.ts',
+    'dist/engine-mt/attention-engine.worker.js',
+    'dist/engine-mt/node_threads.js',
     'bin/attention-explorer.mjs',
   ]) {
     assert.ok(packed.includes(needed), `${needed} is in the tarball`);
@@ -54,6 +58,21 @@ console.log(JSON.stringify({ tokens: trace.tokens, sum: trace.step('weights', 1)
   assert.deepEqual(out.tokens, ['我', '爱', '吃', '火锅']);
   assert.ok(out.sum > 0 && out.sum <= 1 + 1e-6);
   assert.equal(out.code, 'INVALID_ARGUMENT');
+});
+
+test("the installed package's threaded engine runs in node, with the same numbers", () => {
+  writeFileSync(
+    path.join(project, 'threaded.mjs'),
+    `import { createEngine } from 'attention-explorer';
+import { createEngine as createThreaded } from 'attention-explorer/threaded';
+const options = { tokens: Array.from({ length: 100 }, (_, i) => 't' + (i % 13)), dModel: 32, heads: 8 };
+const [single, threaded] = [await createEngine(), await createThreaded()];
+const output = (engine) => Array.from(engine.run(options, { steps: ['output'] }).step('output').data);
+console.log(JSON.stringify({ threads: threaded.threads, same: JSON.stringify(output(single)) === JSON.stringify(output(threaded)) }));`,
+  );
+  const out = JSON.parse(execFileSync('node', ['threaded.mjs'], { cwd: project, encoding: 'utf8' }));
+  assert.ok(out.threads >= 1);
+  assert.equal(out.same, true);
 });
 
 test('npx attention-explorer trace prints the trace as JSON', () => {
