@@ -3,7 +3,9 @@
 # libclang-rt-14-dev and llvm-14 from Debian):
 #   1. the native GoogleTest suites built with AddressSanitizer + UndefinedBehaviorSanitizer
 #      (any error is fatal) in build/sanitize, run through ctest;
-#   2. a short libFuzzer run of each harness of tests/fuzz (build/fuzz): first every committed
+#   2. a short libFuzzer run of each harness of tests/fuzz, built in the same tree
+#      (ATTENTION_FUZZERS=ON: the engine compiled once, with ASan + UBSan and libFuzzer's coverage
+#      counters, for the suites and the harnesses): first every committed
 #      seed of tests/fuzz/corpus/<harness>/, then FUZZ_SECONDS (default 40) of mutations from
 #      a fixed seed. The harnesses run side by side: three single-threaded runs on two cores,
 #      40 s each made about as many runs as 20 s each one after another (measured: 30 s made
@@ -48,8 +50,11 @@ sanitize_flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno
 # are training runs that take minutes under ASan in Debug and check accuracy, not memory; the
 # train_* suites exercise the same code briefly. Not building them saves their compile.
 suites=(engine_tests train_tests)
-if cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER="$CLANG" \
-  -DCMAKE_CXX_FLAGS="$sanitize_flags" >"$logs/sanitize-configure.log" 2>&1 &&
+configured=0
+cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER="$CLANG" \
+  -DCMAKE_CXX_FLAGS="$sanitize_flags" -DATTENTION_FUZZERS=ON >"$logs/sanitize-configure.log" 2>&1 &&
+  configured=1
+if [ $configured -eq 1 ] &&
   timed "sanitize build" cmake --build build/sanitize -j"$jobs" --target "${suites[@]}" \
     >"$logs/sanitize-build.log" 2>&1; then
   # -LE learning leaves out those suites' tests; a suite left unbuilt stands in ctest as one
@@ -78,20 +83,23 @@ fuzz_all() {  # starts every harness, waits for all; each one's exit status in $
   for harness in $harnesses; do
     # A fresh working corpus each time, so that -seed=1 makes the run repeatable; the committed
     # seeds are read-only (libFuzzer writes new inputs to the first folder only).
-    work=build/fuzz/corpus/$harness
+    work=build/sanitize/fuzz/corpus/$harness
     rm -rf "$work"
-    mkdir -p "$work" build/fuzz/artifacts
+    mkdir -p "$work" build/sanitize/fuzz/artifacts
     {
-      "./build/fuzz/${harness}_fuzzer" -seed=1 -max_total_time="$FUZZ_SECONDS" -timeout=10 \
-        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="build/fuzz/artifacts/$harness-" \
+      "./build/sanitize/${harness}_fuzzer" -seed=1 -max_total_time="$FUZZ_SECONDS" -timeout=10 \
+        -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="build/sanitize/fuzz/artifacts/$harness-" \
         "$work" "tests/fuzz/corpus/$harness" >"$logs/fuzz-$harness.log" 2>&1
       echo $? >"$logs/fuzz-$harness.status"
     } &
   done
   wait
 }
-if cmake -S tests/fuzz -B build/fuzz -DCMAKE_CXX_COMPILER="$CLANG" >"$logs/fuzz-configure.log" 2>&1 &&
-  timed "fuzz build" cmake --build build/fuzz -j"$jobs" >"$logs/fuzz-build.log" 2>&1; then
+# After the suites' build, the engine's libraries are there: only the three harnesses compile.
+if [ $configured -eq 1 ] &&
+  timed "fuzz build" cmake --build build/sanitize -j"$jobs" --target $(printf '%s_fuzzer ' $harnesses) \
+    >"$logs/fuzz-build.log" 2>&1; then
   timed "fuzz runs" fuzz_all
   for harness in $harnesses; do
     status=$(cat "$logs/fuzz-$harness.status" 2>/dev/null || echo 1)
@@ -108,7 +116,7 @@ if cmake -S tests/fuzz -B build/fuzz -DCMAKE_CXX_COMPILER="$CLANG" >"$logs/fuzz-
     fi
   done
 else
-  cat "$logs/fuzz-configure.log" "$logs/fuzz-build.log" | grep -E "error|Error" | head -40
+  cat "$logs/sanitize-configure.log" "$logs/fuzz-build.log" 2>/dev/null | grep -E "error|Error" | head -40
   failed=$((failed + $(echo "$harnesses" | wc -w)))
 fi
 
