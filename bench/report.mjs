@@ -170,7 +170,7 @@ export function renderReport(results) {
     ? [
         "## A trace's heads on threads",
         '',
-        `\`bench/trace-threads.mjs\`: \`engine.open()\` of one causal self-attention trace (d_k = d_model / heads) in the single-threaded WASM build and in the threaded one on ${traceThreads.cores} threads, whose \`Trace::Run\` runs the heads at once from n·m·heads ≥ 65,536 (\`Trace::kMinSpreadWork\`); the two traces are checked equal bit for bit first. Cores the machine gave: ${traceThreads.available.toFixed(2)} of ${traceThreads.cores}, load average ${traceThreads.load.toFixed(2)}. Medians, ± half the interquartile range.`,
+        `\`bench/trace-threads.mjs\`: \`engine.open()\` of one causal self-attention trace (d_k = d_model / heads) in the single-threaded WASM build and in the threaded one on ${traceThreads.cores} threads, whose \`Trace::Run\` runs the projections Q, K and V at once from (n + 2m)·d·width ≥ 2^20 multiply-adds (\`Trace::kMinProjectionWork\`) and the heads at once from n·m·heads ≥ 65,536 (\`Trace::kMinSpreadWork\`); the two traces are checked equal bit for bit first. Cores the machine gave: ${traceThreads.available.toFixed(2)} of ${traceThreads.cores}, load average ${traceThreads.load.toFixed(2)}. Medians, ± half the interquartile range.`,
         '',
         ...traceThreadsTable(traceThreads),
         '',

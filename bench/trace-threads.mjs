@@ -2,9 +2,10 @@
 // explorer's computation: embeddings, Q/K/V, every head's scores, softmax and A·V, W_O) in the
 // single-threaded WASM build (dist/engine, what the explorer's worker runs on a page without
 // cross-origin isolation) against the threaded one (dist/engine-mt, every core: its Trace::Run
-// spreads the heads over a pool once n·m·heads ≥ Trace::kMinSpreadWork = 65,536). Both traces
+// runs Q, K and V at once from (n + 2m)·d·width ≥ Trace::kMinProjectionWork = 2^20 and spreads the
+// heads over a pool once n·m·heads ≥ Trace::kMinSpreadWork = 65,536). Both traces
 // are checked equal bit for bit (output, concat) before timing. The sizes straddle the threshold
-// (at n 64 with 8 heads nothing is spread: the two should match) up to the explorer's longest
+// (at n 64 with 8 heads the heads are not spread, only Q, K and V) up to the explorer's longest
 // input (2,048 tokens, 8 heads, d_model 512), and a narrow case (d_model 16, d_k 2) where the
 // softmax is most of a head's work.
 //   node bench/trace-threads.mjs [--quick]   (--quick: n ≤ 256)
@@ -24,7 +25,8 @@ export const TRACE_SIZES = [
   { n: 512, d: 512, heads: 8 },
   { n: 2048, d: 512, heads: 8 },
 ];
-const MIN_SPREAD_WORK = 65536; // Trace::kMinSpreadWork (trace.hpp)
+const MIN_SPREAD_WORK = 65536; // Trace::kMinSpreadWork (trace.hpp): n·m·heads
+const MIN_PROJECTION_WORK = 1 << 20; // Trace::kMinProjectionWork: (n + 2m)·d·width
 
 const optionsOf = ({ n, d, heads }) => ({
   tokens: Array.from({ length: n }, (_, i) => `t${i % 257}`),
@@ -65,7 +67,12 @@ export async function runTraceThreads({ quick = false } = {}) {
     const b = await time(threaded);
     rows.push({
       ...size,
-      spread: size.n * size.n * size.heads >= MIN_SPREAD_WORK,
+      spread: [
+        3 * size.n * size.d * size.d >= MIN_PROJECTION_WORK && 'Q K V',
+        size.n * size.n * size.heads >= MIN_SPREAD_WORK && 'heads',
+      ]
+        .filter(Boolean)
+        .join(', '),
       single: a,
       threaded: b,
       ratio: a.median / b.median,
@@ -83,11 +90,11 @@ export async function runTraceThreads({ quick = false } = {}) {
 export function traceThreadsTable({ cores, rows }) {
   const fmt = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
   return [
-    `| n | d_model | heads | heads spread | single-threaded build, ms | threaded build (${cores} threads), ms | speed-up |`,
+    `| n | d_model | heads | on threads | single-threaded build, ms | threaded build (${cores} threads), ms | speed-up |`,
     '| ---: | ---: | ---: | --- | ---: | ---: | ---: |',
     ...rows.map(
       (r) =>
-        `| ${r.n} | ${r.d} | ${r.heads} | ${r.spread ? 'yes' : 'no'} | ${fmt(r.single.median)} (±${(r.single.spread * 50).toFixed(0)}%) | ` +
+        `| ${r.n} | ${r.d} | ${r.heads} | ${r.spread || '—'} | ${fmt(r.single.median)} (±${(r.single.spread * 50).toFixed(0)}%) | ` +
         `${fmt(r.threaded.median)} (±${(r.threaded.spread * 50).toFixed(0)}%) | ${r.ratio.toFixed(2)}× |`,
     ),
   ];

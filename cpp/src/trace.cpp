@@ -116,6 +116,10 @@ bool Trace::SpreadsHeads(int n, int m, int heads) {
   return heads > 1 && static_cast<int64_t>(n) * m * heads >= kMinSpreadWork;
 }
 
+bool Trace::SpreadsProjections(int n, int m, int d_model, int width) {
+  return static_cast<int64_t>(n + 2 * m) * d_model * width >= kMinProjectionWork;
+}
+
 Status Trace::Run(const Config& config, const Input& input, Trace* trace, WeightCache* cache,
                   ThreadPool* pool) {
   Status status = ValidateConfig(config);
@@ -164,18 +168,25 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace, Weight
     t.weights_ = cache->Generated(config, prior_draws, &stream);
   }
 
-  // Step 2: projections. Keys and values read the other sentence in cross-attention.
+  // Step 2: projections. Keys and values read the other sentence in cross-attention. Each of
+  // the three is one whole product, so running them at once on `pool` changes no bit.
   const Matrix& kv_input = t.cross_ ? t.x_pe_kv_ : t.x_pe_;
   const Weights& w = t.weights_;
-  t.q_.resize(n, config.ProjectionWidth());
-  t.k_.resize(m, config.ProjectionWidth());
-  t.v_.resize(m, config.ProjectionWidth());
-  Gemm(t.x_pe_, w.w_q, TransposeB::kNo, t.q_);
-  Gemm(kv_input, w.w_k, TransposeB::kNo, t.k_);
-  Gemm(kv_input, w.w_v, TransposeB::kNo, t.v_);
-  AddBias(config.bias, w.b_q, &t.q_);
-  AddBias(config.bias, w.b_k, &t.k_);
-  AddBias(config.bias, w.b_v, &t.v_);
+  const int width = config.ProjectionWidth();
+  const auto project = [&](int i) {
+    const Matrix& in = i == 0 ? t.x_pe_ : kv_input;
+    const Matrix& weight = i == 0 ? w.w_q : i == 1 ? w.w_k : w.w_v;
+    const Matrix& bias = i == 0 ? w.b_q : i == 1 ? w.b_k : w.b_v;
+    Matrix& out = i == 0 ? t.q_ : i == 1 ? t.k_ : t.v_;
+    out.resize(in.rows(), width);
+    Gemm(in, weight, TransposeB::kNo, out);
+    AddBias(config.bias, bias, &out);
+  };
+  if (pool != nullptr && SpreadsProjections(n, m, d, width)) {
+    pool->Run(3, project);
+  } else {
+    for (int i = 0; i < 3; ++i) project(i);
+  }
   if (!AllFinite(t.q_)) return Overflow("q", -1);
   if (!AllFinite(t.k_)) return Overflow("k", -1);
   if (!AllFinite(t.v_)) return Overflow("v", -1);

@@ -119,8 +119,8 @@ TEST(Trace, PositionalEncodingOffIsZerosAndXPeIsX) {
   EXPECT_TRUE(StepOf(trace, "xPe") == StepOf(trace, "x"));
 }
 
-// The heads of a long input spread over a pool (Trace::Run's pool): 192 tokens, 8 heads, a
-// sliding-window mask, enough work to spread (SpreadsHeads).
+// The projections and heads of a long input spread over a pool (Trace::Run's pool): 192 tokens,
+// 8 heads, a sliding-window mask, enough work to spread both (SpreadsProjections, SpreadsHeads).
 Input LongInput() {
   std::vector<std::string> tokens;
   for (int i = 0; i < 192; ++i) tokens.push_back("t" + std::to_string(i % 61));
@@ -145,6 +145,7 @@ TEST(Trace, HeadsSpreadOverAPoolGiveTheSequentialTraceBitForBit) {
   const Config config = LongConfig();
   const Input input = LongInput();
   ASSERT_TRUE(Trace::SpreadsHeads(192, 192, config.heads));
+  ASSERT_TRUE(Trace::SpreadsProjections(192, 192, config.d_model, config.d_model));
   Trace sequential;
   ASSERT_TRUE(Trace::Run(config, input, &sequential).ok());
   for (int threads : {1, 2, 4}) {

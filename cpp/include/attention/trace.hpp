@@ -56,8 +56,9 @@ class Trace {
   // Validates, then computes the whole forward pass. On error `trace` is left unchanged.
   // Generated weights (nothing given) come from `cache` when there is one: the owner of the
   // engine instance keeps it across runs (see WeightCache); without it they are drawn anew.
-  // With a `pool`, the heads of a long input (SpreadsHeads) run at once on its threads: the
-  // trace is the same bit for bit, for any pool size.
+  // With a `pool`, the projections Q, K, V (SpreadsProjections) and the heads of a long input
+  // (SpreadsHeads) run at once on its threads: the trace is the same bit for bit, for any pool
+  // size.
   static Status Run(const Config& config, const Input& input, Trace* trace,
                     WeightCache* cache = nullptr, ThreadPool* pool = nullptr);
 
@@ -67,6 +68,10 @@ class Trace {
   // they would save. bench/trace-threads.mjs measures both sides of it (docs/benchmarks.md).
   static constexpr int64_t kMinSpreadWork = int64_t{1} << 16;
   static bool SpreadsHeads(int n, int m, int heads);
+  // And the three projections Q, K, V run at once from this many multiply-adds, (n + 2m)·d·width
+  // (self-attention: 86 tokens at d_model 64, 2 at 512), about a millisecond of work or less.
+  static constexpr int64_t kMinProjectionWork = int64_t{1} << 20;
+  static bool SpreadsProjections(int n, int m, int d_model, int width);
 
   const Config& config() const { return config_; }
   bool cross() const { return cross_; }
