@@ -69,7 +69,12 @@ test('2,048 tokens, d_model 512, 16 heads: the engine runs in a worker and every
   await settled(page);
   assert.equal(await page.evaluate(() => window.attentionExplorer.trace.nQuery), 2048);
   assert.equal(await page.evaluate(() => window.attentionExplorer.engine.inWorker), true, 'the engine is in a worker');
-  assert.equal(page.workers().length, 1, 'one dedicated worker');
+  // One engine worker; the served page is cross-origin isolated, so it runs the threaded engine,
+  // whose other threads are workers of its own (engine-mt/), one fewer than the engine's threads.
+  const urls = page.workers().map((w) => w.url());
+  assert.equal(urls.filter((u) => u.includes('attention-engine-worker')).length, 1, `one engine worker: ${urls}`);
+  const threads = await page.evaluate(() => window.attentionExplorer.engine.threads.count);
+  assert.equal(urls.length, threads, `the engine worker and its ${threads - 1} threads: ${urls}`);
   // The page's own engine (one instance, for small traces) does not get this one.
   assert.equal(await page.evaluate(() => window.attentionExplorer.trace.onPage), false, 'computed in the worker');
   assert.equal(await page.evaluate(() => window.__wasmOnPage), 1, 'one small engine on the page, not one per trace');
