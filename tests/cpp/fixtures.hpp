@@ -109,4 +109,16 @@ inline std::unique_ptr<train::Trainer> MakeTrainer(const train::TrainerConfig& c
   return trainer;
 }
 
+// A task's configuration: the fields every task reads (a task uses length and alphabet, or
+// modulus).
+inline train::TaskConfig TaskConfigOf(train::TaskKind kind, int length = 8, int alphabet = 10,
+                                      int modulus = 97) {
+  train::TaskConfig config;
+  config.kind = kind;
+  config.length = length;
+  config.alphabet = alphabet;
+  config.modulus = modulus;
+  return config;
+}
+
 }  // namespace attention::testing

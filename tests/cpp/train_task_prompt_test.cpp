@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "attention/train/tasks.hpp"
+#include "fixtures.hpp"
 
 namespace attention::train {
 namespace {
@@ -83,21 +84,15 @@ struct Lcg {
   }
 };
 
-TaskConfig Config(TaskKind kind, int length, int alphabet, int modulus) {
-  TaskConfig config;
-  config.kind = kind;
-  config.length = length;
-  config.alphabet = alphabet;
-  config.modulus = modulus;
-  return config;
-}
+using attention::testing::TaskConfigOf;
 
 TEST(TrainTaskPrompt, EveryTaskSplitsItsInputsAsItsRuleSays) {
   Lcg random{7};
   for (const TaskSpec& spec : Tasks()) {
     // Small alphabets make induction inputs repeat symbols, so its rule's stopping is tested.
-    for (const TaskConfig& config : {Config(spec.kind, 8, 10, 13), Config(spec.kind, 5, 3, 97),
-                                     Config(spec.kind, 10, 64, 2)}) {
+    for (const TaskConfig& config :
+         {TaskConfigOf(spec.kind, 8, 10, 13), TaskConfigOf(spec.kind, 5, 3, 97),
+          TaskConfigOf(spec.kind, 10, 64, 2)}) {
       int low = 0, high = 0;
       spec.prompt_counts(config, &low, &high);
       const int symbols = spec.modular ? config.modulus : config.alphabet;
@@ -121,7 +116,7 @@ TEST(TrainTaskPrompt, EveryTaskSplitsItsInputsAsItsRuleSays) {
 }
 
 TEST(TrainTaskPrompt, InductionStopsWhereEarlierOccurrencesDisagree) {
-  const TaskConfig config = Config(TaskKind::kInduction, 10, 64, 97);  // T = 19
+  const TaskConfig config = TaskConfigOf(TaskKind::kInduction, 10, 64, 97);  // T = 19
   TaskPrompt got;
   ASSERT_TRUE(PromptOf(config, {5, 12, 40, 7, 5}, &got).ok());
   EXPECT_EQ(got.answer_length, 14);
@@ -142,7 +137,7 @@ TEST(TrainTaskPrompt, InductionStopsWhereEarlierOccurrencesDisagree) {
 // continues with the example's answers, as many as fit in T.
 TEST(TrainTaskPrompt, PromptAndAnswerAreTheTrainingExample) {
   for (const TaskSpec& spec : Tasks()) {
-    const TaskConfig config = Config(spec.kind, 8, 32, 13);
+    const TaskConfig config = TaskConfigOf(spec.kind, 8, 32, 13);
     for (const Example& e : TaskStream(config, 5, Split::kHeldOut).Take(50)) {
       std::vector<int> s = e.tokens;
       s.push_back(e.targets.back());
@@ -174,13 +169,13 @@ TEST(TrainTaskPrompt, InputsOfAnotherCountOrSymbolNameTheirField) {
     std::vector<int> input;
     const char* field;
   } cases[] = {
-      {Config(TaskKind::kSort, 4, 5, 97), {1, 2, 3}, "input"},
-      {Config(TaskKind::kCopy, 4, 5, 97), {1, 2, 3, 5}, "input[3]"},
-      {Config(TaskKind::kModularAddition, 4, 5, 13), {1, 2, 3}, "input"},
-      {Config(TaskKind::kModularAddition, 4, 5, 13), {13, 2}, "input[0]"},
-      {Config(TaskKind::kInduction, 4, 5, 97), {}, "input"},
-      {Config(TaskKind::kInduction, 4, 5, 97), {1, 2, 3, 4, 1, 2, 3, 4}, "input"},  // > T = 7
-      {Config(TaskKind::kInduction, 4, 5, 97), {1, -1}, "input[1]"},
+      {TaskConfigOf(TaskKind::kSort, 4, 5, 97), {1, 2, 3}, "input"},
+      {TaskConfigOf(TaskKind::kCopy, 4, 5, 97), {1, 2, 3, 5}, "input[3]"},
+      {TaskConfigOf(TaskKind::kModularAddition, 4, 5, 13), {1, 2, 3}, "input"},
+      {TaskConfigOf(TaskKind::kModularAddition, 4, 5, 13), {13, 2}, "input[0]"},
+      {TaskConfigOf(TaskKind::kInduction, 4, 5, 97), {}, "input"},
+      {TaskConfigOf(TaskKind::kInduction, 4, 5, 97), {1, 2, 3, 4, 1, 2, 3, 4}, "input"},  // > T = 7
+      {TaskConfigOf(TaskKind::kInduction, 4, 5, 97), {1, -1}, "input[1]"},
   };
   for (const Case& c : cases) {
     TaskPrompt got;

@@ -7,18 +7,12 @@
 #include <vector>
 
 #include "attention/train/tasks.hpp"
+#include "fixtures.hpp"
 
 namespace attention::train {
 namespace {
 
-TaskConfig Config(TaskKind kind, int length = 8, int alphabet = 10, int modulus = 97) {
-  TaskConfig config;
-  config.kind = kind;
-  config.length = length;
-  config.alphabet = alphabet;
-  config.modulus = modulus;
-  return config;
-}
+using attention::testing::TaskConfigOf;
 
 const TaskKind kAllKinds[] = {TaskKind::kCopy, TaskKind::kReverse, TaskKind::kSort,
                               TaskKind::kInduction, TaskKind::kModularAddition};
@@ -39,7 +33,7 @@ std::vector<int> AnswersOf(const Example& e) {
 
 TEST(TrainTasks, SameSeedGivesTheSameExamplesAndOtherSeedsOrSplitsDoNot) {
   for (TaskKind kind : kAllKinds) {
-    const TaskConfig config = Config(kind);
+    const TaskConfig config = TaskConfigOf(kind);
     TaskStream a(config, 7, Split::kTrain), b(config, 7, Split::kTrain);
     TaskStream c(config, 8, Split::kTrain), held(config, 7, Split::kHeldOut);
     const auto ea = a.Take(50), eb = b.Take(50), ec = c.Take(50), eh = held.Take(50);
@@ -58,7 +52,7 @@ TEST(TrainTasks, SameSeedGivesTheSameExamplesAndOtherSeedsOrSplitsDoNot) {
 
 TEST(TrainTasks, TargetsAreTheTokensShiftedByOne) {
   for (TaskKind kind : kAllKinds) {
-    const TaskConfig config = Config(kind);
+    const TaskConfig config = TaskConfigOf(kind);
     const TaskLayout layout = LayoutOf(config);
     for (const Example& e : TaskStream(config, 1, Split::kTrain).Take(20)) {
       ASSERT_EQ(static_cast<int>(e.tokens.size()), layout.sequence_length);
@@ -74,7 +68,7 @@ TEST(TrainTasks, TargetsAreTheTokensShiftedByOne) {
 TEST(TrainTasks, CopyReverseAndSortAnswerAfterTheSeparator) {
   const int n = 8;
   for (TaskKind kind : {TaskKind::kCopy, TaskKind::kReverse, TaskKind::kSort}) {
-    const TaskConfig config = Config(kind, n, 10);
+    const TaskConfig config = TaskConfigOf(kind, n, 10);
     for (const Example& e : TaskStream(config, 3, Split::kTrain).Take(100)) {
       EXPECT_EQ(e.tokens[n], 10) << "the separator follows the input";
       for (int i = 0; i < 2 * n; ++i) EXPECT_EQ(e.mask[i], i >= n ? 1 : 0) << i;
@@ -87,7 +81,7 @@ TEST(TrainTasks, CopyReverseAndSortAnswerAfterTheSeparator) {
 }
 
 TEST(TrainTasks, ModularAdditionAnswersTheSumModP) {
-  const TaskConfig config = Config(TaskKind::kModularAddition, 0, 0, 13);
+  const TaskConfig config = TaskConfigOf(TaskKind::kModularAddition, 0, 0, 13);
   const TaskLayout layout = LayoutOf(config);
   EXPECT_EQ(layout.vocab_size, 15);
   EXPECT_EQ(layout.symbols[13], "+");
@@ -103,7 +97,7 @@ TEST(TrainTasks, ModularAdditionAnswersTheSumModP) {
 
 TEST(TrainTasks, InductionRepeatsASegmentOfVaryingLengthAndMasksItsPredictableTokens) {
   const int n = 10;
-  const TaskConfig config = Config(TaskKind::kInduction, n, 20);
+  const TaskConfig config = TaskConfigOf(TaskKind::kInduction, n, 20);
   std::set<int> segment_lengths;
   for (const Example& e : TaskStream(config, 11, Split::kTrain).Take(200)) {
     ASSERT_EQ(static_cast<int>(e.tokens.size()), 2 * n - 1);
@@ -140,7 +134,7 @@ bool FollowsFromEarlierOccurrences(const Example& e, int i) {
 // repeats; 57% of its examples then asked for a token that two earlier occurrences of the current
 // one contradict, and held-out whole answers stayed near 70% while the heads had formed.
 TEST(TrainTasks, InductionAnswersAllFollowFromTheirEarlierOccurrences) {
-  const TaskConfig config = Config(TaskKind::kInduction, 10, 64);
+  const TaskConfig config = TaskConfigOf(TaskKind::kInduction, 10, 64);
   for (Split split : {Split::kTrain, Split::kHeldOut}) {
     int undetermined = 0, examples = 0;
     for (const Example& e : TaskStream(config, 3, split).Take(2000)) {
@@ -161,13 +155,13 @@ TEST(TrainTasks, InductionAnswersAllFollowFromTheirEarlierOccurrences) {
 // A repeated symbol (an alphabet smaller than the input, or an input given by hand): the answers
 // it contradicts are neither trained nor scored; the others still are.
 TEST(TrainTasks, InductionLeavesOutTheAnswersARepeatedSymbolContradicts) {
-  const TaskConfig config = Config(TaskKind::kInduction, 4, 10);
+  const TaskConfig config = TaskConfigOf(TaskKind::kInduction, 4, 10);
   // s = 1 2 1 3 1 2 1 3: after the second "1" comes 2 or 3 (left out), after "2" always 1.
   const Example e = MakeExample(config, {1, 2, 1, 3});
   EXPECT_EQ(e.mask, (std::vector<uint8_t>{0, 0, 0, 0, 0, 1, 0}));
   EXPECT_EQ(e.source[5], 2);
   // Two symbols, length 6: inputs always repeat; every answer kept is determined.
-  const TaskConfig tiny = Config(TaskKind::kInduction, 6, 2);
+  const TaskConfig tiny = TaskConfigOf(TaskKind::kInduction, 6, 2);
   int kept = 0;
   for (const Example& t : TaskStream(tiny, 5, Split::kTrain).Take(300)) {
     for (size_t i = 0; i < t.mask.size(); ++i) {
@@ -182,7 +176,7 @@ TEST(TrainTasks, InductionLeavesOutTheAnswersARepeatedSymbolContradicts) {
 TEST(TrainTasks, SourcePositionsHoldTheAnswerToken) {
   for (TaskKind kind :
        {TaskKind::kCopy, TaskKind::kReverse, TaskKind::kSort, TaskKind::kInduction}) {
-    for (const Example& e : TaskStream(Config(kind), 2, Split::kTrain).Take(50)) {
+    for (const Example& e : TaskStream(TaskConfigOf(kind), 2, Split::kTrain).Take(50)) {
       for (size_t i = 0; i < e.mask.size(); ++i) {
         if (!e.mask[i]) {
           EXPECT_EQ(e.source[i], -1);
@@ -198,7 +192,7 @@ TEST(TrainTasks, SourcePositionsHoldTheAnswerToken) {
 
 TEST(TrainTasks, HeldOutInputsNeverAppearInTraining) {
   // 5⁴ = 625 inputs: without the split, these draws would share nearly all of them.
-  const TaskConfig config = Config(TaskKind::kSort, 4, 5);
+  const TaskConfig config = TaskConfigOf(TaskKind::kSort, 4, 5);
   std::set<std::vector<int>> train, held;
   for (const Example& e : TaskStream(config, 1, Split::kTrain).Take(8000)) {
     train.insert(InputOf(e, 4));
@@ -213,7 +207,7 @@ TEST(TrainTasks, HeldOutInputsNeverAppearInTraining) {
 }
 
 TEST(TrainTasks, BatchesFlattenExamplesRowByRow) {
-  const auto examples = TaskStream(Config(TaskKind::kCopy, 3), 4, Split::kTrain).Take(5);
+  const auto examples = TaskStream(TaskConfigOf(TaskKind::kCopy, 3), 4, Split::kTrain).Take(5);
   const Batch batch = MakeBatch(examples);
   ASSERT_EQ(batch.size, 5);
   ASSERT_EQ(batch.length, 6);
@@ -251,7 +245,7 @@ Predictor Oracle(const TaskConfig& config, int* calls) {
 TEST(TrainTasks, AnOracleScoresOneGreedyAndTeacherForced) {
   for (TaskKind kind :
        {TaskKind::kCopy, TaskKind::kReverse, TaskKind::kSort, TaskKind::kModularAddition}) {
-    const TaskConfig config = Config(kind);
+    const TaskConfig config = TaskConfigOf(kind);
     const auto held = TaskStream(config, 9, Split::kHeldOut).Take(300);
     for (Decoding decoding : {Decoding::kGreedy, Decoding::kTeacherForced}) {
       int calls = 0;
@@ -269,7 +263,7 @@ TEST(TrainTasks, AnOracleScoresOneGreedyAndTeacherForced) {
 TEST(TrainTasks, GreedyDecodingFeedsBackThePredictionsNotTheTruth) {
   // Wrong on the first answer token; after that right exactly when the token before is the true
   // previous answer. Teacher-forced it gets the other 3 of 4 right; greedy its error compounds.
-  const TaskConfig config = Config(TaskKind::kCopy, 4, 10);
+  const TaskConfig config = TaskConfigOf(TaskKind::kCopy, 4, 10);
   const auto held = TaskStream(config, 2, Split::kHeldOut).Take(100);
   const Predictor compounding = [](const std::vector<std::vector<int>>& batch) {
     std::vector<std::vector<int>> out;
@@ -292,7 +286,7 @@ TEST(TrainTasks, GreedyDecodingFeedsBackThePredictionsNotTheTruth) {
 }
 
 TEST(TrainTasks, OneWrongAnswerTokenMakesTheExampleWrong) {
-  const TaskConfig config = Config(TaskKind::kSort, 8, 10);
+  const TaskConfig config = TaskConfigOf(TaskKind::kSort, 8, 10);
   const auto held = TaskStream(config, 3, Split::kHeldOut).Take(200);
   int calls = 0;
   const Predictor oracle = Oracle(config, &calls);
@@ -310,7 +304,7 @@ TEST(TrainTasks, OneWrongAnswerTokenMakesTheExampleWrong) {
 
 TEST(TrainTasks, ARandomPredictorScoresChance) {
   for (TaskKind kind : kAllKinds) {
-    const TaskConfig config = Config(kind);
+    const TaskConfig config = TaskConfigOf(kind);
     const int vocab = LayoutOf(config).vocab_size;
     RandomState random(42);
     const Predictor guess = [&](const std::vector<std::vector<int>>& batch) {
@@ -342,7 +336,7 @@ TEST(TrainTasks, ARandomPredictorScoresChance) {
 }
 
 TEST(TrainTasks, InductionIsScoredTeacherForced) {
-  const TaskConfig config = Config(TaskKind::kInduction, 8, 16);
+  const TaskConfig config = TaskConfigOf(TaskKind::kInduction, 8, 16);
   const auto held = TaskStream(config, 4, Split::kHeldOut).Take(100);
   std::map<std::vector<int>, std::vector<int>> truth;
   for (const Example& e : held) truth[e.tokens] = e.targets;
@@ -363,12 +357,12 @@ TEST(TrainTasks, InvalidConfigsNameTheirField) {
     TaskConfig config;
     const char* field;
   } cases[] = {
-      {Config(TaskKind::kSort, 0), "length"},
-      {Config(TaskKind::kCopy, TaskLimits::kMaxLength + 1), "length"},
-      {Config(TaskKind::kInduction, 1), "length"},
-      {Config(TaskKind::kReverse, 4, 1), "alphabet"},
-      {Config(TaskKind::kModularAddition, 0, 0, 1), "modulus"},
-      {Config(static_cast<TaskKind>(9)), "task"},
+      {TaskConfigOf(TaskKind::kSort, 0), "length"},
+      {TaskConfigOf(TaskKind::kCopy, TaskLimits::kMaxLength + 1), "length"},
+      {TaskConfigOf(TaskKind::kInduction, 1), "length"},
+      {TaskConfigOf(TaskKind::kReverse, 4, 1), "alphabet"},
+      {TaskConfigOf(TaskKind::kModularAddition, 0, 0, 1), "modulus"},
+      {TaskConfigOf(static_cast<TaskKind>(9)), "task"},
   };
   for (const Case& c : cases) {
     const Status status = ValidateTaskConfig(c.config);
@@ -376,7 +370,7 @@ TEST(TrainTasks, InvalidConfigsNameTheirField) {
     EXPECT_EQ(status.field(), c.field);
     EXPECT_NE(status.message().find(c.field), std::string::npos) << status.message();
   }
-  for (TaskKind kind : kAllKinds) EXPECT_TRUE(ValidateTaskConfig(Config(kind)).ok());
+  for (TaskKind kind : kAllKinds) EXPECT_TRUE(ValidateTaskConfig(TaskConfigOf(kind)).ok());
   TaskKind kind;
   EXPECT_TRUE(ParseTaskKind("induction", &kind).ok());
   EXPECT_EQ(kind, TaskKind::kInduction);

@@ -161,7 +161,8 @@ export async function withoutIsolation(browser, siteUrl, contextOptions = { view
 
 /**
  * A context for the single offline file (dist/attention-explorer.html) with every request but
- * the file itself refused: { context, page, attempted (the refused URLs), file (its file:// URL) }.
+ * the file itself refused: { context, page, attempted (the refused URLs), file (its file:// URL),
+ * problems (the page's uncaught errors, collected from the start) }.
  */
 export async function offlineSingleFile(browser, contextOptions = {}) {
   const context = await browser.newContext(contextOptions);
@@ -172,6 +173,8 @@ export async function offlineSingleFile(browser, contextOptions = {}) {
     return route.abort();
   });
   const page = await context.newPage();
+  const problems = []; // the page's uncaught errors
+  page.on('pageerror', (e) => problems.push(e.message));
   const file = pathToFileURL(path.join(root, 'dist/attention-explorer.html')).href;
-  return { context, page, attempted, file };
+  return { context, page, attempted, file, problems };
 }

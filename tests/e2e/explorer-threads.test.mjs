@@ -90,11 +90,9 @@ test('from a host without the two headers the explorer runs one thread and says 
 });
 
 test('the single file from file:// computes the long trace single-threaded and says why', async () => {
-  const { context, page, attempted, file } = await offlineSingleFile(session.browser, {
+  const { context, page, attempted, file, problems } = await offlineSingleFile(session.browser, {
     viewport: { width: 1280, height: 800 },
   });
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(`${file}${QUERY}&lang=en`);
   await explorerStarted(page);
   const shown = await threadsShown(page);

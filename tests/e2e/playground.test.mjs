@@ -342,11 +342,9 @@ test('model-handoff.js in the browser: the receiver reads what was handed over, 
 });
 
 test('the single file (file://) is the playground too (issue 27 §3): its link opens it, it trains with every request blocked, and links back', async () => {
-  const { context, page, attempted, file } = await offlineSingleFile(session.browser, {
+  const { context, page, attempted, file, problems } = await offlineSingleFile(session.browser, {
     viewport: { width: 1280, height: 800 },
   });
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(e.message));
   page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(m.text()));
   await page.goto(`${file}?lang=en`);
   await page.waitForSelector('[data-role=stage] g.operand', { timeout: 20000 });

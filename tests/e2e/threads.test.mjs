@@ -89,11 +89,9 @@ test('from a host without the two headers the playground runs one thread and say
 });
 
 test('the single file from file:// reports one thread and trains', async () => {
-  const { context, page, attempted, file } = await offlineSingleFile(session.browser, {
+  const { context, page, attempted, file, problems } = await offlineSingleFile(session.browser, {
     viewport: { width: 1280, height: 800 },
   });
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(`${file}?page=playground&task=sort&lang=en`);
   await page.waitForSelector('[data-role=play]:not([disabled])', { timeout: 30000 });
   const shown = await threadsShown(page);
