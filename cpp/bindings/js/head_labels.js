@@ -1,4 +1,4 @@
-// What a head does, measured on one input (issue 12 §3 "What heads do"): the mean attention
+// What a head does, measured on one input (the model panel's "What heads do"): the mean attention
 // weight each head puts on a kind of key, and a label when one of them clears its threshold.
 //
 //   previous      w[i][i−1], query rows 1 … T−1
