@@ -1,4 +1,4 @@
-// Issue 11 §5, the web component on a teacher's page: tooltips with a background, the host
+// The web component on a teacher's page: tooltips with a background, the host
 // page's language (and its changes), a formula that fits a 900 px column, hosting from
 // another origin as docs/embedding.md says (CORS), and a message instead of a 0 px box when
 // the script cannot load.

@@ -1,5 +1,5 @@
 // The model handoff (web/src/model-handoff.js) against a store that anything of the origin can
-// write (issue 26, items 2 and 9): malformed records planted through IndexedDB neither break
+// write: malformed records planted through IndexedDB neither break
 // "Open in the explorer" nor grow the store past five, and the explorer says what it found
 // (a damaged record is not "gone"; a name is a string fit to show). No page error.
 import { test, before } from 'node:test';

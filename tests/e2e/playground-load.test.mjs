@@ -1,8 +1,8 @@
-// Loading model files into the training playground (issue 26): a refusal says what failed in
-// the page's language, with the engine's message and no stringified "Error: " (item 11); a
+// Loading model files into the training playground: a refusal says what failed in
+// the page's language, with the engine's message and no stringified "Error: "; a
 // heavy model the engine's own trainer makes within its limits (6 layers × 64 heads, context
 // 256) loads without freezing the page: a page of heatmaps at a time, the model's settings in
-// the controls (item 4).
+// the controls.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 28 §9: the playground's charts (loss, accuracy, the √d_k experiment's) keep their text
+// The playground's charts (loss, accuracy, the √d_k experiment's) keep their text
 // readable: scaled through a wider viewBox their legends rendered at 7–9 px. Every chart text,
 // at 1280 and 390 px, renders at 11 px or more.
 import { test } from 'node:test';

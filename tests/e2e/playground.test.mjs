@@ -1,4 +1,4 @@
-// The training playground (playground.html, issue 13) in Debian's Chromium: a sort model
+// The training playground (playground.html) in Debian's Chromium: a sort model
 // trained from the page to ≥ 95% held-out exact match sorts a typed example; pausing stops
 // training; the √d_k panel shows its committed seeds and a live run of its three arms; the trained model reaches the
 // explorer's origin byte for byte and its attention there (traced by the engine in node) is
@@ -341,7 +341,7 @@ test('model-handoff.js in the browser: the receiver reads what was handed over, 
   await context.close();
 });
 
-test('the single file (file://) is the playground too (issue 27 §3): its link opens it, it trains with every request blocked, and links back', async () => {
+test('the single file (file://) is the playground too: its link opens it, it trains with every request blocked, and links back', async () => {
   const { context, page, attempted, file, problems } = await offlineSingleFile(session.browser, {
     viewport: { width: 1280, height: 800 },
   });

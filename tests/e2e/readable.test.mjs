@@ -1,4 +1,4 @@
-// Issue 11 §4, readable at every size: a 40-token paragraph in every view at 1280 and 390 px,
+// Readable at every size: a 40-token paragraph in every view at 1280 and 390 px,
 // light and dark, both languages; labels that never overlap nor get clipped, no text under
 // 11 px on a phone, head and masked-cell colours with WCAG contrast, stage matrices that end
 // opaque, views that say what they show, and a heatmap click that stays in the heatmap.

@@ -1,4 +1,4 @@
-// The threaded engine in the browser (issue 27 §2): the bundled server isolates the page
+// The threaded engine in the browser: the bundled server isolates the page
 // (COOP + COEP), so the playground trains on dist/site/engine-mt/ with one thread per core and
 // says so; the same site from a host without those headers, and the single file from file://,
 // train on the single-threaded engine and say why. Screenshots of the status in both languages.
