@@ -76,3 +76,10 @@ test('greedy continue’s loop: an n-gram twice at the end (n ≥ 2), or one tok
   assert.equal(repeatedTail([...'谁知妾有意，妾有情']), null);
   assert.equal(repeatedTail([]), null);
 });
+
+test('per-text labels (a model without a sidecar): the ↵ read first is no line of the text', async () => {
+  const { previousLinePositions } = await import('../../dist/engine/head_labels.js');
+  // 床 sat at offset 0 of the line after the lone ↵, so the sink counted as its "same place".
+  assert.deepEqual(previousLinePositions(['\n', ...'床前，疑是']), [-1, -1, -1, -1, 1, 2]);
+  assert.deepEqual(previousLinePositions(['a', '\n', 'b', 'c']), [-1, -1, 0, 1], 'a mark later on still counts');
+});
