@@ -57,11 +57,12 @@ export function roleTexts(s, stored, typed, prose) {
     .filter(Boolean)
     .join(s.separator);
   // undefined: a role the typed text cannot show (part of speech needs tags); null: no keys there.
-  const here = roles.map((r) => typed?.[r]);
-  const scored = here.filter(Boolean);
-  const none = roles.flatMap((r, k) => (here[k] ? [] : [here[k] === null ? s.noKeys(r, prose) : s.noTags]));
-  const onText = scored.length ? s.onText(scored.map((v) => v.score)) : '';
-  return { name, ratio, here: [onText, ...none].filter(Boolean).join(s.separator), matched };
+  const parts = roles.map((r) => {
+    const here = typed?.[r];
+    return here ? here.score : here === null ? s.noKeys(r, prose) : s.noTags;
+  });
+  const here = s.onText(parts);
+  return { name, ratio, here, matched };
 }
 
 /**

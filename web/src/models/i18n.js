@@ -4,34 +4,35 @@ import { formatCount } from '../format.js';
 
 const pct = (p) => `${(p * 100).toFixed(p >= 0.1 ? 1 : 2)}%`;
 
-// A stored role with no keys on the typed text, said in a learner's words (grid.js).
+// Why a stored role has no keys on the typed text, in a learner's words, short enough for the
+// cell under a head (grid.js; after "your text:").
 const NO_KEYS_EN = {
-  lineStart: 'your text: no ， or 。 before this line yet, so nothing to look back to',
-  couplet: 'your text: no whole couplet yet (a line ending in ， then one of the same length ending in 。)',
-  rhyme: 'your text: no rhyme yet to look back to (it needs two lines ending in 。)',
-  duplicate: 'your text: no character comes back',
-  induction: 'your text: nothing repeats, so there is no earlier copy to follow',
-  other: 'your text: nothing for this role to look at',
+  lineStart: 'no ， or 。 yet',
+  couplet: 'no whole couplet yet',
+  rhyme: 'no earlier rhyme yet',
+  duplicate: 'nothing repeats',
+  induction: 'nothing repeats',
+  other: 'nothing to look at',
 };
 const NO_KEYS_PROSE_EN = {
-  lineStart: 'your text: no full stop before this sentence yet, so nothing to look back to',
-  rhyme: 'your text: no earlier sentence to look back to',
-  duplicate: 'your text: no word comes back',
-  induction: 'your text: nothing repeats, so there is no earlier copy to follow',
+  lineStart: 'no full stop yet',
+  rhyme: 'no earlier sentence',
+  duplicate: 'no word repeats',
+  induction: 'nothing repeats',
 };
 const NO_KEYS_ZH = {
-  lineStart: '你的文本：这一句前面还没有，或。，无处可回看',
-  couplet: '你的文本：还没有完整的一联（以，结尾的一句，再接一句同样长、以。结尾的）',
-  rhyme: '你的文本：还没有可回看的韵脚（需要两句以。结尾）',
-  duplicate: '你的文本：没有重复出现的字',
-  induction: '你的文本：没有重复的片段，没有前一次可跟随',
-  other: '你的文本：没有这个角色可看的词元',
+  lineStart: '还没有，或。',
+  couplet: '还没有完整的一联',
+  rhyme: '前面还没有韵脚',
+  duplicate: '没有重复的字',
+  induction: '没有重复的片段',
+  other: '没有可看的字',
 };
 const NO_KEYS_PROSE_ZH = {
-  lineStart: '你的文本：这一句前面还没有句号，无处可回看',
-  rhyme: '你的文本：前面没有可回看的句子',
-  duplicate: '你的文本：没有重复出现的词',
-  induction: '你的文本：没有重复的片段，没有前一次可跟随',
+  lineStart: '还没有句号',
+  rhyme: '前面没有句子',
+  duplicate: '没有重复的词',
+  induction: '没有重复的片段',
 };
 
 const EN = {
@@ -101,14 +102,14 @@ const EN = {
   timesMatched: (r) => `${r.toFixed(1)}× what it puts on any token at the same distance back (position-matched)`,
   positional: (name) => `${name} is a distance: no position-matched comparison`,
   entropy: (e) => `entropy ${Math.round(e * 100)}% of uniform`,
-  onText: (values) => `your text: ${values.map((v) => v.toFixed(2)).join(' / ')}`,
+  // Per shown role, its score (a number) or why it has none (a string).
+  onText: (parts) => `your text: ${parts.map((v) => (typeof v === 'number' ? v.toFixed(2) : v)).join(' / ')}`,
   // A role with no keys on the typed text, in a learner's words.
   noKeys(role, prose) {
     const what = prose ? NO_KEYS_PROSE_EN : NO_KEYS_EN;
     return what[role] ?? NO_KEYS_EN.other;
   },
-  noTags:
-    'your text: not measured — this role needs to know which words are nouns and verbs, and the page cannot tell that for typed text',
+  noTags: 'the page cannot tell its nouns from its verbs',
   separator: '; ',
   rolesHint:
     'Under each head: its role, measured on held-out text, and its weight on the role’s keys in multiples of a uniform head’s (× chance), then that weight on your text. A role is named only where the head also beats its own weight at the same distance back at least 2× (hover a head for that figure), so a head that just looks a fixed distance back is not called 对仗 or rhyme; two roles within 10% of each other are both named. Hover or focus a head to outline, for each token, the key its role predicts.',
@@ -260,12 +261,12 @@ const ZH = {
   timesMatched: (r) => `是它在同样距离上对任意字的权重的 ${r.toFixed(1)} 倍（同距离基线）`,
   positional: (name) => `“${name}”本身就是一个距离：不与同距离基线比较`,
   entropy: (e) => `熵为均匀分布的 ${Math.round(e * 100)}%`,
-  onText: (values) => `你的文本：${values.map((v) => v.toFixed(2)).join(' / ')}`,
+  onText: (parts) => `你的文本：${parts.map((v) => (typeof v === 'number' ? v.toFixed(2) : v)).join(' / ')}`,
   noKeys(role, prose) {
     const what = prose ? NO_KEYS_PROSE_ZH : NO_KEYS_ZH;
     return what[role] ?? NO_KEYS_ZH.other;
   },
-  noTags: '你的文本：无法测量——这个角色要知道哪些词是名词、动词，而本页无法判断输入文本的词性',
+  noTags: '本页分不出其中的名词和动词',
   separator: '；',
   rolesHint:
     '每个头下方：在留出文本上测得的角色，它放在该角色目标词元上的权重是均匀分布的几倍（随机水平的倍数），以及在你的文本上的这个权重。只有当这个头还至少达到它自己在同样距离上的平均权重的 2 倍时（把鼠标移到头上可看到这个数），才给出角色，所以只是固定往回看几个字的头不会被叫做对仗或韵脚；两个角色相差不到 10% 时同时列出。把鼠标移到一个头上或让它获得焦点，会为每个词元框出其角色预测的目标词元。',
