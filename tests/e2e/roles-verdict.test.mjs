@@ -101,7 +101,7 @@ test('Tang on 静夜思: the rhyme head outlines 霜 from 故 and scores it; the
       .trace({ tokens: ids }, { steps: ['weights'] })
       .layers[rhyme.layer].step('weights', rhyme.head).data;
     const cell = (await cells(page)).find((c) => c.layer === rhyme.layer && c.head === rhyme.head);
-    assert.equal(cell.name, 'previous rhyme (from the character before a rhyme)');
+    assert.equal(cell.name, 'previous rhyme (韵脚)');
     assert.deepEqual(cell.rects, [[at, symbols.indexOf('霜')]]);
     assert.equal(cell.here, `your text: ${roleScore(weights, ids.length, keys).score.toFixed(2)}`);
     assert.equal(cell.ratio, `${rhyme.scores.rhyme.ratio.toFixed(1)}× chance`);
