@@ -96,7 +96,8 @@ const modelsInside = (names) => ({
   },
 });
 // Their head roles (models/<name>.roles.json), small enough to be in every build:
-// per head its role and, for each role, score, chance and ratio (web/src/models/roles.js).
+// per head its roles and, for each role, score, chance, ratio and the position-matched baseline
+// (web/src/models/roles.js reads both sidecar formats).
 const roundTo = (v) => Math.round(v * 1e4) / 1e4;
 const roleEntries = await Promise.all(
   modelNames.map(async (f) => {
@@ -104,18 +105,25 @@ const roleEntries = await Promise.all(
     const file = path.join(root, 'models', `${name}.roles.json`);
     const sidecar = JSON.parse(await readFile(file, 'utf8').catch(() => 'null'));
     if (!sidecar) return [name, null];
-    const heads = sidecar.heads.map(({ layer, head, role, scores }) => ({
+    const heads = sidecar.heads.map(({ layer, head, role, roles, scores }) => ({
       layer,
       head,
       role,
+      ...(roles ? { roles } : {}),
       scores: Object.fromEntries(
         Object.entries(scores).map(([r, s]) => [
           r,
-          { score: roundTo(s.score), chance: roundTo(s.chance), ratio: roundTo(s.ratio) },
+          {
+            score: roundTo(s.score),
+            chance: roundTo(s.chance),
+            ratio: roundTo(s.ratio),
+            ...(s.matchedRatio === undefined ? {} : { matchedRatio: roundTo(s.matchedRatio) }),
+          },
         ]),
       ),
     }));
-    return [name, { roleRatio: sidecar.roleRatio, heads }];
+    const positional = (sidecar.roles ?? []).filter((r) => r.positional).map((r) => r.name);
+    return [name, { format: sidecar.format ?? 1, roleRatio: sidecar.roleRatio, positional, heads }];
   }),
 );
 const virtualRoles = virtualText('model-roles', JSON.stringify(Object.fromEntries(roleEntries)));
