@@ -1,8 +1,9 @@
-// Reading the playground (issue 28 §5) in Debian's Chromium, real DOM: every heatmap is labelled
-// with the followed example's tokens (queries down, keys across); pointing at a cell, or walking
-// the cells with the arrow keys, shows the weight of the snapshot drawn; the accuracy chart marks
-// the step where held-out exact match first reached 95% (the held-out curve's own data) and the
-// button beside the mark stops training. Screenshots of the heatmaps and the mark, both languages.
+// Reading the playground in Debian's Chromium, real DOM: every heatmap is labelled with the
+// followed example's tokens (queries down, keys across); pointing at a cell, or walking the cells
+// with the arrow keys, shows the weight of the snapshot drawn; the accuracy chart marks the step
+// where held-out exact match first reached 95% (the held-out curve's own data; which step that is
+// and its sentences are tests/node/playground.test.mjs's) and the button beside the mark stops
+// training. Screenshots of the heatmaps and the mark, both languages.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
