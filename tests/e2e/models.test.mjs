@@ -406,7 +406,21 @@ test('URL round trip: model, layer, head and text come back on reload', { skip: 
   const model = engine.loadModel(readFileSync(shipped('tang')));
   try {
     const text = '春眠不觉晓';
-    const { page, context } = await open(`?model=tang&s=${encodeURIComponent(text)}`);
+    // The corpus models' page: Tang chosen and the text typed there, then reloaded from its link.
+    corpusPage ??= await open(`?s=${encodeURIComponent(text)}`);
+    const { page } = corpusPage;
+    if (await page.evaluate(() => window.attentionExplorer.store.get().lang !== 'en')) {
+      await page.click('.language button[data-lang=en]');
+    }
+    await page.selectOption('[data-role=model]', 'tang');
+    await page.waitForFunction(
+      (want) => document.querySelector('[data-role=model-about]')?.textContent.includes(want),
+      `trained here on ${model.config.corpus}.`,
+      { timeout: 20000 },
+    );
+    await page.fill('[data-role=sentence]', text);
+    await page.waitForFunction((t) => window.attentionExplorer.store.get().sentence === t, text);
+    await idle(page);
     await page.waitForSelector('.model-cell');
     const last = model.config.layers - 1;
     await page.click(`.model-cell[data-layer="${last}"][data-head="1"]`);
@@ -426,7 +440,6 @@ test('URL round trip: model, layer, head and text come back on reload', { skip: 
     const state = await page.evaluate(() => window.attentionExplorer.store.get());
     assert.deepEqual([state.model, state.layer, state.head, state.sentence], ['tang', last, 1, text]);
     await assertExplorerShows(page, model, { text }, last, 1);
-    await context.close();
   } finally {
     model.dispose();
   }
