@@ -35,7 +35,7 @@ export const CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-// Cross-origin isolation (issue 27 §2): with these two headers the browser grants the page
+// Cross-origin isolation: with these two headers the browser grants the page
 // SharedArrayBuffer, and the playground trains on the threaded engine (dist/site/engine-mt/).
 // require-corp admits only same-origin subresources (or ones sent with CORP/CORS): the site
 // loads nothing from elsewhere. Without them the page runs the single-threaded engine.

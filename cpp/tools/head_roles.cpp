@@ -1,5 +1,5 @@
 // attention_head_roles: measures the head roles of a corpus language model on its held-out
-// sample (issue 25 §4, head_roles.hpp) and writes the sidecar models/<name>.roles.json that the
+// sample (head_roles.hpp) and writes the sidecar models/<name>.roles.json that the
 // page shows and tests/cpp/corpus_roles_test.cpp recomputes. build-scripts/head-roles.sh runs it
 // for both shipped models (and train-models.sh after training); usage:
 //

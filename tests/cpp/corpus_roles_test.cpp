@@ -1,4 +1,4 @@
-// Issue 25 §4: the head roles stored beside each shipped model (models/<name>.roles.json, written
+// The head roles stored beside each shipped model (models/<name>.roles.json, written
 // by attention_head_roles) are what the committed model does on its committed held-out sample:
 // recomputed here from the model, the sample (and Brown's tags) and compared head by head.
 #include <gtest/gtest.h>
@@ -66,10 +66,11 @@ TEST(ShippedModelRoles, BrownSidecarIsRecomputedFromTheModelAndTags) {
   ExpectSidecarRecomputes("brown", true);
 }
 
-// Issue 25 §4's goals, from the sidecars the tests above recompute: the roles some head holds at
-// ≥ 3× chance (its best head's ratio; broad is not a weight role), and the induction score on
-// repeated random sequences. The goal of 0.3 is not met (docs/models.md, "Induction"); 0.1 is
-// about 5× chance, where the models of 2026-12-01 had 0.015 and 0.021.
+// The head-role goals of docs/models.md ("Head roles"), from the sidecars the tests above
+// recompute: the roles some head holds at ≥ 3× chance (its best head's ratio; broad is not a weight
+// role), and the induction score on repeated random sequences. The goal of 0.3 is not met
+// (docs/models.md, "Induction"); 0.1 is about 5× chance, where the models of 2026-12-01 had 0.015
+// and 0.021.
 std::set<std::string> RolesAtThreeTimesChance(const nlohmann::json& sidecar) {
   std::set<std::string> roles;
   for (const auto& [name, best] : sidecar["best"].items()) {

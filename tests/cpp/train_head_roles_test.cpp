@@ -1,4 +1,4 @@
-// Issue 25 §4: the keys each head role predicts, on a hand-written quatrain and tagged sentence,
+// The keys each head role predicts, on a hand-written quatrain and tagged sentence,
 // the pooled score and chance of hand-made attention patterns, and MeasureHeadRoles on a tiny
 // model whose weights make one head a previous-token head and the other uniform.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Issue 28 §7: a teacher's figure-sized embed. compact=1 (the embed page) or the compact
+// A teacher's figure-sized embed. compact=1 (the embed page) or the compact
 // attribute (the web component) shows one view and its caption, and fits a slide at 16:9 and a
 // 900 px column without scrolling, whichever view, in both languages; the caption and the
 // exported figure's subtitle speak the page's language.
@@ -97,7 +97,7 @@ test('the compact attribute of the web component shows one view; viewSVG speaks 
     assert.equal(seen.stepper, false);
     assert.equal(seen.controls, false);
     assert.match(seen.caption, /^热力图 · /);
-    // The exported figure's subtitle was English on a Chinese page (issue 28 §9).
+    // The exported figure's subtitle was English on a Chinese page.
     assert.match(seen.svg, /我 爱 吃 火锅 · 随机权重，d_model 8，2 个头/);
     assert.doesNotMatch(seen.svg, /heads, seed/);
   } finally {

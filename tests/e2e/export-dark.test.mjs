@@ -1,4 +1,4 @@
-// A figure exported from the dark page is drawn on white (issue 28 §9): its marks — links, bars,
+// A figure exported from the dark page is drawn on white: its marks — links, bars,
 // head swatches — take the light page's colours, each with at least 3:1 contrast on the figure's
 // white background; none keeps a colour made for the dark panel (near-white head 8, the
 // lightened orange and sky blue).

@@ -1,7 +1,7 @@
-// What a learner trips over in a trained model's panel (issue 28). §3: *continue* writes where
+// What a learner trips over in a trained model's panel. *Continue* writes where
 // the learner looks: the growing text beside the predictions with each continued token marked,
 // equal to what the model generates in node, and the sentence box keeps the same text; typing
-// ends the marks. §4: the whole block's pictures have axes and legends, the section a takeaway,
+// ends the marks. The whole block's pictures have axes and legends, the section a takeaway,
 // and the parameter counts say what they count.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -66,7 +66,7 @@ test('three greedy continues are marked beside the predictions, the sentence box
       page.locator('.next-list').boundingBox(),
     ]);
     assert.ok(shown.y < list.y && shown.y > list.y - 200, `text at ${shown.y}, predictions at ${list.y}`);
-    // Issue 25 §5: the special symbols among the predictions and the continued text, in words.
+    // The special symbols among the predictions and the continued text, in words.
     const present = await page.evaluate(() => [
       ...[...document.querySelectorAll('.next-item')].map((i) => i.dataset.token),
       ...[...document.querySelectorAll('[data-role=next-added]')].map((m) => m.textContent.replace(/↵/g, '\n')),
@@ -140,7 +140,7 @@ test('the block: each picture with its axes and legend, a takeaway, and counts t
   }
 });
 
-test('issue 25: the poem model reads a line break before the typed poem, marked and said; 疑是地上 → 霜', async () => {
+test('the poem model reads a line break before the typed poem, marked and said; 疑是地上 → 霜', async () => {
   const text = '床前明月光，疑是地上';
   for (const [lang, said] of [
     ['en', /reads ↵ before your text/],

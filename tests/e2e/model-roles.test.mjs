@@ -1,4 +1,4 @@
-// Head roles on the page (issue 25 §4), in Debian's Chromium: each head of a shipped model shows
+// Head roles on the page, in Debian's Chromium: each head of a shipped model shows
 // the role stored in models/<name>.roles.json with its × chance, and its score on the typed text
 // as the engine computes it in node; hovering or focusing a head outlines, for each query token,
 // the key its role predicts. Both languages, with screenshots of the grid.

@@ -1,4 +1,4 @@
-// Trained models in the page (issue 12 §3, §4), in Debian's Chromium: the model selector, the
+// Trained models in the page, in Debian's Chromium: the model selector, the
 // layers × heads grid, the explorer opened on a layer and head, next token and continue, unknown
 // tokens, cut text, a bad file, and the URL; every number compared with the same model run in node.
 import { test, before, after } from 'node:test';
@@ -285,7 +285,7 @@ for (const [key, text, unknownText] of [
   });
 }
 
-// Issue 11 §6 with a trained model: a keystroke's trace was asked of the worker after the model
+// Typing with a trained model: a keystroke's trace was asked of the worker after the model
 // panel's view, and loaded in a second message (45–75 ms a keystroke in bench/page-keystroke.mjs
 // --model brown). Now the model is loaded on the page's thread too, where the trace is computed
 // and drawn in the keystroke's own task; the worker computes only the panel's view.

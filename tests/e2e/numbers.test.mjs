@@ -1,4 +1,4 @@
-// Every number explained (issue 11 §3): a picked cell's arithmetic equals the engine's numbers
+// Every number explained: a picked cell's arithmetic equals the engine's numbers
 // (run in node), temperature is named as itself, cells never look blank, heads count from 1.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -477,8 +477,9 @@ test('any other cell explains itself: projections term by term, X + PE, PE’s f
 });
 
 test('the matrices view’s cells explain themselves in the view: a click or Enter opens the arithmetic under them, outlined', async () => {
-  // Issue 11 §3, "click any cell": the matrices view's cells took no click. Their panel is the
-  // view's own (an embed may show the views without the stage), and the stage's stays closed.
+  // Any cell explains itself, wherever it is drawn: the matrices view's cells took no click. Their
+  // panel is the view's own (an embed may show the views without the stage), and the stage's stays
+  // closed.
   const { page, context, problems } = await openPage(
     session.browser,
     `${session.url}?lang=en&s=The+cat+chased+the+ball&view=matrices`,
@@ -640,7 +641,7 @@ async function openLong(params) {
 }
 
 test('a long sentence’s grids are pictures that still take a click and Enter: a heatmap cell picks its pair, a stage score shows its arithmetic', async () => {
-  // Issue 11 §3 and §4. A long sentence's heatmaps and the stage's n × n grids are pictures (from
+  // A long sentence's heatmaps and the stage's n × n grids are pictures (from
   // 16–21 tokens here; views/matrix-image.js): they took no click, so the pair and the arithmetic
   // were out of reach.
   const { page, context, problems, tokens } = await openLong({ step: 4, view: 'heatmap' });
@@ -720,8 +721,9 @@ test('a long sentence’s grids are pictures that still take a click and Enter: 
 });
 
 test('the stage at 32 tokens draws X, PE and X′ as pictures with gaps, whose cells still open their arithmetic', async () => {
-  // Issue 11 §6: too small for numbers, their 768 SVG cells were restyled, laid out and painted on
-  // every keystroke (views/stage.js STAGE_SMALL_CELLS); as pictures they still take a click (§3).
+  // Too small for numbers, their 768 SVG cells were restyled, laid out and painted on
+  // every keystroke (views/stage.js STAGE_SMALL_CELLS); as pictures they still open their
+  // arithmetic on a click.
   const { page, context, problems, tokens } = await openLong({ step: 1 });
   for (const step of ['x', 'pe', 'xPe']) {
     const operand = `[data-role=stage] g.operand[data-step=${step}]`;

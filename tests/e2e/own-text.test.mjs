@@ -1,4 +1,4 @@
-// "Your text" in the playground (issue 27 §1) in Debian's Chromium: a pasted text builds its
+// "Your text" in the playground in Debian's Chromium: a pasted text builds its
 // vocabulary in the worker and trains at once; the training loss falls below the text's unigram
 // line; a sample from the fixed prompt appears; the model goes to the explorer and opens there as
 // a language model; a bad text, a file that is not UTF-8 and a 200 MB file show their messages in

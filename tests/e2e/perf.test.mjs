@@ -164,11 +164,12 @@ test('where a page forbids workers, the engine runs on the page and the explorer
 });
 
 test('the matrices view at 32 tokens draws fewer elements than cells, a keystroke writes a tenth of them, and hover names the engine’s value', async () => {
-  // Issue 11 §6: drawn as 2,400 SVG cells, a keystroke cost ~190 ms. What matters is the work,
+  // Drawn as 2,400 SVG cells, a keystroke cost ~190 ms. What matters is the work,
   // not which elements do it: the view holds fewer elements than half the cells it shows, and
-  // a keystroke writes fewer than a tenth. (Measured at stop 22: 744 elements for 2,432 cells; a
-  // keystroke wrote 20 when the tokens stayed, 85 when it added one. Drawn as a node a cell, as
-  // at 8 tokens, the view holds 1.4 elements a cell and a keystroke adding a token writes 0.4.)
+  // a keystroke writes fewer than a tenth. (Measured at 06cda59, 2026-12-01: 744 elements for 2,432
+  // cells; a keystroke wrote 20 when the tokens stayed, 85 when it added one. Drawn as a node a
+  // cell, as at 8 tokens, the view holds 1.4 elements a cell and a keystroke adding a token writes
+  // 0.4.)
   const { context, page } = await matricesOf(32);
   assert.equal(await page.evaluate(() => window.attentionExplorer.trace.nQuery), 32);
   const before = await page.evaluate(matricesWork);
@@ -375,7 +376,7 @@ async function screenCells(pngPixels, [png, pitch, rows, cols]) {
 }
 
 test('a keystroke in the matrices view at 8 tokens rewrites no cell or number that kept its value, and leaves the svg its size', async () => {
-  // Issue 11 §6. Chromium lays out every SVG text again when its svg changes size (views/fit.js),
+  // Chromium lays out every SVG text again when its svg changes size (views/fit.js),
   // and a rewrite of what is there already costs style work (dom.js).
   const { context, page } = await matricesOf(8);
   await page.focus('[data-role=sentence]');
@@ -505,7 +506,7 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell or number th
 });
 
 test('a keystroke shows its token’s cells in the frame it is drawn in, and their numbers after it; idle() and exports wait for them', async () => {
-  // Issue 11 §6: the numbers are half of what a keystroke costs the matrices view (frames.js).
+  // The numbers are half of what a keystroke costs the matrices view (frames.js).
   for (const view of ['matrices', 'heatmap']) {
     const sentence = 'the cat sat on a mat and we';
     const query = { s: sentence, view, lang: 'en', step: '7' };
@@ -645,7 +646,7 @@ function matrixPictures() {
 }
 
 test('a keystroke at 32 tokens keeps the matrices view’s canvases, showing what a fresh page shows, exported at the grid’s size', async () => {
-  // Issue 11 §6: a canvas made anew (or resized) for its grid's new row is a new resource to
+  // A canvas made anew (or resized) for its grid's new row is a new resource to
   // produce and commit: ~2 ms a keystroke for the nine pictures (a trace's commit 2.8 → 0.7 ms).
   const { context, page, sentence } = await matricesOf(31);
   await page.evaluate(() => {
@@ -717,7 +718,7 @@ async function linksOf(n, options = {}) {
 }
 
 test('a keystroke that adds a row leaves the stage’s and the links view’s svg and canvas their size, and each shows exactly its drawing', async () => {
-  // Issue 11 §6: a new viewBox lays out every text and cell of an svg again (views/fit.js): 768
+  // A new viewBox lays out every text and cell of an svg again (views/fit.js): 768
   // stage cells at 32 tokens. The box around each svg shows the drawing's own size, no more.
   const { page, context, problems } = await linksOf(24);
   const sizes = () =>
@@ -759,7 +760,7 @@ test('a keystroke that adds a row leaves the stage’s and the links view’s sv
 });
 
 test('typing back and forth across the heatmap’s wrap to a second row of heads leaves its svg its size', async () => {
-  // Issue 11 §6: four heads stand in one row up to 7 tokens and in two from 8 (1280 px), twice
+  // Four heads stand in one row up to 7 tokens and in two from 8 (1280 px), twice
   // the height. With room kept down to half the drawing, deleting token 8 shrank the svg and
   // typing it again grew it: each a new viewBox, which lays out every text of the svg again
   // (6–9 ms with a trained model's 400 numbers, views/fit.js).
@@ -832,7 +833,7 @@ test('a grid drawn as a picture and then as SVG cells again keeps no part of its
 });
 
 test('the links canvas at 32 tokens, its runs of hairlines stroked as paths, paints the pixels one stroke a line paints', async () => {
-  // Issue 11 §6: 1,400 of its 1,800 lines are the faintest hairline, and the runs of them that
+  // 1,400 of its 1,800 lines are the faintest hairline, and the runs of them that
   // follow one another are stroked as one path each (views/link-lines.js strokeLines). The
   // reference here strokes each line on its own.
   const { page, context, problems } = await linksOf(32, { viewport: { width: 1280, height: 3000 } });
@@ -891,7 +892,7 @@ test('the links canvas at 32 tokens, its runs of hairlines stroked as paths, pai
 });
 
 test('the links canvas is painted inside the keystroke on screen, and after the frame, in idle time, off screen', async () => {
-  // Issue 11 §6: without a GPU a canvas is rasterized on the page's thread (~7 ms at 32 tokens),
+  // Without a GPU a canvas is rasterized on the page's thread (~7 ms at 32 tokens),
   // and at 1280 × 900 the views lie below the stage (views/link-lines.js offScreen).
   const { page, context, problems } = await linksOf(24, { viewport: { width: 1280, height: 900 } });
   const holder = '[data-role=links] foreignObject.link-lines';

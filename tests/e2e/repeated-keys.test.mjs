@@ -1,4 +1,4 @@
-// A key given twice in a link (issue 26, item 10), on the pages: the explorer, its embed page
+// A key given twice in a link, on the pages: the explorer, its embed page
 // and the playground all read the first value of every key and say which keys were repeated.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

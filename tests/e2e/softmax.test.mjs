@@ -1,5 +1,6 @@
 // The softmax view in Debian's Chromium: the query picker, the bars' numbers and tooltips, and a
-// keystroke that rewrites only what changed (issue 11 §6: the view keeps its nodes and texts).
+// keystroke that rewrites only what changed (the view keeps its nodes and texts: a keystroke must
+// fit in a frame).
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine } from '../node/support.mjs';

@@ -1,4 +1,4 @@
-// The page's state lives in its store (issue 11 §1, §6): a keystroke goes to the store in its
+// The page's state lives in its store: a keystroke goes to the store in its
 // own event, with no debounce, and the views follow it; the views' own state (the heatmap's
 // tables, the picked cell, the hovered or locked token) is store state too, set by the
 // handlers and drawn by the store's change, and let go when the sentence no longer has it.
@@ -102,7 +102,7 @@ test('the heatmap’s tables, the picked cell and the locked token are store sta
   await page.evaluate(() => window.attentionExplorer.store.set({ tables: false }));
   await page.waitForSelector('[data-role=heatmap-tables]', { state: 'hidden' });
 
-  // A picked cell stays in the heatmap (issue 11 §4); the links view shows its link.
+  // A picked cell stays in the heatmap; the links view shows its link.
   await page.click('[data-role=heatmaps] g.multiple[data-head="1"] g.cell[data-i="4"][data-j="3"]');
   await page.waitForSelector('[data-role=heatmaps] g.cell.picked');
   await page.click('[role=tab][data-view=links]');

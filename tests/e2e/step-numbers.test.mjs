@@ -1,4 +1,4 @@
-// What a learner reads where the page asks them to check the arithmetic (issue 28 §1, §2): step 4
+// What a learner reads where the page asks them to check the arithmetic: step 4
 // prints every number of Q₁, K₁ᵀ and S₁ (no "…"), each agreeing with the engine's value to the
 // digits it shows, at 1280 and 390 px; tutorial mode's texts describe its own computation (X from
 // NumPy's stream, no PE, one head, no W_O). Screenshots of both, in both languages.

@@ -1,4 +1,4 @@
-// No English left in 中文 (issue 28 §8): every zh page and view — the explorer with random
+// No English left in 中文: every zh page and view — the explorer with random
 // weights at each step and view, tutorial mode, each trained model, the playground — shows no
 // Latin-script word outside an allow-list of symbols, file formats, code and package names
 // (name@version). Read from the page as a person sees it: visible text nodes (shadow roots

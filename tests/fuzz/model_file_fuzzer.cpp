@@ -8,7 +8,7 @@
 // position's logits over up to 8 tokens, and one over the whole context, either succeeds with
 // finite logits or is refused naming the model (its weights overflow float: NON_FINITE "model")
 // or, for the whole context, its size ("tokens"); what a pass over the whole context may take
-// never passes kMaxActivationBytes, whatever the vocabulary × context (issue 26 §3, §5).
+// never passes kMaxActivationBytes, whatever the vocabulary × context.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>

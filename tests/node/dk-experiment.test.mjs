@@ -1,4 +1,4 @@
-// Issue 28, the √d_k experiment: one definition of each setting and arm; the committed run
+// The √d_k experiment: one definition of each setting and arm; the committed run
 // (web/src/playground/dk-runs.json) is what the engine trains; the control starts as the scaled
 // model's function; and the page's sentences follow the numbers they are given, not a script.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Head roles in JS (issue 25 §4, cpp/bindings/js/head_roles.js): the keys of each role on a
+// Head roles in JS (cpp/bindings/js/head_roles.js): the keys of each role on a
 // hand-written quatrain, and the same keys pooled over each shipped model's held-out sample with
 // the engine's weights in WASM giving the scores the native tool stored in models/<name>.roles.json
 // (so the page marks the keys the stored roles were measured on).

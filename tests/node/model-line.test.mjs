@@ -1,4 +1,4 @@
-// Issue 25 §5: the model line says what a small model is, in both languages: parameters, tokens
+// The model line says what a small model is, in both languages: parameters, tokens
 // seen, held-out loss against the Kneser–Ney 5-gram, and why it knows the famous poems, each
 // only when the model file records it (web/src/models/i18n.js).
 import { test } from 'node:test';

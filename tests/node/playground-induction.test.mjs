@@ -1,4 +1,4 @@
-// The playground's induction task (issue 28 §6) on the WASM engine. Its symbols were drawn with
+// The playground's induction task on the WASM engine. Its symbols were drawn with
 // repeats: 57% of the examples then asked for a token two earlier occurrences of the current one
 // disagree on, and held-out whole answers stayed near 70% once the induction heads had formed.
 // Now every answer follows from its earlier occurrence, and the preset learns the task whole.

@@ -1,7 +1,7 @@
-// Issue 5's edge cases through the public JS API: each text is tokenized and run under several
-// configurations and every step of every trace is checked (finite, −∞ only where masked,
-// weights rows a distribution or flagged all-masked), or the AttentionError's code, field and
-// message are pinned. Then 10,000 runs must keep the JS heap bounded.
+// Edge cases of what a learner may type or paste, through the public JS API: each text is tokenized
+// and run under several configurations and every step of every trace is checked (finite, −∞ only
+// where masked, weights rows a distribution or flagged all-masked), or the AttentionError's code,
+// field and message are pinned. Then 10,000 runs must keep the JS heap bounded.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';

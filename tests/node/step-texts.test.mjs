@@ -1,4 +1,4 @@
-// The explanations, titles and formula describe the computation the run does (issue 28 §1, §9):
+// The explanations, titles and formula describe the computation the run does:
 // a state is set (tutorial mode, PE on/off, W_O on/off, one or two heads, scaling off, no mask)
 // and the texts made from it are read. Each text comes from the engine's options
 // (web/src/step-texts.js computationOf reads engine-options.js engineOptions).
@@ -48,7 +48,7 @@ test('tutorial mode: X from the random stream, no PE, one head, no W_O — and t
     assert.doesNotMatch(note, /second tutorial|第二篇/, lang);
   }
   assert.equal(strings('en').summary(4, 1, 4, '96'), '4 tokens · 1 head of d_k = 4 · 96 parameters');
-  // Issue 28 §4: the count says what it counts, in the run's terms.
+  // The count says what it counts, in the run's terms.
   assert.equal(
     strings('en').summary(4, 1, 4, '96', 'W_Q, W_K, W_V'),
     '4 tokens · 1 head of d_k = 4 · 96 parameters in this attention (W_Q, W_K, W_V)',

@@ -1,5 +1,6 @@
-// What a head does, measured on one input (issue 12 §3 "What heads do"): the mean attention
-// weight each head puts on a kind of key, and a label when one of them clears its threshold.
+// What a head does, measured on one input (the label under a head in the model view's grid, and
+// after a heatmap's name in the playground): the mean attention weight each head puts on a kind
+// of key, and a label when one of them clears its threshold.
 //
 //   previous      w[i][i−1], query rows 1 … T−1
 //   previousLine  w[i][j], j the same position in the previous line (below), over the rows

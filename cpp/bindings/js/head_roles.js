@@ -1,4 +1,4 @@
-// The keys a head role predicts on one text (issue 25 §4), for marking them on the page and
+// The keys a head role predicts on one text, for marking them on the page and
 // scoring a head on the typed text beside the role measured on held-out text. The definitions
 // are cpp/include/attention/train/head_roles.hpp's (TextRoleKeys), written again here for the
 // browser; tests/node/head_roles.test.mjs checks that these keys, pooled over the committed

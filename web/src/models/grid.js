@@ -1,9 +1,9 @@
-// The model view (issue 12 §3, as BertViz's): a layers × heads grid of small heatmaps of the
+// The model view (as BertViz's): a layers × heads grid of small heatmaps of the
 // attention weights for the typed text. Under each head of a shipped model, its role measured
-// on held-out text (issue 25 §4: the role, × chance, and its score on the typed text; hovering
-// or focusing the head outlines, for each token, the key its role predicts); under a head of
-// any other model, the label measured on the typed text. A click opens that layer and head in
-// the ten-step explorer.
+// on held-out text (docs/models.md, "Head roles": the role, × chance, and its score on the typed
+// text; hovering or focusing the head outlines, for each token, the key its role predicts); under a
+// head of any other model, the label measured on the typed text. A click opens that layer and head
+// in the ten-step explorer.
 import { el, matrixImage, weightColor } from './paint.js';
 
 const SVG = 'http://www.w3.org/2000/svg';

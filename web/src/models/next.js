@@ -1,7 +1,7 @@
-// Next token (issue 12 §3): the model's top-k predictions for the token after the text, with
+// Next token: the model's top-k predictions for the token after the text, with
 // probabilities of softmax(logits ÷ T), a temperature slider, top-k, and continue buttons
 // (greedy or sampled) that append a token and re-run everything. Above them, the text as it
-// grows (issue 28 §3): the sentence box's text, its end shown, each continued token marked.
+// grows: the sentence box's text, its end shown, each continued token marked.
 import { el, visible } from './paint.js';
 import { SAMPLE_TEMPERATURE, TOP_K } from '../state.js';
 
@@ -67,7 +67,7 @@ export function drawNext(box, view, { strings: s, state, set, onContinue, added 
     list.append(item);
   }
   box.append(controls, list);
-  // The special symbols among the predictions or the text, said in words (issue 25 §5).
+  // The special symbols among the predictions or the text, said in words.
   const shown = new Set([...view.next.map((p) => p.token), ...added]);
   const specials = SPECIALS.filter((t) => [...shown].some((x) => x === t || (t === '\n' && x.includes('\n'))));
   if (specials.length) box.append(el('p', 'hint next-specials', specials.map((t) => s.special[t]).join(' ')));

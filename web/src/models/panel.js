@@ -1,4 +1,4 @@
-// The page's trained models (issue 12 §3, §4): the model selector, what is shown and what it was
+// The page's trained models: the model selector, what is shown and what it was
 // trained on, and the model panel (grid of heads, the whole block, next token). Models load and
 // run in the engine's worker (models/service.js); the explorer opens the chosen layer's
 // attention through ready(). State (model, layer, head, sentence) lives in the store.

@@ -1,4 +1,4 @@
-// The √d_k experiment (issue 28): its two settings, its three arms, the committed run over
+// The √d_k experiment: its two settings, its three arms, the committed run over
 // several seeds, and what the page says about it, read off the numbers (never written ahead).
 //
 // Settings, each defined here once (docs/training.md describes them; bench/train/dk-runs.mjs

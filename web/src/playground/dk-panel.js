@@ -1,4 +1,4 @@
-// The playground's √d_k experiment panel (issue 28): the committed run's spread over the seeds
+// The playground's √d_k experiment panel: the committed run's spread over the seeds
 // (dk-runs.json, drawn at once), a live run of one seed in a worker of its own, and sentences
 // worded from the numbers (dk-experiment.js findings), never written ahead of them.
 import { drawLines } from './curves.js';

@@ -1,4 +1,4 @@
-// Head roles of a trained language model (issue 25 §4), measured on held-out text rather than
+// Head roles of a trained language model, measured on held-out text rather than
 // on one typed sentence: for every layer × head, the mean attention weight it puts on the keys
 // each role predicts, against that role's chance baseline.
 //
