@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createEngine, root } from '../node/support.mjs';
 import { corpusModelFile } from '../node/corpus_model_support.mjs';
-import { offlineSingleFile, openPage, screenshotDir, useBrowser, screenshot as shot } from './browser.mjs';
+import { openPage, screenshotDir, useBrowser, screenshot as shot } from './browser.mjs';
 
 const session = useBrowser();
 let engine;
@@ -445,44 +445,33 @@ test('URL round trip: model, layer, head and text come back on reload', { skip: 
   }
 });
 
-test(
-  'the Tang model in the embed page, the web component and the single file (no network)',
-  { skip: notBuilt('tang') },
-  async () => {
-    const model = engine.loadModel(readFileSync(shipped('tang')));
-    const expected = model.config.layers * model.config.heads;
-    model.dispose();
-    const text = encodeURIComponent('春眠不觉晓');
-    // The embed page.
-    const embed = await openPage(session.browser, `${session.url}embed.html?model=tang&s=${text}`);
-    // Each head with its stored role (models/tang.roles.json, bundled into every build).
-    await embed.page.waitForFunction(
-      (n) => document.querySelectorAll('.model-cell[data-head-role]').length === n,
-      expected,
-    );
-    assert.deepEqual(embed.problems, []);
-    await embed.context.close();
-    // The web component: the model file comes from beside its script.
-    const component = await openPage(session.browser, `${session.url}examples/component.html`);
-    await component.page.waitForFunction(() =>
-      document.querySelector('attention-explorer')?.shadowRoot?.querySelector('g.cell'),
-    );
-    await component.page.evaluate(() => document.querySelector('attention-explorer').setAttribute('model', 'tang'));
-    await component.page.waitForFunction(
-      (n) =>
-        document.querySelector('attention-explorer').shadowRoot.querySelectorAll('.model-cell[data-head-role]')
-          .length === n,
-      expected,
-    );
-    assert.deepEqual(component.problems, []);
-    await component.context.close();
-    // The single file: the model is inside it; every request but the file itself is refused.
-    const { context, page, attempted, file } = await offlineSingleFile(session.browser);
-    await page.goto(`${file}?model=tang&s=${text}`);
-    await page.waitForFunction((n) => document.querySelectorAll('.model-cell[data-head-role]').length === n, expected, {
-      timeout: 30000,
-    });
-    assert.deepEqual(attempted, []);
-    await context.close();
-  },
-);
+test('the Tang model in the embed page and the web component', { skip: notBuilt('tang') }, async () => {
+  const model = engine.loadModel(readFileSync(shipped('tang')));
+  const expected = model.config.layers * model.config.heads;
+  model.dispose();
+  const text = encodeURIComponent('春眠不觉晓');
+  // The embed page.
+  const embed = await openPage(session.browser, `${session.url}embed.html?model=tang&s=${text}`);
+  // Each head with its stored role (models/tang.roles.json, bundled into every build).
+  await embed.page.waitForFunction(
+    (n) => document.querySelectorAll('.model-cell[data-head-role]').length === n,
+    expected,
+  );
+  assert.deepEqual(embed.problems, []);
+  await embed.context.close();
+  // The web component: the model file comes from beside its script.
+  const component = await openPage(session.browser, `${session.url}examples/component.html`);
+  await component.page.waitForFunction(() =>
+    document.querySelector('attention-explorer')?.shadowRoot?.querySelector('g.cell'),
+  );
+  await component.page.evaluate(() => document.querySelector('attention-explorer').setAttribute('model', 'tang'));
+  await component.page.waitForFunction(
+    (n) =>
+      document.querySelector('attention-explorer').shadowRoot.querySelectorAll('.model-cell[data-head-role]').length ===
+      n,
+    expected,
+  );
+  assert.deepEqual(component.problems, []);
+  await component.context.close();
+  // (The single file carries it too: embedding.test.mjs chooses it there, every request refused.)
+});
