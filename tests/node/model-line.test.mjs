@@ -29,3 +29,27 @@ test('the model line names tokens seen, the 5-gram and the canon when the file r
     assert.doesNotMatch(line, /Kneser|41,943,040|famous|名句|背诗/);
   }
 });
+
+test('a head’s role, label, × chance and score on the typed text: every role in both languages, the 中文 without English', () => {
+  // What the grid's cells say (tests/e2e/model-roles.test.mjs scans one page of them per model).
+  const en = modelStrings('en');
+  const zh = modelStrings('zh');
+  assert.deepEqual(Object.keys(zh.role).sort(), Object.keys(en.role).sort(), 'the same roles');
+  assert.deepEqual(Object.keys(zh.label).sort(), Object.keys(en.label).sort(), 'the same labels');
+  const latin = /[A-Za-z]/;
+  for (const text of [
+    ...Object.values(zh.role),
+    ...Object.values(zh.label),
+    zh.noRole,
+    zh.noLabel,
+    zh.timesChance(3.14),
+    zh.onText(0.5),
+    zh.notOnText,
+  ]) {
+    assert.doesNotMatch(text, latin, text);
+  }
+  assert.equal(zh.role.previous, '前一个词元');
+  assert.equal(zh.timesChance(3.14), '随机水平的 3.1 倍');
+  assert.equal(en.timesChance(3.14), '3.1× chance');
+  assert.equal(en.onText(0.456), 'your text: 0.46');
+});

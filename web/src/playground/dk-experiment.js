@@ -130,6 +130,23 @@ export function summarize(arms) {
   return out;
 }
 
+const pct = (v) => `${Math.round(v * 100)}%`;
+
+/**
+ * The held-out exact-match table's body, one row per arm: [its name, the committed seeds' median
+ * (range), this run's once it has ended (`view.exactMatch`), else "—"]. `t`: the page's strings.
+ */
+export function experimentTable(view, summary, t) {
+  return DK_ARMS.map((arm) => {
+    const m = summary[arm].exactMatch;
+    return [
+      t.dkArm[arm],
+      `${pct(m.median)} (${pct(m.min)}–${pct(m.max)})`,
+      view.exactMatch ? pct(view.exactMatch[arm]) : '—',
+    ];
+  });
+}
+
 /** Below this mean entropy (nats) a softmax row is as good as one-hot: saturated. */
 export const SATURATED_ENTROPY = 0.1;
 /** A gradient this many times smaller than the scaled model's has vanished. */
