@@ -5,13 +5,13 @@
 // it count how many images a view is made of: what it checks is that every head and matrix is
 // shown, no node stands for a cell, bar or link, and each view stays under a bound that does
 // not grow with the tokens.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { root } from '../node/support.mjs';
-import { openPage, useBrowser, transitionsDone } from './browser.mjs';
+import { openPage, sharedExplorer, useBrowser, transitionsDone } from './browser.mjs';
 
 const WORDS = 'the cat sat on a mat and we ate hot pot in it so you can see how far it goes'.split(' ');
 const LONG = Array.from({ length: 2048 }, (_, i) => WORDS[i % WORDS.length]).join(' ');
@@ -20,6 +20,10 @@ const MAX_NODES = 4000;
 const MAX_VIEW_NODES = 400;
 
 const session = useBrowser();
+// One page at 1280 × 900 for the tests that need no fresh one (nor init scripts of their own),
+// brought to each test's link through its store.
+const shared = sharedExplorer(session, { viewport: { width: 1280, height: 900 } });
+after(() => shared.close());
 /** Counts WebAssembly compilations on the page's own thread (the worker has its own globals). */
 async function countMainThreadWasm(page) {
   await page.addInitScript(() => {
@@ -187,7 +191,7 @@ test('the matrices view at 32 tokens draws fewer elements than cells, a keystrok
   // a keystroke writes fewer than a tenth. (Measured at stop 22: 744 elements for 2,432 cells; a
   // keystroke wrote 20 when the tokens stayed, 85 when it added one. Drawn as a node a cell, as
   // at 8 tokens, the view holds 1.4 elements a cell and a keystroke adding a token writes 0.4.)
-  const { context, page } = await matricesOf(32);
+  const { page } = await matricesOf(32);
   assert.equal(await page.evaluate(() => window.attentionExplorer.trace.nQuery), 32);
   const before = await page.evaluate(matricesWork);
   assert.ok(before.cells > 2000, `${before.cells} cells shown`);
@@ -214,7 +218,6 @@ test('the matrices view at 32 tokens draws fewer elements than cells, a keystrok
   assert.ok(Math.abs(weightHover.shown - weightHover.value) < 1e-3, `"${weightHover.text}" vs ${weightHover.value}`);
   const hover = await hoverPicture(page, 'foreignObject.pixels', 'x', 'X', 5, 3);
   assert.ok(Math.abs(hover.shown - hover.value) < 1e-3, `tooltip "${hover.text}" vs engine ${hover.value}`);
-  await context.close();
 });
 
 /** In the page: records every element of the svg of `role` written from now on (window.__written). */
@@ -282,14 +285,15 @@ async function hoverPicture(page, holder, step, title, i, j) {
   return { text, shown, value };
 }
 
-/** A page (in a context that accepts downloads) settled on the matrices view of an n-word sentence. */
+/**
+ * The shared page (its context accepts downloads, Playwright's default) settled on the matrices
+ * view of an n-word sentence: { page, context (the shared one: not to be closed), problems, sentence }.
+ */
 async function matricesOf(n) {
   const sentence = Array.from({ length: n }, (_, i) => WORDS[i % WORDS.length]).join(' ');
-  const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  const page = await context.newPage();
-  await page.goto(`${session.url}?${new URLSearchParams({ s: sentence, view: 'matrices', lang: 'en' })}`);
-  await settled(page);
-  return { context, page, sentence };
+  const opened = await shared.show(`${new URLSearchParams({ s: sentence, view: 'matrices', lang: 'en' })}`);
+  await settled(opened.page);
+  return { ...opened, sentence };
 }
 
 /** In the page: records every later write to the cells and numbers the svg of `role` holds now (window.__writes). */
@@ -519,7 +523,7 @@ test('a keystroke in the matrices view at 8 tokens rewrites no cell or number th
     });
   });
   assert.deepEqual(offCentre, [], 'numbers off their cell’s centre in the figure');
-  await context.close();
+  await blank.close();
 });
 
 test('a keystroke shows its token’s cells in the frame it is drawn in, and their numbers after it; idle() and exports wait for them', async () => {
@@ -527,9 +531,7 @@ test('a keystroke shows its token’s cells in the frame it is drawn in, and the
   for (const view of ['matrices', 'heatmap']) {
     const sentence = 'the cat sat on a mat and we';
     const query = { s: sentence, view, lang: 'en', step: '7' };
-    const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(`${session.url}?${new URLSearchParams(query)}`);
+    const { page, context } = await shared.show(`${new URLSearchParams(query)}`);
     await settled(page);
     await page.focus('[data-role=sentence]');
     await page.keyboard.press('End');
@@ -594,12 +596,12 @@ test('a keystroke shows its token’s cells in the frame it is drawn in, and the
     await settled(fresh);
     assert.ok(typed.length > 0);
     assert.deepEqual(typed, await read(fresh), `${view}: the numbers a fresh page prints`);
-    await context.close();
+    await fresh.close();
   }
 });
 
 test('a picture of the matrices view is one tab stop: arrow keys move a cursor whose tooltip names the engine’s value', async () => {
-  const { context, page } = await matricesOf(8);
+  const { page } = await matricesOf(8);
   const holder = page.locator('[data-role=matrices] g.operand[data-step="x"] rect.picture');
   assert.equal(await holder.getAttribute('tabindex'), '0');
   await holder.focus();
@@ -642,7 +644,6 @@ test('a picture of the matrices view is one tab stop: arrow keys move a cursor w
   // tooltip names the engine's value there.
   const hover = await hoverPicture(page, 'rect.picture', 'k', 'K', 6, 2);
   assert.ok(Math.abs(hover.shown - hover.value) < 1e-3, `tooltip "${hover.text}" vs engine ${hover.value}`);
-  await context.close();
 });
 
 /** In the page: each picture of the matrices view as { step, rows, cols, canvas, shown: its grid's pixels }. */
@@ -698,6 +699,7 @@ test('a keystroke at 32 tokens keeps the matrices view’s canvases, showing wha
     pictures.map(({ step, rows, cols, shown }) => ({ step, rows, cols, shown })),
     drawn.map(({ step, rows, cols, shown }) => ({ step, rows, cols, shown })),
   );
+  await fresh.close();
 
   // An exported figure's pictures hold the grid and nothing more.
   const [file] = await Promise.all([page.waitForEvent('download'), page.click('[data-export="svg"]')]);
@@ -720,25 +722,26 @@ test('a keystroke at 32 tokens keeps the matrices view’s canvases, showing wha
     sizes,
     pictures.map((p) => [p.rows, p.cols]),
   );
-  await context.close();
 });
 
-/** The page (openPage: with its console problems) settled on the links view of an n-word sentence. */
-async function linksOf(n, options = {}) {
+/**
+ * A page settled on the links view of an n-word sentence, with its console problems: the shared
+ * one, or with `viewport` a page of its own, which `done()` closes.
+ */
+async function linksOf(n, viewport = null) {
   const sentence = Array.from({ length: n }, (_, i) => WORDS[i % WORDS.length]).join(' ');
-  const opened = await openPage(
-    session.browser,
-    `${session.url}?${new URLSearchParams({ s: sentence, view: 'links', lang: 'en' })}`,
-    options,
-  );
+  const query = `${new URLSearchParams({ s: sentence, view: 'links', lang: 'en' })}`;
+  const opened = viewport
+    ? await openPage(session.browser, `${session.url}?${query}`, { viewport })
+    : await shared.show(query);
   await settled(opened.page);
-  return opened;
+  return { ...opened, done: () => (viewport ? opened.context.close() : undefined) };
 }
 
 test('a keystroke that adds a row leaves the stage’s and the links view’s svg and canvas their size, and each shows exactly its drawing', async () => {
   // Issue 11 §6: a new viewBox lays out every text and cell of an svg again (views/fit.js): 768
   // stage cells at 32 tokens. The box around each svg shows the drawing's own size, no more.
-  const { page, context, problems } = await linksOf(24);
+  const { page, done, problems } = await linksOf(24);
   const sizes = () =>
     page.evaluate(() =>
       ['stage', 'links'].map((role) => {
@@ -774,7 +777,7 @@ test('a keystroke that adds a row leaves the stage’s and the links view’s sv
     assert.ok(Math.abs(height - expected) < 1, `${now.role}: box ${width} × ${height}, drawing ${now.drawn}`);
   }
   assert.deepEqual(problems, []);
-  await context.close();
+  await done();
 });
 
 test('typing back and forth across the heatmap’s wrap to a second row of heads leaves its svg its size', async () => {
@@ -782,9 +785,8 @@ test('typing back and forth across the heatmap’s wrap to a second row of heads
   // the height. With room kept down to half the drawing, deleting token 8 shrank the svg and
   // typing it again grew it: each a new viewBox, which lays out every text of the svg again
   // (6–9 ms with a trained model's 400 numbers, views/fit.js).
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?${new URLSearchParams({ s: `${WORDS.slice(0, 7).join(' ')} `, view: 'heatmap', h: 4, head: 'all', lang: 'en' })}`,
+  const { page, problems } = await shared.show(
+    `${new URLSearchParams({ s: `${WORDS.slice(0, 7).join(' ')} `, view: 'heatmap', h: 4, head: 'all', lang: 'en' })}`,
   );
   await settled(page);
   const size = () =>
@@ -821,13 +823,12 @@ test('typing back and forth across the heatmap’s wrap to a second row of heads
     assert.ok(Math.abs(height - expected) < 1, `box ${width} × ${height}, drawing ${now.drawn}`);
   }
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('a grid drawn as a picture and then as SVG cells again keeps no part of its picture, in every view and the stage', async () => {
   // views/matrix-image.js removePicture skips grids that never held a picture: the flag must
   // follow every way a picture is made (cells with gaps, one pixel a cell, pooled past 256 tokens).
-  const { page, context, problems } = await openPage(session.browser, `${session.url}?lang=en&step=7&head=all`);
+  const { page, problems } = await shared.show('lang=en&step=7&head=all');
   await settled(page);
   const sentence = (n) => Array.from({ length: n }, (_, i) => WORDS[i % WORDS.length]).join(' ');
   for (const view of ['matrices', 'heatmap', 'softmax'])
@@ -847,14 +848,13 @@ test('a grid drawn as a picture and then as SVG cells again keeps no part of its
       assert.equal(mixed, 0, `${view} at ${n} tokens: grids holding SVG cells and a picture`);
     }
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('the links canvas at 32 tokens, its runs of hairlines stroked as paths, paints the pixels one stroke a line paints', async () => {
   // Issue 11 §6: 1,400 of its 1,800 lines are the faintest hairline, and the runs of them that
   // follow one another are stroked as one path each (views/link-lines.js strokeLines). The
   // reference here strokes each line on its own.
-  const { page, context, problems } = await linksOf(32, { viewport: { width: 1280, height: 3000 } });
+  const { page, done, problems } = await linksOf(32, { width: 1280, height: 3000 });
   await page.waitForFunction(() => {
     const holder = document.querySelector('[data-role=links] foreignObject.link-lines');
     const kept = attentionLinkLines(holder);
@@ -906,13 +906,13 @@ test('the links canvas at 32 tokens, its runs of hairlines stroked as paths, pai
     problems.filter((p) => !p.includes('willReadFrequently')),
     [],
   );
-  await context.close();
+  await done();
 });
 
 test('the links canvas is painted inside the keystroke on screen, and after the frame, in idle time, off screen', async () => {
   // Issue 11 §6: without a GPU a canvas is rasterized on the page's thread (~7 ms at 32 tokens),
   // and at 1280 × 900 the views lie below the stage (views/link-lines.js offScreen).
-  const { page, context, problems } = await linksOf(24, { viewport: { width: 1280, height: 900 } });
+  const { page, done, problems } = await linksOf(24);
   const holder = '[data-role=links] foreignObject.link-lines';
   /** Types `letter`; what the canvas held when the page's own listener had run, and later. */
   const type = async (letter) => {
@@ -972,13 +972,13 @@ test('the links canvas is painted inside the keystroke on screen, and after the 
     problems.filter((p) => !p.includes('willReadFrequently')),
     [],
   );
-  await context.close();
+  await done();
 });
 
 test('after an animated step change, the next keystroke rewrites no stage cell with what it holds', async () => {
   // A step change glides the stage's colours (matrix.js); once there, the fills are what a draw
   // would write, and the keystroke after it must not write them again (a style recalc each).
-  const { page, context, problems } = await linksOf(8);
+  const { page, done, problems } = await linksOf(8);
   await page.evaluate(() => window.attentionExplorer.store.set({ step: 4 }));
   await settled(page);
   await transitionsDone(page);
@@ -995,5 +995,5 @@ test('after an animated step change, the next keystroke rewrites no stage cell w
   assert.equal(fills, 9 * 9, 'the scores have the new token’s row and column');
   assert.deepEqual([...new Set(stale)], [], 'writes that left a stage cell as it was');
   assert.deepEqual(problems, []);
-  await context.close();
+  await done();
 });
