@@ -66,6 +66,9 @@ test('typing 我爱吃火锅 gives word chips, and all ten steps play through in
     ['concat', 'output'],
   ];
   for (const lang of ['en', 'zh']) {
+    // The English pass is screenshot at each step: without motion each step is at rest at once
+    // (the 中文 pass plays the animated steps).
+    await page.emulateMedia({ reducedMotion: lang === 'en' ? 'reduce' : null });
     await page.click(`.language button[data-lang="${lang}"]`);
     await page.click('.step-button[data-step="1"]');
     for (let step = 1; step <= 10; step++) {
