@@ -14,7 +14,7 @@ const session = useBrowser();
 // each one finds a function instead of "no such field".
 const INHERITED = ['toString', 'constructor', '__proto__', 'valueOf', 'hasOwnProperty'];
 
-// The first step drawn: cells, or one image for a large matrix.
+// The notice under the sentence: what the link's values were refused or repeated.
 const noticeText = (page) => page.locator('[data-role=notice]').textContent();
 
 test('a link whose keys and values are inherited names starts the page, applies its own keys and names the rest', async () => {
