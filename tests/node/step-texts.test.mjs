@@ -119,3 +119,26 @@ test('the stage titles the scores before softmax "masked" only when the mask hid
     }
   }
 });
+
+test('tutorial mode in 中文: X from NumPy’s stream, no positional encoding', () => {
+  const t = texts(state('zh', { tutorial: true }));
+  assert.doesNotMatch(t.embed.text, /同一个词在任何句子里都是同一个向量|正弦位置编码/);
+  assert.match(t.embed.text, /np\.random\.randn/);
+  assert.match(t.output.title, /没有 W_O/);
+});
+
+test('steps 3 and 7 say the weights are random and untrained, and promise nothing the page does not show', () => {
+  const says = {
+    en: { untrained: /random and untrained/, promise: /syntax|long-range meaning/ },
+    zh: { untrained: /随机的、未经训练/, promise: /相邻搭配|远距离语义/ },
+  };
+  for (const lang of LANGUAGES) {
+    const t = texts(state(lang));
+    for (const key of ['split', 'softmax']) {
+      assert.match(t[key].text, says[lang].untrained, `${key} (${lang})`);
+      assert.doesNotMatch(t[key].text, says[lang].promise, `${key} (${lang})`);
+    }
+    // The links view's note says it too (tests/e2e/teaching.test.mjs shows it on the page).
+    assert.match(strings(lang).untrainedNote, says[lang].untrained, lang);
+  }
+});
