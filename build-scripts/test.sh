@@ -4,8 +4,8 @@
 #        suites without the learning runs, node:test on the WASM engine, and a browser smoke of
 #        each page kind (tests/e2e/smoke.test.mjs);
 #   full (npm run test:full, CI): the same with the learning suites, the native suites under
-#        ASan + UBSan, deterministic fuzzing, the node files that soak or train for long
-#        (NODE_FULL_ONLY below) and every end-to-end file.
+#        ASan + UBSan, deterministic fuzzing, the node tests that soak or train for long
+#        (marked fullTier) and every end-to-end file.
 # Runs every stage even when one fails, then prints one closing line and fails if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -133,22 +133,16 @@ if [ "$tier" = full ]; then
   stage_done
 fi
 
-# The node files that train for long, soak or pack the npm package: the full tier's, so that the
-# fast tier stays a few minutes (their seconds: docs/testing.md).
-NODE_FULL_ONLY=(
-)
-node_files=()
-for file in tests/node/*.test.mjs; do
-  if [ "$tier" = fast ] && [[ " ${NODE_FULL_ONLY[*]} " == *" $file "* ]]; then continue; fi
-  node_files+=("$file")
-done
+# The node tests that train, soak or stream for long are marked `fullTier` (tests/node/support.mjs):
+# skipped in the fast tier, run in the full one and when a file is run by hand.
+export ATTENTION_TEST_TIER=$tier
 
 # The node suite two files at a time: each file is one single-threaded process, and one at a
 # time leaves a core of two idle (measured 35% faster, docs/benchmarks.md); each file has its own
 # temporary folders. The e2e suite one file at a time unless E2E_CONCURRENCY says otherwise:
 # two at a time measured no faster on an idle machine (each file has its own server port and
 # Chromium, tests/e2e/browser.mjs useBrowser, so files do not meet either way).
-node_suite node 2 "${node_files[@]}"
+node_suite node 2 tests/node/*.test.mjs
 if [ "$tier" = fast ]; then
   node_suite smoke 1 tests/e2e/smoke.test.mjs
 else
