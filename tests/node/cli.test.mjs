@@ -53,10 +53,12 @@ test('--bom starts CSV with a UTF-8 BOM (for Excel); without it stdout is plain 
 });
 
 test('CSV: tokens a spreadsheet would run as formulas are guarded, numbers stay numbers', () => {
-  const r = run('trace', '--tokens', '=1+1,+cmd|calc,@SUM(1),-2+3,x\ry', '--step', 'scores', '--format', 'csv');
+  // After a ";" (a cell of its own where ";" separates), spaces or a BOM, and in full width too.
+  const tokens = '=1+1,+cmd|calc,@SUM(1),-2+3,x\ry,a;=1+1, =1+1,\uFEFF=1+1,＝1';
+  const r = run('trace', '--tokens', tokens, '--step', 'scores', '--format', 'csv');
   assert.equal(r.status, 0, r.stderr);
   const [header, ...rows] = r.stdout.split('\n');
-  assert.equal(header, ",'=1+1,'+cmd|calc,'@SUM(1),'-2+3,\"x\ry\"");
+  assert.equal(header, ",'=1+1,'+cmd|calc,'@SUM(1),'-2+3,\"x\ry\",a;'=1+1,' =1+1,'\uFEFF=1+1,'＝1");
   assert.match(rows[0], /^'=1\+1,/);
   const values = rows[0].split(',').slice(1).map(Number);
   assert.ok(values.every(Number.isFinite) && values.some((v) => v < 0), 'negative numbers are written as numbers');
