@@ -186,6 +186,10 @@ def model_file_seeds():
         'huge_weights': language_model_file(16, 8, lambda i: 3.4e38 if i % 2 else -3.4e38, kind=0),
         # A large vocabulary × context (4,096 × 2,048) in a small file.
         'large_vocabulary': language_model_file(4096, 2048, lambda i: ((i * 7919) % 200 - 100) / 400),
+        # Regression: a small model of the longest context, whose pass over the whole context the
+        # harness once ran (context × dModel under its bound): seconds under ASan, past the
+        # per-input timeout of a loaded machine. The harness now bounds that pass by its work.
+        'regression_long_context_pass': language_model_file(16, 2048, lambda i: ((i * 31) % 50 - 25) / 100),
     }
 
 

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { measureCanon, summaryOf } from '../../training/canon-measure.mjs';
-import { createEngine, root } from './support.mjs';
+import { createEngine, root, fullTier } from './support.mjs';
 
 const engine = await createEngine();
 const load = (file) => JSON.parse(readFileSync(path.join(root, file), 'utf8'));
@@ -41,7 +41,7 @@ function withModel(name, run) {
   }
 }
 
-test('tang quatrains: every line scored once, the top-1 of each line as predict() gives it', () => {
+test('tang quatrains: every line scored once, the top-1 of each line as predict() gives it', fullTier, () => {
   withModel('tang', (model) => {
     const result = measureCanon(model, quatrains);
     const lines = quatrains.poems.reduce((sum, p) => sum + p.lines.length, 0);
@@ -70,19 +70,23 @@ test('tang quatrains: every line scored once, the top-1 of each line as predict(
   });
 });
 
-test('tang quatrains: greedy continuation of each 五言绝句 from its first line, as predict() writes it', () => {
-  withModel('tang', (model) => {
-    const result = measureCanon(model, quatrains).continue;
-    assert.equal(result.poems, 29);
-    assert.equal(result.hits, result.cases.filter((c) => c.hit).length);
-    const first = result.cases.find((c) => c.expected === '疑是地上霜');
-    assert.equal(first.prompt, '床前明月光，');
-    for (const c of result.cases) {
-      assert.match(c.prompt, /^\p{Script=Han}{5}[，。？！]$/u);
-      assert.equal(greedyByPredict(model, c.prompt, 5), c.written, c.prompt);
-    }
-  });
-});
+test(
+  'tang quatrains: greedy continuation of each 五言绝句 from its first line, as predict() writes it',
+  fullTier,
+  () => {
+    withModel('tang', (model) => {
+      const result = measureCanon(model, quatrains).continue;
+      assert.equal(result.poems, 29);
+      assert.equal(result.hits, result.cases.filter((c) => c.hit).length);
+      const first = result.cases.find((c) => c.expected === '疑是地上霜');
+      assert.equal(first.prompt, '床前明月光，');
+      for (const c of result.cases) {
+        assert.match(c.prompt, /^\p{Script=Han}{5}[，。？！]$/u);
+        assert.equal(greedyByPredict(model, c.prompt, 5), c.written, c.prompt);
+      }
+    });
+  },
+);
 
 test('brown phrases: the top-1 after each context as predict() gives it', () => {
   withModel('brown', (model) => {

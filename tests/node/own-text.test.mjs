@@ -4,7 +4,7 @@
 // link that keeps a text's settings (the text only when short).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEngine } from './support.mjs';
+import { createEngine, fullTier } from './support.mjs';
 import {
   contextLengthFor,
   countTokens,
@@ -28,35 +28,39 @@ function trainerFor(text, level) {
   return engine.createCorpusTrainer(text, textTrainerOptions(TEXT_KNOBS, level, countTokens(text, level)));
 }
 
-test('every ready text is proposed a level, trains with the page settings, and its excerpt and prompt read without <unk>', () => {
-  const proposed = Object.fromEntries(Object.entries(READY_TEXTS).map(([name, text]) => [name, proposeLevel(text)]));
-  assert.deepEqual(proposed, {
-    poems: { level: 'character', reason: 'chinese' },
-    paragraph: { level: 'character', reason: 'short' },
-    names: { level: 'character', reason: 'short' },
-  });
-  for (const [name, text] of Object.entries(READY_TEXTS)) {
-    for (const level of ['character', 'word']) {
-      const trainer = trainerFor(text, level);
-      try {
-        assert.equal(
-          trainer.summary.tokens,
-          level === 'character' ? Array.from(text).length : engine.tokenize(text).length,
-        );
-        const first = trainer.step(2);
-        assert.ok(Number.isFinite(first.loss), `${name} ${level}`);
-        for (const piece of [excerptOf(text, level), promptOf(text, level)]) {
-          const encoded = trainer.encode(piece);
-          assert.ok(encoded.ids.length > 0 && !encoded.unknown.some(Boolean), `${name} ${level}: “${piece}”`);
+test(
+  'every ready text is proposed a level, trains with the page settings, and its excerpt and prompt read without <unk>',
+  fullTier,
+  () => {
+    const proposed = Object.fromEntries(Object.entries(READY_TEXTS).map(([name, text]) => [name, proposeLevel(text)]));
+    assert.deepEqual(proposed, {
+      poems: { level: 'character', reason: 'chinese' },
+      paragraph: { level: 'character', reason: 'short' },
+      names: { level: 'character', reason: 'short' },
+    });
+    for (const [name, text] of Object.entries(READY_TEXTS)) {
+      for (const level of ['character', 'word']) {
+        const trainer = trainerFor(text, level);
+        try {
+          assert.equal(
+            trainer.summary.tokens,
+            level === 'character' ? Array.from(text).length : engine.tokenize(text).length,
+          );
+          const first = trainer.step(2);
+          assert.ok(Number.isFinite(first.loss), `${name} ${level}`);
+          for (const piece of [excerptOf(text, level), promptOf(text, level)]) {
+            const encoded = trainer.encode(piece);
+            assert.ok(encoded.ids.length > 0 && !encoded.unknown.some(Boolean), `${name} ${level}: “${piece}”`);
+          }
+        } finally {
+          trainer.dispose();
         }
-      } finally {
-        trainer.dispose();
       }
     }
-  }
-  // A long English text is proposed at word level.
-  assert.deepEqual(proposeLevel(READY_TEXTS.paragraph.repeat(8)), { level: 'word', reason: 'long' });
-});
+    // A long English text is proposed at word level.
+    assert.deepEqual(proposeLevel(READY_TEXTS.paragraph.repeat(8)), { level: 'word', reason: 'long' });
+  },
+);
 
 test("the heads' roles on the excerpt, from the page's snapshot, are the engine's head labels of its trace", () => {
   const text = READY_TEXTS.poems;

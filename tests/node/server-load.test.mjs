@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { root } from './support.mjs';
+import { fullTier, root } from './support.mjs';
 import { CSP, MAX_SOCKETS } from '../../build-scripts/serve.mjs';
 
 const site = path.join(root, 'dist/site');
@@ -73,7 +73,7 @@ async function within(ms, check, what) {
 
 test(
   '100 clients stop reading the largest file: RSS stays bounded, every socket is closed',
-  { timeout: 60000 },
+  { ...fullTier, timeout: 300_000 },
   async () => {
     const size = statSync(path.join(site, MODEL)).size;
     assert.ok(size > 2 * MB, `${MODEL} is ${size} bytes`);
@@ -108,7 +108,7 @@ test(
 
 test(
   'a client that stops reading a file larger than the socket buffers is cut off when idle',
-  { timeout: 30000 },
+  { ...fullTier, timeout: 300_000 },
   async () => {
     // Sparse: 64 MB that take no disk, more than the kernel buffers of a loopback connection.
     const big = path.join(site, 'big.bin');
@@ -135,7 +135,7 @@ test(
 
 test(
   'a client sending its headers a byte a second gets 408 and is closed within seconds',
-  { timeout: 30000 },
+  { ...fullTier, timeout: 300_000 },
   async () => {
     const { child, port } = await startChild({});
     // allowHalfOpen: the client keeps sending after the server's answer, as a slowloris does,
@@ -171,7 +171,7 @@ test(
 
 test(
   'connections beyond the bound are dropped, and the server serves again once they close',
-  { timeout: 30000 },
+  { ...fullTier, timeout: 300_000 },
   async () => {
     const { child, port } = await startChild({});
     try {
