@@ -34,7 +34,9 @@ function keyOutlines(keys, t) {
 /** The texts under a head with a stored role: [name, how it compares with chance, on your text]. */
 function roleTexts(s, stored, typed) {
   const role = stored.role;
-  if (!role) return [s.noRole, '', ''];
+  // The bundle checks the sidecars (build-scripts/role-sidecar.mjs); a role without words or
+  // scores here is still shown as none rather than as a prototype's property or a throw.
+  if (!role || !Object.hasOwn(s.role, role) || !stored.scores?.[role]) return [s.noRole, '', ''];
   const at = stored.scores[role];
   const ratio = role === 'broad' ? s.entropy(at.score) : s.timesChance(at.ratio);
   // undefined: a role the typed text cannot show (broad is no weight; part of speech needs tags).
