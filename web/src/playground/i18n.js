@@ -142,6 +142,7 @@ const STRINGS = {
     'level.word': 'word',
     proposal: {
       chinese: 'Character level is proposed: the text is Chinese.',
+      unspaced: 'Character level is proposed: the text has long runs without a space, which are not words.',
       short: 'Character level is proposed: the text is short (a word level sees most words once or twice).',
       long: 'Word level is proposed: the text is long enough for a vocabulary of words.',
     },
@@ -369,6 +370,7 @@ const STRINGS = {
     'level.word': '词',
     proposal: {
       chinese: '建议按字符：这是中文文本。',
+      unspaced: '建议按字符：文本中有很长的片段没有空格，它们不是词。',
       short: '建议按字符：文本很短（按词的话，大多数词只出现一两次）。',
       long: '建议按词：文本足够长，可以建立一个词的词表。',
     },
