@@ -112,9 +112,11 @@ test('malformed records in the handoff store: "Open in the explorer" keeps worki
       `click ${click + 1}: the model just handed over is kept`,
     );
   }
-  // The newest four handed over, and the future-dated one, are what is left.
+  // The newest five handed over are what is left: a record dated past tomorrow was not saved by
+  // a page (model-handoff.js) and goes with the malformed ones (kept, it would sort first and push
+  // out another tab's new model: tests/e2e/handoff-tabs.test.mjs).
   const keys = (await storeContents(page)).map(([key]) => key).sort();
-  assert.deepEqual(keys, [...handed.slice(-4), ID(8)].sort());
+  assert.deepEqual(keys, handed.slice(-5).sort());
   assert.equal(await page.locator('[data-role=error]').isHidden(), true, 'no failure shown');
   assert.deepEqual(problems, [], 'no console error, no page error');
   await context.close();
