@@ -168,3 +168,35 @@ test('an SVG figure of a text with U+0007 is well-formed XML, the control shown 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('joiner and combining-mark floods: proposed character level, they train, every heatmap label shows something', async () => {
+  const floods = [
+    ['zwj', '👨\u200d'.repeat(3000), 'U+200D'],
+    ['combining', `a${'\u0301'.repeat(30)}`.repeat(300), '◌\u0301'],
+  ];
+  const { page, context, problems } = await openPlayground('en');
+  for (const [name, text, label] of floods) {
+    await page.evaluate((t) => {
+      const box = document.querySelector('[data-role=text]');
+      box.value = t;
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    }, text);
+    assert.match(await page.textContent('[data-role=proposal]'), /long runs without a space/, name);
+    await page.click('[data-role=train-text]');
+    await page.waitForSelector('[data-role=play][aria-pressed=true]', { timeout: 60000 });
+    await page.waitForFunction(() => window.attentionPlayground.history.loss.length >= 5, null, { timeout: 60000 });
+    await page.waitForFunction(() => document.querySelector('[data-role=sample]')?.textContent, null, {
+      timeout: 30000,
+    });
+    // Every row and column label of the first map has a visible text.
+    const labels = await page.$$eval('[data-role=heatmap-grid] figure:first-of-type .pg-rows span', (all) =>
+      all.map((n) => n.textContent),
+    );
+    assert.ok(labels.length >= 12, `${name}: ${labels.length} labels`);
+    assert.ok(labels.includes(label), `${name}: ${JSON.stringify(labels)}`);
+    assert.equal(await page.textContent('[data-role=error]'), '', name);
+    await page.click('[data-role=play]'); // pause
+  }
+  assert.deepEqual(problems, []);
+  await context.close();
+});
