@@ -76,3 +76,44 @@ test('two tabs hand over at once beside forged future-dated records: each explor
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a handed-over model file whose heldOutLoss is a string is refused with a message naming the key', async () => {
+  const { createEngine } = await import('../node/support.mjs');
+  const { corpusModelFile } = await import('../node/corpus_model_support.mjs');
+  const engine = await createEngine();
+  const forged = Array.from(
+    corpusModelFile(engine, { symbols: [...'床前明月光疑是地上霜'], extra: { heldOutLoss: '4.2' } }),
+  );
+  const context = await session.browser.newContext();
+  const problems = [];
+  const page = await context.newPage();
+  page.on('console', (m) => ['error', 'warning'].includes(m.type()) && problems.push(m.text()));
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(`${session.url}?lang=en`);
+  await page.evaluate(
+    ([id, bytes]) =>
+      new Promise((resolve, reject) => {
+        const request = indexedDB.open('attention-explorer', 1);
+        request.onupgradeneeded = () => request.result.createObjectStore('model-handoff');
+        request.onsuccess = () => {
+          const tx = request.result.transaction('model-handoff', 'readwrite');
+          tx.objectStore('model-handoff').put(
+            { bytes: Uint8Array.from(bytes), name: 'forged.model', savedAt: Date.now() },
+            id,
+          );
+          tx.oncomplete = () => (request.result.close(), resolve());
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+    [ID(9), forged],
+  );
+  await page.goto(`${session.url}?lang=en&model=local:${ID(9)}`);
+  await page.waitForFunction(() => /heldOutLoss/.test(document.querySelector('[data-role=model-about]')?.textContent));
+  assert.equal(
+    await page.textContent('[data-role=model-about]'),
+    'forged.model is not a model this page can show: model.config.heldOutLoss ("4.2") must be a number from 0 to 1000. Nothing was changed.',
+  );
+  assert.equal(await page.inputValue('[data-role=model]'), 'random');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
