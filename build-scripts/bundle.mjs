@@ -8,6 +8,7 @@ import { build } from 'esbuild';
 import { copyFile, cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { modelShape, readRoleSidecar } from './role-sidecar.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const site = path.join(root, 'dist/site');
@@ -95,35 +96,19 @@ const modelsInside = (names) => ({
     });
   },
 });
-// Their head roles (models/<name>.roles.json), small enough to be in every build:
-// per head its roles and, for each role, score, chance, ratio and the position-matched baseline
-// (web/src/models/roles.js reads both sidecar formats).
-const roundTo = (v) => Math.round(v * 1e4) / 1e4;
+// Their head roles (models/<name>.roles.json), small enough to be in every build: per head its
+// roles and, for each role, score, chance, ratio and the position-matched ratio
+// (web/src/models/roles.js reads both sidecar formats), each checked
+// against the model's shape and the roles the page names (role-sidecar.mjs): a bad sidecar
+// stops the build, naming the file and the key.
 const roleEntries = await Promise.all(
   modelNames.map(async (f) => {
     const name = f.replace(/\.model$/, '');
-    const file = path.join(root, 'models', `${name}.roles.json`);
-    const sidecar = JSON.parse(await readFile(file, 'utf8').catch(() => 'null'));
-    if (!sidecar) return [name, null];
-    const heads = sidecar.heads.map(({ layer, head, role, roles, scores }) => ({
-      layer,
-      head,
-      role,
-      ...(roles ? { roles } : {}),
-      scores: Object.fromEntries(
-        Object.entries(scores).map(([r, s]) => [
-          r,
-          {
-            score: roundTo(s.score),
-            chance: roundTo(s.chance),
-            ratio: roundTo(s.ratio),
-            ...(s.matchedRatio === undefined ? {} : { matchedRatio: roundTo(s.matchedRatio) }),
-          },
-        ]),
-      ),
-    }));
-    const positional = (sidecar.roles ?? []).filter((r) => r.positional).map((r) => r.name);
-    return [name, { format: sidecar.format ?? 1, roleRatio: sidecar.roleRatio, positional, heads }];
+    const file = path.join('models', `${name}.roles.json`);
+    const text = await readFile(path.join(root, file), 'utf8').catch(() => null);
+    if (text === null) return [name, null];
+    const shape = modelShape(await readFile(path.join(root, 'models', f)));
+    return [name, readRoleSidecar(text, shape, file)];
   }),
 );
 const virtualRoles = virtualText('model-roles', JSON.stringify(Object.fromEntries(roleEntries)));

@@ -20,6 +20,9 @@ Status Invalid(const std::string& field, const std::string& message) {
   return Status(ErrorCode::kInvalidArgument, field, message);
 }
 
+// The longest word a word-level vocabulary holds (longer ones are refused, naming their length).
+constexpr size_t kMaxWordBytes = train::VocabularyLimits::kMaxSymbolBytes;
+
 bool IsAsciiSpace(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
 
 const char* SymbolName(VocabularyLevel level, bool plural) {
@@ -86,10 +89,10 @@ Status CorpusText::Add(const uint8_t* bytes, size_t n) {
       while (cut > counted_ && !IsAsciiSpace(text_[cut - 1])) --cut;
       if (cut == counted_) {
         return Status(ErrorCode::kLimitExceeded, "text",
-                      Format("text has %zu bytes without a space, tab or newline from byte %zu; "
-                             "a word-level vocabulary needs one at least every %zu bytes: use "
+                      Format("text has more than %zu bytes without a space, tab or newline from "
+                             "byte %zu; a word at word level is at most %zu bytes: use "
                              "character level",
-                             most, counted_, most));
+                             most, counted_, kMaxWordBytes));
       }
     }
     Status status = Count(counted_, cut);
@@ -99,16 +102,18 @@ Status CorpusText::Add(const uint8_t* bytes, size_t n) {
   }
   if (!last && level_ == VocabularyLevel::kWord && size - counted_ > most) {
     return Status(ErrorCode::kLimitExceeded, "text",
-                  Format("text has %zu bytes without a space, tab or newline from byte %zu; a "
-                         "word-level vocabulary needs one at least every %zu bytes: use "
-                         "character level",
-                         size - counted_, counted_, most));
+                  Format("text has more than %zu bytes without a space, tab or newline from byte "
+                         "%zu; a word at word level is at most %zu bytes: use character level",
+                         most, counted_, kMaxWordBytes));
   }
   return Status::Ok();
 }
 
 Status CorpusText::Count(size_t begin, size_t end) {
   const std::string_view text(text_.data(), end);  // offsets in errors are the whole text's
+  // A byte order mark at the text's start marks the encoding (Notepad writes one), it is not
+  // a character of the text: neither counted nor encoded (it would become a symbol).
+  if (begin == 0 && text.substr(0, 3) == "\xEF\xBB\xBF") start_ = begin = 3;
   for (size_t offset = begin; offset < end;) {
     char32_t c = 0;
     size_t length = 0;
@@ -138,8 +143,17 @@ Status CorpusText::Count(size_t begin, size_t end) {
     Status status = Tokenize(text.substr(begin), &words);
     if (!status.ok()) return status;
     for (std::string& word : words) {
-      // Vocabulary::Build leaves longer symbols out; Encode reads them as <unk>.
-      if (word.size() <= train::VocabularyLimits::kMaxSymbolBytes) ++counts_[std::move(word)];
+      // The vocabulary holds no longer symbol: such a "word" would be read as <unk> without a
+      // word, or leave one symbol and be refused as "one word repeated".
+      if (word.size() > kMaxWordBytes) {
+        size_t shown = std::min<size_t>(word.size(), 24);
+        while (shown > 0 && (static_cast<uint8_t>(word[shown]) & 0xC0) == 0x80) --shown;
+        return Status(ErrorCode::kLimitExceeded, "text",
+                      Format("text has a word of %zu bytes (\"%s…\"); a word-level symbol is "
+                             "at most %zu bytes: use character level",
+                             word.size(), word.substr(0, shown).c_str(), kMaxWordBytes));
+      }
+      ++counts_[std::move(word)];
       ++symbols_;
     }
   }
@@ -219,9 +233,12 @@ Status CorpusText::Finish(const CorpusTextOptions& options) {
         ErrorCode::kLimitExceeded, "vocabulary",
         Format("the text has %zu distinct %s seen at least minCount (%d) times; a "
                "vocabulary of %d ids (vocabularySize; the limit is %d) holds %zu "
-               "besides <pad> <unk> <bos> <eos>: raise minCount, use character level "
-               "or give a shorter text",
-               ranked.size(), name, options.min_count, options.vocabulary_size, most, room));
+               "besides <pad> <unk> <bos> <eos>: %s",
+               ranked.size(), name, options.min_count, options.vocabulary_size, most, room,
+               // Character level is the advice only where it is not the level already.
+               level_ == VocabularyLevel::kWord
+                   ? "raise minCount, use character level or give a shorter text"
+                   : "raise minCount or give a shorter text"));
   }
   std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
     return a.second != b.second ? a.second > b.second : a.first < b.first;
@@ -239,7 +256,7 @@ Status CorpusText::Finish(const CorpusTextOptions& options) {
 
 Status CorpusText::EncodeNext() {
   if (!finished_ || encoded_) return Invalid("text", "text: nothing to encode");
-  const size_t begin = next_piece_ == 0 ? 0 : pieces_[next_piece_ - 1];
+  const size_t begin = next_piece_ == 0 ? start_ : pieces_[next_piece_ - 1];
   const size_t end = pieces_[next_piece_++];
   std::vector<int> ids;
   Status status = vocabulary_.Encode(std::string_view(text_).substr(begin, end - begin), &ids);

@@ -79,6 +79,7 @@ class CorpusText {
   std::string text_;            // the bytes received, until encoded
   size_t total_ = 0;            // bytes announced
   size_t counted_ = 0;          // text_[0, counted_) is counted
+  size_t start_ = 0;            // 3 after a byte order mark, which is not the text's
   std::vector<size_t> pieces_;  // the end of each counted piece: the encoding's boundaries
   std::unordered_map<std::string, int64_t> counts_;  // symbol → count (words; all, once finished)
   // Character level counts code points, not strings (about twice as fast): ASCII in an array,

@@ -130,9 +130,11 @@ test('malformed records in the handoff store: "Open in the explorer" keeps worki
     handed.push(new URL(url, session.url).searchParams.get('model').replace(/^local:/, ''));
     await checkStore(click, handed.at(-1));
   }
-  // The newest four handed over, and the future-dated one, are what is left.
+  // The newest five handed over are what is left: a record dated past tomorrow was not saved by
+  // a page (model-handoff.js) and goes with the malformed ones (kept, it would sort first and push
+  // out another tab's new model: tests/e2e/handoff-tabs.test.mjs).
   const keys = (await storeContents(page)).map(([key]) => key).sort();
-  assert.deepEqual(keys, [...handed.slice(-4), ID(8)].sort());
+  assert.deepEqual(keys, handed.slice(-5).sort());
   assert.equal(await page.locator('[data-role=error]').isHidden(), true, 'no failure shown');
 
   // The explorer names what it found: a damaged record is not "gone"; a long name is cut.

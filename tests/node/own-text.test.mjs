@@ -105,7 +105,7 @@ test('every refusal of a text by the engine is said in both languages, the Chine
     ['nul', 'abcdefgh\0ijklmnopqrstuvwxyz'],
     ['binary', `${'abcd'.repeat(10)}\x01\x02`],
     ['utf8', Uint8Array.from([0x61, 0x62, 0xc3, 0x28])],
-    ['utf8', 'lone \ud800 surrogate'],
+    ['surrogate', 'lone \ud800 surrogate'],
     ['large', new Uint8Array(engine.corpusLimits.maxTextBytes + 1)],
     ['vocabulary', Array.from({ length: 9000 }, (_, i) => `w${i}`).join(' '), { level: 'word' }],
     ['context', 'abcdefghij'.repeat(3), { contextLength: 64 }],

@@ -17,6 +17,7 @@ export const LOCAL_PREFIX = 'local:';
 const DB = 'attention-explorer';
 const STORE = 'model-handoff';
 const KEEP = 5;
+const FUTURE_SLACK_MS = 24 * 3600 * 1000;
 /** A name longer than this (code points) is shown cut, with an ellipsis. */
 export const MAX_NAME_CHARS = 80;
 
@@ -49,6 +50,12 @@ export function recordFault(record) {
   }
   if (typeof record.savedAt !== 'number' || !Number.isFinite(record.savedAt)) {
     return new HandoffError('savedAt', `its savedAt is ${kindOf(record.savedAt)}, not a finite number`);
+  }
+  // A record dated later than tomorrow was not saved here (a clock may move, not by a day). Kept,
+  // such records would sort first when the store is pruned, and a second tab's handoff would
+  // delete the first tab's model before its explorer read it.
+  if (record.savedAt > Date.now() + FUTURE_SLACK_MS) {
+    return new HandoffError('savedAt', 'its savedAt is in the future: it was not saved by this page');
   }
   return null;
 }

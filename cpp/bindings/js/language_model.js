@@ -195,10 +195,11 @@ export class LanguageModel extends TrainedModel {
   /**
    * The next token after the input's last position: { tokens, predictions: the topK most likely
    * [{ id, token, probability }], probabilities of softmax(logits / temperature) over the whole
-   * vocabulary }. Text longer than the context keeps its end.
+   * vocabulary }. Text longer than the context keeps its end. topK's default is 10, or the whole
+   * vocabulary when it has fewer symbols (a DNA text's has 8): a default must suit every model.
    */
   predict(input, options) {
-    const o = readOptions(options, { temperature: 1, topK: 10 }, 'predict');
+    const o = readOptions(options, { temperature: 1, topK: Math.min(10, this.vocabulary.length) }, 'predict');
     const temperature = numberIn(o.temperature, 'temperature', 0.01, 100);
     const topK = integerIn(o.topK, 'topK', 0, this.vocabulary.length, ' (all)');
     const [{ tokens }, logits] = this.#withIds(readInput(input, this.#maxTextBytes), (handle, tokens) =>

@@ -13,6 +13,7 @@
 import { AttentionError, describe, invalid } from './errors.js';
 import { element, get } from './read.js';
 import { normalizeTrainerConfig } from './training_config.js';
+import { checkModelConfig } from './model_config.js';
 import { copyHeadByHead } from './trace.js';
 import { ownKeys, readGenerateOptions, readOptions } from './call_options.js';
 
@@ -405,8 +406,9 @@ export class Trainer extends ModelBase {
 export class TrainedModel extends ModelBase {
   constructor(handle, call, onDispose) {
     super(handle, call, onDispose);
-    /** The file's configuration: the model's keys (dModel, layers, …) and the task's (task, taskLength, …). */
-    this.config = Object.freeze(JSON.parse(this.guarded((h) => h.info().configJson)));
+    /** The file's configuration: the model's keys (dModel, layers, …) and the task's (task, taskLength, …),
+     * each key that something reads of its type (model_config.js), or the file is refused. */
+    this.config = Object.freeze(checkModelConfig(JSON.parse(this.guarded((h) => h.info().configJson))));
   }
 
   /** The trace of `input` ({ text } or { tokens }); options { layer, steps } restrict what is copied. */

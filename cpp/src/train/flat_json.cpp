@@ -58,7 +58,11 @@ class Parser {
         if (!status.ok()) return status;
         if (!Expect(':')) return Error("expected ':'");
         FlatJson::Value value;
-        if (!(status = Value(&value)).ok()) return status;
+        // A bad value's error names its key (model.config.heldOutLoss), as a checked one does.
+        key_ = &key;
+        status = Value(&value);
+        key_ = nullptr;
+        if (!status.ok()) return status;
         if (!values->emplace(key, value).second) {
           at_ = key_at;
           return Error("the key \"" + key + "\" appears twice");
@@ -75,8 +79,9 @@ class Parser {
 
  private:
   Status Error(const std::string& what) const {
-    return Status(ErrorCode::kInvalidArgument, field_,
-                  Format("%s: %s at byte %zu", field_.c_str(), what.c_str(), at_));
+    const std::string field = key_ ? field_ + "." + *key_ : field_;
+    return Status(ErrorCode::kInvalidArgument, field,
+                  Format("%s: %s at byte %zu", field.c_str(), what.c_str(), at_));
   }
   void SkipSpace() {
     while (at_ < text_.size() &&
@@ -205,6 +210,7 @@ class Parser {
   }
 
   std::string_view text_;
+  const std::string* key_ = nullptr;  // the key whose value is being read, if any
   const std::string& field_;
   size_t at_ = 0;
 };

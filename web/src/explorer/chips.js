@@ -3,6 +3,7 @@
 // first frame at 2,048 tokens lays out the views and 256 chips, not 2,048.
 import * as d3 from 'd3';
 import { nextFrame } from '../frames.js';
+import { visibleToken } from '../visible-token.js';
 
 // Past this many chips the list scrolls in a box of its own: 2,048 chips filled screens.
 const MANY_CHIPS = 200;
@@ -10,13 +11,9 @@ const MANY_CHIPS = 200;
 // the page's first frame was its longest task (docs/benchmarks.md, "The page at its limits").
 const CHIP_CHUNK = 256;
 
-// White space a character-level model reads as a token of its own would make a blank chip.
-const VISIBLE = new Map([
-  ['\n', '↵'],
-  [' ', '␣'],
-  ['\t', '⇥'],
-]);
-const shown = (token) => VISIBLE.get(token) ?? token;
+// White space, a control or a joiner that a character-level model reads as a token of its own
+// would make a blank chip (visible-token.js).
+const shown = visibleToken;
 
 /**
  * The chips of the <ol> `list`: show(tokens, unknown flags, start) resolves once every chip is

@@ -144,7 +144,24 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   // attributes do not matter in a file.
   // The style sheet goes in as text: a <style> element made in the page would be refused by
   // its Content-Security-Policy (style-src 'self'), and a file needs its styles inside.
-  return new XMLSerializer().serializeToString(out).replace('>', () => `><style>${FIGURE_CSS}</style>`);
+  return xmlSafe(new XMLSerializer().serializeToString(out)).replace('>', () => `><style>${FIGURE_CSS}</style>`);
+}
+
+// XML 1.0 allows neither C0 controls but tab and line breaks, nor U+FFFE/U+FFFF, nor a lone
+// surrogate, not even as a character reference: a token holding one (a typed U+0007) made a
+// file that no viewer opens. The serializer writes them as they are (or as references).
+const NOT_XML =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|&#(?:x0*([0-8bcef]|1[0-9a-f])|0*([0-8]|1[1-24-9]|2[0-9]|3[01]));/gi;
+
+/**
+ * `text` (XML or HTML) with every character XML 1.0 forbids replaced by what shows it: a C0
+ * control by its Unicode control picture (U+0007 → ␇), the rest by U+FFFD.
+ */
+export function xmlSafe(text) {
+  return text.replace(NOT_XML, (match, hex, decimal) => {
+    const code = hex !== undefined ? parseInt(hex, 16) : decimal !== undefined ? Number(decimal) : match.charCodeAt(0);
+    return code < 0x20 ? String.fromCharCode(0x2400 + code) : '\uFFFD';
+  });
 }
 
 export async function svgToPNG(svgText, scale = 2) {

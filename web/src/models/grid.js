@@ -40,7 +40,9 @@ function keyOutlines(keys, t) {
  * `typed` is the head's score on the typed text per role (null: no keys there).
  */
 export function roleTexts(s, stored, typed, prose) {
-  const roles = stored.roles;
+  // The bundle checks the sidecars (build-scripts/role-sidecar.mjs); a role without words or
+  // scores here is still shown as none rather than as a prototype's property or a throw.
+  const roles = (stored.roles ?? []).filter((r) => Object.hasOwn(s.role, r) && Object.hasOwn(stored.scores ?? {}, r));
   if (!roles.length) return { name: s.noRole, ratio: '', here: '', matched: '' };
   const name = roles.map((r) => s.roleName(r, prose)).join(' / ');
   if (roles[0] === 'broad') return { name, ratio: s.entropy(stored.scores.broad.score), here: '', matched: '' };

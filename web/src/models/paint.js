@@ -2,6 +2,7 @@
 import * as d3 from 'd3';
 import { bmpURL } from '../views/bmp.js';
 import { packed } from '../views/cell-style.js';
+import { visibleToken } from '../visible-token.js';
 
 // Scale → its 256 colours over its domain, kept by the scale's interpolator where it has one:
 // the block makes a scale a step on every keystroke (signedScale of the step's largest value),
@@ -48,8 +49,8 @@ export function matrixImage(data, rows, cols, color, cell = 4, cellHeight = cell
 /** Weights in [0, 1], light to dark (the explorer's heatmap scale). */
 export const weightColor = d3.scaleSequential(d3.interpolateYlGnBu).domain([0, 1]);
 
-/** A token as shown: white space and line breaks made visible (a bare "\n" shows nothing). */
-export const visible = (token) => token.replace(/\n/g, '↵').replace(/^ $/, '␣');
+/** A token as shown: white space, controls, joiners and lone marks made visible (visible-token.js). */
+export const visible = visibleToken;
 
 /** The element `tag` with `className` and `text`, built without innerHTML (text may be user data). */
 export function el(tag, className, text) {

@@ -142,6 +142,7 @@ const STRINGS = {
     'level.word': 'word',
     proposal: {
       chinese: 'Character level is proposed: the text is Chinese.',
+      unspaced: 'Character level is proposed: the text has long runs without a space, which are not words.',
       short: 'Character level is proposed: the text is short (a word level sees most words once or twice).',
       long: 'Word level is proposed: the text is long enough for a vocabulary of words.',
     },
@@ -155,6 +156,9 @@ const STRINGS = {
     urlNote: (max) =>
       `The link keeps these settings; it keeps your own text only when it has at most ${max} characters (a longer text stays on this computer).`,
     textMissing: 'The link did not carry the text (it was long): paste it again.',
+    pastedName: 'The pasted text',
+    textHeld: (name, megabytes) =>
+      `${name} (${megabytes} MB) is kept as it is, not shown here: a text this long would freeze the box. Typing here replaces it.`,
     textLimits: (mib, vocabulary) =>
       `Limits: ${mib} MiB of UTF-8 text, a vocabulary of ${vocabulary} ids; no binary files.`,
     sampleTitle: 'Sample from a fixed prompt',
@@ -188,8 +192,19 @@ const STRINGS = {
         one: () => `The text is one symbol (“${v[0]}”) repeated ${v[1]} times: a model learns nothing from it.`,
         short: () => `The text has ${v[0]} tokens; at least ${v[1]} are needed.`,
         large: () => `The text has ${v[0]} bytes; the limit is ${v[1]} MiB: train on a part of it.`,
+        // v[2]: 'characters' or 'words', the level in use; character level is advice only for words.
         vocabulary: () =>
-          `The text has ${v[0]} distinct tokens; the vocabulary holds at most ${v[1]} ids: choose character level or a shorter text.`,
+          v[2] === 'words'
+            ? `The text has ${v[0]} distinct tokens; the vocabulary holds at most ${v[1]} ids: choose character level or a shorter text.`
+            : `The text has ${v[0]} distinct characters; the vocabulary holds at most ${v[1]} ids: give a shorter text.`,
+        word: () =>
+          `The text has a word of ${v[0]} bytes (“${v[1]}…”); a word at word level is at most ${v[2]} bytes: choose character level.`,
+        // Typed or pasted text: positions in characters, from 1.
+        surrogate: () =>
+          `The text has an unpaired surrogate at character ${v[0]} (half of a UTF-16 pair, not a character): delete it and try again.`,
+        nulText: () => `The text has a NUL character (U+0000) at character ${v[0]}: delete it and try again.`,
+        pasteTooLarge: () =>
+          `The pasted text has ${v[0]} MB; the limit is ${v[1]} MiB (${v[2]} bytes): paste a part of it. Nothing was pasted.`,
         context: () => `The training text has ${v[0]} tokens; this model needs at least ${v[1]}.`,
         spaces: () => `The text has long runs without a space: choose character level.`,
       })[kind](),
@@ -355,6 +370,7 @@ const STRINGS = {
     'level.word': '词',
     proposal: {
       chinese: '建议按字符：这是中文文本。',
+      unspaced: '建议按字符：文本中有很长的片段没有空格，它们不是词。',
       short: '建议按字符：文本很短（按词的话，大多数词只出现一两次）。',
       long: '建议按词：文本足够长，可以建立一个词的词表。',
     },
@@ -367,6 +383,9 @@ const STRINGS = {
     urlNote: (max) =>
       `链接会记下这些设置；只有当你自己的文本不超过 ${max} 个字符时才记下文本本身（更长的文本只留在这台电脑上）。`,
     textMissing: '链接里没有文本（它太长了）：请再粘贴一次。',
+    pastedName: '粘贴的文本',
+    textHeld: (name, megabytes) =>
+      `${name}（${megabytes} MB）原样保留，不在这里显示：这么长的文本会让文本框卡住。在这里输入会替换它。`,
     textLimits: (mib, vocabulary) =>
       `限制：${mib} MiB 的 UTF-8 文本，词表最多 ${vocabulary} 个编号；不接受二进制文件。`,
     sampleTitle: '从固定开头生成的样例',
@@ -390,7 +409,16 @@ const STRINGS = {
         one: () => `文本只是一个符号（“${v[0]}”）重复了 ${v[1]} 次：模型从中学不到任何东西。`,
         short: () => `文本有 ${v[0]} 个词元；至少需要 ${v[1]} 个。`,
         large: () => `文本有 ${v[0]} 字节；上限是 ${v[1]} MiB：请用其中一部分训练。`,
-        vocabulary: () => `文本有 ${v[0]} 个不同的词元；词表最多 ${v[1]} 个编号：请按字符，或用更短的文本。`,
+        vocabulary: () =>
+          v[2] === 'words'
+            ? `文本有 ${v[0]} 个不同的词元；词表最多 ${v[1]} 个编号：请按字符，或用更短的文本。`
+            : `文本有 ${v[0]} 个不同的字符；词表最多 ${v[1]} 个编号：请用更短的文本。`,
+        word: () => `文本中有一个 ${v[0]} 字节的词（“${v[1]}…”）；按词时一个词最多 ${v[2]} 字节：请按字符。`,
+        surrogate: () =>
+          `文本在第 ${v[0]} 个字符处有一个不成对的代理项（UTF-16 字符对的一半，不是字符）：请删除它后再试。`,
+        nulText: () => `文本在第 ${v[0]} 个字符处有一个 NUL 字符（U+0000）：请删除它后再试。`,
+        pasteTooLarge: () =>
+          `粘贴的文本有 ${v[0]} MB；上限是 ${v[1]} MiB（${v[2]} 字节）：请粘贴其中一部分。没有粘贴任何内容。`,
         context: () => `训练文本有 ${v[0]} 个词元；这个模型至少需要 ${v[1]} 个。`,
         spaces: () => `文本中有很长的片段没有空格：请按字符。`,
       })[kind](),

@@ -5,20 +5,18 @@
 import { setText } from './text.js';
 import { MAX_URL_TEXT, proposeLevel, READY_NAMES, READY_TEXTS } from './texts.js';
 import { SOURCES, TEXT_MODE } from './state.js';
+import { looksLikeText, PREFIX_BYTES, SHOWN_BYTES, typedTextFault, utf8Length } from './text-checks.js';
 
 const $ = (root, role) => root.querySelector(`[data-role="${role}"]`);
-/** A file up to this size is also shown in the text box (decoded; a larger one only by name). */
-const SHOWN_FILE_BYTES = 1 << 20;
-
 /**
  * Wires the text panel. `page`: { t() strings, state() the page's state, setState(patch,
  * options), send(type, payload, transfer), limits (the engine's corpusLimits), fail(failure),
  * format(number) }. Returns { build(), showInfo(info), showSample(sample), redraw() }.
  */
 export function wireOwnText(root, page) {
-  // A file's bytes while they are the text (the engine checks them as UTF-8, naming offsets);
-  // typing in the box makes the box the text again.
-  let file = null; // { name, bytes }
+  // A file's bytes, or a long paste's, while they are the text (the engine checks a file as UTF-8,
+  // naming offsets); typing in the box makes the box the text again. `shown`: the box holds it.
+  let file = null; // { name, bytes, shown, pasted, sample: its first characters, for the proposal }
   let info = null; // the configured text model's info.text
   let sample = null;
   let building = false;
@@ -29,7 +27,7 @@ export function wireOwnText(root, page) {
   // Opened from a link whose own text was too long to keep: the box is empty and says why.
   let linkLostText = state().source === 'own' && !state().text;
   const textNow = () => (state().source === 'own' ? box.value : READY_TEXTS[state().source]);
-  const proposal = () => proposeLevel(file && !box.value ? '' : textNow());
+  const proposal = () => proposeLevel(file && !file.shown && state().source === 'own' ? file.sample : textNow());
   const levelNow = () => (state().level === 'auto' ? proposal().level : state().level);
 
   function fillSelects() {
@@ -60,7 +58,11 @@ export function wireOwnText(root, page) {
   function redraw() {
     const s = page.t();
     const { limits } = page;
-    box.placeholder = s.textPlaceholder;
+    // A text kept aside is named where it would be shown.
+    box.placeholder =
+      file && !file.shown && state().source === 'own'
+        ? s.textHeld(file.pasted ? s.pastedName : file.name, (file.bytes.length / 1e6).toFixed(1))
+        : s.textPlaceholder;
     fillSelects();
     setText($(root, 'proposal'), state().level === 'auto' ? s.proposal[proposal().reason] : '');
     setText($(root, 'text-url-note'), s.urlNote(MAX_URL_TEXT));
@@ -106,6 +108,13 @@ export function wireOwnText(root, page) {
       redraw();
       return false;
     }
+    // Typed text's faults are said in characters, where they are (the engine would count bytes).
+    const fault = typeof text === 'string' ? typedTextFault(text) : null;
+    if (fault) {
+      page.fail(fault);
+      redraw();
+      return false;
+    }
     building = true;
     progressSeen = [];
     showProgress(0);
@@ -131,6 +140,36 @@ export function wireOwnText(root, page) {
     redraw();
   });
   $(root, 'level').addEventListener('change', (e) => page.setState({ level: e.target.value }));
+  // A paste is weighed before it reaches the box: past the limit it is refused, unpasted; past
+  // SHOWN_BYTES it is kept aside as bytes, as a long file is (the box would freeze the page).
+  box.addEventListener('paste', (e) => {
+    const pasted = e.clipboardData?.getData('text/plain');
+    if (!pasted || pasted.length <= SHOWN_BYTES / 3) return;
+    const { limits } = page;
+    const most = limits?.maxTextBytes ?? Infinity;
+    const bytes = utf8Length(pasted, most);
+    if (bytes <= SHOWN_BYTES) return;
+    e.preventDefault();
+    if (bytes > most) {
+      page.fail({
+        kind: 'textRefused',
+        args: ['pasteTooLarge', [(utf8Length(pasted) / 1e6).toFixed(1), most / 2 ** 20, most]],
+      });
+      return;
+    }
+    const fault = typedTextFault(pasted);
+    if (fault) {
+      page.fail(fault);
+      return;
+    }
+    linkLostText = false;
+    const sample = pasted.slice(0, 20000);
+    file = { name: '', bytes: new TextEncoder().encode(pasted), shown: false, pasted: true, sample };
+    box.value = '';
+    page.fail(null);
+    page.setState({ source: 'own', text: '' });
+    redraw();
+  });
   box.addEventListener('input', () => {
     file = null;
     linkLostText = false;
@@ -153,9 +192,14 @@ export function wireOwnText(root, page) {
       return;
     }
     try {
+      // A short file whose start reads as text is shown; any other is sent as it is and the
+      // engine (in the worker) names what is wrong, by byte offset.
+      const prefix = new Uint8Array(await picked.slice(0, PREFIX_BYTES).arrayBuffer());
+      const shown = picked.size <= SHOWN_BYTES && looksLikeText(prefix);
       const bytes = new Uint8Array(await picked.arrayBuffer());
-      file = { name: picked.name, bytes };
-      box.value = bytes.length <= SHOWN_FILE_BYTES ? new TextDecoder().decode(bytes) : '';
+      const sample = new TextDecoder().decode(prefix, { stream: true }).slice(0, 20000);
+      file = { name: picked.name, bytes, shown, pasted: false, sample };
+      box.value = shown ? new TextDecoder().decode(bytes) : '';
       page.setState({ source: 'own', text: box.value.length <= MAX_URL_TEXT ? box.value : '' });
       page.train();
     } catch (error) {
@@ -202,12 +246,19 @@ const REFUSALS = [
   ['empty', /^text is empty: give at least (\d+)/, (m) => [m[1]]],
   ['nul', /NUL byte at byte offset (\d+)/, (m) => [m[1]]],
   ['utf8', /not valid UTF-8: .* at byte offset (\d+)/, (m) => [m[1]]],
-  ['utf8', /lone UTF-16 surrogate at index (\d+)/, (m) => [m[1]]],
+  // The engine counts UTF-16 units from 0; the page says characters from 1 (the same for text
+  // without pairs before it; the page's own check, typedTextFault, counts exactly).
+  ['surrogate', /lone UTF-16 surrogate at index (\d+)/, (m) => [Number(m[1]) + 1]],
   ['binary', /^text has (\d+) control characters among (\d+) .*at most ([\d.]+)%/, (m) => [m[1], m[2], m[3]]],
   ['one', /^text is one (?:character|word) \("(.*)"\) repeated (\d+) times/, (m) => [m[1], m[2]]],
   ['short', /^text has (\d+) (?:characters|words); at least (\d+)/, (m) => [m[1], m[2]]],
   ['large', /^text \((\d+) bytes\) must be at most \d+ bytes \((\d+) MiB\)/, (m) => [m[1], m[2]]],
-  ['vocabulary', /^the text has (\d+) distinct .*the limit is (\d+)/, (m) => [m[1], m[2]]],
+  ['vocabulary', /^the text has (\d+) distinct (characters|words) .*the limit is (\d+)/, (m) => [m[1], m[3], m[2]]],
+  [
+    'word',
+    /^text has a word of (\d+) bytes \("(.*)…"\); a word-level symbol is at most (\d+) bytes/,
+    (m) => [m[1], m[2], m[3]],
+  ],
   ['context', /^the training text has (\d+) tokens; contextLength \+ 1 = (\d+)/, (m) => [m[1], m[2]]],
   ['spaces', /without a space, tab or newline/, () => []],
 ];

@@ -6,10 +6,12 @@
 // The readout says "query → key: weight" with the weight of the snapshot drawn last, so it follows
 // training live; it is emptied when the pointer leaves (or the focus, for the keyboard's cell).
 
+import { visibleToken } from '../visible-token.js';
+
 /** The cell each figure points at: { q, k, by: 'pointer' | 'keyboard' } (absent: none). */
 const points = new WeakMap();
 
-const visible = (token) => (token === ' ' ? '␣' : token === '\n' ? '↵' : token);
+const visible = visibleToken;
 
 /** The figure's cell, or undefined. */
 export const pointAt = (figure) => points.get(figure);

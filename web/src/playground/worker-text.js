@@ -22,7 +22,8 @@ const TIMED_STEPS = 4;
 export function buildTextTrainer(engine, { text, level, knobs, name, threads = 1 }, progress) {
   // The page's estimate of the length needs the text as characters; bytes that are not UTF-8
   // decode with U+FFFD here, and the engine refuses them by offset.
-  const decoded = typeof text === 'string' ? text : new TextDecoder().decode(text);
+  // A byte order mark is not the text's (the engine skips it; TextDecoder drops it from bytes).
+  const decoded = typeof text === 'string' ? text.replace(/^\uFEFF/, '') : new TextDecoder().decode(text);
   const options = textTrainerOptions(knobs, level, countTokens(decoded, level));
   const trainer = engine.createCorpusTrainer(text, {
     ...options,
