@@ -12,9 +12,10 @@
 // (output_files.hpp): an existing --out or --report is replaced only with --force, and each
 // file is written whole beside its place, then renamed into it. A run is --steps updates (the
 // cosine schedule's length) and may take several sittings: --seconds ends a sitting, --checkpoint
-// keeps the run's state between them (checkpoint.hpp), and the same command run again goes on where
-// it stopped. The batch is split into --threads shards (default: every core), run at once. The
-// losses of the model file and the report are computed from the saved float16 file.
+// keeps the run's state between them (checkpoint.hpp), and the same command run again (with
+// --force, as the first sitting's model and report exist) goes on where it stopped. The batch is
+// split into --threads shards (default: every core), run at once. The losses of the model file and
+// the report are computed from the saved float16 file.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
