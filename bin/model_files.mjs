@@ -7,8 +7,11 @@ import {
   fstatSync,
   fsyncSync,
   linkSync,
+  lstatSync,
   openSync,
   readSync,
+  readlinkSync,
+  realpathSync,
   renameSync,
   rmSync,
   statSync,
@@ -105,30 +108,46 @@ const temporaryBeside = (out) => path.join(path.dirname(out), `.${path.basename(
 
 /**
  * Checks, before any training, that a model file can be written to `out`: a regular file or a new
- * one in a folder that takes new files; an existing file only with `force`. Returns whether a
- * file will be replaced.
+ * one in a folder that takes new files; an existing file only with `force`. A symbolic link counts
+ * as the file it names (which is replaced, the link kept); a link to a missing file is refused.
+ * Returns whether a file will be replaced, and `target`, the path to write.
  */
 export function checkOutput(out, force) {
   if (out === '') throw new UsageError('--out must name a file (it is empty)');
   let stats;
+  let target = out;
   try {
-    stats = statSync(out);
+    // lstat: stat would take a link to a missing file for a free name, and the link would then
+    // refuse the model at the end of the training.
+    stats = lstatSync(out);
+    if (stats.isSymbolicLink()) {
+      try {
+        stats = statSync(out);
+      } catch (error) {
+        if (error.code !== 'ENOENT') throw error;
+        throw new WriteFailure(
+          `--out (${out}) is a symbolic link to a missing file (${readlinkSync(out)}); name the file itself, or remove the link`,
+        );
+      }
+      target = realpathSync(out);
+    }
   } catch (error) {
+    if (error instanceof WriteFailure) throw error;
     if (error.code !== 'ENOENT') throw new WriteFailure(`cannot write ${out}: ${error.code ?? error.message}`);
   }
   if (stats && !stats.isFile()) throw new WriteFailure(`--out (${out}) must be a regular file, not ${kindOf(stats)}`);
   if (stats && !force) throw new WriteFailure(`${out} exists; give --force to replace it, or another --out`);
   // The model is written to this temporary file: making it now proves the folder takes it.
-  const temporary = temporaryBeside(out);
+  const temporary = temporaryBeside(target);
   try {
     closeSync(openSync(temporary, 'wx'));
     unlinkSync(temporary);
   } catch (error) {
-    const folder = path.dirname(out);
+    const folder = path.dirname(target);
     const why = error.code === 'ENOENT' ? ` (no folder ${folder})` : ` (in ${folder})`;
     throw new WriteFailure(`cannot write ${out}: ${error.code ?? error.message}${why}`);
   }
-  return Boolean(stats);
+  return { replaces: Boolean(stats), target };
 }
 
 /**

@@ -47,6 +47,22 @@ Greedy (the most likely token) unless --seed S samples from softmax(logits / T) 
 default 1) over the --top-k most likely (default 0: all); the same seed gives the same text.
 Past the model's context the window slides. --json prints { tokens, ids, text }.`;
 
+// A number as JSON writes one, in decimal: Number() alone takes " 0.5", "0x10", "0b1" and ""
+// (as 0). Numbers outside the normal range of a double are refused too: 1e-320 (subnormal),
+// 1e-400 (0 once read), 1e400 (Infinity).
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const MIN_NORMAL = 2.2250738585072014e-308;
+
+/** The number `text` spells in decimal, in the normal range of a double; undefined if not. */
+export function decimalNumber(text) {
+  if (!DECIMAL.test(text)) return undefined;
+  const n = Number(text);
+  if (!Number.isFinite(n) || (n !== 0 && Math.abs(n) < MIN_NORMAL)) return undefined;
+  // 1e-400 is not 0: it underflowed.
+  if (n === 0 && /[1-9]/.test(text.split(/[eE]/)[0])) return undefined;
+  return n;
+}
+
 function integerFlag(values, flag, min, max, fallback) {
   const text = values[flag];
   if (text === undefined) return fallback;
@@ -95,9 +111,10 @@ function trainerConfig(values, steps) {
     if (f.kind === 'enum') config[f.name] = text;
     else if (f.kind === 'bool') config[f.name] = text === 'true' ? true : text === 'false' ? false : text;
     // Integers in decimal digits only: Number("1.0000000000000001") is 1, and a refusal of
-    // Number("9007199254740993") would show 9007199254740992.
-    else if (f.kind === 'int' ? /^\d+$/.test(text) : /^[-+.\deE]+$/.test(text)) {
-      config[f.name] = Number(text);
+    // Number("9007199254740993") would show 9007199254740992. Other numbers in decimal, normal.
+    else if (f.kind === 'int' ? /^\d+$/.test(text) : DECIMAL.test(text)) {
+      // Decimal but outside the normal range (1e-320, 1e-400, 1e400): NaN, refused below.
+      config[f.name] = f.kind === 'int' ? Number(text) : (decimalNumber(text) ?? NaN);
       typed.set(f.name, text);
     } else config[f.name] = text; // refused below, quoted
   }
@@ -167,7 +184,7 @@ async function train(args) {
   const trainer = engine.createTrainer(config);
   try {
     // Before any training: a path that cannot take the model would waste the whole run.
-    const replaces = checkOutput(out, values.force);
+    const { replaces, target } = checkOutput(out, values.force);
     process.stderr.write(
       `training ${config.task}: ${trainer.parameterCount} parameters, ${steps} steps of ${config.batchSize} sequences\n`,
     );
@@ -182,7 +199,7 @@ async function train(args) {
     }
     if (tty) process.stderr.write('\n');
     const bytes = trainer.save({ precision });
-    writeOutput(out, bytes, values.force);
+    writeOutput(target, bytes, values.force);
     const held = trainer.evaluate(evalExamples);
     process.stdout.write(
       `${out}: ${bytes.length} bytes${replaces ? ' (replaced the old file)' : ''}; held-out exact match ${(100 * held.exactMatch).toFixed(1)}% ` +
@@ -304,9 +321,9 @@ function corpusModel(engine, path) {
 function numberFlag(values, flag, min, max, fallback) {
   const text = values[flag];
   if (text === undefined) return fallback;
-  const n = Number(text);
-  if (!/^[\d.eE+-]+$/.test(text) || !(n >= min && n <= max)) {
-    throw new UsageError(`--${flag} (${text}) must be a number from ${min} to ${max}`);
+  const n = decimalNumber(text);
+  if (n === undefined || !(n >= min && n <= max)) {
+    throw new UsageError(`--${flag} (${text}) must be a decimal number from ${min} to ${max}`);
   }
   return n;
 }

@@ -82,12 +82,18 @@ common=("${shape[@]}" --seconds "$seconds" --warmup-steps 100 --seed 1)
 # trainer's default --threads), its log appended to <logs>/NAME.log.
 train() {
   local init=()
-  if [ "${CONTINUE:-0}" = 1 ]; then init=(--init "$models/$1.model"); fi
+  if [ "${CONTINUE:-0}" = 1 ]; then
+    # The warm restart reads a copy made when the run starts: --out may not name the --init file,
+    # and every sitting of the run must start from the same model (the first sitting replaces
+    # models/NAME.model).
+    [ -e "$checkpoints/$1.ckpt" ] || cp "$models/$1.model" "$checkpoints/$1.init.model"
+    init=(--init "$checkpoints/$1.init.model")
+  fi
   echo "train:models: $1 (log: $logs/$1.log)"
   "$trainer" "${init[@]}" --train "$prepared/$1.train.txt" --heldout "$prepared/$1.heldout.txt" \
     --sample "$models/heldout/$1.txt" --level "$2" "${common[@]}" --corpus "$3" --title "$4" \
     --title-zh "$5" --out "$models/$1.model" --report "$models/$1.report.json" \
-    --checkpoint "$checkpoints/$1.ckpt" "${@:6}" >>"$logs/$1.log" 2>&1
+    --checkpoint "$checkpoints/$1.ckpt" --force "${@:6}" >>"$logs/$1.log" 2>&1
   tail -n 1 "$logs/$1.log"
 }
 train tang character "chinese-poetry@2.0.1 quantangshi, 唐诗三百首 and popular poems weighted (training/tang-canon.mjs), simplified with opencc-js@1.0.5" \

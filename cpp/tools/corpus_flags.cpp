@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 #include "attention/parallel.hpp"
 #include "attention/train/corpus_trainer.hpp"
 #include "attention/train/trainer_fields.hpp"
+#include "decimal.hpp"
 
 namespace attention::train {
 namespace {
@@ -23,18 +25,21 @@ constexpr ToolFlag kToolFlags[] = {
     {"heldout", "", "the held-out text, required"},
     {"sample", "", "a second held-out text, scored in the report"},
     {"level", "", "character | word, required"},
-    {"out", "", "the model file to write (float16), required"},
-    {"report", "", "the JSON report to write, required"},
+    {"out", "",
+     "the model file to write (float16), required; not an existing file without --force"},
+    {"report", "", "the JSON report to write, required; not an existing file without --force"},
+    {"force", "",
+     "(no value) replace an existing --out and --report (written whole, then renamed)"},
     {"vocab", "5000", "the largest vocabulary, special symbols included"},
     {"min-count", "1", "a symbol's fewest occurrences to enter the vocabulary"},
     {"context-length", "64", "the model's context, T"},
     {"steps", "3000", "updates (the cosine schedule's length: totalSteps)"},
-    {"seconds", "0", "end this sitting after N s of wall time (0: at --steps)"},
+    {"seconds", "0", "end this sitting after N s of wall time, 0 … 1e9 (0: at --steps)"},
     {"sitting-steps", "0", "end this sitting after N more steps (0: at --steps)"},
     {"checkpoint", "", "the run's state between sittings: resumed if present, written with saves"},
     {"eval-every", "100", "progress on held-out text every N steps"},
     {"save-every", "400", "write the model and report every N steps"},
-    {"init", "", "continue from this model file (same shape and vocabulary)"},
+    {"init", "", "continue from this model file (same configuration and vocabulary)"},
     {"lowercase", "false", "the text was lower-cased (recorded in the model file)"},
     {"canon-weighted", "false", "famous texts were repeated in the training text (recorded)"},
     {"repeat-spans", "0",
@@ -99,21 +104,32 @@ std::string Flags::Get(const std::string& flag) const {
   return "";
 }
 
-// A number in full ("3e-3", not "3e-3x"), else a failure naming the flag.
-double ParseNumber(const std::string& flag, const std::string& text) {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value)) {
-    Fail("--" + flag + " (" + text + ") must be a number");
+namespace {
+
+std::string Bound(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.15g", value);
+  return text;
+}
+
+}  // namespace
+
+double NumberFlag(const Flags& flags, const std::string& flag, double low, double high) {
+  const std::string text = flags.Get(flag);
+  double value = 0.0;
+  if (!ReadDecimal(text, &value) || value < low || value > high) {
+    Fail("--" + flag + " (" + text + ") must be a decimal number from " + Bound(low) + " to " +
+         Bound(high));
   }
   return value;
 }
 
 int IntFlag(const Flags& flags, const std::string& flag, int low, int high) {
-  const double value = ParseNumber(flag, flags.Get(flag));
-  if (value != std::floor(value) || value < low || value > high) {
-    Fail("--" + flag + " (" + flags.Get(flag) + ") must be an integer from " + std::to_string(low) +
-         " to " + std::to_string(high));
+  const std::string text = flags.Get(flag);
+  double value = 0.0;
+  if (!ReadDecimal(text, &value) || value != std::floor(value) || value < low || value > high) {
+    Fail("--" + flag + " (" + text + ") must be an integer from " + std::to_string(low) + " to " +
+         std::to_string(high));
   }
   return static_cast<int>(value);
 }
@@ -145,8 +161,12 @@ Flags ReadFlags(int argc, char** argv, const TrainerConfig& defaults) {
       for (const auto& [name, _] : known) names += " --" + name;
       Fail("unknown flag " + arg + "; flags are:" + names);
     }
-    if (i + 1 >= argc) Fail(arg + " needs a value");
     if (flags.Has(flag)) Fail(arg + " is given twice");
+    if (flag == "force") {  // a switch, as the JS command's --force
+      flags.values[flag] = "true";
+      continue;
+    }
+    if (i + 1 >= argc) Fail(arg + " needs a value");
     flags.values[flag] = argv[++i];
   }
   return flags;
@@ -164,8 +184,8 @@ void ApplyTrainerFlags(const Flags& flags, TrainerConfig* config) {
     } else if (f.kind == FieldKind::kEnum) {
       const auto it = std::find(f.values.begin(), f.values.end(), text);
       value = it == f.values.end() ? -1 : static_cast<double>(it - f.values.begin());
-    } else {
-      value = ParseNumber(flag, text);
+    } else if (!ReadDecimal(text, &value)) {
+      value = std::numeric_limits<double>::quiet_NaN();  // refused by its row below
     }
     if (!CheckField(f, value).ok()) {
       Fail("--" + flag + " (" + text + ") must be " + AllowedValues(f));

@@ -31,8 +31,8 @@ Flags ReadFlags(int argc, char** argv, const TrainerConfig& defaults);
 // The trainer fields among the flags over `config`, each checked by its row.
 void ApplyTrainerFlags(const Flags& flags, TrainerConfig* config);
 
-// A number in full ("3e-3", not "3e-3x"), else a failure naming the flag.
-double ParseNumber(const std::string& flag, const std::string& text);
+// A number flag from low to high, else a failure naming the flag and the range.
+double NumberFlag(const Flags& flags, const std::string& flag, double low, double high);
 // An integer flag from low to high, else a failure naming the flag and the range.
 int IntFlag(const Flags& flags, const std::string& flag, int low, int high);
 // A true/false flag, else a failure naming the flag ("--lowercase (yes) must be true or false").

@@ -8,6 +8,8 @@
 //     [--seed 1]
 #include "attention/train/head_roles.hpp"
 
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -16,6 +18,8 @@
 #include <vector>
 
 #include "attention/train/model_io.hpp"
+#include "decimal.hpp"
+#include "output_files.hpp"
 
 namespace {
 
@@ -112,12 +116,30 @@ int main(int argc, char** argv) {
   for (const char* required : {"--model", "--sample", "--out"}) {
     if (flags[required].empty()) Fail(std::string(required) + " is required");
   }
+  // atoi and strtoul took "5x" for 5 and "-1" for 4294967295.
+  const auto integer = [&](const char* flag, double low, double high) {
+    double value = 0;
+    if (!ReadDecimal(flags[flag], &value) || value != std::floor(value) || value < low ||
+        value > high) {
+      Fail(std::string(flag) + " (" + flags[flag] + ") must be an integer from " +
+           std::to_string(static_cast<uint64_t>(low)) + " to " +
+           std::to_string(static_cast<uint64_t>(high)));
+    }
+    return value;
+  };
+  const int repeats = static_cast<int>(integer("--repeats", 1, 1000000));
+  const uint32_t seed = static_cast<uint32_t>(integer("--seed", 0, 4294967295.0));
+  // The roles file is regenerated (build-scripts/head-roles.sh): replaced, but checked before the
+  // measurement and written whole, never over the model or the sample.
+  std::vector<OutputFile> outputs;
+  const attention::Status checked = CheckOutputs(
+      {{"out", flags["--out"]}},
+      {{"model", flags["--model"]}, {"sample", flags["--sample"]}, {"tags", flags["--tags"]}},
+      /*force=*/true, "", &outputs);
+  if (!checked.ok()) Fail(checked.message());
   RolesInput input;
   Check(LoadRolesInput(flags["--model"], flags["--sample"], flags["--tags"], &input), "input");
   HeadRoles roles;
-  const int repeats = std::atoi(flags["--repeats"].c_str());
-  const uint32_t seed = static_cast<uint32_t>(std::strtoul(flags["--seed"].c_str(), nullptr, 10));
-  if (repeats < 1) Fail("--repeats must be at least 1");
   Check(MeasureHeadRoles(input.loaded.model.get(), input.ids, input.loaded.vocabulary, input.tags,
                          &roles, repeats, seed),
         "measure");
@@ -126,11 +148,9 @@ int main(int argc, char** argv) {
   out["sample"] = flags["--sample"].substr(flags["--sample"].find_last_of('/') + 1);
   out["tagged"] = !input.tags.empty();
   const std::string text = out.dump(2) + "\n";
-  std::FILE* file = std::fopen(flags["--out"].c_str(), "wb");
-  if (file == nullptr || std::fwrite(text.data(), 1, text.size(), file) != text.size()) {
-    Fail("cannot write " + flags["--out"]);
-  }
-  std::fclose(file);
+  Check(WriteFileWhole("out", outputs[0].target, std::vector<uint8_t>(text.begin(), text.end()),
+                       true),
+        "--out");
   for (size_t l = 0; l < roles.roles.size(); ++l) {
     for (size_t h = 0; h < roles.roles[l].size(); ++h) {
       std::string names;

@@ -8,17 +8,20 @@
 // Its flags (corpus_flags.hpp) are its own and every trainer field of the engine's table
 // (trainer_fields.hpp) but the task's and totalSteps (set from --steps), spelled as the JS
 // command spells them (learningRate → --learning-rate); --help lists them with their defaults,
-// and an unknown flag is refused. A run is --steps updates (the cosine schedule's length) and
-// may take several sittings: --seconds ends a sitting, --checkpoint keeps the run's state
-// between them (checkpoint.hpp), and the same command run again goes on where it stopped. The
-// batch is split into --threads shards (default: every core), run at once. The losses of the
-// model file and the report are computed from the saved float16 file.
+// and an unknown flag is refused. Every output path is checked before anything is read or trained
+// (output_files.hpp): an existing --out or --report is replaced only with --force, and each
+// file is written whole beside its place, then renamed into it. A run is --steps updates (the
+// cosine schedule's length) and may take several sittings: --seconds ends a sitting, --checkpoint
+// keeps the run's state between them (checkpoint.hpp), and the same command run again (with
+// --force, as the first sitting's model and report exist) goes on where it stopped. The batch is
+// split into --threads shards (default: every core), run at once. The losses of the model file and
+// the report are computed from the saved float16 file.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -32,6 +35,8 @@
 #include "attention/train/ngram.hpp"
 #include "attention/train/trainer_fields.hpp"
 #include "corpus_flags.hpp"
+#include "init_model.hpp"
+#include "output_files.hpp"
 
 namespace {
 
@@ -39,7 +44,7 @@ using namespace attention::train;
 using Clock = std::chrono::steady_clock;
 
 void Check(const attention::Status& status, const std::string& context) {
-  if (!status.ok()) Fail(context + ": " + status.message());
+  if (!status.ok()) Fail(context.empty() ? status.message() : context + ": " + status.message());
 }
 
 std::string ReadText(const std::string& path) {
@@ -139,11 +144,36 @@ int main(int argc, char** argv) {
   const int save_every = std::max(every, IntFlag(options, "save-every", 1, 1000000000));
   const bool lowercase = BoolFlag(options, "lowercase");
   const bool canon_weighted = BoolFlag(options, "canon-weighted");
-  const double budget = ParseNumber("seconds", options.Get("seconds"));
-  if (budget < 0) Fail("--seconds (" + options.Get("seconds") + ") must be at least 0");
+  const double budget = NumberFlag(options, "seconds", 0, 1e9);
+  const double repeat_spans = NumberFlag(options, "repeat-spans", 0, 1);
   for (const char* required : {"train", "heldout", "level", "out", "report"}) {
     if (options.Get(required).empty()) Fail(std::string("--") + required + " is required");
   }
+  // Every output path before the first byte is read: a run takes hours, and a path that cannot
+  // take its files, or one that names another output or an input, would be found at its end.
+  // The checkpoint is the run's own state, resumed and rewritten in place (it may exist).
+  const bool force = options.Has("force");
+  std::vector<OutputFile> outputs;
+  Check(CheckOutputs({{"out", options.Get("out")},
+                      {"report", options.Get("report")},
+                      {"checkpoint", options.Get("checkpoint")}},
+                     {{"train", options.Get("train")},
+                      {"heldout", options.Get("heldout")},
+                      {"sample", options.Get("sample")},
+                      {"init", options.Get("init")}},
+                     force, "checkpoint", &outputs),
+        "");
+  // A write past `ulimit -f` fails with EFBIG (reported, the old file kept) instead of the
+  // signal killing the tool.
+  std::signal(SIGXFSZ, SIG_IGN);
+  std::map<std::string, OutputFile> output;
+  for (const OutputFile& file : outputs) output[file.flag] = file;
+  // Writes an output whole; a file this run wrote already is replaced without --force.
+  const auto write = [&](const std::string& flag, const std::vector<uint8_t>& bytes) {
+    OutputFile& file = output.at(flag);
+    Check(WriteFileWhole(flag, file.target, bytes, force || file.exists), "--" + flag);
+    file.exists = true;
+  };
   const Clock::time_point start = Clock::now();
 
   VocabularyOptions vocabulary_options;
@@ -175,7 +205,7 @@ int main(int argc, char** argv) {
   config.seed = fields.seed;
   config.threads = fields.threads;
   config.optimizer.total_steps = steps;
-  config.repeat_spans = ParseNumber("repeat-spans", options.Get("repeat-spans"));
+  config.repeat_spans = repeat_spans;
   const int length = config.model.context_length;
 
   std::printf(
@@ -210,26 +240,27 @@ int main(int argc, char** argv) {
   std::unique_ptr<CorpusTrainer> trainer;
   StepMetrics metrics;
   Check(CorpusTrainer::Create(config, &train, &trainer), "trainer");
-  // --init: continue from a saved model of the same shape and vocabulary (a warm restart:
-  // fresh AdamW moments, a new warmup and cosine; trainedSteps and tokensSeen count both runs).
-  int earlier_steps = 0;
-  double earlier_tokens = 0.0;
+  // --init: continue from a saved model of the same configuration and vocabulary (a warm
+  // restart: fresh AdamW moments, a new warmup and cosine; trainedSteps and tokensSeen count
+  // both runs).
+  EarlierTraining earlier;
   if (!options.Get("init").empty()) {
     std::vector<uint8_t> bytes;
     Check(ReadFileBytes(options.Get("init"), &bytes, MaxModelFileBytes()), "--init");
     LoadedModel init;
     Check(LoadModel(bytes.data(), bytes.size(), &init), "--init");
-    if (init.vocabulary != vocabulary.symbols() ||
-        init.model->parameter_count() != trainer->model().parameter_count()) {
-      Fail("--init: the model's vocabulary or shape differs from this run's");
-    }
+    Check(CheckInitModel(init, trainer->model().config(), vocabulary.symbols(), &earlier), "");
     std::copy(init.model->parameters(), init.model->parameters() + init.model->parameter_count(),
               trainer->model().parameters());
-    Check(init.config.GetInt("trainedSteps", &earlier_steps), "--init");
-    if (init.config.Has("tokensSeen")) {
-      Check(init.config.GetNumber("tokensSeen", &earlier_tokens), "--init");
-    }
-    std::printf("continuing from %s (%d steps)\n", options.Get("init").c_str(), earlier_steps);
+    std::printf("continuing from %s (%lld steps)\n", options.Get("init").c_str(),
+                static_cast<long long>(earlier.steps));
+  }
+  const double planned_tokens = static_cast<double>(steps) * config.batch_size * length;
+  if (static_cast<double>(earlier.steps + steps) > kMaxRecordedCount ||
+      earlier.tokens + planned_tokens > kMaxRecordedCount) {
+    Fail("--init: the model's trainedSteps or tokensSeen and this run's would pass 2^53 (" +
+         std::to_string(static_cast<int64_t>(kMaxRecordedCount)) +
+         "), the largest count a model file records exactly");
   }
   // --checkpoint: go on with the run it holds, if it is this run (the same settings, data and
   // starting point; where it ends and how often it saves are not part of the run).
@@ -247,7 +278,7 @@ int main(int argc, char** argv) {
   CheckpointState sittings{run, 0.0, 0};
   const std::string checkpoint = options.Get("checkpoint");
   std::vector<uint8_t> saved_state;
-  if (!checkpoint.empty() && std::filesystem::exists(checkpoint)) {
+  if (!checkpoint.empty() && output.at("checkpoint").exists) {
     Check(ReadFileBytes(checkpoint, &saved_state), "--checkpoint");
     Check(trainer->Resume(saved_state, run, &sittings), "--checkpoint " + checkpoint);
     std::printf("resuming %s at step %d (%d sittings, %.0f s so far)\n", checkpoint.c_str(),
@@ -269,14 +300,13 @@ int main(int argc, char** argv) {
   const double earlier_seconds = sittings.seconds;
   const auto save = [&]() {
     if (!checkpoint.empty()) {
-      // Written whole beside, then renamed over: a run killed mid-write keeps the last one.
+      // Replaced in place, always: it is this run's own state (a run killed mid-write keeps the
+      // last one whole).
       std::vector<uint8_t> bytes;
       sittings.seconds = earlier_seconds + Seconds(training);
       Check(trainer->SaveCheckpoint(sittings, &bytes), "checkpoint");
-      Check(WriteFileBytes(checkpoint + ".part", bytes), "--checkpoint");
-      if (std::rename((checkpoint + ".part").c_str(), checkpoint.c_str()) != 0) {
-        Fail("--checkpoint: cannot rename " + checkpoint + ".part");
-      }
+      Check(WriteFileWhole("checkpoint", output.at("checkpoint").target, bytes, true),
+            "--checkpoint");
     }
     CorpusModelInfo info;
     info.level = vocabulary_options.level;
@@ -284,16 +314,16 @@ int main(int argc, char** argv) {
     info.title = options.Get("title");
     info.title_zh = options.Get("title-zh");
     info.lowercase = lowercase;
-    info.trained_steps = earlier_steps + trainer->steps();
+    info.trained_steps = earlier.steps + trainer->steps();
     info.baselines = base;
     info.kn5_loss = kn5_loss;
     info.tokens_seen =
-        earlier_tokens + static_cast<double>(trainer->steps()) * config.batch_size * length;
+        earlier.tokens + static_cast<double>(trainer->steps()) * config.batch_size * length;
     info.canon_weighted = canon_weighted;
     info.document_start = document_start;
     info.repeat_spans = config.repeat_spans;
     const Evaluated saved = SaveAndEvaluate(trainer->model(), vocabulary, info, heldout, sample);
-    Check(WriteFileBytes(options.Get("out"), saved.bytes), "--out");
+    write("out", saved.bytes);
     std::printf(
         "saved at step %d: held-out %.4f nats/token (bigram %.4f, KN 5-gram %.4f); sample "
         "%.4f (unigram %.4f, bigram %.4f); %zu bytes; %.0f s\n",
@@ -319,8 +349,8 @@ int main(int argc, char** argv) {
         {"threads", config.threads},
         {"cores", trainer->cores()},
         {"sittings", sittings.sittings},
-        {"earlierSteps", earlier_steps},
-        {"earlierTokensSeen", earlier_tokens},
+        {"earlierSteps", earlier.steps},
+        {"earlierTokensSeen", earlier.tokens},
         {"plannedSteps", steps},
         {"steps", trainer->steps()},
         {"tokensSeen", tokens_seen},
@@ -344,8 +374,7 @@ int main(int argc, char** argv) {
         {"modelBytes", saved.bytes.size()},
     };
     const std::string text = report.dump(2) + "\n";
-    Check(WriteFileBytes(options.Get("report"), std::vector<uint8_t>(text.begin(), text.end())),
-          "--report");
+    write("report", std::vector<uint8_t>(text.begin(), text.end()));
   };
   // The sitting ends at --steps or at the wall-time cap (the final scoring and saving follow).
   const int last = sitting_steps > 0 ? std::min(steps, trainer->steps() + sitting_steps) : steps;

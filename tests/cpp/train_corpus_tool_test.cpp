@@ -1,39 +1,22 @@
 // The native corpus trainer (cpp/tools/train_corpus.cpp), run as a user runs it: its flags are
 // the engine's trainer fields spelled as the JS command spells them, unknown ones are refused,
 // and a short run writes the model file and a JSON report of what it did.
+#include "train_corpus_tool.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 
 namespace {
 
 namespace fs = std::filesystem;
-
-struct ToolRun {
-  int status;
-  std::string output;  // stdout and stderr
-};
-
-ToolRun Tool(const std::string& arguments) {
-  // Per process: ctest runs these tests side by side.
-  const fs::path log =
-      fs::temp_directory_path() / ("train_corpus_tool_test." + std::to_string(getpid()) + ".log");
-  const std::string command =
-      std::string(ATTENTION_TRAIN_CORPUS) + " " + arguments + " >" + log.string() + " 2>&1";
-  const int status = std::system(command.c_str());
-  std::ifstream in(log);
-  std::stringstream text;
-  text << in.rdbuf();
-  fs::remove(log);
-  return {status, text.str()};
-}
+using attention::testing::Tool;
+using attention::testing::ToolRun;
 
 TEST(TrainCorpusTool, RefusesAnUnknownFlagNamingTheFieldsSpellings) {
   const ToolRun run = Tool("--lr 3e-3");
@@ -123,6 +106,9 @@ TEST(TrainCorpusTool, AShortRunWritesTheModelAndAReportOfTokensSeen) {
            " --eval-every 2 --seed 4 --repeat-spans 0.5 --document-start newline --init " +
            (dir / "m.model").string());
   EXPECT_NE(more.status, 0) << "a context of 16 is another shape than the file's 8";
+  EXPECT_NE(more.output.find("--init: the model's contextLength is 8; this run's is 16"),
+            std::string::npos)
+      << more.output;
   const ToolRun again =
       Tool("--train " + (dir / "train.txt").string() + " --heldout " +
            (dir / "heldout.txt").string() + " --level character --out " +
@@ -180,7 +166,13 @@ TEST(TrainCorpusTool, ARunInTwoSittingsEndsWithTheModelOfOne) {
   std::ifstream first(dir / "two.json");
   EXPECT_EQ(nlohmann::json::parse(first)["steps"], 5);
   EXPECT_NE(bytes(dir / "two.model"), bytes(dir / "one.model"));
+  // The first sitting's model and report exist: the next sitting replaces them with --force
+  // (the checkpoint, the run's own state, is resumed in place without it).
   run = train("two", checkpoint);
+  EXPECT_NE(run.status, 0);
+  EXPECT_NE(run.output.find("two.model exists; give --force to replace it"), std::string::npos)
+      << run.output;
+  run = train("two", checkpoint + " --force");
   ASSERT_EQ(run.status, 0) << run.output;
   EXPECT_NE(run.output.find("at step 5"), std::string::npos) << run.output;
   EXPECT_EQ(bytes(dir / "two.model"), bytes(dir / "one.model"));

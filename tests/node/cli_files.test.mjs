@@ -8,12 +8,14 @@ import { spawnSync } from 'node:child_process';
 import {
   closeSync,
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   openSync,
   readFileSync,
   readdirSync,
   rmSync,
+  symlinkSync,
   truncateSync,
   writeFileSync,
 } from 'node:fs';
@@ -169,6 +171,58 @@ test('train keeps an existing file unless --force, and replaces it whole with --
     readdirSync(dir).filter((name) => name.endsWith('.tmp')),
     [],
   );
+});
+
+test('train refuses a dangling symbolic link as --out before training; a link to a file is kept', () => {
+  // A link to a missing file: stat says "no such file", yet the link's name is taken.
+  const dangling = path.join(dir, 'dangling.model');
+  symlinkSync(path.join(dir, 'nowhere.model'), dangling);
+  const refused = run('train', ...TINY, '--steps', '1000000', '--out', dangling);
+  assert.equal(refused.status, 3, refused.stderr);
+  assert.match(refused.stderr, /--out \(.*dangling\.model\) is a symbolic link to a missing file \(.*nowhere\.model\)/);
+  assert.ok(!trained(refused), refused.stderr);
+  assert.ok(!existsSync(path.join(dir, 'nowhere.model')));
+
+  // A link to a file is the file: kept without --force, replaced with it, the link left a link.
+  const target = path.join(dir, 'linked-target.model');
+  writeFileSync(target, 'not a model yet');
+  const link = path.join(dir, 'link.model');
+  symlinkSync(target, link);
+  const kept = run('train', ...TINY, '--steps', '1000000', '--out', link);
+  assert.equal(kept.status, 3, kept.stderr);
+  assert.match(kept.stderr, /link\.model exists; give --force/);
+  const replaced = run('train', ...TINY, '--steps', '1', '--out', link, '--force');
+  assert.equal(replaced.status, 0, replaced.stderr);
+  assert.ok(lstatSync(link).isSymbolicLink(), 'the link is kept');
+  engine.loadModel(new Uint8Array(readFileSync(target))).dispose();
+});
+
+test('number flags are decimal and in the normal range of a double', () => {
+  const cases = [
+    // 1e-320 is subnormal; 1e-400 is 0 once read: a weight decay of 0 the user did not type.
+    [['--learning-rate', '1e-320'], /--learning-rate \(1e-320\) must be a number greater than 0/],
+    [['--weight-decay', '1e-320'], /--weight-decay \(1e-320\) must be/],
+    [['--weight-decay', '1e-400'], /--weight-decay \(1e-400\) must be/],
+    [['--learning-rate', '0x10'], /--learning-rate \("0x10"\) must be/],
+    [['--learning-rate', ' 0.5'], /--learning-rate \(" 0\.5"\) must be/],
+  ];
+  for (const [args, message] of cases) {
+    const result = run('train', ...TINY, '--steps', '1000000', ...args);
+    assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
+    assert.match(result.stderr, message, args.join(' '));
+  }
+  // What JSON writes is read: a sign, a leading point, an exponent.
+  const read = run(
+    'train',
+    ...TINY,
+    '--steps',
+    '1',
+    '--out',
+    path.join(dir, 'decimal.model'),
+    '--weight-decay',
+    '+.5E-1',
+  );
+  assert.equal(read.status, 0, read.stderr);
 });
 
 test('numbers are echoed as typed: no digit lost to Number()', () => {

@@ -74,7 +74,11 @@ test('bad generate arguments exit 2 naming the flag; task models and damaged fil
     [['generate', '--model', poemPath, '床', '--count', '0'], /--count \(0\) must be an integer from 1 to 1024/],
     [
       ['generate', '--model', poemPath, '床', '--seed', '1', '--temperature', '0'],
-      /--temperature \(0\) must be a number from 0.01 to 100/,
+      /--temperature \(0\) must be a decimal number from 0.01 to 100/,
+    ],
+    [
+      ['generate', '--model', poemPath, '床', '--seed', '1', '--temperature', ' 1'],
+      /--temperature \( 1\) must be a decimal number from 0.01 to 100/,
     ],
     [['generate', '--model', poemPath, '床', '--temperature', '2'], /give --seed S too/],
     [['generate', '--model', poemPath, '床', '--greedy', '--seed', '3'], /not both/],

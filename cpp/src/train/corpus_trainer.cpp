@@ -60,7 +60,7 @@ FlatJson CorpusModelJson(const CorpusModelInfo& info) {
   extra.SetString("corpus", info.corpus);
   extra.SetString("title", info.title);
   extra.SetString("titleZh", info.title_zh);
-  extra.SetNumber("trainedSteps", info.trained_steps);
+  extra.SetNumber("trainedSteps", static_cast<double>(info.trained_steps));
   extra.SetNumber("heldOutLoss", info.held_out_loss);
   extra.SetNumber("unigramLoss", info.baselines.unigram);
   extra.SetNumber("bigramLoss", info.baselines.bigram);

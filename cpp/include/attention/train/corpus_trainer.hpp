@@ -85,7 +85,7 @@ struct CorpusModelInfo {
   bool canon_weighted = false;
   double kn5_loss = 0.0;
   double tokens_seen = 0.0;
-  int trained_steps = 0;
+  int64_t trained_steps = 0;  // 64-bit: warm restarts add up runs of up to 10^9 steps each
   double held_out_loss = 0.0;
   NgramBaselines baselines;
 };
