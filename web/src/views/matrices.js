@@ -104,7 +104,10 @@ function drawMatrices(svgElement, trace, { head, width, positionalEncoding, stri
   const { width: w, height } = drawStage(drawing, operands, {
     width,
     stepKey: 'matrices',
-    maxCell: 24,
+    // Cells that print two significant digits of every value (stage.js NUMBER_CELL) where each
+    // matrix fits its line: at 24 px a minus and two digits did not fit, and most negative
+    // numbers were "…".
+    maxCell: 32,
     legend: {},
     picked,
     onCell,
