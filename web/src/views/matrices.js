@@ -4,6 +4,7 @@
 // every matrix it is compared with; Q, K, V and Concat banded by head; PE's waves below them.
 import * as d3 from 'd3';
 import { drawStage } from './stage.js';
+import { measureMatrix } from './matrix.js';
 import { drawPositional } from './positional.js';
 import { headColor, signedColor, stepMaxAbs } from '../scales.js';
 import { putAttrs } from '../dom.js';
@@ -153,13 +154,19 @@ function drawStepMatrix(svgElement, trace, state, head, width, strings) {
     .selectAll('g.matrices-stage')
     .data([0])
     .join((enter) => enter.append('g').attr('class', 'matrices-stage'));
-  const { width: w, height } = drawStage(drawing, [{ ...one, animation: 'none' }], {
+  const { cell } = drawStage(drawing, [{ ...one, animation: 'none' }], {
     width,
     stepKey: 'figure',
     maxCell: FIGURE_CELL,
     legend: { maskedLabel: strings.masked },
   });
-  fitSvg(svgElement, w, height);
+  // Its legend beside it, not under it: a figure is wider than tall (16:9), a matrix about square.
+  const matrix = measureMatrix(one.step, { cell, title: one.title, transpose: one.transpose });
+  const legends = drawing.select('g.stage-legends');
+  const legend = legends.node().getBBox();
+  const x = matrix.width + 28;
+  legends.attr('transform', `translate(${x - legend.x},${matrix.top - legend.y})`);
+  fitSvg(svgElement, x + legend.width + 4, Math.max(matrix.height, matrix.top + legend.height) + 4);
 }
 
 /** The matrices view, drawn from the registry's one context argument (views/registry.js). */

@@ -1,0 +1,152 @@
+// Figures for teaching: every number the views and the stage print at 1280 px with 12 tokens is
+// whole (never "…") and none runs into its neighbour (step 7's small weights printed as
+// "6e−3" side by side read "6e−35e−3"); and a compact figure fills its frame, a 16:9 slide
+// (1280×720) and a 900 px column (900×506), scaled up as well as down, on one background.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { openPage, screenshotDir, transitionsDone, useBrowser, waitUntil } from './browser.mjs';
+
+const session = useBrowser();
+const SENTENCE = 'the cat sat on the mat because it was very tired today'; // 12 tokens
+const VIEWS = ['links', 'heatmap', 'matrices', 'softmax'];
+
+// In the page: every printed number of the stage and the open view (cells, bar values, legend
+// ticks), and every pair of neighbours in a row whose boxes touch or overlap.
+const printedNumbers = () => {
+  const shown = (el) => el.getClientRects().length > 0 && !el.closest('[hidden]');
+  const numeric = /^[−\-+\d.<>≈∞…k]+$/;
+  const texts = [...document.querySelectorAll('[data-role=stage] text, [data-panel]:not([hidden]) text')].filter(
+    (t) => shown(t) && numeric.test(t.textContent.trim()) && t.textContent.trim() !== '',
+  );
+  const rows = new Map();
+  for (const t of texts) {
+    const r = t.getBoundingClientRect();
+    const key = `${Math.round(r.top + r.height / 2)}:${t.closest('g.operand, g.chart, g.multiple, svg')?.outerHTML.length}`;
+    if (!rows.has(key)) rows.set(key, []);
+    rows.get(key).push({ text: t.textContent, left: r.left, right: r.right });
+  }
+  const touching = [];
+  for (const row of rows.values()) {
+    row.sort((a, b) => a.left - b.left);
+    for (let k = 1; k < row.length; k++)
+      if (row[k - 1].right > row[k].left - 0.5) touching.push(`${row[k - 1].text}|${row[k].text}`);
+  }
+  return { texts: texts.map((t) => t.textContent), touching };
+};
+
+test('at 1280 px with 12 tokens, no view and no step prints "…", an exponent, or numbers that run together', async () => {
+  const { page, context, problems } = await openPage(session.browser, 'about:blank', {
+    viewport: { width: 1280, height: 900 },
+  });
+  try {
+    const failures = [];
+    let counted = 0;
+    for (const view of VIEWS) {
+      for (let step = 1; step <= 10; step++) {
+        await page.goto(`${session.url}?s=${encodeURIComponent(SENTENCE)}&step=${step}&view=${view}&lang=en`);
+        await page.waitForSelector('[data-role=stage] g.operand', { timeout: 15000 });
+        await transitionsDone(page);
+        // The numbers a keystroke's redraw writes after its frame are in by the next one.
+        await page.evaluate(
+          () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+        );
+        const { texts, touching } = await page.evaluate(printedNumbers);
+        counted += texts.length;
+        const where = `${view}, step ${step}`;
+        const hidden = texts.filter((t) => t.includes('…'));
+        const exponents = texts.filter((t) => /\de[−\-+]?\d/.test(t));
+        if (hidden.length) failures.push(`${where}: ${hidden.length} numbers are "…"`);
+        if (exponents.length) failures.push(`${where}: exponents ${exponents.slice(0, 5).join(' ')}`);
+        if (touching.length) failures.push(`${where}: run together ${touching.slice(0, 5).join(' ')}`);
+      }
+    }
+    assert.ok(counted > 5000, `only ${counted} numbers read: the test reads the wrong elements`);
+    assert.deepEqual(failures, []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// The figure's box: every visible drawn thing of the panel shown (texts, cells, canvases,
+// buttons), in the window's pixels; and the caption's.
+const figureLayout = () => {
+  const panel = document.querySelector('[data-panel]:not([hidden])');
+  const shown = (el) =>
+    el.getClientRects().length > 0 && !el.closest('[hidden]') && getComputedStyle(el).visibility !== 'hidden';
+  const parts = [...panel.querySelectorAll('text, rect, canvas, image, button, input, span, i')].filter(shown);
+  // Within what shows it: a drawing's box clips its svg's room to spare below (views/fit.js).
+  const boxes = parts
+    .map((el) => {
+      const r = el.getBoundingClientRect();
+      const clip = el.closest('.svg-fit')?.getBoundingClientRect();
+      const bottom = clip ? Math.min(r.bottom, clip.bottom) : r.bottom;
+      return { left: r.left, right: r.right, top: r.top, bottom, width: r.width, height: bottom - r.top };
+    })
+    .filter((r) => r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0);
+  const box = {
+    left: Math.min(...boxes.map((r) => r.left)),
+    top: Math.min(...boxes.map((r) => r.top)),
+    right: Math.max(...boxes.map((r) => r.right)),
+    bottom: Math.max(...boxes.map((r) => r.bottom)),
+  };
+  const caption = document.querySelector('.figure-caption').getBoundingClientRect();
+  const color = (el) => getComputedStyle(el).backgroundColor;
+  return {
+    box,
+    caption: { top: caption.top, bottom: caption.bottom, text: document.querySelector('.figure-caption').textContent },
+    scroll: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight },
+    backgrounds: [color(document.body), color(document.querySelector('.attention-explorer'))],
+  };
+};
+
+for (const [width, height, name] of [
+  [1280, 720, 'compact-slide-1280x720'],
+  [900, 506, 'compact-column-900x506'],
+]) {
+  test(`compact figures fill a ${width}×${height} frame, every view, on one background`, async () => {
+    const context = await session.browser.newContext({ viewport: { width, height } });
+    try {
+      const page = await context.newPage();
+      const report = [];
+      for (const view of VIEWS) {
+        const lang = view === 'links' || view === 'heatmap' ? 'zh' : 'en';
+        await page.goto(
+          `${session.url}embed.html?compact=1&view=${view}&step=7&lang=${lang}&s=${encodeURIComponent('猫追着球跑')}`,
+        );
+        await page.waitForSelector('.figure-caption');
+        await transitionsDone(page);
+        // Fitted once the drawing settles: wait until two reads a frame apart agree.
+        const layout = await waitUntil(async () => {
+          const a = await page.evaluate(figureLayout);
+          await page.waitForTimeout(150);
+          const b = await page.evaluate(figureLayout);
+          return a.caption.text.includes('猫 追 着 球 跑') && JSON.stringify(a.box) === JSON.stringify(b.box) && b;
+        }, `the ${view} figure settles`);
+        const { box, caption, scroll, backgrounds } = layout;
+        const room = { width, height: caption.top };
+        const w = (box.right - box.left) / room.width;
+        const h = (box.bottom - box.top) / room.height;
+        report.push(`${view} ${Math.round(w * 100)}% × ${Math.round(h * 100)}%`);
+        // Inside the frame, above its caption, with no scrolling.
+        assert.ok(box.left >= -1 && box.right <= width + 1, `${view}: ${JSON.stringify(box)} leaves the frame`);
+        assert.ok(box.top >= -1 && box.bottom <= caption.top + 1, `${view}: ${JSON.stringify(box)} covers the caption`);
+        assert.ok(caption.bottom <= height + 1, `${view}: the caption is below the frame`);
+        assert.ok(scroll.width <= width && scroll.height <= height, `${view} scrolls: ${JSON.stringify(scroll)}`);
+        // Filled: the figure reaches the frame in the dimension its shape limits (≥ 90 %),
+        // and the links, which take the frame's shape, in both.
+        assert.ok(Math.max(w, h) >= 0.9, `${view} fills ${report.at(-1)} of the frame`);
+        if (view === 'links') assert.ok(Math.min(w, h) >= 0.85, `the links fill ${report.at(-1)}`);
+        else assert.ok(Math.min(w, h) >= 0.4, `${view} fills ${report.at(-1)}`);
+        // One background: the page's and the figure's are the same colour.
+        assert.equal(backgrounds[0], backgrounds[1], `${view}: two backgrounds`);
+        if ((view === 'matrices' && width === 1280) || (view === 'heatmap' && width === 900))
+          await page.screenshot({ path: path.join(screenshotDir, `${name}.png`) });
+      }
+      console.log(`${width}×${height}: ${report.join(', ')}`);
+    } finally {
+      await context.close();
+    }
+  });
+}
