@@ -125,7 +125,9 @@ for (const [width, height, name] of [
           return a.caption.text.includes('猫 追 着 球 跑') && JSON.stringify(a.box) === JSON.stringify(b.box) && b;
         }, `the ${view} figure settles`);
         const { box, caption, scroll, backgrounds } = layout;
-        const room = { width, height: caption.top };
+        // The frame less its caption's line (not up to the caption: a caption under a small
+        // figure is high up the frame).
+        const room = { width, height: height - (caption.bottom - caption.top) };
         const w = (box.right - box.left) / room.width;
         const h = (box.bottom - box.top) / room.height;
         report.push(`${view} ${Math.round(w * 100)}% × ${Math.round(h * 100)}%`);
