@@ -152,3 +152,67 @@ for (const [width, height, name] of [
     }
   });
 }
+
+test('Copy embed code offers the explorer and the compact figure for a slide and a column, each previewed', async () => {
+  const context = await session.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(session.url).origin });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${session.url}?s=${encodeURIComponent('猫追着球跑')}&step=7&view=heatmap&lang=zh`);
+    await page.waitForSelector('[data-role=stage] g.operand', { timeout: 15000 });
+    const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+    await page.evaluate(() => navigator.clipboard.writeText(''));
+    await page.click('[data-role=copy-embed]');
+    // The explorer's code is copied at once, as before.
+    await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t.includes('<iframe')));
+    assert.match(await clipboard(), /controls=0/);
+    const choices = page.locator('[data-role=embed-choices]');
+    await choices.waitFor({ state: 'visible' });
+    const options = await choices.locator('.embed-option').evaluateAll((els) =>
+      els.map((el) => ({
+        key: el.dataset.embed,
+        label: el.querySelector('h3').textContent,
+        code: el.querySelector('textarea').value,
+        preview: el.querySelector('iframe').getAttribute('src'),
+      })),
+    );
+    assert.deepEqual(
+      options.map((o) => o.key),
+      ['full', 'slide', 'column'],
+    );
+    assert.match(options[1].label, /16:9/);
+    assert.match(options[2].label, /900/);
+    for (const [k, size] of [
+      [1, [1280, 720]],
+      [2, [900, 506]],
+    ]) {
+      const src = options[k].code.match(/src="([^"]*)"/)[1].replace(/&amp;/g, '&');
+      const url = new URL(src);
+      assert.equal(url.searchParams.get('compact'), '1');
+      assert.equal(url.searchParams.get('view'), 'heatmap');
+      assert.equal(url.searchParams.get('lang'), 'zh');
+      assert.match(options[k].code, new RegExp(`width="${size[0]}" height="${size[1]}"`));
+      assert.equal(new URL(options[k].preview).searchParams.get('compact'), '1');
+    }
+    // Each preview is the embed itself: the figures show their caption, the explorer its stage.
+    for (const key of ['slide', 'column']) {
+      const frame = page.frameLocator(`.embed-option[data-embed=${key}] iframe`);
+      await frame.locator('.figure-caption').filter({ hasText: '热力图 · 7.' }).waitFor({ timeout: 20000 });
+    }
+    await page
+      .frameLocator('.embed-option[data-embed=full] iframe')
+      .locator('[data-role=stage] g.operand')
+      .first()
+      .waitFor({ timeout: 20000 });
+    // Its Copy button copies that figure's code.
+    await page.click('.embed-option[data-embed=column] button');
+    await page.waitForFunction(() => navigator.clipboard.readText().then((t) => t.includes('compact=1')));
+    assert.equal(await clipboard(), options[2].code);
+    await page.screenshot({ path: path.join(screenshotDir, 'embed-choices-zh.png') });
+    await page.click('[data-role=embed-close]');
+    assert.equal(await choices.isVisible(), false);
+    assert.equal(await page.locator('.embed-option iframe').count(), 0, 'closed, the previews are gone');
+  } finally {
+    await context.close();
+  }
+});

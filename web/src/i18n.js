@@ -2,6 +2,7 @@
 // each step's texts are keyed by its key in steps.js STEPS.
 import { NUMBERS } from './i18n-numbers.js';
 import { MODES } from './i18n-modes.js';
+import { FIGURES } from './i18n-figures.js';
 import { THREADS_TEXT } from './engine-threads.js';
 
 const STRINGS = {
@@ -347,6 +348,7 @@ const HONESTY = {
 for (const lang of Object.keys(HONESTY)) Object.assign(STRINGS[lang], HONESTY[lang]);
 for (const lang of Object.keys(NUMBERS)) Object.assign(STRINGS[lang], NUMBERS[lang]);
 for (const lang of Object.keys(MODES)) Object.assign(STRINGS[lang], MODES[lang]);
+for (const lang of Object.keys(FIGURES)) Object.assign(STRINGS[lang], FIGURES[lang]);
 
 export const LANGUAGES = ['en', 'zh'];
 
