@@ -216,3 +216,50 @@ test('Copy embed code offers the explorer and the compact figure for a slide and
     await context.close();
   }
 });
+
+test('an exported figure is cropped to its drawing: no blank two thirds beside it', async () => {
+  const { page, context, problems } = await openPage(session.browser, 'about:blank', {
+    viewport: { width: 1280, height: 900 },
+  });
+  try {
+    const report = [];
+    for (const view of VIEWS) {
+      await page.goto(`${session.url}?s=${encodeURIComponent('猫追着球跑')}&step=7&view=${view}&lang=zh`);
+      await page.waitForSelector('[data-role=stage] g.operand', { timeout: 15000 });
+      await transitionsDone(page);
+      // The figure drawn on a canvas as the PNG export draws it: how far right its ink reaches.
+      const { width, inked } = await page.evaluate(async () => {
+        const text = window.attentionExplorer.viewSVG();
+        const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
+        const image = new Image();
+        image.src = url;
+        await image.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = image.width;
+        canvas.height = image.height;
+        const context = canvas.getContext('2d');
+        context.drawImage(image, 0, 0);
+        const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+        let right = 0;
+        for (let y = 0; y < canvas.height; y++)
+          for (let x = canvas.width - 1; x > right; x--) {
+            const k = (y * canvas.width + x) * 4;
+            if (data[k] < 235 || data[k + 1] < 235 || data[k + 2] < 235) {
+              right = x;
+              break;
+            }
+          }
+        URL.revokeObjectURL(url);
+        return { width: canvas.width, inked: right + 1 };
+      });
+      report.push(`${view}: ${inked}/${width}`);
+      // Five tokens' heatmaps and links are far narrower than the 1,240 px panel they are drawn in.
+      if (view === 'heatmap' || view === 'links') assert.ok(width < 900, `${view}: the figure is ${width} px wide`);
+      assert.ok(inked >= 0.9 * width, `${view}: ink reaches ${inked} of ${width} px`);
+    }
+    console.log(report.join(', '));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
