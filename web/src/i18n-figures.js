@@ -11,6 +11,7 @@ export const FIGURES = {
     embedCopy: 'Copy',
     embedPreview: (what) => `Preview: ${what}`,
     embedClose: 'Close',
+    figureFileModel: 'a model file',
   },
   zh: {
     embedChoices: '嵌入代码',
@@ -21,5 +22,6 @@ export const FIGURES = {
     embedCopy: '复制',
     embedPreview: (what) => `预览：${what}`,
     embedClose: '关闭',
+    figureFileModel: '打开的模型文件',
   },
 };

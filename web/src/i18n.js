@@ -56,8 +56,9 @@ const STRINGS = {
     // An exported figure's subtitle and the compact embed's caption (explorer/caption.js).
     figureRandom: (tokens, d, h, seed, mask) =>
       `${tokens} · random weights, d_model ${d}, ${h} ${h === 1 ? 'head' : 'heads'}, seed ${seed}, mask: ${mask}`,
-    figureModel: (tokens, model, layer, d, h) =>
-      `${tokens} · model ${model}, layer ${layer}, d_model ${d}, ${h} ${h === 1 ? 'head' : 'heads'}`,
+    // `title`: the model's name as the model menu says it (caption.js), not its link key ("tang").
+    figureModel: (tokens, title, layer, d, h) =>
+      `${tokens} · ${title}, layer ${layer}, d_model ${d}, ${h} ${h === 1 ? 'head' : 'heads'}`,
     query: 'Query',
     queries: 'queries',
     keys: 'keys',
@@ -218,7 +219,7 @@ const STRINGS = {
     headN: (h) => `头 ${h + 1}`,
     figureRandom: (tokens, d, h, seed, mask) =>
       `${tokens} · 随机权重，d_model ${d}，${h} 个头，随机种子 ${seed}，掩码：${mask}`,
-    figureModel: (tokens, model, layer, d, h) => `${tokens} · 模型 ${model}，第 ${layer} 层，d_model ${d}，${h} 个头`,
+    figureModel: (tokens, title, layer, d, h) => `${tokens} · ${title}，第 ${layer} 层，d_model ${d}，${h} 个头`,
     query: '查询',
     queries: '查询',
     keys: '键',
