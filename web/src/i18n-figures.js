@@ -12,6 +12,11 @@ export const FIGURES = {
     embedPreview: (what) => `Preview: ${what}`,
     embedClose: 'Close',
     figureFileModel: 'a model file',
+    // A cell's name (views/cell-words.js) where its axis has no token.
+    cellRow: (i) => `row ${i}`,
+    cellCol: (j) => `col ${j}`,
+    cellMasked: ' (masked)',
+    cellBlockMean: (rows, cols) => `(mean of a ${rows} × ${cols} block)`,
   },
   zh: {
     embedChoices: '嵌入代码',
@@ -23,5 +28,9 @@ export const FIGURES = {
     embedPreview: (what) => `预览：${what}`,
     embedClose: '关闭',
     figureFileModel: '打开的模型文件',
+    cellRow: (i) => `第 ${i} 行`,
+    cellCol: (j) => `第 ${j} 列`,
+    cellMasked: '（已屏蔽）',
+    cellBlockMean: (rows, cols) => `（${rows} × ${cols} 块的平均值）`,
   },
 };

@@ -13,6 +13,7 @@ import { drawAsImage, drawPooled, removePicture } from './matrix-image.js';
 import { roomFor } from './fit.js';
 import { nodeLocal } from '../node-local.js';
 import { setFigure } from './figures.js';
+import { wordsAt } from './cell-words.js';
 
 // What a grid's draw leaves for later and for its listeners (made once), per node (node-local.js): a
 // cell <g>'s last look { look, v, masked, picked, tab, fill }, a number's ink, and on the cells'
@@ -195,13 +196,16 @@ export function drawMatrix(g, step, options) {
     .join((enter) => enter.append('g').attr('class', 'cells'))
     .call(putAttrs, { transform: `translate(${m.left},${m.top})` });
   const tokenAxes = [transpose ? step.colsAxis : step.rowsAxis, transpose ? step.rowsAxis : step.colsAxis];
-  const labelOf = (axis, labels, k, word) => (isTokenAxis(axis) ? labels[k] : `${word} ${k}`);
+  // In the page's language, read when a cell is hovered or focused (never on a keystroke's draw).
+  const labelOf = (axis, labels, k, which) =>
+    isTokenAxis(axis) ? labels[k] : wordsAt(g.node())[which === 'row' ? 'cellRow' : 'cellCol'](k);
   const tooltipLines = (i, j) => {
     const v = value(i, j);
     const masked = options.masked?.(i, j);
+    const w = wordsAt(g.node());
     return [
       `${title}[${i}, ${j}] = ${formatValue(v)}`,
-      `${m.tokenRows ? rowLabels[i] : `row ${i}`} → ${m.tokenCols ? colLabels[j] : `col ${j}`}${masked ? ' (masked)' : ''}`,
+      `${m.tokenRows ? rowLabels[i] : w.cellRow(i)} → ${m.tokenCols ? colLabels[j] : w.cellCol(j)}${masked ? w.cellMasked : ''}`,
     ];
   };
 
