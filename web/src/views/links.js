@@ -69,7 +69,8 @@ function drawLinks(svg, trace, o) {
   });
   // Gliding many lines costs more than it shows (a keystroke draws without motion anyway).
   const t = lines.length <= 400 ? duration(500) : 0;
-  paintLines(svg, lines, { left: xLeft, right: xRight, height, duration: t })
+  // A figure is scaled up by its frame (explorer/compact-fit.js, up to 4×): its lines as sharp.
+  paintLines(svg, lines, { left: xLeft, right: xRight, height, duration: t, sharpness: o.figure ? 4 : null })
     .on('pointermove', (event) => {
       const [x, y] = d3.pointer(event, svg.node());
       const d = lineAt(linkLinesOf(event.currentTarget), x, y);
