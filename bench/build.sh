@@ -3,7 +3,7 @@
 #   build/bench-wasm-simd/bench-engine.{mjs,wasm}    the engine as shipped (-msimd128)
 #   build/bench-wasm-nosimd/bench-engine.{mjs,wasm}  the same engine without SIMD128
 #   build/bench-native/bench/bench_native             g++ -O3 -march=native
-#   build/bench-native/bench/train_native             the same, training (issue 10 §6)
+#   build/bench-native/bench/train_native             the same, training
 #   build/bench-train/tfjs-gradients.mjs              tfjs-core's gradients, loadable by node
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,4 +1,4 @@
-// Time to the first model view (issue 12 §3): from choosing a trained model to the painted grid
+// Time to the first model view: from choosing a trained model to the painted grid
 // of every layer and head (the model fetched, loaded and run in the engine's worker, the ten-step
 // explorer opened on its layer), and the longest main-thread task meanwhile (a frozen page would
 // show one as long as the load). Medians over RUNS. Needs `npm run build` first.

@@ -1,4 +1,4 @@
-// Typing in the page (issue 11 §6): from a keystroke's `input` event to the painted frame in
+// Typing in the page: from a keystroke's `input` event to the painted frame in
 // which the open view shows the token it added, in Chromium, for every view at 8, 32 and 64
 // tokens (the page's default model otherwise: d_model 8, 2 heads, step 1). Each sample types
 // one letter after "… word " with the keyboard, so that it starts a new token, and records

@@ -1,4 +1,4 @@
-// The page at its documented limits (README "Limits": 2,048 tokens, d_model 512, 16 heads):
+// The page at its documented limits (docs/explorer.md, "The page's limits": 2,048 tokens, d_model 512, 16 heads):
 // the longest main-thread task while it loads and while a reader switches views and steps,
 // from Chromium's PerformanceObserver 'longtask' entries (tasks over 50 ms; none means the
 // longest was under 50 ms). Medians over RUNS page loads. Needs `npm run build` first.

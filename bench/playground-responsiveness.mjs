@@ -1,4 +1,4 @@
-// The playground's main thread while the sort preset trains (issue 13 §2): the longest task
+// The playground's main thread while the sort preset trains: the longest task
 // (the largest gap between two animation frames, and PerformanceObserver 'longtask' entries),
 // frames per second, how often the heatmaps and curves are redrawn and what one redraw costs;
 // from a Chromium trace of the same window, each main-thread task's wall and CPU time.
@@ -97,7 +97,7 @@ try {
   for (let r = 0; r < RUNS; r++) {
     const { page, context } = await openPlayground(`${session.url}playground.html?task=sort&lang=en`);
     await page.waitForSelector('[data-role=play]:not([disabled])', { timeout: 60000 });
-    // The engine's threads (issue 27 §2): the served page is cross-origin isolated, so its worker
+    // The engine's threads: the served page is cross-origin isolated, so its worker
     // trains on the threaded engine, one thread per core, beside the page's main thread.
     threads.push(await page.getAttribute('[data-role=status]', 'data-threads'));
     runs.idle.push(await traced(page, () => page.evaluate(measure, SECONDS * 1000)));
@@ -115,7 +115,7 @@ const fmt = (v, digits = 0) => v.toFixed(digits);
 const row = (label, key, digits = 0) =>
   `| ${label} | ${['training', 'idle'].map((k) => `${fmt(median(runs[k].map((r) => r[key])), digits)} (${runs[k].map((r) => fmt(r[key], digits)).join(', ')})`).join(' | ')} |`;
 const table = [
-  `The sort preset in the playground's worker, on ${[...new Set(threads)].join(', ')} engine thread(s) (${SINGLE ? 'served without COOP/COEP: the single-threaded engine' : 'the threaded engine: the page is cross-origin isolated'}); per run ${SECONDS} s with the page idle, then ${SECONDS} s while it trains (${steps.join(', ')} steps done by the end); Chromium headless, ${os.cpus().length} cores shared with other jobs (load average ${os.loadavg()[0].toFixed(1)} at the end), ${RUNS} runs, median (runs). Goal (issue 13 §2): no main-thread task over 50 ms, drawing at least 10 times per second.`,
+  `The sort preset in the playground's worker, on ${[...new Set(threads)].join(', ')} engine thread(s) (${SINGLE ? 'served without COOP/COEP: the single-threaded engine' : 'the threaded engine: the page is cross-origin isolated'}); per run ${SECONDS} s with the page idle, then ${SECONDS} s while it trains (${steps.join(', ')} steps done by the end); Chromium headless, ${os.cpus().length} cores shared with other jobs (load average ${os.loadavg()[0].toFixed(1)} at the end), ${RUNS} runs, median (runs). Goal: no main-thread task over 50 ms, drawing at least 10 times per second.`,
   '',
   '| what | training: median (runs) | idle: median (runs) |',
   '| --- | ---: | ---: |',

@@ -1,4 +1,4 @@
-// What the playground's long main-thread tasks are made of (issue 13 §2): a Chromium trace of
+// What the playground's long main-thread tasks are made of: a Chromium trace of
 // SECONDS of training (the sort preset), then, for every task on the page's main thread longer
 // than --over ms, the time of its parts (script, style, layout, paint, GC, …) and of the
 // functions it ran, plus the same sums over all tasks. A tool for finding the cause; the figures

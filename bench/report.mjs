@@ -220,7 +220,7 @@ export function renderReport(results) {
     '',
     ...traceThreadsSection,
     ...browserSection,
-    '## Targets (issue 6)',
+    '## Targets',
     '',
     targets(results),
     '',

@@ -1,4 +1,4 @@
-// A trace's heads on threads (issue 27 §2): `engine.open()` of one self-attention trace (the
+// A trace's heads on threads: `engine.open()` of one self-attention trace (the
 // explorer's computation: embeddings, Q/K/V, every head's scores, softmax and A·V, W_O) in the
 // single-threaded WASM build (dist/engine, what the explorer's worker runs on a page without
 // cross-origin isolation) against the threaded one (dist/engine-mt, every core: its Trace::Run

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the WebAssembly engine (dist/engine/), its threaded variant (dist/engine-mt/: -pthread,
-# for cross-origin-isolated pages and node, issue 27 §2) and bundles the page (dist/site/).
+# for cross-origin-isolated pages and node) and bundles the page (dist/site/).
 # Incremental: CMake and esbuild only redo what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -66,7 +66,7 @@ function virtualText(name, text) {
   };
 }
 const virtualWorker = virtualText('engine-worker', workerSource);
-// The trained models (models/*.model, issue 12): files of the site (dist/site/models/), fetched
+// The trained models (models/*.model): files of the site (dist/site/models/), fetched
 // on first use; the single file carries them inside as base64 (web/src/models/load.js).
 const modelNames = (await readdir(path.join(root, 'models')).catch(() => [])).filter((f) => f.endsWith('.model'));
 const modelsFetched = {
@@ -95,8 +95,9 @@ const modelsInside = (names) => ({
     });
   },
 });
-// Their head roles (models/<name>.roles.json, issue 25 §4), small enough to be in every build:
-// per head its role and, for each role, score, chance and ratio (web/src/models/roles.js).
+// Their head roles (models/<name>.roles.json), small enough to be in every build:
+// per head its roles and, for each role, score, chance, ratio and the position-matched baseline
+// (web/src/models/roles.js reads both sidecar formats).
 const roundTo = (v) => Math.round(v * 1e4) / 1e4;
 const roleEntries = await Promise.all(
   modelNames.map(async (f) => {
@@ -104,18 +105,25 @@ const roleEntries = await Promise.all(
     const file = path.join(root, 'models', `${name}.roles.json`);
     const sidecar = JSON.parse(await readFile(file, 'utf8').catch(() => 'null'));
     if (!sidecar) return [name, null];
-    const heads = sidecar.heads.map(({ layer, head, role, scores }) => ({
+    const heads = sidecar.heads.map(({ layer, head, role, roles, scores }) => ({
       layer,
       head,
       role,
+      ...(roles ? { roles } : {}),
       scores: Object.fromEntries(
         Object.entries(scores).map(([r, s]) => [
           r,
-          { score: roundTo(s.score), chance: roundTo(s.chance), ratio: roundTo(s.ratio) },
+          {
+            score: roundTo(s.score),
+            chance: roundTo(s.chance),
+            ratio: roundTo(s.ratio),
+            ...(s.matchedRatio === undefined ? {} : { matchedRatio: roundTo(s.matchedRatio) }),
+          },
         ]),
       ),
     }));
-    return [name, { roleRatio: sidecar.roleRatio, heads }];
+    const positional = (sidecar.roles ?? []).filter((r) => r.positional).map((r) => r.name);
+    return [name, { format: sidecar.format ?? 1, roleRatio: sidecar.roleRatio, positional, heads }];
   }),
 );
 const virtualRoles = virtualText('model-roles', JSON.stringify(Object.fromEntries(roleEntries)));
@@ -152,7 +160,7 @@ await build({
   outdir: site,
 });
 
-// The playground inside the single file (issue 27 §3): its training worker's code, started from
+// The playground inside the single file: its training worker's code, started from
 // a blob: URL, and its styles (app.css and playground.css, fonts inlined), added when it opens.
 const playgroundWorkerResult = await build({
   ...common,
@@ -204,7 +212,7 @@ async function singlePage(names) {
 }
 const page = await singlePage(modelNames);
 await writeFile(path.join(root, 'dist/attention-explorer.html'), page);
-// For e-mail (issue 28 §7): the same without the trained models, random weights and opened files only.
+// For e-mail: the same without the trained models, random weights and opened files only.
 const small = await singlePage([]);
 await writeFile(path.join(root, 'dist/attention-explorer-small.html'), small);
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures the head roles of the shipped models on their committed held-out samples and writes
-# the sidecars models/{tang,brown}.roles.json (issue 25 §4, docs/models.md "Head roles"), which
+# the sidecars models/{tang,brown}.roles.json (docs/models.md "Head roles"), which
 # tests/cpp/corpus_roles_test.cpp recomputes. train-models.sh runs it after training; rerun it by
 # hand (`npm run roles:models`, a few seconds) after changing a model or the role definitions.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Chooses the shipped models' recipe by measurement (issue 25 §1): short runs side by side at
+# Chooses the shipped models' recipe by measurement: short runs side by side at
 # equal wall time, each on every core, on the texts npm run train:models prepares (run it, or
 # QUICK=1 of it, once first: it fetches the corpora into the cache). For each recipe a 30-step
 # probe measures the step time, then a run of as many steps as fit in MINUTES (default 10) with

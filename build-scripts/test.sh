@@ -1,9 +1,24 @@
 #!/usr/bin/env bash
-# Runs every test suite (after setup.sh and build.sh): formatting, the reference fixtures,
-# native GoogleTest through ctest, node:test on the WASM module, end-to-end in Chromium.
-# Runs them all even when one fails, then prints one closing line and fails if any failed.
+# Runs the test suites (after setup.sh and build.sh), in one of two tiers:
+#   fast (npm test, before each commit): format, the reference fixtures, the native GoogleTest
+#        suites without the learning runs, node:test on the WASM engine, and a browser smoke of
+#        each page kind (tests/e2e/smoke.test.mjs);
+#   full (npm run test:full, CI): the same with the learning suites, the native suites under
+#        ASan + UBSan, deterministic fuzzing, the node tests that soak or train for long
+#        (marked fullTier) and every end-to-end file.
+# Runs every stage even when one fails, then prints one closing line and fails if any failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+
+tier=${1:-fast}
+case $tier in
+  fast | full) ;;
+  *)
+    echo "usage: build-scripts/test.sh [fast|full]  (got: $tier)"
+    exit 2
+    ;;
+esac
+echo "tier: $tier"
 
 logs=$(mktemp -d)
 passed=0
@@ -75,15 +90,25 @@ fixture_status=0
 record fixtures "$fixture_status" $((1 - fixture_status)) 0
 stage_done
 
+# The fast tier builds and runs only the engine and training suites; the learning suites
+# (labelled "learning" in tests/cpp/CMakeLists.txt: training runs to an accuracy, the shipped
+# models against their baselines) are the full tier's.
+if [ "$tier" = fast ]; then
+  native_targets=(--target engine_tests train_tests)
+  native_filter=(-LE learning -E '^(learning|corpus)_tests_NOT_BUILT$')
+else
+  native_targets=()
+  native_filter=()
+fi
 stage_start native "(GoogleTest via ctest)"
 native_status=0
 { cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null &&
-  cmake --build build/native -j"$(nproc)" >"$logs/native-build.log" 2>&1; } || {
+  cmake --build build/native -j"$(nproc)" "${native_targets[@]}" >"$logs/native-build.log" 2>&1; } || {
   native_status=1
   tail -40 "$logs/native-build.log"
 }
 if [ $native_status -eq 0 ]; then
-  ctest --test-dir build/native --output-on-failure -j"$(nproc)" 2>&1 | tee "$logs/ctest.log" | grep -E "tests passed|Failed|FAILED|\*\*\*" || true
+  ctest --test-dir build/native --output-on-failure -j"$(nproc)" "${native_filter[@]}" 2>&1 | tee "$logs/ctest.log" | grep -E "tests passed|Failed|FAILED|\*\*\*" || true
   native_status=${PIPESTATUS[0]}
   total=$(grep -oE "out of [0-9]+" "$logs/ctest.log" | awk '{print $3}')
   bad=$(grep -oE "[0-9]+ tests failed" "$logs/ctest.log" | awk '{print $1}')
@@ -95,27 +120,39 @@ else
 fi
 stage_done
 
-stage_start sanitizers "(GoogleTest under ASan + UBSan, short libFuzzer runs)"
-bash build-scripts/test-sanitizers.sh >"$logs/sanitizers.log" 2>&1
-sanitizers_status=$?
-grep -vE "^sanitizers: " "$logs/sanitizers.log" | grep -E "passed|failed|FAILED|ERROR|error:|runtime error|Done|fuzz|^time:" | tail -20
-line=$(grep -E "^sanitizers: [0-9]+ passed, [0-9]+ failed" "$logs/sanitizers.log" | tail -1)
-echo "${line:-sanitizers: no closing line}"
-[ $sanitizers_status -ne 0 ] && tail -40 "$logs/sanitizers.log"
-record sanitizers "$sanitizers_status" "$(echo "$line" | awk '{print $2}' | grep . || echo 0)" "$(echo "$line" | awk '{print $4}' | grep . || echo 0)"
-stage_done
+if [ "$tier" = full ]; then
+  # One run of each suite binary under the sanitizers counts as one, not as its tests again.
+  stage_start sanitizers "(the GoogleTest suites under ASan + UBSan, deterministic libFuzzer runs)"
+  bash build-scripts/test-sanitizers.sh >"$logs/sanitizers.log" 2>&1
+  sanitizers_status=$?
+  grep -vE "^sanitizers: " "$logs/sanitizers.log" | grep -E "passed|failed|FAILED|ERROR|error:|runtime error|Done|fuzz|^  |^time:" | tail -20
+  line=$(grep -E "^sanitizers: [0-9]+ passed, [0-9]+ failed" "$logs/sanitizers.log" | tail -1)
+  echo "${line:-sanitizers: no closing line}"
+  [ $sanitizers_status -ne 0 ] && tail -40 "$logs/sanitizers.log"
+  record sanitizers "$sanitizers_status" "$(echo "$line" | awk '{print $2}' | grep . || echo 0)" "$(echo "$line" | awk '{print $4}' | grep . || echo 0)"
+  stage_done
+fi
+
+# The node tests that train, soak or stream for long are marked `fullTier` (tests/node/support.mjs):
+# skipped in the fast tier, run in the full one and when a file is run by hand.
+export ATTENTION_TEST_TIER=$tier
 
 # The node suite two files at a time: each file is one single-threaded process, and one at a
-# time leaves a core of two idle (measured 35% faster, docs/testing.md); each file has its own
+# time leaves a core of two idle (measured 35% faster, docs/benchmarks.md); each file has its own
 # temporary folders. The e2e suite one file at a time unless E2E_CONCURRENCY says otherwise:
-# two at a time measured no faster on the loaded shared machine (each file has its own server
-# port and Chromium, tests/e2e/browser.mjs useBrowser, so files do not meet either way).
+# two at a time measured no faster on an idle machine (each file has its own server port and
+# Chromium, tests/e2e/browser.mjs useBrowser, so files do not meet either way).
 node_suite node 2 tests/node/*.test.mjs
-node_suite e2e "${E2E_CONCURRENCY:-1}" tests/e2e/*.test.mjs
+if [ "$tier" = fast ]; then
+  node_suite smoke 1 tests/e2e/smoke.test.mjs
+else
+  node_suite e2e "${E2E_CONCURRENCY:-1}" tests/e2e/*.test.mjs
+fi
 
 echo
 if ((${#failed_suites[@]})); then echo "failed suites: ${failed_suites[*]}"; fi
 printf -v joined '%s, ' "${stage_times[@]}"
 echo "stage times: ${joined}total $SECONDS s"
+echo "logs: $logs"
 echo "summary: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

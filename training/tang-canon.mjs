@@ -1,6 +1,6 @@
-// The Tang canon of issue 25 §3: which poems learners type, in which wording, and how often the
-// training text repeats them. Pure functions over plain data (prepare-corpora.mjs reads the
-// files; tests/node/canon_prepare.test.mjs feeds hand-made poems):
+// The Tang canon (docs/models.md, "The canon"): which poems learners type, in which wording, and
+// how often the training text repeats them. Pure functions over plain data (prepare-corpora.mjs
+// reads the files; tests/node/canon_prepare.test.mjs feeds hand-made poems):
 //
 //   const split = tangSplit({ poems, anthology, popular });   // { train, heldOut, stats }
 //

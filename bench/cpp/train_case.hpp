@@ -1,4 +1,4 @@
-// The training benchmark's unit of work (issue 10 §6), shared by the WebAssembly module
+// The training benchmark's unit of work, shared by the WebAssembly module
 // (train_wasm.cpp) and the native program (train_native.cpp), so both time exactly the same
 // engine calls: one step = Model::Forward, ZeroGradients, Backward, AdamW::Step.
 #pragma once
@@ -25,7 +25,7 @@ struct TrainSpec {
   int context = 32;  // T: every batch is B sequences of exactly this length
   int batch = 32;    // B
   bool scale = true;
-  bool learned_positions = true;  // the issue's "about 103k parameters" counts them
+  bool learned_positions = true;  // "about 103k parameters" (docs/benchmarks.md) counts them
   double init_std = 0.02;
   double learning_rate = 1e-3;
   uint32_t seed = 1;

@@ -1,4 +1,4 @@
-// The training contenders (issue 10 §6), each behind the same calls:
+// The training contenders, each behind the same calls:
 //   const c = await contender.prepare(spec, reference)
 //   c.firstLoss, c.losses (the first CHECK_STEPS training losses), await c.time() → samples
 //   (the timing starts after those steps)

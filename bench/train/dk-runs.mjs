@@ -1,4 +1,4 @@
-// The √d_k experiment's committed run (issue 28): every setting × arm × seed of
+// The √d_k experiment's committed run: every setting × arm × seed of
 // web/src/playground/dk-experiment.js, trained in WASM through the public API as the playground
 // trains them, written to web/src/playground/dk-runs.json (the page draws the spread over the
 // seeds from it and words its sentences from its numbers), then a table for docs/training.md.

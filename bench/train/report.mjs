@@ -89,7 +89,7 @@ function goals(configs) {
   return lines.join('\n');
 }
 
-/** The threads goals (issue 27 §2): the threaded engine on every core against one thread, and against tfjs. */
+/** The threads goals: the threaded engine on every core against one thread, and against tfjs. */
 const THREAD_GOALS = { reference: 1.5, larger: 1.7 };
 const TFJS_GOAL = 5;
 
@@ -258,7 +258,7 @@ export function renderTrainingSection({ configs, dk, quick }, info) {
   const steps = dk[0]?.steps.length ?? 0;
   return [
     START,
-    '## Training (issue 10 §6)',
+    '## Training',
     '',
     ...(quick
       ? ['**Quick run (`--quick`): the reference configuration only, no cpu backend, 100 √dK steps.**', '']
@@ -272,11 +272,11 @@ export function renderTrainingSection({ configs, dk, quick }, info) {
     '### Throughput',
     '',
     ...configs.flatMap((c) => [`**${configLabel(c)}**`, '', throughputTable(c), '']),
-    '### Goals (issue 10 §6)',
+    '### Goals',
     '',
     goals(configs),
     '',
-    '### Threads (issue 27 §2)',
+    '### Threads',
     '',
     `The threaded engine (\`dist/engine-mt\`, \`-pthread\`, in node on \`worker_threads\`) against the single-threaded one (\`dist/engine\`), both through the public API as the playground runs them: a corpus trainer (\`bench/train/threads.mjs\`) on a text of 16 random symbols at character level with each configuration's layers, width, heads, FFN, context and batch, learned positions, seed 1; one step = \`trainer.step(1)\` (the training loop of the playground: forward, backward and AdamW, and with N threads the batch in N shards run at once, their gradients added in order). The same protocol as above. With 1 thread both builds give the same losses bit for bit; with N threads the losses are those of N shards (the same in either build). On ${configs[0]?.threads?.cores ?? '?'} cores (${configs[0]?.threads?.cpu ?? '?'}), shared with other work: after each configuration the bench runs a fixed job on one thread and then on every core at once, and gives the cores the machine really gave (cores × time alone / time together; 2.0 on an idle 2-core machine).`,
     '',

@@ -1,4 +1,4 @@
-// The training benchmark (issue 10 §6; npm run bench:train alone, or part of npm run bench):
+// The training benchmark (npm run bench:train alone, or part of npm run bench):
 // tokens per second of one training step (forward, backward, AdamW) for two configurations,
 // the engine in WASM (SIMD, no SIMD) and native against TensorFlow.js training the same model
 // from the same weights on the same batches; the memory each configuration needs; and the √dK
@@ -151,7 +151,7 @@ export async function runTraining({ quick = false } = {}) {
               `${Math.round(row.tokensPerSecond).toString().padStart(7)} tokens/s (CPU ${row.cpuMedian?.toFixed(1)} ms)`),
       );
     }
-    // The threaded engine against the single-threaded one (issue 27 §2), through the public API.
+    // The threaded engine against the single-threaded one, through the public API.
     const threads = await runThreads(spec);
     for (const row of threads.rows) {
       log(

@@ -1,4 +1,4 @@
-// The threaded engine against the single-threaded one (issue 27 §2): one training step of the
+// The threaded engine against the single-threaded one: one training step of the
 // same model on the same batches, through the public API as the playground runs it (a corpus
 // trainer on a text of 16 symbols, character level: the configuration's vocabulary, context,
 // layers, width and batch). The single-threaded build (dist/engine) with threads = 1 is what a

@@ -1,4 +1,4 @@
-// A user's own text made ready for a corpus trainer in the page (issue 27 §1): its bytes counted
+// A user's own text made ready for a corpus trainer in the page: its bytes counted
 // in pieces (so that a worker can post a progress bar between them), a vocabulary of the most
 // frequent symbols (vocabulary.hpp's ids and order), the text encoded in the same pieces, and a
 // held-out tail. Every refusal names the field and the limit: an empty, binary, invalid or too

@@ -1,4 +1,4 @@
-// ModelHandle's corpus trainer (model_handle.hpp, issue 27 §1): a user's text counted and
+// ModelHandle's corpus trainer (model_handle.hpp): a user's text counted and
 // encoded in pieces (CorpusText), then train::CorpusTrainer as it is, with the unigram and
 // bigram baselines of the held-out tail (corpus.hpp) computed once for the model's context.
 #include <emscripten/val.h>

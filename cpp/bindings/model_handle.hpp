@@ -105,7 +105,7 @@ class ModelHandle {
   emscripten::val generate(const emscripten::val& tokens, int count, double temperature, int top_k,
                            bool greedy, double seed);
 
-  // A corpus trainer on a user's text (model_corpus_handle.cpp, issue 27 §1), wrapped by
+  // A corpus trainer on a user's text (model_corpus_handle.cpp), wrapped by
   // corpus_training.js: the text in pieces, its vocabulary, then a CorpusTrainer whose model the
   // corpus calls above (encode, trace, generate) and step, attention and save read. Each false
   // or null on error.

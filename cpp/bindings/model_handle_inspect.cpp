@@ -1,4 +1,4 @@
-// What the training playground reads from a ModelHandle while it trains (issue 13): head
+// What the training playground reads from a ModelHandle while it trains: head
 // scores, one example's attention and the model's answer to a typed input. Each runs the model,
 // which invalidates the last trace (ModelTrace reads the model's activations); taskPrompt, what
 // the task asks of a typed input, runs none.

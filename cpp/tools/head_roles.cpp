@@ -1,5 +1,5 @@
 // attention_head_roles: measures the head roles of a corpus language model on its held-out
-// sample (issue 25 §4, head_roles.hpp) and writes the sidecar models/<name>.roles.json that the
+// sample (head_roles.hpp) and writes the sidecar models/<name>.roles.json that the
 // page shows and tests/cpp/corpus_roles_test.cpp recomputes. build-scripts/head-roles.sh runs it
 // for both shipped models (and train-models.sh after training); usage:
 //
@@ -34,17 +34,18 @@ void Check(const attention::Status& status, const std::string& context) {
 // layer and head, as the JS API numbers them), its role, and the best head of each role.
 nlohmann::json RolesJson(const HeadRoles& roles, const ModelConfig& config, int repeats,
                          uint32_t seed) {
-  nlohmann::json out = {{"contextLength", config.context_length},
+  nlohmann::json out = {{"format", 2},
+                        {"contextLength", config.context_length},
                         {"windows", roles.windows},
                         {"repeats", repeats},
                         {"seed", seed},
                         {"roleRatio", kRoleRatio},
+                        {"matchedRatio", kMatchedRatio},
+                        {"roleMargin", kRoleMargin},
                         {"broadScore", kBroadScore}};
   out["roles"] = nlohmann::json::array();
   for (const RoleInfo& info : kRoles) {
-    out["roles"].push_back(
-        {{"name", info.name},
-         {"baseline", info.baseline == Baseline::kOffset ? "offset" : "uniform"}});
+    out["roles"].push_back({{"name", info.name}, {"positional", info.positional}});
   }
   out["heads"] = nlohmann::json::array();
   nlohmann::json best = nlohmann::json::object();
@@ -54,24 +55,40 @@ nlohmann::json RolesJson(const HeadRoles& roles, const ModelConfig& config, int 
       for (size_t r = 0; r < kRoles.size(); ++r) {
         const RoleScore& s = roles.scores[l][h][r];
         if (s.queries == 0) continue;
-        scores[kRoles[r].name] = {
-            {"score", s.score}, {"chance", s.chance}, {"ratio", s.ratio}, {"queries", s.queries}};
+        scores[kRoles[r].name] = {{"score", s.score},
+                                  {"chance", s.chance},
+                                  {"ratio", s.ratio},
+                                  {"matched", s.matched},
+                                  {"matchedRatio", s.matched_ratio},
+                                  {"queries", s.queries}};
+        // The best head of a role: one that clears both bars before one that does not, then
+        // the highest × chance (broad: the highest entropy).
         const bool by_score = kRoles[r].kind == RoleKind::kBroad;
+        const bool holds = !by_score && Holds(kRoles[r], s);
         const double key = by_score ? s.score : s.ratio;
         nlohmann::json& b = best[kRoles[r].name];
-        if (b.is_null() || key > b[by_score ? "score" : "ratio"].get<double>()) {
+        if (b.is_null() || holds > b["holds"].get<bool>() ||
+            (holds == b["holds"].get<bool>() &&
+             key > b[by_score ? "score" : "ratio"].get<double>())) {
           b = {{"layer", l},
                {"head", h},
                {"score", s.score},
                {"chance", s.chance},
-               {"ratio", s.ratio}};
+               {"ratio", s.ratio},
+               {"matched", s.matched},
+               {"matchedRatio", s.matched_ratio},
+               {"holds", holds}};
         }
       }
-      const std::string& role = roles.role[l][h];
-      out["heads"].push_back({{"layer", l},
-                              {"head", h},
-                              {"role", role.empty() ? nlohmann::json() : nlohmann::json(role)},
-                              {"scores", scores}});
+      // `roles`: every role shown (two within the margin are both named); `role`: the one role
+      // when there is exactly one, else null (readers of the first format).
+      const std::vector<std::string>& held = roles.roles[l][h];
+      out["heads"].push_back(
+          {{"layer", l},
+           {"head", h},
+           {"role", held.size() == 1 ? nlohmann::json(held[0]) : nlohmann::json()},
+           {"roles", held},
+           {"scores", scores}});
     }
   }
   out["best"] = best;
@@ -114,10 +131,11 @@ int main(int argc, char** argv) {
     Fail("cannot write " + flags["--out"]);
   }
   std::fclose(file);
-  for (size_t l = 0; l < roles.role.size(); ++l) {
-    for (size_t h = 0; h < roles.role[l].size(); ++h) {
-      std::printf("L%zuH%zu %s\n", l + 1, h + 1,
-                  roles.role[l][h].empty() ? "-" : roles.role[l][h].c_str());
+  for (size_t l = 0; l < roles.roles.size(); ++l) {
+    for (size_t h = 0; h < roles.roles[l].size(); ++h) {
+      std::string names;
+      for (const std::string& r : roles.roles[l][h]) names += (names.empty() ? "" : "+") + r;
+      std::printf("L%zuH%zu %s\n", l + 1, h + 1, names.empty() ? "-" : names.c_str());
     }
   }
   return 0;

@@ -1,4 +1,4 @@
-// attention_train_corpus: trains a corpus language model natively (issue 12 §1, §2) and writes
+// attention_train_corpus: trains a corpus language model natively and writes
 // the model file (float16) and a JSON report. build-scripts/train-models.sh runs it; usage:
 //
 //   attention_train_corpus --train T.txt --heldout H.txt [--sample S.txt] --level character

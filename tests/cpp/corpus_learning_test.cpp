@@ -1,4 +1,4 @@
-// Issue 12 §1: the corpus trainer really learns a language. A synthetic corpus where each token
+// The corpus trainer really learns a language. A synthetic corpus where each token
 // repeats the one two places back, with 10% noise: the previous token alone says nothing about
 // the next, so the bigram baseline stays near ln 8, while a model that attends two back gets
 // close to the noise's entropy. Labelled "learning" (seconds in Release; skipped under the

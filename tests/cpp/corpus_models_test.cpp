@@ -1,4 +1,4 @@
-// Issue 12 §2: the shipped models learned. Each committed model (models/*.model) is loaded and
+// The shipped models learned. Each committed model (models/*.model) is loaded and
 // scored on its committed held-out sample (models/heldout/*.txt), a text it never trained on;
 // its loss is recomputed here, not read back, and must be well below the unigram and bigram
 // baselines of the same sample. The baselines come from the training text, which is not
@@ -48,7 +48,7 @@ void Load(const std::string& name, Shipped* shipped) {
   ASSERT_GT(shipped->sample.size(), 10000u);
 }
 
-// Issue 25 §2: the held-out loss at least `margin` below the interpolated modified Kneser–Ney
+// The held-out loss at least `margin` below the interpolated modified Kneser–Ney
 // 5-gram of the same split (0.40 nats for 唐诗, 0.35 for English).
 void ExpectBeatsBaselines(const std::string& name, double margin) {
   Shipped shipped;

@@ -1,8 +1,9 @@
-// Issue 25 §4: the head roles stored beside each shipped model (models/<name>.roles.json, written
+// The head roles stored beside each shipped model (models/<name>.roles.json, written
 // by attention_head_roles) are what the committed model does on its committed held-out sample:
 // recomputed here from the model, the sample (and Brown's tags) and compared head by head.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -37,12 +38,19 @@ void ExpectSidecarRecomputes(const std::string& name, bool tagged) {
   EXPECT_EQ(sidecar["tagged"].get<bool>(), tagged);
   const ModelConfig& config = input.loaded.model->config();
   ASSERT_EQ(sidecar["heads"].size(), static_cast<size_t>(config.layers * config.heads));
+  EXPECT_EQ(sidecar["format"].get<int>(), 2);
   std::set<std::string> held;
   for (const nlohmann::json& head : sidecar["heads"]) {
     const int l = head["layer"].get<int>(), h = head["head"].get<int>();
-    const std::string role = head["role"].is_null() ? "" : head["role"].get<std::string>();
-    EXPECT_EQ(role, roles.role[l][h]) << name << " layer " << l << " head " << h;
-    if (!role.empty() && role != "broad") held.insert(role);
+    const std::vector<std::string> stored = head["roles"].get<std::vector<std::string>>();
+    EXPECT_EQ(stored, roles.roles[l][h]) << name << " layer " << l << " head " << h;
+    EXPECT_EQ(head["role"].is_null() ? std::vector<std::string>()
+                                     : std::vector<std::string>{head["role"].get<std::string>()},
+              stored.size() == 1 ? stored : std::vector<std::string>())
+        << "role is the one role, or null";
+    for (const std::string& role : stored) {
+      if (role != "broad") held.insert(role);
+    }
     for (size_t r = 0; r < kRoles.size(); ++r) {
       const RoleScore& s = roles.scores[l][h][r];
       const nlohmann::json& stored = head["scores"].value(kRoles[r].name, nlohmann::json());
@@ -51,10 +59,11 @@ void ExpectSidecarRecomputes(const std::string& name, bool tagged) {
       EXPECT_EQ(stored["queries"].get<int64_t>(), s.queries) << kRoles[r].name;
       EXPECT_NEAR(stored["score"].get<double>(), s.score, 1e-5) << kRoles[r].name;
       EXPECT_NEAR(stored["chance"].get<double>(), s.chance, 1e-5) << kRoles[r].name;
+      EXPECT_NEAR(stored["matched"].get<double>(), s.matched, 1e-5) << kRoles[r].name;
     }
   }
-  std::printf("%s: %d windows; roles held at >= %.0fx chance:", name.c_str(), roles.windows,
-              kRoleRatio);
+  std::printf("%s: %d windows; roles held at >= %.0fx chance and >= %.0fx position-matched:",
+              name.c_str(), roles.windows, kRoleRatio, kMatchedRatio);
   for (const std::string& role : held) std::printf(" %s", role.c_str());
   std::printf("\n");
 }
@@ -66,33 +75,55 @@ TEST(ShippedModelRoles, BrownSidecarIsRecomputedFromTheModelAndTags) {
   ExpectSidecarRecomputes("brown", true);
 }
 
-// Issue 25 §4's goals, from the sidecars the tests above recompute: the roles some head holds at
-// ≥ 3× chance (its best head's ratio; broad is not a weight role), and the induction score on
-// repeated random sequences. The goal of 0.3 is not met (docs/models.md, "Induction"); 0.1 is
-// about 5× chance, where the models of 2026-12-01 had 0.015 and 0.021.
-std::set<std::string> RolesAtThreeTimesChance(const nlohmann::json& sidecar) {
-  std::set<std::string> roles;
-  for (const auto& [name, best] : sidecar["best"].items()) {
-    if (name != "broad" && best["ratio"].get<double>() >= 3.0) roles.insert(name);
+// The head-role goals of docs/models.md ("Head roles"), from the sidecars the tests above
+// recompute from the models: every role a head claims clears both bars on the held-out sample
+// (≥ 3× uniform and, unless positional, ≥ 2× position-matched), and every role some head clears
+// both bars for is claimed by a head (within the margin: a role held but beaten by more than 10%
+// on the same head is that head's runner-up, not shown).
+struct Claims {
+  std::set<std::string> claimed, held;
+};
+Claims ClaimsOf(const nlohmann::json& sidecar) {
+  Claims out;
+  for (const nlohmann::json& head : sidecar["heads"]) {
+    for (const std::string& role : head["roles"].get<std::vector<std::string>>()) {
+      if (role == "broad") continue;
+      const nlohmann::json& s = head["scores"][role];
+      const RoleInfo& info = *std::find_if(kRoles.begin(), kRoles.end(),
+                                           [&](const RoleInfo& r) { return role == r.name; });
+      EXPECT_GE(s["ratio"].get<double>(), kRoleRatio) << role;
+      if (!info.positional) EXPECT_GE(s["matchedRatio"].get<double>(), kMatchedRatio) << role;
+      out.claimed.insert(role);
+    }
+    for (const RoleInfo& info : kRoles) {
+      const nlohmann::json& s = head["scores"].value(info.name, nlohmann::json());
+      if (s.is_null() || info.kind == RoleKind::kBroad) continue;
+      RoleScore score;
+      score.queries = s["queries"].get<int64_t>();
+      score.ratio = s["ratio"].get<double>();
+      score.matched_ratio = s["matchedRatio"].get<double>();
+      if (Holds(info, score)) out.held.insert(info.name);
+    }
   }
-  return roles;
+  return out;
 }
 
-TEST(ShippedModelRoles, TangHasFourRolesAmongThemCoupletAndLineStartAndAnInductionHead) {
+TEST(ShippedModelRoles, TangClaimsOnlyRolesThatClearBothBarsAmongThemRhymeAndInduction) {
   const nlohmann::json sidecar = ReadJson(std::string(ATTENTION_MODEL_DIR) + "/tang.roles.json");
-  const std::set<std::string> roles = RolesAtThreeTimesChance(sidecar);
-  EXPECT_GE(roles.size(), 4u);
-  EXPECT_EQ(roles.count("couplet"), 1u);
-  EXPECT_EQ(roles.count("lineStart"), 1u);
-  EXPECT_GE(sidecar["best"]["induction"]["score"].get<double>(), 0.1);
+  const Claims claims = ClaimsOf(sidecar);
+  for (const char* role : {"rhyme", "induction", "lineStart", "previous"}) {
+    EXPECT_EQ(claims.claimed.count(role), 1u) << role;
+  }
+  // No head of this model clears the position-matched bar on 对仗: its best is a distance head.
+  EXPECT_EQ(claims.held.count("couplet"), 0u);
 }
 
-TEST(ShippedModelRoles, BrownHasThreeRolesAmongThemAPartOfSpeechOneAndAnInductionHead) {
+TEST(ShippedModelRoles, BrownClaimsOnlyRolesThatClearBothBarsAmongThemInduction) {
   const nlohmann::json sidecar = ReadJson(std::string(ATTENTION_MODEL_DIR) + "/brown.roles.json");
-  const std::set<std::string> roles = RolesAtThreeTimesChance(sidecar);
-  EXPECT_GE(roles.size(), 3u);
-  EXPECT_GE(roles.count("closeQuote") + roles.count("verbNoun") + roles.count("nounModifier"), 1u);
-  EXPECT_GE(sidecar["best"]["induction"]["score"].get<double>(), 0.1);
+  const Claims claims = ClaimsOf(sidecar);
+  for (const char* role : {"induction", "lineStart", "previous"}) {
+    EXPECT_EQ(claims.claimed.count(role), 1u) << role;
+  }
 }
 
 // The tags file must be the sample's tokens one for one: a word changed is named.

@@ -27,7 +27,7 @@ Config SmallConfig() {
   return config;
 }
 
-// The shapes the README documents, written out independently of the table.
+// The shapes engine.d.ts documents (RunOptions.given), written out independently of the table.
 const std::map<std::string, std::pair<int, int>> kShapes = {
     {"x", {3, 6}},  {"xKv", {5, 6}}, {"wQ", {6, 4}}, {"wK", {6, 4}}, {"wV", {6, 4}},
     {"wO", {4, 6}}, {"bQ", {1, 4}},  {"bK", {1, 4}}, {"bV", {1, 4}}, {"bO", {1, 6}},

@@ -1,4 +1,4 @@
-// Issue 10 §4: the model really learns. Each test trains a small model from a fixed seed for a
+// The model really learns. Each test trains a small model from a fixed seed for a
 // bounded number of steps and checks held-out accuracy with a margin. These take seconds each
 // (Release), so ctest labels them "learning" and build-scripts/test-sanitizers.sh skips them.
 #include <gtest/gtest.h>

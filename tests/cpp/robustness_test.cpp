@@ -1,6 +1,6 @@
-// Issue 5's edge cases, end to end: each text is tokenized and run under several
-// configurations, and the result is either a sensible trace (tests/fuzz/invariants.hpp: no NaN
-// in any step, weights rows sum to 1 or are flagged all-masked, shapes right) or a clear error
+// Edge cases of what a learner may type or paste, end to end: each text is tokenized and run under
+// several configurations, and the result is either a sensible trace (tests/fuzz/invariants.hpp: no
+// NaN in any step, weights rows sum to 1 or are flagged all-masked, shapes right) or a clear error
 // whose code, field and message are pinned here.
 #include <gtest/gtest.h>
 
@@ -24,7 +24,7 @@ using testing::StepOf;
 
 using Tokens = std::vector<std::string>;
 
-static_assert(Limits::kMaxTokens >= 1024, "issue 5: at least 1024 tokens");
+static_assert(Limits::kMaxTokens >= 1024, "a long paste: at least 1024 tokens");
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 constexpr float kInf = std::numeric_limits<float>::infinity();

@@ -1,4 +1,4 @@
-// Issue 12 §1: the corpus language model's data path — seeded training windows, the held-out
+// The corpus language model's data path — seeded training windows, the held-out
 // windows, the held-out loss and the n-gram baselines (against values worked out by hand).
 #include <gtest/gtest.h>
 
@@ -234,7 +234,7 @@ TEST(CorpusModelFile, RecordsTheSharedKeys) {
 namespace attention::train {
 namespace {
 
-// Issue 25 §5: what the page's model line needs is in the file's configuration when known.
+// What the page's model line needs is in the file's configuration when known.
 TEST(TrainCorpusModelJson, RecordsTheKneserNeyLossTokensSeenAndTheCanonWhenKnown) {
   CorpusModelInfo info;
   info.corpus = "c";

@@ -88,7 +88,7 @@ TEST(TrainCorpusTool, AShortRunWritesTheModelAndAReportOfTokensSeen) {
   EXPECT_DOUBLE_EQ(report["learningRate"].get<double>(), 3e-3);
   EXPECT_GT(report["heldOutLoss"].get<double>(), 0.0);
   EXPECT_NE(report["command"].get<std::string>().find("--batch-size 2"), std::string::npos);
-  // Issue 25 §2: the Kneser–Ney baselines, and the loss by position beside the 5-gram's. The
+  // The Kneser–Ney baselines, and the loss by position beside the 5-gram's. The
   // text repeats "abcde↵", so every count-of-count n1 … n4 of the highest order is 0: its
   // discounts are 0 and, given n − 1 ids, the next one has p = 1. Each lower order counts the
   // distinct left neighbours of a gram, all 1 here: D1 = 1 takes every count, so with fewer ids
@@ -151,7 +151,7 @@ TEST(TrainCorpusTool, AShortRunWritesTheModelAndAReportOfTokensSeen) {
   fs::remove_all(dir);
 }
 
-// Issue 25 §1: a run over two sittings, its state kept in a checkpoint, ends with the model of
+// A run over two sittings, its state kept in a checkpoint, ends with the model of
 // the run that never stopped, byte for byte; its batch split into 2 shards.
 TEST(TrainCorpusTool, ARunInTwoSittingsEndsWithTheModelOfOne) {
   const fs::path dir =

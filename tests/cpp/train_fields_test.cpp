@@ -55,7 +55,7 @@ TEST(TrainerFields, EachBoundIsRefusedNamingTheFieldAndWhatIsAllowed) {
 }
 
 TEST(TrainerFields, TheEnginesValidationIsTheTables) {
-  // The bounds that had drifted between C++ and JS (issue 24): one of each now.
+  // The bounds that had drifted between C++ and JS: one of each now.
   AdamWConfig adam;
   adam.clip_norm = 2e6;
   Status status = ValidateAdamWConfig(adam);

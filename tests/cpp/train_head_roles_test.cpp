@@ -1,8 +1,11 @@
-// Issue 25 §4: the keys each head role predicts, on a hand-written quatrain and tagged sentence,
-// the pooled score and chance of hand-made attention patterns, and MeasureHeadRoles on a tiny
-// model whose weights make one head a previous-token head and the other uniform.
+// The keys each head role predicts, on a hand-written quatrain and tagged sentence,
+// the pooled score and both baselines of hand-made attention patterns (a distance head fails 对仗
+// and rhyme, heads on the parallel slot and the previous rhyme pass, near-equal roles are named
+// together), and MeasureHeadRoles on a tiny model whose weights make one head a previous-token
+// head and the other uniform.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -50,24 +53,53 @@ TEST(HeadRoleKeys, LineStartIsThePunctuationThatOpenedTheLine) {
   EXPECT_EQ(k[23], std::vector<int>{17});
 }
 
-TEST(HeadRoleKeys, CoupletPairsTheSameSlotOfTheLineBefore) {
-  const RoleKeys k = Keys(RoleKind::kCouplet);
-  // Line 1 follows the window's first line, which may have begun before the window.
-  for (int i = 0; i < 12; ++i) EXPECT_TRUE(k[i].empty()) << i;
-  EXPECT_EQ(k[12], std::vector<int>{6});   // 举 ↔ 疑
-  EXPECT_EQ(k[16], std::vector<int>{10});  // 月 ↔ 霜
-  EXPECT_TRUE(k[17].empty());              // a mark
-  EXPECT_EQ(k[18], std::vector<int>{12});  // 低 ↔ 举
-  EXPECT_EQ(k[22], std::vector<int>{16});  // 乡 ↔ 月
+TEST(HeadRoleKeys, TheFirstTokenIsNeverALineStart) {
+  // The page's text starts with the ↵ the model reads first, and a text without punctuation has
+  // no other mark: many heads park on that first token whatever it is (first's key), so it is
+  // not counted as the punctuation that opened the line.
+  const RoleKeys k = TextRoleKeys(RoleKind::kLineStart, CodePoints("\n猫追着球跑"), {});
+  for (const std::vector<int>& keys : k) EXPECT_TRUE(keys.empty());
+  const RoleKeys poem = TextRoleKeys(RoleKind::kLineStart, CodePoints("\n床前明月光，疑是"), {});
+  EXPECT_TRUE(poem[3].empty());
+  EXPECT_EQ(poem[8], std::vector<int>{6});  // 是 → ，
 }
 
-TEST(HeadRoleKeys, RhymeIsTheLastCharacterOfTheLineBefore) {
+TEST(HeadRoleKeys, CoupletPairsAClosingLineWithItsOpeningLine) {
+  const RoleKeys k = Keys(RoleKind::kCouplet);
+  // Lines 0–1 are a couplet whose opening line is the window's first (it may have begun before
+  // the window); line 2 opens a couplet, it pairs with nothing.
+  for (int i = 0; i < 18; ++i) EXPECT_TRUE(k[i].empty()) << i;
+  EXPECT_EQ(k[18], std::vector<int>{12});  // 低 ↔ 举
+  EXPECT_EQ(k[22], std::vector<int>{16});  // 乡 ↔ 月
+  EXPECT_TRUE(k[23].empty());              // a mark
+  // After the ↵ the page's text starts with, the first line is whole: 疑 ↔ 床.
+  const RoleKeys typed =
+      TextRoleKeys(RoleKind::kCouplet, CodePoints("\n床前明月光，疑是地上霜。"), {});
+  EXPECT_EQ(typed[7], std::vector<int>{1});
+  EXPECT_EQ(typed[11], std::vector<int>{5});
+  // Lines of different lengths are not parallel; a line cut by the window's end is not known to
+  // close; two closing lines are two couplets' second lines, not a couplet.
+  for (const char* text :
+       {"\n床前明月光，疑是地上霜之。", "\n床前明月光，疑是地上", "\n床前明月光。疑是地上霜。"}) {
+    for (const std::vector<int>& keys : TextRoleKeys(RoleKind::kCouplet, CodePoints(text), {})) {
+      EXPECT_TRUE(keys.empty()) << text;
+    }
+  }
+}
+
+TEST(HeadRoleKeys, RhymeIsPredictedAtTheQueryBeforeAClosingLinesLastCharacter) {
   const RoleKeys k = Keys(RoleKind::kRhyme);
-  EXPECT_TRUE(k[6].empty());             // a line's first query would look 2 back
-  EXPECT_EQ(k[7], std::vector<int>{4});  // 光
-  EXPECT_EQ(k[10], std::vector<int>{4});
-  EXPECT_TRUE(k[11].empty());
-  EXPECT_EQ(k[19], std::vector<int>{16});  // 月
+  // 故 (21) predicts 乡, which rhymes with 霜 (10), the last character of the closing line before.
+  for (int i = 0; i < 24; ++i) {
+    if (i != 21) EXPECT_TRUE(k[i].empty()) << i;
+  }
+  EXPECT_EQ(k[21], std::vector<int>{10});
+  // Not across a poem's end (↵), and not before the first closing line.
+  const RoleKeys two = TextRoleKeys(RoleKind::kRhyme, CodePoints("地上霜。\n低头思故乡。"), {});
+  for (const std::vector<int>& keys : two) EXPECT_TRUE(keys.empty());
+  // A sentence is a closing line too: "b" before "c ." looks at "a", the last word before ".".
+  const RoleKeys prose = TextRoleKeys(RoleKind::kRhyme, {"x", "a", ".", "y", "b", "c", "."}, {});
+  EXPECT_EQ(prose[4], std::vector<int>{1});
 }
 
 TEST(HeadRoleKeys, DuplicateIsEveryEarlierOccurrenceButThePreviousToken) {
@@ -116,47 +148,149 @@ std::vector<float> OnKeys(const RoleKeys& keys) {
   return w;
 }
 
-TEST(HeadRoleTally, AHeadOnItsKeysScoresOneAgainstTheUniformRowsChance) {
-  const RoleKeys keys = Keys(RoleKind::kLineStart);
-  const std::vector<float> w = OnKeys(keys);
-  const int t = static_cast<int>(kPoem.size());
-  std::vector<RoleScore> scores;
-  double chance = 0.0;
-  int queries = 0;
-  for (int i = 0; i < t; ++i) {
-    if (!keys[i].empty()) chance += 1.0 / (i + 1), ++queries;
+// o[d]: the pattern's mean weight d back over every query i ≥ d (what MeasureHeadRoles pools).
+std::vector<double> OffsetProfile(const std::vector<float>& w, int t) {
+  std::vector<double> o(t, 0.0);
+  for (int d = 0; d < t; ++d) {
+    for (int i = d; i < t; ++i) o[d] += w[static_cast<size_t>(i) * t + i - d];
+    o[d] /= t - d;
   }
+  return o;
+}
+
+// Every role's score of pattern `w` on `symbols`, against its own offset profile.
+std::vector<RoleScore> ScoresOf(const std::vector<float>& w,
+                                const std::vector<std::string>& symbols) {
+  const int t = static_cast<int>(symbols.size());
+  const std::vector<double> offset = OffsetProfile(w, t);
+  std::vector<RoleScore> scores;
   for (const RoleInfo& role : kRoles) {
     RoleTally tally;
     if (role.kind == RoleKind::kBroad) {
       tally.AddEntropy(w.data(), t);
     } else if (role.kind != RoleKind::kInduction && !role.needs_tags) {
-      tally.Add(w.data(), t, Keys(role.kind));
+      tally.Add(w.data(), t, TextRoleKeys(role.kind, symbols, {}));
     }
-    scores.push_back(tally.Result({}));
+    scores.push_back(tally.Result(role.kind == RoleKind::kBroad ? std::vector<double>() : offset));
   }
-  const RoleScore& line_start = scores[1];
-  ASSERT_STREQ(kRoles[1].name, "lineStart");
+  return scores;
+}
+
+size_t IndexOf(RoleKind kind) {
+  size_t r = 0;
+  while (kRoles[r].kind != kind) ++r;
+  return r;
+}
+
+TEST(HeadRoleTally, AHeadOnItsKeysScoresOneAgainstTheUniformRowsChance) {
+  const RoleKeys keys = Keys(RoleKind::kLineStart);
+  const std::vector<float> w = OnKeys(keys);
+  const int t = static_cast<int>(kPoem.size());
+  double chance = 0.0;
+  int queries = 0;
+  for (int i = 0; i < t; ++i) {
+    if (!keys[i].empty()) chance += 1.0 / (i + 1), ++queries;
+  }
+  const std::vector<RoleScore> scores = ScoresOf(w, kPoem);
+  const RoleScore& line_start = scores[IndexOf(RoleKind::kLineStart)];
   EXPECT_EQ(line_start.queries, queries);
   EXPECT_DOUBLE_EQ(line_start.score, 1.0);
   EXPECT_NEAR(line_start.chance, chance / queries, 1e-12);
   EXPECT_NEAR(line_start.ratio, queries / chance, 1e-9);
-  EXPECT_DOUBLE_EQ(scores[0].score, 0.0);  // previous: never on i − 1
-  EXPECT_DOUBLE_EQ(scores[7].score, 0.0);  // broad: one-hot rows have no entropy
-  EXPECT_EQ(RoleOf(scores), "lineStart");
+  EXPECT_GT(line_start.matched_ratio, kMatchedRatio);  // its keys sit 2 to 6 back, not always
+  EXPECT_DOUBLE_EQ(scores[IndexOf(RoleKind::kPrevious)].score, 0.0);
+  EXPECT_DOUBLE_EQ(scores[IndexOf(RoleKind::kBroad)].score, 0.0);  // one-hot rows: no entropy
+  EXPECT_EQ(RolesOf(scores), std::vector<std::string>{"lineStart"});
 }
 
 TEST(HeadRoleTally, AnOffsetHeadScoresOneTimesThePositionMatchedChance) {
   // A head that always looks one back scores 1 on a determiner right before its noun, and so
-  // does its offset profile (o[1] = 1): 1× chance, no role.
+  // does its offset profile (o[1] = 1): 1× position-matched, though far above uniform.
   const RoleKeys keys = {{}, {0}, {}, {}, {3}};
   const std::vector<float> w = OnKeys(TextRoleKeys(RoleKind::kPrevious, CodePoints("abcde"), {}));
   RoleTally tally;
   tally.Add(w.data(), 5, keys);
   const RoleScore s = tally.Result({0.2, 1.0, 0.0, 0.0, 0.0});
   EXPECT_DOUBLE_EQ(s.score, 1.0);
-  EXPECT_DOUBLE_EQ(s.chance, 1.0);
-  EXPECT_DOUBLE_EQ(s.ratio, 1.0);
+  EXPECT_DOUBLE_EQ(s.matched, 1.0);
+  EXPECT_DOUBLE_EQ(s.matched_ratio, 1.0);
+  EXPECT_NEAR(s.ratio, 1.0 / ((1.0 / 2 + 1.0 / 5) / 2), 1e-12);
+  EXPECT_FALSE(Holds(kRoles[IndexOf(RoleKind::kNounModifier)], s));
+}
+
+// Two five-character couplets, a poem's end, and two seven-character ones: the parallel slot is
+// 6 back in the first poem and 8 back in the second.
+const std::vector<std::string> kTwoPoems = CodePoints(
+    "\n床前明月光，疑是地上霜。举头望明月，低头思故乡。\n"
+    "故人西辞黄鹤楼，烟花三月下扬州。孤帆远影碧空尽，唯见长江天际流。");
+
+TEST(HeadRoleTally, ADistanceHeadFailsCoupletAndRhymeWhereTheKeysWereItsOwn) {
+  const int t = static_cast<int>(kTwoPoems.size());
+  // All of every row 6 back (itself before that): the parallel slot of every 5-character couplet.
+  std::vector<float> w(static_cast<size_t>(t) * t, 0.0f);
+  for (int i = 0; i < t; ++i) w[static_cast<size_t>(i) * t + (i >= 6 ? i - 6 : i)] = 1;
+  std::vector<RoleScore> scores = ScoresOf(w, kTwoPoems);
+  const RoleInfo& couplet = kRoles[IndexOf(RoleKind::kCouplet)];
+  const RoleScore& c = scores[IndexOf(RoleKind::kCouplet)];
+  EXPECT_GT(c.ratio, kRoleRatio);  // the uniform baseline alone would call it 对仗
+  EXPECT_NEAR(c.matched_ratio, 1.0, 1e-9);
+  EXPECT_FALSE(Holds(couplet, c));
+  // The same for a head 11 back, where a 5-character poem's rhymes sit.
+  for (int i = 0; i < t; ++i) {
+    for (int j = 0; j <= i; ++j) w[static_cast<size_t>(i) * t + j] = (j == (i >= 11 ? i - 11 : i));
+  }
+  scores = ScoresOf(w, kTwoPoems);
+  const RoleScore& r = scores[IndexOf(RoleKind::kRhyme)];
+  EXPECT_GT(r.ratio, kRoleRatio);
+  EXPECT_NEAR(r.matched_ratio, 1.0, 1e-9);
+  EXPECT_FALSE(Holds(kRoles[IndexOf(RoleKind::kRhyme)], r));
+  const std::vector<std::string> held = RolesOf(scores);
+  EXPECT_EQ(std::find(held.begin(), held.end(), "rhyme"), held.end());
+}
+
+TEST(HeadRoleTally, HeadsOnTheParallelSlotAndOnThePreviousRhymePassBothBars) {
+  const int t = static_cast<int>(kTwoPoems.size());
+  for (RoleKind kind : {RoleKind::kCouplet, RoleKind::kRhyme}) {
+    // All of a query's weight on the role's key where it has one, else on itself.
+    const RoleKeys keys = TextRoleKeys(kind, kTwoPoems, {});
+    const std::vector<float> w = OnKeys(keys);
+    const std::vector<RoleScore> scores = ScoresOf(w, kTwoPoems);
+    const RoleScore& s = scores[IndexOf(kind)];
+    const char* name = kRoles[IndexOf(kind)].name;
+    EXPECT_DOUBLE_EQ(s.score, 1.0) << name;
+    EXPECT_GE(s.matched_ratio, kMatchedRatio) << name;
+    EXPECT_EQ(RolesOf(scores), std::vector<std::string>{name});
+  }
+  // Rhyme: 故 → 霜 and 际 → 州, 11 and 15 back.
+  const RoleKeys rhyme = TextRoleKeys(RoleKind::kRhyme, kTwoPoems, {});
+  int counted = 0;
+  for (int i = 0; i < t; ++i) counted += !rhyme[i].empty();
+  EXPECT_EQ(counted, 2);
+  EXPECT_EQ(rhyme[22], std::vector<int>{11});
+  EXPECT_EQ(rhyme[t - 3], std::vector<int>{t - 18});
+}
+
+TEST(HeadRoleTally, TwoRolesWithinTenPercentAreBothNamedAndAFarRunnerUpIsNot) {
+  std::vector<RoleScore> scores(kRoles.size());
+  auto set = [&](RoleKind kind, double ratio, double matched_ratio) {
+    RoleScore& s = scores[IndexOf(kind)];
+    s.queries = 100;
+    s.ratio = ratio;
+    s.matched_ratio = matched_ratio;
+  };
+  set(RoleKind::kPrevious, 4.0, 1.0);  // positional: the matched bar does not apply
+  set(RoleKind::kLineStart, 3.9, 2.5);
+  EXPECT_EQ(RolesOf(scores), (std::vector<std::string>{"previous", "lineStart"}));
+  set(RoleKind::kLineStart, 4.2, 2.5);
+  EXPECT_EQ(RolesOf(scores), (std::vector<std::string>{"lineStart", "previous"}));
+  set(RoleKind::kLineStart, 3.5, 2.5);  // 3.5 × 1.1 < 4
+  EXPECT_EQ(RolesOf(scores), std::vector<std::string>{"previous"});
+  set(RoleKind::kLineStart, 3.9, 1.9);  // close in × chance, but not ≥ 2× position-matched
+  EXPECT_EQ(RolesOf(scores), std::vector<std::string>{"previous"});
+  set(RoleKind::kPrevious, 2.9, 1.0);  // under 3× chance
+  EXPECT_TRUE(RolesOf(scores).empty());
+  scores[IndexOf(RoleKind::kBroad)] = {0.9, 1.0, 0.9, 0.0, 0.0, 100};
+  EXPECT_EQ(RolesOf(scores), std::vector<std::string>{"broad"});
 }
 
 TEST(HeadRoleKeys, InductionLooksAtTheTokenAfterTheEarlierCopy) {
@@ -207,7 +341,8 @@ TEST(MeasureHeadRoles, FindsAPreviousTokenHeadAndABroadOneInATinyModel) {
   const std::vector<RoleScore>& previous_head = roles.scores[0][0];
   const std::vector<RoleScore>& uniform_head = roles.scores[0][1];
   EXPECT_GT(previous_head[0].score, 0.99);
-  EXPECT_EQ(roles.role[0][0], "previous");
+  EXPECT_EQ(roles.roles[0][0], std::vector<std::string>{"previous"});
+  EXPECT_NEAR(previous_head[0].matched_ratio, 1.0, 1e-6);  // a distance, by definition
   // Uniform rows put 1/(i + 1) on any one key: every weight role is exactly at chance.
   for (size_t r = 0; r < kRoles.size(); ++r) {
     if (uniform_head[r].queries == 0) continue;
@@ -218,7 +353,7 @@ TEST(MeasureHeadRoles, FindsAPreviousTokenHeadAndABroadOneInATinyModel) {
     }
   }
   EXPECT_EQ(uniform_head[6].queries, 8 * 4);  // induction: 8 sequences, 4 queries each
-  EXPECT_EQ(roles.role[0][1], "broad");
+  EXPECT_EQ(roles.roles[0][1], std::vector<std::string>{"broad"});
   EXPECT_FALSE(MeasureHeadRoles(&model, {4, 5}, symbols, {}, &roles).ok());
 }
 

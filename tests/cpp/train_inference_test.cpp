@@ -1,4 +1,4 @@
-// A model read rather than trained (issue 26 §3, §5): a forward pass of the last position's
+// A model read rather than trained: a forward pass of the last position's
 // logits only ([B × V], no backward arrays) gives exactly the last rows of a full one in a
 // fraction of the memory; a pass that overflows float is refused, naming where.
 #include <gtest/gtest.h>

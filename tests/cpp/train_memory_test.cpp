@@ -8,7 +8,7 @@
 namespace attention::train {
 namespace {
 
-// The playground's reference configuration (issue 10 §6).
+// The playground's reference configuration.
 ModelConfig Reference() {
   ModelConfig c = testing::SizedConfig(16, 32, 64, 4, 2);
   c.positional = PositionalKind::kLearned;
@@ -17,7 +17,7 @@ ModelConfig Reference() {
 
 TEST(TrainMemory, ReferenceConfiguration) {
   const ModelConfig c = Reference();
-  // About 103k parameters, as the issue counts them.
+  // About 103k parameters, learned positions included.
   EXPECT_EQ(ParameterCount(ParameterLayout(c)), 103168u);
   const int64_t n = 32 * 32;  // B · T
   const int64_t d = 64, p = 64, f = 256, v = 16;

@@ -1,4 +1,4 @@
-// What the training playground reads from a trainer (issue 13): the attention entropy and score
+// What the training playground reads from a trainer: the attention entropy and score
 // gradient of each step, head scores on held-out examples, one example's attention snapshot and
 // the model's greedy answer to a typed input. The NumPy check of the entropy and ‖∂L/∂scores‖
 // is in train_reference_test.cpp.

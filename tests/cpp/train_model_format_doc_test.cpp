@@ -1,4 +1,4 @@
-// Issue 25 §6: docs/model-format.md once named a tensor `blocks.0.attention.wQ` that no file
+// docs/model-format.md once named a tensor `blocks.0.attention.wQ` that no file
 // holds. Every tensor name a saved model file contains (models of every variant, and the shipped
 // models/*.model) must be in the doc's table of names, so that the doc cannot drift again.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Issue 25 §2: the interpolated modified Kneser–Ney baselines (ngram.hpp) against values worked
+// The interpolated modified Kneser–Ney baselines (ngram.hpp) against values worked
 // out by hand and against the independent Python reference
 // (tests/reference/kneser_ney_reference.py → tests/fixtures/ngram/kneser_ney.json), and the loss
 // by position in the context window (corpus.hpp) of a hand-made list and of a model.
@@ -36,7 +36,7 @@ TEST(KneserNey, DiscountsFromTheCountOfCounts) {
   EXPECT_NEAR(d1[2], 0.2, 1e-15);
 }
 
-// Repeated text (the Tang canon, issue 25 §3) makes the count-of-counts unnatural: a b c d e f
+// Repeated text (the Tang canon) makes the count-of-counts unnatural: a b c d e f
 // three times, then g h g h. Order 2: ab … ef 3 each (n3 = 5), fa 2, gh 2 (n2 = 2), fg 1, hg 1
 // (n1 = 2): Y = 2 / 6 = 1/3 and D2 = 2 − 3·Y·n3/n2 = −0.5. Clamped to 0, context g (only gh,
 // count 2) kept no mass for anything else: p(a | g) = 0, an infinite held-out loss (137 Tang

@@ -10,7 +10,7 @@
 namespace attention::train {
 namespace {
 
-// Issue 25 §6: the softmax denominator summed in float left rows of a 5,000-way output summing
+// The softmax denominator summed in float left rows of a 5,000-way output summing
 // to 1 + up to 5.1e-5; docs/model-format.md promises rows that sum to 1.
 TEST(TrainOps, CrossEntropyProbabilityRowsSumToOneOverLargeVocabularies) {
   for (int v : {5000, 65536}) {

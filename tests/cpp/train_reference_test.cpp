@@ -42,7 +42,7 @@ void CompareWithReference(const std::string& name) {
 
   const double expected_loss = fixture.at("loss").get<double>();
   const double loss_error = std::abs(model.loss() - expected_loss) / std::abs(expected_loss);
-  // The bar: issue 10's 1e-4 for float; double is held to 1e-6.
+  // The bar: 1e-4 relative for float; double is held to 1e-6.
   const double bar = sizeof(T) == 4 ? 1e-4 : 1e-6;
   EXPECT_LT(loss_error, bar) << "loss " << model.loss() << " vs " << expected_loss;
   int width = 0;

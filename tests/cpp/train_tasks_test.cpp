@@ -130,7 +130,7 @@ bool FollowsFromEarlierOccurrences(const Example& e, int i) {
   return true;
 }
 
-// Issue 28 §6: the playground's induction task (length 10, 64 symbols) drew symbols with
+// The playground's induction task (length 10, 64 symbols) drew symbols with
 // repeats; 57% of its examples then asked for a token that two earlier occurrences of the current
 // one contradict, and held-out whole answers stayed near 70% while the heads had formed.
 TEST(TrainTasks, InductionAnswersAllFollowFromTheirEarlierOccurrences) {

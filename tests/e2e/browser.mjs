@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startServer } from '../../build-scripts/serve.mjs';
 import { root } from '../node/support.mjs';
+import { defaultState, stateFromURL, stateToURL } from '../../web/src/state.js';
 
 export const screenshotDir = path.join(root, 'tests/e2e/screenshots');
 
@@ -177,4 +178,43 @@ export async function offlineSingleFile(browser, contextOptions = {}) {
   page.on('pageerror', (e) => problems.push(e.message));
   const file = pathToFileURL(path.join(root, 'dist/attention-explorer.html')).href;
   return { context, page, attempted, file, problems };
+}
+
+/**
+ * One explorer page for the tests of a file that need no fresh page (a new context and a page
+ * load cost seconds; a change of state a tenth of one). `show(query)` resolves to openPage's
+ * { page, context, problems, requests }, problems emptied, showing what a link with `query`
+ * (e.g. 'lang=en&step=4') shows: the page is opened on it the first time, and later brought
+ * there through its store, every other field at its default and the views' own state (picked
+ * cell, locked token, tables) let go, the pointer, focus and scroll back at the start. `close()`
+ * closes it (an after() hook of the file).
+ */
+export function sharedExplorer(session, options = {}) {
+  let opened = null;
+  const base = defaultState('en');
+  return {
+    async show(query) {
+      const { state } = stateFromURL(query, base);
+      if (!opened) {
+        opened = await openPage(session.browser, `${session.url}?${query}`, options);
+        await explorerStarted(opened.page);
+      } else {
+        await opened.page.mouse.move(0, 0);
+        await opened.page.evaluate(async (s) => {
+          document.activeElement?.blur?.();
+          window.scrollTo(0, 0);
+          window.attentionExplorer.store.set(s);
+          await window.attentionExplorer.idle();
+        }, state);
+      }
+      // The address bar follows a change a moment later (its language always written): wait
+      // until it is this state's link, which tests read (engine-trace.mjs).
+      const search = stateToURL(state, { ...base, lang: undefined });
+      await opened.page.waitForFunction((search) => location.search === search, search);
+      await opened.page.evaluate(() => window.attentionExplorer.idle());
+      opened.problems.length = 0;
+      return opened;
+    },
+    close: () => opened?.context.close(),
+  };
 }

@@ -1,13 +1,23 @@
-// Issue 28 §7: a teacher's figure-sized embed. compact=1 (the embed page) or the compact
+// A teacher's figure-sized embed. compact=1 (the embed page) or the compact
 // attribute (the web component) shows one view and its caption, and fits a slide at 16:9 and a
 // 900 px column without scrolling, whichever view, in both languages; the caption and the
 // exported figure's subtitle speak the page's language.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { screenshotDir, useBrowser, waitUntil } from './browser.mjs';
 
 const session = useBrowser();
+// One context for the file (a new one costs seconds): each test opens its page in it at its size.
+let shared = null;
+after(() => shared?.close());
+/** A page of the shared context at width × height; closed by the test. */
+async function pageOf(width, height) {
+  shared ??= await session.browser.newContext();
+  const page = await shared.newPage();
+  await page.setViewportSize({ width, height });
+  return page;
+}
 
 // What the page shows, read in the frame: the document's size, the visible parts, the caption.
 const layout = () => {
@@ -31,9 +41,8 @@ for (const [width, height, what] of [
   [1280, 720, 'a 16:9 slide'],
 ]) {
   test(`compact=1 fits ${what} (${width}×${height}) with one view and its caption, every view`, async () => {
-    const context = await session.browser.newContext({ viewport: { width, height } });
+    const page = await pageOf(width, height);
     try {
-      const page = await context.newPage();
       // The matrices view of the default is over 1,100 px tall at these widths: it must scale.
       for (const [view, lang, title] of [
         ['links', 'en', 'Links'],
@@ -60,21 +69,18 @@ for (const [width, height, what] of [
           await page.screenshot({ path: path.join(screenshotDir, `compact-${width}-matrices.png`) });
       }
     } finally {
-      await context.close();
+      await page.close();
     }
   });
 }
 
 test('the compact attribute of the web component shows one view; viewSVG speaks the page’s language', async () => {
-  const context = await session.browser.newContext({ viewport: { width: 900, height: 506 } });
+  const page = await pageOf(900, 506);
   try {
-    const page = await context.newPage();
     const html = `<!doctype html><html lang="zh"><head><meta charset="utf-8">
 <script type="module" src="${session.url}attention-explorer.js"></script></head>
 <body style="margin:0"><attention-explorer compact view="heatmap" sentence="我 爱 吃 火锅"></attention-explorer></body></html>`;
-    await context.route(`${session.url}course.html`, (route) =>
-      route.fulfill({ contentType: 'text/html', body: html }),
-    );
+    await page.route(`${session.url}course.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
     await page.goto(`${session.url}course.html`);
     const element = page.locator('attention-explorer');
     await page.waitForFunction(
@@ -97,11 +103,11 @@ test('the compact attribute of the web component shows one view; viewSVG speaks 
     assert.equal(seen.stepper, false);
     assert.equal(seen.controls, false);
     assert.match(seen.caption, /^热力图 · /);
-    // The exported figure's subtitle was English on a Chinese page (issue 28 §9).
+    // The exported figure's subtitle was English on a Chinese page.
     assert.match(seen.svg, /我 爱 吃 火锅 · 随机权重，d_model 8，2 个头/);
     assert.doesNotMatch(seen.svg, /heads, seed/);
   } finally {
-    await context.close();
+    await page.close();
   }
 });
 
@@ -112,16 +118,15 @@ for (const [lang, sentence, heading] of [
   ['zh', '小猫坐在垫子上因为它很累', '第三周：一个注意力头看向哪里'],
 ]) {
   test(`a compact embed on a course page fits its 900 × 506 frame (${lang})`, async () => {
-    const context = await session.browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const page = await pageOf(1000, 900);
     try {
-      const page = await context.newPage();
       const src = `${session.url}embed.html?compact=1&view=links&step=7&lang=${lang}&s=${encodeURIComponent(sentence)}`;
       const html = `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${heading}</title></head>
 <body style="margin:0;font:16px/1.5 sans-serif;background:#fff"><article style="max-width:900px;margin:24px auto">
 <h1 style="font-size:24px">${heading}</h1><p>${lang === 'zh' ? '先读下面的图，再回答问题：“它”主要看向哪个词？' : 'Read the figure below, then answer: which word does “it” attend to most?'}</p>
 <iframe src="${src}" width="900" height="506" style="border:1px solid #ccc" title="${heading}"></iframe>
 <p>${lang === 'zh' ? '提示：线越粗，权重越大。' : 'Hint: the thicker the line, the larger the weight.'}</p></article></body></html>`;
-      await context.route(`${session.url}course-${lang}.html`, (route) =>
+      await page.route(`${session.url}course-${lang}.html`, (route) =>
         route.fulfill({ contentType: 'text/html', body: html }),
       );
       await page.goto(`${session.url}course-${lang}.html`);
@@ -136,7 +141,7 @@ for (const [lang, sentence, heading] of [
       assert.ok(seen.scrollWidth <= 900, `no horizontal scroll (${seen.scrollWidth} px)`);
       await page.screenshot({ path: path.join(screenshotDir, `compact-course-${lang}.png`) });
     } finally {
-      await context.close();
+      await page.close();
     }
   });
 }

@@ -2,6 +2,7 @@
 // the web component (two instances, one engine), the single file offline, and exports.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -152,7 +153,7 @@ async function offlinePage() {
   return { context, page, attempted, problems };
 }
 
-test('the single file works from file:// with every network request blocked', async () => {
+test('the single file works from file:// with every network request blocked, the Tang model inside it', async () => {
   const { context, page, attempted, problems } = await offlinePage();
   const file = pathToFileURL(path.join(root, 'dist/attention-explorer.html')).href;
   await page.goto(`${file}?s=我爱吃火锅&lang=zh`);
@@ -164,6 +165,16 @@ test('the single file works from file:// with every network request blocked', as
   }
   assert.ok((await page.locator('.katex').count()) > 0, 'formulas render offline');
   await page.screenshot({ path: path.join(screenshotDir, 'single-file.png') });
+  // The shipped Tang model is inside it too, each head with its stored role (models/tang.roles.json).
+  if (existsSync(path.join(root, 'models/tang.model'))) {
+    const tang = engine.loadModel(await readFile(path.join(root, 'models/tang.model')));
+    const expected = tang.config.layers * tang.config.heads;
+    tang.dispose();
+    await page.selectOption('[data-role=model]', 'tang');
+    await page.waitForFunction((n) => document.querySelectorAll('.model-cell[data-head-role]').length === n, expected, {
+      timeout: 30000,
+    });
+  }
   assert.deepEqual(attempted, [], 'no network request at all');
   assert.deepEqual(problems, []);
   await context.close();

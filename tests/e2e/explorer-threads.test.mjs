@@ -1,4 +1,4 @@
-// The explorer's engine worker on the threaded engine (issue 27 §2): served by
+// The explorer's engine worker on the threaded engine: served by
 // build-scripts/serve.mjs (cross-origin isolated) it imports dist/site/engine-mt/ and a long
 // trace's heads run on every core; from a host without the two headers and from the single file
 // it runs the single-threaded engine. Either way the page says which, and a long trace holds the

@@ -1,4 +1,4 @@
-// A figure exported from the dark page is drawn on white (issue 28 §9): its marks — links, bars,
+// A figure exported from the dark page is drawn on white: its marks — links, bars,
 // head swatches — take the light page's colours, each with at least 3:1 contrast on the figure's
 // white background; none keeps a colour made for the dark panel (near-white head 8, the
 // lightened orange and sky blue).
@@ -29,24 +29,26 @@ function figureMarks(text) {
   return { background, marks };
 }
 
-for (const view of ['links', 'softmax']) {
-  test(`dark mode: the ${view} view's SVG figure has light-page colours on its white background`, async () => {
-    const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
-    const page = await context.newPage();
-    // Four heads: orange, green and pink beside blue.
-    await page.goto(`${session.url}?lang=en&h=4&view=${view}&step=7`);
-    await started(page);
+test('dark mode: the links and softmax views’ SVG figures have light-page colours on their white background', async () => {
+  const context = await session.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
+  const page = await context.newPage();
+  // Four heads: orange, green and pink beside blue.
+  await page.goto(`${session.url}?lang=en&h=4&view=links&step=7`);
+  await started(page);
+  assert.ok(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches));
+  for (const view of ['links', 'softmax']) {
+    await page.evaluate((view) => window.attentionExplorer.store.set({ view }), view);
+    await page.evaluate(() => window.attentionExplorer.idle());
     await transitionsDone(page);
-    assert.ok(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches));
     const text = await page.evaluate(() => window.attentionExplorer.viewSVG());
     const { background, marks } = await page.evaluate(figureMarks, text);
-    assert.equal(background, '#ffffff');
+    assert.equal(background, '#ffffff', view);
     const headMarks = marks.filter((m) => lower(HEAD_COLORS).has(m.value) || darkOnly.includes(m.value));
-    assert.ok(headMarks.length > 0, 'the figure has head-coloured marks');
+    assert.ok(headMarks.length > 0, `the ${view} figure has head-coloured marks`);
     for (const m of headMarks) {
-      assert.ok(!darkOnly.includes(m.value), `${m.tag}.${m.cls} keeps the dark page's ${m.value}`);
-      assert.ok(contrast(m.value, background) >= 3, `${m.tag}.${m.cls} ${m.value} on ${background}`);
+      assert.ok(!darkOnly.includes(m.value), `${view}: ${m.tag}.${m.cls} keeps the dark page's ${m.value}`);
+      assert.ok(contrast(m.value, background) >= 3, `${view}: ${m.tag}.${m.cls} ${m.value} on ${background}`);
     }
-    await context.close();
-  });
-}
+  }
+  await context.close();
+});

@@ -1,9 +1,9 @@
-// What a learner trips over in a trained model's panel (issue 28). §3: *continue* writes where
+// What a learner trips over in a trained model's panel. *Continue* writes where
 // the learner looks: the growing text beside the predictions with each continued token marked,
 // equal to what the model generates in node, and the sentence box keeps the same text; typing
-// ends the marks. §4: the whole block's pictures have axes and legends, the section a takeaway,
+// ends the marks. The whole block's pictures have axes and legends, the section a takeaway,
 // and the parameter counts say what they count.
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,15 +17,30 @@ before(async () => {
   model = engine.loadModel(readFileSync(path.join(root, 'models', 'tang.model')));
 });
 
+// One page for the file (opening one is the slow part): each test types its text there and
+// chooses its language.
+let shared = null;
+after(() => shared?.context.close());
+async function tangPage(text, lang) {
+  shared ??= await openPage(session.browser, `${session.url}?model=tang&lang=${lang}&s=${encodeURIComponent(text)}`);
+  const { page } = shared;
+  await page.waitForSelector('.next-item', { timeout: 20000 });
+  if (await page.evaluate((l) => window.attentionExplorer.store.get().lang !== l, lang)) {
+    await page.click(`[data-lang=${lang}]`);
+  }
+  if (await page.evaluate((t) => window.attentionExplorer.store.get().sentence !== t, text)) {
+    await page.fill('[data-role=sentence]', text);
+    await page.waitForFunction((t) => window.attentionExplorer.store.get().sentence === t, text);
+  }
+  await page.evaluate(() => window.attentionExplorer.idle());
+  return shared;
+}
+
 test('three greedy continues are marked beside the predictions, the sentence box in sync', async () => {
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?model=tang&lang=zh&s=${encodeURIComponent('床前明月光')}`,
-  );
-  try {
+  const { page, problems } = await tangPage('床前明月光', 'zh');
+  {
     const idle = () => page.evaluate(() => window.attentionExplorer.idle());
     await page.waitForSelector('[data-role=next-text]', { timeout: 20000 });
-    await idle();
     assert.equal(await page.locator('[data-role=next-added]').count(), 0, 'nothing continued yet');
     let text = '床前明月光';
     const pieces = [];
@@ -51,7 +66,7 @@ test('three greedy continues are marked beside the predictions, the sentence box
       page.locator('.next-list').boundingBox(),
     ]);
     assert.ok(shown.y < list.y && shown.y > list.y - 200, `text at ${shown.y}, predictions at ${list.y}`);
-    // Issue 25 §5: the special symbols among the predictions and the continued text, in words.
+    // The special symbols among the predictions and the continued text, in words.
     const present = await page.evaluate(() => [
       ...[...document.querySelectorAll('.next-item')].map((i) => i.dataset.token),
       ...[...document.querySelectorAll('[data-role=next-added]')].map((m) => m.textContent.replace(/↵/g, '\n')),
@@ -73,18 +88,13 @@ test('three greedy continues are marked beside the predictions, the sentence box
     );
     assert.equal(await page.locator('[data-role=next-added]').count(), 0);
     assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
   }
 });
 
 test('the block: each picture with its axes and legend, a takeaway, and counts that say what they count', async () => {
   const text = '床前明月光，疑是地上霜。';
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?model=tang&lang=zh&s=${encodeURIComponent(text)}`,
-  );
-  try {
+  const { page, problems } = await tangPage(text, 'zh');
+  {
     await page.waitForSelector('.block-takeaway', { timeout: 20000 });
     const figures = await page.$$eval('.block-step', (steps) =>
       steps.map((f) => ({
@@ -127,24 +137,17 @@ test('the block: each picture with its axes and legend, a takeaway, and counts t
     await page.waitForFunction(() => /^What to notice/.test(document.querySelector('.block-takeaway')?.textContent));
     await block.screenshot({ path: path.join(root, 'tests/e2e/screenshots/block-en.png') });
     assert.deepEqual(problems, []);
-  } finally {
-    await context.close();
   }
 });
 
-test('issue 25: the poem model reads a line break before the typed poem, marked and said; 疑是地上 → 霜', async () => {
+test('the poem model reads a line break before the typed poem, marked and said; 疑是地上 → 霜', async () => {
   const text = '床前明月光，疑是地上';
   for (const [lang, said] of [
     ['en', /reads ↵ before your text/],
     ['zh', /模型先读一个 ↵/],
   ]) {
-    const { page, context, problems } = await openPage(
-      session.browser,
-      `${session.url}?model=tang&lang=${lang}&s=${encodeURIComponent(text)}`,
-    );
-    try {
-      await page.waitForSelector('.next-item', { timeout: 20000 });
-      await page.evaluate(() => window.attentionExplorer.idle());
+    const { page, problems } = await tangPage(text, lang);
+    {
       const chips = await page.$$eval('[data-role=tokens] li', (li) =>
         li.map((c) => ({ text: c.textContent, start: c.classList.contains('start'), title: c.title })),
       );
@@ -163,18 +166,23 @@ test('issue 25: the poem model reads a line break before the typed poem, marked 
       assert.equal(first, model.predict({ text }, { topK: 1 }).predictions[0].token);
       assert.equal(first, '霜');
       assert.deepEqual(problems, []);
-    } finally {
-      await context.close();
     }
   }
   // A word model has no document start: no chip is marked, no notice.
-  const { page, context } = await openPage(session.browser, `${session.url}?model=brown&lang=en&s=the%20united`);
-  try {
-    await page.waitForSelector('.next-item', { timeout: 20000 });
-    await page.evaluate(() => window.attentionExplorer.idle());
-    assert.equal(await page.locator('[data-role=tokens] li.start').count(), 0);
-    assert.equal(await page.locator('[data-role=model-notice]').isHidden(), true);
-  } finally {
-    await context.close();
-  }
+  const { page } = shared;
+  await page.selectOption('[data-role=model]', 'brown');
+  await page.waitForFunction(
+    () => /Brown/i.test(document.querySelector('[data-role=model-about]')?.textContent),
+    null,
+    {
+      timeout: 20000,
+    },
+  );
+  await page.fill('[data-role=sentence]', 'the united');
+  await page.waitForFunction(() => window.attentionExplorer.store.get().sentence === 'the united');
+  await page.evaluate(() => window.attentionExplorer.idle());
+  await page.waitForSelector('.next-item');
+  assert.equal(await page.locator('[data-role=tokens] li').count(), 2);
+  assert.equal(await page.locator('[data-role=tokens] li.start').count(), 0);
+  assert.equal(await page.locator('[data-role=model-notice]').isHidden(), true);
 });

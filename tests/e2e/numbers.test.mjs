@@ -1,6 +1,6 @@
-// Every number explained (issue 11 §3): a picked cell's arithmetic equals the engine's numbers
+// Every number explained: a picked cell's arithmetic equals the engine's numbers
 // (run in node), temperature is named as itself, cells never look blank, heads count from 1.
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -9,8 +9,8 @@ import { createEngine } from '../node/support.mjs';
 import {
   linkLines,
   linksPainted,
-  openPage,
   screenshotDir,
+  sharedExplorer,
   useBrowser,
   transitionsDone,
   screenshot as shot,
@@ -20,6 +20,9 @@ import { engineTraceFor } from './engine-trace.mjs';
 import { formatShort, formatValue } from '../../web/src/format.js';
 
 const session = useBrowser();
+// One page for every test at 1280 × 800, brought to each test's link through its store.
+const explorer = sharedExplorer(session);
+after(() => explorer.close());
 let engine;
 before(async () => {
   engine = await createEngine();
@@ -53,9 +56,8 @@ const productsSum = async (panel) =>
   ).reduce((a, b) => a + b, 0);
 
 test('a score cell shows q·k term by term, ÷√d_k and ÷T, the mask and its row’s softmax: the engine’s numbers', async () => {
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&s=The+cat+chased+the+ball&d=16&h=2&head=2&step=4&mask=causal&t=2`,
+  const { page, problems } = await explorer.show(
+    `lang=en&s=The+cat+chased+the+ball&d=16&h=2&head=2&step=4&mask=causal&t=2`,
   );
   await started(page);
   const trace = await engineTraceFor(engine, page);
@@ -118,14 +120,10 @@ test('a score cell shows q·k term by term, ÷√d_k and ÷T, the mask and its r
   await page.click('.arith-close');
   await page.waitForSelector('[data-role=arithmetic][hidden]', { state: 'attached' });
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('with scaling off the arithmetic and the stage say so: no ÷√d_k, no "scaled"', async () => {
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&s=The+cat+chased+the+ball&d=16&h=2&step=5&scale=0`,
-  );
+  const { page, problems } = await explorer.show(`lang=en&s=The+cat+chased+the+ball&d=16&h=2&step=5&scale=0`);
   await started(page);
   const trace = await engineTraceFor(engine, page);
   await page.click('[data-role=stage] g.operand[data-step=scaled] g.cell[data-i="2"][data-j="0"]');
@@ -142,14 +140,10 @@ test('with scaling off the arithmetic and the stage say so: no ÷√d_k, no "sca
   const shapes = await page.locator('.explain .shapes').textContent();
   assert.doesNotMatch(shapes, /√/, shapes);
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('an output cell shows the value rows weighted by attention, summing to the engine’s output', async () => {
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&s=The+cat+chased+the+ball&d=16&h=2&head=1&step=8`,
-  );
+  const { page, problems } = await explorer.show(`lang=en&s=The+cat+chased+the+ball&d=16&h=2&head=1&step=8`);
   await started(page);
   const trace = await engineTraceFor(engine, page);
   const [i, c] = [2, 3];
@@ -180,14 +174,10 @@ test('an output cell shows the value rows weighted by attention, summing to the 
   await transitionsDone(page);
   await shot(page, 'arithmetic-output-en');
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('temperature is its own term: ÷T in the formula and the stage, explained, one range for slider, box and link', async () => {
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&s=The+cat+chased+the+ball&step=5&view=softmax`,
-  );
+  const { page, problems } = await explorer.show(`lang=en&s=The+cat+chased+the+ball&step=5&view=softmax`);
   await started(page);
   const operators = () => page.locator('[data-role=stage] .operator-text').allTextContents();
   assert.deepEqual(await operators(), ['÷ √dₖ =']);
@@ -222,14 +212,10 @@ test('temperature is its own term: ÷T in the formula and the stage, explained, 
   await transitionsDone(page);
   await shot(page, 'temperature-en');
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('the stage and the matrices view state their colour scales: legends with the engine’s ranges, shared where compared', async () => {
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&s=The+cat+chased+the+ball&step=4&view=matrices`,
-  );
+  const { page, problems } = await explorer.show(`lang=en&s=The+cat+chased+the+ball&step=4&view=matrices`);
   await started(page);
   const trace = await engineTraceFor(engine, page);
   const maxAbs = (data) => data.reduce((m, v) => (Number.isFinite(v) ? Math.max(m, Math.abs(v)) : m), 0);
@@ -268,7 +254,6 @@ test('the stage and the matrices view state their colour scales: legends with th
   await transitionsDone(page);
   await shot(page, 'legends-matrices-en');
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 /** PE strips' dots paths, read in the page: their d and data attributes, and where each is drawn. */
@@ -295,10 +280,7 @@ function dotsOf({ d, p, values }) {
 }
 
 test('positional encoding’s picture: a wave per dimension through the engine’s PE, at step 1 and in the matrices view', async () => {
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&s=The+cat+chased+the+ball&d=16&step=1&view=matrices`,
-  );
+  const { page, problems } = await explorer.show(`lang=en&s=The+cat+chased+the+ball&d=16&step=1&view=matrices`);
   await started(page);
   const trace = await engineTraceFor(engine, page);
   const pe = trace.step('pe');
@@ -354,12 +336,11 @@ test('positional encoding’s picture: a wave per dimension through the engine�
   await page.waitForFunction(() => !document.querySelector('[data-role=stage] .pe-waves'));
   assert.equal(await page.locator('[data-role=matrices] .pe-waves').count(), 0);
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('a dot on the waves names its value and its token on hover, also for a token just typed', async () => {
   // One listener on the picture serves every dot (positional.js): it must read the newest trace.
-  const { page, context, problems } = await openPage(session.browser, `${session.url}?lang=en&s=The+cat&step=1`);
+  const { page, problems } = await explorer.show(`lang=en&s=The+cat&step=1`);
   await started(page);
   const input = page.locator('[data-role=sentence]');
   await input.focus();
@@ -391,18 +372,13 @@ test('a dot on the waves names its value and its token on hover, also for a toke
   }
   assert.equal(trace.tokens[2], 'sat');
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('phone and dark, both languages: the arithmetic panel, the legends and the waves fit the screen', async () => {
+  const phone = sharedExplorer(session, { viewport: { width: 390, height: 844 } });
   for (const lang of ['zh', 'en']) {
-    const { page, context, problems } = await openPage(
-      session.browser,
-      `${session.url}?lang=${lang}&s=猫追着球跑&mask=causal&step=7`,
-      { viewport: { width: 390, height: 844 } },
-    );
+    const { page, problems } = await phone.show(`lang=${lang}&s=猫追着球跑&mask=causal&step=7`);
     await page.emulateMedia({ colorScheme: 'dark' });
-    await started(page);
     await page.click('[data-role=stage] g.operand[data-step=weights] g.cell[data-i="2"][data-j="1"]');
     await page.waitForSelector('[data-role=arithmetic][data-i="2"]:not([hidden])');
     // The page does not scroll sideways: wide tables scroll inside the panel.
@@ -416,15 +392,12 @@ test('phone and dark, both languages: the arithmetic panel, the legends and the 
     await transitionsDone(page);
     await shot(page, `positional-phone-dark-${lang}`);
     assert.deepEqual(problems, []);
-    await context.close();
   }
+  await phone.close();
 });
 
 test('any other cell explains itself: projections term by term, X + PE, PE’s formula, Concat, given matrices', async () => {
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&s=The+cat+chased+the+ball&d=16&h=2`,
-  );
+  const { page, problems } = await explorer.show(`lang=en&s=The+cat+chased+the+ball&d=16&h=2`);
   await started(page);
   const trace = await engineTraceFor(engine, page);
   const at = (name, head, i, j) => valueAt(trace, name, head, i, j);
@@ -473,16 +446,13 @@ test('any other cell explains itself: projections term by term, X + PE, PE’s f
   await page.waitForSelector('[data-role=arithmetic][data-step=kHead][data-i="3"][data-j="1"]:not([hidden])');
   assert.equal(await result(), at('kHead', 0, 3, 1));
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('the matrices view’s cells explain themselves in the view: a click or Enter opens the arithmetic under them, outlined', async () => {
-  // Issue 11 §3, "click any cell": the matrices view's cells took no click. Their panel is the
-  // view's own (an embed may show the views without the stage), and the stage's stays closed.
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&s=The+cat+chased+the+ball&view=matrices`,
-  );
+  // Any cell explains itself, wherever it is drawn: the matrices view's cells took no click. Their
+  // panel is the view's own (an embed may show the views without the stage), and the stage's stays
+  // closed.
+  const { page, problems } = await explorer.show(`lang=en&s=The+cat+chased+the+ball&view=matrices`);
   await started(page);
   const trace = await engineTraceFor(engine, page);
   const at = (name, head, i, j) => valueAt(trace, name, head, i, j);
@@ -552,14 +522,10 @@ test('the matrices view’s cells explain themselves in the view: a click or Ent
   assert.ok(await panel.isHidden(), 'one panel at a time');
   await shot(page, 'matrices-arithmetic');
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('cross-attention: a second sentence gives keys and values; rectangular heatmaps and two-column links with the engine’s weights', async () => {
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?lang=zh&s=我爱吃火锅&step=7&view=heatmap`,
-  );
+  const { page, problems } = await explorer.show(`lang=zh&s=我爱吃火锅&step=7&view=heatmap`);
   await started(page);
   await page.fill('[data-role=kv]', 'I love hotpot');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('kv') === 'I love hotpot');
@@ -623,27 +589,21 @@ test('cross-attention: a second sentence gives keys and values; rectangular heat
   assert.equal(await page.locator('[data-role=arithmetic]').isHidden(), true);
   assert.equal(await page.locator('[data-role=message]').isHidden(), true, 'no engine error');
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 /** The page opened with a 32-word sentence and `params` (English), settled, and its tokens. */
 async function openLong(params) {
   const words = 'the cat sat on a mat and we ate hot pot in it so you can see how far it goes'.split(' ');
   const sentence = Array.from({ length: 32 }, (_, i) => words[i % words.length]).join(' ');
-  const opened = await openPage(
-    session.browser,
-    `${session.url}?${new URLSearchParams({ lang: 'en', ...params, s: sentence })}`,
-  );
-  await started(opened.page);
-  await opened.page.evaluate(() => window.attentionExplorer.idle());
+  const opened = await explorer.show(`${new URLSearchParams({ lang: 'en', ...params, s: sentence })}`);
   return { ...opened, tokens: await opened.page.locator('[data-role=tokens] li').allTextContents() };
 }
 
 test('a long sentence’s grids are pictures that still take a click and Enter: a heatmap cell picks its pair, a stage score shows its arithmetic', async () => {
-  // Issue 11 §3 and §4. A long sentence's heatmaps and the stage's n × n grids are pictures (from
+  // A long sentence's heatmaps and the stage's n × n grids are pictures (from
   // 16–21 tokens here; views/matrix-image.js): they took no click, so the pair and the arithmetic
   // were out of reach.
-  const { page, context, problems, tokens } = await openLong({ step: 4, view: 'heatmap' });
+  const { page, problems, tokens } = await openLong({ step: 4, view: 'heatmap' });
   assert.equal(tokens.length, 32);
   assert.equal(await page.locator('[data-role=heatmaps] g.cell').count(), 0, 'the heatmaps are pictures');
   const picture = (head) => page.locator(`[data-role=heatmaps] g.multiple[data-head="${head}"] foreignObject.pixels`);
@@ -716,13 +676,13 @@ test('a long sentence’s grids are pictures that still take a click and Enter: 
     'the score’s arithmetic',
   );
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('the stage at 32 tokens draws X, PE and X′ as pictures with gaps, whose cells still open their arithmetic', async () => {
-  // Issue 11 §6: too small for numbers, their 768 SVG cells were restyled, laid out and painted on
-  // every keystroke (views/stage.js STAGE_SMALL_CELLS); as pictures they still take a click (§3).
-  const { page, context, problems, tokens } = await openLong({ step: 1 });
+  // Too small for numbers, their 768 SVG cells were restyled, laid out and painted on
+  // every keystroke (views/stage.js STAGE_SMALL_CELLS); as pictures they still open their
+  // arithmetic on a click.
+  const { page, problems, tokens } = await openLong({ step: 1 });
   for (const step of ['x', 'pe', 'xPe']) {
     const operand = `[data-role=stage] g.operand[data-step=${step}]`;
     assert.equal(await page.locator(`${operand} g.cell`).count(), 0, `${step}: no SVG cells`);
@@ -742,7 +702,6 @@ test('the stage at 32 tokens draws X, PE and X′ as pictures with gaps, whose c
     'X′[20, 3]',
   );
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('step 4’s sweep runs over SVG cells only: with Q and Kᵀ drawn as pictures it is left out, with no error', async () => {
@@ -750,9 +709,8 @@ test('step 4’s sweep runs over SVG cells only: with Q and Kᵀ drawn as pictur
   // (views/stage.js STAGE_SMALL_CELLS); the sweep read its cells' size from Q's SVG cells, found
   // none, and wrote NaN sizes (a console error).
   const words = 'the cat sat on a mat and we ate hot'.split(' ');
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?${new URLSearchParams({ lang: 'en', step: 3, d: 64, h: 2, s: words.join(' ') })}`,
+  const { page, problems } = await explorer.show(
+    `${new URLSearchParams({ lang: 'en', step: 3, d: 64, h: 2, s: words.join(' ') })}`,
   );
   await started(page);
   await page.evaluate(() => window.attentionExplorer.idle());
@@ -763,5 +721,4 @@ test('step 4’s sweep runs over SVG cells only: with Q and Kᵀ drawn as pictur
   assert.equal(await page.locator('[data-role=stage] g.operand[data-step=qHead] g.cell').count(), 0, 'Q is a picture');
   assert.ok((await page.locator('[data-role=stage] g.operand[data-step=scores] g.cell').count()) > 0, 'S has cells');
   assert.deepEqual(problems, []);
-  await context.close();
 });

@@ -1,6 +1,6 @@
 // The explorable page in Debian's Chromium: input, the ten steps, the views, and that every
 // number on screen is the engine's (compared with the same engine run in node).
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import {
   linksPainted,
   openPage,
   screenshotDir,
+  sharedExplorer,
   useBrowser,
   transitionsDone,
   screenshot as shot,
@@ -19,6 +20,10 @@ import { formatValue } from '../../web/src/format.js';
 import { cellText } from '../../web/src/views/cell-style.js';
 
 const session = useBrowser();
+// One page at 1280 × 800 for the tests that need no fresh one, brought to each test's link
+// through its store; the phone's is its own.
+const explorer = sharedExplorer(session);
+after(() => explorer.close());
 let engine;
 before(async () => {
   engine = await createEngine();
@@ -35,7 +40,7 @@ async function typeSentence(page, text) {
 }
 
 test('typing 我爱吃火锅 gives word chips, and all ten steps play through in English and 中文', async () => {
-  const { page, context, problems, requests } = await openPage(session.browser, `${session.url}?lang=en`);
+  const { page, problems, requests } = await explorer.show('lang=en');
   await page.waitForSelector('[data-role=stage] g.cell');
   await typeSentence(page, '我爱吃火锅');
   assert.deepEqual(await page.locator('[data-role=tokens] li').allTextContents(), ['我', '爱', '吃', '火锅']);
@@ -61,6 +66,9 @@ test('typing 我爱吃火锅 gives word chips, and all ten steps play through in
     ['concat', 'output'],
   ];
   for (const lang of ['en', 'zh']) {
+    // The English pass is screenshot at each step: without motion each step is at rest at once
+    // (the 中文 pass plays the animated steps).
+    await page.emulateMedia({ reducedMotion: lang === 'en' ? 'reduce' : null });
     await page.click(`.language button[data-lang="${lang}"]`);
     await page.click('.step-button[data-step="1"]');
     for (let step = 1; step <= 10; step++) {
@@ -99,14 +107,10 @@ test('typing 我爱吃火锅 gives word chips, and all ten steps play through in
     'the .wasm came from the local server',
   );
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('links and heatmap cells match the engine, and hover shows its exact number', async () => {
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&h=4&d=16&step=7&s=The+cat+chased+the+ball`,
-  );
+  const { page, problems } = await explorer.show(`lang=en&h=4&d=16&step=7&s=The+cat+chased+the+ball`);
   await linksPainted(page);
   const trace = await engineTraceForPage(page);
   let expectedLinks = 0;
@@ -210,14 +214,10 @@ test('links and heatmap cells match the engine, and hover shows its exact number
   assert.ok(wq.filter((text) => text !== '…').length >= wq.length / 2, 'most of W_Q’s numbers are printed');
   await shot(page, 'view-matrices');
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('the causal mask zeroes the upper triangle in the DOM and hatches it', async () => {
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?mask=causal&step=7&view=heatmap&s=猫追着球跑&tok=chars`,
-  );
+  const { page, problems } = await explorer.show(`mask=causal&step=7&view=heatmap&s=猫追着球跑&tok=chars`);
   await page.waitForSelector('[data-role=heatmaps] g.cell');
   const cells = await page.locator('[data-role=heatmaps] g.cell').evaluateAll((els) =>
     els.map((el) => ({
@@ -234,12 +234,11 @@ test('the causal mask zeroes the upper triangle in the DOM and hatches it', asyn
     else assert.ok(v > 0);
   }
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('a sentence with HTML in it is shown as text and runs nothing', async () => {
   // Whitespace tokens, so that a whole tag is one token (words mode would split it at < and =).
-  const { page, context, problems, requests } = await openPage(session.browser, `${session.url}?tok=whitespace`);
+  const { page, problems, requests } = await explorer.show('tok=whitespace');
   let dialogs = 0;
   page.on('dialog', (dialog) => {
     dialogs++;
@@ -276,11 +275,10 @@ test('a sentence with HTML in it is shown as text and runs nothing', async () =>
   );
   assert.equal(dialogs, 0);
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('reduced motion: a new step shows its final state at once', async () => {
-  const { page, context, problems } = await openPage(session.browser, session.url);
+  const { page, problems } = await explorer.show('');
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await page.waitForSelector('[data-role=stage] g.cell');
   await page.keyboard.press('ArrowRight');
@@ -297,7 +295,7 @@ test('reduced motion: a new step shows its final state at once', async () => {
   assert.equal(await page.locator('.step-button[aria-current="step"]').getAttribute('data-step'), '4');
   assert.equal(await page.locator('[data-role=stage] rect.sweep').count(), 0, 'no sweep animation');
   assert.deepEqual(problems, []);
-  await context.close();
+  await page.emulateMedia({ reducedMotion: null }); // the next test's page moves again
 });
 
 test('phone size and dark theme: no horizontal scroll, dark background', async () => {
@@ -316,7 +314,7 @@ test('phone size and dark theme: no horizontal scroll, dark background', async (
 });
 
 test('keyboard: tabs, play and pause, token lock', async () => {
-  const { page, context, problems } = await openPage(session.browser, session.url);
+  const { page, problems } = await explorer.show('');
   await page.waitForSelector('[data-role=links] text.token');
   // Views, locks and the transport re-render after the worker answers: wait for each state
   // (a selector that never matches fails the test by its timeout), then assert it.
@@ -338,5 +336,4 @@ test('keyboard: tabs, play and pause, token lock', async () => {
   await page.keyboard.press('Enter');
   await reaches('.transport .play[aria-pressed=false]');
   assert.deepEqual(problems, []);
-  await context.close();
 });

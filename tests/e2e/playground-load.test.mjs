@@ -1,8 +1,7 @@
-// Loading model files into the training playground (issue 26): a refusal says what failed in
-// the page's language, with the engine's message and no stringified "Error: " (item 11); a
-// heavy model the engine's own trainer makes within its limits (6 layers × 64 heads, context
-// 256) loads without freezing the page: a page of heatmaps at a time, the model's settings in
-// the controls (item 4).
+// Loading model files into the training playground: a refusal says what failed in the page's
+// language, with the engine's message and no stringified "Error: "; a heavy model the engine's
+// own trainer makes within its limits (6 layers × 64 heads, context 256) loads without freezing
+// the page: a page of heatmaps at a time, the model's settings in the controls.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,17 +24,25 @@ before(async () => {
   trainer.dispose();
 });
 
-async function openPlayground(query) {
-  const opened = await openPage(session.browser, `${session.url}playground.html${query}`);
-  await opened.page.waitForSelector('[data-role=play]:not([disabled])', { timeout: 20000 });
-  return opened;
+// Both tests use one page (opening one is the slow part), in English at the start of each.
+let shared = null;
+after(() => shared?.context.close());
+async function openPlayground() {
+  if (!shared) {
+    shared = await openPage(session.browser, `${session.url}playground.html?task=copy&lang=en`);
+    await shared.page.waitForSelector('[data-role=play]:not([disabled])', { timeout: 20000 });
+  }
+  const { page } = shared;
+  await page.click('[data-lang=en]');
+  await page.waitForFunction(() => document.querySelector('h1').textContent === 'Attention Playground');
+  return shared;
 }
 
 const load = (page, name, buffer) =>
   page.setInputFiles('[data-role=load]', { name, mimeType: 'application/octet-stream', buffer });
 
 test('a refused model file is said as what failed and the engine’s reason, without "Error: ", in both languages', async () => {
-  const { page, context, problems } = await openPlayground('?task=copy&lang=en');
+  const { page, problems } = await openPlayground();
   await load(page, 'hello.model', Buffer.from('hello world'));
   await page.waitForSelector('[data-role=error]:not([hidden])');
   const error = () => page.locator('[data-role=error]').textContent();
@@ -54,11 +61,10 @@ test('a refused model file is said as what failed and the engine’s reason, wit
   await page.click('[data-role=reset]');
   await page.waitForSelector('[data-role=error][hidden]', { state: 'attached' });
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('a 6-layer, 64-head model of context 256 loads without freezing the page: one page of heatmaps, its settings in the controls', async (t) => {
-  const { page, context, problems } = await openPlayground('?task=sort&lang=en');
+  const { page, problems } = await openPlayground();
   await page.setInputFiles('[data-role=load]', heavyFile);
   // Every main-thread task over 50 ms from here on (Chromium's long tasks): receiving the model's
   // attention (6 × 64 × 256 × 256 weights, 100 MB), drawing it, paging through it.
@@ -134,5 +140,4 @@ test('a 6-layer, 64-head model of context 256 loads without freezing the page: o
   // follow, and a machine shared by many jobs, make the bound generous. Before: one 46 s task.
   assert.ok(longest < 500, `the longest main-thread task took ${Math.round(longest)} ms`);
   assert.deepEqual(problems, []);
-  await context.close();
 });

@@ -1,9 +1,10 @@
-// Issue 28 §9: the playground's charts (loss, accuracy, the √d_k experiment's) keep their text
-// readable: scaled through a wider viewBox their legends rendered at 7–9 px. Every chart text,
-// at 1280 and 390 px, renders at 11 px or more.
+// The playground's texts keep their size and fit, at 1280 and 390 px, in both languages: its
+// charts (loss, accuracy), scaled through a wider viewBox, once rendered their legends at 7–9 px;
+// every chart text renders at 11 px or more. The task select shows every task's whole name. One
+// page: trained once, then resized and switched between the languages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser } from './browser.mjs';
+import { openPage, useBrowser } from './browser.mjs';
 
 const session = useBrowser();
 
@@ -18,20 +19,51 @@ const smallTexts = () =>
     })
     .filter(([, px]) => px < 10.5);
 
-for (const width of [1280, 390]) {
-  test(`the playground's chart texts are at least 11 px at ${width} px`, async () => {
-    const context = await session.browser.newContext({ viewport: { width, height: 900 } });
-    try {
-      const page = await context.newPage();
-      await page.goto(`${session.url}playground.html?task=sort&lang=zh`);
-      await page.waitForSelector('[data-role=play]:not([disabled])', { timeout: 30000 });
-      await page.click('[data-role=play]');
-      await page.waitForFunction(() => window.attentionPlayground.history.loss.length >= 20, null, { timeout: 60000 });
-      const counted = await page.evaluate(() => document.querySelectorAll('svg.pg-chart .legend-item text').length);
-      assert.ok(counted >= 2, `${counted} legend texts`);
-      assert.deepEqual(await page.evaluate(smallTexts), []);
-    } finally {
-      await context.close();
+// Each option's text in the select's own font, plus room for the padding and the arrow.
+const selectFit = () => {
+  const select = document.querySelector('[data-role=task]');
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = getComputedStyle(select).font;
+  const widest = Math.max(...[...select.options].map((o) => ctx.measureText(o.text).width));
+  return { widest, room: select.clientWidth - 32 };
+};
+
+const TITLES = { en: 'Attention Playground', zh: '注意力训练场' };
+
+test('chart texts are at least 11 px and the task select shows every task’s whole name, at 1280 px and on a phone, in both languages', async () => {
+  const { page, context, problems } = await openPage(
+    session.browser,
+    `${session.url}playground.html?task=sort&lang=zh`,
+    {
+      viewport: { width: 1280, height: 900 },
+    },
+  );
+  try {
+    await page.waitForSelector('[data-role=play]:not([disabled])', { timeout: 30000 });
+    await page.click('[data-role=play]');
+    await page.waitForFunction(() => window.attentionPlayground.history.loss.length >= 20, null, { timeout: 60000 });
+    await page.click('[data-role=play]');
+    await page.waitForSelector('[data-role=play][aria-pressed=false]');
+    for (const [width, height] of [
+      [1280, 900],
+      [390, 844],
+    ]) {
+      await page.setViewportSize({ width, height });
+      for (const lang of ['zh', 'en']) {
+        await page.click(`[data-lang=${lang}]`);
+        await page.waitForFunction((title) => document.querySelector('h1').textContent === title, TITLES[lang]);
+        // The charts redraw in the next frame (frame-parts.js); two frames and they are drawn.
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const where = `${width} px, ${lang}`;
+        const counted = await page.evaluate(() => document.querySelectorAll('svg.pg-chart .legend-item text').length);
+        assert.ok(counted >= 2, `${where}: ${counted} legend texts`);
+        assert.deepEqual(await page.evaluate(smallTexts), [], where);
+        const fit = await page.evaluate(selectFit);
+        assert.ok(fit.widest <= fit.room, `${where}: ${JSON.stringify(fit)}`);
+      }
     }
-  });
-}
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,8 +1,8 @@
-// Issue 11 §4, readable at every size: a 40-token paragraph in every view at 1280 and 390 px,
+// Readable at every size: a 40-token paragraph in every view at 1280 and 390 px,
 // light and dark, both languages; labels that never overlap nor get clipped, no text under
 // 11 px on a phone, head and masked-cell colours with WCAG contrast, stage matrices that end
 // opaque, views that say what they show, and a heatmap click that stays in the heatmap.
-import { test, before } from 'node:test';
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -65,15 +65,33 @@ async function figureProblems(page) {
 const paragraphQuery = (lang) =>
   new URLSearchParams({ s: lang === 'zh' ? PARAGRAPH_ZH : PARAGRAPH_EN, lang, h: '8', d: '16' }).toString();
 
-// One page per size and language (opening one is the slow part): the paragraph's token count,
-// every view and four steps of the stage checked for overlapping and clipped labels, the
-// exported figures too, then screenshots light and dark (the same page, its scheme switched).
-test('a 40-token paragraph: no label overlaps another or is clipped, in every view, the stage and the figures, at 1280 and 390 px; screenshots', async () => {
+// One page per width (opening one is the slow part), the language and its paragraph set on it:
+// the paragraph's token count, every view and four steps of the stage checked for overlapping
+// and clipped labels, the exported figures too, then screenshots light and dark (the same page,
+// its scheme switched). On the phone, in English, no text smaller than 11 px in any step or view.
+test('a 40-token paragraph: no label overlaps another or is clipped, in every view, the stage and the figures, at 1280 and 390 px; on a phone no text under 11 px; screenshots', async () => {
   for (const width of [1280, 390]) {
+    const { page, context, problems } = await open(paragraphQuery('en'), { width });
     for (const lang of ['en', 'zh']) {
-      const { page, context, problems } = await open(paragraphQuery(lang), { width });
       const where = `${width} px, ${lang}`;
+      await set(page, {
+        lang,
+        sentence: lang === 'zh' ? PARAGRAPH_ZH : PARAGRAPH_EN,
+        step: 1,
+        view: 'links',
+        head: 'all',
+      });
       assert.equal(await page.locator('[data-role=tokens] li').count(), 40, `${where}: 40 tokens`);
+      if (width === 390 && lang === 'en') {
+        for (let step = 1; step <= 10; step++) {
+          await set(page, { step });
+          assert.deepEqual(await page.evaluate(smallText, 11), [], `${where}: step ${step}, links view`);
+        }
+        for (const view of VIEWS.slice(1)) {
+          await set(page, { view });
+          assert.deepEqual(await page.evaluate(smallText, 11), [], `${where}: step 10, ${view} view`);
+        }
+      }
       for (const step of [1, 4, 10, 7]) {
         await set(page, { step });
         const found = await page.evaluate(labelProblems, '[data-role=stage]');
@@ -96,9 +114,10 @@ test('a 40-token paragraph: no label overlaps another or is clipped, in every vi
         await set(page, { view: 'links' });
         await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
       }
-      assert.deepEqual(problems, []);
-      await context.close();
+      await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' });
     }
+    assert.deepEqual(problems, []);
+    await context.close();
   }
 });
 
@@ -123,21 +142,23 @@ test('a short sentence: printed values never cover a title or a label, in the pa
   }
 });
 
-test('on a phone (390 px) no text is smaller than 11 px, in any step or view', async () => {
-  const { page, context } = await open(paragraphQuery('en'), { width: 390 });
-  for (let step = 1; step <= 10; step++) {
-    await set(page, { step });
-    assert.deepEqual(await page.evaluate(smallText, 11), [], `step ${step}, links view`);
+// The tests below share one page of a short sentence at 1280 px (opening one is the slow part):
+// each sets the state it needs over the page's first one, its colour scheme light.
+let shortPage = null;
+after(() => shortPage?.context.close());
+async function short(state, { reducedMotion = true } = {}) {
+  if (!shortPage) {
+    shortPage = await open('s=我爱吃火锅&lang=en');
+    shortPage.base = await shortPage.page.evaluate(() => window.attentionExplorer.store.get());
   }
-  for (const view of VIEWS.slice(1)) {
-    await set(page, { view });
-    assert.deepEqual(await page.evaluate(smallText, 11), [], `step 10, ${view} view`);
-  }
-  await context.close();
-});
+  const { page, base } = shortPage;
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: reducedMotion ? 'reduce' : 'no-preference' });
+  await set(page, { ...base, ...state });
+  return shortPage;
+}
 
 test('dark mode: every head colour and masked-cell text meet WCAG contrast on the panel', async () => {
-  const { page, context } = await open('s=我爱吃火锅&h=8&d=16&mask=causal&step=7&view=links&head=all');
+  const { page } = await short({ heads: 8, dModel: 16, mask: 'causal', step: 7, view: 'links', head: 'all' });
   // Opened light: head 8 is Okabe–Ito's black; switching the scheme redraws in dark colours.
   const head8 = () =>
     page
@@ -183,11 +204,10 @@ test('dark mode: every head colour and masked-cell text meet WCAG contrast on th
       `masked text ${masked.ink} on ${under}: ${contrast(masked.ink, under)}:1`,
     );
   }
-  await context.close();
 });
 
 test('stage matrices end fully opaque when a re-render comes during their fade-in', async () => {
-  const { page, context } = await open('s=我爱吃火锅&step=1', { reducedMotion: false });
+  const { page } = await short({ step: 1 }, { reducedMotion: false });
   // Step 2 fades its matrices in (400 ms); a new seed re-renders the same operands meanwhile,
   // set in the page the moment Q is seen part-way (a round trip from node could land after the
   // fade). On a loaded machine a frame can take longer than the fade, which then has no middle:
@@ -233,11 +253,10 @@ test('stage matrices end fully opaque when a re-render comes during their fade-i
     [],
     'every operand and cell ends at opacity 1',
   );
-  await context.close();
 });
 
 test('the views say which step and head they show when the stage shows another', async () => {
-  const { page, context } = await open('s=我爱吃火锅&step=2&lang=en&head=all');
+  const { page } = await short({ step: 2, head: 'all' });
   const note = (view) => page.locator(`[data-panel="${view}"] .view-note`);
   await set(page, { view: 'links' });
   assert.match(await note('links').textContent(), /step 7/i, 'links show the weights of step 7');
@@ -252,11 +271,10 @@ test('the views say which step and head they show when the stage shows another',
   assert.equal(await stageNote.isHidden(), true);
   await set(page, { lang: 'zh', head: 'all' });
   assert.match(await stageNote.textContent(), /头 ?1/);
-  await context.close();
 });
 
 test('clicking a heatmap cell marks its link and stays in the heatmap', async () => {
-  const { page, context } = await open('s=我爱吃火锅&step=7&view=heatmap&head=all&lang=en');
+  const { page } = await short({ step: 7, view: 'heatmap', head: 'all' });
   const cell = page.locator('[data-role=heatmaps] g.multiple[data-head="1"] g.cell[data-i="2"][data-j="3"]');
   await cell.click();
   await settle(page);
@@ -272,5 +290,4 @@ test('clicking a heatmap cell marks its link and stays in the heatmap', async ()
     pairs.map(({ h, i, j }) => [h, i, j]),
     [[1, 2, 3]],
   );
-  await context.close();
 });

@@ -1,6 +1,6 @@
 // Hostile and huge input in the page: limits with an offer to truncate, 500 edits without
 // growth, text never turned into HTML anywhere, and a Content-Security-Policy that holds.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { openPage, useBrowser, transitionsDone } from './browser.mjs';
@@ -8,9 +8,31 @@ import { openPage, useBrowser, transitionsDone } from './browser.mjs';
 const session = useBrowser();
 const ATTACK = `<img src=x onerror="alert(1)">"'&<script>alert(2)</script>`;
 
-test('a 10,000-character paste of 3,000 words: the page says so, offers to truncate, and stays responsive', async () => {
-  const { page, context, problems } = await openPage(session.browser, session.url);
+// The explorer's default page, shared by the tests that need no fresh state of their own (opening
+// one is the slow part); each sets what it needs over the state it opened with.
+let plain = null;
+after(() => plain?.context.close());
+async function plainPage(state = {}) {
+  if (!plain) {
+    plain = await openPage(session.browser, session.url);
+    await plain.page.waitForSelector('[data-role=stage] g.cell');
+    plain.base = await plain.page.evaluate(() => window.attentionExplorer.store.get());
+  }
+  const { page, base } = plain;
+  await page.evaluate(
+    async (s) => {
+      document.activeElement?.blur();
+      window.attentionExplorer.store.set(s);
+      await window.attentionExplorer.idle();
+    },
+    { ...base, ...state },
+  );
   await page.waitForSelector('[data-role=stage] g.cell');
+  return plain;
+}
+
+test('a 10,000-character paste of 3,000 words: the page says so, offers to truncate, and stays responsive', async () => {
+  const { page, problems } = await plainPage();
   const paste = Array.from({ length: 3000 }, (_, i) => `w${i % 90}`)
     .join(' ')
     .slice(0, 10000);
@@ -37,7 +59,6 @@ test('a 10,000-character paste of 3,000 words: the page says so, offers to trunc
   await page.waitForSelector('[data-role=empty]:not([hidden])');
   assert.equal(await page.locator('[data-role=stage] g.operand').count(), 0);
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('500 edits of the sentence keep the JS heap, the WASM heap and the DOM bounded', async () => {
@@ -174,8 +195,7 @@ test('the Content-Security-Policy forbids eval and inline script, and the app ru
 
   // Every page test above records securitypolicyviolation events and console errors as
   // problems and asserts there are none; here, one full step-through under the policy.
-  const { page, context, problems } = await openPage(session.browser, `${session.url}?view=softmax`);
-  await page.waitForSelector('[data-role=stage] g.cell');
+  const { page, problems } = await plainPage({ view: 'softmax', step: 1 });
   for (let step = 2; step <= 10; step++) await page.keyboard.press('ArrowRight');
   await page.waitForSelector('.step-button[data-step="10"][aria-current="step"]');
   for (const [view, drawn] of [
@@ -188,12 +208,10 @@ test('the Content-Security-Policy forbids eval and inline script, and the app ru
   }
   await transitionsDone(page);
   assert.deepEqual(problems, [], 'no CSP violation, no console error');
-  await context.close();
 });
 
 test("an engine that refuses a trace: the message gives the engine's reason, and the next sentence draws again", async () => {
-  const { page, context, problems } = await openPage(session.browser, session.url);
-  await page.waitForSelector('[data-role=stage] g.cell');
+  const { page, problems } = await plainPage();
   // The worker answers this one trace with a refusal, as it would an input it cannot run.
   await page.evaluate(() => {
     const { engine } = window.attentionExplorer;
@@ -218,5 +236,4 @@ test("an engine that refuses a trace: the message gives the engine's reason, and
   assert.equal(await page.locator('[data-role=tokens] li').count(), 4);
   assert.ok((await page.locator('[data-role=stage] g.cell').count()) > 0);
   assert.deepEqual(problems, []);
-  await context.close();
 });

@@ -1,13 +1,17 @@
 // The softmax view in Debian's Chromium: the query picker, the bars' numbers and tooltips, and a
-// keystroke that rewrites only what changed (issue 11 §6: the view keeps its nodes and texts).
-import { test, before } from 'node:test';
+// keystroke that rewrites only what changed (the view keeps its nodes and texts: a keystroke must
+// fit in a frame).
+import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine } from '../node/support.mjs';
-import { openPage, useBrowser, transitionsDone } from './browser.mjs';
+import { sharedExplorer, useBrowser, transitionsDone } from './browser.mjs';
 import { engineTraceFor } from './engine-trace.mjs';
 import { formatValue } from '../../web/src/format.js';
 
 const session = useBrowser();
+// One page for the file, brought to each test's link through its store.
+const explorer = sharedExplorer(session);
+after(() => explorer.close());
 let engine;
 before(async () => {
   engine = await createEngine();
@@ -23,10 +27,8 @@ async function engineWeights(page, i) {
 }
 
 test('a query button picks its own position, also where its token repeats (the second "the" is query 3)', async () => {
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&view=softmax&s=the+cat+sat+the+end`,
-  );
+  const { page, problems } = await explorer.show(`lang=en&view=softmax&s=the+cat+sat+the+end`);
+  await transitionsDone(page);
   const buttons = page.locator('.query-picker button');
   await buttons.nth(4).waitFor();
   assert.deepEqual(await buttons.allTextContents(), ['the', 'cat', 'sat', 'the', 'end']);
@@ -41,14 +43,11 @@ test('a query button picks its own position, also where its token repeats (the s
   await page.waitForFunction(() => !new URL(location.href).searchParams.has('q'));
   assert.deepEqual(await weightBars(page), await engineWeights(page, 0));
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('a keystroke that adds a token adds its button, bars, values and labels and keeps every other node and text; hover names the engine’s weight', async () => {
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&view=softmax&s=the+cat+sat+on`,
-  );
+  const { page, problems } = await explorer.show(`lang=en&view=softmax&s=the+cat+sat+on`);
+  await transitionsDone(page);
   await page.waitForFunction(() => document.querySelectorAll('.chart-weights rect.bar').length === 4);
   // Every element of the view, and the text node each one holds, marked before the keystroke.
   await page.evaluate(() => {
@@ -102,14 +101,11 @@ test('a keystroke that adds a token adds its button, bars, values and labels and
   await page.mouse.move(0, 0);
   await page.locator('.tooltip').waitFor({ state: 'hidden' });
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('a keystroke during the bars’ glide to a new query ends with every bar at its value (the glide is cut, not left to overwrite)', async () => {
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&view=softmax&s=the+cat+sat+on`,
-  );
+  const { page, problems } = await explorer.show(`lang=en&view=softmax&s=the+cat+sat+on`);
+  await transitionsDone(page);
   await page.waitForFunction(() => document.querySelectorAll('.chart-weights rect.bar').length === 4);
   // The glide is seen under way before the keystroke. On a loaded machine a frame can take longer
   // than the glide, which then ends before it is seen: another query is picked, up to five times.
@@ -142,5 +138,4 @@ test('a keystroke during the bars’ glide to a new query ends with every bar at
   }
   assert.deepEqual(await weightBars(page), await engineWeights(page, query));
   assert.deepEqual(problems, []);
-  await context.close();
 });

@@ -1,16 +1,19 @@
-// The page's state lives in its store (issue 11 §1, §6): a keystroke goes to the store in its
+// The page's state lives in its store: a keystroke goes to the store in its
 // own event, with no debounce, and the views follow it; the views' own state (the heatmap's
 // tables, the picked cell, the hovered or locked token) is store state too, set by the
 // handlers and drawn by the store's change, and let go when the sentence no longer has it.
-import { test } from 'node:test';
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { linkLines, linksPainted, openPage, useBrowser, transitionsDone } from './browser.mjs';
+import { linkLines, linksPainted, sharedExplorer, useBrowser, transitionsDone } from './browser.mjs';
 
 const session = useBrowser();
+// One page for the file, brought to each test's link through its store.
+const explorer = sharedExplorer(session);
+after(() => explorer.close());
 const store = (page) => page.evaluate(() => window.attentionExplorer.store.get());
 
 test('a keystroke reaches the store in its own input event, and a small trace is computed and drawn in that event', async () => {
-  const { page, context, problems } = await openPage(session.browser, `${session.url}?lang=en&view=links`);
+  const { page, problems } = await explorer.show(`lang=en&view=links`);
   await page.waitForSelector('[data-role=links] text.token');
   await page.evaluate(() => window.attentionExplorer.idle());
   assert.deepEqual(await page.locator('[data-role=tokens] li').allTextContents(), ['我', '爱', '吃', '火锅']);
@@ -64,16 +67,16 @@ test('a keystroke reaches the store in its own input event, and a small trace is
   assert.equal(await page.evaluate(() => window.attentionExplorer.trace === window.__trace), true, 'the same trace');
   assert.equal(await page.evaluate(() => window.attentionExplorer.trace.disposed), false);
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('an error inside a view’s draw is said under the sentence and on the console, not swallowed', async () => {
-  const { page, context, problems } = await openPage(session.browser, `${session.url}?lang=en&view=links`);
+  const { page, problems } = await explorer.show(`lang=en&view=links`);
   await page.waitForSelector('[data-role=links] text.token');
   await page.evaluate(() => window.attentionExplorer.idle());
   // A fault in the links view's data: the next draw (a hovered token) reads it and throws.
   await page.evaluate(async () => {
     const explorer = window.attentionExplorer;
+    window.__links = explorer.trace.links;
     explorer.trace.links = () => {
       throw new Error('injected draw fault');
     };
@@ -85,14 +88,15 @@ test('an error inside a view’s draw is said under the sentence and on the cons
     problems.some((p) => p.startsWith('console error') && p.includes('injected draw fault')),
     problems.join('\n'),
   );
-  await context.close();
+  // The page is the next test's: the trace draws again (its links are the trace's own).
+  await page.evaluate(() => {
+    window.attentionExplorer.trace.links = window.__links;
+    window.attentionExplorer.store.set({ focus: null });
+  });
 });
 
 test('the heatmap’s tables, the picked cell and the locked token are store state, let go when stale', async () => {
-  const { page, context, problems } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&view=heatmap&step=7&s=The+cat+chased+the+ball`,
-  );
+  const { page, problems } = await explorer.show(`lang=en&view=heatmap&step=7&s=The+cat+chased+the+ball`);
   await page.waitForSelector('[data-role=heatmaps] g.cell');
   await page.click('[data-role=table-toggle]');
   await page.waitForSelector('[data-role=heatmap-tables] table');
@@ -102,7 +106,7 @@ test('the heatmap’s tables, the picked cell and the locked token are store sta
   await page.evaluate(() => window.attentionExplorer.store.set({ tables: false }));
   await page.waitForSelector('[data-role=heatmap-tables]', { state: 'hidden' });
 
-  // A picked cell stays in the heatmap (issue 11 §4); the links view shows its link.
+  // A picked cell stays in the heatmap; the links view shows its link.
   await page.click('[data-role=heatmaps] g.multiple[data-head="1"] g.cell[data-i="4"][data-j="3"]');
   await page.waitForSelector('[data-role=heatmaps] g.cell.picked');
   await page.click('[role=tab][data-view=links]');
@@ -129,5 +133,4 @@ test('the heatmap’s tables, the picked cell and the locked token are store sta
   assert.equal(lines.filter((line) => line.pair).length, 0);
   assert.ok(lines.length > 0, 'the links are drawn');
   assert.deepEqual(problems, []);
-  await context.close();
 });

@@ -1,7 +1,8 @@
-// What a learner reads where the page asks them to check the arithmetic (issue 28 §1, §2): step 4
-// prints every number of Q₁, K₁ᵀ and S₁ (no "…"), each agreeing with the engine's value to the
-// digits it shows, at 1280 and 390 px; tutorial mode's texts describe its own computation (X from
-// NumPy's stream, no PE, one head, no W_O). Screenshots of both, in both languages.
+// What a learner reads where the page asks them to check the arithmetic: step 4 prints every
+// number of Q₁, K₁ᵀ and S₁ (no "…"), each agreeing with the engine's value to the digits it
+// shows, at 1280 and 390 px, with screenshots in both languages. (That tutorial mode's texts
+// describe its own computation is tests/node/step-texts.test.mjs's, without a page; the page in
+// tutorial mode is tests/e2e/teaching.test.mjs's.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, screenshot, transitionsDone, useBrowser, explorerStarted as started } from './browser.mjs';
@@ -46,39 +47,12 @@ for (const width of [1280, 390]) {
       if (Math.abs(value) >= 0.1 && Math.abs(value) < 10) assert.ok(allowed <= 0.05, `"${text}" for ${value}`);
     }
     await screenshot(page, `step4-${width}-en`);
-    await page.goto(`${session.url}?s=${encodeURIComponent(SENTENCE)}&step=4&lang=zh`);
-    await started(page);
+    await page.click('.language button[data-lang="zh"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+    await page.evaluate(() => window.attentionExplorer.idle());
     await transitionsDone(page);
     await screenshot(page, `step4-${width}-zh`);
     assert.deepEqual(problems, []);
     await context.close();
   });
 }
-
-test('tutorial mode: the texts, formula and summary describe the computation shown', async () => {
-  const { page, context, problems } = await openPage(session.browser, `${session.url}?tutorial=1&lang=en`);
-  await started(page);
-  await transitionsDone(page);
-  const text = (selector) => page.locator(selector).first().textContent();
-  const stepText = await text('.step-text');
-  assert.doesNotMatch(stepText, /same vector in every sentence|sinusoidal positional encoding is added/);
-  assert.match(stepText, /np\.random\.randn/);
-  assert.match(await text('[data-role=summary]'), /· 1 head of d_k = 4 ·/);
-  const context_ = await text('.formula-context');
-  // W_O appears once, as "(no W_O)": the output is Concat itself.
-  assert.equal(context_.match(/WO/g)?.length, 1, context_);
-  assert.match(context_, /no\s*WO/);
-  assert.doesNotMatch(context_, /X\+PE/);
-  assert.match(await text('[data-role=tutorial-note]'), /自注意力机制完全指南/);
-  await screenshot(page, 'tutorial-step1-en');
-  await page.goto(`${session.url}?tutorial=1&lang=en&step=10`);
-  await started(page);
-  assert.match(await text('.step-title'), /no W_O/);
-  await page.goto(`${session.url}?tutorial=1&lang=zh`);
-  await started(page);
-  await transitionsDone(page);
-  assert.doesNotMatch(await text('.step-text'), /同一个词在任何句子里都是同一个向量|正弦位置编码/);
-  await screenshot(page, 'tutorial-step1-zh');
-  assert.deepEqual(problems, []);
-  await context.close();
-});

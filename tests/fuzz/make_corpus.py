@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of the fuzz harnesses: tests/fuzz/corpus/{tokenize,run,model_file}/.
 
-The seeds are the edge cases of issue 5 (empty input, one token, only punctuation, only spaces,
-a long paste, emoji and ZWJ sequences, combining marks, right-to-left text, control characters,
-mixed scripts, every row masked, temperature at its bounds, extreme weights, NaN and Infinity in
-given matrices) in each harness's input layout (see the comment at the top of run_fuzzer.cpp).
+The seeds are the edge cases of what a learner may type or paste (empty input, one token, only
+punctuation, only spaces, a long paste, emoji and ZWJ sequences, combining marks, right-to-left
+text, control characters, mixed scripts, every row masked, temperature at its bounds, extreme
+weights, NaN and Infinity in given matrices) in each harness's input layout (see the comment at
+the top of run_fuzzer.cpp).
 Run it after changing that layout: python3 tests/fuzz/make_corpus.py
 """
 import json
@@ -181,10 +182,14 @@ def model_file_seeds():
         'shape_disagrees': model_file(tensors=[(b'w', 0, (2, 2), struct.pack('<3f', 1, 2, 3))]),
         'duplicate_name': model_file(tensors=[(b'w', 0, (1,), b'\0' * 4)] * 2),
         'no_tensors': model_file(config=b'', vocabulary=()),
-        # Issue 26 §5: finite weights (±3.4e38, float32) whose forward pass overflows.
+        # Finite weights (±3.4e38, float32) whose forward pass overflows.
         'huge_weights': language_model_file(16, 8, lambda i: 3.4e38 if i % 2 else -3.4e38, kind=0),
-        # Issue 26 §3: a large vocabulary × context (4,096 × 2,048) in a small file.
+        # A large vocabulary × context (4,096 × 2,048) in a small file.
         'large_vocabulary': language_model_file(4096, 2048, lambda i: ((i * 7919) % 200 - 100) / 400),
+        # Regression: a small model of the longest context, whose pass over the whole context the
+        # harness once ran (context × dModel under its bound): seconds under ASan, past the
+        # per-input timeout of a loaded machine. The harness now bounds that pass by its work.
+        'regression_long_context_pass': language_model_file(16, 2048, lambda i: ((i * 31) % 50 - 25) / 100),
     }
 
 

@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertAttentionError, createEngine } from './support.mjs';
+import { createEngine as createThreaded } from '../../dist/engine-mt/engine.js';
 
 const engine = await createEngine();
 
@@ -30,13 +31,23 @@ test('run() copies every step with its shape and token labels', () => {
   assert.equal(trace.step('output').cols, 16);
 });
 
-test('results are copies: a later run does not change an earlier trace', () => {
-  const first = engine.run({ tokens: ['a', 'b'] }).step('output');
-  const before = Float32Array.from(first.data);
-  engine.run({ tokens: Array.from({ length: 300 }, (_, i) => `t${i}`), dModel: 64, heads: 4 });
-  assert.deepEqual(first.data, before);
-  assert.ok(!(first.data.buffer instanceof SharedArrayBuffer));
-});
+// The threaded build's memory is a SharedArrayBuffer: a step handed out as a view of it, not a
+// copy, would be one (and change under the next run). The single-threaded build's memory is a
+// plain ArrayBuffer, where only the values can tell.
+for (const [build, load] of [
+  ['single-threaded', createEngine],
+  ['threaded', createThreaded],
+]) {
+  test(`results are copies: a later run does not change an earlier trace (${build} build)`, async () => {
+    const e = build === 'single-threaded' ? engine : await load();
+    const first = e.run({ tokens: ['a', 'b'] }).step('output');
+    const before = Float32Array.from(first.data);
+    e.run({ tokens: Array.from({ length: 300 }, (_, i) => `t${i}`), dModel: 64, heads: 4 });
+    assert.deepEqual(first.data, before);
+    assert.ok(first.data.buffer instanceof ArrayBuffer, 'a plain ArrayBuffer of its own');
+    assert.ok(!(first.data.buffer instanceof SharedArrayBuffer));
+  });
+}
 
 test('a live trace reads steps on demand and must be disposed', () => {
   const live = engine.open({ tokens: ['a', 'b', 'c'], heads: 2 });

@@ -1,8 +1,8 @@
-// The canon of issue 25 §3 as training/prepare-corpora.mjs builds it, on hand-made poems and
-// text (the corpora themselves are not in git): the anthology's wording replaces the Quan Tang
-// Shi's, the held-out split never holds a canon poem (nor a copy of one) and is otherwise the
-// every-50th rule, the canon repeats as many times as documented, the popularity order skips
-// what hit counts cannot rank, and the committed lists follow their rules.
+// The canon (the poems learners type, docs/models.md) as training/prepare-corpora.mjs builds it, on
+// hand-made poems and text (the corpora themselves are not in git): the anthology's wording
+// replaces the Quan Tang Shi's, the held-out split never holds a canon poem (nor a copy of one) and
+// is otherwise the every-50th rule, the canon repeats as many times as documented, the popularity
+// order skips what hit counts cannot rank, and the committed lists follow their rules.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

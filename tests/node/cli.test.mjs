@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { createEngine, root } from './support.mjs';
+import { createEngine, root, fullTier } from './support.mjs';
 import { matricesOf, summaryOf, traceCSV, traceJSON } from '../../dist/engine/serialize.js';
 
 const bin = path.join(root, 'bin/attention-explorer.mjs');
@@ -53,10 +53,12 @@ test('--bom starts CSV with a UTF-8 BOM (for Excel); without it stdout is plain 
 });
 
 test('CSV: tokens a spreadsheet would run as formulas are guarded, numbers stay numbers', () => {
-  const r = run('trace', '--tokens', '=1+1,+cmd|calc,@SUM(1),-2+3,x\ry', '--step', 'scores', '--format', 'csv');
+  // After a ";" (a cell of its own where ";" separates), spaces or a BOM, and in full width too.
+  const tokens = '=1+1,+cmd|calc,@SUM(1),-2+3,x\ry,a;=1+1, =1+1,\uFEFF=1+1,＝1';
+  const r = run('trace', '--tokens', tokens, '--step', 'scores', '--format', 'csv');
   assert.equal(r.status, 0, r.stderr);
   const [header, ...rows] = r.stdout.split('\n');
-  assert.equal(header, ",'=1+1,'+cmd|calc,'@SUM(1),'-2+3,\"x\ry\"");
+  assert.equal(header, ",'=1+1,'+cmd|calc,'@SUM(1),'-2+3,\"x\ry\",a;'=1+1,' =1+1,'\uFEFF=1+1,'＝1");
   assert.match(rows[0], /^'=1\+1,/);
   const values = rows[0].split(',').slice(1).map(Number);
   assert.ok(values.every(Number.isFinite) && values.some((v) => v < 0), 'negative numbers are written as numbers');
@@ -112,7 +114,8 @@ async function streamed(args) {
   return { status, bytes, first, last, stderr };
 }
 
-test('a full trace of 2,048 tokens streams out as JSON and as CSV', { timeout: 120000 }, async () => {
+// Its time follows the machine's load (tens of seconds idle): the timeout only ends a hang.
+test('a full trace of 2,048 tokens streams out as JSON and as CSV', { ...fullTier, timeout: 30 * 60_000 }, async () => {
   // Both at once: each process is mostly formatting numbers, one core each.
   const [json, csv] = await Promise.all([
     streamed(['trace', longest, '--json']),

@@ -31,7 +31,7 @@ function run(...args) {
   const started = performance.now();
   const result = spawnSync(process.execPath, ['--import', PROBE, cliPath, ...args], {
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: 300_000, // far above a refusal's second on a loaded machine, far below 10⁶ steps
     killSignal: 'SIGKILL',
   });
   const peak = /maxRSS (\d+)/.exec(result.stderr);

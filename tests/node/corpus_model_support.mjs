@@ -136,7 +136,7 @@ export function corpusModelFile(
 }
 
 /**
- * A valid character-level model file with a large vocabulary and context (issue 26 §3): the
+ * A valid character-level model file with a large vocabulary and context: the
  * four specials and `vocabSize − 4` single code points (from U+0100, skipping the surrogates),
  * contextLength `contextLength`, one layer of dModel 4; the layer's weights are a sort
  * trainer's, the token embedding seeded (xorshift) in ±0.5. float32: about 1.5 MB at 65,536.
@@ -171,7 +171,7 @@ export function largeVocabularyModelFile(engine, { vocabSize = 65536, contextLen
 }
 
 /**
- * A valid model file whose every weight is ±3.4e38 (issue 26 §5): finite, so the reader takes
+ * A valid model file whose every weight is ±3.4e38: finite, so the reader takes
  * it, but any sum of two overflows float.
  */
 export function hugeWeightsModelFile(engine) {

@@ -1,4 +1,4 @@
-// A language model trained on a user's own text (issue 27 §1, engine.createCorpusTrainer): the
+// A language model trained on a user's own text (engine.createCorpusTrainer): the
 // vocabulary and the unigram and bigram baselines checked against an independent computation
 // here, the loss falling on a small repeated text, the same result whatever the pieces the text
 // is read in, the saved file opening as a LanguageModel, and every bad text refused by name.

@@ -1,4 +1,4 @@
-// Issue 28, the √d_k experiment: one definition of each setting and arm; the committed run
+// The √d_k experiment: one definition of each setting and arm; the committed run
 // (web/src/playground/dk-runs.json) is what the engine trains; the control starts as the scaled
 // model's function; and the page's sentences follow the numbers they are given, not a script.
 import { test } from 'node:test';
@@ -13,6 +13,7 @@ import {
   DK_SEEDS,
   DK_SETTING_NAMES,
   DK_STEPS,
+  experimentTable,
   findings,
   storedRuns,
   summarize,
@@ -173,5 +174,31 @@ test('the committed run says what docs/training.md says it says', () => {
     for (const key of ['faster', 'saturated', 'vanished'])
       assert.ok(line.includes(`${key} ${f[key]}`), `${name} ${key} ${f[key]}: ${line}`);
     assert.ok(line.includes(`control like ${f.control}`), `${name} control ${f.control}: ${line}`);
+  }
+});
+
+test("the exact-match table: the committed seeds' median (range) beside this run's, which stays — until the run has ended", () => {
+  // The page draws these rows (dk-panel.js); the browser test runs the live run's start and stop.
+  const summary = summarize(storedRuns(RUNS.settings.textbook));
+  const m = summary.unscaled.exactMatch;
+  const pct = (v) => `${Math.round(v * 100)}%`;
+  for (const lang of ['en', 'zh']) {
+    const t = strings(lang);
+    const running = experimentTable({ exactMatch: null }, summary, t);
+    assert.deepEqual(
+      running.map(([name]) => name),
+      DK_ARMS.map((arm) => t.dkArm[arm]),
+    );
+    assert.deepEqual(running[1], [t.dkArm.unscaled, `${pct(m.median)} (${pct(m.min)}–${pct(m.max)})`, '—']);
+    const ended = experimentTable({ exactMatch: { scaled: 0.934, unscaled: 0.005, control: 0.5 } }, summary, t);
+    assert.deepEqual(
+      ended.map((row) => row[2]),
+      ['93%', '1%', '50%'],
+    );
+    assert.deepEqual(
+      ended.map((row) => row.slice(0, 2)),
+      running.map((row) => row.slice(0, 2)),
+      'the committed column is the same before and after',
+    );
   }
 });

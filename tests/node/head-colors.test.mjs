@@ -1,4 +1,4 @@
-// Head colours are graphics the learner must tell apart from the background (issue 28 §9): every
+// Head colours are graphics the learner must tell apart from the background: every
 // light-mode head colour reaches 3:1 on the light page's panel (#ffffff) and background
 // (#f7f7f4), and every dark-mode one on the dark panel (#1f2028) (WCAG 1.4.11), each keeping the
 // hue of its Okabe–Ito colour (the palette's colour-blind safety is in its hues and lightness order).

@@ -1,7 +1,7 @@
-// Head roles in JS (issue 25 §4, cpp/bindings/js/head_roles.js): the keys of each role on a
+// Head roles in JS (cpp/bindings/js/head_roles.js): the keys of each role on a
 // hand-written quatrain, and the same keys pooled over each shipped model's held-out sample with
-// the engine's weights in WASM giving the scores the native tool stored in models/<name>.roles.json
-// (so the page marks the keys the stored roles were measured on).
+// the engine's weights in WASM giving the scores and both baselines the native tool stored in
+// models/<name>.roles.json (so the page marks the keys the stored roles were measured on).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,11 +17,15 @@ test('role keys on a quatrain: line start, 对仗, rhyme, duplicate, induction',
   assert.deepEqual(keys.lineStart[6], [], '疑 opens its line: the comma is its previous token');
   assert.deepEqual(keys.lineStart[7], [5]);
   assert.deepEqual(keys.lineStart[23], [17]);
-  assert.deepEqual(keys.couplet[12], [6], '举 ↔ 疑');
+  assert.deepEqual(keys.couplet[18], [12], '低 ↔ 举');
   assert.deepEqual(keys.couplet[22], [16], '乡 ↔ 月');
-  assert.deepEqual(keys.couplet[6], [], 'the window’s second line is not paired');
-  assert.deepEqual(keys.rhyme[7], [4], '是 → 光');
-  assert.deepEqual(keys.rhyme[19], [16], '头 → 月');
+  assert.deepEqual(keys.couplet[6], [], 'the text’s first line may have begun before it');
+  assert.deepEqual(keys.couplet[12], [], '举 opens a couplet: it pairs with nothing');
+  assert.deepEqual(
+    keys.rhyme.flatMap((k, i) => (k.length ? [[i, k]] : [])),
+    [[21, [10]]],
+    '故, before the rhyme 乡, looks at the previous rhyme 霜; no other query',
+  );
   assert.deepEqual(keys.duplicate[15], [2], '明');
   assert.deepEqual(keys.induction[15], [3], '明 → the 月 after the first 明');
   assert.deepEqual(keys.first[2], [0]);
@@ -35,6 +39,17 @@ test('role keys on a quatrain: line start, 对仗, rhyme, duplicate, induction',
   assert.equal(s.score, 1);
   assert.ok(Math.abs(s.chance - counted.reduce((a, b) => a + b) / counted.length) < 1e-12);
   assert.equal(roleScore(w, t, roleKeys('couplet', [...'春风'])), null);
+});
+
+test('the ↵ the model reads first is never a line start; after it, the first couplet pairs', () => {
+  // 猫追着球跑 has no punctuation: the only mark is the ↵ the page reads first, a sink many heads
+  // park on. It was every query's line-start key, so those heads scored as line-start heads.
+  const cat = roleKeys('lineStart', ['\n', ...'猫追着球跑']);
+  assert.deepEqual(cat, [[], [], [], [], [], []]);
+  const typed = ['\n', ...poem];
+  assert.deepEqual(roleKeys('couplet', typed)[7], [1], '疑 ↔ 床');
+  assert.deepEqual(roleKeys('rhyme', typed)[22], [11], '故 → 霜');
+  assert.deepEqual(roleKeys('rhyme', [...'地上霜。\n低头思故乡。'])[9], [], 'not across a poem’s end');
 });
 
 const engine = await createEngine();
@@ -54,22 +69,34 @@ for (const name of ['tang', 'brown']) {
         const ids = symbols.map((s) => index.get(s) ?? 1);
         const t = model.contextLength;
         const roles = TEXT_ROLES.filter((r) => r !== 'induction'); // stored on random sequences
-        const sums = new Map(); // "l:h:role" → { score, chance, queries }
+        const sums = new Map(); // "l:h:role" → { score, chance, queries, at: [T] keys d back }
+        const offsets = new Map(); // "l:h" → [T] the head's summed weight d back
+        const rows = new Array(t).fill(0); // [T] queries with a key d back
         for (let start = 0; start + t <= ids.length; start += t) {
           const window = ids.slice(start, start + t);
           const tokens = window.map((id) => model.vocabulary[id]);
           const trace = model.trace({ tokens: window }, { steps: ['weights'] });
           const keys = roles.map((r) => roleKeys(r, tokens));
+          for (let i = 0; i < t; i++) for (let d = 0; d <= i; d++) rows[d] += 1;
           trace.layers.forEach((layer, l) => {
             for (let h = 0; h < layer.heads; h++) {
               const w = layer.step('weights', h).data;
+              const o = offsets.get(`${l}:${h}`) ?? new Array(t).fill(0);
+              for (let i = 0; i < t; i++) for (let d = 0; d <= i; d++) o[d] += w[i * t + i - d];
+              offsets.set(`${l}:${h}`, o);
               roles.forEach((role, r) => {
                 const s = roleScore(w, t, keys[r]);
                 if (!s) return;
-                const sum = sums.get(`${l}:${h}:${role}`) ?? { score: 0, chance: 0, queries: 0 };
+                const sum = sums.get(`${l}:${h}:${role}`) ?? {
+                  score: 0,
+                  chance: 0,
+                  queries: 0,
+                  at: new Array(t).fill(0),
+                };
                 sum.score += s.score * s.queries;
                 sum.chance += s.chance * s.queries;
                 sum.queries += s.queries;
+                keys[r].forEach((k, i) => k.forEach((j) => (sum.at[i - j] += 1)));
                 sums.set(`${l}:${h}:${role}`, sum);
               });
             }
@@ -88,6 +115,10 @@ for (const name of ['tang', 'brown']) {
               `${where}: ${sum.score / sum.queries} vs ${stored.score}`,
             );
             assert.ok(Math.abs(sum.chance / sum.queries - stored.chance) < 1e-9, where);
+            // The position-matched baseline: the head's mean weight d back over the whole sample.
+            const o = offsets.get(`${head.layer}:${head.head}`);
+            const matched = sum.at.reduce((a, n, d) => a + (n * o[d]) / rows[d], 0) / sum.queries;
+            assert.ok(Math.abs(matched - stored.matched) < 1e-4, `${where} matched: ${matched} vs ${stored.matched}`);
           }
         }
       } finally {

@@ -1,4 +1,4 @@
-// Issue 9's hostile inputs through the public JS API: arrays with holes, huge counts and
+// Hostile inputs through the public JS API: arrays with holes, huge counts and
 // shapes, getters that change their answer, names that exist on Object.prototype, values far
 // outside every range. Each is refused with an AttentionError naming the field and the value
 // given, before anything reaches WASM memory, and the engine stays healthy afterwards.

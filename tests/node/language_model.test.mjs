@@ -1,4 +1,4 @@
-// Corpus language models from JS (issue 12): a model file with a character or word vocabulary
+// Corpus language models from JS: a model file with a character or word vocabulary
 // loads as a LanguageModel; encode, trace, predict, generate and headLabels are checked against
 // numbers computed here from the model's own trace (softmax of its logits, the argmax chain, the
 // mean weights of its heads), and every bad input is an AttentionError naming its field.

@@ -1,4 +1,4 @@
-// model.layerOptions (issue 24 §1): the engine's one LayerTraceInputs turns a trained layer into
+// model.layerOptions: the engine's one LayerTraceInputs turns a trained layer into
 // engine.open() options, for corpus and task models alike. Checked against what the model's
 // own trace of that layer holds: x is layerInput, every given weight is the trace's, and the
 // explorer's run of the options computes the trace's attention, number for number.

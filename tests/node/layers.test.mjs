@@ -1,4 +1,4 @@
-// One direction (issue 24 §2): no import goes up a layer or sideways, no import cycle, in the
+// One direction: no import goes up a layer or sideways, no import cycle, in the
 // page, the engine's JS, the C++ (#include) and between the tests and the benchmarks
 // (build-scripts/check-layers.mjs holds the table; docs/architecture.md draws it). The checker
 // is run on this repository, then on small repositories with one planted mistake each.
@@ -126,7 +126,7 @@ test('any page module loads first: the explorer template no longer needs the sta
   assert.equal(out.trim(), 'function');
 });
 
-test('the state loads no drawing code: neither the views, the steps’ drawings nor d3 (issue 24)', () => {
+test('the state loads no drawing code: neither the views, the steps’ drawings nor d3', () => {
   const { edges } = importGraph(root);
   const closure = new Set();
   const visit = (file) => {

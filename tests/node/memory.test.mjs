@@ -2,11 +2,11 @@
 // memory stops growing once the largest size has been seen.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assertAttentionError, createEngine } from './support.mjs';
+import { assertAttentionError, createEngine, fullTier } from './support.mjs';
 
 const engine = await createEngine();
 
-test('10,000 runs keep the WASM heap bounded', () => {
+test('10,000 runs keep the WASM heap bounded', fullTier, () => {
   const sizes = [1, 3, 8, 17, 32, 64];
   const sentence = (n, i) => Array.from({ length: n }, (_, j) => `w${(i + j) % 97}`);
   // Warm up with the largest size, so that memory has grown as far as it ever needs to.

@@ -1,5 +1,5 @@
-// Model files that pass every check of the reader but were forged to hurt (issue 26 §3, §5) and
-// generation options the API used to ignore (§11): a large vocabulary × context must not cost a
+// Model files that pass every check of the reader but were forged to hurt and
+// generation options the API used to ignore: a large vocabulary × context must not cost a
 // gigabyte unless the caller asks for every position's logits (then a limit names vocabulary ×
 // tokens); weights so large that the forward pass overflows are named as the model's fault at
 // every entry point, and nothing is generated from their NaN logits.

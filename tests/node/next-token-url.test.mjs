@@ -1,4 +1,4 @@
-// A trained model's next-token temperature and top-k are in the link (issue 28 §9): a state with
+// A trained model's next-token temperature and top-k are in the link: a state with
 // them goes to a URL and comes back the same; values outside the controls' ranges are refused
 // and named, as every other field's.
 import { test } from 'node:test';

@@ -4,7 +4,7 @@
 // link that keeps a text's settings (the text only when short).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEngine } from './support.mjs';
+import { createEngine, fullTier } from './support.mjs';
 import {
   contextLengthFor,
   countTokens,
@@ -17,7 +17,8 @@ import {
   textTrainerOptions,
 } from '../../web/src/playground/texts.js';
 import { textRefusal } from '../../web/src/playground/own-text.js';
-import { withRoles } from '../../web/src/playground/worker-text.js';
+import { buildTextTrainer, withRoles } from '../../web/src/playground/worker-text.js';
+import { failureText } from '../../web/src/playground/messages.js';
 import { defaultState, queryOf, stateFromURL } from '../../web/src/playground/state.js';
 import { strings } from '../../web/src/playground/i18n.js';
 
@@ -27,35 +28,39 @@ function trainerFor(text, level) {
   return engine.createCorpusTrainer(text, textTrainerOptions(TEXT_KNOBS, level, countTokens(text, level)));
 }
 
-test('every ready text is proposed a level, trains with the page settings, and its excerpt and prompt read without <unk>', () => {
-  const proposed = Object.fromEntries(Object.entries(READY_TEXTS).map(([name, text]) => [name, proposeLevel(text)]));
-  assert.deepEqual(proposed, {
-    poems: { level: 'character', reason: 'chinese' },
-    paragraph: { level: 'character', reason: 'short' },
-    names: { level: 'character', reason: 'short' },
-  });
-  for (const [name, text] of Object.entries(READY_TEXTS)) {
-    for (const level of ['character', 'word']) {
-      const trainer = trainerFor(text, level);
-      try {
-        assert.equal(
-          trainer.summary.tokens,
-          level === 'character' ? Array.from(text).length : engine.tokenize(text).length,
-        );
-        const first = trainer.step(2);
-        assert.ok(Number.isFinite(first.loss), `${name} ${level}`);
-        for (const piece of [excerptOf(text, level), promptOf(text, level)]) {
-          const encoded = trainer.encode(piece);
-          assert.ok(encoded.ids.length > 0 && !encoded.unknown.some(Boolean), `${name} ${level}: “${piece}”`);
+test(
+  'every ready text is proposed a level, trains with the page settings, and its excerpt and prompt read without <unk>',
+  fullTier,
+  () => {
+    const proposed = Object.fromEntries(Object.entries(READY_TEXTS).map(([name, text]) => [name, proposeLevel(text)]));
+    assert.deepEqual(proposed, {
+      poems: { level: 'character', reason: 'chinese' },
+      paragraph: { level: 'character', reason: 'short' },
+      names: { level: 'character', reason: 'short' },
+    });
+    for (const [name, text] of Object.entries(READY_TEXTS)) {
+      for (const level of ['character', 'word']) {
+        const trainer = trainerFor(text, level);
+        try {
+          assert.equal(
+            trainer.summary.tokens,
+            level === 'character' ? Array.from(text).length : engine.tokenize(text).length,
+          );
+          const first = trainer.step(2);
+          assert.ok(Number.isFinite(first.loss), `${name} ${level}`);
+          for (const piece of [excerptOf(text, level), promptOf(text, level)]) {
+            const encoded = trainer.encode(piece);
+            assert.ok(encoded.ids.length > 0 && !encoded.unknown.some(Boolean), `${name} ${level}: “${piece}”`);
+          }
+        } finally {
+          trainer.dispose();
         }
-      } finally {
-        trainer.dispose();
       }
     }
-  }
-  // A long English text is proposed at word level.
-  assert.deepEqual(proposeLevel(READY_TEXTS.paragraph.repeat(8)), { level: 'word', reason: 'long' });
-});
+    // A long English text is proposed at word level.
+    assert.deepEqual(proposeLevel(READY_TEXTS.paragraph.repeat(8)), { level: 'word', reason: 'long' });
+  },
+);
 
 test("the heads' roles on the excerpt, from the page's snapshot, are the engine's head labels of its trace", () => {
   const text = READY_TEXTS.poems;
@@ -143,4 +148,70 @@ test("a link keeps a text mode setup, and the learner's text only when short", (
   // A ready text's link is just its name; a task's link has none of the text keys.
   assert.equal(queryOf({ ...state, source: 'names', level: 'auto' }), 'task=text&L=3&lang=en&src=names');
   assert.equal(queryOf({ ...base, task: 'sort' }).includes('src'), false);
+});
+
+test('what the page says of each bad text or file, word for word: the worker’s refusal, read and worded as the page does', () => {
+  // The page's path (main.js): the worker builds (worker-text.js) at the level the page chose,
+  // its refusal is read (textRefusal) and the message line words it (failureText). A file's bytes
+  // reach the engine as bytes, which it checks as UTF-8 by offset; the browser test
+  // (tests/e2e/own-text.test.mjs) opens one such file and pastes one such text.
+  const latin1 = (text) => Uint8Array.from(Buffer.from(text, 'latin1'));
+  const cases = [
+    [
+      '',
+      'auto',
+      '文本是空的：至少需要 24 个 UTF-8 词元。',
+      'The text is empty: give at least 24 tokens of UTF-8 text.',
+    ],
+    ['哈'.repeat(300), 'auto', '文本只是一个符号（“哈”）重复了 300 次：模型从中学不到任何东西。'],
+    ['床前明月光', 'auto', '文本有 5 个词元；至少需要 24 个。', 'The text has 5 tokens; at least 24 are needed.'],
+    [
+      `${'abc '.repeat(20)}\x01\x02\x03\x04`,
+      'auto',
+      '文本的 84 个字符中有 4 个控制字符（最多 1%）：它像是二进制文件，不是文本。',
+    ],
+    [
+      Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13]),
+      'auto',
+      '这个文件不是有效的 UTF-8（第 0 字节）：请另存为 UTF-8 文本后再打开。',
+    ],
+    [
+      new TextEncoder().encode(`${'hello world '.repeat(5)}\0end`),
+      'auto',
+      '这个文件在第 60 字节有一个 NUL 字节：它像是二进制文件，不是文本。',
+    ],
+    [
+      latin1('caf\xe9 na\xefve '.repeat(8)),
+      'auto',
+      '这个文件不是有效的 UTF-8（第 4 字节）：请另存为 UTF-8 文本后再打开。',
+      'The file is not valid UTF-8 (at byte 4): save it as UTF-8 text and open it again.',
+    ],
+    [
+      Array.from({ length: 9000 }, (_, i) => `w${i}`).join(' '),
+      'word',
+      '文本有 9000 个不同的词元；词表最多 8192 个编号：请按字符，或用更短的文本。',
+    ],
+  ];
+  for (const [text, chosen, zh, en] of cases) {
+    const decoded = typeof text === 'string' ? text : new TextDecoder().decode(text);
+    const level = chosen === 'auto' ? proposeLevel(decoded).level : chosen;
+    let failure = null;
+    try {
+      buildTextTrainer(engine, { text, level, knobs: TEXT_KNOBS, name: 'your text' }, () => {}).trainer.dispose();
+    } catch (error) {
+      failure = textRefusal(error.message);
+    }
+    assert.ok(failure, `refused: ${zh}`);
+    assert.equal(failureText(strings('zh'), failure), zh);
+    if (en) assert.equal(failureText(strings('en'), failure), en);
+  }
+  // A file past the limit is refused by its size before it is read (own-text.js), worded so.
+  const limit = engine.corpusLimits.maxTextBytes;
+  const size = 200 * 1024 * 1024;
+  const args = ['big.txt', (size / 1e6).toFixed(1), limit / 2 ** 20, limit];
+  assert.match(
+    failureText(strings('zh'), { kind: 'fileTooLarge', args }),
+    /^big\.txt 有 209\.7 MB；上限是 16 MiB（16777216 字节）/,
+  );
+  assert.doesNotMatch(failureText(strings('zh'), { kind: 'fileTooLarge', args }), /[a-z]{4,}/);
 });

@@ -1,4 +1,4 @@
-// The page's tables agree with everything derived from them (issue 11 §1): the step table
+// The page's tables agree with everything derived from them: the step table
 // (web/src/steps.js STEPS) against the i18n texts, the web component's step names, the URL's
 // allowed steps, the heatmap's choice and the stepper's slider in the template; the view
 // registry (web/src/views/registry.js) against the template, the URL and the requests; the

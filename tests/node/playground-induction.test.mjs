@@ -1,17 +1,17 @@
-// The playground's induction task (issue 28 §6) on the WASM engine. Its symbols were drawn with
+// The playground's induction task on the WASM engine. Its symbols were drawn with
 // repeats: 57% of the examples then asked for a token two earlier occurrences of the current one
 // disagree on, and held-out whole answers stayed near 70% once the induction heads had formed.
 // Now every answer follows from its earlier occurrence, and the preset learns the task whole.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createEngine } from './support.mjs';
+import { createEngine, fullTier } from './support.mjs';
 import { PRESETS, trainerConfig } from '../../web/src/playground/presets.js';
 
 const engine = await createEngine();
 /** Held-out whole answers reached 100% by step 700–800 for seeds 1 and 2 (docs/training-api.md). */
 const STEPS = 800;
 
-test('the induction preset reaches ≥ 95% held-out whole answers, its induction heads formed', () => {
+test('the induction preset reaches ≥ 95% held-out whole answers, its induction heads formed', fullTier, () => {
   const trainer = engine.createTrainer(trainerConfig('induction', PRESETS.induction.knobs));
   try {
     trainer.step(STEPS);

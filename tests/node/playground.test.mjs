@@ -7,6 +7,8 @@ import { createEngine } from './support.mjs';
 import { parseExample, PRESETS, trainerConfig } from '../../web/src/playground/presets.js';
 import { answer, fixedInput, fixedSequence, headScores, snapshot, taskOf } from '../../web/src/playground/session.js';
 import { defaultState, queryOf, stateFromURL } from '../../web/src/playground/state.js';
+import { emptyHistory, reachedAt, TARGET } from '../../web/src/playground/history.js';
+import { strings } from '../../web/src/playground/i18n.js';
 
 const engine = await createEngine();
 
@@ -134,4 +136,28 @@ test('heatmap pages hold at most 16 heatmaps: whole layers while a layer fits, e
     );
   }
   assert.deepEqual(heatmapPages(6, 64)[1], { layers: [0, 0], heads: [16, 31] });
+});
+
+test('a link with a bad and a repeated key: both named, the first value of the repeated key kept', () => {
+  // The page's notice (main.js) joins these with the strings' ignoredURL and repeatedURL.
+  const query = 'task=induction&L=3&H=1&d=64&scale=0&ao=0&lr=0.003&b=16&seed=7&ex=5+12+40+7+33+12&lang=zh';
+  const { state, notices, repeated } = stateFromURL(`?${query}&L=9&bogus=1`, defaultState('en'));
+  assert.equal(state.layers, 3);
+  assert.deepEqual(notices, ['L', 'bogus']);
+  assert.deepEqual(repeated, ['L']);
+  assert.equal(queryOf(state), query, 'the page writes the link back without them');
+  const zh = strings('zh');
+  assert.equal(zh.ignoredURL(notices.join(', ')), '忽略了链接中的这些值：L, bogus。');
+  assert.equal(zh.repeatedURL(repeated.join(', ')), '链接中这些键出现了不止一次（每个键只用第一个值）：L。');
+});
+
+test('the step held-out exact match first reached 95% is marked, in both languages', () => {
+  const history = emptyHistory();
+  assert.equal(reachedAt(history), null, 'no measurement yet');
+  history.heldOut.push([50, 0.4], [100, 0.94], [150, 0.95], [200, 0.9], [250, 1]);
+  assert.equal(reachedAt(history), 150, 'the first at or above 95%, not a later one');
+  assert.equal(TARGET, 0.95);
+  assert.equal(reachedAt({ heldOut: [[10, 0.949]] }), null);
+  assert.equal(strings('en').reached(150), 'reached 95% at step 150');
+  assert.equal(strings('zh').reached(150), '第 150 步达到 95%');
 });

@@ -1,4 +1,4 @@
-// A key given twice in a link (issue 26, item 10): both pages read the first value of every key
+// A key given twice in a link: both pages read the first value of every key
 // (the explorer's web/src/state.js, the playground's web/src/playground/state.js) and name the
 // repeated keys, as they name the bad ones.
 import { test } from 'node:test';

@@ -40,10 +40,73 @@ function readCSV(text) {
 }
 
 test('csvField: text a spreadsheet would run as a formula gets a leading apostrophe (OWASP)', () => {
-  for (const text of ['=1+1', '+cmd|calc', '@SUM(1)', '-2+3', '=HYPERLINK("http://x")', '\t=1', '-', '+']) {
+  for (const text of ['=1+1', '+cmd|calc', '@SUM(1)', '-2+3', '=HYPERLINK("http://x")', '-', '+']) {
     assert.deepEqual(readCSV(csvField(text)), [[`'${text}`]], JSON.stringify(text));
   }
-  assert.deepEqual(readCSV(csvField('\r=1')), [["'\r=1"]], 'a leading \\r is guarded and quoted');
+  // A tab or CR starts a formula, and is also where a tab-separated reader starts a cell.
+  assert.deepEqual(readCSV(csvField('\t=1')), [["'\t'=1"]], 'a leading tab is guarded, and what follows it');
+  assert.deepEqual(readCSV(csvField('\r=1')), [["'\r'=1"]], 'a leading \\r is guarded and quoted');
+});
+
+// Formula triggers and what a spreadsheet may skip before one, written here independently of
+// the serializer: = + - @ tab CR and their full-width and small forms; spaces of every kind,
+// the BOM, zero-width characters and quotes.
+const TRIGGERS = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B]/;
+const SKIPPABLE = /^[\s\u180E\u200B-\u200D\u2060"]*/;
+const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * The cells that could become formulas in `csv` for any reader: split at every , ; tab CR and
+ * LF, quotes or not (the harshest reading: a ";" reader sees no quote inside a ","-field), each
+ * piece trimmed of what a spreadsheet may skip. Returns the pieces that start with a trigger.
+ */
+function formulaCells(csv) {
+  return csv
+    .split(/[,;\t\r\n]/)
+    .filter((piece) => !PLAIN_NUMBER.test(piece) && !/^-?inf$|^nan$/.test(piece))
+    .filter((piece) => TRIGGERS.test(piece.replace(SKIPPABLE, '')) || TRIGGERS.test(piece));
+}
+
+// Labels a forged vocabulary may hold: a formula after a ";" (two cells in a ";" locale), after
+// spaces, a BOM, a no-break or ideographic space, a zero-width space, in full width, after CR.
+const FORMULA_LABELS = [
+  'a;=1+1',
+  ' =1+1',
+  '\uFEFF=1+1',
+  '\u00A0=1',
+  '\u3000=1',
+  '\u200B=1',
+  '＝1＋1',
+  '﹦1',
+  '\r=1',
+  'x\n=1',
+  'a,=1',
+  'a; \t@SUM(1)',
+  '"=1+1"',
+  'a;;-2+3',
+  'x;＠cmd',
+  '=1;=2,=3\t=4',
+];
+
+test('csvField: a formula after spaces, a BOM, a ";" or "," or in full width is guarded too', () => {
+  // The three a review found passing: each cell a spreadsheet may see starts with an apostrophe.
+  assert.equal(csvField('a;=1+1'), "a;'=1+1");
+  assert.equal(csvField(' =1+1'), "' =1+1");
+  assert.equal(csvField('\uFEFF=1+1'), "'\uFEFF=1+1");
+  for (const text of FORMULA_LABELS) {
+    const field = csvField(text);
+    assert.deepEqual(formulaCells(field), [], `${JSON.stringify(text)} → ${JSON.stringify(field)}`);
+    // One cell for an RFC 4180 reader, the text itself but for the apostrophes put in.
+    const cells = readCSV(field);
+    assert.equal(cells.length, 1, JSON.stringify(text));
+    assert.equal(cells[0].length, 1, JSON.stringify(text));
+    assert.equal(cells[0][0].replaceAll("'", ''), text.replaceAll("'", ''), JSON.stringify(text));
+  }
+  // The harsh reader finds these unguarded, so it would find a guard missing.
+  assert.ok(formulaCells('a;=1+1').length && formulaCells('\uFEFF=1+1').length && formulaCells('"x,＝1"').length);
+  // Text with no formula is left alone, separators and all.
+  for (const text of ['a;b', 'a, b', '1;2', 'e-mail', 'x=1', 'a+b', '火锅;麻辣'])
+    assert.equal(csvField(text), /,/.test(text) ? `"${text}"` : text);
 });
 
 test('csvField: numbers stay numbers, negative ones included; −∞ is -inf', () => {
@@ -153,6 +216,19 @@ test('traceLongCSV: one table, one line per number, heads from 1, −∞ as -inf
     }
     assert.equal(r, rows.length);
     assert.ok(infinities > 0, 'the causal mask wrote −∞ as -inf');
+  } finally {
+    live.dispose();
+  }
+});
+
+test('traceCSV and traceLongCSV: no cell of a trace of formula labels is a formula to any reader', () => {
+  const live = engine.open({ tokens: FORMULA_LABELS, heads: 2, mask: 'causal' });
+  try {
+    const matrices = () => matricesOf(live, (name) => live.info(name).perHead);
+    for (const text of [textOf(traceCSV(matrices())).text, textOf(traceLongCSV(matrices())).text]) {
+      assert.deepEqual(formulaCells(text), []);
+      assert.ok(text.includes("a;'=1+1"), 'the labels are in it');
+    }
   } finally {
     live.dispose();
   }

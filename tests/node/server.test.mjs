@@ -74,6 +74,17 @@ async function send(raw, { halfClose = false } = {}) {
   return { status: Number(statusLine.split(' ')[1]), headers, body: text.slice(split + 4) };
 }
 
+/** Sends `raw` and returns every byte the server sent until it closed the connection. */
+async function sendRaw(raw) {
+  const socket = connect(port, '127.0.0.1');
+  const chunks = [];
+  socket.on('data', (chunk) => chunks.push(chunk));
+  socket.on('error', () => {});
+  socket.write(raw);
+  await new Promise((resolve) => socket.on('close', resolve));
+  return Buffer.concat(chunks);
+}
+
 const request = (target, method = 'GET', extra = '') =>
   send(`${method} ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n${extra}\r\n`);
 
@@ -118,6 +129,54 @@ test('requests node refuses to parse get 400 (431 when too long) with the CSP an
   assert.equal(tooLong.status, 431, 'far beyond any link the page writes');
   assertHardened(tooLong, '431');
   await assertStillServing();
+});
+
+test('requests node would answer itself (no Host, an unmet Expect) get the same headers', async () => {
+  const noHost = await send('GET / HTTP/1.1\r\nConnection: close\r\n\r\n');
+  assert.equal(noHost.status, 400, 'HTTP/1.1 requires Host');
+  assertHardened(noHost, 'no Host');
+  const emptyHost = await send('GET / HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n');
+  assert.equal(emptyHost.status, 400, 'an empty Host');
+  assertHardened(emptyHost, 'empty Host');
+  const http10 = await send('GET /index.html HTTP/1.0\r\n\r\n');
+  assert.equal(http10.status, 200, 'HTTP/1.0 has no Host to require');
+  const expect = await request('/index.html', 'GET', 'Expect: the-impossible\r\n');
+  assert.equal(expect.status, 417);
+  assertHardened(expect, 'Expect');
+  await assertStillServing();
+});
+
+test('a malformed request pipelined after a file waits for the file: whole, then 400', async () => {
+  const file = readFileSync(path.join(site, 'models/brown.model'));
+  const raw = await sendRaw(`GET /models/brown.model HTTP/1.1\r\nHost: localhost\r\n\r\nBAD REQUEST\r\n\r\n`);
+  const split = raw.indexOf('\r\n\r\n');
+  assert.match(raw.subarray(0, split).toString('latin1'), /^HTTP\/1\.1 200 /, 'the file is answered first');
+  const body = raw.subarray(split + 4, split + 4 + file.length);
+  assert.ok(body.equals(file), 'the file arrives whole, nothing written inside it');
+  const rest = raw.subarray(split + 4 + file.length).toString('latin1');
+  assert.match(rest, /^HTTP\/1\.1 400 /, 'then the malformed request is refused');
+  assert.ok(rest.includes(`Content-Security-Policy: ${CSP}\r\n`), rest);
+});
+
+test('a trailing slash or dot segment after a file, or an empty segment, is no page: 404', async () => {
+  // Served as the page, its relative scripts would resolve under /playground.html/.
+  const targets = ['/playground.html/', '/index.html/.', '/index.html/x', '/index.html/%2e', '/index.html/..'];
+  targets.push(
+    '/./index.html',
+    '//index.html',
+    '/models//brown.model',
+    '/fonts/../index.html',
+    '/models%2Fbrown.model',
+  );
+  targets.push('http://localhost/index.html/.', 'http://localhost/x/../index.html', '/index.html%2F');
+  for (const target of targets) {
+    const response = await request(target);
+    assert.equal(response.status, 404, target);
+    assertHardened(response, target);
+  }
+  for (const target of ['/', '/index.html', '/playground.html', '/models/brown.model', 'http://localhost/']) {
+    assert.equal((await request(target, 'HEAD')).status, 200, target);
+  }
 });
 
 test('an absolute-form target is served by its path', async () => {

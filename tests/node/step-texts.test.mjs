@@ -1,4 +1,4 @@
-// The explanations, titles and formula describe the computation the run does (issue 28 §1, §9):
+// The explanations, titles and formula describe the computation the run does:
 // a state is set (tutorial mode, PE on/off, W_O on/off, one or two heads, scaling off, no mask)
 // and the texts made from it are read. Each text comes from the engine's options
 // (web/src/step-texts.js computationOf reads engine-options.js engineOptions).
@@ -48,7 +48,7 @@ test('tutorial mode: X from the random stream, no PE, one head, no W_O — and t
     assert.doesNotMatch(note, /second tutorial|第二篇/, lang);
   }
   assert.equal(strings('en').summary(4, 1, 4, '96'), '4 tokens · 1 head of d_k = 4 · 96 parameters');
-  // Issue 28 §4: the count says what it counts, in the run's terms.
+  // The count says what it counts, in the run's terms.
   assert.equal(
     strings('en').summary(4, 1, 4, '96', 'W_Q, W_K, W_V'),
     '4 tokens · 1 head of d_k = 4 · 96 parameters in this attention (W_Q, W_K, W_V)',
@@ -117,5 +117,28 @@ test('the stage titles the scores before softmax "masked" only when the mask hid
       assert.ok(!titles('none', [1, 1, 1, 1]).includes(strings(lang).masked), `${lang} step ${n}, mask none`);
       assert.ok(titles('causal', [1, 0, 1, 1]).includes(strings(lang).masked), `${lang} step ${n}, causal`);
     }
+  }
+});
+
+test('tutorial mode in 中文: X from NumPy’s stream, no positional encoding', () => {
+  const t = texts(state('zh', { tutorial: true }));
+  assert.doesNotMatch(t.embed.text, /同一个词在任何句子里都是同一个向量|正弦位置编码/);
+  assert.match(t.embed.text, /np\.random\.randn/);
+  assert.match(t.output.title, /没有 W_O/);
+});
+
+test('steps 3 and 7 say the weights are random and untrained, and promise nothing the page does not show', () => {
+  const says = {
+    en: { untrained: /random and untrained/, promise: /syntax|long-range meaning/ },
+    zh: { untrained: /随机的、未经训练/, promise: /相邻搭配|远距离语义/ },
+  };
+  for (const lang of LANGUAGES) {
+    const t = texts(state(lang));
+    for (const key of ['split', 'softmax']) {
+      assert.match(t[key].text, says[lang].untrained, `${key} (${lang})`);
+      assert.doesNotMatch(t[key].text, says[lang].promise, `${key} (${lang})`);
+    }
+    // The links view's note says it too (tests/e2e/teaching.test.mjs shows it on the page).
+    assert.match(strings(lang).untrainedNote, says[lang].untrained, lang);
   }
 });

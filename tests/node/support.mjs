@@ -11,6 +11,14 @@ import { AttentionError } from '../../dist/engine/engine.js';
 
 export { createEngine, AttentionError } from '../../dist/engine/engine.js';
 
+/**
+ * Options for a test that trains, soaks or streams for long: it runs in the full tier
+ * (npm run test:full) and when its file is run by hand, and is skipped in the fast tier (npm
+ * test, which build-scripts/test.sh runs with ATTENTION_TEST_TIER=fast).
+ */
+export const fullTier =
+  process.env.ATTENTION_TEST_TIER === 'fast' ? { skip: 'full tier only (npm run test:full)' } : {};
+
 const CHECKED = ['code', 'field', 'message'];
 
 /**

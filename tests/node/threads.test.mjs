@@ -1,4 +1,4 @@
-// The threaded engine (dist/engine-mt, issue 27 §2) in node: its pthreads run on worker_threads
+// The threaded engine (dist/engine-mt) in node: its pthreads run on worker_threads
 // (node_threads.js). The same seed and `threads` give the same weights, bit for bit, run after
 // run and whichever thread ran which shard; and the single-threaded build, running the same
 // shards one after another, gives the same numbers.

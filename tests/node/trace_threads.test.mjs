@@ -1,4 +1,4 @@
-// The heads of a long trace on the threaded engine (dist/engine-mt, issue 27 §2): its engine
+// The heads of a long trace on the threaded engine (dist/engine-mt): its engine
 // spreads them over every core (Trace::Run's pool), and the trace is the single-threaded engine's
 // bit for bit, every step of every head; an overflowing head fails with the same error.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Training from JS (issue 10 §5): a tiny trainer learns, its metrics are finite, a saved model
+// Training from JS: a tiny trainer learns, its metrics are finite, a saved model
 // loads back with the same trace, every damaged file and every bad configuration is refused
 // with an AttentionError naming what is wrong, and nothing leaks.
 import { test } from 'node:test';

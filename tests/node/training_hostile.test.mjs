@@ -1,4 +1,4 @@
-// What the trainer does with calls that the first round of hostile input found wrong (issue 26):
+// What the trainer does with calls once found wrong by hostile-input testing:
 // a diverged trainer refuses every later call with the divergence's own error, and save()'s
 // options are read as every other options object is (unknown names and wrong types refused).
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// What the training playground reads from a trainer (issue 13), through the public JS API:
+// What the training playground reads from a trainer, through the public JS API:
 // each step's attention entropy and score gradient, head scores, one example's attention
 // snapshot and the model's answer to a typed input, each against an independent reference
 // (uniform attention's closed forms, the trace's own weights, the trace's arg-max chain).

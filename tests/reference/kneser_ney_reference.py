@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Independent reference for the Kneser–Ney baselines (issue 25 §2): interpolated modified
+"""Independent reference for the Kneser–Ney baselines: interpolated modified
 Kneser–Ney n-grams of orders 3 and 5, written from Chen & Goodman (1998), "An empirical study of
 smoothing techniques for language modeling" (TR-10-98), §3.5 (interpolated Kneser–Ney with the
 continuation counts N1+(• w) for the lower orders) and §4.1.6 (modified Kneser–Ney: three

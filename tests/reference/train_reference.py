@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Independent NumPy reference for training (issue 10): the loss and EVERY parameter gradient
+"""Independent NumPy reference for training: the loss and EVERY parameter gradient
 of small transformer language models; writes tests/fixtures/train/*.json (a folder of their
 own, so that the attention suites, which read every tests/fixtures/*.json, never see them).
 

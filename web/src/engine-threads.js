@@ -1,4 +1,4 @@
-// Which engine a page's worker runs (issue 27 §2), for the playground's training worker and the
+// Which engine a page's worker runs, for the playground's training worker and the
 // explorer's engine worker alike: where the page is cross-origin isolated (SharedArrayBuffer
 // exists), the threaded build, dist/engine-mt, which the worker imports from engine-mt/ beside the
 // page (its pthreads import it again by URL, so it is never bundled); elsewhere the

@@ -113,7 +113,7 @@ const STRINGS = {
       `This sentence is too long for a link (it would make one of ${length.toLocaleString('en')} characters; links keep to ${max.toLocaleString('en')} so that every server opens them). The address bar and Copy link / Copy embed code keep every other setting, with the example sentence.`,
     loading: 'Loading the engine…',
     startupError: (message) => `Attention Explorer could not start: ${message}`,
-    // What the count counts (issue 28 §4): this attention's projections, not a trained model's all.
+    // What the count counts: this attention's projections, not a trained model's all.
     // parts: the matrices counted ('W_Q, W_K, W_V' in tutorial mode), biases: whether theirs are.
     summary: (n, h, dk, params, parts = null, biases = false) =>
       `${n} ${n === 1 ? 'token' : 'tokens'} · ${h} ${h === 1 ? 'head' : 'heads'} of d_k = ${dk} · ${params} parameters` +

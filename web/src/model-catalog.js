@@ -1,4 +1,4 @@
-// The models the page can show (issue 12 §3): random weights (the ten-step explorer as it always
+// The models the page can show: random weights (the ten-step explorer as it always
 // was), the two models trained in this repository (models/*.model, docs/models.md), and a model
 // file the user opens. No imports: state.js reads this in node too.
 

@@ -40,7 +40,7 @@ function kindOf(value) {
 }
 
 /** What is wrong with a stored record, as a HandoffError; null when it is a model's. */
-function fault(record) {
+export function recordFault(record) {
   if (record === null || typeof record !== 'object') {
     return new HandoffError('record', `the handed-over record is ${kindOf(record)}, not an object`);
   }
@@ -103,7 +103,7 @@ export async function handOverModel(bytes, { name = 'model' } = {}) {
     cursor.onsuccess = () => {
       const at = cursor.result;
       if (at) {
-        if (fault(at.value)) at.delete();
+        if (recordFault(at.value)) at.delete();
         else if (at.key !== id) others.push([at.key, at.value.savedAt]);
         at.continue();
         return;
@@ -140,7 +140,7 @@ export async function takeModel(id) {
   if (!handoffId(`${LOCAL_PREFIX}${id}`)) return null;
   const record = await transaction('readonly', (store) => store.get(id));
   if (record === undefined) return null;
-  const error = fault(record);
+  const error = recordFault(record);
   if (error) throw error;
   return { bytes: record.bytes, name: displayName(record.name), savedAt: record.savedAt };
 }

@@ -1,6 +1,6 @@
 // The self-contained page (dist/attention-explorer.html): the engine's WASM is inlined into
 // this script, so the file works from file:// with no network at all. It is both pages: the
-// explorer, and at ?page=playground the training playground (issue 27 §3), whose worker starts
+// explorer, and at ?page=playground the training playground, whose worker starts
 // from its code inside this file and whose styles are added here.
 import wasmBinary from '../../dist/engine/attention-engine.wasm';
 import playgroundWorker from 'virtual:playground-worker';

@@ -75,13 +75,13 @@ export function defaultState(lang = 'en') {
   };
 }
 
-/** Fields that only the views read: a change draws the views again, nothing else. */
 /**
  * Whether sinusoidal positional encoding is added to X: the switch, in the random-weights
  * explorer only (a trained model's layer input already holds its positions).
  */
 export const addsPositionalEncoding = (state) => state.positionalEncoding && state.model === 'random';
 
+/** Fields that only the views read: a change draws the views again, nothing else. */
 export const UI_FIELDS = ['focus', 'pair', 'tables'];
 
 // Numbers are read as written in decimal digits only: Number() would also take '', ' 42',

@@ -1,5 +1,5 @@
 // A page's state in one place: get, set a patch, and listeners told which fields changed
-// (the explorer's store in state.js and the playground's are both this; issue 24 §3).
+// (the explorer's store in state.js and the playground's are both this).
 
 /** @param constrain (next state) → the state kept, e.g. fields that depend on others fixed up */
 export function createStore(initial, constrain = (state) => state) {

@@ -1,4 +1,4 @@
-// Training a language model on a user's own text (issue 27 §1): the text goes into the engine in
+// Training a language model on a user's own text: the text goes into the engine in
 // pieces (counted, then encoded: onProgress is told after each, so that a worker can post a
 // progress bar), its vocabulary is built, a tail is held out, and a CorpusTrainer trains a
 // model of the engine's trainer fields on the rest. The trainer is a LanguageModel too: encode,

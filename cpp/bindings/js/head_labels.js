@@ -1,5 +1,6 @@
-// What a head does, measured on one input (issue 12 §3 "What heads do"): the mean attention
-// weight each head puts on a kind of key, and a label when one of them clears its threshold.
+// What a head does, measured on one input (the label under a head in the model view's grid, and
+// after a heatmap's name in the playground): the mean attention weight each head puts on a kind
+// of key, and a label when one of them clears its threshold.
 //
 //   previous      w[i][i−1], query rows 1 … T−1
 //   previousLine  w[i][j], j the same position in the previous line (below), over the rows
@@ -12,7 +13,9 @@
 // Lines: a line ends after a run of tokens that are newlines or ，。！？； (a poem's line
 // ends), so 床前明月光，疑是地上霜。 has two lines of six tokens and 疑's counterpart is 床;
 // "。\n" at the end of a poem ends one line, not two (no empty line).
-// A query at offset c of line L ≥ 1 looks back to offset c of line L − 1, if that line has one.
+// A query at offset c of line L ≥ 1 looks back to offset c of line L − 1, if that line has one,
+// unless that is the first token and a line end: the ↵ a model reads before the text, a sink
+// many heads park on whatever follows, is no line of the text.
 // Each score is null when no row defines it (a short input, a single line).
 
 /** The labels, in the order that breaks a tie between two that clear their thresholds. */
@@ -41,7 +44,8 @@ export function previousLinePositions(tokens) {
   let start = 0;
   for (let i = 0; i < tokens.length; i++) {
     const counterpart = previousStart + (i - start);
-    if (previousStart >= 0 && counterpart < start) out[i] = counterpart;
+    const sink = counterpart === 0 && LINE_ENDS.includes(tokens[0]);
+    if (previousStart >= 0 && counterpart < start && !sink) out[i] = counterpart;
     if (LINE_ENDS.includes(tokens[i]) && !LINE_ENDS.includes(tokens[i + 1])) {
       previousStart = start;
       start = i + 1;

@@ -1,15 +1,19 @@
-// The keys a head role predicts on one text (issue 25 §4), for marking them on the page and
+// The keys a head role predicts on one text, for marking them on the page and
 // scoring a head on the typed text beside the role measured on held-out text. The definitions
 // are cpp/include/attention/train/head_roles.hpp's (TextRoleKeys), written again here for the
 // browser; tests/node/head_roles.test.mjs checks that these keys, pooled over the committed
 // held-out sample with the engine's weights, give the scores of models/tang.roles.json.
 //
-// Marks end lines: a run of them ends one ("。\n" is one line end).
+// Marks end lines: a run of them ends one ("。\n" is one line end). A closing line's run has one
+// of 。！？； . ! ? ; (a poem's even line, a sentence), an opening line's is ， alone; \n ends a poem.
 //   previous   i − 1
-//   lineStart  the last mark before i, unless it is i − 1
-//   couplet    the token at i's offset in the previous line; not for marks, not from the
-//              second line of the text (its previous line may have begun before the window)
-//   rhyme      the last non-mark token of the previous line, for a line's non-mark tokens but its first
+//   lineStart  the last mark before i, unless it is i − 1 or the text's first token (the ↵ the
+//              model reads first: a sink, first's key)
+//   couplet    对仗: for a closing line right after an opening line of the same length (not the
+//              text's first line, which may have begun before it), its non-mark tokens → the
+//              token at the same offset in the opening line
+//   rhyme      at the token before a closing line's last character (the query that predicts the
+//              rhyme): the last character of the closing line before it, with no ↵ between
 //   duplicate  every earlier occurrence of i's token but i − 1 (not for marks, <unk>)
 //   first      0, for i ≥ 2
 //   induction  the token after each earlier occurrence of i's token (on text; the stored
@@ -31,19 +35,45 @@ export const TEXT_ROLES = Object.freeze([
 ]);
 
 const isMark = (token) => ROLE_MARKS.includes(token);
+const isClosing = (token) => isMark(token) && token !== '，' && token !== '\n';
 
-/** [{ begin, end }] of each line of `tokens` (end exclusive, after the line's run of marks). */
+/**
+ * [{ begin, end, text }] of each line of `tokens`: end exclusive, after the line's run of marks;
+ * text where that run begins (end when the text ends inside the line).
+ */
 function linesOf(tokens) {
   const lines = [];
   let begin = 0;
   tokens.forEach((token, i) => {
     if (isMark(token) && (i + 1 === tokens.length || !isMark(tokens[i + 1]))) {
-      lines.push({ begin, end: i + 1 });
+      let text = i;
+      while (text > begin && isMark(tokens[text - 1])) text -= 1;
+      lines.push({ begin, end: i + 1, text });
       begin = i + 1;
     }
   });
-  if (begin < tokens.length) lines.push({ begin, end: tokens.length });
+  if (begin < tokens.length) lines.push({ begin, end: tokens.length, text: tokens.length });
   return lines;
+}
+
+/** What a line's marks say: { closing, opening (， alone), poem (a ↵) }; all false when cut. */
+function endOf(line, tokens) {
+  const marks = tokens.slice(line.text, line.end);
+  return {
+    closing: marks.some(isClosing),
+    opening: marks.length > 0 && marks.every((m) => m === '，'),
+    poem: marks.includes('\n'),
+  };
+}
+
+/** The last character of the closing line before line `line`, unless a poem ends first; −1. */
+function previousRhyme(lines, line, tokens) {
+  for (let k = line - 1; k >= 0; k--) {
+    const end = endOf(lines[k], tokens);
+    if (end.poem) return -1;
+    if (end.closing) return lines[k].text > lines[k].begin ? lines[k].text - 1 : -1;
+  }
+  return -1;
 }
 
 /**
@@ -63,14 +93,15 @@ export function roleKeys(role, tokens) {
     const k = keys[i];
     const here = lines[line];
     if (role === 'previous' && i >= 1) k.push(i - 1);
-    if (role === 'lineStart' && lastMark >= 0 && lastMark !== i - 1) k.push(lastMark);
-    if (role === 'couplet' && !mark && line >= 2) {
-      const j = lines[line - 1].begin + (i - here.begin);
-      if (j < here.begin && !isMark(tokens[j])) k.push(j);
+    if (role === 'lineStart' && lastMark >= 1 && lastMark !== i - 1) k.push(lastMark);
+    if (role === 'couplet' && !mark && line >= 2 && endOf(here, tokens).closing) {
+      const before = lines[line - 1];
+      if (endOf(before, tokens).opening && before.text - before.begin === here.text - here.begin) {
+        k.push(before.begin + (i - here.begin));
+      }
     }
-    if (role === 'rhyme' && !mark && line >= 1 && i > here.begin) {
-      let j = lines[line - 1].end - 1;
-      while (j >= lines[line - 1].begin && isMark(tokens[j])) j -= 1;
+    if (role === 'rhyme' && !mark && i === here.text - 2 && i >= here.begin && endOf(here, tokens).closing) {
+      const j = previousRhyme(lines, line, tokens);
       if (j >= 0) k.push(j);
     }
     if (role === 'duplicate' && !mark && token !== '<unk>') {

@@ -1,4 +1,4 @@
-// Corpus language models (issue 12): a model file whose configuration says "vocabulary":
+// Corpus language models: a model file whose configuration says "vocabulary":
 // "character" or "word" loads as a LanguageModel, a TrainedModel that reads text with its own
 // vocabulary (character: code points; word: the engine's tokenizer; unknown symbols → <unk>,
 // flagged), predicts the next token, generates, and labels what its heads do.

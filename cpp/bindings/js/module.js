@@ -2,11 +2,11 @@
 // an engine whose instance failed (a C++ exception, a trap, an abort leave its stack pointer
 // and heap in an unknown state) replaces it at once, inside the call that failed.
 //
-// The same file serves both builds: dist/engine (one thread) and dist/engine-mt (-pthread, issue
-// 27 §2). The threaded module imports its memory (shared, made by its JS) where the other defines
-// its own; it needs SharedArrayBuffer, and starts a pool of workers (the cores less the caller)
-// that run the trainer's shards. Its pthreads load attention-engine.mjs by URL: that folder must
-// be served as files, never bundled.
+// The same file serves both builds: dist/engine (one thread) and dist/engine-mt (-pthread). The
+// threaded module imports its memory (shared, made by its JS) where the other defines its own; it
+// needs SharedArrayBuffer, and starts a pool of workers (the cores less the caller) that run the
+// trainer's shards. Its pthreads load attention-engine.mjs by URL: that folder must be served as
+// files, never bundled.
 import createAttentionModule from './attention-engine.mjs';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';

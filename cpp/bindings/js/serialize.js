@@ -13,8 +13,21 @@ export const CSV_BOM = '\uFEFF';
 
 // A plain decimal number: a spreadsheet reads it as that number, never as a formula.
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
-// What starts a formula in Excel, LibreOffice or Google Sheets (OWASP, "CSV injection").
-const FORMULA_START = /^[=+\-@\t\r]/;
+// Formulas in a CSV cell (OWASP, "CSV injection"). What may start one: = + - @ tab CR (OWASP's
+// list for Excel, LibreOffice and Google Sheets), and the full-width and small forms of the
+// first four, which Excel in East Asian locales takes for them (＝1＋1 is a formula there).
+const TRIGGER = '=+\\-@\\t\\r\uFF1D\uFF0B\uFF0D\uFF20\uFE66\uFE62\uFE63\uFE6B';
+// What a spreadsheet may skip before it: spaces of every kind (no-break, ideographic, the BOM;
+// LibreOffice trims spaces on import), zero-width characters, and a quote (Excel evaluates
+// "=1+1" quoted as well).
+const SKIPPED = '\\s\u180E\u200B-\u200D\u2060"';
+// A cell starts at the field's start, and also, for a reader that splits where this writer
+// did not, after any separator a spreadsheet may use: ";" (Excel's list separator in most of
+// Europe: "a;=1+1" is two cells there, the second a formula, and quotes inside a field do not
+// protect it, since the ";"-cell does not start with the quote), "," and tab, and a line break
+// (a ";" reader that split a quoted field no longer sees the quotes around its line break).
+const FORMULA_AT_START = new RegExp(`^[${SKIPPED}]*[${TRIGGER}]`);
+const FORMULA_AFTER_SEPARATOR = new RegExp(`([,;\\t\\r\\n])(?=[${SKIPPED}]*[${TRIGGER}])`, 'g');
 
 // −∞ and the like as NumPy writes them; JSON has no such number.
 const CSV_NON_FINITE = { '-Infinity': '-inf', Infinity: 'inf', NaN: 'nan' };
@@ -28,14 +41,22 @@ const JSON_NON_FINITE = { '-Infinity': 'null', Infinity: 'null', NaN: 'null' };
 const numbersText = (row, nonFinite) => row.join(',').replace(/-?Infinity|NaN/g, (word) => nonFinite[word]);
 
 /**
- * One CSV field (RFC 4180). Numbers are written as numbers (−∞ as -inf); text that a
- * spreadsheet would run as a formula ("=1+1", "+cmd|calc", "@SUM(1)", "-2+3") gets a leading
- * apostrophe, and text with a comma, quote, \r or \n is quoted.
+ * One CSV field (RFC 4180). Numbers are written as numbers (−∞ as -inf). In text, wherever a
+ * spreadsheet may see a cell start (the field's start, or after , ; tab CR LF) and the first
+ * character that is not a space, BOM, zero-width character or quote may start a formula
+ * (= + - @ tab CR, full-width ＝ ＋ － ＠), an apostrophe goes in front: "=1+1" → '=1+1,
+ * " =1" → ' =1, "a;=1+1" → a;'=1+1, "\t=1" → '\t'=1. A spreadsheet shows such a cell as the
+ * text after the apostrophe. Text that is a plain number ("-0.5") is left a number. Then text
+ * with a comma, quote, \r or \n is quoted.
  */
 export function csvField(value) {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : CSV_NON_FINITE[String(value)];
   let text = String(value);
-  if (FORMULA_START.test(text) && !NUMBER.test(text)) text = `'${text}`;
+  if (!NUMBER.test(text)) {
+    if (FORMULA_AT_START.test(text)) text = `'${text}`;
+    // Most labels hold no separator: skip the scan (a 2,048-token trace writes ~100,000 labels).
+    if (/[,;\t\r\n]/.test(text)) text = text.replace(FORMULA_AFTER_SEPARATOR, "$1'");
+  }
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -1,4 +1,4 @@
-// Training in the engine (issue 10 §5): a Trainer that trains a small transformer on a toy
+// Training in the engine: a Trainer that trains a small transformer on a toy
 // task, and a TrainedModel loaded from a model file. Both wrap one Embind ModelHandle
 // (cpp/bindings/model_handle.hpp), call it only through the engine's failure guard (`call`:
 // a trap replaces the WASM instance and orphans them, like live traces), copy every result

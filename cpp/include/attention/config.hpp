@@ -11,7 +11,8 @@
 
 namespace attention {
 
-// Documented limits (README "Limits"); beyond them Tokenize or a run returns kLimitExceeded.
+// The engine's limits (JS: engine.limits, docs/engine-api.md); beyond them Tokenize or a run
+// returns kLimitExceeded.
 struct Limits {
   static constexpr int kMaxTokens = 2048;
   // Tokenize's input: 100,000 bytes of UTF-8 (a long article) tokenizes in a few ms, and

@@ -1,4 +1,4 @@
-// The engine's one threading layer (issue 27 §2): a fixed pool of worker threads that runs a
+// The engine's one threading layer: a fixed pool of worker threads that runs a
 // loop's iterations at once and waits for them all. It serves the native trainer, node and the
 // threaded WebAssembly build alike; where there are no threads (the single-threaded WASM build)
 // the same pool runs every iteration on the calling thread, in order.

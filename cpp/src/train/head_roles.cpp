@@ -11,17 +11,17 @@
 namespace attention::train {
 
 const std::vector<RoleInfo> kRoles = {
-    {RoleKind::kPrevious, "previous", Baseline::kUniform, false},
-    {RoleKind::kLineStart, "lineStart", Baseline::kUniform, false},
-    {RoleKind::kCouplet, "couplet", Baseline::kUniform, false},
-    {RoleKind::kRhyme, "rhyme", Baseline::kUniform, false},
-    {RoleKind::kDuplicate, "duplicate", Baseline::kUniform, false},
-    {RoleKind::kFirst, "first", Baseline::kUniform, false},
-    {RoleKind::kInduction, "induction", Baseline::kUniform, false},
-    {RoleKind::kBroad, "broad", Baseline::kUniform, false},
-    {RoleKind::kNounModifier, "nounModifier", Baseline::kOffset, true},
-    {RoleKind::kVerbNoun, "verbNoun", Baseline::kOffset, true},
-    {RoleKind::kCloseQuote, "closeQuote", Baseline::kOffset, true},
+    {RoleKind::kPrevious, "previous", true, false},
+    {RoleKind::kLineStart, "lineStart", false, false},
+    {RoleKind::kCouplet, "couplet", false, false},
+    {RoleKind::kRhyme, "rhyme", false, false},
+    {RoleKind::kDuplicate, "duplicate", false, false},
+    {RoleKind::kFirst, "first", false, false},
+    {RoleKind::kInduction, "induction", false, false},
+    {RoleKind::kBroad, "broad", false, false},
+    {RoleKind::kNounModifier, "nounModifier", false, true},
+    {RoleKind::kVerbNoun, "verbNoun", false, true},
+    {RoleKind::kCloseQuote, "closeQuote", false, true},
 };
 
 namespace {
@@ -32,6 +32,9 @@ bool IsMark(const std::string& s) {
   return std::any_of(kMarks.begin(), kMarks.end(), [&](const char* m) { return s == m; });
 }
 
+// A line-ending mark that closes a sentence or a poem's even line (not ， nor \n).
+bool IsClosing(const std::string& s) { return IsMark(s) && s != "，" && s != "\n"; }
+
 bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 bool IsNoun(const std::string& t) { return StartsWith(t, "nn") || StartsWith(t, "np"); }
 bool IsModifier(const std::string& t) {
@@ -41,23 +44,54 @@ bool IsModifier(const std::string& t) {
 }
 
 // A window's lines: [begin, end) each, a line ending after its run of marks (as
-// head_labels.js's previousLinePositions cuts them). The first line may have begun before the
-// window.
+// head_labels.js's previousLinePositions cuts them); `text` is where its marks begin (end when
+// the window ends inside the line). The first line may have begun before the window.
 struct Line {
-  int begin, end;
+  int begin, end, text;
 };
+
+// What a line's run of marks says: it closes (。！？；…), it only opens a couplet (， alone), and
+// whether it ends a poem (\n).
+struct LineEnd {
+  bool closing = false, opening = false, poem = false;
+};
+LineEnd EndOf(const Line& line, const std::vector<std::string>& symbols) {
+  LineEnd out;
+  if (line.text == line.end) return out;  // cut by the window: its end is unknown
+  out.opening = true;
+  for (int j = line.text; j < line.end; ++j) {
+    out.closing = out.closing || IsClosing(symbols[j]);
+    out.poem = out.poem || symbols[j] == "\n";
+    out.opening = out.opening && symbols[j] == "，";
+  }
+  return out;
+}
 std::vector<Line> Lines(const std::vector<std::string>& symbols) {
   std::vector<Line> lines;
   const int t = static_cast<int>(symbols.size());
   int begin = 0;
   for (int i = 0; i < t; ++i) {
     if (IsMark(symbols[i]) && (i + 1 == t || !IsMark(symbols[i + 1]))) {
-      lines.push_back({begin, i + 1});
+      int text = i;
+      while (text > begin && IsMark(symbols[text - 1])) --text;
+      lines.push_back({begin, i + 1, text});
       begin = i + 1;
     }
   }
-  if (begin < t) lines.push_back({begin, t});
+  if (begin < t) lines.push_back({begin, t, t});
   return lines;
+}
+
+// The rhyme's key for a query in line `line`: the last non-mark token of the nearest closing line
+// before it, unless a poem ends (\n) first; -1 for none.
+int PreviousRhyme(const std::vector<Line>& lines, size_t line,
+                  const std::vector<std::string>& symbols) {
+  for (size_t k = line; k-- > 0;) {
+    const LineEnd end = EndOf(lines[k], symbols);
+    if (end.poem) return -1;
+    if (end.closing) return lines[k].text > lines[k].begin ? lines[k].text - 1 : -1;
+  }
+  return -1;
 }
 
 void PartOfSpeechKeys(RoleKind role, const std::vector<std::string>& tags, RoleKeys* keys) {
@@ -109,22 +143,27 @@ RoleKeys TextRoleKeys(RoleKind role, const std::vector<std::string>& symbols,
         if (i >= 1) k.push_back(i - 1);
         break;
       case RoleKind::kLineStart:
-        if (last_mark >= 0 && last_mark != i - 1) k.push_back(last_mark);
+        if (last_mark >= 1 && last_mark != i - 1) k.push_back(last_mark);
         break;
-      case RoleKind::kCouplet:
-        // The previous line must have begun inside the window for its offsets to mean anything.
-        if (!mark && line >= 2) {
-          const int j = lines[line - 1].begin + (i - lines[line].begin);
-          if (j < lines[line].begin && !IsMark(symbols[j])) k.push_back(j);
-        }
+      case RoleKind::kCouplet: {
+        // The closing line of a couplet, right after its opening line of the same length; the
+        // opening line must have begun inside the window for its offsets to mean anything.
+        const Line& here = lines[line];
+        if (mark || line < 2 || !EndOf(here, symbols).closing) break;
+        const Line& before = lines[line - 1];
+        if (!EndOf(before, symbols).opening) break;
+        if (before.text - before.begin != here.text - here.begin) break;
+        k.push_back(before.begin + (i - here.begin));
         break;
-      case RoleKind::kRhyme:
-        if (!mark && line >= 1 && i > lines[line].begin) {
-          int j = lines[line - 1].end - 1;
-          while (j >= lines[line - 1].begin && IsMark(symbols[j])) --j;
-          if (j >= 0) k.push_back(j);
-        }
+      }
+      case RoleKind::kRhyme: {
+        // The query before a closing line's last character predicts the rhyme.
+        const Line& here = lines[line];
+        if (mark || i != here.text - 2 || i < here.begin || !EndOf(here, symbols).closing) break;
+        const int j = PreviousRhyme(lines, line, symbols);
+        if (j >= 0) k.push_back(j);
         break;
+      }
       case RoleKind::kDuplicate:
         if (!mark && symbols[i] != "<unk>") {
           for (int j = 0; j < i - 1; ++j) {
@@ -181,16 +220,16 @@ RoleScore RoleTally::Result(const std::vector<double>& offset_weight) const {
   out.queries = queries_;
   if (queries_ == 0) return out;
   out.score = weight_ / queries_;
-  if (offset_weight.empty()) {
-    out.chance = uniform_ / queries_;
-  } else {
+  out.chance = uniform_ / queries_;
+  out.ratio = out.chance > 0 ? out.score / out.chance : 0.0;
+  if (!offset_weight.empty()) {
     double matched = 0.0;
     for (size_t d = 0; d < offsets_.size() && d < offset_weight.size(); ++d) {
       matched += offsets_[d] * offset_weight[d];
     }
-    out.chance = matched / queries_;
+    out.matched = matched / queries_;
+    out.matched_ratio = out.matched > 0 ? out.score / out.matched : 0.0;
   }
-  out.ratio = out.chance > 0 ? out.score / out.chance : 0.0;
   return out;
 }
 
@@ -228,24 +267,33 @@ Status ReadTaggedText(const std::string& tagged, std::vector<std::string>* piece
   return Status::Ok();
 }
 
-std::string RoleOf(const std::vector<RoleScore>& scores) {
-  int best = -1;
+bool Holds(const RoleInfo& role, const RoleScore& score) {
+  return role.kind != RoleKind::kBroad && score.queries > 0 && score.ratio >= kRoleRatio &&
+         (role.positional || score.matched_ratio >= kMatchedRatio);
+}
+
+std::vector<std::string> RolesOf(const std::vector<RoleScore>& scores) {
+  std::vector<size_t> held;
   int broad = -1;
   for (size_t r = 0; r < kRoles.size(); ++r) {
     if (kRoles[r].kind == RoleKind::kBroad) {
       broad = static_cast<int>(r);
       continue;
     }
-    if (scores[r].queries > 0 && scores[r].ratio >= kRoleRatio &&
-        (best < 0 || scores[r].ratio > scores[best].ratio)) {
-      best = static_cast<int>(r);
-    }
+    if (Holds(kRoles[r], scores[r])) held.push_back(r);
   }
-  if (best >= 0) return kRoles[best].name;
-  if (broad >= 0 && scores[broad].queries > 0 && scores[broad].score >= kBroadScore) {
-    return "broad";
+  // Best first; a tie keeps kRoles' order.
+  std::stable_sort(held.begin(), held.end(),
+                   [&](size_t a, size_t b) { return scores[a].ratio > scores[b].ratio; });
+  std::vector<std::string> out;
+  for (size_t r : held) {
+    if (scores[r].ratio * kRoleMargin >= scores[held[0]].ratio) out.push_back(kRoles[r].name);
   }
-  return "";
+  if (out.empty() && broad >= 0 && scores[broad].queries > 0 &&
+      scores[broad].score >= kBroadScore) {
+    out.push_back("broad");
+  }
+  return out;
 }
 
 }  // namespace attention::train

@@ -126,16 +126,17 @@ Status MeasureHeadRoles(Model<float>* model, const std::vector<int>& ids,
 
   out->windows = windows;
   out->scores.assign(config.layers, {});
-  out->role.assign(config.layers, {});
+  out->roles.assign(config.layers, {});
   for (int head = 0; head < heads; ++head) {
     std::vector<double> offset(t);
     for (int d = 0; d < t; ++d) offset[d] = sums.offset_sum[head][d] / sums.offset_count[d];
     std::vector<RoleScore> scores;
     for (size_t k = 0; k < kRoles.size(); ++k) {
-      const bool matched = kRoles[k].baseline == Baseline::kOffset;
-      scores.push_back(sums.tally[head][k].Result(matched ? offset : std::vector<double>()));
+      // Every weight role against the same profile of the text, induction's too (see the header).
+      const bool weight = kRoles[k].kind != RoleKind::kBroad;
+      scores.push_back(sums.tally[head][k].Result(weight ? offset : std::vector<double>()));
     }
-    out->role[head / config.heads].push_back(RoleOf(scores));
+    out->roles[head / config.heads].push_back(RolesOf(scores));
     out->scores[head / config.heads].push_back(std::move(scores));
   }
   return Status::Ok();

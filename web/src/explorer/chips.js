@@ -36,7 +36,7 @@ export function chipList(list) {
       .selectAll('li')
       .data(tokens, (d, i) => `${i}:${d}`)
       .join((enter) => enter.append('li').attr('class', 'chip').text(shown))
-      // A trained model reads a symbol outside its vocabulary as <unk> (issue 12 §4).
+      // A trained model reads a symbol outside its vocabulary as <unk>.
       .each(function flag(_, i) {
         this.classList.toggle('unknown', Boolean(unknown?.[i]));
         this.classList.toggle('start', i === 0 && Boolean(start));

@@ -3,7 +3,7 @@
 // script, so that the single file on file:// and the web component on any page can start it
 // from a blob: URL. A second instance of the same service runs on the page's own thread for
 // small traces (lazy-trace.js fitsOnPage): a keystroke's trace then computes, and draws, in the
-// keystroke's own task, without a round trip to the worker (issue 11 §6). Where no worker can
+// keystroke's own task, without a round trip to the worker. Where no worker can
 // start (a host page's CSP forbids it), the page's instance answers everything.
 //
 // Where the page is cross-origin isolated, the worker runs the threaded engine (dist/engine-mt,

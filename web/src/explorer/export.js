@@ -51,7 +51,7 @@ ${HEAD_COLORS.map((c, h) => `line.link[data-head="${h}"], line.link[data-head="$
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 // A figure is drawn on white: marks the dark page coloured for its dark panels (head colours
-// lightened for #1f2028, head 8 near-white) take their light-page colours (issue 28 §9).
+// lightened for #1f2028, head 8 near-white) take their light-page colours.
 const hex = (css) => parseColor(css)?.formatHex();
 const LIGHT_OF = new Map(HEAD_COLORS_DARK.map((c, h) => [hex(c), HEAD_COLORS[h]]));
 function lightColours(root) {

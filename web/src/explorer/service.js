@@ -1,10 +1,10 @@
 // The engine's side of the page: it owns the engine and its live traces, and answers the
-// requests of explorer/remote.js with reduced data (explorer/reduce.js). It runs in a Web
-// Worker (explorer/worker.js), or on the page when no worker can start (see engine.js).
+// requests of explorer/lazy-trace.js (RemoteEngine) with reduced data (explorer/reduce.js). It runs
+// in a Web Worker (explorer/worker.js), or on the page when no worker can start (see engine.js).
 import { gridOf, linksOf, rowOf, spreadOf } from './reduce.js';
 import { modelHandlers } from '../models/service.js';
 
-/** A failure as plain data: it crosses postMessage, and remote.js turns it back into an error. */
+/** A failure as plain data: it crosses postMessage, and lazy-trace.js (errorOf) turns it back into an error. */
 export function errorData(error) {
   return {
     name: error?.name ?? 'Error',
@@ -51,7 +51,7 @@ function reader(live) {
   };
 }
 
-/** One request of a trace → its result (see remote.js for the kinds). */
+/** One request of a trace → its result (../requests.js makes the kinds; lazy-trace.js also asks for whole steps). */
 function answer(read, request) {
   switch (request.kind) {
     case 'step':

@@ -1,7 +1,7 @@
 // Task models (vocabulary "task": sort, copy, … from the training playground or the CLI) have
 // no encode/predict (their generate is the engine's): they read symbols between spaces and
-// refuse unknown ones. This gives them the same methods as a corpus model (COMMON.md, "JS API of a loaded
-// corpus model"), computed from model.trace(): the page shows any model file the same way.
+// refuse unknown ones. This gives them the same methods as a corpus model (docs/training-api.md, "A
+// corpus language model"), computed from model.trace(): the page shows any model file the same way.
 // Corpus models bring their own (cpp/bindings/js/), which this never replaces.
 
 /** softmax(logits / T) of one row, as a Float64Array. */

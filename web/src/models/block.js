@@ -1,8 +1,8 @@
-// The whole block of one layer, step by step (issue 12 §3): ln1, attention, residual add, ln2,
+// The whole block of one layer, step by step: ln1, attention, residual add, ln2,
 // the feed-forward network (hidden, GELU, output), residual add, each drawn with its real
 // numbers (tokens × dimensions) and a sentence on what it is for. Each picture has its axes
-// (tokens down, dimensions across) and its colour legend; the section ends with what to notice
-// (issue 28 §4), the standing-out dimension measured on the numbers shown.
+// (tokens down, dimensions across) and its colour legend; the section ends with what to notice,
+// the standing-out dimension measured on the numbers shown.
 import * as d3 from 'd3';
 import { signedScale, maxAbs } from '../scales.js';
 import { BLOCK_STEPS } from './steps.js';

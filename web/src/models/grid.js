@@ -1,12 +1,15 @@
-// The model view (issue 12 §3, as BertViz's): a layers × heads grid of small heatmaps of the
+// The model view (as BertViz's): a layers × heads grid of small heatmaps of the
 // attention weights for the typed text. Under each head of a shipped model, its role measured
-// on held-out text (issue 25 §4: the role, × chance, and its score on the typed text; hovering
-// or focusing the head outlines, for each token, the key its role predicts); under a head of
-// any other model, the label measured on the typed text. A click opens that layer and head in
-// the ten-step explorer.
+// on held-out text (docs/models.md, "Head roles": the role, × chance, and its score on the typed
+// text; hovering or focusing the head outlines, for each token, the key its role predicts); under a
+// head of any other model, the label measured on the typed text. A click opens that layer and head
+// in the ten-step explorer.
 import { el, matrixImage, weightColor } from './paint.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
+
+/** Per query, the union of several roles' keys (ascending). */
+const mergeKeys = (lists) => lists[0].map((_, i) => [...new Set(lists.flatMap((k) => k[i]))].sort((a, b) => a - b));
 
 /** An SVG over a T × T heatmap outlining cell (i, j) for every key j of every query i. */
 function keyOutlines(keys, t) {
@@ -31,24 +34,44 @@ function keyOutlines(keys, t) {
   return svg;
 }
 
-/** The texts under a head with a stored role: [name, how it compares with chance, on your text]. */
-function roleTexts(s, stored, typed) {
-  const role = stored.role;
-  if (!role) return [s.noRole, '', ''];
-  const at = stored.scores[role];
-  const ratio = role === 'broad' ? s.entropy(at.score) : s.timesChance(at.ratio);
-  // undefined: a role the typed text cannot show (broad is no weight; part of speech needs tags).
-  const here = typed?.[role];
-  const onText = here ? s.onText(here.score) : here === null ? s.notOnText : role === 'broad' ? '' : s.noTags;
-  return [s.role[role], ratio, onText];
+/**
+ * The texts of a head with stored roles: { name, ratio, here } under it, and `matched` (the
+ * position-matched figures) for its title. Two roles within 10% of each other are both named.
+ * `typed` is the head's score on the typed text per role (null: no keys there).
+ */
+export function roleTexts(s, stored, typed, prose) {
+  const roles = stored.roles;
+  if (!roles.length) return { name: s.noRole, ratio: '', here: '', matched: '' };
+  const name = roles.map((r) => s.roleName(r, prose)).join(' / ');
+  if (roles[0] === 'broad') return { name, ratio: s.entropy(stored.scores.broad.score), here: '', matched: '' };
+  const at = roles.map((r) => stored.scores[r]);
+  const ratio = s.timesChance(at.map((a) => a.ratio));
+  const matched = roles
+    .map((r, k) =>
+      stored.positional.includes(r)
+        ? s.positional(s.roleName(r, prose))
+        : at[k].matchedRatio === undefined
+          ? ''
+          : s.timesMatched(at[k].matchedRatio),
+    )
+    .filter(Boolean)
+    .join(s.separator);
+  // undefined: a role the typed text cannot show (part of speech needs tags); null: no keys there.
+  const parts = roles.map((r) => {
+    const here = typed?.[r];
+    return here ? here.score : here === null ? s.noKeys(r, prose) : s.noTags;
+  });
+  const here = s.onText(parts);
+  return { name, ratio, here, matched };
 }
 
 /**
  * @param box the grid's element (emptied)
  * @param view modelView's answer: { tokens, weights: [layer][head] Float32Array T×T, labels, roles }
- * @param o { strings, layer, head, stored (storedRoles of the model, or null), onPick(layer, head) }
+ * @param o { strings, layer, head, stored (storedRoles of the model, or null), prose (a model of
+ *   prose: lines are sentences), onPick(layer, head) }
  */
-export function drawGrid(box, view, { strings: s, layer, head, stored = null, onPick }) {
+export function drawGrid(box, view, { strings: s, layer, head, stored = null, prose = false, onPick }) {
   const t = view.tokens.length;
   const heads = view.weights[0]?.length ?? 0;
   const cell = Math.max(2, Math.min(8, Math.floor(96 / Math.max(1, t))));
@@ -65,7 +88,9 @@ export function drawGrid(box, view, { strings: s, layer, head, stored = null, on
       button.type = 'button';
       button.dataset.layer = String(l);
       button.dataset.head = String(h);
-      button.dataset.label = label?.label ?? '';
+      // One verdict per head: the stored role where the model has one, else the label measured
+      // on the typed text (data-label only then).
+      if (!role) button.dataset.label = label?.label ?? '';
       // The values painted, for a reader that checks them (tests compare them to the engine).
       button.weights = weights;
       const picked = l === layer && (head === 'all' || head === h);
@@ -74,14 +99,16 @@ export function drawGrid(box, view, { strings: s, layer, head, stored = null, on
       map.append(matrixImage(weights, t, t, weightColor, cell, cell, images.shift()));
       button.append(map, el('span', 'model-cell-caption', `${h + 1}`));
       if (role) {
-        button.dataset.headRole = role.role ?? '';
-        const [name, ratio, here] = roleTexts(s, role, view.roles?.scores[l]?.[h]);
-        button.title = `${s.layerHead(l, h)}: ${[name, ratio, here].filter(Boolean).join(s.separator)}`;
-        button.append(el('span', 'model-cell-label', name));
-        if (ratio) button.append(el('span', 'model-cell-ratio', ratio));
-        if (here) button.append(el('span', 'model-cell-here', here));
-        const keys = role.role && view.roles?.keys[role.role];
-        if (keys) map.append(keyOutlines(keys, t));
+        button.dataset.headRole = role.roles.join(' ');
+        const texts = roleTexts(s, role, view.roles?.scores[l]?.[h], prose);
+        button.dataset.matched = texts.matched;
+        button.title = `${s.layerHead(l, h)}: ${[texts.name, texts.ratio, texts.matched, texts.here].filter(Boolean).join(s.separator)}`;
+        button.append(el('span', 'model-cell-label', texts.name));
+        if (texts.ratio) button.append(el('span', 'model-cell-ratio', texts.ratio));
+        if (texts.here) button.append(el('span', 'model-cell-here', texts.here));
+        // Every shown role's keys outlined (two roles within the margin: both).
+        const keys = role.roles.map((r) => view.roles?.keys[r]).filter(Boolean);
+        if (keys.length) map.append(keyOutlines(keys.length === 1 ? keys[0] : mergeKeys(keys), t));
       } else {
         const name = label?.label ? s.label[label.label] : s.noLabel;
         const score = label?.label ? ` ${label.score.toFixed(2)}` : '';

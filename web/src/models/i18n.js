@@ -4,6 +4,37 @@ import { formatCount } from '../format.js';
 
 const pct = (p) => `${(p * 100).toFixed(p >= 0.1 ? 1 : 2)}%`;
 
+// Why a stored role has no keys on the typed text, in a learner's words, short enough for the
+// cell under a head (grid.js; after "your text:").
+const NO_KEYS_EN = {
+  lineStart: 'no ， or 。 yet',
+  couplet: 'no whole couplet yet',
+  rhyme: 'no earlier rhyme yet',
+  duplicate: 'nothing repeats',
+  induction: 'nothing repeats',
+  other: 'nothing to look at',
+};
+const NO_KEYS_PROSE_EN = {
+  lineStart: 'no full stop yet',
+  rhyme: 'no earlier sentence',
+  duplicate: 'no word repeats',
+  induction: 'nothing repeats',
+};
+const NO_KEYS_ZH = {
+  lineStart: '还没有，或。',
+  couplet: '还没有完整的一联',
+  rhyme: '前面还没有韵脚',
+  duplicate: '没有重复的字',
+  induction: '没有重复的片段',
+  other: '没有可看的字',
+};
+const NO_KEYS_PROSE_ZH = {
+  lineStart: '还没有句号',
+  rhyme: '前面没有句子',
+  duplicate: '没有重复的词',
+  induction: '没有重复的片段',
+};
+
 const EN = {
   model: 'Model',
   'model.random': 'random weights (untrained)',
@@ -22,7 +53,7 @@ const EN = {
     (c.unigramLoss ? ')' : '') +
     '.' +
     (c.canonWeighted
-      ? ' It knows the famous poems because they were repeated in its training text (唐诗三百首 16 times, the 3,000 most popular 3 times).'
+      ? ' It knows many lines of famous poems, because they were repeated in its training text (唐诗三百首 16 times, the 3,000 most popular 3 times): typed up to a famous line’s last character, it usually predicts that character. It is not a recitation engine: asked to continue a famous first line, it rarely writes the real second line, and soon writes lines of its own.'
       : ''),
   aboutFile: (name) => `from the file ${name}`,
   unknownCorpus: 'an unnamed corpus',
@@ -47,8 +78,8 @@ const EN = {
   role: {
     previous: 'previous token',
     lineStart: 'line start',
-    couplet: 'same slot, previous line (对仗)',
-    rhyme: 'end of previous line (rhyme)',
+    couplet: 'same slot of the couplet’s first line (对仗)',
+    rhyme: 'previous rhyme (韵脚)',
     duplicate: 'same token earlier',
     first: 'first token',
     induction: 'induction',
@@ -58,14 +89,32 @@ const EN = {
     closeQuote: 'closing → opening quote',
   },
   noRole: 'no clear role',
-  timesChance: (r) => `${r.toFixed(1)}× chance`,
+  // A model of prose (the English one): its lines are sentences.
+  proseRole: {
+    lineStart: 'sentence start (the full stop before)',
+    rhyme: 'last word of the previous sentence',
+    duplicate: 'same word earlier',
+  },
+  roleName(role, prose) {
+    return (prose && this.proseRole[role]) || this.role[role];
+  },
+  timesChance: (ratios) => `${ratios.map((r) => r.toFixed(1)).join('× / ')}× chance`,
+  timesMatched: (r) => `${r.toFixed(1)}× what it puts on any token at the same distance back (position-matched)`,
+  positional: (name) => `${name} is a distance: no position-matched comparison`,
   entropy: (e) => `entropy ${Math.round(e * 100)}% of uniform`,
-  onText: (v) => `your text: ${v.toFixed(2)}`,
-  notOnText: 'your text: none of its keys',
-  noTags: 'your text: has no part-of-speech tags',
+  // Per shown role, its score (a number) or why it has none (a string).
+  onText: (parts) => `your text: ${parts.map((v) => (typeof v === 'number' ? v.toFixed(2) : v)).join(' / ')}`,
+  // A role with no keys on the typed text, in a learner's words.
+  noKeys(role, prose) {
+    const what = prose ? NO_KEYS_PROSE_EN : NO_KEYS_EN;
+    return what[role] ?? NO_KEYS_EN.other;
+  },
+  noTags: 'the page cannot tell its nouns from its verbs',
   separator: '; ',
   rolesHint:
-    'Under each head: its role, measured on held-out text, with its weight on the role’s keys in multiples of a uniform head’s (× chance), and that weight on your text. Hover or focus a head to outline, for each token, the key its role predicts.',
+    'Under each head: its role, measured on held-out text, and its weight on the role’s keys in multiples of a uniform head’s (× chance), then that weight on your text. A role is named only where the head also beats its own weight at the same distance back at least 2× (hover a head for that figure), so a head that just looks a fixed distance back is not called 对仗 or rhyme; two roles within 10% of each other are both named. The rhyme role is read at the character before a rhyme, where the model must predict it. Hover or focus a head to outline, for each token, the key its role predicts.',
+  loop: (piece) =>
+    `Greedy continue stopped: the text repeats itself (“${piece}” twice). Greedy always takes the most likely next token, and here that leads round in a loop. Continue (sampled) draws from the choices instead.`,
   cut: (total, kept) => `The text has ${total} tokens; this model reads ${kept}, so only the last ${kept} are shown.`,
   started:
     'The model reads ↵ before your text: every poem it learned from follows a line break, so ↵ tells it a poem starts here. ↵ is not part of your text.',
@@ -164,7 +213,9 @@ const ZH = {
     (c.unigramLoss && c.bigramLoss ? `，二元猜测：${c.bigramLoss.toFixed(2)}` : '') +
     (c.unigramLoss ? '）' : '') +
     '。' +
-    (c.canonWeighted ? '它熟悉名篇，是因为训练文本里重复了它们（唐诗三百首 16 遍，最受欢迎的 3,000 首各 3 遍）。' : ''),
+    (c.canonWeighted
+      ? '它熟悉许多名句，因为训练文本里重复了它们（唐诗三百首 16 遍，最受欢迎的 3,000 首各 3 遍）：名句打到最后一个字之前，它通常能猜中那个字。但它不会背诗：从名篇的第一句续写，它很少写出真正的第二句，很快就写出自己的句子。'
+      : ''),
   aboutFile: (name) => `来自文件 ${name}`,
   unknownCorpus: '未注明的语料',
   task: (name) => `玩具任务“${name}”`,
@@ -187,8 +238,8 @@ const ZH = {
   role: {
     previous: '前一个词元',
     lineStart: '本句开头的标点',
-    couplet: '上句同一位置（对仗）',
-    rhyme: '上句末字（韵脚）',
+    couplet: '出句同一位置（对仗）',
+    rhyme: '上一个韵脚',
     duplicate: '前面的同一词元',
     first: '第一个词元',
     induction: '归纳头',
@@ -198,14 +249,29 @@ const ZH = {
     closeQuote: '后引号 → 前引号',
   },
   noRole: '无明显角色',
-  timesChance: (r) => `随机水平的 ${r.toFixed(1)} 倍`,
+  proseRole: {
+    lineStart: '句子开头（上一句的句号）',
+    rhyme: '上一句的最后一个词',
+    duplicate: '前面的同一个词',
+  },
+  roleName(role, prose) {
+    return (prose && this.proseRole[role]) || this.role[role];
+  },
+  timesChance: (ratios) => `随机水平的 ${ratios.map((r) => r.toFixed(1)).join(' / ')} 倍`,
+  timesMatched: (r) => `是它在同样距离上对任意字的权重的 ${r.toFixed(1)} 倍（同距离基线）`,
+  positional: (name) => `“${name}”本身就是一个距离：不与同距离基线比较`,
   entropy: (e) => `熵为均匀分布的 ${Math.round(e * 100)}%`,
-  onText: (v) => `你的文本：${v.toFixed(2)}`,
-  notOnText: '你的文本：没有它的目标词元',
-  noTags: '你的文本：没有词性标注',
+  onText: (parts) => `你的文本：${parts.map((v) => (typeof v === 'number' ? v.toFixed(2) : v)).join(' / ')}`,
+  noKeys(role, prose) {
+    const what = prose ? NO_KEYS_PROSE_ZH : NO_KEYS_ZH;
+    return what[role] ?? NO_KEYS_ZH.other;
+  },
+  noTags: '本页分不出其中的名词和动词',
   separator: '；',
   rolesHint:
-    '每个头下方：在留出文本上测得的角色，它放在该角色目标词元上的权重是均匀分布的几倍（随机水平的倍数），以及在你的文本上的这个权重。把鼠标移到一个头上或让它获得焦点，会为每个词元框出其角色预测的目标词元。',
+    '每个头下方：在留出文本上测得的角色，它放在该角色目标词元上的权重是均匀分布的几倍（随机水平的倍数），以及在你的文本上的这个权重。只有当这个头还至少达到它自己在同样距离上的平均权重的 2 倍时（把鼠标移到头上可看到这个数），才给出角色，所以只是固定往回看几个字的头不会被叫做对仗或韵脚；两个角色相差不到 10% 时同时列出。韵脚角色只在韵脚的前一个字上测量：模型正要在那里预测韵脚。把鼠标移到一个头上或让它获得焦点，会为每个词元框出其角色预测的目标词元。',
+  loop: (piece) =>
+    `贪心续写已停止：文本在重复自己（“${piece}”出现了两遍）。贪心每次都选最可能的下一个词元，在这里就绕进了循环。“继续（采样）”会从候选中抽取。`,
   cut: (total, kept) => `文本有 ${total} 个词元；本模型只读 ${kept} 个，因此只显示最后 ${kept} 个。`,
   started: '模型先读一个 ↵ 再读你的文本：它学过的每首诗都跟在换行之后，↵ 告诉它一首诗从这里开始。↵ 不是你输入的内容。',
   startChip: '↵ 在你的文本之前读入：一首诗的开头，和模型的训练文本一样',

@@ -1,7 +1,7 @@
-// Next token (issue 12 §3): the model's top-k predictions for the token after the text, with
+// Next token: the model's top-k predictions for the token after the text, with
 // probabilities of softmax(logits ÷ T), a temperature slider, top-k, and continue buttons
 // (greedy or sampled) that append a token and re-run everything. Above them, the text as it
-// grows (issue 28 §3): the sentence box's text, its end shown, each continued token marked.
+// grows: the sentence box's text, its end shown, each continued token marked.
 import { el, visible } from './paint.js';
 import { SAMPLE_TEMPERATURE, TOP_K } from '../state.js';
 
@@ -9,9 +9,10 @@ import { SAMPLE_TEMPERATURE, TOP_K } from '../state.js';
  * @param box the next-token element (emptied)
  * @param view modelView's answer: { tokens, next: [{ id, token, probability }] }
  * @param o { strings, state, set(patch), onContinue(greedy), added: the pieces continue appended
- *            to state.sentence, in order (its last ones; [] after the learner typed) }
+ *            to state.sentence, in order (its last ones; [] after the learner typed), loop: the
+ *            repeated n-gram greedy continue ended in (repeatedTail), or null }
  */
-export function drawNext(box, view, { strings: s, state, set, onContinue, added = [] }) {
+export function drawNext(box, view, { strings: s, state, set, onContinue, added = [], loop = null }) {
   box.replaceChildren();
   box.append(el('p', 'hint', s.nextHint(visible(view.tokens.at(-1)))), grownText(state.sentence, added, s));
   const controls = el('div', 'next-controls');
@@ -55,6 +56,19 @@ export function drawNext(box, view, { strings: s, state, set, onContinue, added 
   sample.dataset.role = 'continue-sample';
   sample.addEventListener('click', () => onContinue(false));
   controls.append(label(s.temperature, temperature, true), label(s.topK, topK), greedy, sample);
+  // Greedy decoding is deterministic: once its text repeats itself it goes round the same loop,
+  // so greedy continue stops there and says so, and the sampled one is offered instead.
+  let stopped = null;
+  if (loop) {
+    greedy.disabled = true;
+    stopped = el('p', 'next-loop', s.loop(visible(loop.join(''))));
+    stopped.dataset.role = 'next-loop';
+    const again = el('button', null, s.sample);
+    again.type = 'button';
+    again.dataset.role = 'continue-sample-loop';
+    again.addEventListener('click', () => onContinue(false));
+    stopped.append(' ', again);
+  }
   const list = el('ol', 'next-list');
   const top = view.next[0]?.probability || 1;
   for (const p of view.next) {
@@ -66,11 +80,24 @@ export function drawNext(box, view, { strings: s, state, set, onContinue, added 
     item.append(el('span', 'next-token', visible(p.token)), bar, el('span', 'next-p', s.probability(p.probability)));
     list.append(item);
   }
-  box.append(controls, list);
-  // The special symbols among the predictions or the text, said in words (issue 25 §5).
+  box.append(...(stopped ? [stopped] : []), controls, list);
+  // The special symbols among the predictions or the text, said in words.
   const shown = new Set([...view.next.map((p) => p.token), ...added]);
   const specials = SPECIALS.filter((t) => [...shown].some((x) => x === t || (t === '\n' && x.includes('\n'))));
   if (specials.length) box.append(el('p', 'hint next-specials', specials.map((t) => s.special[t]).join(' ')));
+}
+
+/**
+ * The n-gram the end of `pieces` repeats (n ≥ 2 pieces twice running, or one piece three times),
+ * as its pieces, or null: "谁知妾有意，妾有妾有" ends in 妾有 twice.
+ */
+export function repeatedTail(pieces) {
+  for (let n = 1; 2 * n <= pieces.length; n++) {
+    const last = pieces.slice(-n);
+    const same = (k) => pieces.slice(-(k + 1) * n, pieces.length - k * n).every((p, i) => p === last[i]);
+    if (same(1) && (n >= 2 || (pieces.length >= 3 && same(2)))) return last;
+  }
+  return null;
 }
 
 // Symbols that are not text: the line break (shown ↵) and the vocabulary's own.

@@ -1,4 +1,4 @@
-// The page's trained models (issue 12 §3, §4): the model selector, what is shown and what it was
+// The page's trained models: the model selector, what is shown and what it was
 // trained on, and the model panel (grid of heads, the whole block, next token). Models load and
 // run in the engine's worker (models/service.js); the explorer opens the chosen layer's
 // attention through ready(). State (model, layer, head, sentence) lives in the store.
@@ -12,7 +12,7 @@ import { hasShippedModel, shippedModelBytes } from './load.js';
 import { drawGrid } from './grid.js';
 import { storedRoles } from './roles.js';
 import { drawBlock } from './block.js';
-import { drawNext } from './next.js';
+import { drawNext, repeatedTail } from './next.js';
 
 // The fields the panel draws from; a change of any re-runs the model.
 const PANEL_FIELDS = [
@@ -46,8 +46,9 @@ export function createModelPanel(root, store, engine) {
   let fileName = '';
   let run = 0;
   let drawn = Promise.resolve();
-  // The text continue last wrote and the pieces it appended (drawNext marks them).
-  let continued = { text: null, added: [] };
+  // The text continue last wrote, the pieces it appended (drawNext marks them), and whether the
+  // last of them was greedy (a greedy loop stops greedy continue: drawNext).
+  let continued = { text: null, added: [], greedy: false };
   let seed = 0; // each sampled continuation draws with the next seed: repeatable from a reload
   let last = null; // the last modelView drawn (tests and exports read it)
   // Random weights' heads while a model (which sets its own) is shown: they come back with them.
@@ -172,19 +173,21 @@ export function createModelPanel(root, store, engine) {
       layer: state.layer,
       head: state.head,
       stored,
+      prose: state.model === 'brown',
       onPick(l, h) {
         store.set({ layer: l, head: h, step: 7 });
         root.querySelector('.stepper')?.scrollIntoView({ block: 'nearest' });
       },
     });
     // What continue appended, while the sentence is still the one it wrote (typing ends it).
-    if (state.sentence !== continued.text) continued = { text: null, added: [] };
+    if (state.sentence !== continued.text) continued = { text: null, added: [], greedy: false };
     drawNext($('model-next'), view, {
       strings: s,
       state,
       set: (patch) => store.set(patch),
       onContinue,
       added: continued.added,
+      loop: continued.greedy ? repeatedTail(continued.added) : null,
     });
     // The block (8 heatmaps of tokens × up to 4·d_model) in a task of its own: the grid and the
     // prediction are painted first, and no single task holds the page for both.
@@ -206,7 +209,7 @@ export function createModelPanel(root, store, engine) {
       // The piece appended, after those of earlier continues of this same text.
       const piece = text.startsWith(state.sentence) ? text.slice(state.sentence.length) : null;
       const before = continued.text === state.sentence ? continued.added : [];
-      continued = { text, added: piece === null ? [] : [...before, piece] };
+      continued = { text, added: piece === null ? [] : [...before, piece], greedy };
       store.set({ sentence: text });
     } catch (error) {
       notice(error.message);

@@ -7,10 +7,20 @@ import text from 'virtual:model-roles';
 const SIDECARS = JSON.parse(text);
 
 /**
- * The stored roles of shipped model `key`: a Map "layer:head" → { role (a name or null),
- * scores: { [role]: { score, chance, ratio } } }, or null (a model without a sidecar, a file).
+ * The stored roles of shipped model `key`: a Map "layer:head" → { roles (the names shown, best
+ * first: none, one, or two within 10% of each other), positional (names whose position-matched
+ * baseline is 1 by definition), scores: { [role]: { score, chance, ratio, matchedRatio? } } },
+ * or null (a model without a sidecar, a file). A first-format sidecar (one `role`, no
+ * position-matched figures) reads as roles [role].
  */
 export function storedRoles(key) {
   const sidecar = Object.hasOwn(SIDECARS, key) ? SIDECARS[key] : null;
-  return sidecar && new Map(sidecar.heads.map((h) => [`${h.layer}:${h.head}`, h]));
+  if (!sidecar) return null;
+  const positional = sidecar.positional ?? [];
+  return new Map(
+    sidecar.heads.map((h) => [
+      `${h.layer}:${h.head}`,
+      { ...h, roles: h.roles ?? (h.role ? [h.role] : []), positional },
+    ]),
+  );
 }

@@ -1,4 +1,4 @@
-// The worker's side of trained models (issue 12 §3): loaded models live beside the engine, and
+// The worker's side of trained models: loaded models live beside the engine, and
 // the page asks for what its model views draw. Merged into explorer/service.js's handlers.
 //   modelLoad({ name, bytes })          → the model's summary (a bad file throws; nothing changes)
 //   modelView({ name, text, layer, … }) → tokens, every head's weights, labels, one block, next token

@@ -3,7 +3,7 @@
 // inside the file (a blob: URL: file:// has no worker files), hands it the engine, and routes its
 // messages by type. The main thread only draws: it never waits for a thread.
 //
-// The engine (issue 27 §2, ../engine-threads.js): where the page is cross-origin isolated, the
+// The engine (../engine-threads.js): where the page is cross-origin isolated, the
 // threaded build, which the worker imports by URL; elsewhere, or if that fails, the
 // single-threaded one, whose .wasm bytes it is handed.
 import { pageKind } from '../page-kind.js';

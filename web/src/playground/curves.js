@@ -5,7 +5,7 @@
 // A band is a shaded range under its series' line (e.g. the spread over several seeds).
 // A mark is a vertical rule at its step with its label beside it (e.g. "reached 95% at step N").
 // It is drawn at its container's width, one unit a pixel, so that its text keeps its CSS size
-// (11 px) on a phone too: scaled through a wider viewBox, the legends were 7–9 px (issue 28 §9).
+// (11 px) on a phone too: scaled through a wider viewBox, the legends were 7–9 px.
 // Long series are thinned to MAX_POINTS.
 import * as d3 from 'd3';
 

@@ -1,4 +1,4 @@
-// The √d_k experiment (issue 28): its two settings, its three arms, the committed run over
+// The √d_k experiment: its two settings, its three arms, the committed run over
 // several seeds, and what the page says about it, read off the numbers (never written ahead).
 //
 // Settings, each defined here once (docs/training.md describes them; bench/train/dk-runs.mjs
@@ -128,6 +128,23 @@ export function summarize(arms) {
     };
   }
   return out;
+}
+
+const pct = (v) => `${Math.round(v * 100)}%`;
+
+/**
+ * The held-out exact-match table's body, one row per arm: [its name, the committed seeds' median
+ * (range), this run's once it has ended (`view.exactMatch`), else "—"]. `t`: the page's strings.
+ */
+export function experimentTable(view, summary, t) {
+  return DK_ARMS.map((arm) => {
+    const m = summary[arm].exactMatch;
+    return [
+      t.dkArm[arm],
+      `${pct(m.median)} (${pct(m.min)}–${pct(m.max)})`,
+      view.exactMatch ? pct(view.exactMatch[arm]) : '—',
+    ];
+  });
 }
 
 /** Below this mean entropy (nats) a softmax row is as good as one-hot: saturated. */

@@ -1,4 +1,4 @@
-// The playground's √d_k experiment panel (issue 28): the committed run's spread over the seeds
+// The playground's √d_k experiment panel: the committed run's spread over the seeds
 // (dk-runs.json, drawn at once), a live run of one seed in a worker of its own, and sentences
 // worded from the numbers (dk-experiment.js findings), never written ahead of them.
 import { drawLines } from './curves.js';
@@ -9,6 +9,7 @@ import {
   DK_SETTING_NAMES,
   DK_SETTINGS,
   DK_STEPS,
+  experimentTable,
   findings,
   storedRuns,
   summarize,
@@ -73,22 +74,19 @@ export function drawExperimentPanel(root, view, t) {
   }
   const body = table.querySelector('tbody');
   body.innerHTML = '';
-  for (const arm of DK_ARMS) {
+  for (const [name, seeds, yours] of experimentTable(view, summary, t)) {
     const row = body.insertRow();
     const th = document.createElement('th');
     th.scope = 'row';
-    th.textContent = t.dkArm[arm];
+    th.textContent = name;
     row.append(th);
-    const m = summary[arm].exactMatch;
-    row.insertCell().textContent = `${pct(m.median)} (${pct(m.min)}–${pct(m.max)})`;
-    row.insertCell().textContent = view.exactMatch ? pct(view.exactMatch[arm]) : '—';
+    row.insertCell().textContent = seeds;
+    row.insertCell().textContent = yours;
   }
   $(root, 'dk-says').replaceChildren(
     ...t.dkSays(found, summary).map((text) => Object.assign(document.createElement('p'), { textContent: text })),
   );
 }
-
-const pct = (v) => `${Math.round(v * 100)}%`;
 
 /**
  * The panel's controls and its worker: `state()` gives dkSetting and dkSeed, `setState` keeps

@@ -1,4 +1,5 @@
-// The playground's drawing, at most once per frame and within a budget (issue 13, 24 §3).
+// The playground's drawing, at most once per frame and within a budget, so that the
+// page answers input while it trains.
 // Parts are drawn in their order, the live heatmaps first; once a frame's drawing has taken
 // budgetMs, the parts still dirty wait for the next frame (drawn first there, so that none waits
 // for ever), and one frame never pays for heatmaps and curves together.

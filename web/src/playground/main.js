@@ -105,7 +105,7 @@ await startPage(async () => {
       .forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.lang === state().lang)));
     fillSelect('task', MODES, (name) => s[`task.${name}`]);
     $('task-help').textContent = s.taskHelp[state().task];
-    // What the induction task's curves show (issue 28 §6), beside them.
+    // What the induction task's curves show, beside them.
     $('curves-note').hidden = state().task !== 'induction';
     $('curves-note').textContent = state().task === 'induction' ? s.inductionCurves : '';
     $('example').placeholder = PRESETS[state().task]?.placeholder ?? '';

@@ -1,4 +1,4 @@
-// The page's side of "Your text" (issue 27 §1): the text panel (a ready text, a pasted one or a
+// The page's side of "Your text": the text panel (a ready text, a pasted one or a
 // .txt file; the level proposed for it; the vocabulary's progress bar; what the model will
 // train) and the sample panel. The worker builds and trains (worker-text.js); this module only
 // reads the controls, sends the text and draws what comes back.

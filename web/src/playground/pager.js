@@ -1,4 +1,4 @@
-// The pager over the heatmaps (issue 26): a model with more heads than one page holds
+// The pager over the heatmaps: a model with more heads than one page holds
 // (heatmaps.js heatmapPages, MAX_MAPS) shows a layer select and Previous / Next, all keyboard
 // operable; the page's text says which layers and heads are shown, out of how many.
 import { heatmapPages, MAX_MAPS } from './heatmaps.js';

@@ -1,4 +1,4 @@
-// "Your text" in the playground (issue 27 §1): the ready texts, the level the page proposes for a
+// "Your text" in the playground: the ready texts, the level the page proposes for a
 // text, and the corpus trainer's settings of the page's knobs. Plain data and functions: the
 // worker and the page both import it.
 //

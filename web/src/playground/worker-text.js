@@ -1,4 +1,4 @@
-// The training worker's side of "Your text" (issue 27 §1): builds a corpus trainer from a text
+// The training worker's side of "Your text": builds a corpus trainer from a text
 // (posting the vocabulary's progress), times a few steps for the page's estimate, and adds to
 // each progress message the fixed excerpt's attention, the held-out loss now and then and a
 // sample from the fixed prompt every few seconds. Runs in worker.js; never touches the DOM.

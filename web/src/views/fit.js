@@ -19,7 +19,8 @@ const SPARE = 1.25;
 // An svg's empty room costs nothing (it is clipped, and nothing is drawn there), so it is kept
 // down to a quarter: the heatmap's four heads of a trained model wrap to a second row at 8
 // tokens and back at 7, twice the height, and with room for half of it a keystroke there resized
-// the svg each time, 6–9 ms of its 400 texts' layout (docs/benchmarks.md, stop 21).
+// the svg each time, 6–9 ms of its 400 texts' layout (docs/benchmarks.md, "What changed up to
+// e713c1e").
 const SVG_LEAST = 1 / 4;
 
 /**

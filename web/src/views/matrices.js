@@ -90,11 +90,11 @@ function drawMatrices(svgElement, trace, { head, width, positionalEncoding, stri
     // in a layer of their own (matrix.js drawNumbers): a keystroke adds a row of cells to the nine
     // with a token axis, and as SVG each cell is elements to make, style, lay out and paint, and
     // to paint again whenever anything in the view changes. The weights, which typing does not
-    // change, were SVG cells until stop 22: their 256 cells (d_model 8) were painted again on
-    // every keystroke.
+    // change, were SVG cells until 2026-12-01 (04e5830): their 256 cells (d_model 8) were painted
+    // again on every keystroke.
     picture: true,
     // (The weights print theirs wherever they fit, and where they do not, keep the gaps between
-    // their cells that they had as SVG cells until stop 22.)
+    // their cells that they had as SVG cells before.)
     numbers: WEIGHTS.has(name) || !overBudget,
     gaps: WEIGHTS.has(name),
   }));
@@ -182,7 +182,7 @@ export function drawMatricesView({ trace, state, strings, el, head, width, set, 
     width,
     positionalEncoding: addsPositionalEncoding(state),
     strings,
-    // A cell clicked here shows its arithmetic here, under the matrices (issue 11 §3), not
+    // A cell clicked here shows its arithmetic here, under the matrices, not
     // under the stage: an embed may show the views alone.
     picked: cellIn(state, 'matrices'),
     onCell: (operand, row, col) => {

@@ -272,8 +272,8 @@ export function removePicture(group) {
  * Hover, focus and arrow keys on a picture `holder` in `group`: the tooltip names the cell under
  * the pointer, or under the keyboard's cursor. With `onCell(i, j, event)`, a click on a cell, or
  * Enter or Space on the cursor's, picks it, as on SVG cells (matrix.js listen): a long sentence's
- * grids are pictures, and a learner still clicks a score to see its arithmetic (issue 11 §3) or
- * a heatmap's cell to see its link (§4).
+ * grids are pictures, and a learner still clicks a score to see its arithmetic or
+ * a heatmap's cell to see its link.
  */
 function listenPicture(group, holder, m, cell, tooltipAt, onCell = null) {
   pictured.set(group.node(), true); // every picture passes here (removePicture)

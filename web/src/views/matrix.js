@@ -377,7 +377,8 @@ function drawBands(g, m, cell, columnColor) {
  * 2.4 µs a <text>), but keeps the paint of a foreignObject whose content did not change. A
  * keystroke changes the pictures, and their numbers only a frame later: the matrices view at
  * 8 tokens painted its 800 numbers again in the frame that shows the token (docs/benchmarks.md,
- * stop 22). In a figure, the layer is its numbers (figure(), explorer/export.js).
+ * "What changed up to 06cda59"). In a figure, the layer is its numbers (figure(),
+ * explorer/export.js).
  */
 function drawNumbers(cellsGroup, m, value, fill, masked, { cell, fontSize, chars, show }) {
   const layer = cellsGroup

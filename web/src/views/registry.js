@@ -1,7 +1,9 @@
-// The views under the stage, registered once. The template's tabs and panels, the state's
-// allowed `view` values, what the page loads for a view (explorer/needs.js) and how it draws
-// (explorer/render.js) all read VIEWS, in this order; adding a view is one entry here plus its
-// `view.<key>` name in i18n.js. Each entry:
+// The views under the stage, registered once. The template's tabs and panels, what the page
+// loads for a view (explorer/needs.js) and how it draws (explorer/render.js) read VIEWS; the
+// state's allowed `view` values are ../view-keys.js's VIEW_KEYS, in the same order (this file
+// refuses to load if the two differ), so that the state reads them without loading d3. Adding a
+// view is its module, one entry here, its key in view-keys.js, and its `view.<key>` name and
+// `<key>Hint` in i18n.js (docs/architecture.md, "Adding one thing"). Each entry:
 //   panel: the tab panel's markup (static text only: no user data goes through innerHTML),
 //   role: the data-role of the element it draws into (emptied when there is no trace),
 //   exported: a selector for the SVG that the SVG/PNG export takes,

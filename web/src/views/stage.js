@@ -10,8 +10,9 @@ import { forget, put, putAttrs, setTexts } from '../dom.js';
 const GAP = 14;
 // The explorer's stage draws its grids too small to print numbers as pictures with gaps past 128
 // cells, not 400 (matrix.js): at 17–50 tokens X, PE and X' were 400–1,200 SVG cells that every
-// keystroke restyled, laid out and painted (docs/benchmarks.md, stop 21). They look the same and
-// take clicks too. (The matrices view, drawn by drawStage as well, keeps its own budget.)
+// keystroke restyled, laid out and painted (docs/benchmarks.md, "What changed up to e713c1e"). They
+// look the same and take clicks too. (The matrices view, drawn by drawStage as well, keeps its own
+// budget.)
 export const STAGE_SMALL_CELLS = 128;
 const OP_WIDTH = 26;
 // The smallest cell that prints NUMBER_ROOM digit widths at the smallest font (matrix.js).
@@ -48,7 +49,7 @@ function cellSizeFor(operands, width, maxCell) {
   const matrices = operands.filter((o) => o.step);
   const ownLines = (cell) =>
     Math.max(...matrices.map((o) => measureMatrix(o.step, { cell, transpose: o.transpose }).width)) <= width;
-  // Cells that print NUMBER_ROOM digit widths first (issue 28 §2: at 24 px step 4 showed "…" for
+  // Cells that print NUMBER_ROOM digit widths first (at 24 px step 4 showed "…" for
   // a quarter of its numbers and "1" for 1.22): the equation on one line, else each operand on a
   // line of its own. Then, where even that does not fit, the whole equation on one line with
   // cells of at least 20 px, else the largest cell (≤ maxCell) that fits each operand's line.

@@ -1,4 +1,4 @@
-// A training run between sittings (issue 25 §1): the float32 weights, AdamW's two moments and
+// A training run between sittings: the float32 weights, AdamW's two moments and
 // its update count, and what the run is, so that a run stopped by its wall-time cap goes on
 // where it stopped, with the same schedule, as if it had never stopped. A model file keeps
 // float16 weights and no optimizer: it is what a run delivers, a checkpoint how it continues.

@@ -1,4 +1,4 @@
-// Language modelling on a corpus (issue 12 §1): the training text as one stream of token ids
+// Language modelling on a corpus: the training text as one stream of token ids
 // (vocabulary.hpp), cut into seeded random windows of T + 1 ids whose first T are the input and
 // last T the next-token targets; the held-out loss over non-overlapping windows; and the
 // unigram and bigram baselines the trained model must beat, on the same held-out targets.

@@ -1,4 +1,4 @@
-// The training loop of a corpus language model (issue 12 §1), next to the task Trainer: a
+// The training loop of a corpus language model, next to the task Trainer: a
 // model, AdamW and a CorpusStream of windows of the encoded training text, every position a
 // next-token target. The native command tools/train_corpus.cpp drives it.
 //
@@ -66,11 +66,12 @@ class CorpusTrainer {
   CorpusStream stream_;
 };
 
-// What a corpus model file records besides the model (COMMON.md's shared keys): "vocabulary"
+// What a corpus model file records besides the model (docs/model-format.md, "What a model stores in
+// it"): "vocabulary"
 // ("character" | "word"), "corpus", "title", "titleZh", "trainedSteps", and the held-out
 // "heldOutLoss", "unigramLoss", "bigramLoss" in nats per token (+ "bigramLambda"); and
-// "lowercase": true when the training text was lower-cased (input should be too). Issue 25 §5,
-// for the page's model line, when known (> 0, or true): "kn5Loss" (the Kneser–Ney 5-gram's
+// "lowercase": true when the training text was lower-cased (input should be too). For
+// the page's model line, when known (> 0, or true): "kn5Loss" (the Kneser–Ney 5-gram's
 // held-out loss), "tokensSeen" and "canonWeighted" (the famous texts repeated in training); and
 // "documentStart" (a symbol of the vocabulary, e.g. "\n") when every document of the training
 // text (a poem) follows it: the model reads it before typed text (EncodeText); and

@@ -1,33 +1,49 @@
-// Head roles of a trained language model (issue 25 §4), measured on held-out text rather than
+// Head roles of a trained language model, measured on held-out text rather than
 // on one typed sentence: for every layer × head, the mean attention weight it puts on the keys
 // each role predicts, against that role's chance baseline.
 //
 // A role names, for each query position i of a window, a set K_i of keys (j ≤ i); a query with
 // no key is not counted. Over the counted queries of every window:
-//   score  = mean of Σ_{j∈K_i} w[i][j]
-//   chance = mean of |K_i| / (i + 1)     (a uniform causal row; Baseline::kUniform), or
-//            mean of Σ_{j∈K_i} o[i − j]  (Baseline::kOffset, "position-matched": o[d] is the
-//            head's own mean weight at offset d over every query of the text, so a head that
-//            attends by distance alone scores 1× chance)
-//   ratio  = score / chance ("× chance").
-// The text roles (symbols only; "marks" are the line-ending tokens \n ，。！？； . ! ? ;):
-//   previous   K = {i − 1}
+//   score    = mean of Σ_{j∈K_i} w[i][j]
+//   chance   = mean of |K_i| / (i + 1): a uniform causal row (the "uniform" baseline); rules out
+//              a head that merely spreads its weight over what it can see
+//   matched  = mean of Σ_{j∈K_i} o[i − j] (the "position-matched" baseline): o[d] is the head's
+//              own mean weight at distance d back over every query of the held-out text (every
+//              i ≥ d of every window), so a head that attends by distance alone puts exactly
+//              `matched` on the keys: it rules out a head that looks a fixed number of tokens
+//              back and lands on the role's keys because the text is regular (a 5-character
+//              poem puts the parallel slot 6 back)
+//   ratio    = score / chance ("× chance"), matched_ratio = score / matched.
+// A head holds a weight role when ratio ≥ kRoleRatio and matched_ratio ≥ kMatchedRatio; a
+// positional role (previous: its keys are a distance, so matched_ratio is 1 by definition) needs
+// only the first. Among the roles a head holds, every one within kRoleMargin of the best ratio is
+// shown (two roles within 10% of each other are both named, never one picked by a hair).
+// The text roles (symbols only; "marks" are the line-ending tokens \n ，。！？； . ! ? ;; a
+// "closing" line is one whose run of marks has one of 。！？； . ! ? ; (a poem's even line), an
+// "opening" line one whose run of marks is ， alone; \n ends a poem):
+//   previous   K = {i − 1} (positional)
 //   lineStart  K = {the last mark before i}: the punctuation that opened the current line; not
-//              counted when that mark is i − 1 (the line's first token: a previous-token key)
-//   couplet    对仗: K = {the token at i's offset in the previous line}, as head_labels.js pairs
-//              them (a run of marks ends a line); only non-mark queries and keys, and not in
-//              the window's second line (its previous line may have begun before the window)
-//   rhyme      K = {the last non-mark token of the previous line} (its rhyme), for the non-mark
-//              queries of the current line except its first (whose key would be i − 2)
+//              counted when that mark is i − 1 (the line's first token: a previous-token key) nor
+//              when it is the window's first token (a sink many heads park on: first's key; the
+//              page's text starts with the ↵ the model reads first)
+//   couplet    对仗: for each non-mark query of a closing line right after an opening line of the
+//              same length, K = {the token at its offset in the opening line}; both lines whole
+//              in the window (the opening line not the window's first, which may have begun
+//              before it)
+//   rhyme      at the query before a closing line's last non-mark token (the query that predicts
+//              the rhyme), K = {the last non-mark token of the closing line before it in the same
+//              poem} (the previous rhyme), when no \n lies between
 //   duplicate  K = {every earlier j with the same symbol}, for queries that are not a mark or
 //              <unk>, without j = i − 1
 //   first      K = {0}, for i ≥ 2 (at i = 1 the first token is the previous one)
 //   induction  on repeated random sequences (Olsson et al. 2022), not on text: r = T/2 random
 //              ids (uniform over the non-special vocabulary) then the same r again; K = {i − r + 1}
-//              (the token after the earlier occurrence) for the second copy's queries i ≥ r
+//              (the token after the earlier occurrence) for the second copy's queries i ≥ r; its
+//              matched baseline takes o[d] from the text (a head that looks r − 1 back on any
+//              text scores 1×)
 //   broad      not a weight: the row's entropy over the most it could be, −Σ w ln w / ln(i + 1),
 //              for i ≥ 1; chance is the uniform row's 1
-// Part-of-speech roles (Brown tags, position-matched baseline; tags.empty() skips them):
+// Part-of-speech roles (Brown tags; tags.empty() skips them):
 //   nounModifier  a noun (nn*, np*) to its determiners and adjectives: the tokens tagged at, dt*,
 //                 abn, abx, ap, jj*, pp$, cd, od in the run of such tokens and nouns right before
 //                 it
@@ -48,8 +64,6 @@
 
 namespace attention::train {
 
-enum class Baseline { kUniform, kOffset };
-
 enum class RoleKind {
   kPrevious,
   kLineStart,
@@ -67,7 +81,7 @@ enum class RoleKind {
 struct RoleInfo {
   RoleKind kind;
   const char* name;  // the key in models/<name>.roles.json and the page
-  Baseline baseline;
+  bool positional;   // its keys are a distance: the position-matched bar does not apply
   bool needs_tags;
 };
 // Every role, in the order that breaks a tie between two heads' best roles.
@@ -87,6 +101,7 @@ RoleKeys RepeatedSequenceKeys(int length);
 // One head's pooled measure of one role.
 struct RoleScore {
   double score = 0.0, chance = 0.0, ratio = 0.0;
+  double matched = 0.0, matched_ratio = 0.0;  // 0 without an offset profile
   int64_t queries = 0;
 };
 
@@ -96,7 +111,7 @@ class RoleTally {
  public:
   void Add(const float* weights, int length, const RoleKeys& keys);
   void AddEntropy(const float* weights, int length);  // kBroad
-  // `offset_weight` [T]: the head's o[d] (kOffset roles); empty for kUniform.
+  // `offset_weight` [T]: the head's o[d]; empty leaves matched and matched_ratio 0.
   RoleScore Result(const std::vector<double>& offset_weight) const;
 
  private:
@@ -105,14 +120,17 @@ class RoleTally {
   std::vector<int64_t> offsets_;  // [T] how many keys at offset d
 };
 
-// Every head's score for every role: [layers][heads][kRoles.size()], and the head's role: the
-// best ratio among the weight roles at ≥ kRoleRatio× chance, else "broad" if its broad score is
-// ≥ kBroadScore, else "".
+// Every head's score for every role: [layers][heads][kRoles.size()], and the head's roles
+// (RolesOf): the weight roles it holds (≥ kRoleRatio× chance and ≥ kMatchedRatio× matched, see
+// above) within kRoleMargin of the best ratio, best first; else {"broad"} if its broad score is
+// ≥ kBroadScore; else none.
 inline constexpr double kRoleRatio = 3.0;
+inline constexpr double kMatchedRatio = 2.0;
+inline constexpr double kRoleMargin = 1.1;  // a role within 10% of the best is named too
 inline constexpr double kBroadScore = 0.85;
 struct HeadRoles {
   std::vector<std::vector<std::vector<RoleScore>>> scores;
-  std::vector<std::vector<std::string>> role;
+  std::vector<std::vector<std::vector<std::string>>> roles;
   int windows = 0;  // text windows measured
 };
 
@@ -144,7 +162,11 @@ struct RolesInput {
 Status LoadRolesInput(const std::string& model_path, const std::string& sample_path,
                       const std::string& tags_path, RolesInput* input);
 
-// The head's role (see HeadRoles) from its scores [kRoles.size()].
-std::string RoleOf(const std::vector<RoleScore>& scores);
+// Whether a head whose score for `role` is `score` holds that weight role: ≥ kRoleRatio× chance
+// and, unless the role is positional, ≥ kMatchedRatio× its position-matched baseline.
+bool Holds(const RoleInfo& role, const RoleScore& score);
+
+// The head's roles (see HeadRoles) from its scores [kRoles.size()].
+std::vector<std::string> RolesOf(const std::vector<RoleScore>& scores);
 
 }  // namespace attention::train

@@ -1,4 +1,4 @@
-// What a trained model's attention heads do, measured on examples (issue 10 §4): the attention
+// What a trained model's attention heads do, measured on examples: the attention
 // weights of every head, recomputed from the q and k of the model's last forward pass, and two
 // scores from the induction-head literature (Olsson et al., 2022):
 //   induction score:      the mean weight from each answer position of an induction example to

@@ -1,4 +1,4 @@
-// The shape and switches of a trainable transformer language model (issue 10 §1).
+// The shape and switches of a trainable transformer language model.
 //
 // A model is: token embedding [V × d] + positional encoding (sinusoidal, or learned [T × d]);
 // `layers` pre-LN blocks

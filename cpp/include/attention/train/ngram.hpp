@@ -1,6 +1,6 @@
 // Interpolated modified Kneser–Ney n-grams (Chen & Goodman 1998, "An empirical study of
 // smoothing techniques for language modeling", §3.5 and §4.1.6): the honest baseline a trained
-// corpus model must beat (issue 25 §2), counted on the same training ids and scored on the same
+// corpus model must beat, counted on the same training ids and scored on the same
 // held-out targets as HeldOutLoss (corpus.hpp), with the same vocabulary (`<unk>` is a token
 // like any other, as the models count it).
 //

@@ -1,4 +1,4 @@
-// Seeded toy tasks that show attention doing a job (issue 10 §3), as language-modelling data.
+// Seeded toy tasks that show attention doing a job, as language-modelling data.
 //
 // Every example is one token sequence s = input ++ answer (with a separator between them for
 // copy, reverse and sort), fed to a causal model as

@@ -1,4 +1,4 @@
-// The training loop of a toy task (issue 10 §4): a model, AdamW and a seeded stream of task
+// The training loop of a toy task: a model, AdamW and a seeded stream of task
 // examples. Step(n) runs n updates on fresh batches; Evaluate scores exact match on held-out
 // examples, generating the answers greedily.
 //

@@ -1,4 +1,4 @@
-// The trainer's fields, one row each (issue 24 §4): name, section, kind, default and allowed
+// The trainer's fields, one row each: name, section, kind, default and allowed
 // values. The engine validates with these rows (ValidateFields), exports them to JS
 // (trainerFields(), which training_config.js builds its checks and defaults from), reads JS
 // requests by them, and the native corpus trainer takes its flags from them. A new option is

@@ -1,4 +1,4 @@
-// A vocabulary built from a text corpus (issue 10 §3), for the corpus language models:
+// A vocabulary built from a text corpus, for the corpus language models:
 //   character level: every Unicode code point is a symbol (spaces and newlines included), so
 //     decoding gives the text back exactly, unknown characters aside;
 //   word level: the engine's Tokenize splits the text (white space and control characters
