@@ -132,6 +132,3 @@ export function fitToFrame(root) {
     window.removeEventListener('resize', later);
   };
 }
-
-/** For tests: the last transform fitted on the panel shown, { x, y, scale }, or null. */
-export const fittedOf = (panel) => written.get(panel) ?? null;
