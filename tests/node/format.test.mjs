@@ -2,7 +2,7 @@
 // tooltips keep 4 significant digits, cells are never blank and never read as zero.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatFit, formatShort, formatValue } from '../../web/src/format.js';
+import { formatShort, formatValue } from '../../web/src/format.js';
 
 // Seeded values over 12 decades, both signs (a small LCG: deterministic, no Math.random).
 function values(count = 2000) {
@@ -28,21 +28,5 @@ test('formatShort: 3 significant digits', () => {
   for (const v of values()) assert.equal(parse(formatShort(v)), Number(v.toPrecision(3)), `${v}`);
 });
 
-test('formatFit: never blank, never longer than the cell, never a zero for a value that is not zero', () => {
-  for (const chars of [2, 3, 4, 5, 6]) {
-    for (const v of values()) {
-      const text = formatFit(v, chars);
-      assert.ok(text.length > 0, `${v} in ${chars}: blank`);
-      assert.ok([...text].length <= chars, `${v} in ${chars}: "${text}" is too long`);
-      if (text === '…' || text === '≈0') continue;
-      assert.notEqual(parse(text.replace(/^(−?)\./, '$10.')), 0, `${v} in ${chars}: "${text}" reads as zero`);
-      // Within the rounding of one significant digit, or of one decimal (−0.06 → "−.1").
-      const shown = parse(text.replace(/^(−?)\./, '$10.'));
-      const tolerance = Math.max(0.5 * 10 ** Math.floor(Math.log10(Math.abs(v))), 0.05) * (1 + 1e-9);
-      assert.ok(Math.sign(shown) === Math.sign(v) && Math.abs(shown - v) <= tolerance, `${v} → ${text}`);
-    }
-  }
-  assert.equal(formatFit(4e-4, 4), '4e−4');
-  assert.equal(formatFit(0, 1), '0');
-  assert.equal(formatFit(-Infinity, 2), '−∞');
-});
+// formatFit (a cell's number: two significant digits, "<.01", no exponent) is tested in
+// number-format.test.mjs.

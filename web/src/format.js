@@ -2,8 +2,9 @@
 // arithmetic. One rule set so that the same value reads the same everywhere:
 // - tooltips and the arithmetic panel: 4 significant digits (formatValue);
 // - labels and ticks: 3 significant digits (formatShort);
-// - cells: as many significant digits as fit (3, 2 or 1, zeros kept), else a compact
-//   exponent, else "…" (never blank, which would read as zero);
+// - cells: two significant digits, else one where two do not fit (zeros kept), "<.01" for
+//   a value under 0.01, thousands as "4.2k"; never an exponent, which is wider than a cell
+//   and runs into the next one (never blank either, which would read as zero);
 // - a true minus sign (−), ±∞ for masked scores, exponents as "e−4" with no "+".
 import { format } from 'd3-format';
 
@@ -51,26 +52,71 @@ export function formatShort(v) {
   return significant(v, 3);
 }
 
+// How wide each character a cell may print is, in widths of a (tabular) digit: DejaVu Sans,
+// the widest of the page's fonts (system-ui on Linux; Segoe UI and San Francisco are narrower).
+// The minus, "<" and "≈" are a third wider than a digit: counting them as one character let
+// "−.37" and "6e−3" overflow their cells, and a row of them ran together ("6e−35e−3").
+const GLYPH_WIDTH = { '.': 0.5, '−': 1.32, '<': 1.32, '>': 1.32, '≈': 1.32, '∞': 1.32, k: 0.91, M: 1.36, e: 0.97 };
+
+/** The width of `text` in digit widths (a digit is 1): what formatFit fits into a cell. */
+export function digitWidths(text) {
+  let width = 0;
+  for (const c of text) width += GLYPH_WIDTH[c] ?? 1;
+  return Math.round(width * 100) / 100; // "−.42" is 3.82, not 3.8200000000000003
+}
+
+// Below this, a cell says "<.01": two significant digits of 0.0042 (".0042") read as noise on a
+// teaching figure, and an exponent ("4.2e−3") is wider than any cell.
+const SMALL = 0.01;
+
+/** `v` with `digits` significant digits and no exponent, its leading "0." cut: ".42", "−4.2", "420". */
+function plain(v, digits) {
+  return clean(kept(digits)(v)).replace(/^(−?)0\./, '$1.');
+}
+
+/** `v` with `digits` significant digits and a k (thousand) or M (million) suffix: "4.2k", "−12M". */
+function suffixed(v, digits) {
+  const [unit, div] = Math.abs(v) >= 999500 ? ['M', 1e6] : ['k', 1e3];
+  return `${plain(v / div, digits)}${unit}`;
+}
+
 /**
- * A cell's text in at most `chars` characters: 3, 2 or 1 significant digits (leading "0."
- * dropped: ".25"), then a one-digit exponent ("4e−4"), else "≈0" for a small value and "…"
- * for a large one (hover gives the value).
+ * A cell's number in at most `room` digit widths (digitWidths: a minus is 1.32, a point 0.5), or
+ * "…" when not even one digit fits. Two significant digits, else one (zeros kept: "1.0" says
+ * two digits): ".42", "−.42", "4.2", "−12", "420", "4.2k"; a value under 0.01 is "<.01" (">−.01"
+ * below zero), else "≈0" where that is too wide. Never an exponent before 10¹²: in a grid, an
+ * exponent is wider than its cell and runs into the next ("6e−35e−3").
  */
-export function formatFit(v, chars) {
+export function formatFit(v, room) {
   const s = special(v);
-  if (s !== null) return [...s].length <= chars ? s : '…';
+  if (s !== null) return digitWidths(s) <= room ? s : '…';
   const a = Math.abs(v);
-  // Candidates in order, made only until one fits (a cell's text is written on every keystroke).
-  // Zeros kept ("−1.0", not "−1"): a cell's text says how many digits it shows.
-  const formats = a >= 0.01 && a < 1e4 ? [kept(3), kept(2), kept(1), formatOf('.2f'), formatOf('.1f')] : [];
-  const leadingZero = formats.length;
-  for (const [k, f] of [...formats, exponent(2), exponent(1)].entries()) {
-    // −0.06 in three characters: one decimal, "−.1" (a rounding to "0" is refused here).
-    const text = k < leadingZero ? clean(f(v)).replace(/^(−?)0\./, '$1.') : clean(f(v));
-    if ([...text].length <= chars && !/^−?\.?0*$/.test(text)) return text;
+  const fits = (text) => digitWidths(text) <= room;
+  if (Number(a.toPrecision(2)) < SMALL) {
+    const small = v > 0 ? '<.01' : '>−.01';
+    if (fits(small)) return small;
+    return fits('≈0') ? '≈0' : '…';
   }
-  // Too small to print in this cell: say "about zero" rather than leave a blank or a 0.
-  if (a < 0.05 && chars >= 2) return '≈0';
+  // Candidates in order, made only until one fits (a cell's text is written on every keystroke).
+  const candidates = [];
+  if (Number(a.toPrecision(2)) < 1e4)
+    candidates.push(
+      () => plain(v, 2),
+      () => plain(v, 1),
+    );
+  // From 100 where the plain number is too wide ("−.4k" where "−420" is not).
+  if (a >= 99.5 && a < 1e12)
+    candidates.push(
+      () => suffixed(v, 2),
+      () => suffixed(v, 1),
+    );
+  if (a >= 1e12) candidates.push(() => clean(exponent(1)(v)));
+  for (const make of candidates) {
+    const text = make();
+    if (fits(text)) return text;
+  }
+  // A small value whose one digit does not fit (−0.04 in three widths): about zero, not a blank.
+  if (a < 0.05 && fits('≈0')) return '≈0';
   return '…';
 }
 

@@ -2,6 +2,7 @@
 // each step's texts are keyed by its key in steps.js STEPS.
 import { NUMBERS } from './i18n-numbers.js';
 import { MODES } from './i18n-modes.js';
+import { FIGURES } from './i18n-figures.js';
 import { THREADS_TEXT } from './engine-threads.js';
 
 const STRINGS = {
@@ -23,7 +24,8 @@ const STRINGS = {
     'tokenization.whitespace': 'whitespace',
     tokens: 'Tokens',
     emptyState: 'Type a sentence above: each word becomes a token that asks, offers and mixes information.',
-    controls: 'Model',
+    // The controls' heading: not "Model", the model menu's name beside it (a screen reader heard two).
+    controls: 'Attention settings',
     dModel: 'd_model',
     heads: 'heads',
     seed: 'seed',
@@ -55,8 +57,9 @@ const STRINGS = {
     // An exported figure's subtitle and the compact embed's caption (explorer/caption.js).
     figureRandom: (tokens, d, h, seed, mask) =>
       `${tokens} · random weights, d_model ${d}, ${h} ${h === 1 ? 'head' : 'heads'}, seed ${seed}, mask: ${mask}`,
-    figureModel: (tokens, model, layer, d, h) =>
-      `${tokens} · model ${model}, layer ${layer}, d_model ${d}, ${h} ${h === 1 ? 'head' : 'heads'}`,
+    // `title`: the model's name as the model menu says it (caption.js), not its link key ("tang").
+    figureModel: (tokens, title, layer, d, h) =>
+      `${tokens} · ${title}, layer ${layer}, d_model ${d}, ${h} ${h === 1 ? 'head' : 'heads'}`,
     query: 'Query',
     queries: 'queries',
     keys: 'keys',
@@ -72,7 +75,9 @@ const STRINGS = {
       'Rows are queries, columns are keys. Hatched cells are masked. Click a cell to mark it and its link in the links view.',
     // What a view or the stage shows when it is not what the stage's step and head select.
     viewShowsStep: (k, title, stage) => `This view shows step ${k} (${title}); the stage is at step ${stage}.`,
-    viewShowsHead: (h) => `This view shows head ${h + 1}; pick a head above to see another.`,
+    // `picked`: the head select's "all heads", which the note quotes: it said "head 1" beside it.
+    viewShowsHead: (h, picked) =>
+      `With “${picked}” picked, this view shows one head at a time: head ${h + 1}. Pick a head above to see another.`,
     stageShowsHead: (h) => `The stage shows head ${h + 1}; the views below show all heads.`,
     matricesHint:
       'Every matrix of this run. Hover a cell for its exact value and index; click it (or focus it and press Enter) to see its arithmetic.',
@@ -186,7 +191,7 @@ const STRINGS = {
     'tokenization.whitespace': '空格',
     tokens: '词元',
     emptyState: '在上面输入一句话：每个词都会成为一个词元，去提问、提供索引、融合信息。',
-    controls: '模型',
+    controls: '注意力设置',
     dModel: 'd_model',
     heads: '头数',
     seed: '随机种子',
@@ -217,7 +222,7 @@ const STRINGS = {
     headN: (h) => `头 ${h + 1}`,
     figureRandom: (tokens, d, h, seed, mask) =>
       `${tokens} · 随机权重，d_model ${d}，${h} 个头，随机种子 ${seed}，掩码：${mask}`,
-    figureModel: (tokens, model, layer, d, h) => `${tokens} · 模型 ${model}，第 ${layer} 层，d_model ${d}，${h} 个头`,
+    figureModel: (tokens, title, layer, d, h) => `${tokens} · ${title}，第 ${layer} 层，d_model ${d}，${h} 个头`,
     query: '查询',
     queries: '查询',
     keys: '键',
@@ -231,7 +236,7 @@ const STRINGS = {
     linksHint: '悬停在词元上只看它的连线；点击可锁定。线的粗细和透明度就是权重。',
     heatmapHint: '行是查询，列是键。斜线格表示被屏蔽。点击格子可标记它，并在连线视图中高亮对应连线。',
     viewShowsStep: (k, title, stage) => `此视图显示第 ${k} 步（${title}）；舞台在第 ${stage} 步。`,
-    viewShowsHead: (h) => `此视图显示头 ${h + 1}；可在上方选择其他头。`,
+    viewShowsHead: (h, picked) => `选择“${picked}”时，此视图一次只显示一个头：头 ${h + 1}。可在上方选择其他头。`,
     stageShowsHead: (h) => `舞台显示头 ${h + 1}；下方视图显示全部头。`,
     matricesHint: '本次计算的所有矩阵。悬停查看精确数值和下标；点击格子（或聚焦后按回车）查看它的计算过程。',
     softmaxHint: '所选查询的原始分数、缩放后分数和 softmax 权重。',
@@ -347,6 +352,7 @@ const HONESTY = {
 for (const lang of Object.keys(HONESTY)) Object.assign(STRINGS[lang], HONESTY[lang]);
 for (const lang of Object.keys(NUMBERS)) Object.assign(STRINGS[lang], NUMBERS[lang]);
 for (const lang of Object.keys(MODES)) Object.assign(STRINGS[lang], MODES[lang]);
+for (const lang of Object.keys(FIGURES)) Object.assign(STRINGS[lang], FIGURES[lang]);
 
 export const LANGUAGES = ['en', 'zh'];
 

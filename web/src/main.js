@@ -9,7 +9,7 @@ import { defaultLanguage, strings } from './i18n.js';
 import { defaultState, stateFromURL } from './state.js';
 import { createExplorer } from './explorer/explorer.js';
 import { sharedEngine } from './explorer/engine.js';
-import { embedLink, embedSnippet, MAX_LINK_CHARS, pageLink } from './explorer/share.js';
+import { embedLink, embedSnippet, figureLink, figureSnippet, MAX_LINK_CHARS, pageLink } from './explorer/share.js';
 import { pageKind } from './page-kind.js';
 import { handoffId, MODEL_PARAM, takeModel } from './model-handoff.js';
 
@@ -50,6 +50,12 @@ await startPage(async () => {
         return { text: fit.link, note: linkNote(s, fit) };
       },
       embed: (s) => ({ text: embedSnippet(s, base), note: linkNote(s, embedLink(s, base)) }),
+      // A compact figure at a size of FIGURE_SIZES, and its link (the choices' preview).
+      figure: (s, size) => ({
+        text: figureSnippet(s, base, size),
+        link: figureLink(s, base).link,
+        note: linkNote(s, figureLink(s, base)),
+      }),
     },
     onChange(s) {
       // Setting the same lang restyles the whole page (150–190 ms with 2,048 chips).

@@ -7,10 +7,15 @@ import * as d3 from 'd3';
 import { VIEWS } from '../views/registry.js';
 import { figureCaption } from './caption.js';
 import { download, figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js';
+import { FIGURE_SIZES } from './share.js';
+
+// A preview is the embed itself, live, scaled to this width (px).
+const PREVIEW_WIDTH = 256;
 
 /**
  * @param o { root, $: its elements by data-role, store, strings(): the page's strings now,
- *            computer (compute.js), notice(text) (messages.js), shareLinks: { page(state), embed(state) } or none }
+ *            computer (compute.js), notice(text) (messages.js), shareLinks: { page(state), embed(state),
+ *            figure(state, size): a compact figure's { text, link, note } } or none }
  */
 export function wireActions({ root, $, store, strings, computer, notice, shareLinks }) {
   /** The current view as a standalone SVG string, with a title, the legend and labels. */
@@ -72,7 +77,68 @@ export function wireActions({ root, $, store, strings, computer, notice, shareLi
   $('copy-link').addEventListener('click', (event) =>
     copy(shareLinks?.page(store.get()) ?? location.href, event.currentTarget),
   );
-  $('copy-embed').addEventListener('click', (event) => copy(shareLinks?.embed(store.get()) ?? '', event.currentTarget));
+  $('copy-embed').addEventListener('click', (event) => {
+    // The explorer's code is copied at once, as it always was; the choices offer the figures.
+    copy(shareLinks?.embed(store.get()) ?? '', event.currentTarget);
+    if (shareLinks?.figure) showEmbedChoices();
+  });
+  $('embed-close').addEventListener('click', closeEmbedChoices);
+
+  /**
+   * The embed code's three choices, each with its code, a Copy button and a live preview (the
+   * embed page itself in a scaled-down frame): the explorer, and the compact figure for a 16:9
+   * slide and for a 900 px column. Until now a teacher had to find compact=1 in the docs.
+   */
+  function showEmbedChoices() {
+    const state = store.get();
+    const s = strings();
+    const full = shareLinks.embed(state);
+    const fullLink = full.text
+      .match(/src="([^"]*)"/)[1]
+      .replace(/&amp;/g, '&')
+      .replace(/&quot;/g, '"');
+    const choices = [
+      { key: 'full', label: s.embedFull, code: full, link: fullLink, size: FIGURE_SIZES.slide },
+      ...Object.entries(FIGURE_SIZES).map(([key, size]) => {
+        const figure = shareLinks.figure(state, size);
+        return { key, label: s[key === 'slide' ? 'embedSlide' : 'embedColumn'], code: figure, link: figure.link, size };
+      }),
+    ];
+    const make = (tag, attrs = {}, text = '') => {
+      const el = document.createElement(tag);
+      for (const [name, value] of Object.entries(attrs)) el.setAttribute(name, value);
+      if (text) el.textContent = text;
+      return el;
+    };
+    $('embed-options').replaceChildren(
+      ...choices.map(({ key, label, code, link, size }) => {
+        const option = make('div', { class: 'embed-option', 'data-embed': key });
+        const scale = PREVIEW_WIDTH / size.width;
+        const frame = make('div', { class: 'embed-preview' });
+        frame.style.width = `${PREVIEW_WIDTH}px`;
+        frame.style.height = `${Math.round(size.height * scale)}px`;
+        const preview = make('iframe', { src: link, title: s.embedPreview(label), tabindex: '-1', loading: 'lazy' });
+        preview.width = size.width;
+        preview.height = size.height;
+        preview.style.transform = `scale(${scale})`;
+        frame.append(preview);
+        const id = `${root.querySelector('[role=tab]').id}-embed-${key}`;
+        const codeBox = make('textarea', { id, readonly: '', rows: '3', spellcheck: 'false' });
+        codeBox.value = code.text;
+        const button = make('button', { type: 'button', 'aria-describedby': id }, s.embedCopy);
+        button.addEventListener('click', () => copy(code, button));
+        option.append(make('h3', {}, label), frame, codeBox, button);
+        return option;
+      }),
+    );
+    $('embed-choices').hidden = false;
+  }
+
+  // Closed, its previews go: each runs an engine of its own.
+  function closeEmbedChoices() {
+    $('embed-choices').hidden = true;
+    $('embed-options').replaceChildren();
+  }
   if (!shareLinks) root.querySelector('.share').hidden = true;
 
   return { viewSVG };

@@ -4,6 +4,11 @@
 //
 //   figureCaption(state, trace, s) → { title: 'Links · 7. Softmax', subtitle: '我 爱 … · d_model 8, …' }
 import { stepTitle } from '../step-texts.js';
+import { modelStrings } from '../models/i18n.js';
+
+/** A model's name in the page's language, as its menu says it ("唐诗（已训练）"), never its link key. */
+const modelTitle = (state, s) =>
+  state.model === 'file' ? s.figureFileModel : (modelStrings(state.lang)[`model.${state.model}`] ?? state.model);
 
 /** @param state the store's state; trace the computer's (or null while it computes); s strings(lang) */
 export function figureCaption(state, trace, s) {
@@ -13,6 +18,6 @@ export function figureCaption(state, trace, s) {
     subtitle:
       state.model === 'random'
         ? s.figureRandom(tokens, state.dModel, state.heads, state.seed, s[`mask.${state.mask}`])
-        : s.figureModel(tokens, state.model, state.layer + 1, trace?.dModel, trace?.heads),
+        : s.figureModel(tokens, modelTitle(state, s), state.layer + 1, trace?.dModel, trace?.heads),
   };
 }

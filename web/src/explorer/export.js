@@ -73,6 +73,39 @@ function el(name, attrs = {}, text) {
 }
 
 /**
+ * The part of `svg`'s drawing (its `width` × `height`) that holds what it draws, in its own
+ * units: { x, y, width, height }. A view is as wide as its panel (1,240 px at 1280), its
+ * drawing often a third of that: a PNG was 2,460 px wide with the figure in its left third.
+ * The whole drawing where the svg is not laid out (nothing to measure).
+ */
+function drawnBox(svg, width, height) {
+  const whole = { x: 0, y: 0, width, height };
+  const rect = svg.getBoundingClientRect();
+  const viewBox = svg.getAttribute('viewBox')?.split(' ').map(Number);
+  if (!rect.width || !viewBox?.[2]) return whole;
+  const k = viewBox[2] / rect.width; // the svg's units a pixel (a compact figure is scaled)
+  let box = null;
+  for (const child of svg.children) {
+    if (child.tagName === 'defs' || child.tagName === 'style') continue;
+    const r = child.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const [x0, y0, x1, y1] = [r.left - rect.left, r.top - rect.top, r.right - rect.left, r.bottom - rect.top].map(
+      (v) => v * k,
+    );
+    box = box
+      ? [Math.min(box[0], x0), Math.min(box[1], y0), Math.max(box[2], x1), Math.max(box[3], y1)]
+      : [x0, y0, x1, y1];
+  }
+  if (!box) return whole;
+  // A little room for antialiasing; never past the drawing (a canvas keeps room to spare below).
+  const x = Math.max(0, Math.floor(box[0]) - 2);
+  const y = Math.max(0, Math.floor(box[1]) - 2);
+  const right = Math.min(width, Math.ceil(box[2]) + 2);
+  const bottom = Math.min(height, Math.ceil(box[3]) + 2);
+  return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : whole;
+}
+
+/**
  * A standalone SVG string of `svg` (a view's <svg>) under a title, with a head legend when
  * `heads` is given. Text stays text: token labels are escaped by the serializer.
  */
@@ -80,13 +113,16 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
   // The numbers a keystroke left to after its frame belong in the figure (frames.js).
   runJobs();
   // A view sized by views/fit.js keeps room to spare in its viewBox: its drawing's own is data-view-box.
-  const [, , width, height] = (
+  const [, , drawnWidth, drawnHeight] = (
     svg.dataset.viewBox ??
     svg.getAttribute('viewBox') ??
     `0 0 ${svg.clientWidth} ${svg.clientHeight}`
   )
     .split(' ')
     .map(Number);
+  // Cropped to what is drawn in it.
+  const box = drawnBox(svg, drawnWidth, drawnHeight);
+  const { width, height } = box;
   // The subtitle holds the whole sentence: wrapped to the figure's width, never cut off.
   // (and the title, on a narrow figure; bold is estimated a size larger).
   const titleLines = wrap(title, width, 18);
@@ -112,7 +148,7 @@ export function figureSVG(svg, { title, subtitle, heads = [], headLabel = (h) =>
     out.append(el('rect', { x: 12 + k * 90, y: legendY, width: 22, height: 6, fill: headColor(h, false) }));
     out.append(el('text', { x: 40 + k * 90, y: legendY + 7, class: 'legend-label' }, headLabel(h)));
   });
-  const body = el('g', { transform: `translate(12,${top})` });
+  const body = el('g', { transform: `translate(${12 - box.x},${top - box.y})` });
   for (const child of svg.childNodes) body.append(child.cloneNode(true));
   // The keyboard's cursor and a picked cell's outline on a picture (views/matrix-image.js) are
   // the page's, not the figure's (nor is a picked SVG cell's outline, which is CSS).

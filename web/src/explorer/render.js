@@ -27,6 +27,7 @@ import { withoutMotion } from '../motion.js';
 import { NotLoaded } from './lazy-trace.js';
 import { chipList } from './chips.js';
 import { figureCaption } from './caption.js';
+import { frameOf } from './compact-fit.js';
 import { modelStrings } from '../models/i18n.js';
 
 /**
@@ -205,6 +206,8 @@ export function createRenderer({ root, $, store, strings, computer, stepper, thr
       el: $,
       // Drawn as wide as their panel (viewBox = drawn size): text keeps its size on a phone.
       width: Math.max(280, widths.views),
+      // A figure (the compact embed): its frame's { width, height } (compact-fit.js), or null.
+      figure: root.classList.contains('compact') ? frameOf(root) : null,
       get: store.get,
       set: store.set,
     });

@@ -49,3 +49,24 @@ addEventListener('message', (e) => {
 });
 </script>`;
 }
+
+/** The sizes a compact figure is offered at: a 16:9 slide and a 900 px column (docs/embedding.md). */
+export const FIGURE_SIZES = {
+  slide: { width: 1280, height: 720 },
+  column: { width: 900, height: 506 },
+};
+
+/** The embed page's link to `state` as a compact figure: { link, fullLength, sentenceLeftOut }. */
+export function figureLink(state, base, href = location.href) {
+  return fitLink(new URL('embed.html', href).href, state, base, 'compact=1');
+}
+
+/**
+ * An <iframe> of the compact figure of `state` at `size` ({ width, height }): it fills its frame
+ * (explorer/compact-fit.js), so the frame keeps that shape at any width and needs no script.
+ */
+export function figureSnippet(state, base, size, href = location.href) {
+  const src = figureLink(state, base, href).link.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  const { width, height } = size;
+  return `<iframe src="${src}" title="Attention Explorer" width="${width}" height="${height}" style="border:0; max-width:100%; height:auto; aspect-ratio:${width} / ${height}" loading="lazy"></iframe>`;
+}

@@ -36,6 +36,12 @@ export function explorerMarkup() {
     </div>
   </div>
 </header>
+<section class="embed-choices panel" data-role="embed-choices" aria-labelledby="${id}-embed-title" hidden>
+  <h2 id="${id}-embed-title" data-i18n="embedChoices"></h2>
+  <p class="hint" data-i18n="embedChoicesNote"></p>
+  <div class="embed-options" data-role="embed-options"></div>
+  <button type="button" data-role="embed-close" data-i18n="embedClose"></button>
+</section>
 <p class="notice" data-role="notice" role="status" hidden></p>
 <div class="explorer-grid">
   <section class="input panel" data-chrome="controls">

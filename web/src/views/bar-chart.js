@@ -134,10 +134,13 @@ function drawBars(rectLayer, values, { x, y, color, count }) {
     .attr('height', (_, k) => tall(values[k]));
 }
 
-/** The value above each bar, in as many characters as its band holds (about 6.5 px each at 11 px). */
+/**
+ * The value above each bar, in the digit widths its band holds (a digit is at most 7.04 px at
+ * 11 px; format.js digitWidths), less 2 px between neighbours.
+ */
 function drawValues(valueLayer, values, { x, y, count }) {
   const texts = layer(valueLayer, 'text', count, (text) => text.setAttribute('class', 'bar-value'));
-  const chars = Math.floor(x.step() / 6.5);
+  const chars = Math.floor(((x.step() - 2) / 7.04) * 10) / 10;
   for (let k = 0; k < count; k++) {
     const v = values[k];
     put(texts[k], 'x', x(k) + x.bandwidth() / 2);

@@ -41,9 +41,10 @@ globalThis.attentionLinkLines = linkLinesOf;
  * Paints `lines` on the link-lines canvas of the d3 selection `svg` (made on first use, before
  * its `text.token` labels, so that they stay on top for the pointer), and keeps them.
  * lines: [{ h, i, j, weight, y1, y2, width, opacity, color, pair }] in paint order, y in the
- * svg's px; every line runs from x = left to x = right. Returns the holder's selection.
+ * svg's px; every line runs from x = left to x = right. `sharpness`: canvas pixels a px (default:
+ * the screen's, at most 2). Returns the holder's selection.
  */
-export function paintLines(svg, lines, { left, right, height, duration = 0 }) {
+export function paintLines(svg, lines, { left, right, height, duration = 0, sharpness = null }) {
   const holder = svg
     .selectAll('foreignObject.link-lines')
     .data([0])
@@ -56,8 +57,9 @@ export function paintLines(svg, lines, { left, right, height, duration = 0 }) {
   const room = (state.room = roomFor(height, state.room));
   putAttrs(holder, { x: left - PAD, y: 0, width, height: room });
   const canvas = node.firstChild ?? node.appendChild(makeCanvas());
-  // Crisp on high-density screens; setting a canvas's size clears it, so only when it changes.
-  const scale = Math.min(2, globalThis.devicePixelRatio || 1);
+  // Crisp on high-density screens (and, by `sharpness` canvas pixels a px, in a figure that its
+  // frame scales up); setting a canvas's size clears it, so only when it changes.
+  const scale = sharpness ?? Math.min(2, globalThis.devicePixelRatio || 1);
   const [w, h] = [Math.round(width * scale), Math.round(room * scale)];
   if (canvas.width !== w || canvas.height !== h) [canvas.width, canvas.height] = [w, h];
   const from = state.painted ?? [];

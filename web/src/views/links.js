@@ -7,7 +7,7 @@ import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 import { pixels } from './pixels.js';
-import { fitText } from './text.js';
+import { fitText, textWidth } from './text.js';
 import { putAttrs, setText, setTexts } from '../dom.js';
 import { fitSvg } from './fit.js';
 import { lineAt, linkLinesOf, paintLines, strokeLines } from './link-lines.js';
@@ -69,7 +69,8 @@ function drawLinks(svg, trace, o) {
   });
   // Gliding many lines costs more than it shows (a keystroke draws without motion anyway).
   const t = lines.length <= 400 ? duration(500) : 0;
-  paintLines(svg, lines, { left: xLeft, right: xRight, height, duration: t })
+  // A figure is scaled up by its frame (explorer/compact-fit.js, up to 4×): its lines as sharp.
+  paintLines(svg, lines, { left: xLeft, right: xRight, height, duration: t, sharpness: o.figure ? 4 : null })
     .on('pointermove', (event) => {
       const [x, y] = d3.pointer(event, svg.node());
       const d = lineAt(linkLinesOf(event.currentTarget), x, y);
@@ -144,13 +145,27 @@ function focusColor(node) {
 
 /** The svg's size and the two side titles; the geometry both drawings share. */
 function frame(svg, trace, o, rowGap) {
-  const width = Math.max(280, Math.min(620, o.width ?? 520));
-  const labelWidth = Math.round(Math.min(170, width * 0.28));
-  const height = Math.max(trace.nQuery, trace.nKey) * rowGap + 40;
+  // (A figure's last row is its bottom: the page's 40 px below the first row's 30 are room for
+  // nothing a figure shows.)
+  const height = Math.max(trace.nQuery, trace.nKey) * rowGap + (o.figure ? Math.max(14, 44 - rowGap) : 40);
+  // A figure (o.figure: its frame's size) takes the shape of its frame less the caption (about
+  // 30 px), with its legend (about 35 px) above it, and its labels only the room they take, so
+  // that it fills both ways: at 620 px, five tokens were a strip across a 16:9 slide.
+  const shaped = o.figure ? ((height + 35) * o.figure.width) / Math.max(1, o.figure.height - 30) : null;
+  const width = Math.max(280, Math.min(shaped ?? 620, o.width ?? 520));
+  const longest = (tokens) => Math.max(0, ...tokens.map((t) => textWidth(t, 13)));
+  const labelWidth = Math.round(
+    Math.min(170, width * 0.28, o.figure ? 20 + Math.max(longest(trace.tokens), longest(trace.kvTokens ?? [])) : 170),
+  );
   const xLeft = labelWidth;
   const xRight = width - labelWidth;
   // With room to spare (fit.js): a keystroke's new row lays out none of the labels again.
   fitSvg(svg.node(), width, height, { boxClass: 'links-fit' });
+  // The box shows the drawing at its own size (the CSS's 620 px is the page's widest): a
+  // figure's is scaled as a whole by its frame (explorer/compact-fit.js).
+  const box = svg.node().parentNode;
+  const most = o.figure ? `${width}px` : '';
+  if (box.style.maxWidth !== most) box.style.maxWidth = most;
   putAttrs(svg, {
     role: 'img',
     'aria-label': `${o.strings['view.links']}: ${trace.nQuery} × ${trace.nKey}`,
@@ -253,7 +268,7 @@ function paintLinks(links, { width, height, yOf }) {
 
 /** The links view, drawn from the registry's one context argument (views/registry.js). */
 export function drawLinksView(ctx) {
-  const { trace, state, strings, el, set, width } = ctx;
+  const { trace, state, strings, el, set, width, figure } = ctx;
   sayWhatItShows(el('links-shows'), ctx, { step: stepMaking('weights') });
   linksLegend(el('links-legend'), trace, { head: state.head, strings });
   const { shown, total, every } = drawLinks(d3.select(el('links')), trace, {
@@ -262,6 +277,7 @@ export function drawLinksView(ctx) {
     pair: state.pair,
     strings,
     width,
+    figure,
     // A locked query is also the softmax view's and the stage's query.
     onFocus: (focus) => set(focus?.locked && focus.side === 'query' ? { focus, query: focus.index } : { focus }),
   });

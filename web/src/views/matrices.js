@@ -4,6 +4,7 @@
 // every matrix it is compared with; Q, K, V and Concat banded by head; PE's waves below them.
 import * as d3 from 'd3';
 import { drawStage } from './stage.js';
+import { measureMatrix } from './matrix.js';
 import { drawPositional } from './positional.js';
 import { headColor, signedColor, stepMaxAbs } from '../scales.js';
 import { putAttrs } from '../dom.js';
@@ -11,6 +12,7 @@ import { fitSvg } from './fit.js';
 import { addsPositionalEncoding } from '../state.js';
 import { cellIn, drawArithmetic, pickedFrom } from './arithmetic.js';
 import { nodeLocal } from '../node-local.js';
+import { stepAt } from '../steps.js';
 
 // A cell was picked here since the last draw: its arithmetic panel is scrolled into view.
 const reveal = nodeLocal();
@@ -104,7 +106,10 @@ function drawMatrices(svgElement, trace, { head, width, positionalEncoding, stri
   const { width: w, height } = drawStage(drawing, operands, {
     width,
     stepKey: 'matrices',
-    maxCell: 24,
+    // Cells that print two significant digits of every value (stage.js NUMBER_CELL) where each
+    // matrix fits its line: at 24 px a minus and two digits did not fit, and most negative
+    // numbers were "…".
+    maxCell: 32,
     legend: {},
     picked,
     onCell,
@@ -124,9 +129,54 @@ function drawMatrices(svgElement, trace, { head, width, positionalEncoding, stri
   fitSvg(svgElement, w, height + extra + 24);
 }
 
+/**
+ * The matrix step `step` makes, of its stage's operands (steps.js): the first after an "=" or
+ * "→" (step 2's Q, step 7's weights), else the last.
+ */
+export function resultOf(operands) {
+  const at = operands.findIndex((o) => o.op && /[=→]/.test(o.op));
+  return operands.slice(at + 1).find((o) => o.step) ?? operands.filter((o) => o.step).at(-1);
+}
+
+// A figure's cells: larger than the page's, so that the frame scales them up less.
+const FIGURE_CELL = 44;
+
+/**
+ * The compact figure's matrices view: the one matrix the step makes (its head's, the first for
+ * all heads, as the stage), with its colour legend. All thirteen scaled to a 900 × 506 frame
+ * printed 7 px numbers, most of them "…".
+ */
+function drawStepMatrix(svgElement, trace, state, head, width, strings) {
+  const svg = d3.select(svgElement);
+  svg.selectAll('g.matrices-pe').remove();
+  const one = resultOf(stepAt(state.step).operands(trace, head, state));
+  const drawing = svg
+    .selectAll('g.matrices-stage')
+    .data([0])
+    .join((enter) => enter.append('g').attr('class', 'matrices-stage'));
+  const { cell } = drawStage(drawing, [{ ...one, animation: 'none' }], {
+    width,
+    stepKey: 'figure',
+    maxCell: FIGURE_CELL,
+    legend: { maskedLabel: strings.masked },
+  });
+  // Its legend beside it, not under it: a figure is wider than tall (16:9), a matrix about square.
+  const matrix = measureMatrix(one.step, { cell, title: one.title, transpose: one.transpose });
+  const legends = drawing.select('g.stage-legends');
+  const legend = legends.node().getBBox();
+  const x = matrix.width + 28;
+  legends.attr('transform', `translate(${x - legend.x},${matrix.top - legend.y})`);
+  fitSvg(svgElement, x + legend.width + 4, Math.max(matrix.height, matrix.top + legend.height) + 4);
+}
+
 /** The matrices view, drawn from the registry's one context argument (views/registry.js). */
-export function drawMatricesView({ trace, state, strings, el, head, width, set }) {
+export function drawMatricesView({ trace, state, strings, el, head, width, set, figure }) {
   const panel = el('matrices-arithmetic');
+  if (figure) {
+    panel.hidden = true;
+    drawStepMatrix(el('matrices'), trace, state, head, width, strings);
+    return;
+  }
   drawMatrices(el('matrices'), trace, {
     head,
     width,

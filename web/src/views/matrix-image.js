@@ -2,6 +2,7 @@
 // engine's side averaged), scaled to the grid's area. Hover names the cell under the pointer.
 import * as d3 from 'd3';
 import { formatValue } from '../format.js';
+import { wordsAt } from './cell-words.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { pixels, setShownPart } from './pixels.js';
 import { setFigure } from './figures.js';
@@ -452,7 +453,7 @@ export function drawPooled(
       const bi = Math.floor((i * rows) / m.rows);
       const bj = Math.floor((j * cols) / m.cols);
       return [
-        `${title}[${i}, ${j}] ≈ ${formatValue(value(bi, bj))} (mean of a ${Math.ceil(m.rows / rows)} × ${Math.ceil(m.cols / cols)} block)`,
+        `${title}[${i}, ${j}] ≈ ${formatValue(value(bi, bj))} ${wordsAt(group.node()).cellBlockMean(Math.ceil(m.rows / rows), Math.ceil(m.cols / cols))}`,
         `${labelOf(tokenAxes[0], rowLabels, i, 'row')} → ${labelOf(tokenAxes[1], colLabels, j, 'col')}`,
       ];
     },

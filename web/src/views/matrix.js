@@ -13,6 +13,7 @@ import { drawAsImage, drawPooled, removePicture } from './matrix-image.js';
 import { roomFor } from './fit.js';
 import { nodeLocal } from '../node-local.js';
 import { setFigure } from './figures.js';
+import { wordsAt } from './cell-words.js';
 
 // What a grid's draw leaves for later and for its listeners (made once), per node (node-local.js): a
 // cell <g>'s last look { look, v, masked, picked, tab, fill }, a number's ink, and on the cells'
@@ -30,10 +31,31 @@ const currentOf = nodeLocal();
 // The numbers layer's height with room to spare (fit.js roomFor).
 const numberRooms = nodeLocal();
 
-// A digit is about 0.62 em wide in the page's font; NUMBER_CHARS is what a cell needs to print two
-// significant digits of any value from −9.9 to 99.9 (stage.js NUMBER_CELL is the cell that holds them).
-const CHAR_EM = 0.62;
-export const NUMBER_CHARS = 4;
+// A digit is at most 0.64 em wide in the page's fonts (DejaVu Sans, the widest); a cell's room is
+// counted in digit widths (format.js digitWidths: a minus is 1.32). NUMBER_ROOM is what a cell
+// needs to print two significant digits of any value from −9.9 to 99 ("−4.2", "−.42", "<.01";
+// stage.js NUMBER_CELL is the cell that holds them). Counting a minus as one digit let "−.37"
+// and "6e−3" overflow their cells.
+const DIGIT_EM = 0.64;
+export const NUMBER_ROOM = 3.82;
+
+/** The room (digit widths, to 0.1) inside a cell of `cell` px for numbers of `fontSize` px. */
+const roomIn = (cell, fontSize) => Math.floor(((cell - 3) / (fontSize * DIGIT_EM)) * 10) / 10;
+
+/**
+ * Whether every number of `step` prints in `room` (no "…"): checked on its extremes, the values
+ * whose text is widest. A grid prints all its numbers or none, never some of them as "…".
+ */
+function printsAll(step, room) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of step.data) {
+    if (!Number.isFinite(v)) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  return lo > hi || (cellText(lo, room) !== '…' && cellText(hi, room) !== '…');
+}
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SVG_CELL_LIMIT = 4096;
@@ -174,13 +196,16 @@ export function drawMatrix(g, step, options) {
     .join((enter) => enter.append('g').attr('class', 'cells'))
     .call(putAttrs, { transform: `translate(${m.left},${m.top})` });
   const tokenAxes = [transpose ? step.colsAxis : step.rowsAxis, transpose ? step.rowsAxis : step.colsAxis];
-  const labelOf = (axis, labels, k, word) => (isTokenAxis(axis) ? labels[k] : `${word} ${k}`);
+  // In the page's language, read when a cell is hovered or focused (never on a keystroke's draw).
+  const labelOf = (axis, labels, k, which) =>
+    isTokenAxis(axis) ? labels[k] : wordsAt(g.node())[which === 'row' ? 'cellRow' : 'cellCol'](k);
   const tooltipLines = (i, j) => {
     const v = value(i, j);
     const masked = options.masked?.(i, j);
+    const w = wordsAt(g.node());
     return [
       `${title}[${i}, ${j}] = ${formatValue(v)}`,
-      `${m.tokenRows ? rowLabels[i] : `row ${i}`} → ${m.tokenCols ? colLabels[j] : `col ${j}`}${masked ? ' (masked)' : ''}`,
+      `${m.tokenRows ? rowLabels[i] : w.cellRow(i)} → ${m.tokenCols ? colLabels[j] : w.cellCol(j)}${masked ? w.cellMasked : ''}`,
     ];
   };
 
@@ -190,11 +215,12 @@ export function drawMatrix(g, step, options) {
     g.selectAll('rect.band').remove();
     return m;
   }
-  const showNumbers = numbers && cell >= 24;
-  // Up to 13 px, but no larger than lets 4 characters fit ("−1.2", "1.22", "−.37": two or three
-  // significant digits) where 11 px does: a 34 px cell at 12.2 px held 3 ("−1"), at 12.1 px 4.
-  const fontSize = Math.max(11, Math.min(13, cell * 0.36, (cell - 4) / (NUMBER_CHARS * CHAR_EM)));
-  const chars = Math.floor((cell - 4) / (fontSize * CHAR_EM));
+  // Up to 13 px, but no larger than lets NUMBER_ROOM fit ("−1.2", "−.37": two significant
+  // digits) where 11 px does.
+  const fontSize = Math.max(11, Math.min(13, cell * 0.36, (cell - 3) / (NUMBER_ROOM * DIGIT_EM)));
+  // (The room in digit widths, passed on as `chars`.)
+  const chars = roomIn(cell, fontSize);
+  const showNumbers = numbers && cell >= 24 && printsAll(step, chars);
   const cellCount = m.rows * m.cols;
   // Cells with gaps where numbers are printed on them; else (a long sentence) one pixel a cell.
   const picture = options.picture && showNumbers && cellCount * cell * cell <= PICTURE_PIXELS;

@@ -10,7 +10,8 @@
 //   requests(ctx): what it reads from the trace (requests.js), for
 //     ctx = { trace (or only its sizes), state, head (0-based), heads: number[], query },
 //   draw(ctx): draws, for ctx = { trace, state, strings, head, heads, query,
-//     el(role): an element of the panel, width: the views' width in px, get/set: the store's };
+//     el(role): an element of the panel, width: the views' width in px, get/set: the store's,
+//     figure: the frame's { width, height } where the view is a figure (the compact embed), else null };
 //     each view's module exports it (drawLinksView …): every view draws from this one argument.
 // A view's handlers only set state; the store's change draws it again.
 import * as d3 from 'd3';

@@ -15,7 +15,7 @@ const GAP = 14;
 // budget.)
 export const STAGE_SMALL_CELLS = 128;
 const OP_WIDTH = 26;
-// The smallest cell that prints NUMBER_CHARS characters at the smallest font (matrix.js).
+// The smallest cell that prints NUMBER_ROOM digit widths at the smallest font (matrix.js).
 const NUMBER_CELL = 32;
 
 /** An operator's width: 9 px a character, 16 for a wide (CJK) one, as in "=（没有 W_O）". */
@@ -49,7 +49,7 @@ function cellSizeFor(operands, width, maxCell) {
   const matrices = operands.filter((o) => o.step);
   const ownLines = (cell) =>
     Math.max(...matrices.map((o) => measureMatrix(o.step, { cell, transpose: o.transpose }).width)) <= width;
-  // Cells that print NUMBER_CHARS characters first (at 24 px step 4 showed "…" for
+  // Cells that print NUMBER_ROOM digit widths first (at 24 px step 4 showed "…" for
   // a quarter of its numbers and "1" for 1.22): the equation on one line, else each operand on a
   // line of its own. Then, where even that does not fit, the whole equation on one line with
   // cells of at least 20 px, else the largest cell (≤ maxCell) that fits each operand's line.

@@ -14,7 +14,7 @@ export const viewNote = (view) => `<p class="hint view-note" data-role="${view}-
 export function sayWhatItShows(note, { trace, state, strings }, { step = null, oneHead = false }) {
   const parts = [
     step && step !== state.step ? strings.viewShowsStep(step, stepTitle(state, strings, step), state.step) : '',
-    oneHead && state.head === 'all' && trace.heads > 1 ? strings.viewShowsHead(0) : '',
+    oneHead && state.head === 'all' && trace.heads > 1 ? strings.viewShowsHead(0, strings.allHeads) : '',
   ].filter(Boolean);
   note.hidden = !parts.length;
   setText(note, parts.join(' '));
