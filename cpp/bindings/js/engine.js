@@ -10,7 +10,7 @@
 // and every failure is thrown as an AttentionError with a code, never a bare number. A failure
 // inside WASM (a C++ exception, a trap) replaces the instance with a fresh one.
 import { AttentionError, invalid } from './errors.js';
-import { compileModule } from './module.js';
+import { compileModule, releaseModule } from './module.js';
 import { normalizeOptions } from './options.js';
 import { checkWellFormed, errorText, get, utf8Length } from './read.js';
 import { tokenizeSentence } from './segment.js';
@@ -103,6 +103,7 @@ export class Engine {
   #restart() {
     for (const trace of this.#live) trace.orphan();
     this.#live.clear();
+    releaseModule(this.#module);
     this.#module = null;
     this.#weights = null;
     try {

@@ -96,6 +96,19 @@ async function provideThreads() {
   }
 }
 
+/**
+ * Ends the threads of an instance that is dropped (after a failure): in the threaded build its
+ * workers would otherwise live on, each holding the instance's whole memory, one set per restart.
+ * Nothing is asked of the instance's WASM, which may be the part that failed.
+ */
+export function releaseModule(module) {
+  const threads = module?.PThread;
+  if (!threads) return; // the single-threaded build
+  for (const worker of [...threads.runningWorkers, ...threads.unusedWorkers]) worker.terminate();
+  threads.runningWorkers.length = 0;
+  threads.unusedWorkers.length = 0;
+}
+
 /** Resolves once every worker of the instance's pool has loaded the module (at most 30 s). */
 async function workersLoaded(module, timeoutMs = 30000) {
   const began = Date.now();
