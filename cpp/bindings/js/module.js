@@ -31,14 +31,15 @@ async function wasmBytes({ wasmBinary, wasmUrl }) {
 export async function compileModule(options = {}) {
   const compiled = await WebAssembly.compile(await wasmBytes(options));
   const threaded = WebAssembly.Module.imports(compiled).some((i) => i.kind === 'memory');
-  if (threaded) await provideThreads();
+  const threading = threaded ? await provideThreads() : null;
   const instantiate = function instantiate() {
     let failure;
     const module = {
       print: () => {},
       printErr: () => {},
       ...(threaded && {
-        pthreadPoolSize: Math.max(1, hardwareThreads() - 1),
+        ...threading,
+        pthreadPoolSize: Math.max(1, hardwareThreads(threading) - 1),
         mainScriptUrlOrBlob: new URL('./attention-engine.mjs', import.meta.url).href,
       }),
       // Emscripten calls this instead of fetching; receiving the instance synchronously makes
@@ -73,14 +74,17 @@ export async function compileModule(options = {}) {
   };
 }
 
-const hardwareThreads = () => Math.max(1, Number(globalThis.navigator?.hardwareConcurrency) || 1);
+const hardwareThreads = ({ navigator = globalThis.navigator }) =>
+  Math.max(1, Number(navigator?.hardwareConcurrency) || 1);
 
+/** What the module's Worker and navigator are (cpp/bindings/threads_pre.js): node's own, or the page's. */
 async function provideThreads() {
+  let threading = {};
   if (isNode) {
     // By URL, not by name: a bundler must not pull node's modules into a page's bundle (the
     // threaded build is never bundled; the single-threaded one never comes here).
-    const { provideWebWorkers } = await import(new URL('./node_threads.js', import.meta.url).href);
-    provideWebWorkers();
+    const { nodeThreading } = await import(new URL('./node_threads.js', import.meta.url).href);
+    threading = nodeThreading();
   }
   // A training step waits for its shards' threads: never on a page's main thread.
   if (typeof window === 'object' && globalThis === window) {
@@ -94,6 +98,7 @@ async function provideThreads() {
         'same-origin and Cross-Origin-Embedder-Policy: require-corp, or node (use dist/engine elsewhere)',
     );
   }
+  return threading;
 }
 
 /**
