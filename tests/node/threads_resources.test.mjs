@@ -5,10 +5,14 @@
 // failure takes its threads with it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createEngine, Engine } from '../../dist/engine-mt/engine.js';
 import { compileModule } from '../../dist/engine-mt/module.js';
+import { nodeThreading } from '../../dist/engine-mt/node_threads.js';
 import { TINY } from './training_support.mjs';
 
 const linux = existsSync('/proc/self/task');
@@ -118,3 +122,28 @@ test(
     assert.deepEqual(watched.run(LONG).step('output').data, expected);
   },
 );
+
+test("a thread that crashes, and the module's onerror that rethrows it, leave the node process running", async () => {
+  // Emscripten's onerror rethrows a pthread's crash (an abort when memory runs out on a pool
+  // thread): a browser reports that and goes on, and so must node, where it ended the process.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'thread-crash-'));
+  try {
+    const script = path.join(dir, 'crash.js');
+    writeFileSync(script, "throw new Error('the thread crashed');");
+    const { Worker } = nodeThreading();
+    const worker = new Worker(pathToFileURL(script));
+    const awake = setInterval(() => {}, 1000); // the worker is unref'd: keep node waiting for it
+    const reported = await new Promise((resolve) => {
+      worker.onerror = (error) => {
+        resolve(error);
+        throw error;
+      };
+    });
+    await sleep(200); // an uncaught rethrow would have failed this file by now
+    clearInterval(awake);
+    assert.match(String(reported?.message), /the thread crashed/);
+    worker.terminate();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

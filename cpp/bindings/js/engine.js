@@ -10,7 +10,7 @@
 // and every failure is thrown as an AttentionError with a code, never a bare number. A failure
 // inside WASM (a C++ exception, a trap) replaces the instance with a fresh one.
 import { AttentionError, invalid } from './errors.js';
-import { compileModule, releaseModule } from './module.js';
+import { compileModule, cxxExceptionType, releaseModule } from './module.js';
 import { normalizeOptions } from './options.js';
 import { checkWellFormed, errorText, get, utf8Length } from './read.js';
 import { tokenizeSentence } from './segment.js';
@@ -84,7 +84,15 @@ export class Engine {
       return fn(this.#module);
     } catch (error) {
       if (error instanceof AttentionError) throw error;
+      const cause = failureCause(this.#module, error);
       this.#restart();
+      if (cause) {
+        throw new AttentionError(
+          'INTERNAL',
+          'engine',
+          `the WebAssembly engine ${cause} and was replaced by a fresh instance, without the traces, trainers and models the old one held; dispose() what you no longer need, or ask for less, and retry`,
+        );
+      }
       throw new AttentionError(
         'INTERNAL',
         'engine',
@@ -247,6 +255,24 @@ export class Engine {
   heapStats() {
     return this.#call((module) => ({ inUse: module.heapBytesInUse(), memory: module.HEAPU8.byteLength }));
   }
+}
+
+/**
+ * What a failure from WASM says of its cause, where it says something: C++'s std::bad_alloc thrown
+ * on the calling thread (memory ran out), or Emscripten's "unwind" from a wait for a pool thread
+ * that crashed (an abort there: memory running out, or a fault); with the memory the instance had
+ * grown to. Else null.
+ */
+function failureCause(module, error) {
+  const megabytes = `${Math.round((module?.HEAPU8?.length ?? 0) / 2 ** 20)} MB of WebAssembly memory`;
+  const type = cxxExceptionType(module, error);
+  if (type === 'St9bad_alloc' || type === 'St20bad_array_new_length') {
+    return `ran out of memory (std::bad_alloc with ${megabytes})`;
+  }
+  if (error === 'unwind' && module?.PThread) {
+    return `lost one of its threads (an abort there, most often memory running out: ${megabytes})`;
+  }
+  return null;
 }
 
 /** A string within maxTextBytes and well-formed, checked before it is copied anywhere. */

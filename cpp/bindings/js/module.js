@@ -114,6 +114,29 @@ export function releaseModule(module) {
   threads.unusedWorkers.length = 0;
 }
 
+/**
+ * The C++ type of an exception that reached JS as a bare number (Emscripten throws the pointer to
+ * it), e.g. "St9bad_alloc", read from the instance's memory without calling into its WASM; or
+ * null when `thrown` is not such a pointer. Emscripten 3.1.6's layout: 16 bytes of header before
+ * the exception, its std::type_info pointer at header + 4, the type's name pointer at type + 4.
+ */
+export function cxxExceptionType(module, thrown) {
+  try {
+    const heap = module?.HEAPU8;
+    if (!heap || !Number.isInteger(thrown) || thrown < 16 || thrown + 4 > heap.length) return null;
+    const view = new DataView(heap.buffer);
+    const type = view.getUint32(thrown - 16 + 4, true);
+    if (type === 0 || type + 8 > heap.length) return null;
+    const name = view.getUint32(type + 4, true);
+    let end = name;
+    while (end < heap.length && end - name < 256 && heap[end] !== 0) end++;
+    if (end === name || heap[end] !== 0) return null;
+    return String.fromCharCode(...heap.subarray(name, end));
+  } catch {
+    return null;
+  }
+}
+
 /** Resolves once every worker of the instance's pool has loaded the module (at most 30 s). */
 async function workersLoaded(module, timeoutMs = 30000) {
   const began = Date.now();

@@ -40,7 +40,16 @@ class WebWorker {
     this.onerror = null;
     this.#thread = new NodeWorker(BOOT, { eval: true, workerData: { url: String(url), cores: cores() } });
     this.#thread.on('message', (data) => this.onmessage?.({ data }));
-    this.#thread.on('error', (error) => this.onerror?.(error));
+    // A browser reports an error thrown by a Worker's onerror handler and goes on; node would
+    // end the process. Emscripten's handler rethrows a thread's crash (an abort for memory, say):
+    // the engine learns of it from the call that waited for the thread, and replaces the instance.
+    this.#thread.on('error', (error) => {
+      try {
+        this.onerror?.(error);
+      } catch {
+        // reported by the call that failed
+      }
+    });
     this.#thread.unref(); // after the listeners: adding one refs the worker again
   }
 
