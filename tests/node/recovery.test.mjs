@@ -73,7 +73,19 @@ test('memory running out inside WASM is named as such, and a fresh instance take
     code: 'INTERNAL',
     field: 'engine',
     message:
-      /^the WebAssembly engine ran out of memory \(std::bad_alloc with \d+ MB of WebAssembly memory\) and was replaced by a fresh instance, without the traces, trainers and models the old one held; dispose\(\) what you no longer need/,
+      /^the WebAssembly engine ran out of memory \(std::bad_alloc with \d+ MB of WebAssembly memory, of the 2048 MB it can have\) and was replaced by a fresh instance, without the traces, trainers and models the old one held; dispose\(\) what you no longer need/,
+  });
+  assert.deepEqual(engine.run(options).step('output').data, expected);
+});
+
+test('an abort inside WASM says how full memory was (an abort says no reason)', async () => {
+  const { engine, instances } = await watchedEngine();
+  breakRun(instances[0], new WebAssembly.RuntimeError('Aborted(). Build with -s ASSERTIONS=1 for more info.'));
+  assertAttentionError(() => engine.run(options), {
+    code: 'INTERNAL',
+    field: 'engine',
+    message:
+      /^the WebAssembly engine aborted \(with \d+ MB of WebAssembly memory, of the 2048 MB it can have\) and was replaced by a fresh instance/,
   });
   assert.deepEqual(engine.run(options).step('output').data, expected);
 });

@@ -257,22 +257,27 @@ export class Engine {
   }
 }
 
+// The most WASM memory an instance can have: Emscripten 3.1.6's MAXIMUM_MEMORY with memory growth.
+const MAX_WASM_MEMORY = 2 ** 31;
+
 /**
- * What a failure from WASM says of its cause, where it says something: C++'s std::bad_alloc thrown
- * on the calling thread (memory ran out), or Emscripten's "unwind" from a wait for a pool thread
- * that crashed (an abort there: memory running out, or a fault); with the memory the instance had
- * grown to. Else null.
+ * What a failure from WASM says of its cause, where it can say something: C++'s std::bad_alloc
+ * thrown on the calling thread (memory ran out); an abort (Emscripten's RuntimeError
+ * "Aborted(…)"), or its "unwind" from a wait for a pool thread that crashed, which say no reason,
+ * with how full memory was (an abort with memory at its maximum is memory running out). Else null.
  */
 function failureCause(module, error) {
-  const megabytes = `${Math.round((module?.HEAPU8?.length ?? 0) / 2 ** 20)} MB of WebAssembly memory`;
+  const bytes = module?.HEAPU8?.length ?? 0;
+  const memory = `${Math.round(bytes / 2 ** 20)} MB of WebAssembly memory, of the ${MAX_WASM_MEMORY / 2 ** 20} MB it can have`;
   const type = cxxExceptionType(module, error);
   if (type === 'St9bad_alloc' || type === 'St20bad_array_new_length') {
-    return `ran out of memory (std::bad_alloc with ${megabytes})`;
+    return `ran out of memory (std::bad_alloc with ${memory})`;
   }
-  if (error === 'unwind' && module?.PThread) {
-    return `lost one of its threads (an abort there, most often memory running out: ${megabytes})`;
-  }
-  return null;
+  const aborted = error instanceof WebAssembly.RuntimeError && error.message.startsWith('Aborted(');
+  const lostThread = error === 'unwind' && Boolean(module?.PThread);
+  if (!aborted && !lostThread) return null;
+  const full = bytes >= 0.9 * MAX_WASM_MEMORY ? ': memory ran out' : '';
+  return `${lostThread ? 'lost one of its threads to an abort' : 'aborted'} (with ${memory}${full})`;
 }
 
 /** A string within maxTextBytes and well-formed, checked before it is copied anywhere. */

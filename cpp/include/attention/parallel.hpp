@@ -73,8 +73,8 @@ class ThreadPool {
   std::atomic<bool> busy_{false};  // a Run is handing out iterations
 };
 
-// The process's one pool of AvailableThreads() threads, made on first use and never destroyed
-// before exit: what every trainer's shards and every long trace run on. In the threaded WASM
+// The process's one pool of AvailableThreads() threads, made on first use and never destroyed:
+// what every trainer's shards and every long trace run on. In the threaded WASM
 // build those are the threads of the workers the module starts with (module.js asks for the
 // cores less the caller), so no trainer ever needs a new worker.
 ThreadPool& SharedPool();
