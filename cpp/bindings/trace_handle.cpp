@@ -25,20 +25,15 @@ val ErrorObject(const Status& status) {
   return out;
 }
 
-// The heads of a long trace run on every thread the build has (1 in the single-threaded build,
-// where nothing changes). One pool for the module, made on first use: JS runs one trace at a time.
-ThreadPool& TracePool() {
-  static ThreadPool pool(AvailableThreads());
-  return pool;
-}
-
 }  // namespace
 
 bool TraceHandle::run(const val& request, WeightCache& weights) {
   Config config;
   Input input;
   status_ = ReadRequest(request, &config, &input);
-  if (status_.ok()) status_ = Trace::Run(config, input, &trace_, &weights, &TracePool());
+  // The heads of a long trace run on every thread the build has (1 in the single-threaded
+  // build), the process's pool that the trainers share: JS runs one call at a time.
+  if (status_.ok()) status_ = Trace::Run(config, input, &trace_, &weights, &SharedPool());
   has_trace_ = status_.ok();
   return has_trace_;
 }

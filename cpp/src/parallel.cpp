@@ -33,9 +33,17 @@ ThreadPool::~ThreadPool() {
   }
 }
 
+ThreadPool& SharedPool() {
+  // Leaked on purpose: a static pool's destructor would run at exit while another static's
+  // destructor might still use it (natively; the WASM module never runs destructors at exit).
+  static ThreadPool* const pool = new ThreadPool(AvailableThreads());
+  return *pool;
+}
+
 void ThreadPool::Run(int count, const std::function<void(int)>& task) {
   if (count <= 0) return;
-  if (workers_.empty() || count == 1) {
+  bool idle = false;
+  if (workers_.empty() || count == 1 || !busy_.compare_exchange_strong(idle, true)) {
     for (int i = 0; i < count; ++i) task(i);
     return;
   }
@@ -53,6 +61,7 @@ void ThreadPool::Run(int count, const std::function<void(int)>& task) {
   std::unique_lock<std::mutex> lock(s.mutex);
   s.done.wait(lock, [&s] { return s.finished == s.count; });
   s.task = nullptr;
+  busy_.store(false);
 }
 
 void ThreadPool::Drain(Shared& s) {

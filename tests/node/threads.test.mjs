@@ -82,9 +82,9 @@ test("a corpus trainer's threads reach the engine: its shards, the same in both 
   assert.notDeepEqual(two, run(threaded, 1), 'two shards add their gradients in another order than one');
 });
 
-test('trainers beyond the worker pool, and one disposed at once, neither hang nor change the numbers', () => {
-  // The pool has a worker per core less the caller; these ask for more, whose threads start
-  // only once node's event loop runs: meanwhile the caller runs their shards itself.
+test('several trainers alive at once, and one disposed at once, neither hang nor change the numbers', () => {
+  // Every trainer runs its shards on the engine's one pool (a worker per core less the caller):
+  // the number of trainers alive never asks for another thread (threads_resources.test.mjs).
   const reference = train(threaded, 2);
   threaded.createTrainer({ ...CONFIG, threads: 2 }).dispose();
   const many = Array.from({ length: 4 }, () => threaded.createTrainer({ ...CONFIG, threads: 2 }));

@@ -10,7 +10,7 @@
 // and every failure is thrown as an AttentionError with a code, never a bare number. A failure
 // inside WASM (a C++ exception, a trap) replaces the instance with a fresh one.
 import { AttentionError, invalid } from './errors.js';
-import { compileModule } from './module.js';
+import { compileModule, cxxExceptionType, releaseModule } from './module.js';
 import { normalizeOptions } from './options.js';
 import { checkWellFormed, errorText, get, utf8Length } from './read.js';
 import { tokenizeSentence } from './segment.js';
@@ -84,7 +84,15 @@ export class Engine {
       return fn(this.#module);
     } catch (error) {
       if (error instanceof AttentionError) throw error;
+      const cause = failureCause(this.#module, error);
       this.#restart();
+      if (cause) {
+        throw new AttentionError(
+          'INTERNAL',
+          'engine',
+          `the WebAssembly engine ${cause} and was replaced by a fresh instance, without the traces, trainers and models the old one held; dispose() what you no longer need, or ask for less, and retry`,
+        );
+      }
       throw new AttentionError(
         'INTERNAL',
         'engine',
@@ -103,6 +111,7 @@ export class Engine {
   #restart() {
     for (const trace of this.#live) trace.orphan();
     this.#live.clear();
+    releaseModule(this.#module);
     this.#module = null;
     this.#weights = null;
     try {
@@ -246,6 +255,29 @@ export class Engine {
   heapStats() {
     return this.#call((module) => ({ inUse: module.heapBytesInUse(), memory: module.HEAPU8.byteLength }));
   }
+}
+
+// The most WASM memory an instance can have: Emscripten 3.1.6's MAXIMUM_MEMORY with memory growth.
+const MAX_WASM_MEMORY = 2 ** 31;
+
+/**
+ * What a failure from WASM says of its cause, where it can say something: C++'s std::bad_alloc
+ * thrown on the calling thread (memory ran out); an abort (Emscripten's RuntimeError
+ * "Aborted(…)"), or its "unwind" from a wait for a pool thread that crashed, which say no reason,
+ * with how full memory was (an abort with memory at its maximum is memory running out). Else null.
+ */
+function failureCause(module, error) {
+  const bytes = module?.HEAPU8?.length ?? 0;
+  const memory = `${Math.round(bytes / 2 ** 20)} MB of WebAssembly memory, of the ${MAX_WASM_MEMORY / 2 ** 20} MB it can have`;
+  const type = cxxExceptionType(module, error);
+  if (type === 'St9bad_alloc' || type === 'St20bad_array_new_length') {
+    return `ran out of memory (std::bad_alloc with ${memory})`;
+  }
+  const aborted = error instanceof WebAssembly.RuntimeError && error.message.startsWith('Aborted(');
+  const lostThread = error === 'unwind' && Boolean(module?.PThread);
+  if (!aborted && !lostThread) return null;
+  const full = bytes >= 0.9 * MAX_WASM_MEMORY ? ': memory ran out' : '';
+  return `${lostThread ? 'lost one of its threads to an abort' : 'aborted'} (with ${memory}${full})`;
 }
 
 /** A string within maxTextBytes and well-formed, checked before it is copied anywhere. */

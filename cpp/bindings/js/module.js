@@ -31,14 +31,15 @@ async function wasmBytes({ wasmBinary, wasmUrl }) {
 export async function compileModule(options = {}) {
   const compiled = await WebAssembly.compile(await wasmBytes(options));
   const threaded = WebAssembly.Module.imports(compiled).some((i) => i.kind === 'memory');
-  if (threaded) await provideThreads();
+  const threading = threaded ? await provideThreads() : null;
   const instantiate = function instantiate() {
     let failure;
     const module = {
       print: () => {},
       printErr: () => {},
       ...(threaded && {
-        pthreadPoolSize: Math.max(1, hardwareThreads() - 1),
+        ...threading,
+        pthreadPoolSize: Math.max(1, hardwareThreads(threading) - 1),
         mainScriptUrlOrBlob: new URL('./attention-engine.mjs', import.meta.url).href,
       }),
       // Emscripten calls this instead of fetching; receiving the instance synchronously makes
@@ -73,14 +74,17 @@ export async function compileModule(options = {}) {
   };
 }
 
-const hardwareThreads = () => Math.max(1, Number(globalThis.navigator?.hardwareConcurrency) || 1);
+const hardwareThreads = ({ navigator = globalThis.navigator }) =>
+  Math.max(1, Number(navigator?.hardwareConcurrency) || 1);
 
+/** What the module's Worker and navigator are (cpp/bindings/threads_pre.js): node's own, or the page's. */
 async function provideThreads() {
+  let threading = {};
   if (isNode) {
     // By URL, not by name: a bundler must not pull node's modules into a page's bundle (the
     // threaded build is never bundled; the single-threaded one never comes here).
-    const { provideWebWorkers } = await import(new URL('./node_threads.js', import.meta.url).href);
-    provideWebWorkers();
+    const { nodeThreading } = await import(new URL('./node_threads.js', import.meta.url).href);
+    threading = nodeThreading();
   }
   // A training step waits for its shards' threads: never on a page's main thread.
   if (typeof window === 'object' && globalThis === window) {
@@ -93,6 +97,43 @@ async function provideThreads() {
       'the threaded engine needs SharedArrayBuffer: a page served with Cross-Origin-Opener-Policy: ' +
         'same-origin and Cross-Origin-Embedder-Policy: require-corp, or node (use dist/engine elsewhere)',
     );
+  }
+  return threading;
+}
+
+/**
+ * Ends the threads of an instance that is dropped (after a failure): in the threaded build its
+ * workers would otherwise live on, each holding the instance's whole memory, one set per restart.
+ * Nothing is asked of the instance's WASM, which may be the part that failed.
+ */
+export function releaseModule(module) {
+  const threads = module?.PThread;
+  if (!threads) return; // the single-threaded build
+  for (const worker of [...threads.runningWorkers, ...threads.unusedWorkers]) worker.terminate();
+  threads.runningWorkers.length = 0;
+  threads.unusedWorkers.length = 0;
+}
+
+/**
+ * The C++ type of an exception that reached JS as a bare number (Emscripten throws the pointer to
+ * it), e.g. "St9bad_alloc", read from the instance's memory without calling into its WASM; or
+ * null when `thrown` is not such a pointer. Emscripten 3.1.6's layout: 16 bytes of header before
+ * the exception, its std::type_info pointer at header + 4, the type's name pointer at type + 4.
+ */
+export function cxxExceptionType(module, thrown) {
+  try {
+    const heap = module?.HEAPU8;
+    if (!heap || !Number.isInteger(thrown) || thrown < 16 || thrown + 4 > heap.length) return null;
+    const view = new DataView(heap.buffer);
+    const type = view.getUint32(thrown - 16 + 4, true);
+    if (type === 0 || type + 8 > heap.length) return null;
+    const name = view.getUint32(type + 4, true);
+    let end = name;
+    while (end < heap.length && end - name < 256 && heap[end] !== 0) end++;
+    if (end === name || heap[end] !== 0) return null;
+    return String.fromCharCode(...heap.subarray(name, end));
+  } catch {
+    return null;
   }
 }
 

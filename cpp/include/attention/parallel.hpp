@@ -9,8 +9,13 @@
 //
 //   ThreadPool pool(2);                            // the caller + 1 worker
 //   pool.Run(shards, [&](int i) { Work(i); });      // returns when every Work(i) has returned
+//
+// The engine itself (every trainer and every trace) runs on one pool for the process, SharedPool():
+// in the threaded WebAssembly build a pool's threads can never be joined (see ~ThreadPool), so a
+// pool per trainer left a thread and its stack behind with every trainer, for good.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -41,7 +46,9 @@ class ThreadPool {
 
   // Calls task(0) … task(count − 1), each exactly once, spread over the pool's threads, and
   // returns when all have returned. The caller takes iterations too, so a Run finishes even if
-  // no worker has started yet. Not reentrant: one Run at a time per pool.
+  // no worker has started yet. A Run while another is under way (from another thread, or from
+  // inside a task) runs all its iterations on its caller: the pool is shared, and waiting for it
+  // could wait for ourselves.
   void Run(int count, const std::function<void(int)>& task);
 
  private:
@@ -63,6 +70,13 @@ class ThreadPool {
 
   std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
   std::vector<std::thread> workers_;
+  std::atomic<bool> busy_{false};  // a Run is handing out iterations
 };
+
+// The process's one pool of AvailableThreads() threads, made on first use and never destroyed:
+// what every trainer's shards and every long trace run on. In the threaded WASM
+// build those are the threads of the workers the module starts with (module.js asks for the
+// cores less the caller), so no trainer ever needs a new worker.
+ThreadPool& SharedPool();
 
 }  // namespace attention

@@ -67,7 +67,7 @@ TrainingLoop::TrainingLoop(const ModelConfig& model, const AdamWConfig& optimize
     : model_(model),
       optimizer_(optimizer, model_.layout()),
       threads_(std::max(1, threads)),
-      pool_(std::make_unique<ThreadPool>(threads_)) {
+      pool_(&SharedPool()) {
   model_.InitParameters(seed);
   replicas_.reserve(static_cast<size_t>(threads_ - 1));
   for (int i = 1; i < threads_; ++i) replicas_.emplace_back(model);

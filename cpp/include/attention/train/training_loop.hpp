@@ -5,19 +5,20 @@
 //
 // With `threads` > 1 each batch is split into that many shards of whole sequences (as even as
 // the batch size allows), each run forward and backward by a replica of the model on a thread
-// of its own (parallel.hpp), and the shards' gradients are added in shard order, each weighted
-// by its share of the batch's loss weight: the gradient of the whole batch's mean loss. The
-// split, not the cores, decides the numbers: the same seed and `threads` give the same weights
-// on one core or many (a build without threads runs the shards one after another).
+// of the process's pool (SharedPool, parallel.hpp), and the shards' gradients are added in shard
+// order, each weighted by its share of the batch's loss weight: the gradient of the whole
+// batch's mean loss. The split, not the cores, decides the numbers: the same seed and `threads`
+// give the same weights on one core or many (a build without threads runs the shards one after
+// another).
 //
 //   TrainingLoop loop(model_config, adamw_config, seed, 2);  // weights drawn from `seed`
 //   StepMetrics m;
 //   loop.Step(100, [&] { return NextBatch(); }, &m);          // m.loss: mean of the 100 batches
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <vector>
 
 #include "attention/parallel.hpp"
@@ -63,8 +64,9 @@ class TrainingLoop {
   const AdamW<float>& optimizer() const { return optimizer_; }
   int steps() const { return optimizer_.steps(); }
   bool diverged() const { return !diverged_.ok(); }
-  int threads() const { return threads_; }     // the shards of a batch
-  int cores() const { return pool_->size(); }  // the threads that run them at once
+  int threads() const { return threads_; }  // the shards of a batch
+  // The threads that run them at once (a Run while the pool is busy elsewhere runs on one).
+  int cores() const { return std::min(threads_, pool_->size()); }
 
  private:
   // One update on `batch`; adds its mean loss and its arg-max hits to the sums.
@@ -76,7 +78,7 @@ class TrainingLoop {
   Status diverged_;  // the error of the step whose loss was not finite
   int threads_ = 1;
   std::vector<Model<float>> replicas_;  // shards 1 … threads − 1
-  std::unique_ptr<ThreadPool> pool_;
+  ThreadPool* pool_;  // SharedPool(): a pool per loop left a thread behind in the WASM build
   AttentionSummary attention_;  // of the last update, over its shards
 };
 
