@@ -42,14 +42,15 @@ test('a head’s role, label, × chance and score on the typed text: every role 
     ...Object.values(zh.label),
     zh.noRole,
     zh.noLabel,
-    zh.timesChance(3.14),
-    zh.onText(0.5),
-    zh.notOnText,
+    zh.timesChance([3.14]),
+    zh.onText([0.5]),
+    zh.noKeys('rhyme'),
   ]) {
     assert.doesNotMatch(text, latin, text);
   }
   assert.equal(zh.role.previous, '前一个词元');
-  assert.equal(zh.timesChance(3.14), '随机水平的 3.1 倍');
-  assert.equal(en.timesChance(3.14), '3.1× chance');
-  assert.equal(en.onText(0.456), 'your text: 0.46');
+  assert.equal(zh.timesChance([3.14]), '随机水平的 3.1 倍');
+  assert.equal(en.timesChance([3.14]), '3.1× chance');
+  assert.equal(en.timesChance([3.14, 2.96]), '3.1× / 3.0× chance');
+  assert.equal(en.onText([0.456]), 'your text: 0.46');
 });

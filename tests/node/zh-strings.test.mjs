@@ -39,23 +39,24 @@ function texts(table, path = []) {
   for (const [key, value] of Object.entries(table)) {
     const at = [...path, key];
     if (typeof value === 'string') out.push([at.join('.'), value]);
-    else if (typeof value === 'function') out.push(...calls(value, at));
+    else if (typeof value === 'function') out.push(...calls(value, at, table));
     else if (value && typeof value === 'object') out.push(...texts(value, at));
   }
   return out;
 }
 
 /**
- * What a table's function returns (a text, or a list of texts), called with ANY for each argument.
+ * What a table's function returns (a text, or a list of texts), called on the table with ANY for
+ * each argument.
  * A function that picks its sentence by a key is called with each key: the playground's refused
  * texts by kind, the engine's threads by the reason for one thread. (ANY is truthy: where a text
  * chooses between two sentences by a flag, the scan reads the first.)
  */
-function calls(fn, at) {
+function calls(fn, at, table) {
   const name = at.at(-1);
   const argumentLists = KEYED[name]?.() ?? [[ANY, ANY, ANY, ANY, ANY, ANY]];
   return argumentLists.map((args) => {
-    const result = fn(...args);
+    const result = fn.apply(table, args); // a table's method may read the table (roleName)
     const text = Array.isArray(result) ? result.join(' ') : result;
     assert.equal(typeof text, 'string', `${at.join('.')} returns a text`);
     return [`${at.join('.')}(${args.map((a) => (a === ANY ? '…' : a)).join(', ')})`, text];
@@ -69,6 +70,17 @@ const KEYED = {
       ANY,
     ]),
   engineThreads: () => THREAD_REASONS.map((reason) => [2, reason]),
+  // Every role, in the Tang model's words and the English prose model's.
+  roleName: () =>
+    Object.keys(modelStrings('zh').role).flatMap((role) => [
+      [role, false],
+      [role, true],
+    ]),
+  noKeys: () =>
+    Object.keys(modelStrings('zh').role).flatMap((role) => [
+      [role, false],
+      [role, true],
+    ]),
   threads: () => THREAD_REASONS.map((reason) => [2, reason]),
 };
 
