@@ -150,6 +150,9 @@ const STRINGS = {
     building: (percent) => `Building the vocabulary… ${percent}%`,
     textSummary: (tokens, vocabulary, parameters, seconds) =>
       `${tokens} tokens · vocabulary of ${vocabulary} · ${parameters} parameters · about ${seconds} s per 1,000 steps on this machine`,
+    // Before training: counted here from the text (word level: about, the engine splits).
+    textPreview: (tokens, vocabulary, parameters, exact) =>
+      `${exact ? '' : 'about '}${tokens} tokens · vocabulary of ${exact ? '' : 'about '}${vocabulary} · ${parameters} parameters (not trained yet)`,
     textSplit: (train, held, context) =>
       `Training on ${train} tokens; the last ${held} are held out. Context: ${context} tokens.`,
     textUnknown: (count) => `${count} tokens are read as <unk>.`,
@@ -378,6 +381,8 @@ const STRINGS = {
     building: (percent) => `正在建立词表…… ${percent}%`,
     textSummary: (tokens, vocabulary, parameters, seconds) =>
       `${tokens} 个词元 · 词表 ${vocabulary} 个 · ${parameters} 个参数 · 在这台机器上每 1000 步约 ${seconds} 秒`,
+    textPreview: (tokens, vocabulary, parameters, exact) =>
+      `${exact ? '' : '约 '}${tokens} 个词元 · 词表${exact ? '' : '约'} ${vocabulary} 个 · ${parameters} 个参数（尚未训练）`,
     textSplit: (train, held, context) => `用 ${train} 个词元训练；最后 ${held} 个留作验证。上下文：${context} 个词元。`,
     textUnknown: (count) => `${count} 个词元读作 <unk>。`,
     urlNote: (max) =>

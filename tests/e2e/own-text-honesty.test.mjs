@@ -1,0 +1,46 @@
+// What "Your text" says about the learner's model in Debian's Chromium: the summary line follows
+// the text in the box before Train is pressed; the model handed to the explorer is said to be
+// trained in this browser on the learner's text, in the page's language; Chinese column labels
+// of the playground's heatmaps stand upright.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, screenshot, useBrowser } from './browser.mjs';
+
+const session = useBrowser();
+
+async function openText(query) {
+  const opened = await openPage(session.browser, `${session.url}playground.html${query}`);
+  await opened.page
+    .waitForSelector('[data-role=play]:not([disabled])', { timeout: 30000 })
+    .catch((error) => assert.fail(`${error.message}\n${opened.problems.join('\n')}`));
+  return opened;
+}
+
+test('a pasted text changes the summary line before Train is pressed (中文)', async () => {
+  const { page, context } = await openText('?task=text&lang=zh');
+  // The ready Tang poems, built: their own numbers.
+  assert.match(await page.textContent('[data-role=text-summary]'), /^424 个词元 · 词表 241 个 · /);
+  const text = '春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。\n'.repeat(10);
+  await page.fill('[data-role=text]', text);
+  const chars = Array.from(text);
+  const summary = await page.textContent('[data-role=text-summary]');
+  assert.match(
+    summary,
+    new RegExp(`^${chars.length} 个词元 · 词表 ${new Set(chars).size + 4} 个 · [\\d,]+ 个参数（尚未训练）$`),
+  );
+  assert.equal(await page.textContent('[data-role=text-split]'), '', 'no split of a text not yet built');
+  // Trained, the line is the engine's: the same tokens and vocabulary, now with the time per step.
+  await page.click('[data-role=train-text]');
+  await page.waitForFunction(
+    () => /每 1000 步/.test(document.querySelector('[data-role=text-summary]').textContent),
+    null,
+    {
+      timeout: 30000,
+    },
+  );
+  assert.match(
+    await page.textContent('[data-role=text-summary]'),
+    new RegExp(`^${chars.length} 个词元 · 词表 ${new Set(chars).size + 4} 个 · `),
+  );
+  await context.close();
+});
