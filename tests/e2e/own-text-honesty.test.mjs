@@ -44,3 +44,23 @@ test('a pasted text changes the summary line before Train is pressed (中文)', 
   );
   await context.close();
 });
+
+test('the model handed to the explorer is said to be trained in this browser on your text (中文)', async () => {
+  const { page, context, problems } = await openText('?task=text&lang=zh');
+  await page.fill('[data-role=text]', '床前明月光，疑是地上霜。举头望明月，低头思故乡。\n'.repeat(12));
+  await page.click('[data-role=train-text]');
+  await page.waitForSelector('[data-role=play][aria-pressed=true]', { timeout: 30000 });
+  await page.click('[data-role=play]');
+  await page.waitForSelector('[data-role=play][aria-pressed=false]');
+  const [explorer] = await Promise.all([context.waitForEvent('page'), page.click('[data-role=open-explorer]')]);
+  await explorer.waitForLoadState();
+  await explorer.waitForFunction(() => document.querySelector('[data-role=model]')?.value === 'file', null, {
+    timeout: 30000,
+  });
+  await explorer.evaluate(() => window.attentionExplorer.idle());
+  const line = await explorer.textContent('[data-role=model-about]');
+  assert.match(line, /^当前显示：your-text\.model，在这个浏览器中用你的文本训练。/);
+  assert.doesNotMatch(line, /本仓库|your text/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

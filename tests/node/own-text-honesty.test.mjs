@@ -7,6 +7,7 @@ import { createEngine } from './support.mjs';
 import { countTokens, READY_TEXTS, TEXT_KNOBS, textTrainerOptions } from '../../web/src/playground/texts.js';
 import { previewText } from '../../web/src/playground/text-preview.js';
 import { strings } from '../../web/src/playground/i18n.js';
+import { modelStrings } from '../../web/src/models/i18n.js';
 
 const engine = await createEngine();
 
@@ -44,4 +45,24 @@ test('the summary changes with the text: a different text has different numbers,
     strings('zh').textPreview('480', '15', '105,984', true),
     '480 个词元 · 词表 15 个 · 105,984 个参数（尚未训练）',
   );
+});
+
+test('the explorer says a handed-over model was trained in this browser on the learner’s text, in the page’s language', () => {
+  const c = { layers: 2, heads: 4, dModel: 64 };
+  const en = modelStrings('en');
+  const zh = modelStrings('zh');
+  assert.match(
+    en.about('your-text.model', en.corpusName('your text'), c, '106,624', 'browser'),
+    /^Shown: your-text\.model, trained in this browser on your text\. 2 layers/,
+  );
+  const line = zh.about('your-text.model', zh.corpusName('your text'), c, '106,624', 'browser');
+  assert.match(line, /^当前显示：your-text\.model，在这个浏览器中用你的文本训练。2 层/);
+  assert.doesNotMatch(line, /本仓库|your text/);
+  // A ready text's key is named in the language too; a file's name is its own.
+  assert.equal(zh.corpusName('poems'), '现成的唐诗');
+  assert.equal(zh.corpusName('notes.txt'), 'notes.txt');
+  // A shipped model was trained in this repository; an opened file, somewhere the page cannot know.
+  assert.match(zh.about('唐诗', '全唐诗', c, '1', 'repo'), /在本仓库中用全唐诗训练/);
+  assert.match(en.about('x', 'y', c, '1', 'file'), /^Shown: x, trained on y\./);
+  assert.doesNotMatch(zh.about('x', 'y', c, '1', 'file'), /本仓库|浏览器/);
 });
