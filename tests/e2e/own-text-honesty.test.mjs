@@ -64,3 +64,24 @@ test('the model handed to the explorer is said to be trained in this browser on 
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('a short text: when held-out loss climbs above the unigram line, the page says the model memorises (中文, then English)', async () => {
+  const { page, context, problems } = await openText('?task=text&src=paragraph&lang=zh');
+  assert.equal(await page.isHidden('[data-role=memorising]'), true, 'nothing said before training');
+  await page.click('[data-role=play]');
+  await page.waitForSelector('[data-role=memorising]:not([hidden])', { timeout: 120000 });
+  // Said only when the curves show it: the last held-out loss is above the text's unigram line.
+  const { unigram, last } = await page.evaluate(() => {
+    const h = window.attentionPlayground.history;
+    return { unigram: h.baselines.unigram, last: h.heldOutLoss.at(-1)[1] };
+  });
+  assert.ok(last > unigram, `held-out ${last} above unigram ${unigram}`);
+  assert.match(await page.textContent('[data-role=memorising]'), /模型在背这段文本.*更长的文本才能推广/);
+  await page.click('[data-role=play]');
+  await page.waitForSelector('[data-role=play][aria-pressed=false]');
+  await page.click('.language button[data-lang=en], [data-lang=en]');
+  assert.match(await page.textContent('[data-role=memorising]'), /memorising this text.*A longer text generalises/);
+  await screenshot(page, 'own-text-memorising-en');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -8,6 +8,7 @@ import { countTokens, READY_TEXTS, TEXT_KNOBS, textTrainerOptions } from '../../
 import { previewText } from '../../web/src/playground/text-preview.js';
 import { strings } from '../../web/src/playground/i18n.js';
 import { modelStrings } from '../../web/src/models/i18n.js';
+import { memorising, RISE } from '../../web/src/playground/history.js';
 
 const engine = await createEngine();
 
@@ -65,4 +66,32 @@ test('the explorer says a handed-over model was trained in this browser on the l
   assert.match(zh.about('唐诗', '全唐诗', c, '1', 'repo'), /在本仓库中用全唐诗训练/);
   assert.match(en.about('x', 'y', c, '1', 'file'), /^Shown: x, trained on y\./);
   assert.doesNotMatch(zh.about('x', 'y', c, '1', 'file'), /本仓库|浏览器/);
+});
+
+/** A history of `held` losses measured at steps 0, 100, 200, …, each after five training rows of `train`'s value. */
+const lossHistory = (train, held, unigram = 3) => ({
+  loss: train.flatMap((v, i) => [4, 3, 2, 1, 0].map((back) => [i * 100 - back * 10, v])),
+  heldOutLoss: held.map((v, i) => [i * 100, v]),
+  baselines: { unigram, bigram: unigram - 0.5 },
+});
+
+test('the page says a model memorises when held-out loss climbs above the unigram line as training loss falls', () => {
+  // A short text: held-out falls, then climbs past the unigram line while training loss falls.
+  assert.equal(memorising(lossHistory([5, 3, 2, 1, 0.5, 0.2], [5, 2.9, 2.8, 3.1, 3.6, 4.2])), true);
+  // Still learning: both fall.
+  assert.equal(memorising(lossHistory([5, 3, 2, 1.5], [5, 3.2, 2.9, 2.7])), false);
+  // Climbing, but still below the unigram line: not yet said.
+  assert.equal(memorising(lossHistory([5, 3, 2, 1.5], [5, 2, 2.3, 2.6])), false);
+  // Above the line from the start (untrained) and falling toward it: not memorising.
+  assert.equal(memorising(lossHistory([6, 5, 4.5], [6, 5.5, 5])), false);
+  // A wobble smaller than RISE above the line is not a climb.
+  assert.equal(memorising(lossHistory([5, 4, 3.5], [5, 3.2, 3.2 + RISE / 2])), false);
+  // Held-out climbs but training loss climbs too (a diverging run, not memorising).
+  assert.equal(memorising(lossHistory([5, 2, 2.5, 3.5], [5, 2.9, 3.5, 4])), false);
+  // No baselines (a toy task) or one measurement: nothing to say.
+  assert.equal(memorising({ ...lossHistory([5, 1], [5, 4]), baselines: null }), false);
+  assert.equal(memorising(lossHistory([5], [5])), false);
+  // Said in both languages: memorising, and that a longer text generalises.
+  assert.match(strings('en').memorising, /memorising this text.*A longer text generalises/);
+  assert.match(strings('zh').memorising, /在背这段文本.*更长的文本才能推广/);
 });

@@ -180,6 +180,8 @@ const STRINGS = {
     unigram: 'unigram of the text',
     bigram: 'bigram of the text',
     nextTokenRight: 'training: next token right',
+    memorising:
+      'The held-out loss has risen above the unigram line while the training loss still falls: the model is memorising this text (the sample recites it) instead of learning what carries over to new text. A longer text generalises.',
     heldOutLine: (loss, unigram, bigram) =>
       `held-out loss ${loss} nats per token (unigram ${unigram}, bigram ${bigram})`,
     fileTooLarge: (name, megabytes, mib, bytes) =>
@@ -402,6 +404,8 @@ const STRINGS = {
     unigram: '文本的一元模型',
     bigram: '文本的二元模型',
     nextTokenRight: '训练：下一个词元正确',
+    memorising:
+      '验证损失升到了一元线之上，而训练损失还在下降：模型在背这段文本（样本在复述它），而不是学到能用于新文本的规律。更长的文本才能推广。',
     heldOutLine: (loss, unigram, bigram) => `验证损失 每个词元 ${loss} 奈特（一元 ${unigram}，二元 ${bigram}）`,
     fileTooLarge: (name, megabytes, mib, bytes) =>
       `${name} 有 ${megabytes} MB；上限是 ${mib} MiB（${bytes} 字节）：请打开其中一部分。`,

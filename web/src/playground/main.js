@@ -212,6 +212,7 @@ await startPage(async () => {
     delete $('heatmap-grid').dataset.shape;
     setText($('sequence'), '');
     setText($('held-out'), '');
+    $('memorising').hidden = true;
     redraw('curves');
     if (isText()) ownText.build(playWhenBuilt);
     else worker.send('configure', { config: trainerConfig(state().task, state()) });
