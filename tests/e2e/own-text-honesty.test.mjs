@@ -4,7 +4,10 @@
 // of the playground's heatmaps stand upright.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, screenshot, useBrowser } from './browser.mjs';
+import path from 'node:path';
+import { explorerStarted, openPage, screenshot, screenshotDir, useBrowser } from './browser.mjs';
+
+const shotPath = (name) => path.join(screenshotDir, `${name}.png`);
 
 const session = useBrowser();
 
@@ -82,6 +85,53 @@ test('a short text: when held-out loss climbs above the unigram line, the page s
   await page.click('.language button[data-lang=en], [data-lang=en]');
   assert.match(await page.textContent('[data-role=memorising]'), /memorising this text.*A longer text generalises/);
   await screenshot(page, 'own-text-memorising-en');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('CJK column labels stand upright: the playground heatmaps, the explorer stage and its exported figure', async () => {
+  const { page, context, problems } = await openText('?task=text&lang=zh');
+  await page.waitForSelector('[data-role=heatmap-grid] .pg-cols span');
+  const col = await page.$eval('[data-role=heatmap-grid] .pg-cols span', (n) => {
+    const c = getComputedStyle(n);
+    return { text: n.textContent, writingMode: c.writingMode, transform: c.transform, orientation: c.textOrientation };
+  });
+  assert.match(col.text, /\p{sc=Han}/u);
+  // Vertical, no half turn (that stood the characters on their heads), characters upright.
+  assert.deepEqual(
+    { writingMode: col.writingMode, transform: col.transform, orientation: col.orientation },
+    { writingMode: 'vertical-rl', transform: 'none', orientation: 'mixed' },
+  );
+  await page
+    .locator('[data-role=heatmap-grid] figure')
+    .first()
+    .screenshot({ path: shotPath('own-text-cjk-columns') });
+
+  // The explorer's stage: a Chinese token's label is written vertically, a Latin one turned.
+  const explorer = await context.newPage();
+  await explorer.goto(`${session.url}?lang=zh&step=4&s=${encodeURIComponent('春眠不觉晓 hello 夜来风雨声')}`);
+  await explorerStarted(explorer);
+  await explorer.evaluate(() => window.attentionExplorer.idle());
+  const labels = await explorer.$$eval('text.col-label', (all) =>
+    all.map((n) => ({
+      text: n.textContent,
+      turned: /rotate/.test(n.getAttribute('transform')),
+      writingMode: getComputedStyle(n).writingMode,
+      // Two characters or more: written downward, the label is taller than it is wide.
+      tall: Array.from(n.textContent).length < 2 || n.getBBox().height > n.getBBox().width,
+    })),
+  );
+  const han = labels.filter((l) => /\p{sc=Han}/u.test(l.text));
+  const latin = labels.filter((l) => l.text === 'hello');
+  assert.ok(han.length > 0 && latin.length > 0, JSON.stringify(labels));
+  for (const l of han) assert.deepEqual(l, { ...l, turned: false, writingMode: 'vertical-rl', tall: true });
+  for (const l of latin) assert.deepEqual(l, { ...l, turned: true, writingMode: 'horizontal-tb' });
+  // The exported figure carries the rule that writes them vertically (a file has no page CSS).
+  await explorer.evaluate(() => window.attentionExplorer.store.set({ view: 'heatmap' }));
+  await explorer.evaluate(() => window.attentionExplorer.idle());
+  const svg = await explorer.evaluate(() => window.attentionExplorer.viewSVG());
+  assert.match(svg, /\.col-label\.cjk[^{]*\{[^}]*writing-mode: vertical-rl/);
+  assert.match(svg, /class="col-label cjk"/);
   assert.deepEqual(problems, []);
   await context.close();
 });
