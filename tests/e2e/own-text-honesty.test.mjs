@@ -10,6 +10,9 @@ import { explorerStarted, openPage, screenshot, screenshotDir, useBrowser } from
 const shotPath = (name) => path.join(screenshotDir, `${name}.png`);
 
 const session = useBrowser();
+// Chinese words and one Latin one, long enough that the bar charts stand their labels upright.
+const SENTENCE =
+  '床前明月光 疑是地上霜 举头望明月 低头思故乡 春眠不觉晓 处处闻啼鸟 夜来风雨声 花落知多少 hello world again';
 
 async function openText(query) {
   const opened = await openPage(session.browser, `${session.url}playground.html${query}`);
@@ -109,7 +112,7 @@ test('CJK column labels stand upright: the playground heatmaps, the explorer sta
 
   // The explorer's stage: a Chinese token's label is written vertically, a Latin one turned.
   const explorer = await context.newPage();
-  await explorer.goto(`${session.url}?lang=zh&step=4&s=${encodeURIComponent('春眠不觉晓 hello 夜来风雨声')}`);
+  await explorer.goto(`${session.url}?lang=zh&step=4&s=${encodeURIComponent(SENTENCE)}`);
   await explorerStarted(explorer);
   await explorer.evaluate(() => window.attentionExplorer.idle());
   const labels = await explorer.$$eval('text.col-label', (all) =>
@@ -132,6 +135,16 @@ test('CJK column labels stand upright: the playground heatmaps, the explorer sta
   const svg = await explorer.evaluate(() => window.attentionExplorer.viewSVG());
   assert.match(svg, /\.col-label\.cjk[^{]*\{[^}]*writing-mode: vertical-rl/);
   assert.match(svg, /class="col-label cjk"/);
+  // Bars' labels, upright when crowded: a CJK one runs down from its place under the axis
+  // (its box starts at its place, give or take the font's slack), never up into the bars.
+  await explorer.evaluate(() => window.attentionExplorer.store.set({ view: 'softmax' }));
+  await explorer.evaluate(() => window.attentionExplorer.idle());
+  const bars = await explorer.$$eval('text.bar-label.upright', (all) =>
+    all.map((n) => ({ text: n.textContent, cls: n.getAttribute('class'), top: n.getBBox().y })),
+  );
+  const hanBars = bars.filter((b) => /\p{sc=Han}/u.test(b.text));
+  assert.ok(hanBars.length > 0, JSON.stringify(bars));
+  for (const b of hanBars) assert.ok(b.cls.includes('cjk') && b.top >= -4, JSON.stringify(b));
   assert.deepEqual(problems, []);
   await context.close();
 });
