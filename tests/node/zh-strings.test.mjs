@@ -64,6 +64,8 @@ function calls(fn, at, table) {
 }
 const THREAD_REASONS = [null, 'not-isolated', 'single-file', 'failed', 'component'];
 const KEYED = {
+  // The playground's corpus names (a model trained in the browser); any other name is a file's own.
+  corpusName: () => [['your text'], ['poems'], ['paragraph'], ['names']],
   textRefused: () =>
     ['empty', 'utf8', 'nul', 'binary', 'one', 'short', 'large', 'vocabulary', 'context', 'spaces'].map((kind) => [
       kind,

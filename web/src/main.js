@@ -77,7 +77,7 @@ await startPage(async () => {
     const s = strings(explorer.store.get().lang);
     try {
       const entry = await takeModel(handed);
-      if (entry) await explorer.openModel(entry.bytes, entry.name);
+      if (entry) await explorer.openModel(entry.bytes, entry.name, entry.origin);
       else explorer.showNotice(s.modelGone);
     } catch (error) {
       // A record that is there but no model's (HandoffError), or IndexedDB refusing (private

@@ -98,13 +98,14 @@ async function transaction(mode, fn) {
  * (all or nothing): every record that is not a model is deleted, and of the others the newest
  * KEEP − 1 stay beside the new one, read key by key through a cursor.
  */
-export async function handOverModel(bytes, { name = 'model' } = {}) {
+export async function handOverModel(bytes, { name = 'model', origin } = {}) {
   if (!(bytes instanceof Uint8Array)) throw new TypeError('the model file must be a Uint8Array');
   const id = Array.from(crypto.getRandomValues(new Uint8Array(9)), (b) => b.toString(16).padStart(2, '0')).join('');
   // Sub-millisecond, so that entries saved in one millisecond still have an order (pruning).
   const savedAt = performance.timeOrigin + performance.now();
   await transaction('readwrite', (store) => {
-    store.put({ bytes: bytes.slice(), name: displayName(name), savedAt }, id);
+    // `origin` 'browser': the playground trained it here, in this browser (the explorer says so).
+    store.put({ bytes: bytes.slice(), name: displayName(name), savedAt, ...(origin === 'browser' && { origin }) }, id);
     const others = []; // [key, savedAt] of the other models
     const cursor = store.openCursor();
     cursor.onsuccess = () => {
@@ -149,5 +150,6 @@ export async function takeModel(id) {
   if (record === undefined) return null;
   const error = recordFault(record);
   if (error) throw error;
-  return { bytes: record.bytes, name: displayName(record.name), savedAt: record.savedAt };
+  const origin = record.origin === 'browser' ? 'browser' : undefined;
+  return { bytes: record.bytes, name: displayName(record.name), savedAt: record.savedAt, origin };
 }

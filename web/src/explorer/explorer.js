@@ -103,7 +103,7 @@ export function createExplorer(root, o) {
     },
     showNotice: notice,
     /** Shows a model file (bytes, its name) as the "model file" model; a bad one changes nothing. */
-    openModel: (bytes, name) => models.openBytes(bytes, name),
+    openModel: (bytes, name, origin) => models.openBytes(bytes, name, origin),
     viewSVG,
     /** The whole trace as CSV or JSON text (promises: every step is read from the engine). */
     traceCSV: async () => (computer.trace ? traceCSV(await computer.trace.complete()) : ''),

@@ -39,6 +39,8 @@ text.token { font-size: 15px; dominant-baseline: middle; }
 text.token.focused { font-weight: 700; fill: #d55e00; }
 .bar-value, .bar-label { text-anchor: middle; font-size: 11px; }
 .bar-label.upright { text-anchor: end; dominant-baseline: central; }
+.col-label.cjk, .bar-label.upright.cjk { writing-mode: vertical-rl; text-anchor: end; }
+.bar-label.upright.cjk { text-anchor: start; }
 .col-label { dominant-baseline: central; }
 line.zero, .axis path, .axis line { stroke: #d9d9e0; }
 .hatch-bg { fill: #eeeeee; } .hatch-line { stroke: #9a9a9a; stroke-width: 2; }

@@ -35,6 +35,27 @@ const NO_KEYS_PROSE_ZH = {
   induction: '没有重复的片段',
 };
 
+// Where a model was trained, as the model line says it: a shipped model in this repository, one
+// handed over by the playground in this browser, an opened file somewhere the page cannot know.
+const TRAINED_EN = { repo: 'trained here on', browser: 'trained in this browser on', file: 'trained on' };
+const TRAINED_ZH = { repo: '在本仓库中', browser: '在这个浏览器中', file: '' };
+// The playground's corpus names (worker-text.js: the learner's text or a ready text's key), in
+// each language; any other name (a file's) is the file's own.
+const CORPUS_EN = {
+  'your text': 'your text',
+  poems: 'the ready Tang poems',
+  paragraph: 'the ready English paragraph',
+  names: 'the ready repeated names',
+};
+const CORPUS_ZH = {
+  'your text': '你的文本',
+  poems: '现成的唐诗',
+  paragraph: '现成的英文段落',
+  names: '现成的重复人名',
+};
+const corpusIn = (names) => (corpus) =>
+  typeof corpus === 'string' && Object.hasOwn(names, corpus) ? names[corpus] : corpus;
+
 const EN = {
   model: 'Model',
   'model.random': 'random weights (untrained)',
@@ -43,8 +64,8 @@ const EN = {
   'model.file': 'a model file…',
   openFile: 'Open a model file',
   aboutRandom: 'Shown: random, untrained weights. The patterns show how attention computes, not what it means.',
-  about: (title, corpus, c, params) =>
-    `Shown: ${title}, trained here on ${corpus}. ${c.layers} layers × ${c.heads} heads, d_model ${c.dModel}, ${params} parameters in all (embeddings, every layer’s attention and feed-forward, LayerNorms)` +
+  about: (title, corpus, c, params, where = 'repo') =>
+    `Shown: ${title}, ${TRAINED_EN[where]} ${corpus}. ${c.layers} layers × ${c.heads} heads, d_model ${c.dModel}, ${params} parameters in all (embeddings, every layer’s attention and feed-forward, LayerNorms)` +
     (c.tokensSeen ? `, trained on ${formatCount(c.tokensSeen, 'en')} tokens` : '') +
     (c.heldOutLoss ? `; held-out loss ${c.heldOutLoss.toFixed(2)} nats per token` : '') +
     (c.kn5Loss ? ` against a Kneser–Ney 5-gram’s ${c.kn5Loss.toFixed(2)}` : '') +
@@ -56,6 +77,7 @@ const EN = {
       ? ' It knows many lines of famous poems, because they were repeated in its training text (唐诗三百首 16 times, the 3,000 most popular 3 times): typed up to a famous line’s last character, it usually predicts that character. It is not a recitation engine: asked to continue a famous first line, it rarely writes the real second line, and soon writes lines of its own.'
       : ''),
   aboutFile: (name) => `from the file ${name}`,
+  corpusName: corpusIn(CORPUS_EN),
   unknownCorpus: 'an unnamed corpus',
   task: (name) => `the toy task “${name}”`,
   loading: (name) => `Loading ${name}…`,
@@ -204,8 +226,8 @@ const ZH = {
   'model.file': '打开模型文件…',
   openFile: '打开模型文件',
   aboutRandom: '当前显示：随机、未训练的权重。图案展示注意力如何计算，而不是它的含义。',
-  about: (title, corpus, c, params) =>
-    `当前显示：${title}，在本仓库中用${corpus}训练。${c.layers} 层 × ${c.heads} 个头，d_model ${c.dModel}，共 ${params} 个参数（词嵌入、每层的注意力与前馈网络、层归一化）` +
+  about: (title, corpus, c, params, where = 'repo') =>
+    `当前显示：${title}，${TRAINED_ZH[where]}用${corpus}训练。${c.layers} 层 × ${c.heads} 个头，d_model ${c.dModel}，共 ${params} 个参数（词嵌入、每层的注意力与前馈网络、层归一化）` +
     (c.tokensSeen ? `，训练时读过 ${formatCount(c.tokensSeen, 'zh')} 个词元` : '') +
     (c.heldOutLoss ? `；留出集损失 ${c.heldOutLoss.toFixed(2)} 奈特/词元` : '') +
     (c.kn5Loss ? `，对比 Kneser–Ney 五元模型的 ${c.kn5Loss.toFixed(2)}` : '') +
@@ -217,6 +239,7 @@ const ZH = {
       ? '它熟悉许多名句，因为训练文本里重复了它们（唐诗三百首 16 遍，最受欢迎的 3,000 首各 3 遍）：名句打到最后一个字之前，它通常能猜中那个字。但它不会背诗：从名篇的第一句续写，它很少写出真正的第二句，很快就写出自己的句子。'
       : ''),
   aboutFile: (name) => `来自文件 ${name}`,
+  corpusName: corpusIn(CORPUS_ZH),
   unknownCorpus: '未注明的语料',
   task: (name) => `玩具任务“${name}”`,
   loading: (name) => `正在加载 ${name}……`,

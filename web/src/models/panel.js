@@ -44,6 +44,7 @@ export function createModelPanel(root, store, engine) {
   const $ = byRole(root);
   const loaded = new Map(); // model key → Promise of its summary (modelLoad's answer)
   let fileName = '';
+  let fileOrigin = 'file'; // 'browser': handed over by the playground, which trained it
   let run = 0;
   let drawn = Promise.resolve();
   // The text continue last wrote, the pieces it appended (drawNext marks them), and whether the
@@ -74,17 +75,22 @@ export function createModelPanel(root, store, engine) {
     const s = modelStrings(state.lang);
     if (state.model === 'random') return s.aboutRandom;
     const c = summary.config;
+    // Where it was trained: a shipped model in this repository, a handed-over one in this
+    // browser (the playground), an opened file somewhere this page cannot know.
+    const where = state.model === 'file' ? fileOrigin : 'repo';
     const title =
-      state.model === 'file'
-        ? s.aboutFile(fileName)
-        : (state.lang === 'zh' && c.titleZh) || c.title || s[`model.${state.model}`];
+      state.model !== 'file'
+        ? (state.lang === 'zh' && c.titleZh) || c.title || s[`model.${state.model}`]
+        : where === 'browser'
+          ? fileName
+          : s.aboutFile(fileName);
     // A shipped model's corpus in the page's language where the strings have it (zh), else the file's words.
     const corpus =
       (Object.hasOwn(s, `corpus.${state.model}`) ? s[`corpus.${state.model}`] : null) ??
-      c.corpus ??
+      s.corpusName(c.corpus) ??
       (c.task ? s.task(c.task) : s.unknownCorpus);
     // The file's own metrics (heldOutLoss, unigramLoss: nats per token) beside the model's shape.
-    return s.about(title, corpus, { ...c, ...summary }, formatCount(summary.parameterCount, state.lang));
+    return s.about(title, corpus, { ...c, ...summary }, formatCount(summary.parameterCount, state.lang), where);
   }
 
   // A keystroke renders the panel too (the sentence): texts are written only where they differ.
@@ -220,12 +226,13 @@ export function createModelPanel(root, store, engine) {
    * A model file (its bytes and name: one the user chose, or one the playground handed over):
    * loaded beside the others; a bad one changes nothing.
    */
-  async function openBytes(bytes, name) {
+  async function openBytes(bytes, name, origin) {
     const state = store.get();
     const s = modelStrings(state.lang);
     try {
       const summary = await engine.ask('modelLoad', { name: 'file', bytes });
       fileName = name;
+      fileOrigin = origin === 'browser' ? 'browser' : 'file';
       loaded.set('file', Promise.resolve(summary));
       store.set({ model: 'file', modelRevision: state.modelRevision + 1 });
     } catch (error) {

@@ -11,6 +11,29 @@ export function reachedAt(history, target = TARGET) {
   return history.heldOut.find(([, value]) => value >= target)?.[0] ?? null;
 }
 
+/** How far (nats per token) the held-out loss must climb from its lowest before it is said to rise. */
+export const RISE = 0.1;
+
+const meanBefore = (series, step, count = 5) => {
+  const rows = series.filter(([s]) => s <= step).slice(-count);
+  return rows.length ? rows.reduce((sum, [, v]) => sum + v, 0) / rows.length : null;
+};
+
+/**
+ * Whether a text model is memorising its text: its held-out loss has climbed (by RISE) from its
+ * lowest and now lies above the text's unigram line, while its training loss kept falling since
+ * that lowest point. On a short text the sample then recites the text: the page says so.
+ */
+export function memorising({ loss, heldOutLoss, baselines }) {
+  if (!baselines || heldOutLoss.length < 2 || !loss.length) return false;
+  const [lowStep, low] = heldOutLoss.reduce((best, point) => (point[1] < best[1] ? point : best));
+  const now = heldOutLoss.at(-1)[1];
+  if (now <= baselines.unigram || now < low + RISE) return false;
+  const trainAtLow = meanBefore(loss, lowStep);
+  const trainNow = meanBefore(loss, Infinity);
+  return trainAtLow !== null && trainNow < trainAtLow;
+}
+
 export function emptyHistory() {
   return {
     loss: [],

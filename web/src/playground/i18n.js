@@ -150,6 +150,9 @@ const STRINGS = {
     building: (percent) => `Building the vocabulary… ${percent}%`,
     textSummary: (tokens, vocabulary, parameters, seconds) =>
       `${tokens} tokens · vocabulary of ${vocabulary} · ${parameters} parameters · about ${seconds} s per 1,000 steps on this machine`,
+    // Before training: counted here from the text (word level: about, the engine splits).
+    textPreview: (tokens, vocabulary, parameters, exact) =>
+      `${exact ? '' : 'about '}${tokens} tokens · vocabulary of ${exact ? '' : 'about '}${vocabulary} · ${parameters} parameters (not trained yet)`,
     textSplit: (train, held, context) =>
       `Training on ${train} tokens; the last ${held} are held out. Context: ${context} tokens.`,
     textUnknown: (count) => `${count} tokens are read as <unk>.`,
@@ -177,6 +180,8 @@ const STRINGS = {
     unigram: 'unigram of the text',
     bigram: 'bigram of the text',
     nextTokenRight: 'training: next token right',
+    memorising:
+      'The held-out loss has risen above the unigram line while the training loss still falls: the model is memorising this text (the sample recites it) instead of learning what carries over to new text. A longer text generalises.',
     heldOutLine: (loss, unigram, bigram) =>
       `held-out loss ${loss} nats per token (unigram ${unigram}, bigram ${bigram})`,
     fileTooLarge: (name, megabytes, mib, bytes) =>
@@ -378,6 +383,8 @@ const STRINGS = {
     building: (percent) => `正在建立词表…… ${percent}%`,
     textSummary: (tokens, vocabulary, parameters, seconds) =>
       `${tokens} 个词元 · 词表 ${vocabulary} 个 · ${parameters} 个参数 · 在这台机器上每 1000 步约 ${seconds} 秒`,
+    textPreview: (tokens, vocabulary, parameters, exact) =>
+      `${exact ? '' : '约 '}${tokens} 个词元 · 词表${exact ? '' : '约'} ${vocabulary} 个 · ${parameters} 个参数（尚未训练）`,
     textSplit: (train, held, context) => `用 ${train} 个词元训练；最后 ${held} 个留作验证。上下文：${context} 个词元。`,
     textUnknown: (count) => `${count} 个词元读作 <unk>。`,
     urlNote: (max) =>
@@ -397,6 +404,8 @@ const STRINGS = {
     unigram: '文本的一元模型',
     bigram: '文本的二元模型',
     nextTokenRight: '训练：下一个词元正确',
+    memorising:
+      '验证损失升到了一元线之上，而训练损失还在下降：模型在背这段文本（样本在复述它），而不是学到能用于新文本的规律。更长的文本才能推广。',
     heldOutLine: (loss, unigram, bigram) => `验证损失 每个词元 ${loss} 奈特（一元 ${unigram}，二元 ${bigram}）`,
     fileTooLarge: (name, megabytes, mib, bytes) =>
       `${name} 有 ${megabytes} MB；上限是 ${mib} MiB（${bytes} 字节）：请打开其中一部分。`,

@@ -212,6 +212,7 @@ await startPage(async () => {
     delete $('heatmap-grid').dataset.shape;
     setText($('sequence'), '');
     setText($('held-out'), '');
+    $('memorising').hidden = true;
     redraw('curves');
     if (isText()) ownText.build(playWhenBuilt);
     else worker.send('configure', { config: trainerConfig(state().task, state()) });
@@ -293,7 +294,7 @@ await startPage(async () => {
     const sentence = isText() ? ownText.excerpt : example?.join(' ');
     const params = sentence ? { lang: state().lang, s: sentence } : { lang: state().lang };
     try {
-      const id = await handOverModel(bytes, { name });
+      const id = await handOverModel(bytes, { name, origin: 'browser' });
       if (!window.open(modelLink(pageLinks().explorer, id, params), '_blank')) showError({ kind: 'popupBlocked' });
       else if (['handoffFailed', 'popupBlocked'].includes(lines.failure?.kind)) showError(null);
     } catch (error) {

@@ -6,6 +6,7 @@ import { setText } from './text.js';
 import { MAX_URL_TEXT, proposeLevel, READY_NAMES, READY_TEXTS } from './texts.js';
 import { SOURCES, TEXT_MODE } from './state.js';
 import { looksLikeText, PREFIX_BYTES, SHOWN_BYTES, typedTextFault, utf8Length } from './text-checks.js';
+import { previewText } from './text-preview.js';
 
 const $ = (root, role) => root.querySelector(`[data-role="${role}"]`);
 /**
@@ -80,8 +81,34 @@ export function wireOwnText(root, page) {
         $(root, 'text-split'),
         `${s.textSplit(f(summary.trainTokens), f(summary.heldOutTokens), contextLength)}${summary.unknown ? ` ${s.textUnknown(f(summary.unknown))}` : ''}`,
       );
+    } else if (!building) {
+      // The text in the box now, counted here: the last trained text's numbers would be wrong.
+      const p = preview();
+      const f = page.format;
+      setText($(root, 'text-summary'), p ? s.textPreview(f(p.tokens), f(p.vocabSize), f(p.parameters), p.exact) : '');
+      setText($(root, 'text-split'), '');
     }
     drawSample();
+  }
+
+  // The box's text counted for the summary line, once per text, level and knobs (a redraw per keystroke).
+  let previewed = { text: null, key: null, value: null };
+  function preview() {
+    const text = file && !file.shown && state().source === 'own' ? null : textNow();
+    if (!text || !text.trim()) return null;
+    const { layers, heads, dModel, attentionOnly } = state();
+    const knobs = { layers, heads, dModel, attentionOnly };
+    const key = JSON.stringify([levelNow(), knobs, page.limits?.maxVocabulary ?? null]);
+    if (previewed.text !== text || previewed.key !== key) {
+      previewed = { text, key, value: previewText(text, levelNow(), knobs, page.limits?.maxVocabulary) };
+    }
+    return previewed.value;
+  }
+
+  /** The text changed: the trained text's summary no longer describes it. */
+  function textChanged() {
+    info = null;
+    redraw();
   }
 
   function drawSample() {
@@ -137,9 +164,12 @@ export function wireOwnText(root, page) {
     file = null;
     page.setState({ source: e.target.value });
     showSource();
-    redraw();
+    textChanged();
   });
-  $(root, 'level').addEventListener('change', (e) => page.setState({ level: e.target.value }));
+  $(root, 'level').addEventListener('change', (e) => {
+    page.setState({ level: e.target.value });
+    textChanged();
+  });
   // A paste is weighed before it reaches the box: past the limit it is refused, unpasted; past
   // SHOWN_BYTES it is kept aside as bytes, as a long file is (the box would freeze the page).
   box.addEventListener('paste', (e) => {
@@ -168,13 +198,14 @@ export function wireOwnText(root, page) {
     box.value = '';
     page.fail(null);
     page.setState({ source: 'own', text: '' });
-    redraw();
+    textChanged();
   });
   box.addEventListener('input', () => {
     file = null;
     linkLostText = false;
     // The link keeps a short text (state.js); a longer one stays here.
     page.setState({ source: 'own', text: box.value.length <= MAX_URL_TEXT ? box.value : '' });
+    textChanged();
   });
   $(root, 'train-text').addEventListener('click', () => page.train());
   $(root, 'open-text').addEventListener('change', async (e) => {

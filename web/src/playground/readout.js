@@ -27,6 +27,8 @@ export function labelAxes(figure, tokens, cell) {
     (tokens ?? []).map((token) => {
       const span = document.createElement('span');
       span.textContent = visible(token);
+      // One symbol (a character-level token) stands upright above its column, as it reads in its row.
+      if (Array.from(span.textContent).length === 1) span.className = 'pg-one';
       return span;
     });
   cols.replaceChildren(...spans());

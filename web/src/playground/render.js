@@ -3,7 +3,7 @@
 import { headColor } from '../scales.js';
 import { drawLines } from './curves.js';
 import { drawHeatmaps } from './heatmaps.js';
-import { reachedAt } from './history.js';
+import { memorising, reachedAt } from './history.js';
 import { drawPager, heatmapPage } from './pager.js';
 import { setText } from './text.js';
 
@@ -48,6 +48,10 @@ function drawTextCurves(root, history, t) {
     $(root, 'held-out'),
     e ? `${t.heldOutLine(f(e.heldOutLoss), f(unigram), f(bigram))} (${t.stepCount(e.step)})` : '',
   );
+  // A short text's model learns the text by heart: said beside the held-out loss, not left to the curves.
+  const note = $(root, 'memorising');
+  note.hidden = !memorising(history);
+  setText(note, note.hidden ? '' : t.memorising);
 }
 
 /**

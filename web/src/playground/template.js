@@ -71,6 +71,7 @@ export const MARKUP = `
     </div>
     <p class="pg-status" data-role="status"></p>
     <p class="pg-status"><span data-role="held-out"></span></p>
+    <p class="pg-status pg-memorising" data-role="memorising" role="status" hidden></p>
     <p class="message" data-role="error" role="alert" hidden></p>
   </section>
   <section class="panel pg-curves" data-chrome="curves" aria-labelledby="pg-curves-title">

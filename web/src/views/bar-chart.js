@@ -8,7 +8,7 @@ import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration } from '../motion.js';
 import { put, forget, setText } from '../dom.js';
 import { dropPart, layer, part } from './parts.js';
-import { fitText, textWidth } from './text.js';
+import { fitText, textWidth, writesVertically } from './text.js';
 import { nodeLocal } from '../node-local.js';
 
 // What the listeners and the next draw read, kept on the nodes (node-local.js): a chart's
@@ -163,8 +163,10 @@ function drawLabels(labelLayer, labels, x, height, { upright, every, room }) {
     const k = j * every;
     const text = places[j].firstChild;
     put(places[j], 'transform', `translate(${x(k) + x.bandwidth() / 2},${height + (upright ? 6 : 14)})`);
-    put(text, 'class', upright ? 'bar-label upright' : 'bar-label');
-    put(text, 'transform', upright ? 'rotate(-90)' : '');
+    // Upright, a CJK label is written vertically (writesVertically): turned, it lay on its side.
+    const vertical = upright && writesVertically(labels[k]);
+    put(text, 'class', upright ? (vertical ? 'bar-label upright cjk' : 'bar-label upright') : 'bar-label');
+    put(text, 'transform', upright && !vertical ? 'rotate(-90)' : '');
     // Fitting a label walks its characters: only for a token or a room that changed.
     const fitted = labelFitted.get(text);
     if (fitted?.label !== labels[k] || fitted?.room !== room) {

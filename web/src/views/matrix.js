@@ -6,7 +6,7 @@ import { formatValue } from '../format.js';
 import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration, typing } from '../motion.js';
 import { afterFrame, drawNowOrLater } from '../frames.js';
-import { fitText, textWidth } from './text.js';
+import { fitText, textWidth, writesVertically } from './text.js';
 import { arrowStep, forgetOne, put, putAttrs, remember, setTexts } from '../dom.js';
 import { cellText, fillsOf, inkOn } from './cell-style.js';
 import { drawAsImage, drawPooled, removePicture } from './matrix-image.js';
@@ -185,7 +185,10 @@ export function drawMatrix(g, step, options) {
     .data(m.tokenCols ? thinned(colLabels, m.top - 22) : [], (d) => d.k)
     .join((enter) => enter.append('text').attr('class', 'col-label'))
     .call(putAttrs, {
-      transform: (d) => `translate(${m.left + d.k * cell + cell / 2},${m.top - 4}) rotate(-90)`,
+      // A CJK label is written vertically instead (writesVertically): turned, it lay on its side.
+      class: (d) => (writesVertically(d.text) ? 'col-label cjk' : 'col-label'),
+      transform: (d) =>
+        `translate(${m.left + d.k * cell + cell / 2},${m.top - 4})${writesVertically(d.text) ? '' : ' rotate(-90)'}`,
       'font-size': font,
     })
     .call(setTexts, (d) => d.text);

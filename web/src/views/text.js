@@ -24,3 +24,12 @@ export function fitText(text, width, font) {
   }
   return `${out}…`;
 }
+
+const CJK = /[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\u3000-\u303f\uff00-\uffef]/u;
+
+/**
+ * Whether an upright label is written vertically rather than turned a quarter: a label with a
+ * CJK character. Turned −90°, a Chinese character lies on its side; written vertical-rl (class
+ * `cjk`, app.css and the export's rules) it stands upright, and Latin in it turns clockwise.
+ */
+export const writesVertically = (text) => CJK.test(text);
