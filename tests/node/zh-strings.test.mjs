@@ -66,6 +66,8 @@ const THREAD_REASONS = [null, 'not-isolated', 'single-file', 'failed', 'componen
 const KEYED = {
   // The playground's corpus names (a model trained in the browser); any other name is a file's own.
   corpusName: () => [['your text'], ['poems'], ['paragraph'], ['names']],
+  // A model's line, for each place it was trained: this repository, this browser, a file.
+  about: () => ['repo', 'browser', 'file'].map((where) => [ANY, ANY, ANY, ANY, where]),
   textRefused: () =>
     ['empty', 'utf8', 'nul', 'binary', 'one', 'short', 'large', 'vocabulary', 'context', 'spaces'].map((kind) => [
       kind,
