@@ -11,20 +11,13 @@
 // Format 2 adds per head `roles` (two roles within 10% are both named), per score the
 // position-matched ratio, and the list of roles that are a distance by definition (`positional`).
 
-/** Every role the page names (web/src/models/i18n.js `role`; cpp head_roles.hpp's kRoles). */
-export const ROLE_NAMES = Object.freeze([
-  'previous',
-  'lineStart',
-  'couplet',
-  'rhyme',
-  'duplicate',
-  'first',
-  'induction',
-  'broad',
-  'nounModifier',
-  'verbNoun',
-  'closeQuote',
-]);
+import { TEXT_ROLES } from '../cpp/bindings/js/head_roles.js';
+
+/**
+ * Every role the page names (web/src/models/i18n.js `role`; cpp head_roles.hpp's kRoles): the
+ * roles whose keys the engine finds on any text, then broad and the part-of-speech roles.
+ */
+export const ROLE_NAMES = Object.freeze([...TEXT_ROLES, 'broad', 'nounModifier', 'verbNoun', 'closeQuote']);
 
 const show = (value) => {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);

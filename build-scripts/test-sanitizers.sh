@@ -46,6 +46,19 @@ timed() {  # part, command...: runs the command and records its wall time
   return $status
 }
 
+# One run's verdict (a suite binary's or a harness's): "  name: ok, <what it did>" and a pass, or
+# "  name: FAILED (exit N)" with the lines of its log that say why, and a failure.
+verdict() {  # name, exit status, what it did, its log, the pattern of the lines that say why
+  if [ "$2" -eq 0 ]; then
+    echo "  $1: ok, $3"
+    passed=$((passed + 1))
+  else
+    echo "  $1: FAILED (exit $2)"
+    grep -E "$5" "$4" | head -40
+    failed=$((failed + 1))
+  fi
+}
+
 if [ -z "$CLANG" ]; then
   echo "clang++ not found: apt-get install clang-14 libclang-rt-14-dev llvm-14"
   echo "sanitizers: 0 passed, 1 failed"
@@ -78,17 +91,9 @@ if [ $configured -eq 1 ] &&
   }
   timed "sanitize suites" run_suites
   for suite in "${suites[@]}"; do
-    status=$(cat "$logs/$suite.status" 2>/dev/null || echo 1)
     tests=$(grep -oE "^\[  PASSED  \] [0-9]+ tests?" "$logs/$suite.log" | awk '{print $4}')
-    if [ "$status" -eq 0 ]; then
-      echo "  $suite: ok, ${tests:-?} tests"
-      passed=$((passed + 1))
-    else
-      echo "  $suite: FAILED (exit $status)"
-      grep -E "^\[  FAILED  \]|runtime error|ERROR: AddressSanitizer|ERROR: LeakSanitizer|SUMMARY" \
-        "$logs/$suite.log" | head -40
-      failed=$((failed + 1))
-    fi
+    verdict "$suite" "$(cat "$logs/$suite.status" 2>/dev/null || echo 1)" "${tests:-?} tests" "$logs/$suite.log" \
+      "^\[  FAILED  \]|runtime error|ERROR: AddressSanitizer|ERROR: LeakSanitizer|SUMMARY"
   done
 else
   cat "$logs/sanitize-configure.log" "$logs/sanitize-build.log" | grep -E "error|Error" | head -40
@@ -123,18 +128,11 @@ if [ $configured -eq 1 ] &&
     >"$logs/fuzz-build.log" 2>&1; then
   timed "fuzz runs" fuzz_all
   for harness in $harnesses; do
-    status=$(cat "$logs/fuzz-$harness.status" 2>/dev/null || echo 1)
     runs=$(grep -oE "^Done [0-9]+ runs in [0-9]+ second" "$logs/fuzz-$harness.log" | awk '{print $2}')
     seeds=$(find "tests/fuzz/corpus/$harness" -type f | wc -l)
-    if [ "$status" -eq 0 ]; then
-      echo "  $harness: ok, $seeds seeds then ${runs:-?} runs"
-      passed=$((passed + 1))
-    else
-      echo "  $harness: FAILED (exit $status)"
-      grep -E "invariant violated|runtime error|ERROR: |SUMMARY|Test unit written|^Base64" \
-        "$logs/fuzz-$harness.log" | head -20
-      failed=$((failed + 1))
-    fi
+    verdict "$harness" "$(cat "$logs/fuzz-$harness.status" 2>/dev/null || echo 1)" \
+      "$seeds seeds then ${runs:-?} runs" "$logs/fuzz-$harness.log" \
+      "invariant violated|runtime error|ERROR: |SUMMARY|Test unit written|^Base64"
   done
 else
   cat "$logs/sanitize-configure.log" "$logs/fuzz-build.log" 2>/dev/null | grep -E "error|Error" | head -40

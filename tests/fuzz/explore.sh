@@ -11,10 +11,19 @@ cd "$(dirname "$0")/../.."
 
 seconds=${1:-600}
 shift || true
-harnesses=("$@")
-if ((${#harnesses[@]} == 0)); then
-  mapfile -t harnesses < <(find tests/fuzz -maxdepth 1 -name '*_fuzzer.cpp' -printf '%f\n' | sed 's/_fuzzer\.cpp$//' | sort)
+mapfile -t known < <(find tests/fuzz -maxdepth 1 -name '*_fuzzer.cpp' -printf '%f\n' | sed 's/_fuzzer\.cpp$//' | sort)
+if ! [[ $seconds =~ ^[1-9][0-9]{0,5}$ ]]; then
+  echo "explore.sh: SECONDS ($seconds) must be a whole number from 1 to 999999" >&2
+  exit 2
 fi
+harnesses=("$@")
+if ((${#harnesses[@]} == 0)); then harnesses=("${known[@]}"); fi
+for harness in "${harnesses[@]}"; do
+  if [[ " ${known[*]} " != *" $harness "* ]]; then
+    echo "explore.sh: harness ($harness) must be one of: ${known[*]}" >&2
+    exit 2
+  fi
+done
 CLANG=${CLANG:-$(command -v clang++-14 || command -v clang++)}
 export ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1

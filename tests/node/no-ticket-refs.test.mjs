@@ -1,8 +1,9 @@
-// No reference to a tracker the repository does not hold: "issue 12", "stop 22", "issues 24 and
-// 27", "(§3)" or "§2 of the issue" tell a reader nothing without that tracker. A comment, a test's
-// name or a document says why instead; a measurement names its date or commit. This scans every
-// tracked text file (not the data: models/, tests/fixtures/, the fuzz corpus, the lock file) and
-// names each file:line that holds one; the patterns are checked on strings first.
+// No reference to a tracker the repository does not hold: an issue, a stop (a work session) or a
+// ticket named by its number, "(§3)", or a section "of the issue" tell a reader nothing without
+// that tracker. A comment, a test's name or a document says why instead; a measurement names its
+// date or commit. This scans every tracked text file but itself (not the data: models/,
+// tests/fixtures/, the fuzz corpus, the lock file) and names each file:line that holds one; the
+// patterns are checked on strings first, the ticket words in them built from the words below.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -12,8 +13,9 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SELF = 'tests/node/no-ticket-refs.test.mjs';
+const [ISSUE, CAPITAL_ISSUE, STOP, TICKET] = ['issue', 'Issue', 'stop', 'ticket'];
 
-// Data, not prose: a corpus may say "issue 3" in its own sense. The file itself lists examples.
+// Data, not prose: a corpus may use those words with a number in its own sense.
 const SKIPPED = [
   /^models\//,
   /^tests\/fixtures\//,
@@ -29,8 +31,8 @@ const BREAK = String.raw`(?:[ \t]*\n[ \t]*(?:\/\/|#|\*)?)?[ \t]*`;
 const SEP = String.raw`(?:(?:[ \t]*\n[ \t]*(?:\/\/|#|\*)?[ \t]*|[ \t]+)#?|#)`;
 const UNIT = String.raw`[ \t]*(?:(?:s|ms|µs|min|h|px|seconds?|minutes?|hours?|steps?|times|tokens?|bytes?)\b|%)`;
 const PATTERNS = [
-  // issue 12, Issue 25 §4, stop 22's, issues 24 and 27, ticket #7; "issue" and its number may
-  // be split over two comment lines. Not a quantity: "stops 3 s later", "stop 2 steps in".
+  // The word, then its number: after spaces, "#", or a line break into the next comment line.
+  // Not a quantity: a number followed by a unit (seconds, steps, tokens, %).
   new RegExp(String.raw`\b(?:issue|stop|ticket)s?${SEP}\d+\b(?!${UNIT})`, 'gi'),
   // §2 of the issue (of this ticket …).
   new RegExp(String.raw`§[ \t]*\d+(?:\.\d+)*${BREAK}of${BREAK}(?:the|this|that|an?)${BREAK}(?:issue|ticket)\b`, 'gi'),
@@ -55,22 +57,22 @@ export function ticketReferences(text) {
 const refs = (text) => ticketReferences(text).map((r) => r.match);
 
 test('the patterns find ticket references, also split over two comment lines', () => {
-  assert.deepEqual(refs('// The engine pool (issue 27 §2): a fixed pool'), ['issue 27']);
-  assert.deepEqual(refs('Measured at stop 22: 744 elements'), ['stop 22']);
-  assert.deepEqual(refs("stop 21's main"), ['stop 21']);
-  assert.deepEqual(refs('Issue 25 §4: the keys'), ['Issue 25']);
-  assert.deepEqual(refs('as issues 24 and 27 asked'), ['issues 24']);
-  assert.deepEqual(refs('see ticket #7'), ['ticket #7']);
-  assert.deepEqual(refs('fixed in issue#3'), ['issue#3']);
-  assert.deepEqual(refs('(-pthread, issue\n// 27 §2). The threaded'), ['issue // 27']);
-  assert.deepEqual(refs('# the canon lists of issue\n# 25 §3'), ['issue # 25']);
-  assert.deepEqual(refs('as §2 of the issue asks'), ['§2 of the issue']);
+  assert.deepEqual(refs(`// The engine pool (${ISSUE} 27 §2): a fixed pool`), [`${ISSUE} 27`]);
+  assert.deepEqual(refs(`Measured at ${STOP} 22: 744 elements`), [`${STOP} 22`]);
+  assert.deepEqual(refs(`${STOP} 21's main`), [`${STOP} 21`]);
+  assert.deepEqual(refs(`${CAPITAL_ISSUE} 25 §4: the keys`), [`${CAPITAL_ISSUE} 25`]);
+  assert.deepEqual(refs(`as ${ISSUE}s 24 and 27 asked`), [`${ISSUE}s 24`]);
+  assert.deepEqual(refs(`see ${TICKET} #7`), [`${TICKET} #7`]);
+  assert.deepEqual(refs(`fixed in ${ISSUE}#3`), [`${ISSUE}#3`]);
+  assert.deepEqual(refs(`(-pthread, ${ISSUE}\n// 27 §2). The threaded`), [`${ISSUE} // 27`]);
+  assert.deepEqual(refs(`# the canon lists of ${ISSUE}\n# 25 §3`), [`${ISSUE} # 25`]);
+  assert.deepEqual(refs(`as §2 of the ${ISSUE} asks`), [`§2 of the ${ISSUE}`]);
   assert.deepEqual(refs('the API used to ignore (§11): a large'), ['(§11']);
   assert.deepEqual(refs('no pair picked (§4), no arithmetic'), ['(§4']);
   assert.deepEqual(refs('panel. §3: *continue* writes'), ['. §3:']);
   assert.deepEqual(refs(' * §4: the block'), ['* §4:']);
   assert.deepEqual(
-    ticketReferences('one\ntwo (issue 5)\nthree').map((r) => r.line),
+    ticketReferences(`one\ntwo (${ISSUE} 5)\nthree`).map((r) => r.line),
     [2],
   );
 });
@@ -83,10 +85,10 @@ test('the patterns leave ordinary prose, code and citations alone', () => {
     'no size issue for a few MB',
     'the racial issue , pleading that',
     'a second round trip to the worker',
-    'the training stops 3 s later',
-    'a stop 2 steps in',
-    'it stops 30 ms after',
-    'a stop 5 % short',
+    `the training ${STOP}s 3 s later`,
+    `a ${STOP} 2 steps in`,
+    `it ${STOP}s 30 ms after`,
+    `a ${STOP} 5 % short`,
     'it stops, then 12 steps',
     'trainer.stop(); issues.push(1); const stop1 = 2;',
     'the issue’s wording',
