@@ -66,7 +66,13 @@ test('sort trains from the page: the loss falls by a clear margin, curves and he
   await page.click('[data-role=play]');
   await page.waitForSelector('[data-role=play][aria-pressed=false]');
   await shot(page, 'training-en');
-  // The loss chart draws every recorded step; the accuracy chart a held-out measurement.
+  // The loss chart draws every recorded step; the accuracy chart a held-out measurement, of the
+  // model as it paused (the curves redraw a moment after the last message).
+  const paused = await pageState(page);
+  await page.waitForFunction(
+    (step) => document.querySelector('[data-role=held-out]').textContent.endsWith(`(step ${step})`),
+    paused.lastStep,
+  );
   const drawn = await page.evaluate(() => ({
     rows: window.attentionPlayground.history.loss.length,
     points: (document.querySelector('[data-role=loss-chart] path.series')?.getAttribute('d')?.match(/L/g) ?? []).length,
@@ -75,7 +81,6 @@ test('sort trains from the page: the loss falls by a clear margin, curves and he
   assert.ok(drawn.points >= Math.min(drawn.rows - 1, 2), `the loss curve: ${JSON.stringify(drawn)}`);
   assert.match(drawn.heldOut, /^held-out: whole answers right: \d+\.\d% \(step [\d,]+\)$/);
   // Paused: one step now moves the model from where it stopped to exactly one step further.
-  const paused = await pageState(page);
   await page.click('[data-role=step]');
   await page.waitForFunction((n) => window.attentionPlayground.history.loss.length === n + 1, paused.steps);
   assert.equal((await pageState(page)).lastStep, paused.lastStep + 1, 'no update ran while paused');

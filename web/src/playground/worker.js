@@ -46,7 +46,7 @@ let playing = false;
 let perChunk = 1;
 let pending = [];
 let lastPost = 0;
-let lastEval = 0;
+let lastEval = -Infinity; // a new model's first post carries a measurement
 let rate = { steps: 0, ms: 0, tokens: 0 };
 
 const post = (message, transfer = []) => self.postMessage(message, transfer);
@@ -200,6 +200,7 @@ const handlers = {
     trainer = engine.createTrainer({ threads: shards, ...config });
     sequence = fixedSequence(trainer);
     perChunk = 1;
+    lastEval = -Infinity;
     const [part, transfer] = packed(snapshot(trainer, sequence));
     post({ type: 'configured', info: info(trainer), snapshot: part }, transfer);
   },
@@ -243,8 +244,10 @@ const handlers = {
     if (trainer?.step || (arms && arms.scaled.trainer.steps < DK_STEPS)) setPlaying(true);
   },
   pause() {
-    // The last rows first: once the page hears "paused", it has every step that ran.
-    if (pending.length) flush(true);
+    // The last rows first, and a measurement of the model as it stopped (the held-out line
+    // names the step it paused at, not one up to EVAL_MS older): once the page hears
+    // "paused", it has every step that ran.
+    if (pending.length || (playing && !arms)) flush(true);
     setPlaying(false);
   },
   step({ count = 1 }) {
