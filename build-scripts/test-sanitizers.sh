@@ -66,14 +66,17 @@ if [ -z "$CLANG" ]; then
 fi
 
 echo "== sanitize (GoogleTest under ASan + UBSan, $(basename "$CLANG"))"
-sanitize_flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+# Line tables, not full debug information: a report still names file and line, and the build
+# takes 8% less CPU (219 against 238 CPU-seconds for the two suites). CMAKE_CXX_FLAGS_DEBUG is
+# emptied so that the Debug type does not add -g back.
+sanitize_flags="-O1 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 # Only the suites run here: the "learning" ones (tests/cpp/learning_test.cpp, corpus_*_test.cpp)
 # are training runs that take minutes under ASan in Debug and check accuracy, not memory; the
 # train_* suites exercise the same code briefly. Not building them saves their compile.
 suites=(engine_tests train_tests)
 configured=0
 cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER="$CLANG" \
-  -DCMAKE_CXX_FLAGS="$sanitize_flags" -DATTENTION_FUZZERS=ON >"$logs/sanitize-configure.log" 2>&1 &&
+  -DCMAKE_CXX_FLAGS="$sanitize_flags" -DCMAKE_CXX_FLAGS_DEBUG= -DATTENTION_FUZZERS=ON >"$logs/sanitize-configure.log" 2>&1 &&
   configured=1
 if [ $configured -eq 1 ] &&
   timed "sanitize build" cmake --build build/sanitize -j"$jobs" --target "${suites[@]}" \
