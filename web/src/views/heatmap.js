@@ -1,8 +1,8 @@
 // Heatmaps of one step's n×m matrix (scores, scaled, masked or weights), one per head as small
 // multiples, with token labels, a legend, masked cells hatched, and a table for screen readers.
 import * as d3 from 'd3';
-import { drawMatrix, measureMatrix, pickedCell } from './matrix.js';
-import { drawLegend } from './legend.js';
+import { drawMatrix, FIGURE_LABEL_ROOM, measureMatrix, pickedCell } from './matrix.js';
+import { drawColumnLegend, drawLegend, measureColumnLegend } from './legend.js';
 import { fitSvg } from './fit.js';
 import { putAttrs, setText } from '../dom.js';
 import { stepMaxAbs, signedScale, weightScale } from '../scales.js';
@@ -41,37 +41,39 @@ function drawHeatmaps(svg, trace, o) {
   color.domain = [scale.domain()[0], scale.domain().at(-1)];
   color.key = `heatmap:${color.domain}`;
 
-  // Past 64 tokens a heatmap keeps its image's size a side (see matrix.js), not 8 px a cell.
-  // …and never wider than the view (a wider drawing would be scaled down, its labels under 11 px).
-  const side = Math.max(trace.nQuery, trace.nKey);
-  const fit = (o.width - measureMatrix(steps[0], { cell: 8 }).left - 4) / side;
-  const cell = Math.min(
-    side <= 64 ? Math.max(8, Math.min(32, Math.floor(380 / side))) : heatmapSide(heads.length) / side,
-    side <= 64 ? Math.floor(fit) : fit,
-  );
   const label = o.strings.matrixNames[name] ?? name;
   const titleOf = (s) => `${o.strings.headN(s.head)} · ${label}`;
-  const sizes = steps.map((s) => measureMatrix(s, { cell, title: titleOf(s) }));
-  const gap = 24;
-  const perRow = Math.max(1, Math.floor((o.width + gap) / (sizes[0].width + gap)));
-  const width = Math.max(o.width, sizes[0].width);
-  const rows = Math.ceil(steps.length / perRow);
-  const height = 56 + rows * (sizes[0].height + gap);
-  fitSvg(svg.node(), width, height);
+  const legend = {
+    label: `${label} (${o.strings.value})${heads.length > 1 ? ` · ${o.strings.sharedHeads}` : ''}`,
+    // Heads are compared side by side: one scale for all of them, and the legend says so. A
+    // figure keys the hatching only where a cell is hatched.
+    hatchLabel: masked && (!o.figure || mask.data.includes(0)) ? o.strings.masked : null,
+  };
+  const domain = signed ? [-range, range] : [0, 1];
+  const layout = o.figure
+    ? figureLayout(steps, o.figure, titleOf, measureColumnLegend(domain, legend))
+    : pageLayout(steps, trace, o.width, titleOf);
+  const { cell, perRow, top, gap, labelRoom } = layout;
+  const size = measureMatrix(steps[0], { cell, title: titleOf(steps[0]), labelRoom });
+  fitSvg(svg.node(), layout.width, layout.height);
 
-  drawLegend(
-    svg
-      .selectAll('g.legend-slot')
-      .data([0])
-      .join((enter) => enter.append('g').attr('class', 'legend-slot').attr('transform', 'translate(4,4)')),
-    color,
-    signed ? [-range, range] : [0, 1],
-    // Heads are compared side by side: one scale for all of them, and the legend says so.
-    {
-      label: `${label} (${o.strings.value})${heads.length > 1 ? ` · ${o.strings.sharedHeads}` : ''}`,
-      hatchLabel: masked ? o.strings.masked : null,
-    },
-  );
+  svg
+    .selectAll('g.legend-slot')
+    .data(o.figure ? [] : [0])
+    .join((enter) => enter.append('g').attr('class', 'legend-slot').attr('transform', 'translate(4,4)'))
+    .each(function draw() {
+      drawLegend(d3.select(this), color, domain, legend);
+    });
+  // A figure's legend: a bar beside the grids, as tall as a grid's cells, level with the first row's.
+  svg
+    .selectAll('g.legend-beside')
+    .data(o.figure ? [0] : [])
+    .join((enter) => enter.append('g').attr('class', 'legend-beside'))
+    .each(function draw() {
+      const g = d3.select(this);
+      const drawn = drawColumnLegend(g, color, domain, { ...legend, height: size.rows * cell });
+      g.attr('transform', `translate(${layout.legendX},${top + size.top - drawn.top})`);
+    });
 
   svg
     .selectAll('g.multiple')
@@ -81,19 +83,102 @@ function drawHeatmaps(svg, trace, o) {
       'data-step': name,
       'data-head': (s) => s.head,
       transform: (_, k) =>
-        `translate(${(k % perRow) * (sizes[0].width + gap)},${56 + Math.floor(k / perRow) * (sizes[0].height + gap)})`,
+        `translate(${(k % perRow) * (size.width + gap)},${top + Math.floor(k / perRow) * (size.height + gap)})`,
     })
     .each(function draw(s) {
       drawMatrix(d3.select(this), s, {
         cell,
         color,
         title: titleOf(s),
+        labelRoom,
         masked,
-        numbers: true,
+        numbers: layout.numbers,
         picked: o.pair ? pickedPair(o.pair, s.head) : null,
         onCell: (i, j) => o.onPair?.({ head: s.head, i, j }),
       });
     });
+}
+
+const GAP = 24;
+
+/** The page's layout: the legend above, as many heads a row as the view's width holds. */
+function pageLayout(steps, trace, width, titleOf) {
+  // Past 64 tokens a heatmap keeps its image's size a side (see matrix.js), not 8 px a cell.
+  // …and never wider than the view (a wider drawing would be scaled down, its labels under 11 px).
+  const side = Math.max(trace.nQuery, trace.nKey);
+  const fit = (width - measureMatrix(steps[0], { cell: 8 }).left - 4) / side;
+  const cell = Math.min(
+    side <= 64 ? Math.max(8, Math.min(32, Math.floor(380 / side))) : heatmapSide(steps.length) / side,
+    side <= 64 ? Math.floor(fit) : fit,
+  );
+  const size = measureMatrix(steps[0], { cell, title: titleOf(steps[0]) });
+  const perRow = Math.max(1, Math.floor((width + GAP) / (size.width + GAP)));
+  const rows = Math.ceil(steps.length / perRow);
+  return {
+    cell,
+    perRow,
+    numbers: true,
+    top: 56,
+    gap: GAP,
+    width: Math.max(width, size.width),
+    height: 56 + rows * (size.height + GAP),
+  };
+}
+
+// A figure's cells (px, before the frame scales it): with numbers, the least that prints them at
+// 12 px; without, smaller and smaller, so that its labels grow.
+const FIGURE_CELLS = [{ cell: 34, numbers: true }, ...[24, 18, 14, 10, 8].map((cell) => ({ cell, numbers: false }))];
+// No text of a figure under this size (px) once scaled to its frame.
+const FIGURE_TEXT = 12;
+// What the frame keeps besides the drawing: its caption's line and margins (compact-fit.js).
+const CAPTION_ROOM = 48;
+const MARGINS = 16;
+// Its smallest texts before scaling (px): a matrix's title, its numbers at 34 px cells.
+const TITLE_FONT = 12;
+const NUMBER_FONT = 12.2;
+
+/**
+ * A figure's layout (the compact embed): the heads in the rows and columns, and at the cell size,
+ * with which the frame (explorer/compact-fit.js) scales it largest while every text stays
+ * 12 px or more; its legend a bar beside them. A row of heads above its legend filled half of a
+ * 900 px column, four heads wrapped to three and one at 9 px text on a slide.
+ */
+function figureLayout(steps, frame, titleOf, legend) {
+  const room = { width: frame.width - MARGINS, height: frame.height - CAPTION_ROOM };
+  const n = steps.length;
+  let best = null;
+  for (const { cell, numbers } of FIGURE_CELLS) {
+    const size = measureMatrix(steps[0], { cell, title: titleOf(steps[0]), labelRoom: FIGURE_LABEL_ROOM });
+    // Its least text: the title, the labels (matrix.js labelSpacing), the numbers.
+    const least = Math.min(TITLE_FONT, Math.min(13, Math.max(11, cell * 0.6)), numbers ? NUMBER_FONT : Infinity);
+    for (let perRow = 1; perRow <= n; perRow++) {
+      const rows = Math.ceil(n / perRow);
+      const grids = { width: perRow * size.width + (perRow - 1) * GAP, height: rows * size.height + (rows - 1) * GAP };
+      // The legend's label rises above the first grid's cells where it is taller than its labels.
+      const top = Math.max(0, legend.top - size.top);
+      const width = grids.width + GAP + legend.width;
+      // (And half a tick's line below the bar.)
+      const height = top + Math.max(grids.height, size.top + size.rows * cell + legend.below + 8);
+      const scale = Math.min(4, room.width / width, room.height / height);
+      const layout = {
+        cell,
+        numbers,
+        perRow,
+        top,
+        gap: GAP,
+        labelRoom: FIGURE_LABEL_ROOM,
+        width,
+        height,
+        legendX: grids.width + GAP,
+        scale,
+      };
+      const readable = scale * least >= FIGURE_TEXT;
+      if (!best || (readable && !best.readable) || (readable === best.readable && scale > best.scale))
+        best = { ...layout, readable };
+    }
+    if (best.readable) return best;
+  }
+  return best;
 }
 
 /** The same numbers as an HTML table (one per head), for screen readers and copying. */
@@ -151,7 +236,7 @@ export function drawHeatmapView(ctx) {
   // A cell picked here is marked, here and in the links view; the page stays in the heatmap.
   const onPair = (pair) => set({ pair });
   const o = { step: state.step, head: state.head, strings };
-  drawHeatmaps(d3.select(el('heatmaps')), trace, { ...o, width, pair: state.pair, onPair });
+  drawHeatmaps(d3.select(el('heatmaps')), trace, { ...o, width, pair: state.pair, onPair, figure: ctx.figure });
   const toggle = el('table-toggle');
   // Its text is kept by explorer/render.js renderTexts too (data-i18n), in views not drawn.
   toggle.dataset.i18n = state.tables ? 'hideTable' : 'showTable';
