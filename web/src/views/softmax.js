@@ -9,7 +9,8 @@ import { headColor } from '../scales.js';
 import { formatShort } from '../format.js';
 import { TEMPERATURE } from '../state.js';
 import { put, setText } from '../dom.js';
-import { barChart, barLabelLayout, TITLE_ROOM } from './bar-chart.js';
+import { barChart, barLabelLayout, TITLE_LINE, TITLE_ROOM } from './bar-chart.js';
+import { textWidth } from './text.js';
 import { histogram } from './histogram.js';
 import { dropPart, layer, part } from './parts.js';
 import { sayWhatItShows } from './view-note.js';
@@ -126,15 +127,16 @@ function figureGeometry(labels, frame) {
   // The room's height at this width, less the parts of fixed height: the charts' titles and
   // labels, the spread's titles and axis; the rest goes to bars and bins, 5 : 3.
   const tall = ((frame.height - FIGURE_KEPT.height) * width) / (frame.width - FIGURE_KEPT.width);
-  const fixed = TITLE_ROOM + 6 + labelLayout.height + 12 + 30 + 24 + 30;
+  // (A title may take two lines.)
+  const fixed = TITLE_LINE + TITLE_ROOM + 6 + labelLayout.height + 12 + 30 + 24 + 30;
   const bars = Math.max(60, Math.min(200, ((tall - fixed) * 5) / 8));
   const bins = Math.max(40, (bars * 3) / 5);
-  const chartStep = TITLE_ROOM + 6 + bars + labelLayout.height + 12;
+  const chartStep = TITLE_LINE + TITLE_ROOM + 6 + bars + labelLayout.height + 12;
   return {
     width,
     height: chartStep + 30 + 24 + bins + 30,
     chart: { width: chartWidth, height: bars, labelLayout },
-    charts: [0, 1, 2].map((k) => ({ x: 20 + k * (chartWidth + FIGURE_GAP), y: TITLE_ROOM + 6 })),
+    charts: [0, 1, 2].map((k) => ({ x: 20 + k * (chartWidth + FIGURE_GAP), y: TITLE_LINE + TITLE_ROOM + 6 })),
     spread: { x: 20, y: chartStep + 30 },
     halves: { step: (width - 40 + FIGURE_GAP) / 2, width: (width - 40 - FIGURE_GAP) / 2, height: bins },
   };
@@ -180,7 +182,9 @@ function drawSoftmax(root, trace, o) {
     const g = part(svg, 'g', `chart chart-${CHARTS[k]}`);
     put(g, 'transform', `translate(${places[k].x},${places[k].y})`);
     const { width: chartWidth, height, labelLayout } = geometry.chart;
-    barChart(d3.select(g), c.values, labels, { width: chartWidth, height, labelLayout, ...c });
+    // A figure's title that does not fit its chart takes two lines, split at its " · ".
+    const title = o.figure && textWidth(c.title, 12) > chartWidth ? c.title.split(' · ') : c.title;
+    barChart(d3.select(g), c.values, labels, { width: chartWidth, height, labelLayout, ...c, title });
   });
 
   const spread = trace.spread(['scores', 'scaled'], d3.range(trace.heads));
