@@ -109,7 +109,13 @@ const measure = ({ cols, rows }) => {
       if (x > 1 && y > 1 && x * y > 0.1 * least) overlaps.push(`"${p.text}" / "${q.text}"`);
     }
   const caption = document.querySelector('.figure-caption');
+  // Each token labels a row of a grid (the matrices' step 2 Q showed no tokens; thinned labels
+  // named every other one): the tokens as the caption lists them, before its " · ".
+  const strong = caption.querySelector('strong')?.textContent ?? '';
+  const tokens = caption.textContent.slice(strong.length).trim().split(' · ')[0].split(' ');
+  const rowLabels = [...panel.querySelectorAll('text.row-label')].filter(shown).map((t) => t.textContent);
   return {
+    unlabelled: panel.querySelector('g.cells') ? tokens.filter((t) => !rowLabels.includes(t)) : [],
     box,
     empty: empty / (cols * rows),
     problems,
@@ -122,11 +128,17 @@ const measure = ({ cols, rows }) => {
   };
 };
 
-const cases = VIEW_KEYS.flatMap((view) =>
-  SENTENCES.flatMap(([lang, sentence]) =>
-    (HEADS_SHOWN.has(view) ? [1, 2, 4] : [2]).map((heads) => ({ view, lang, sentence, heads })),
+const cases = [
+  ...VIEW_KEYS.flatMap((view) =>
+    SENTENCES.flatMap(([lang, sentence]) =>
+      (HEADS_SHOWN.has(view) ? [1, 2, 4] : [2]).map((heads) => ({ view, lang, sentence, heads, extra: '&step=7' })),
+    ),
   ),
-);
+  // Other steps' matrices (Q, S, O) and hatched cells with their key.
+  ...['&step=2', '&step=4', '&step=10', '&step=7&mask=causal'].flatMap((extra) =>
+    ['matrices', 'heatmap'].map((view) => ({ view, lang: 'zh', sentence: '猫追着球跑', heads: 2, extra })),
+  ),
+];
 
 for (const [width, height] of [
   [1280, 720],
@@ -138,10 +150,10 @@ for (const [width, height] of [
       const page = await context.newPage();
       const failures = [];
       const report = [];
-      for (const { view, lang, sentence, heads } of cases) {
-        const name = `${view} ${lang} "${sentence}" ${heads}h`;
+      for (const { view, lang, sentence, heads, extra } of cases) {
+        const name = `${view} ${lang} "${sentence}" ${heads}h${extra}`;
         await page.goto(
-          `${session.url}embed.html?compact=1&view=${view}&step=7&h=${heads}&lang=${lang}&s=${encodeURIComponent(sentence)}`,
+          `${session.url}embed.html?compact=1&view=${view}${extra}&h=${heads}&lang=${lang}&s=${encodeURIComponent(sentence)}`,
         );
         await page.waitForSelector('.figure-caption');
         await transitionsDone(page);
@@ -162,7 +174,7 @@ for (const [width, height] of [
         const fill = { w: (box.right - box.left) / width, h: (box.bottom - box.top) / captionTop };
         const margins = { left: box.left, right: width - box.right, top: box.top, bottom: captionTop - box.bottom };
         report.push(
-          `${view} ${lang} ${heads}h: ${Math.round(fill.w * 100)}%×${Math.round(fill.h * 100)}% empty ${Math.round(seen.empty * 100)}%`,
+          `${view} ${lang} ${heads}h${extra}: ${Math.round(fill.w * 100)}%×${Math.round(fill.h * 100)}% empty ${Math.round(seen.empty * 100)}%`,
         );
         const fail = (what) => failures.push(`${name}: ${what}`);
         if (Math.max(fill.w, fill.h) < 0.9)
@@ -183,7 +195,8 @@ for (const [width, height] of [
           );
         if (seen.overlaps.length) fail(`labels overlap: ${seen.overlaps.slice(0, 3).join(', ')}`);
         if (seen.turned.length) fail(`CJK on its side: ${seen.turned.slice(0, 5).join(' ')}`);
-        if (heads === 2 && lang === 'zh' && sentence === '猫追着球跑')
+        if (seen.unlabelled.length) fail(`rows without their token: ${seen.unlabelled.join(' ')}`);
+        if (heads === 2 && sentence === '猫追着球跑' && extra === '&step=7')
           await page.screenshot({ path: path.join(screenshotDir, `compact-fill-${view}-${width}x${height}.png`) });
       }
       console.log(`${width}×${height}:\n  ${report.join('\n  ')}`);

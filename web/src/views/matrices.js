@@ -153,7 +153,8 @@ const LEGEND_GAP = 28;
  * all heads, as the stage), with its colour legend a bar beside it, as tall as its cells. All
  * thirteen scaled to a 900 × 506 frame printed 7 px numbers, most of them "…"; a legend at its
  * top right left an empty band under it. Its cells are as large as lets the frame show it at
- * scale 1 or more (its 12 px title 12 px), up to 44 px.
+ * scale 1 or more (its 12 px title at 12 px or more), up to 44 px. Its rows are labelled with their tokens
+ * wherever the stage leaves them to the matrix beside it (step 2's Q showed no tokens).
  */
 function drawStepMatrix(svgElement, trace, state, head, width, strings, frame) {
   const svg = d3.select(svgElement);
@@ -177,7 +178,7 @@ function drawStepMatrix(svgElement, trace, state, head, width, strings, frame) {
   };
   let most = FIGURE_CELL;
   while (most > NUMBER_CELL && !fits(most)) most -= 2;
-  const { cell } = drawStage(drawing, [{ ...one, animation: 'none', labelRoom: FIGURE_LABEL_ROOM }], {
+  const { cell } = drawStage(drawing, [{ ...one, animation: 'none', labelRoom: FIGURE_LABEL_ROOM, rowLabels: true }], {
     width,
     stepKey: 'figure',
     maxCell: most,
