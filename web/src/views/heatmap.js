@@ -65,7 +65,9 @@ function drawHeatmaps(svg, trace, o) {
     .data(layout.legend === 'above' ? [0] : [])
     .join((enter) => enter.append('g').attr('class', 'legend-slot'))
     // (Centred over a figure's grids.)
-    .attr('transform', `translate(${o.figure ? Math.max(4, (layout.width - layout.legendWidth) / 2) : 4},4)`)
+    .call(putAttrs, {
+      transform: `translate(${o.figure ? Math.max(4, (layout.width - layout.legendWidth) / 2) : 4},4)`,
+    })
     .each(function draw() {
       drawLegend(d3.select(this), color, domain, legend);
     });
@@ -77,7 +79,7 @@ function drawHeatmaps(svg, trace, o) {
     .each(function draw() {
       const g = d3.select(this);
       const drawn = drawColumnLegend(g, color, domain, { ...legend, height: layout.bar.height });
-      g.attr('transform', `translate(${layout.bar.x},${layout.bar.y - drawn.top})`);
+      putAttrs(g, { transform: `translate(${layout.bar.x},${layout.bar.y - drawn.top})` });
     });
 
   svg

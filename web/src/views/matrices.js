@@ -191,9 +191,9 @@ function drawStepMatrix(svgElement, trace, state, head, width, strings, frame) {
   const drawn = drawColumnLegend(beside, one.color, one.color.domain, { ...legend, height: matrix.rows * cell });
   // Level with the cells; the label above them may rise over the matrix's top.
   const top = Math.max(0, drawn.top - matrix.top);
-  drawing.attr('transform', `translate(0,${top})`);
+  putAttrs(drawing, { transform: `translate(0,${top})` });
   const x = matrix.width + LEGEND_GAP;
-  beside.attr('transform', `translate(${x},${matrix.top - drawn.top})`);
+  putAttrs(beside, { transform: `translate(${x},${matrix.top - drawn.top})` });
   fitSvg(
     svgElement,
     x + drawn.width + 4,
