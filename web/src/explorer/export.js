@@ -35,6 +35,7 @@ text { font-family: system-ui, 'Noto Sans CJK SC', 'PingFang SC', 'Microsoft YaH
 .cell text, .cell-number { text-anchor: middle; dominant-baseline: central; }
 .operator-text { font-size: 16px; font-weight: 600; fill: #5f6170; }
 .side-title, .legend .tick, .legend-label { fill: #5f6170; font-size: 11px; }
+.legend.column .tick, .legend.column .legend-label, .legend.column .hatch-key text { font-size: 13px; }
 text.token { font-size: 15px; dominant-baseline: middle; }
 text.token.focused { font-weight: 700; fill: #d55e00; }
 .bar-value, .bar-label { text-anchor: middle; font-size: 11px; }

@@ -30,6 +30,8 @@ const BAR_FONT = 11;
 const UPRIGHT_ROOM = 54;
 // Room above a chart for its title, over the value printed above the tallest bar.
 export const TITLE_ROOM = 24;
+// A title's second line, above the first's place (px).
+export const TITLE_LINE = 15;
 
 /** How a chart of `labels.length` bars over `width` px labels them: { upright, every, room, height }. */
 export function barLabelLayout(labels, width) {
@@ -50,7 +52,8 @@ function barTooltip(event) {
 
 /**
  * g: a d3 selection of the chart's <g>; input: the row (n numbers, ±∞ or NaN drawn as no bar);
- * labels: n key tokens; domain: [lo, hi] of the value axis (default: the row's, with 0).
+ * labels: n key tokens; domain: [lo, hi] of the value axis (default: the row's, with 0); title: a
+ * line, or lines.
  */
 export function barChart(g, input, labels, { width, height, title, color, domain, labelLayout }) {
   const node = g.node();
@@ -65,9 +68,17 @@ export function barChart(g, input, labels, { width, height, title, color, domain
     .nice();
   const x = d3.scaleBand().domain(d3.range(n)).range([0, width]).padding(PAD);
   chartOf.set(node, { values, labels, x });
+  // A title in lines (an array: a figure's, split where one line does not fit), the last where
+  // one line would be.
+  const lines = Array.isArray(title) ? title : [title];
   const titleNode = part(node, 'text', 'chart-title');
-  put(titleNode, 'y', -TITLE_ROOM + 8);
-  setText(titleNode, fitText(title, width, 12));
+  put(titleNode, 'y', -TITLE_ROOM + 8 - TITLE_LINE * (lines.length - 1));
+  setText(titleNode, fitText(lines[0], width, 12));
+  if (lines.length > 1) {
+    const second = part(node, 'text', 'chart-title second');
+    put(second, 'y', -TITLE_ROOM + 8);
+    setText(second, fitText(lines[1], width, 12));
+  } else dropPart(node, 'text', 'chart-title second');
   const zero = part(node, 'line', 'zero');
   put(zero, 'x1', 0);
   put(zero, 'x2', width);

@@ -153,7 +153,8 @@ function frame(svg, trace, o, rowGap) {
   // that it fills both ways: at 620 px, five tokens were a strip across a 16:9 slide.
   const shaped = o.figure ? ((height + 35) * o.figure.width) / Math.max(1, o.figure.height - 30) : null;
   const width = Math.max(280, Math.min(shaped ?? 620, o.width ?? 520));
-  const longest = (tokens) => Math.max(0, ...tokens.map((t) => textWidth(t, 13)));
+  // (At the labels' own size: measured at 13 px, a figure cut "because" to "becau…".)
+  const longest = (tokens) => Math.max(0, ...tokens.map((t) => textWidth(t, TOKEN_FONT)));
   const labelWidth = Math.round(
     Math.min(170, width * 0.28, o.figure ? 20 + Math.max(longest(trace.tokens), longest(trace.kvTokens ?? [])) : 170),
   );

@@ -3,8 +3,9 @@
 // X … O on one, the weights W_Q … W_O on another), so that a colour means the same number in
 // every matrix it is compared with; Q, K, V and Concat banded by head; PE's waves below them.
 import * as d3 from 'd3';
-import { drawStage } from './stage.js';
-import { measureMatrix } from './matrix.js';
+import { FIGURE_LABEL_ROOM, measureMatrix } from './matrix.js';
+import { drawColumnLegend, measureColumnLegend } from './legend.js';
+import { drawStage, NUMBER_CELL } from './stage.js';
 import { drawPositional } from './positional.js';
 import { headColor, signedColor, stepMaxAbs } from '../scales.js';
 import { putAttrs } from '../dom.js';
@@ -138,15 +139,24 @@ export function resultOf(operands) {
   return operands.slice(at + 1).find((o) => o.step) ?? operands.filter((o) => o.step).at(-1);
 }
 
-// A figure's cells: larger than the page's, so that the frame scales them up less.
+// A figure's cells at most (px, before the frame scales it): larger than the page's, so that the
+// frame scales them up less.
 const FIGURE_CELL = 44;
+// What the frame keeps besides the drawing: its caption's line and margins (compact-fit.js).
+const CAPTION_ROOM = 48;
+const MARGINS = 16;
+// The gap between the matrix and its legend (px).
+const LEGEND_GAP = 28;
 
 /**
  * The compact figure's matrices view: the one matrix the step makes (its head's, the first for
- * all heads, as the stage), with its colour legend. All thirteen scaled to a 900 × 506 frame
- * printed 7 px numbers, most of them "…".
+ * all heads, as the stage), with its colour legend a bar beside it, as tall as its cells. All
+ * thirteen scaled to a 900 × 506 frame printed 7 px numbers, most of them "…"; a legend at its
+ * top right left an empty band under it. Its cells are as large as lets the frame show it at
+ * scale 1 or more (its 12 px title at 12 px or more), up to 44 px. Its rows are labelled with their tokens
+ * wherever the stage leaves them to the matrix beside it (step 2's Q showed no tokens).
  */
-function drawStepMatrix(svgElement, trace, state, head, width, strings) {
+function drawStepMatrix(svgElement, trace, state, head, width, strings, frame) {
   const svg = d3.select(svgElement);
   svg.selectAll('g.matrices-pe').remove();
   const one = resultOf(stepAt(state.step).operands(trace, head, state));
@@ -154,19 +164,41 @@ function drawStepMatrix(svgElement, trace, state, head, width, strings) {
     .selectAll('g.matrices-stage')
     .data([0])
     .join((enter) => enter.append('g').attr('class', 'matrices-stage'));
-  const { cell } = drawStage(drawing, [{ ...one, animation: 'none' }], {
+  const legend = { label: one.title, hatchLabel: one.masked ? strings.masked : null };
+  const key = measureColumnLegend(one.color.domain, legend);
+  const room = { width: frame.width - MARGINS, height: frame.height - CAPTION_ROOM };
+  const at = (cell) =>
+    measureMatrix(one.step, { cell, title: one.title, transpose: one.transpose, labelRoom: FIGURE_LABEL_ROOM });
+  const fits = (cell) => {
+    const m = at(cell);
+    return (
+      m.width + LEGEND_GAP + key.width <= room.width &&
+      Math.max(m.height, m.top + m.rows * cell + key.below + 8) <= room.height
+    );
+  };
+  let most = FIGURE_CELL;
+  while (most > NUMBER_CELL && !fits(most)) most -= 2;
+  const { cell } = drawStage(drawing, [{ ...one, animation: 'none', labelRoom: FIGURE_LABEL_ROOM, rowLabels: true }], {
     width,
     stepKey: 'figure',
-    maxCell: FIGURE_CELL,
-    legend: { maskedLabel: strings.masked },
+    maxCell: most,
   });
-  // Its legend beside it, not under it: a figure is wider than tall (16:9), a matrix about square.
-  const matrix = measureMatrix(one.step, { cell, title: one.title, transpose: one.transpose });
-  const legends = drawing.select('g.stage-legends');
-  const legend = legends.node().getBBox();
-  const x = matrix.width + 28;
-  legends.attr('transform', `translate(${x - legend.x},${matrix.top - legend.y})`);
-  fitSvg(svgElement, x + legend.width + 4, Math.max(matrix.height, matrix.top + legend.height) + 4);
+  const matrix = at(cell);
+  const beside = drawing
+    .selectAll('g.legend-beside')
+    .data([0])
+    .join((enter) => enter.append('g').attr('class', 'legend-beside'));
+  const drawn = drawColumnLegend(beside, one.color, one.color.domain, { ...legend, height: matrix.rows * cell });
+  // Level with the cells; the label above them may rise over the matrix's top.
+  const top = Math.max(0, drawn.top - matrix.top);
+  putAttrs(drawing, { transform: `translate(0,${top})` });
+  const x = matrix.width + LEGEND_GAP;
+  putAttrs(beside, { transform: `translate(${x},${matrix.top - drawn.top})` });
+  fitSvg(
+    svgElement,
+    x + drawn.width + 4,
+    top + Math.max(matrix.height, matrix.top + matrix.rows * cell + drawn.below + 8) + 4,
+  );
 }
 
 /** The matrices view, drawn from the registry's one context argument (views/registry.js). */
@@ -174,7 +206,7 @@ export function drawMatricesView({ trace, state, strings, el, head, width, set, 
   const panel = el('matrices-arithmetic');
   if (figure) {
     panel.hidden = true;
-    drawStepMatrix(el('matrices'), trace, state, head, width, strings);
+    drawStepMatrix(el('matrices'), trace, state, head, width, strings, figure);
     return;
   }
   drawMatrices(el('matrices'), trace, {

@@ -78,6 +78,10 @@ const LABEL_PITCH = 1.3;
 // axis would still need hundreds of them (thirteen such matrices: thousands of nodes).
 const MIN_LABEL_CELL = 6;
 
+// A figure's column token labels stand up to this tall (px, measureMatrix's labelRoom): scaled as
+// a whole, it has the room, and the page's 60 cut "because" to "becau…".
+export const FIGURE_LABEL_ROOM = 90;
+
 // Layout measures the same labels dozens of times per draw (2,048 of them at the limit).
 const widths = new WeakMap();
 
@@ -123,8 +127,12 @@ export function pickedCell(i, j) {
 
 /**
  * Size of the drawing for `step` with `options` (see drawMatrix), without drawing it.
+ * labelRoom: the most px a column's token label stands (60).
  */
-export function measureMatrix(step, { cell, title, showRowLabels = true, showColLabels = true, transpose = false }) {
+export function measureMatrix(
+  step,
+  { cell, title, showRowLabels = true, showColLabels = true, transpose = false, labelRoom = 60 },
+) {
   const rows = transpose ? step.cols : step.rows;
   const cols = transpose ? step.rows : step.cols;
   const rowLabels = transpose ? step.colLabels : step.rowLabels;
@@ -133,7 +141,8 @@ export function measureMatrix(step, { cell, title, showRowLabels = true, showCol
   const tokenRows = readable && showRowLabels && isTokenAxis(transpose ? step.colsAxis : step.rowsAxis);
   const tokenCols = readable && showColLabels && isTokenAxis(transpose ? step.rowsAxis : step.colsAxis);
   const left = tokenRows ? labelWidth(rowLabels) : 4;
-  const top = 18 + (tokenCols ? Math.min(60, labelWidth(colLabels)) : 4);
+  // (Column labels stand at most `labelRoom` px tall: a figure, scaled as a whole, gives them more.)
+  const top = 18 + (tokenCols ? Math.min(labelRoom, labelWidth(colLabels)) : 4);
   // A narrow matrix (Q of d_k 2) is as wide as its title, or the next operand covers the title.
   const titled = title === undefined ? 0 : textWidth(titleText(title, rows, cols), TITLE_FONT) + 6;
   const width = Math.max(left + cols * cell + 2, left + titled);

@@ -9,7 +9,8 @@ import { headColor } from '../scales.js';
 import { formatShort } from '../format.js';
 import { TEMPERATURE } from '../state.js';
 import { put, setText } from '../dom.js';
-import { barChart, barLabelLayout, TITLE_ROOM } from './bar-chart.js';
+import { barChart, barLabelLayout, TITLE_LINE, TITLE_ROOM } from './bar-chart.js';
+import { textWidth } from './text.js';
 import { histogram } from './histogram.js';
 import { dropPart, layer, part } from './parts.js';
 import { sayWhatItShows } from './view-note.js';
@@ -89,8 +90,62 @@ function drawTemperature(root, o) {
 }
 
 /**
+ * The page's charts: stacked, as wide as the view (labels keep their 11 px), at most 640 px.
+ * Returns { width, height, chart: { width, height, labelLayout }, charts: [{ x, y }] (three),
+ * spread: { x, y }, halves: { step, width, height } }.
+ */
+function pageGeometry(labels, viewWidth) {
+  const width = Math.max(300, Math.min(640, viewWidth ?? 560));
+  const chart = { width: width - 60, height: 110, labelLayout: barLabelLayout(labels, width - 60) };
+  const chartStep = TITLE_ROOM + chart.height + chart.labelLayout.height + 12;
+  return {
+    width,
+    height: 3 * chartStep + 170,
+    chart,
+    charts: [0, 1, 2].map((k) => ({ x: 30, y: TITLE_ROOM + 6 + k * chartStep })),
+    spread: { x: 30, y: 30 + 3 * chartStep },
+    halves: { step: (width - 40) / 2, width: (width - 80) / 2, height: 70 },
+  };
+}
+
+// A figure's width (px, before its frame scales it): a 900 px column scales it up by about 1.15,
+// its 11 px labels to 12.6 px.
+const FIGURE_WIDTH = 760;
+const FIGURE_GAP = 36;
+// What the frame keeps besides the charts: its caption's line, margins, the query's buttons (px).
+const FIGURE_KEPT = { width: 16, height: 48 + 44 };
+
+/**
+ * A figure's charts (the compact embed): the three side by side, left to right as the step
+ * computes them, the spread under them, their heights chosen so that the whole has its frame's
+ * shape. Stacked 640 px wide they filled 44 % of a slide's width, their text at 10 px.
+ */
+function figureGeometry(labels, frame) {
+  const width = FIGURE_WIDTH;
+  const chartWidth = (width - 40 - 2 * FIGURE_GAP) / 3;
+  const labelLayout = barLabelLayout(labels, chartWidth);
+  // The room's height at this width, less the parts of fixed height: the charts' titles and
+  // labels, the spread's titles and axis; the rest goes to bars and bins, 5 : 3.
+  const tall = ((frame.height - FIGURE_KEPT.height) * width) / (frame.width - FIGURE_KEPT.width);
+  // (A title may take two lines.)
+  const fixed = TITLE_LINE + TITLE_ROOM + 6 + labelLayout.height + 12 + 30 + 24 + 30;
+  const bars = Math.max(60, Math.min(200, ((tall - fixed) * 5) / 8));
+  const bins = Math.max(40, (bars * 3) / 5);
+  const chartStep = TITLE_LINE + TITLE_ROOM + 6 + bars + labelLayout.height + 12;
+  return {
+    width,
+    height: chartStep + 30 + 24 + bins + 30,
+    chart: { width: chartWidth, height: bars, labelLayout },
+    charts: [0, 1, 2].map((k) => ({ x: 20 + k * (chartWidth + FIGURE_GAP), y: TITLE_LINE + TITLE_ROOM + 6 })),
+    spread: { x: 20, y: chartStep + 30 },
+    halves: { step: (width - 40 + FIGURE_GAP) / 2, width: (width - 40 - FIGURE_GAP) / 2, height: bins },
+  };
+}
+
+/**
  * @param root the view's container element
- * @param o { head, query, strings, onQuery(i), temperature, onTemperature(t), scale, width }
+ * @param o { head, query, strings, onQuery(i), temperature, onTemperature(t), scale, width,
+ *            figure: the frame's { width, height } where the view is a figure, else null }
  */
 function drawSoftmax(root, trace, o) {
   drawnWith.set(root, o);
@@ -99,13 +154,14 @@ function drawSoftmax(root, trace, o) {
   drawQueryPicker(root, trace, i, o);
 
   const svg = part(root, 'svg', 'softmax-charts', (node) => node.setAttribute('role', 'img'));
-  // As wide as it is drawn (labels keep their 11 px), at most 640 px.
-  const width = Math.max(300, Math.min(640, o.width ?? 560));
-  const chartH = 110;
   const labels = trace.kvTokens;
-  const labelLayout = barLabelLayout(labels, width - 60);
-  const chartStep = TITLE_ROOM + chartH + labelLayout.height + 12;
-  put(svg, 'viewBox', `0 0 ${width} ${3 * chartStep + 170}`);
+  const geometry = o.figure ? figureGeometry(labels, o.figure) : pageGeometry(labels, o.width);
+  const { width, charts: places, spread: spreadAt, halves: halfAt } = geometry;
+  put(svg, 'viewBox', `0 0 ${width} ${geometry.height}`);
+  // A figure is drawn at its own width and scaled as a whole by its frame (explorer/compact-fit.js).
+  const shown = o.figure ? `${width}px` : '';
+  if (root.style.width !== shown) root.style.width = shown;
+  if (svg.style.maxWidth !== (o.figure ? 'none' : '')) svg.style.maxWidth = o.figure ? 'none' : '';
   put(svg, 'aria-label', `${o.strings['view.softmax']}: ${trace.tokens[i]}`);
   const raw = trace.row('scores', h, i);
   const scaled = trace.row('masked', h, i);
@@ -124,13 +180,16 @@ function drawSoftmax(root, trace, o) {
   ];
   charts.forEach((c, k) => {
     const g = part(svg, 'g', `chart chart-${CHARTS[k]}`);
-    put(g, 'transform', `translate(30,${TITLE_ROOM + 6 + k * chartStep})`);
-    barChart(d3.select(g), c.values, labels, { width: width - 60, height: chartH, labelLayout, ...c });
+    put(g, 'transform', `translate(${places[k].x},${places[k].y})`);
+    const { width: chartWidth, height, labelLayout } = geometry.chart;
+    // A figure's title that does not fit its chart takes two lines, split at its " · ".
+    const title = o.figure && textWidth(c.title, 12) > chartWidth ? c.title.split(' · ') : c.title;
+    barChart(d3.select(g), c.values, labels, { width: chartWidth, height, labelLayout, ...c, title });
   });
 
   const spread = trace.spread(['scores', 'scaled'], d3.range(trace.heads));
   const hist = part(svg, 'g', 'spread');
-  put(hist, 'transform', `translate(30,${30 + 3 * chartStep})`);
+  put(hist, 'transform', `translate(${spreadAt.x},${spreadAt.y})`);
   const spreadTitle = part(hist, 'text', 'spread-title');
   put(spreadTitle, 'y', -12);
   setText(spreadTitle, o.strings.spread);
@@ -145,8 +204,8 @@ function drawSoftmax(root, trace, o) {
   ];
   halves.forEach((d, k) => {
     const g = part(hist, 'g', `half ${d.key}`);
-    put(g, 'transform', `translate(${k * ((width - 40) / 2)},24)`);
-    histogram(d3.select(g), d.bins, { width: (width - 80) / 2, height: 70, title: d.title, color: d.color });
+    put(g, 'transform', `translate(${k * halfAt.step},24)`);
+    histogram(d3.select(g), d.bins, { width: halfAt.width, height: halfAt.height, title: d.title, color: d.color });
   });
 
   drawTemperature(root, o);
@@ -154,7 +213,7 @@ function drawSoftmax(root, trace, o) {
 
 /** The softmax view, drawn from the registry's one context argument (views/registry.js). */
 export function drawSoftmaxView(ctx) {
-  const { trace, state, strings, el, set, width } = ctx;
+  const { trace, state, strings, el, set, width, figure } = ctx;
   sayWhatItShows(el('softmax-shows'), ctx, { oneHead: true });
   drawSoftmax(el('softmax'), trace, {
     head: state.head,
@@ -162,6 +221,7 @@ export function drawSoftmaxView(ctx) {
     strings,
     scale: state.scale,
     width,
+    figure,
     temperature: state.temperature,
     onQuery: (query) => set({ query }),
     onTemperature: (temperature) => set({ temperature }),

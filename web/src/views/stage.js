@@ -16,7 +16,7 @@ const GAP = 14;
 export const STAGE_SMALL_CELLS = 128;
 const OP_WIDTH = 26;
 // The smallest cell that prints NUMBER_ROOM digit widths at the smallest font (matrix.js).
-const NUMBER_CELL = 32;
+export const NUMBER_CELL = 32;
 
 /** An operator's width: 9 px a character, 16 for a wide (CJK) one, as in "=（没有 W_O）". */
 const opWidth = (text) =>
@@ -81,6 +81,7 @@ function layout(operands, width, cell) {
             title: operand.title,
             transpose: operand.transpose,
             showRowLabels: operand.rowLabels !== false,
+            labelRoom: operand.labelRoom,
           }),
   );
   for (const [k, operand] of operands.entries()) {
@@ -201,6 +202,7 @@ export function drawStage(
         color: d.color,
         title: d.title,
         transpose: d.transpose,
+        labelRoom: d.labelRoom,
         animation: d.animation,
         masked: d.masked,
         columnColor: d.columnColor,
