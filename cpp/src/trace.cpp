@@ -46,6 +46,20 @@ void HeadSteps(const Matrix& q, const Matrix& k, const MaskMatrix& mask, int hea
   MaskedSoftmax(*scaled, mask, masked, weights, stats);
 }
 
+// A linear trace keeps the softmax steps scores … weights of the same Q and K for comparison,
+// recomputed by View: it refuses, as a softmax trace does, inputs whose α·scores overflow. By
+// Cauchy–Schwarz |α·q_i·k_j| ≤ α·max_i |q_i|·max_j |k_j|; only when that bound is not finite is
+// the head's n×m score matrix formed, once, to look.
+bool SoftmaxComparisonIsFinite(const Matrix& q, const Matrix& k, int head, int d_k, float alpha) {
+  const float max_q = q.middleCols(head * d_k, d_k).rowwise().norm().maxCoeff();
+  const float max_k = k.middleCols(head * d_k, d_k).rowwise().norm().maxCoeff();
+  if (std::isfinite(alpha * max_q * max_k)) return true;
+  Matrix scores;
+  HeadScores(q, k, head, d_k, &scores);
+  scores *= alpha;
+  return AllFinite(scores);
+}
+
 float ScoreScale(const Config& config) {
   const double scale =
       config.scale ? 1.0 / std::sqrt(static_cast<double>(config.ResolvedDK())) : 1.0;
@@ -225,6 +239,8 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace, Weight
     t.row_entropy_.resize(config.heads, n);
   }
   const float alpha = ScoreScale(config);
+  // Per head: 0 finite; 1 its output (softmax: its α·scores) overflowed; 2 (linear) the α·scores
+  // of its softmax comparison steps would.
   std::vector<char> overflowed(static_cast<size_t>(config.heads), 0);
   const auto softmax_head = [&](int h) {
     Matrix scores, weights;  // [n × m]
@@ -245,6 +261,10 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace, Weight
   const bool causal = config.mask.type == MaskType::kCausal;
   const auto linear_head = [&](int h) {
     const auto cols = [&](Matrix& whole) { return whole.middleCols(h * d_k, d_k); };
+    if (!SoftmaxComparisonIsFinite(t.q_, t.k_, h, d_k, alpha)) {
+      overflowed[static_cast<size_t>(h)] = 2;
+      return;
+    }
     if (!LinearAttentionHead(cols(t.phi_q_), cols(t.phi_k_), cols(t.v_), causal,
                              cols(t.kv_summary_), cols(t.key_sum_), t.normaliser_.row(h),
                              cols(t.concat_))) {
@@ -258,7 +278,8 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace, Weight
     for (int h = 0; h < config.heads; ++h) head(h);
   }
   for (int h = 0; h < config.heads; ++h) {
-    if (overflowed[static_cast<size_t>(h)]) return Overflow(linear ? "headOutput" : "scaled", h);
+    const char flag = overflowed[static_cast<size_t>(h)];
+    if (flag) return Overflow(linear && flag == 1 ? "headOutput" : "scaled", h);
   }
 
   // Steps 9–10: the concatenation is already in place; project it back to dModel.

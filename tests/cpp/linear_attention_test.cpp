@@ -185,6 +185,27 @@ TEST(LinearAttention, RefusesMasksAndScalingItCannotHonour) {
   EXPECT_TRUE(ValidateConfig(config).ok());
 }
 
+TEST(LinearAttention, ScoresThatOverflowAreRefusedAsASoftmaxTraceRefusesThem) {
+  // The softmax steps of a linear trace are recomputed from the same Q and K: scores that
+  // overflow float32 (head 1's Q and K near 1e20) are refused up front, naming the step and head.
+  Config config;
+  config.attention = AttentionKind::kLinear;
+  const Input small = TokensInput({"a", "b", "c"});
+  Trace drawn;
+  ASSERT_TRUE(Trace::Run(config, small, &drawn).ok());
+  Input input = small;
+  input.given.w_q = StepOf(drawn, "wQ");
+  input.given.w_k = StepOf(drawn, "wK");
+  input.given.w_q->middleCols(4, 4).setConstant(1e20f);
+  input.given.w_k->middleCols(4, 4).setConstant(1e20f);
+  Trace trace;
+  const Status status = Trace::Run(config, input, &trace);
+  EXPECT_EQ(status.code(), ErrorCode::kNonFinite);
+  EXPECT_NE(status.message().find("scaled (head 1)"), std::string::npos) << status.message();
+  config.attention = AttentionKind::kSoftmax;
+  EXPECT_EQ(Trace::Run(config, input, &trace).message(), status.message());
+}
+
 TEST(LinearAttention, FeatureMapIsEluPlusOne) {
   Matrix x(1, 4);
   x << -2.0f, 0.0f, 0.5f, 3.0f;
