@@ -1,9 +1,9 @@
 // One run of attention with every intermediate step kept or recomputable, by name.
 //
 // Memory: the trace stores only what grows as n·d (X, Q, K, V, the head outputs, the output)
-// and per-row statistics. The n×m steps of a head (scores, scaled, masked, weights) are
-// recomputed from Q and K when asked for, one head at a time, so n = 1024 with 8 heads never
-// holds 8 × 4 n×n matrices at once.
+// and per-row statistics. The n×m steps of a head (scores, scaled, masked, weights, and with
+// linear attention linearWeights) are recomputed from Q and K when asked for, one head at a
+// time, so n = 1024 with 8 heads never holds 8 × 4 n×n matrices at once.
 #pragma once
 
 #include <string>
