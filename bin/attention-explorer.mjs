@@ -35,6 +35,8 @@ options:
   --seed N           random seed, 0 … 4294967295 (default 42)
   --mask M           none | causal | window           --window W     window width (--mask window)
   --temperature T    softmax temperature (default 1)
+  --attention A      softmax (default) | linear: φ(q)ᵀΣφ(k)vᵀ / φ(q)ᵀΣφ(k), φ = elu + 1,
+                     no n × n matrix; with --mask none or causal only
   --no-scale         do not divide by √d_k            --no-pe        no positional encoding
   --bias             add biases                       --init I       scaled | randn
   --embedding E      hash | stream                    --kv <text>    cross-attention keys/values
@@ -69,6 +71,7 @@ try {
       mask: { type: 'string' },
       window: { type: 'string' },
       temperature: { type: 'string' },
+      attention: { type: 'string' },
       'no-scale': { type: 'boolean' },
       'no-pe': { type: 'boolean' },
       bias: { type: 'boolean' },
@@ -165,6 +168,8 @@ if (values['no-pe']) options.positionalEncoding = false;
 if (values.bias) options.bias = true;
 set('init', oneOf('init', ['scaled', 'randn']));
 set('embedding', oneOf('embedding', ['hash', 'stream']));
+// What linear cannot take (a window mask, --no-scale, a temperature) the engine refuses, by field.
+set('attention', oneOf('attention', ['softmax', 'linear']));
 const head = integer('head');
 
 /** The engine refusing the input (an AttentionError, when running or reading a step): exit 1. */

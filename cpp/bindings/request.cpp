@@ -92,6 +92,14 @@ Status ReadRequest(const val& request, Config* config, Input* input) {
     return Invalid("embedding",
                    "embedding (\"" + embedding + "\") must be one of hash, stream, given");
   }
+  const std::string attention = request["attention"].as<std::string>();
+  if (attention == "softmax") {
+    config->attention = AttentionKind::kSoftmax;
+  } else if (attention == "linear") {
+    config->attention = AttentionKind::kLinear;
+  } else {
+    return Invalid("attention", "attention (\"" + attention + "\") must be one of softmax, linear");
+  }
   Status status = ReadMask(request["mask"], &config->mask);
   if (!status.ok()) return status;
 

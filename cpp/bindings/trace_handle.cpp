@@ -52,20 +52,18 @@ val TraceHandle::summary() const {
   const Flops f = trace_.flops();
   val flops = val::object();
   const std::pair<const char*, int64_t> counts[] = {
-      {"qProjection", f.q_projection},
-      {"kProjection", f.k_projection},
-      {"vProjection", f.v_projection},
-      {"scores", f.scores},
-      {"scaling", f.scaling},
-      {"mask", f.mask},
-      {"softmax", f.softmax},
-      {"weightedSum", f.weighted_sum},
-      {"outputProjection", f.output_projection},
+      {"qProjection", f.q_projection}, {"kProjection", f.k_projection},
+      {"vProjection", f.v_projection}, {"scores", f.scores},
+      {"scaling", f.scaling},          {"mask", f.mask},
+      {"softmax", f.softmax},          {"weightedSum", f.weighted_sum},
+      {"featureMap", f.feature_map},   {"summary", f.summary},
+      {"normaliser", f.normaliser},    {"outputProjection", f.output_projection},
   };
   for (const auto& [name, count] : counts) flops.set(name, static_cast<double>(count));
   flops.set("total", static_cast<double>(f.Total()));
   out.set("flops", flops);
   out.set("cross", trace_.cross());
+  out.set("attention", std::string(AttentionKindName(c.attention)));
   out.set("tokens", StringArray(trace_.tokens()));
   out.set("kvTokens", StringArray(trace_.key_tokens()));
   val steps = val::array();

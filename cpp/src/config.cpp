@@ -105,6 +105,38 @@ Status ValidateGivenMatrix(const GivenSlot& slot, const Matrix& m, int rows, int
   return Status::Ok();
 }
 
+// What linear attention refuses, and why. Its output reads one running sum of the keys: over
+// every key (mask none) or over a growing prefix (causal). A window or custom mask gives each
+// query its own set of keys, which would need a sum per query (the n×m cost linear attention
+// exists to avoid); padding is refused with them rather than half supported. Scaling and
+// temperature act on the scores QKᵀ, which linear attention never forms: they would change only
+// the softmax comparison steps, so a learner moving them would see the output stand still.
+Status ValidateLinear(const Config& config) {
+  const MaskType mask = config.mask.type;
+  if (mask != MaskType::kNone && mask != MaskType::kCausal) {
+    const char* name = mask == MaskType::kWindow    ? "window"
+                       : mask == MaskType::kPadding ? "padding"
+                                                    : "custom";
+    return Invalid("mask.type",
+                   Format("mask.type (\"%s\") must be none or causal with attention \"linear\": "
+                          "its running sum of the keys covers every key or a prefix, not a "
+                          "different set per query",
+                          name));
+  }
+  if (!config.scale) {
+    return Invalid("scale",
+                   "scale (false) must be true with attention \"linear\": it never forms the "
+                   "scores QKᵀ that scale divides");
+  }
+  if (config.temperature != 1.0) {
+    return Invalid("temperature",
+                   Format("temperature (%g) must be 1 with attention \"linear\": it never "
+                          "forms the scores QKᵀ that temperature divides",
+                          config.temperature));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 int AxisSize(Axis axis, const Config& config, int n_query, int n_key) {
@@ -139,6 +171,10 @@ constexpr AxisNames kAxisNames[] = {
 
 }  // namespace
 
+const char* AttentionKindName(AttentionKind kind) {
+  return kind == AttentionKind::kLinear ? "linear" : "softmax";
+}
+
 const char* AxisKey(Axis axis) { return kAxisNames[static_cast<int>(axis)].key; }
 const char* AxisMeaning(Axis axis) { return kAxisNames[static_cast<int>(axis)].meaning; }
 
@@ -170,6 +206,7 @@ Status ValidateConfig(const Config& config) {
                    Format("temperature (%g) must be a number from %g to %g", config.temperature,
                           Limits::kMinTemperature, Limits::kMaxTemperature));
   }
+  if (config.attention == AttentionKind::kLinear) return ValidateLinear(config);
   return Status::Ok();
 }
 

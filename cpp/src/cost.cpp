@@ -22,11 +22,18 @@ Flops CountFlops(const Config& config, int n_query, int n_key) {
   f.q_projection = 2 * n * d * p + bias * n * p;
   f.k_projection = 2 * m * d * p + bias * m * p;
   f.v_projection = 2 * m * d * p + bias * m * p;
-  f.scores = 2 * n * m * dk * h;
-  f.scaling = n * m * h;
-  f.mask = n * m * h;
-  f.softmax = 5 * n * m * h;
-  f.weighted_sum = 2 * n * m * dk * h;
+  if (config.attention == AttentionKind::kLinear) {
+    f.feature_map = (n + m) * p;
+    f.summary = 2 * m * dk * dk * h + m * dk * h;
+    f.normaliser = 2 * n * dk * h;
+    f.weighted_sum = 2 * n * dk * dk * h + n * dk * h;
+  } else {
+    f.scores = 2 * n * m * dk * h;
+    f.scaling = n * m * h;
+    f.mask = n * m * h;
+    f.softmax = 5 * n * m * h;
+    f.weighted_sum = 2 * n * m * dk * h;
+  }
   f.output_projection = config.output_projection ? 2 * n * p * d + bias * n * d : 0;
   return f;
 }

@@ -5,6 +5,7 @@
 
 #include "attention/embedding.hpp"
 #include "attention/given.hpp"
+#include "attention/linear_attention.hpp"
 #include "attention/mask.hpp"
 #include "attention/parallel.hpp"
 #include "attention/random.hpp"
@@ -45,6 +46,20 @@ void HeadSteps(const Matrix& q, const Matrix& k, const MaskMatrix& mask, int hea
   MaskedSoftmax(*scaled, mask, masked, weights, stats);
 }
 
+// A linear trace keeps the softmax steps scores … weights of the same Q and K for comparison,
+// recomputed by View: it refuses, as a softmax trace does, inputs whose α·scores overflow. By
+// Cauchy–Schwarz |α·q_i·k_j| ≤ α·max_i |q_i|·max_j |k_j|; only when that bound is not finite is
+// the head's n×m score matrix formed, once, to look.
+bool SoftmaxComparisonIsFinite(const Matrix& q, const Matrix& k, int head, int d_k, float alpha) {
+  const float max_q = q.middleCols(head * d_k, d_k).rowwise().norm().maxCoeff();
+  const float max_k = k.middleCols(head * d_k, d_k).rowwise().norm().maxCoeff();
+  if (std::isfinite(alpha * max_q * max_k)) return true;
+  Matrix scores;
+  HeadScores(q, k, head, d_k, &scores);
+  scores *= alpha;
+  return AllFinite(scores);
+}
+
 float ScoreScale(const Config& config) {
   const double scale =
       config.scale ? 1.0 / std::sqrt(static_cast<double>(config.ResolvedDK())) : 1.0;
@@ -69,38 +84,47 @@ const std::vector<StepInfo>& StepCatalog() {
   constexpr auto head = [](Matrix Trace::*m) { return StepSource{Source::kHeadStep, m, nullptr}; };
   using T = Trace;
   using W = Weights;
+  using P = Presence;
+  // With linear attention the softmax steps scores … weights stay, recomputed from the same Q
+  // and K on demand, to set beside linearWeights; only the statistics Run keeps are softmax's.
   static const std::vector<StepInfo> steps = {
-      {"x", false, kQ, kD, false, stored(&T::x_)},
-      {"pe", false, kQ, kD, false, stored(&T::pe_)},
-      {"xPe", false, kQ, kD, false, stored(&T::x_pe_)},
-      {"xKv", false, kK, kD, true, stored(&T::x_kv_)},
-      {"peKv", false, kK, kD, true, stored(&T::pe_kv_)},
-      {"xPeKv", false, kK, kD, true, stored(&T::x_pe_kv_)},
-      {"wQ", false, kD, kP, false, weight(&W::w_q)},
-      {"wK", false, kD, kP, false, weight(&W::w_k)},
-      {"wV", false, kD, kP, false, weight(&W::w_v)},
-      {"bQ", false, k1, kP, false, weight(&W::b_q)},
-      {"bK", false, k1, kP, false, weight(&W::b_k)},
-      {"bV", false, k1, kP, false, weight(&W::b_v)},
-      {"q", false, kQ, kP, false, stored(&T::q_)},
-      {"k", false, kK, kP, false, stored(&T::k_)},
-      {"v", false, kK, kP, false, stored(&T::v_)},
-      {"qHead", true, kQ, kH, false, slice(&T::q_)},
-      {"kHead", true, kK, kH, false, slice(&T::k_)},
-      {"vHead", true, kK, kH, false, slice(&T::v_)},
-      {"scores", true, kQ, kK, false, head(&T::head_scores_)},
-      {"scaled", true, kQ, kK, false, head(&T::head_scaled_)},
-      {"mask", false, kQ, kK, false, stored(&T::mask_values_)},
-      {"masked", true, kQ, kK, false, head(&T::head_masked_)},
-      {"weights", true, kQ, kK, false, head(&T::head_weights_)},
-      {"rowMasked", false, kQ, k1, false, stored(&T::row_masked_)},
-      {"rowMax", true, kQ, k1, false, row(&T::row_max_)},
-      {"rowEntropy", true, kQ, k1, false, row(&T::row_entropy_)},
-      {"headOutput", true, kQ, kH, false, slice(&T::concat_)},
-      {"concat", false, kQ, kP, false, stored(&T::concat_)},
-      {"wO", false, kP, kD, false, weight(&W::w_o)},
-      {"bO", false, k1, kD, false, weight(&W::b_o)},
-      {"output", false, kQ, kD, false, stored(&T::output_)},
+      {"x", false, kQ, kD, P::kAlways, stored(&T::x_)},
+      {"pe", false, kQ, kD, P::kAlways, stored(&T::pe_)},
+      {"xPe", false, kQ, kD, P::kAlways, stored(&T::x_pe_)},
+      {"xKv", false, kK, kD, P::kCross, stored(&T::x_kv_)},
+      {"peKv", false, kK, kD, P::kCross, stored(&T::pe_kv_)},
+      {"xPeKv", false, kK, kD, P::kCross, stored(&T::x_pe_kv_)},
+      {"wQ", false, kD, kP, P::kAlways, weight(&W::w_q)},
+      {"wK", false, kD, kP, P::kAlways, weight(&W::w_k)},
+      {"wV", false, kD, kP, P::kAlways, weight(&W::w_v)},
+      {"bQ", false, k1, kP, P::kAlways, weight(&W::b_q)},
+      {"bK", false, k1, kP, P::kAlways, weight(&W::b_k)},
+      {"bV", false, k1, kP, P::kAlways, weight(&W::b_v)},
+      {"q", false, kQ, kP, P::kAlways, stored(&T::q_)},
+      {"k", false, kK, kP, P::kAlways, stored(&T::k_)},
+      {"v", false, kK, kP, P::kAlways, stored(&T::v_)},
+      {"qHead", true, kQ, kH, P::kAlways, slice(&T::q_)},
+      {"kHead", true, kK, kH, P::kAlways, slice(&T::k_)},
+      {"vHead", true, kK, kH, P::kAlways, slice(&T::v_)},
+      {"scores", true, kQ, kK, P::kAlways, head(&T::head_scores_)},
+      {"scaled", true, kQ, kK, P::kAlways, head(&T::head_scaled_)},
+      {"mask", false, kQ, kK, P::kAlways, stored(&T::mask_values_)},
+      {"masked", true, kQ, kK, P::kAlways, head(&T::head_masked_)},
+      {"weights", true, kQ, kK, P::kAlways, head(&T::head_weights_)},
+      {"rowMasked", false, kQ, k1, P::kAlways, stored(&T::row_masked_)},
+      {"rowMax", true, kQ, k1, P::kSoftmax, row(&T::row_max_)},
+      {"rowEntropy", true, kQ, k1, P::kSoftmax, row(&T::row_entropy_)},
+      {"phiQ", true, kQ, kH, P::kLinear, slice(&T::phi_q_)},
+      {"phiK", true, kK, kH, P::kLinear, slice(&T::phi_k_)},
+      {"kvSummary", true, kH, kH, P::kLinear, slice(&T::kv_summary_)},
+      {"keySum", true, k1, kH, P::kLinear, slice(&T::key_sum_)},
+      {"normaliser", true, kQ, k1, P::kLinear, row(&T::normaliser_)},
+      {"linearWeights", true, kQ, kK, P::kLinear, head(&T::head_linear_weights_)},
+      {"headOutput", true, kQ, kH, P::kAlways, slice(&T::concat_)},
+      {"concat", false, kQ, kP, P::kAlways, stored(&T::concat_)},
+      {"wO", false, kP, kD, P::kAlways, weight(&W::w_o)},
+      {"bO", false, k1, kD, P::kAlways, weight(&W::b_o)},
+      {"output", false, kQ, kD, P::kAlways, stored(&T::output_)},
   };
   return steps;
 }
@@ -199,14 +223,26 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace, Weight
   // Steps 3–8, head by head: only the running heads' scores and weights exist at once (each
   // head its own pair, so at most pool size × 2 n×m matrices). The other n×m steps (scaled,
   // masked) are left for View to recompute when asked. A head writes only its own row of
-  // row_max_/row_entropy_ and its own columns of concat_, so spreading the heads over `pool`
-  // gives the sequential numbers bit for bit; an overflow is reported for the lowest head.
-  t.row_max_.resize(config.heads, n);
-  t.row_entropy_.resize(config.heads, n);
-  t.concat_.resize(n, config.ProjectionWidth());
+  // row_max_/row_entropy_ (normaliser_) and its own columns of concat_ (and of the linear sums),
+  // so spreading the heads over `pool` gives the sequential numbers bit for bit; an overflow is
+  // reported for the lowest head.
+  const bool linear = config.attention == AttentionKind::kLinear;
+  t.concat_.resize(n, width);
+  if (linear) {
+    t.phi_q_ = FeatureMap(t.q_);
+    t.phi_k_ = FeatureMap(t.k_);
+    t.kv_summary_.resize(d_k, width);
+    t.key_sum_.resize(1, width);
+    t.normaliser_.resize(config.heads, n);
+  } else {
+    t.row_max_.resize(config.heads, n);
+    t.row_entropy_.resize(config.heads, n);
+  }
   const float alpha = ScoreScale(config);
+  // Per head: 0 finite; 1 its output (softmax: its α·scores) overflowed; 2 (linear) the α·scores
+  // of its softmax comparison steps would.
   std::vector<char> overflowed(static_cast<size_t>(config.heads), 0);
-  const auto head = [&](int h) {
+  const auto softmax_head = [&](int h) {
     Matrix scores, weights;  // [n × m]
     std::vector<RowStats> stats(static_cast<size_t>(n));
     HeadScores(t.q_, t.k_, h, d_k, &scores);
@@ -221,13 +257,29 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace, Weight
     Gemm(weights, t.v_.middleCols(h * d_k, d_k), TransposeB::kNo,
          t.concat_.middleCols(h * d_k, d_k));
   };
+  // Linear attention: no n×m matrix at all, O((n + m)·dK²) per head.
+  const bool causal = config.mask.type == MaskType::kCausal;
+  const auto linear_head = [&](int h) {
+    const auto cols = [&](Matrix& whole) { return whole.middleCols(h * d_k, d_k); };
+    if (!SoftmaxComparisonIsFinite(t.q_, t.k_, h, d_k, alpha)) {
+      overflowed[static_cast<size_t>(h)] = 2;
+      return;
+    }
+    if (!LinearAttentionHead(cols(t.phi_q_), cols(t.phi_k_), cols(t.v_), causal,
+                             cols(t.kv_summary_), cols(t.key_sum_), t.normaliser_.row(h),
+                             cols(t.concat_))) {
+      overflowed[static_cast<size_t>(h)] = 1;
+    }
+  };
+  const auto head = [&](int h) { linear ? linear_head(h) : softmax_head(h); };
   if (pool != nullptr && SpreadsHeads(n, m, config.heads)) {
     pool->Run(config.heads, head);
   } else {
     for (int h = 0; h < config.heads; ++h) head(h);
   }
   for (int h = 0; h < config.heads; ++h) {
-    if (overflowed[static_cast<size_t>(h)]) return Overflow("scaled", h);
+    const char flag = overflowed[static_cast<size_t>(h)];
+    if (flag) return Overflow(linear && flag == 1 ? "headOutput" : "scaled", h);
   }
 
   // Steps 9–10: the concatenation is already in place; project it back to dModel.
@@ -253,11 +305,31 @@ Axis Trace::ColsAxis(const StepInfo& info) const {
   return concat_output ? Axis::kProjection : info.cols;
 }
 
+bool Trace::HasStep(const StepInfo& info) const {
+  const bool linear = config_.attention == AttentionKind::kLinear;
+  switch (info.presence) {
+    case Presence::kAlways:
+      return true;
+    case Presence::kCross:
+      return cross_;
+    case Presence::kSoftmax:
+      return !linear;
+    case Presence::kLinear:
+      return linear;
+  }
+  return false;
+}
+
 void Trace::ComputeHead(int head) const {
   if (cached_head_ == head) return;
+  const int d_k = config_.ResolvedDK();
   std::vector<RowStats> stats(static_cast<size_t>(n_query()));
-  HeadSteps(q_, k_, mask_, head, config_.ResolvedDK(), ScoreScale(config_), &head_scores_,
-            &head_scaled_, &head_masked_, &head_weights_, stats.data());
+  HeadSteps(q_, k_, mask_, head, d_k, ScoreScale(config_), &head_scores_, &head_scaled_,
+            &head_masked_, &head_weights_, stats.data());
+  if (config_.attention == AttentionKind::kLinear) {
+    LinearWeights(phi_q_.middleCols(head * d_k, d_k), phi_k_.middleCols(head * d_k, d_k), mask_,
+                  normaliser_.row(head), &head_linear_weights_);
+  }
   cached_head_ = head;
 }
 

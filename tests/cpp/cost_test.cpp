@@ -33,5 +33,28 @@ TEST(CountFlops, AttentionIsQuadraticInTokensProjectionsLinear) {
                                small.weighted_sum + small.output_projection);
 }
 
+TEST(CountFlops, LinearAttentionIsLinearInTokensAndFormsNoScores) {
+  Config c;
+  c.d_model = 64;
+  c.heads = 4;  // dK 16
+  c.attention = AttentionKind::kLinear;
+  const Flops small = CountFlops(c, 16, 16);
+  const Flops large = CountFlops(c, 32, 32);
+  for (const auto member : {&Flops::feature_map, &Flops::summary, &Flops::normaliser,
+                            &Flops::weighted_sum, &Flops::q_projection}) {
+    EXPECT_EQ(large.*member, 2 * small.*member);
+  }
+  EXPECT_EQ(small.scores + small.scaling + small.mask + small.softmax, 0);
+  // Σ_j φ(k_j) v_jᵀ: 16 keys, a 16 × 16 outer product each, 4 heads; and Σ_j φ(k_j).
+  EXPECT_EQ(small.summary, 2 * 16 * 16 * 16 * 4 + 16 * 16 * 4);
+  // A head costs about 2·(n + m)·dK² against softmax's 4·n·m·dK: at 2,048 tokens and dK 16,
+  // over 100 times fewer.
+  Config softmax = c;
+  softmax.attention = AttentionKind::kSoftmax;
+  const Flops s = CountFlops(softmax, 2048, 2048);
+  const Flops l = CountFlops(c, 2048, 2048);
+  EXPECT_GT(s.scores + s.weighted_sum, 100 * (l.summary + l.normaliser + l.weighted_sum));
+}
+
 }  // namespace
 }  // namespace attention

@@ -63,6 +63,9 @@ void ReadCase(const json& fixture, Config* config, Input* input) {
   config->embedding = embedding == "hash"     ? EmbeddingSource::kHash
                       : embedding == "stream" ? EmbeddingSource::kStream
                                               : EmbeddingSource::kGiven;
+  // Fixtures made before linear attention have no "attention" key: softmax.
+  config->attention = c.value("attention", "softmax") == "linear" ? AttentionKind::kLinear
+                                                                  : AttentionKind::kSoftmax;
   const json& mask = c.at("mask");
   const std::string type = mask.at("type");
   MaskSpec& spec = config->mask;

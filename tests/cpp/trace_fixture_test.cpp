@@ -66,6 +66,10 @@ TEST_P(FixtureTest, EveryStepMatchesNumPy) {
   EXPECT_EQ(f.softmax, flops.at("softmax").get<int64_t>());
   EXPECT_EQ(f.weighted_sum, flops.at("weightedSum").get<int64_t>());
   EXPECT_EQ(f.output_projection, flops.at("outputProjection").get<int64_t>());
+  // Linear attention's own counts, in its fixtures only (0 for softmax).
+  EXPECT_EQ(f.feature_map, flops.value("featureMap", int64_t{0}));
+  EXPECT_EQ(f.summary, flops.value("summary", int64_t{0}));
+  EXPECT_EQ(f.normaliser, flops.value("normaliser", int64_t{0}));
 }
 
 INSTANTIATE_TEST_SUITE_P(NumPy, FixtureTest, ::testing::ValuesIn(FixtureNames()),

@@ -88,6 +88,15 @@ export interface RunOptions {
    * refused (LIMIT_EXCEEDED) before its values are read.
    */
   given?: Partial<Record<'x' | 'xKv' | 'wQ' | 'wK' | 'wV' | 'wO' | 'bQ' | 'bK' | 'bV' | 'bO', MatrixInput>>;
+  /**
+   * 'softmax' (default), or 'linear': φ(q_i)ᵀ(Σ_j φ(k_j) v_jᵀ) / φ(q_i)ᵀΣ_j φ(k_j) with
+   * φ = elu + 1 (Katharopoulos et al., 2020), O(n·dK²) per head, no n × n matrix. Linear takes
+   * mask 'none' or 'causal' (prefix sums) only, scale true and temperature 1 (INVALID_ARGUMENT
+   * naming mask.type, scale or temperature otherwise). Its trace has the steps phiQ, phiK,
+   * kvSummary, keySum, normaliser and linearWeights, no rowMax or rowEntropy, and keeps
+   * scores … weights: the softmax of the same Q and K, for comparison.
+   */
+  attention?: 'softmax' | 'linear';
 }
 
 export type StepName =
@@ -117,6 +126,18 @@ export type StepName =
   | 'rowMasked'
   | 'rowMax'
   | 'rowEntropy'
+  /** Linear attention only: φ(Q_h) [n × dK], φ = elu + 1. */
+  | 'phiQ'
+  /** Linear attention only: φ(K_h) [m × dK]. */
+  | 'phiK'
+  /** Linear attention only: Σ_j φ(k_j) v_jᵀ over every key [dK × dK] (causal: the last prefix). */
+  | 'kvSummary'
+  /** Linear attention only: Σ_j φ(k_j) over every key [1 × dK] (causal: the last prefix). */
+  | 'keySum'
+  /** Linear attention only: z_i = φ(q_i)ᵀ Σ_{j visible} φ(k_j) [n × 1]. */
+  | 'normaliser'
+  /** Linear attention only: w_ij = φ(q_i)·φ(k_j) / z_i [n × m], rows sum to 1; formed when read. */
+  | 'linearWeights'
   | 'headOutput'
   | 'concat'
   | 'wO'
@@ -149,6 +170,10 @@ export interface Flops {
   mask: number;
   softmax: number;
   weightedSum: number;
+  /** Linear attention only (0 with softmax, whose scores … softmax are 0 with linear). */
+  featureMap: number;
+  summary: number;
+  normaliser: number;
   outputProjection: number;
   total: number;
 }
@@ -158,6 +183,7 @@ interface TraceSummary {
   /** Keys/values: kvTokens in cross-attention, the tokens otherwise. */
   kvTokens: string[];
   cross: boolean;
+  attention: 'softmax' | 'linear';
   nQuery: number;
   nKey: number;
   dModel: number;

@@ -24,12 +24,15 @@ export const DEFAULTS = Object.freeze({
   positionalEncoding: true,
   embedding: 'hash',
   tokenizer: 'words',
+  attention: 'softmax',
 });
 
 /** How `text` becomes tokens: the page's segmentations, or the engine's own tokenizer. */
 export const TOKENIZERS = [...TOKENIZATION_MODES, 'engine'];
 const OPTION_NAMES = ['tokens', 'text', 'kvTokens', 'kvText', 'given', ...Object.keys(DEFAULTS)];
 const MASK_TYPES = ['none', 'causal', 'window', 'padding', 'custom'];
+/** softmax, or linear attention (φ = elu + 1); C++ refuses what linear cannot take. */
+const ATTENTION_KINDS = ['softmax', 'linear'];
 const INT32_MAX = 2 ** 31 - 1;
 const UINT32_MAX = 2 ** 32 - 1;
 
@@ -212,6 +215,7 @@ export function normalizeOptions(options, { limits, givenNames, tokenizeText }) 
     positionalEncoding: boolean(o.positionalEncoding, 'positionalEncoding'),
     init: oneOf(o.init, 'init', ['randn', 'scaled']),
     embedding: oneOf(o.embedding, 'embedding', ['hash', 'stream', 'given']),
+    attention: oneOf(o.attention, 'attention', ATTENTION_KINDS),
     given: normalizeGiven(o.given, limits, givenNames),
   };
 }

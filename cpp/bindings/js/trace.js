@@ -57,6 +57,7 @@ export class LiveTrace {
     const s = call(() => handle.summary());
     this.tokens = s.tokens;
     this.cross = s.cross;
+    this.attention = s.attention;
     // Keys and values: the other sentence in cross-attention, the tokens themselves otherwise.
     this.kvTokens = s.kvTokens;
     this.nQuery = s.nQuery;

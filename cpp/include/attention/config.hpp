@@ -45,6 +45,14 @@ enum class Init {
   kScaled,  // N(0, 1) / sqrt(fan_in): softmax stays unsaturated at large dModel
 };
 
+// How a query mixes the values (docs/computation.md).
+enum class AttentionKind {
+  kSoftmax,  // softmax(α·QKᵀ, masked)·V: an n×m matrix of weights per head
+  kLinear,  // Katharopoulos et al. 2020: φ(Q)(φ(K)ᵀV) / φ(Q)Σφ(K), φ = elu + 1; no n×m matrix
+};
+// "softmax", "linear": the names of the JS option `attention`.
+const char* AttentionKindName(AttentionKind kind);
+
 enum class EmbeddingSource {
   kHash,    // row i from a stable hash of token i's text and the seed
   kStream,  // X drawn first from the seed's stream (np.random.seed(s); randn(n, dModel))
@@ -64,6 +72,8 @@ struct Config {
   Init init = Init::kScaled;
   bool positional_encoding = true;
   EmbeddingSource embedding = EmbeddingSource::kHash;
+  // Linear takes mask none or causal only, scale on and temperature 1 (ValidateConfig says why).
+  AttentionKind attention = AttentionKind::kSoftmax;
 
   // dK after resolving 0 to dModel / heads.
   int ResolvedDK() const { return d_k > 0 ? d_k : (heads > 0 ? d_model / heads : 0); }

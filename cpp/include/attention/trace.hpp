@@ -1,9 +1,9 @@
 // One run of attention with every intermediate step kept or recomputable, by name.
 //
 // Memory: the trace stores only what grows as n·d (X, Q, K, V, the head outputs, the output)
-// and per-row statistics. The n×m steps of a head (scores, scaled, masked, weights) are
-// recomputed from Q and K when asked for, one head at a time, so n = 1024 with 8 heads never
-// holds 8 × 4 n×n matrices at once.
+// and per-row statistics. The n×m steps of a head (scores, scaled, masked, weights, and with
+// linear attention linearWeights) are recomputed from Q and K when asked for, one head at a
+// time, so n = 1024 with 8 heads never holds 8 × 4 n×n matrices at once.
 #pragma once
 
 #include <string>
@@ -37,12 +37,20 @@ struct StepSource {
   Matrix Weights::*weight;  // kWeight
 };
 
+// Which traces have a step.
+enum class Presence {
+  kAlways,
+  kCross,    // cross-attention only: the key/value side's inputs
+  kSoftmax,  // softmax attention only: statistics of the softmax weights Run computes
+  kLinear,   // linear attention only: φ(Q), φ(K), the sums, the normaliser, the implied weights
+};
+
 struct StepInfo {
   const char* name;  // e.g. "scores"; the same strings are used by the JS API
   bool per_head;     // one matrix per head (ask with a head index) or one for the trace
   Axis rows;
   Axis cols;
-  bool cross_only;  // only present in cross-attention (the key/value side's inputs)
+  Presence presence;
   StepSource source;
 };
 
@@ -86,7 +94,7 @@ class Trace {
   // The columns of `info` in this trace: "output" is the concatenation (heads·dK wide) when
   // W_O is off.
   Axis ColsAxis(const StepInfo& info) const;
-  bool HasStep(const StepInfo& info) const { return cross_ || !info.cross_only; }
+  bool HasStep(const StepInfo& info) const;
 
   // A read-only view of a step. Per-head n×m steps are computed into a cache that holds one
   // head, so the view stays valid until the next call of View or Copy.
@@ -100,7 +108,8 @@ class Trace {
   // The catalogue's source column names the private matrices below.
   friend const std::vector<StepInfo>& StepCatalog();
 
-  // Fills head_* with the n×m steps of `head` unless they already hold them.
+  // Fills head_* with the n×m steps of `head` unless they already hold them (and, with linear
+  // attention, head_linear_weights_: the implied weights are formed only when a view asks).
   void ComputeHead(int head) const;
   // Columns h·dK … h·dK + dK − 1 of a [rows × P] matrix.
   const Matrix& HeadSlice(const Matrix& whole, int head) const;
@@ -117,12 +126,18 @@ class Trace {
   Matrix mask_values_;            // the mask as 1.0 / 0.0, for viewing
   Matrix row_masked_;             // [n × 1]
   Matrix row_max_, row_entropy_;  // [heads × n]: row h is head h's [n × 1] column
-  Matrix concat_;                 // [n × P]
-  Matrix output_;                 // [n × dModel]
+  // Linear attention only (empty with softmax): head h in columns h·dK … h·dK + dK − 1.
+  Matrix phi_q_, phi_k_;  // φ(Q) [n × P], φ(K) [m × P]
+  Matrix kv_summary_;     // [dK × P]: head h's Σ_j φ(k_j) v_jᵀ [dK × dK]
+  Matrix key_sum_;        // [1 × P]: head h's Σ_j φ(k_j) [1 × dK]
+  Matrix normaliser_;     // [heads × n]: row h is head h's z [n × 1]
+  Matrix concat_;         // [n × P]
+  Matrix output_;         // [n × dModel]
 
   // The n×m steps of one head (cached_head_, −1 for none), recomputed by View when asked for.
   mutable int cached_head_ = -1;
   mutable Matrix head_scores_, head_scaled_, head_masked_, head_weights_;  // [n × m]
+  mutable Matrix head_linear_weights_;                                     // [n × m], linear
   mutable Matrix scratch_;  // per-head slices handed out by View
 };
 
