@@ -196,6 +196,12 @@ Status BpeTokenizer::Encode(std::string_view text, std::vector<BpeToken>* tokens
 
 Status BpeTokenizer::Decode(const std::vector<int>& ids, std::string* text) const {
   text->clear();
+  // Each id stands for up to BpeLimits::kMaxSymbolBytes bytes: the bound keeps one call's output
+  // within 100 MB.
+  if (ids.size() > static_cast<std::size_t>(Limits::kMaxTextBytes)) {
+    return Status(ErrorCode::kLimitExceeded, "ids",
+                  Format("ids (%zu) must be at most %d ids", ids.size(), Limits::kMaxTextBytes));
+  }
   std::string bytes;
   for (std::size_t i = 0; i < ids.size(); ++i) {
     if (ids[i] < 0 || ids[i] >= size()) {

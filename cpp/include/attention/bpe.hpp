@@ -68,7 +68,7 @@ class BpeTokenizer {
   // Ids → text: the tokens' bytes, joined; bytes that do not form UTF-8 (ids cut inside a
   // character) become U+FFFD, one per maximal invalid subpart, as encoder.py's
   // errors="replace" and the browser's TextDecoder do. An id outside the vocabulary gives
-  // kInvalidArgument for field "ids[i]".
+  // kInvalidArgument for field "ids[i]"; more than Limits::kMaxTextBytes ids, kLimitExceeded.
   Status Decode(const std::vector<int>& ids, std::string* text) const;
 
   int size() const { return static_cast<int>(token_bytes_.size()); }
