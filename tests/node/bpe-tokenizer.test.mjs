@@ -172,6 +172,13 @@ test('bad calls are refused by field, and a disposed tokenizer says so', () => {
   assertAttentionError(() => other.encode('x'), { code: 'DISPOSED' });
 });
 
+test("the built site carries OpenAI's files byte for byte, for the page to fetch", () => {
+  for (const name of ['encoder.json', 'vocab.bpe']) {
+    const site = readFileSync(path.join(root, 'dist/site/gpt2', name));
+    assert.ok(site.equals(readFileSync(path.join(files, name))), `dist/site/gpt2/${name}`);
+  }
+});
+
 test('encoding a few KB takes milliseconds', () => {
   const text = SAMPLES['held-out English (Brown)'];
   const started = performance.now();
