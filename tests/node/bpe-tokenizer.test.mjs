@@ -5,6 +5,7 @@
 // is x; a chip per character never shows half of one; hostile files are refused by name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -177,6 +178,36 @@ test("the built site carries OpenAI's files byte for byte, for the page to fetch
     const site = readFileSync(path.join(root, 'dist/site/gpt2', name));
     assert.ok(site.equals(readFileSync(path.join(files, name))), `dist/site/gpt2/${name}`);
   }
+});
+
+test('the tokenize command gives the ids node gives, and refuses by exit code', () => {
+  const cli = (...args) =>
+    spawnSync(
+      process.execPath,
+      [
+        path.join(root, 'bin/attention-explorer.mjs'),
+        'tokenize',
+        '--vocab',
+        path.join(files, 'encoder.json'),
+        '--merges',
+        path.join(files, 'vocab.bpe'),
+        ...args,
+      ],
+      { encoding: 'utf8' },
+    );
+  const text = 'Hello world, 我爱火锅 🙂';
+  const out = cli(text);
+  assert.equal(out.status, 0, out.stderr);
+  const printed = JSON.parse(out.stdout);
+  assert.deepEqual(printed.ids, reference.encode(text));
+  assert.deepEqual(printed.tokens, bpe.tokens(text));
+  assert.equal(printed.chips.join(''), text);
+  const decoded = cli('--decode', printed.ids.join(','));
+  assert.equal(decoded.stdout, `${text}\n`);
+  assert.equal(cli('--decode', '1,x').status, 2);
+  const refused = cli('--decode', '50257');
+  assert.equal(refused.status, 1);
+  assert.match(refused.stderr, /ids\[0\] \(50257\) must be a token id from 0 to 50256/);
 });
 
 test('encoding a few KB takes milliseconds', () => {
