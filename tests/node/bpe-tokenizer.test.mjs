@@ -103,7 +103,7 @@ test('tokens are the vocabulary spellings of the ids', () => {
 
 test('chips cover the text and never show half a character', () => {
   const text = '我爱吃火锅！Hello 🙂 wörld';
-  const { ids, begin, end, chips } = bpe.pieces(text);
+  const { ids, texts, begin, end, chips } = bpe.pieces(text);
   assert.equal(chips.map((c) => c.text).join(''), text);
   assert.ok(chips.every((c) => !c.text.includes('\ufffd')));
   // Each chip's tokens, decoded by the reference on their own, are the chip's text.
@@ -111,8 +111,15 @@ test('chips cover the text and never show half a character', () => {
     assert.equal(reference.decode(ids.slice(chip.first, chip.first + chip.count)), chip.text);
     assert.equal(text.slice(chip.start, chip.end), chip.text);
   }
-  // Most of these CJK characters are several byte tokens: some chip spans more than one token.
+  // Most of these CJK characters are several byte tokens: some chip spans more than one token,
+  // whose tokens have no text of their own; a whole token's text is the reference's decoding.
   assert.ok(chips.some((c) => c.count > 1));
+  for (const chip of chips) {
+    for (let i = chip.first; i < chip.first + chip.count; i += 1) {
+      assert.equal(texts[i], chip.count === 1 ? reference.decode([ids[i]]) : null);
+    }
+  }
+  assert.deepEqual(bpe.pieces('Hello world').texts, ['Hello', ' world']);
   assert.equal(begin[0], 0);
   assert.equal(end.at(-1), Buffer.byteLength(text));
   for (let i = 1; i < ids.length; i += 1) assert.equal(begin[i], end[i - 1]);

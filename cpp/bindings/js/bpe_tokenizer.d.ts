@@ -28,6 +28,8 @@ export interface BpePieces {
   ids: number[];
   /** The vocabulary's spellings ('Ġworld'). */
   tokens: string[];
+  /** Each token's own text (' world', never 'Ġworld'), or null for a token inside a character. */
+  texts: (string | null)[];
   /** Each token's UTF-8 bytes [begin, end) in the text; the tokens cover the text in order. */
   begin: number[];
   end: number[];
@@ -50,6 +52,9 @@ export interface BpeTokenizer {
   /** Frees its WASM memory; later calls throw DISPOSED. */
   dispose(): void;
 }
+
+/** Each token's own text from its byte span, or null where it starts or ends inside a character. */
+export function tokenTextsOf(text: string, begin: ArrayLike<number>, end: ArrayLike<number>): (string | null)[];
 
 /** The chips of `text` from each token's byte span and character group (pieces() uses it). */
 export function chipsOf(

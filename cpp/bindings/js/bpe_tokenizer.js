@@ -74,14 +74,8 @@ function idsOf(ids, maxIds) {
   return out;
 }
 
-/**
- * The chips a page shows for `text`'s tokens: one per character group, its text the text's own
- * characters (a space as a space, never Ġ; a CJK character split into byte tokens whole, never
- * U+FFFD), with [start, end) in UTF-16 code units of `text` and the tokens
- * [first, first + count) it spans. `begin`, `end`: each token's UTF-8 bytes; `group`: its group.
- */
-export function chipsOf(text, begin, end, group) {
-  // UTF-16 offset of each UTF-8 byte offset that starts a character (and of the text's end).
+/** The UTF-16 offset of each UTF-8 byte offset of `text` that starts a character, and of its end. */
+function utf16Offsets(text) {
   const unitOf = new Map([[0, 0]]);
   let bytes = 0;
   let units = 0;
@@ -91,6 +85,30 @@ export function chipsOf(text, begin, end, group) {
     units += ch.length;
     unitOf.set(bytes, units);
   }
+  return unitOf;
+}
+
+/**
+ * Each token's own text (a space as a space, never Ġ), or null for a token that starts or ends
+ * inside a character (a byte of a CJK character or an emoji): its chip shows the character.
+ */
+export function tokenTextsOf(text, begin, end) {
+  const unitOf = utf16Offsets(text);
+  return Array.from(begin, (b, i) => {
+    const start = unitOf.get(b);
+    const stop = unitOf.get(end[i]);
+    return start === undefined || stop === undefined ? null : text.slice(start, stop);
+  });
+}
+
+/**
+ * The chips a page shows for `text`'s tokens: one per character group, its text the text's own
+ * characters (a space as a space, never Ġ; a CJK character split into byte tokens whole, never
+ * U+FFFD), with [start, end) in UTF-16 code units of `text` and the tokens
+ * [first, first + count) it spans. `begin`, `end`: each token's UTF-8 bytes; `group`: its group.
+ */
+export function chipsOf(text, begin, end, group) {
+  const unitOf = utf16Offsets(text);
   const chips = [];
   for (let i = 0; i < group.length; i += 1) {
     if (i > 0 && group[i] === group[i - 1]) {
@@ -171,8 +189,9 @@ export class BpeTokenizer {
   }
 
   /**
-   * Text → { ids, tokens (spellings), begin, end (each token's UTF-8 bytes in the text), chips
-   * (chipsOf: what a page shows, one chip per character group) }.
+   * Text → { ids, tokens (spellings), texts (tokenTextsOf: each token's own text, or null inside a
+   * character), begin, end (each token's UTF-8 bytes in the text), chips (chipsOf: what a page
+   * shows, one chip per character group) }.
    */
   pieces(text) {
     const encoded = this.#encoded(text);
@@ -180,6 +199,7 @@ export class BpeTokenizer {
     return {
       ids: Array.from(encoded.ids),
       tokens,
+      texts: tokenTextsOf(text, encoded.begin, encoded.end),
       begin: Array.from(encoded.begin),
       end: Array.from(encoded.end),
       chips: chipsOf(text, encoded.begin, encoded.end, encoded.group),
