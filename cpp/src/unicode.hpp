@@ -55,6 +55,12 @@ inline bool IsExtender(char32_t c) { return IsCombiningMark(c) || IsFormat(c); }
 // Excludes the regional indicators and the skin-tone modifiers, which have their own tests.
 bool IsExtendedPictographic(char32_t c);
 
+// General category L (Lu Ll Lt Lm Lo) and N (Nd Nl No) over all of Unicode, as regular
+// expressions' \p{L} and \p{N} (GPT-2's pre-tokenizer); tables generated from Python's
+// unicodedata by tests/reference/make_unicode_categories.py (unicode_categories.cpp).
+bool IsLetter(char32_t c);
+bool IsNumber(char32_t c);
+
 inline bool IsRegionalIndicator(char32_t c) { return c >= 0x1F1E6 && c <= 0x1F1FF; }
 inline bool IsEmojiModifier(char32_t c) { return c >= 0x1F3FB && c <= 0x1F3FF; }
 inline bool IsTag(char32_t c) { return c >= 0xE0020 && c <= 0xE007F; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of the fuzz harnesses: tests/fuzz/corpus/{tokenize,run,model_file}/.
+"""Writes the seed corpus of the fuzz harnesses: tests/fuzz/corpus/{tokenize,run,model_file,bpe}/.
 
 The seeds are the edge cases of what a learner may type or paste (empty input, one token, only
 punctuation, only spaces, a long paste, emoji and ZWJ sequences, combining marks, right-to-left
@@ -193,6 +193,43 @@ def model_file_seeds():
     }
 
 
+def bpe_input(vocabulary, merges, text):
+    """One input of bpe_fuzzer.cpp's layout: vocabulary, merges and text joined by 0x00."""
+    parts = [p.encode() if isinstance(p, str) else p for p in (vocabulary, merges, text)]
+    return b'\0'.join(parts)
+
+
+def bpe_seeds():
+    # transformers' toy GPT-2 vocabulary (the hf-tiny-gpt2 fixture's), and every byte of GPT-2's
+    # alphabet (bytes_to_unicode) with a few merges, so that any text encodes.
+    toy = json.dumps({t: i for i, t in enumerate(
+        ['l', 'o', 'w', 'e', 'r', 's', 't', 'i', 'd', 'n', '\u0120', '\u0120l', '\u0120n', '\u0120lo',
+         '\u0120low', 'er', '\u0120lowest', '\u0120newer', '\u0120wider', '<unk>', '<|endoftext|>'])})
+    toy_merges = '#version: 0.2\n\u0120 l\n\u0120l o\n\u0120lo w\ne r\n'
+    printable = [b for b in range(256) if 0x21 <= b <= 0x7e or 0xa1 <= b <= 0xac or b >= 0xae]
+    others = [b for b in range(256) if b not in printable]
+    char = {b: chr(b) for b in printable}
+    char.update({b: chr(256 + i) for i, b in enumerate(others)})
+    spellings = [char[b] for b in range(256)] + ['\u0120t', 'he', '\u0120the', '\u00e4\u00b8']
+    full = json.dumps({t: i for i, t in enumerate(spellings)}, ensure_ascii=False)
+    full_merges = '#version: 0.2\n\u0120 t\nh e\n\u0120t he\n\u00e4 \u00b8\n'
+    return {
+        'toy_lower_newer': bpe_input(toy, toy_merges, ' lower newer'),
+        'toy_missing_byte': bpe_input(toy, toy_merges, 'low x'),
+        'bytes_sentence': bpe_input(full, full_merges, TEXTS['sentence'] + ' the ' + TEXTS['mixed_scripts']),
+        'bytes_emoji': bpe_input(full, full_merges, TEXTS['emoji_zwj']),
+        'bytes_spaces': bpe_input(full, full_merges, '  leading\n\n trailing   \u0085\u3000'),
+        'bytes_invalid_text': bpe_input(full, full_merges, b'ok \xe4\xb8'),
+        'vocab_not_object': bpe_input('[1, 2]', toy_merges, 'x'),
+        'vocab_bad_escape': bpe_input('{"\\ud800": 0}', toy_merges, 'x'),
+        'vocab_repeated_id': bpe_input('{"a": 0, "b": 0}', '#version: 0.2\n', 'ab'),
+        'merges_no_header': bpe_input(toy, 'e r\n', 'er'),
+        'merges_later_symbol': bpe_input(toy, '#version: 0.2\n\u0120l o\n\u0120 l\n', 'x'),
+        'merges_unknown_result': bpe_input(toy, '#version: 0.2\nl o\n', 'x'),
+        'empty': b'',
+    }
+
+
 def write(folder, files):
     # Files are (over)written, never deleted: regression inputs saved beside them stay.
     path = os.path.join(HERE, 'corpus', folder)
@@ -210,6 +247,7 @@ def main():
     write('tokenize', tokenize)
     write('run', run_seeds())
     write('model_file', model_file_seeds())
+    write('bpe', bpe_seeds())
 
 
 if __name__ == '__main__':

@@ -2,9 +2,11 @@
 import type { TrainedModel, Trainer, TrainerConfig, TrainerField } from './training.js';
 import type { LanguageModel } from './language_model.js';
 import type { CorpusLimits, CorpusTrainer, CorpusTrainerOptions } from './corpus_training.js';
+import type { BpeTokenizer, BpeTokenizerOptions } from './bpe_tokenizer.js';
 export * from './training.js';
 export * from './language_model.js';
 export * from './corpus_training.js';
+export * from './bpe_tokenizer.js';
 
 export type ErrorCode =
   | 'INVALID_ARGUMENT'
@@ -266,6 +268,11 @@ export interface Engine {
   createCorpusTrainer(text: string | Uint8Array | ArrayBuffer, options: CorpusTrainerOptions): CorpusTrainer;
   /** A model from a model file's bytes: a LanguageModel for corpus models; the caller must dispose() it. */
   loadModel(bytes: Uint8Array | ArrayBuffer): TrainedModel | LanguageModel;
+  /**
+   * GPT-2's tokenizer from its vocabulary and merges files; the caller must dispose() it. A
+   * malformed file is refused naming the file, the line and the key or merge at fault.
+   */
+  createBpeTokenizer(options: BpeTokenizerOptions): BpeTokenizer;
   /** malloc'ed bytes in use and the size of WASM memory. */
   heapStats(): { inUse: number; memory: number };
 }

@@ -18,6 +18,7 @@ import { copyTrace, LiveTrace } from './trace.js';
 import { loadModel } from './language_model.js';
 import { createTrainer } from './training.js';
 import { createCorpusTrainer } from './corpus_training.js';
+import { createBpeTokenizer } from './bpe_tokenizer.js';
 import { defaultsOf, trainerFieldsOf } from './training_config.js';
 
 export { AttentionError } from './errors.js';
@@ -26,6 +27,7 @@ export { LiveTrace } from './trace.js';
 export { HEAD_LABELS, HEAD_LABEL_THRESHOLDS, LINE_ENDS, labelHeads } from './head_labels.js';
 export { ROLE_MARKS, TEXT_ROLES, roleKeys, roleScore } from './head_roles.js';
 export { predictionsOf } from './language_model.js';
+export { chipsOf, tokenTextsOf } from './bpe_tokenizer.js';
 
 /** Live traces an engine keeps at most, by default: far above what a page or a notebook holds. */
 const MAX_LIVE_TRACES = 256;
@@ -237,6 +239,14 @@ export class Engine {
    */
   loadModel(bytes) {
     return this.#adopt((call, onDispose) => loadModel(call, onDispose, bytes));
+  }
+
+  /**
+   * GPT-2's tokenizer from its vocabulary and merges files (bpe_tokenizer.js): { vocab, merges }
+   * as text or bytes. The caller must call dispose() on it.
+   */
+  createBpeTokenizer(options) {
+    return this.#adopt((call, onDispose) => createBpeTokenizer(call, onDispose, options, this.limits.maxTextBytes));
   }
 
   /** A training object bound to the current instance, kept with the live traces (orphaned by a restart). */
