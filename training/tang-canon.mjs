@@ -122,7 +122,8 @@ const chars = (lines) => lines.reduce((sum, line) => sum + Array.from(line).leng
  * - held out: every HELD_OUT_EVERY-th poem (index % 50 = 49) as before, except canon poems,
  *   poems matching a canon poem (Dice ≥ MATCH_DICE: the same poem under another author or
  *   title), and poems whose text is a training poem's or matches one at Dice ≥ MATCH_DICE (the
- *   Quan Tang Shi's own repeats), which train instead, in their place in file order;
+ *   Quan Tang Shi's own repeats), which train instead, in their place in file order
+ *   (`trainBeforeCopies`: the training lines without those copies, as the shipped model had);
  * - the training text: every other poem once in file order, then ANTHOLOGY_TIMES − 1 rounds of
  *   the 唐诗三百首 poems, the first POPULAR_TIMES − 1 of them with the popular poems too, each
  *   round in a seeded order (seed = round) so that no window sees a poem twice in a row.
@@ -184,19 +185,30 @@ export function tangSplit({
     }
   }
 
-  const train = [];
-  const heldOut = [];
-  texts.forEach((text, i) => (held.get(i) === 'heldOut' ? heldOut : train).push(text));
+  const heldOut = texts.filter((_, i) => held.get(i) === 'heldOut');
   const moved = (kind) => [...held.values()].filter((k) => k === kind).length;
-  train.push(...extra);
-  const once = train.length;
-  for (let round = 1; round < Math.max(anthologyTimes, popularTimes); round++) {
-    const lines = [...(round < anthologyTimes ? anthologyTexts : []), ...(round < popularTimes ? popularTexts : [])];
-    train.push(...shuffled(lines, round));
-  }
+  // The training lines with or without the moved copies: every poem that trains once in file
+  // order, the unmatched anthology poems, then the rounds of repeats.
+  const trainLines = (withCopies) => {
+    const lines = texts.filter((_, i) => held.get(i) !== 'heldOut' && (withCopies || held.get(i) !== 'trainCopy'));
+    lines.push(...extra);
+    for (let round = 1; round < Math.max(anthologyTimes, popularTimes); round++) {
+      const repeats = [
+        ...(round < anthologyTimes ? anthologyTexts : []),
+        ...(round < popularTimes ? popularTexts : []),
+      ];
+      lines.push(...shuffled(repeats, round));
+    }
+    return lines;
+  };
+  const train = trainLines(true);
+  const once = texts.length - heldOut.length + extra.length;
   const trainChars = chars(train);
   return {
     train,
+    // The shipped model's training text (it was trained before copies of training poems moved):
+    // what scoring it on the clean held-out split counts its vocabulary and baselines on.
+    trainBeforeCopies: trainLines(false),
     heldOut,
     stats: {
       poems: texts.length,

@@ -58,6 +58,7 @@ test('tangSplit: the anthology wording, no canon held out, the documented repeat
     poems.map((p, i) => (i === 49 ? JING_YE_SI : p.text)),
   );
   assert.equal(split.train.length, 100 + 3 * 2 + 1 * 2);
+  assert.deepEqual(split.trainBeforeCopies, split.train, 'no copy of a training poem was held out');
   // The repeats never put a poem next to itself, and the split is deterministic.
   for (let i = 101; i < split.train.length; i++) assert.notEqual(split.train[i], split.train[i - 1]);
   assert.deepEqual(
@@ -101,6 +102,11 @@ test('tangSplit moves a held-out copy or near copy of a training poem to trainin
   assert.deepEqual(
     split.train,
     poems.filter((_, i) => i !== 149 && i !== 199).map((p) => p.text),
+  );
+  // The shipped model's text: the same without the moved copies.
+  assert.deepEqual(
+    split.trainBeforeCopies,
+    poems.filter((_, i) => i % 50 !== 49).map((p) => p.text),
   );
   assert.equal(new BigramIndex([DENG]).best(near.text).dice, 22 / 38);
   assert.equal(new BigramIndex([DENG]).best(below.text).dice, 18 / 38);
