@@ -13,7 +13,10 @@
 # vocabulary and the baselines are counted from it), and tang.heldout.txt; Brown with
 # brown.train.txt and brown.heldout.txt. Each with models/heldout/<name>.txt as its sample.
 # Writes <out>/<name>.{model,report.json} (default <cache>/score) and prints the numbers; the
-# repository is not touched. One thread, nice 10: minutes, not hours.
+# repository is not touched. One thread, nice 10: minutes, not hours. `node
+# training/apply-scores.mjs <out>` then writes the numbers into models/<name>.report.json and the
+# model files' configurations (weights kept byte for byte); `npm run roles:models` and
+# tests/reference/kneser_ney_reference.py follow a changed sample.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cache=${ATTENTION_CORPUS_CACHE:-$HOME/.cache/attention-explorer/corpora}
