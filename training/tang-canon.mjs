@@ -119,9 +119,11 @@ const chars = (lines) => lines.reduce((sum, line) => sum + Array.from(line).leng
  * The Tang training and held-out lines with the canon weighted:
  * - a 唐诗三百首 poem replaces the text of its Quan Tang Shi match (its popular wording); one
  *   without a match, or whose match another took, is added to the training text;
- * - held out: every HELD_OUT_EVERY-th poem (index % 50 = 49) as before, except canon poems and
+ * - held out: every HELD_OUT_EVERY-th poem (index % 50 = 49) as before, except canon poems,
  *   poems matching a canon poem (Dice ≥ MATCH_DICE: the same poem under another author or
- *   title), which train instead;
+ *   title), and poems whose text is a training poem's or matches one at Dice ≥ MATCH_DICE (the
+ *   Quan Tang Shi's own repeats), which train instead, in their place in file order
+ *   (`trainBeforeCopies`: the training lines without those copies, as the shipped model had);
  * - the training text: every other poem once in file order, then ANTHOLOGY_TIMES − 1 rounds of
  *   the 唐诗三百首 poems, the first POPULAR_TIMES − 1 of them with the popular poems too, each
  *   round in a seeded order (seed = round) so that no window sees a poem twice in a row.
@@ -158,29 +160,55 @@ export function tangSplit({
   const popularTexts = popularSet.map((i) => texts[i]);
   const canonIndex = new BigramIndex([...anthologyTexts, ...popularTexts]);
 
-  const train = [];
-  const heldOut = [];
-  let oldHeldOut = 0;
-  let movedCanon = 0;
-  let movedCopies = 0;
+  // Which poems the every-50th rule holds out, less the canon and its copies (they train).
+  const isHeldOut = (i) => i % heldOutEvery === heldOutEvery - 1;
+  const held = new Map(); // index → 'canon' | 'canonCopy' | 'trainCopy' | 'heldOut'
   texts.forEach((text, i) => {
-    if (i % heldOutEvery !== heldOutEvery - 1) return train.push(text);
-    oldHeldOut++;
-    const isCanon = canon.has(i);
-    const isCopy = !isCanon && canonIndex.best(text).dice >= MATCH_DICE;
-    movedCanon += isCanon ? 1 : 0;
-    movedCopies += isCopy ? 1 : 0;
-    (isCanon || isCopy ? train : heldOut).push(text);
+    if (!isHeldOut(i)) return;
+    if (canon.has(i)) held.set(i, 'canon');
+    else held.set(i, canonIndex.best(text).dice >= MATCH_DICE ? 'canonCopy' : 'heldOut');
   });
-  train.push(...extra);
-  const once = train.length;
-  for (let round = 1; round < Math.max(anthologyTimes, popularTimes); round++) {
-    const lines = [...(round < anthologyTimes ? anthologyTexts : []), ...(round < popularTimes ? popularTexts : [])];
-    train.push(...shuffled(lines, round));
+  // The Quan Tang Shi repeats poems under other titles and poets: a held-out poem whose text is a
+  // training poem's, or whose bigrams match one's at Dice ≥ MATCH_DICE, would score the model
+  // on what it trained on. It trains instead (compared with the poems that train once, the
+  // anthology's unmatched poems included).
+  const trainOnce = [...texts.filter((_, i) => held.get(i) !== 'heldOut'), ...extra];
+  const trainTexts = new Set(trainOnce);
+  const trainIndex = new BigramIndex(trainOnce);
+  let movedExact = 0;
+  for (const [i, kind] of held) {
+    if (kind !== 'heldOut') continue;
+    const exact = trainTexts.has(texts[i]);
+    if (exact || trainIndex.best(texts[i]).dice >= MATCH_DICE) {
+      held.set(i, 'trainCopy');
+      movedExact += exact ? 1 : 0;
+    }
   }
+
+  const heldOut = texts.filter((_, i) => held.get(i) === 'heldOut');
+  const moved = (kind) => [...held.values()].filter((k) => k === kind).length;
+  // The training lines with or without the moved copies: every poem that trains once in file
+  // order, the unmatched anthology poems, then the rounds of repeats.
+  const trainLines = (withCopies) => {
+    const lines = texts.filter((_, i) => held.get(i) !== 'heldOut' && (withCopies || held.get(i) !== 'trainCopy'));
+    lines.push(...extra);
+    for (let round = 1; round < Math.max(anthologyTimes, popularTimes); round++) {
+      const repeats = [
+        ...(round < anthologyTimes ? anthologyTexts : []),
+        ...(round < popularTimes ? popularTexts : []),
+      ];
+      lines.push(...shuffled(repeats, round));
+    }
+    return lines;
+  };
+  const train = trainLines(true);
+  const once = texts.length - heldOut.length + extra.length;
   const trainChars = chars(train);
   return {
     train,
+    // The shipped model's training text (it was trained before copies of training poems moved):
+    // what scoring it on the clean held-out split counts its vocabulary and baselines on.
+    trainBeforeCopies: trainLines(false),
     heldOut,
     stats: {
       poems: texts.length,
@@ -188,10 +216,12 @@ export function tangSplit({
       anthologyMatched: replaced.size,
       unmatched,
       popular: popularSet.length,
-      heldOutBefore: oldHeldOut,
+      heldOutBefore: held.size,
       heldOut: heldOut.length,
-      heldOutMovedCanon: movedCanon,
-      heldOutMovedCopies: movedCopies,
+      heldOutMovedCanon: moved('canon'),
+      heldOutMovedCopies: moved('canonCopy'),
+      heldOutMovedTrainCopies: moved('trainCopy'),
+      heldOutMovedTrainExact: movedExact,
       trainLinesOnce: once,
       trainLines: train.length,
       trainChars,

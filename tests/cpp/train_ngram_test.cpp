@@ -55,8 +55,10 @@ TEST(KneserNey, ADiscountTheFormulaPutsAtOrBelowZeroIsY) {
     sum += p;
   }
   EXPECT_NEAR(sum, 1.0, 1e-12);
-  // p(a | g) = γ(g) · p_1(a) / c(g •) with γ(g) = D2 · N2(g •) = 1/3.
-  EXPECT_NEAR(kn.Probability(&g, 1, 0), kn.Probability(nullptr, 0, 0) / 3 / 2, 1e-15);
+  // p(a | g) = γ(g) · p_1(a) / c(g •) with γ(g) = D2 · N2(g •) = 1/3; p_1, the continuation
+  // unigram, is what a context never seen (id 8) gets.
+  const int unseen = 8;
+  EXPECT_NEAR(kn.Probability(&g, 1, 0), kn.Probability(&unseen, 1, 0) / 3 / 2, 1e-15);
   const std::vector<double> nats = kn.TargetLosses({6, 0}, 4);
   ASSERT_EQ(nats.size(), 1u);
   EXPECT_TRUE(std::isfinite(nats[0]));
@@ -66,8 +68,9 @@ TEST(KneserNey, ProbabilitiesMatchHandComputedValues) {
   const KneserNey kn(kTrain, 2, 4);
   // Unigram: total 5, γ = 0.2·N1 + 2·N2 = 0.2 + 4 = 4.2 spread as 4.2 · (1/4) = 1.05:
   // p(a) = (1 − 0.2 + 1.05) / 5 = 0.37, p(b) = p(c) = (2 − 2 + 1.05) / 5 = 0.21, p(d) = 0.21.
+  // (The unigram is the continuation-count level the bigram interpolates with; a context never
+  // seen gets it whole, as d does below.)
   const double unigram[] = {0.37, 0.21, 0.21, 0.21};
-  for (int w = 0; w < 4; ++w) EXPECT_NEAR(kn.Probability(nullptr, 0, w), unigram[w], 1e-15);
   // Context a: ab 2, ac 1 → total 3, N1 = N2 = 1, γ = 3/7 + 2 = 17/7.
   // p(b | a) = (2 − 2 + 17/7 · 0.21) / 3 = 0.17; p(c | a) = (1 − 3/7 + 17/7 · 0.21) / 3;
   // p(a | a) = 17/7 · 0.37 / 3; p(d | a) = 17/7 · 0.21 / 3 = 0.17.
@@ -78,6 +81,31 @@ TEST(KneserNey, ProbabilitiesMatchHandComputedValues) {
   EXPECT_NEAR(kn.Probability(&a, 1, 3), 0.17, 1e-15);
   // d never appears as a context: its whole mass goes to the unigram.
   for (int w = 0; w < 4; ++w) EXPECT_NEAR(kn.Probability(&d, 1, w), unigram[w], 1e-15);
+}
+
+// At a window's first positions the history is shorter than n − 1: the order-3 model scores
+// p(w | a) as the KN bigram counted on the same text does (raw counts ab 2, ac 1 at its highest
+// order, the values above), not with its own order-2 continuation counts N1+(• a w), and p(w)
+// with no history as the KN unigram of raw counts: a 3, b 3, c 2 (n2 = 1, n3 = 2, n1 = 0: Y = 0,
+// D1 = Y = 0, D2 = 2 − 3·0 = 2, D3+ = 3 − 0 = 3), γ = 2·1 + 3·2 = 8 over c(•) = 8:
+// p(a) = (3 − 3 + 8/4) / 8 = 0.25 = p(b) = p(d), p(c) = (2 − 2 + 2) / 8 = 0.25.
+TEST(KneserNey, AShortHistoryIsScoredByTheModelOfItsOrderWithRawCounts) {
+  const KneserNey trigram(kTrain, 3, 4);
+  const int a = 0;
+  EXPECT_NEAR(trigram.Probability(&a, 1, 1), 0.17, 1e-15);
+  EXPECT_NEAR(trigram.Probability(&a, 1, 2), (4.0 / 7 + 0.51) / 3, 1e-15);
+  EXPECT_NEAR(trigram.Probability(&a, 1, 0), 17.0 / 7 * 0.37 / 3, 1e-15);
+  const KneserNey bigram(kTrain, 2, 4);
+  for (int w = 0; w < 4; ++w) {
+    EXPECT_DOUBLE_EQ(trigram.Probability(&a, 1, w), bigram.Probability(&a, 1, w));
+    EXPECT_NEAR(trigram.Probability(nullptr, 0, w), 0.25, 1e-15);
+  }
+  // The order-3 model's own order 2 counts continuations, N1+(• g) over the distinct trigrams
+  // aba bab bac acb cbc: ba ab ac cb bc once each (n1 = 5, n2 = 0: Y = 1, D1 = 1), not the
+  // raw bigram's D1 = 3/7.
+  EXPECT_NEAR(trigram.RawDiscounts(2)[0], 3.0 / 7, 1e-15);
+  EXPECT_NEAR(trigram.Discounts(2)[0], 1.0, 1e-15);
+  EXPECT_EQ(trigram.RawDiscounts(3), trigram.Discounts(3));
 }
 
 TEST(KneserNey, EveryDistributionSumsToOne) {
@@ -124,6 +152,8 @@ TEST(KneserNey, MatchesTheIndependentPythonReference) {
         for (size_t r = 0; r < 3; ++r) {
           const double want = expected["discounts"][static_cast<size_t>(k - 1)][r];
           EXPECT_NEAR(kn.Discounts(k)[r], want, 1e-12) << "order " << k << " D" << r + 1;
+          const double raw = expected["rawDiscounts"][static_cast<size_t>(k - 1)][r];
+          EXPECT_NEAR(kn.RawDiscounts(k)[r], raw, 1e-12) << "raw order " << k << " D" << r + 1;
         }
       }
       const std::vector<double> nats = kn.TargetLosses(held, length);

@@ -1,7 +1,7 @@
 // The canon (the poems learners type, docs/models.md) as training/prepare-corpora.mjs builds it, on
 // hand-made poems and text (the corpora themselves are not in git): the anthology's wording
-// replaces the Quan Tang Shi's, the held-out split never holds a canon poem (nor a copy of one) and
-// is otherwise the every-50th rule, the canon repeats as many times as documented, the popularity
+// replaces the Quan Tang Shi's, the held-out split never holds a canon poem (nor a copy of one,
+// nor a copy of any training poem) and is otherwise the every-50th rule, the canon repeats as many times as documented, the popularity
 // order skips what hit counts cannot rank, and the committed lists follow their rules.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -58,6 +58,7 @@ test('tangSplit: the anthology wording, no canon held out, the documented repeat
     poems.map((p, i) => (i === 49 ? JING_YE_SI : p.text)),
   );
   assert.equal(split.train.length, 100 + 3 * 2 + 1 * 2);
+  assert.deepEqual(split.trainBeforeCopies, split.train, 'no copy of a training poem was held out');
   // The repeats never put a poem next to itself, and the split is deterministic.
   for (let i = 101; i < split.train.length; i++) assert.notEqual(split.train[i], split.train[i - 1]);
   assert.deepEqual(
@@ -68,13 +69,47 @@ test('tangSplit: the anthology wording, no canon held out, the documented repeat
 
 test('tangSplit keeps a held-out poem that is not canon, and adds an anthology poem it cannot match', () => {
   const { poems, anthology } = corpus();
-  poems[49] = { author: '乙', title: '无题', text: filler(149) };
+  const kept = '甲乙丙丁戊，己庚辛壬癸。';
+  poems[49] = { author: '乙', title: '无题', text: kept };
   const extra = { form: '七言绝句', author: '丙', title: '新诗', text: '一二三四五六七，八九十百千万亿。' };
   const split = tangSplit({ poems, anthology: [...anthology, extra], popular: [], anthologyTimes: 2, popularTimes: 1 });
-  assert.deepEqual(split.heldOut, [filler(149)]);
+  assert.deepEqual(split.heldOut, [kept]);
   assert.equal(count(split.train, extra.text), 2);
   // 静夜思 lost its Quan Tang Shi poem (index 49) above: it cannot match either.
   assert.deepEqual(split.stats.unmatched, ['李白 静夜思', '丙 新诗']);
+});
+
+// The Quan Tang Shi repeats poems under other titles and poets; a held-out copy of a training
+// poem (its text, or bigrams at Dice ≥ 0.5) would score the model on what it trained on.
+test('tangSplit moves a held-out copy or near copy of a training poem to training, keeps the rest', () => {
+  const poems = Array.from({ length: 250 }, (_, i) => ({ author: `甲${i}`, title: `题${i}`, text: filler(i % 100) }));
+  poems[10] = { author: '王之涣', title: '登鹳雀楼', text: DENG };
+  const exact = { author: '某', title: '又一首', text: filler(3) }; // poems[3]'s text under another name
+  // DENG's 19 bigrams (punctuation left out): the first 11 kept, Dice 22 / 38 = 0.58.
+  const near = { author: '某', title: '登楼', text: '白日依山尽，黄河入海流。欲穷甲乙丙，丁戊己庚辛。' };
+  // The first 9 kept: Dice 18 / 38 = 0.47, below the bar.
+  const below = { author: '某', title: '登台', text: '白日依山尽，黄河入海流。甲乙丙丁戊，己庚辛壬癸。' };
+  const other = { author: '某', title: '新诗', text: '一二三四五六七，八九十百千万亿。' };
+  [exact, near, below, other].forEach((poem, k) => (poems[49 + 50 * k] = poem));
+  poems[249] = { author: '某', title: '再一首', text: exact.text }; // a second exact copy
+  const split = tangSplit({ poems, anthology: [], popular: [], anthologyTimes: 1, popularTimes: 1 });
+  assert.deepEqual(split.heldOut, [below.text, other.text]);
+  assert.equal(split.stats.heldOutBefore, 5);
+  assert.equal(split.stats.heldOutMovedTrainCopies, 3);
+  assert.equal(split.stats.heldOutMovedTrainExact, 2);
+  assert.equal(split.stats.heldOutMovedCanon + split.stats.heldOutMovedCopies, 0);
+  // The moved poems train once, in their place in file order.
+  assert.deepEqual(
+    split.train,
+    poems.filter((_, i) => i !== 149 && i !== 199).map((p) => p.text),
+  );
+  // The shipped model's text: the same without the moved copies.
+  assert.deepEqual(
+    split.trainBeforeCopies,
+    poems.filter((_, i) => i % 50 !== 49).map((p) => p.text),
+  );
+  assert.equal(new BigramIndex([DENG]).best(near.text).dice, 22 / 38);
+  assert.equal(new BigramIndex([DENG]).best(below.text).dice, 18 / 38);
 });
 
 test('BigramIndex: the best Dice match, punctuation left out, the same author first on a tie', () => {

@@ -12,11 +12,15 @@ Y = 0 when n1 + 2 n2 = 0; D_r = Y when n_r = 0 or when the formula gives D_r <= 
 most r; a context never
 seen at an order hands its whole mass to the order below; the held-out target at position t of
 a window (windows of T inputs, consecutive, as HeldOutWindows cuts them) is predicted from the
-last min(n − 1, t + 1) ids of that window only, the context the transformer has.
+last min(n − 1, t + 1) ids of that window only, the context the transformer has, by the KN model
+of order min(n, t + 2): with fewer than n − 1 ids of history (a window's first positions) the
+model is the one of that lower order, raw counts at its own highest order, as a KN k-gram model
+counted on the same text is, not the order-n model's continuation-count level.
 
 Writes tests/fixtures/ngram/kneser_ney.json: for two small committed texts (the first
 characters of models/heldout/tang.txt, the first words of models/heldout/brown.txt), the train
-and held-out ids, the vocabulary size, the discounts of every order, the KN-3 and KN-5 held-out
+and held-out ids, the vocabulary size, the discounts of every order (as the order-n model counts
+it, and of its raw counts), the KN-3 and KN-5 held-out
 losses and the KN-5 loss by position bucket (1, 2–4, 5–8, 9–16, 17+).
 tests/cpp/train_ngram_test.cpp compares the C++ with it at 1e-9 relative.
 
@@ -41,24 +45,34 @@ class ModifiedKneserNey:
     def __init__(self, train, order, vocab_size):
         self.n = order
         self.V = vocab_size
-        # counts[k]: {k-gram tuple: c_k}, raw counts at the highest order, continuation counts
-        # N1+(• g) (distinct left neighbours) below it.
-        self.counts = {}
-        self.counts[order] = Counter(tuple(train[i:i + order])
-                                     for i in range(len(train) - order + 1))
+        # raw[k]: {k-gram tuple: its count in the training ids}, every order 1 … n.
+        # continuation[k]: {k-gram tuple: N1+(• g), its distinct left neighbours}, orders below n.
+        self.raw = {k: Counter(tuple(train[i:i + k]) for i in range(len(train) - k + 1))
+                    for k in range(1, order + 1)}
+        self.continuation = {}
         for k in range(1, order):
             bigger = set(tuple(train[i:i + k + 1]) for i in range(len(train) - k))
-            self.counts[k] = Counter(g[1:] for g in bigger)
-        self.discounts = {k: self.estimate_discounts(self.counts[k]) for k in self.counts}
-        # contexts[k]: {h: (c_k(h •), N1(h •), N2(h •), N3+(h •))}
+            self.continuation[k] = Counter(g[1:] for g in bigger)
+        self.tables = {("raw", k): c for k, c in self.raw.items()}
+        self.tables.update({("continuation", k): c for k, c in self.continuation.items()})
+        self.discount_table = {key: self.estimate_discounts(c) for key, c in self.tables.items()}
+        # The order-n model's discounts per order: continuation below n, raw at n.
+        self.discounts = {k: self.discount_table[self.kind(k, order)] for k in range(1, order + 1)}
+        self.raw_discounts = {k: self.discount_table[("raw", k)] for k in range(1, order + 1)}
+        # contexts[key]: {h: (c(h •), N1(h •), N2(h •), N3+(h •))} of each table
         self.contexts = {}
-        for k, counts in self.counts.items():
+        for key, counts in self.tables.items():
             stats = defaultdict(lambda: [0, 0, 0, 0])
             for g, c in counts.items():
                 s = stats[g[:-1]]
                 s[0] += c
                 s[min(c, 3)] += 1
-            self.contexts[k] = dict(stats)
+            self.contexts[key] = dict(stats)
+
+    @staticmethod
+    def kind(k, top):
+        """The counts order k uses inside a model whose highest order is `top`."""
+        return ("raw", k) if k == top else ("continuation", k)
 
     @staticmethod
     def estimate_discounts(counts):
@@ -70,21 +84,24 @@ class ModifiedKneserNey:
             out.append(min(float(r), d if d > 0 else y))
         return out
 
-    def discount(self, k, c):
-        return 0.0 if c == 0 else self.discounts[k][min(c, 3) - 1]
-
     def p(self, history, w):
-        """p_k(w | history), k = len(history) + 1 ≤ n."""
-        k = len(history) + 1
-        lower = 1.0 / self.V if k == 1 else self.p(history[1:], w)
-        stats = self.contexts[k].get(tuple(history))
+        """p(w | history) of the KN model of order k = len(history) + 1 ≤ n: raw counts at its
+        highest order k, continuation counts below (the order-n model itself when k = n)."""
+        return self.interpolated(tuple(history), w, len(history) + 1)
+
+    def interpolated(self, h, w, top):
+        k = len(h) + 1
+        lower = 1.0 / self.V if k == 1 else self.interpolated(h[1:], w, top)
+        key = self.kind(k, top)
+        stats = self.contexts[key].get(h)
         if stats is None or stats[0] == 0:
             return lower
         total, n1, n2, n3 = stats
-        c = self.counts[k].get(tuple(history) + (w,), 0)
-        d1, d2, d3 = self.discounts[k]
+        c = self.tables[key].get(h + (w,), 0)
+        d1, d2, d3 = self.discount_table[key]
+        own = 0.0 if c == 0 else self.discount_table[key][min(c, 3) - 1]
         gamma = d1 * n1 + d2 * n2 + d3 * n3
-        return (max(c - self.discount(k, c), 0.0) + gamma * lower) / total
+        return (max(c - own, 0.0) + gamma * lower) / total
 
     def target_losses(self, ids, length):
         """−ln p of each target of the held-out windows, in order, with its position (1-based)."""
@@ -140,6 +157,7 @@ def make_case(name, symbols, train_count, heldout_count, vocab_limit, length):
             "loss": sum(nats for _, nats in losses) / len(losses),
             "targets": len(losses),
             "discounts": [model.discounts[k] for k in range(1, order + 1)],
+            "rawDiscounts": [model.raw_discounts[k] for k in range(1, order + 1)],
             "byPosition": by_position(losses, length),
         }
     return case

@@ -59,7 +59,8 @@ KneserNey::KneserNey(const std::vector<int>& train_ids, int order, int vocab_siz
     : train_ids_(train_ids),
       order_(std::max(1, std::min(order, kMaxOrder))),
       vocab_size_(vocab_size),
-      levels_(static_cast<size_t>(order_)) {
+      levels_(static_cast<size_t>(order_)),
+      raw_levels_(static_cast<size_t>(order_ - 1)) {
   const size_t n = train_ids_.size();
   // Every position of a gram of `length` ids, in text order.
   const auto starts = [&](int length) {
@@ -69,6 +70,8 @@ KneserNey::KneserNey(const std::vector<int>& train_ids, int order, int vocab_siz
   };
   // The highest order counts raw n-grams; order k < n counts, for each k-gram, the distinct
   // (k + 1)-grams that end with it (its distinct left neighbours): their suffixes, merged.
+  // Each order k < n also keeps its raw counts: the highest order of the order-k model that
+  // scores a window's first positions.
   std::vector<Gram> above = Distinct<Gram>(train_ids_, starts(order_), order_);
   levels_[static_cast<size_t>(order_ - 1)].grams = above;
   for (int k = order_ - 1; k >= 1; --k) {
@@ -76,34 +79,40 @@ KneserNey::KneserNey(const std::vector<int>& train_ids, int order, int vocab_siz
     suffixes.reserve(above.size());
     for (const Gram& g : above) suffixes.push_back(g.at + 1);
     levels_[static_cast<size_t>(k - 1)].grams = Distinct<Gram>(train_ids_, suffixes, k);
-    if (k > 1) above = Distinct<Gram>(train_ids_, starts(k), k);
+    above = Distinct<Gram>(train_ids_, starts(k), k);
+    raw_levels_[static_cast<size_t>(k - 1)].grams = above;
   }
   for (int k = 1; k <= order_; ++k) {
-    Level& level = levels_[static_cast<size_t>(k - 1)];
-    std::array<int64_t, 5> count_of_counts{};
-    for (const Gram& g : level.grams) {
-      if (g.count <= 4) ++count_of_counts[static_cast<size_t>(g.count)];
+    Finish(k, &levels_[static_cast<size_t>(k - 1)]);
+    if (k < order_) Finish(k, &raw_levels_[static_cast<size_t>(k - 1)]);
+  }
+}
+
+void KneserNey::Finish(int k, Level* level) const {
+  std::array<int64_t, 5> count_of_counts{};
+  for (const Gram& g : level->grams) {
+    if (g.count <= 4) ++count_of_counts[static_cast<size_t>(g.count)];
+  }
+  level->d = EstimateDiscounts(count_of_counts);
+  // Contexts: runs of grams with the same first k − 1 ids (one empty context at order 1).
+  for (const Gram& g : level->grams) {
+    if (level->contexts.empty() ||
+        Compare(train_ids_.data(), level->contexts.back().at, train_ids_.data() + g.at, k - 1)) {
+      level->contexts.push_back({g.at, 0, {0, 0, 0}});
     }
-    level.d = EstimateDiscounts(count_of_counts);
-    // Contexts: runs of grams with the same first k − 1 ids (one empty context at order 1).
-    for (const Gram& g : level.grams) {
-      if (level.contexts.empty() ||
-          Compare(train_ids_.data(), level.contexts.back().at, train_ids_.data() + g.at, k - 1)) {
-        level.contexts.push_back({g.at, 0, {0, 0, 0}});
-      }
-      Context& c = level.contexts.back();
-      c.total += g.count;
-      ++c.n[std::min<uint32_t>(g.count, 3) - 1];
-    }
+    Context& c = level->contexts.back();
+    c.total += g.count;
+    ++c.n[std::min<uint32_t>(g.count, 3) - 1];
   }
 }
 
 double KneserNey::ProbabilityAt(int k, const int* gram) const {
   const int* data = train_ids_.data();
   double p = 1.0 / vocab_size_;
-  // From order 1 up: order j predicts gram[k − 1] from the j − 1 ids before it.
+  // From order 1 up: order j predicts gram[k − 1] from the j − 1 ids before it; orders below k
+  // with continuation counts, order k (the model's highest) with raw counts.
   for (int j = 1; j <= k; ++j) {
-    const Level& level = levels_[static_cast<size_t>(j - 1)];
+    const Level& level = j < k ? levels_[static_cast<size_t>(j - 1)] : Highest(k);
     const int* g = gram + (k - j);
     const auto context = std::lower_bound(
         level.contexts.begin(), level.contexts.end(), g,
@@ -119,6 +128,13 @@ double KneserNey::ProbabilityAt(int k, const int* gram) const {
     p = (std::max(0.0, count - DiscountOf(level.d, count)) + gamma * p) / context->total;
   }
   return p;
+}
+
+std::array<double, 3> KneserNey::RawDiscounts(int k) const { return Highest(k).d; }
+
+const KneserNey::Level& KneserNey::Highest(int k) const {
+  return k == order_ ? levels_[static_cast<size_t>(k - 1)]
+                     : raw_levels_[static_cast<size_t>(k - 1)];
 }
 
 double KneserNey::Probability(const int* history, int history_length, int next) const {

@@ -23,10 +23,19 @@
 // mass for any other id, and an infinite held-out loss); every D_r is at most r, so that no count
 // goes negative and each distribution sums to 1 (tests check both).
 //
+// The model of order k < n, for a history of k − 1 ids (a window's first positions): the same
+// formula with c_k the RAW count of the k-gram at its own highest order (discounts from the raw
+// count-of-counts), interpolated with the continuation-count orders below k, as the KN model of
+// order k counted on the same text would be. The n-gram model's own order k uses continuation
+// counts, which estimate how likely a gram is after a longer context the model has not seen, not
+// after the k − 1 ids that are all there is: scoring a window's first positions with them made
+// the baseline weaker there than a k-gram model, and the transformer look better against it.
+//
 // Held-out scoring: target t of a window (corpus.hpp, HeldOutWindows) is predicted from the ids
 // the transformer sees at that position, the window's inputs 0 … t; the n-gram uses the last
-// min(n − 1, t + 1) of them, so at the first positions of a window it is the lower-order model
-// p_{t+2}: it knows no more history than the transformer it is compared with.
+// min(n − 1, t + 1) of them, so at the first positions of a window it is the model of order
+// t + 2 (raw counts at its highest order, above): it knows no more history than the transformer
+// it is compared with, and uses that history as a KN model of that order would.
 #pragma once
 
 #include <array>
@@ -43,10 +52,15 @@ class KneserNey {
   KneserNey(const std::vector<int>& train_ids, int order, int vocab_size);
 
   int order() const { return order_; }
-  // D_k,1, D_k,2, D_k,3+ of order k (1 … order()).
+  // D_k,1, D_k,2, D_k,3+ of order k (1 … order()) as the order-n model counts it (continuation
+  // counts below n).
   std::array<double, 3> Discounts(int k) const { return levels_[static_cast<size_t>(k - 1)].d; }
-  // p_k(w | history), k = min(order, history_length + 1): the last order − 1 ids of the
-  // `history_length` ids before `next` (history points to the first of them).
+  // The discounts of order k's raw counts: the highest order of the order-k model (k = order()
+  // gives Discounts(order())).
+  std::array<double, 3> RawDiscounts(int k) const;
+  // p(next | history) of the model of order k = min(order, history_length + 1) (raw counts at
+  // order k): the last order − 1 ids of the `history_length` ids before `next` (history points
+  // to the first of them).
   double Probability(const int* history, int history_length, int next) const;
   // −ln p of every target of HeldOutWindows(ids, length), in order.
   std::vector<double> TargetLosses(const std::vector<int>& ids, int length) const;
@@ -71,12 +85,16 @@ class KneserNey {
     std::vector<Context> contexts;
     std::array<double, 3> d{};
   };
-  double ProbabilityAt(int k, const int* gram) const;  // p_k(gram[k−1] | gram[0 … k−2])
+  // p(gram[k−1] | gram[0 … k−2]) of the model of order k.
+  double ProbabilityAt(int k, const int* gram) const;
+  const Level& Highest(int k) const;       // order k's raw counts
+  void Finish(int k, Level* level) const;  // discounts and contexts of an order's grams
 
   std::vector<int> train_ids_;
   int order_;
   int vocab_size_;
-  std::vector<Level> levels_;  // [order], levels_[k − 1] is order k
+  std::vector<Level> levels_;  // [order], levels_[k − 1] is order k (raw at n, else continuation)
+  std::vector<Level> raw_levels_;  // [order − 1], raw_levels_[k − 1] is order k with raw counts
 };
 
 // Mean −ln p over the targets of HeldOutWindows(heldout_ids, length) (0 when there is none).
