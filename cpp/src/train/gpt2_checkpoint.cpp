@@ -174,8 +174,8 @@ Status Gpt2ConfigFromJson(std::string_view config_json, ModelConfig* config) {
   ModelConfig result;
   for (const SizeKey& key : kSizeKeys) {
     // Old configs spell the context n_ctx.
-    const bool ctx =
-        key.member == &ModelConfig::context_length && json.Get("n_positions") == nullptr;
+    const bool ctx = key.member == &ModelConfig::context_length &&
+                     json.Get("n_positions") == nullptr && json.Get("n_ctx") != nullptr;
     if (!(status = ReadSize(json, ctx ? "n_ctx" : key.key, true, &(result.*key.member))).ok()) {
       return status;
     }
