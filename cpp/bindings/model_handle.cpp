@@ -76,6 +76,11 @@ void ModelHandle::FailNoTrainer(const std::string& call) {
          call + "() needs a toy-task model; this is a " +
              train::VocabularyLevelName(corpus_reader_->vocabulary.level()) +
              "-level language model (trace, predict and generate read text)");
+  } else if (corpus_model_) {
+    Fail(ErrorCode::kInvalidArgument, "model",
+         call +
+             "() needs a toy-task model; this is a GPT-2 checkpoint (trace and generate read "
+             "token ids)");
   } else {
     Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
   }

@@ -240,6 +240,16 @@ export interface Engine {
   createCorpusTrainer(text: string | Uint8Array | ArrayBuffer, options: CorpusTrainerOptions): CorpusTrainer;
   /** A model from a model file's bytes: a LanguageModel for corpus models; the caller must dispose() it. */
   loadModel(bytes: Uint8Array | ArrayBuffer): TrainedModel | LanguageModel;
+  /**
+   * A Hugging Face GPT-2 checkpoint (config.json and model.safetensors; docs/gpt2.md) as a model
+   * of token ids: its vocabulary is the ids in decimal. The caller must dispose() it.
+   */
+  loadCheckpoint(checkpoint: {
+    /** config.json: its text, its UTF-8 bytes or its parsed object. */
+    config: string | Uint8Array | ArrayBuffer | object;
+    /** model.safetensors' bytes (F32, F16 or BF16 tensors), at most limits.maxModelFileBytes. */
+    safetensors: Uint8Array | ArrayBuffer;
+  }): TrainedModel;
   /** malloc'ed bytes in use and the size of WASM memory. */
   heapStats(): { inUse: number; memory: number };
 }
