@@ -89,10 +89,15 @@ test('loadCheckpoint refuses a bad checkpoint by the key or tensor at fault', ()
   assertAttentionError(() => engine.loadCheckpoint({ config, safetensors: [1, 2] }), { field: 'safetensors' });
 });
 
-test('a checkpoint model refuses what needs a toy task, naming what it is', () => {
+test('a checkpoint model refuses evaluate() and save(), naming what it is', () => {
   const model = engine.loadCheckpoint(checkpointOf('bare_f32'));
   try {
     assertAttentionError(() => model.evaluate(1), { field: 'model', message: /this is a GPT-2 checkpoint/ });
+    // A model file names how its text is read: a checkpoint's file would not load again.
+    assertAttentionError(() => model.save(), {
+      field: 'model',
+      message: /a GPT-2 checkpoint stays in its config\.json/,
+    });
   } finally {
     model.dispose();
   }
