@@ -20,9 +20,11 @@ cd "$(dirname "$0")/.."
 
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-300}
 # Mutations per harness after the committed inputs: about 20 s of a core each at -O1 under ASan
-# (measured: model_file about 1,000 inputs/s, run 1,600/s, tokenize 6,000/s), so the three side
-# by side take about half a minute on two idle cores, and longer, with the same verdict, on busy ones.
+# (measured: model_file about 1,000 inputs/s, run 1,600/s, tokenize 6,000/s; safetensors 740/s at
+# -O2 on a busy machine), so they side by side take about half a minute on two idle cores, and
+# longer, with the same verdict, on busy ones.
 FUZZ_RUNS_model_file=${FUZZ_RUNS_model_file:-20000}
+FUZZ_RUNS_safetensors=${FUZZ_RUNS_safetensors:-15000}
 FUZZ_RUNS_run=${FUZZ_RUNS_run:-30000}
 FUZZ_RUNS_tokenize=${FUZZ_RUNS_tokenize:-120000}
 CLANG=${CLANG:-$(command -v clang++-14 || command -v clang++ || true)}
@@ -122,7 +124,7 @@ fuzz_all() {  # starts every harness, waits for all; each one's exit status in $
   done
   wait
 }
-# After the suites' build, the engine's libraries are there: only the three harnesses compile.
+# After the suites' build, the engine's libraries are there: only the harnesses compile.
 if [ $configured -eq 1 ] &&
   timed "fuzz build" cmake --build build/sanitize -j"$jobs" --target $(printf '%s_fuzzer ' $harnesses) \
     >"$logs/fuzz-build.log" 2>&1; then
