@@ -95,33 +95,67 @@ std::string ShapeText(const std::vector<int64_t>& shape) {
   return out + "]";
 }
 
-// Where one checkpoint tensor goes: a whole engine tensor, or a third of c_attn's columns.
+// One row per checkpoint tensor: its name (after "h.<l>." in a block), the engine tensor it
+// fills, and its shape in the config's sizes (rows kOne: a 1-D tensor). c_attn fills three:
+// its thirds of columns go to the engine's <prefix>Q, <prefix>K and <prefix>V.
+enum class Dim { kOne, kV, kT, kC, k3C, kF };
+struct TensorRow {
+  const char* checkpoint;
+  const char* engine;
+  Dim rows, cols;
+};
+constexpr TensorRow kEmbeddingRows[] = {{"wte.weight", "tokenEmbedding", Dim::kV, Dim::kC},
+                                        {"wpe.weight", "positionEmbedding", Dim::kT, Dim::kC}};
+constexpr TensorRow kBlockRows[] = {
+    {"ln_1.weight", "ln1Gain", Dim::kOne, Dim::kC}, {"ln_1.bias", "ln1Bias", Dim::kOne, Dim::kC},
+    {"attn.c_attn.weight", "w", Dim::kC, Dim::k3C},  // wQ | wK | wV
+    {"attn.c_attn.bias", "b", Dim::kOne, Dim::k3C},  // bQ | bK | bV
+    {"attn.c_proj.weight", "wO", Dim::kC, Dim::kC}, {"attn.c_proj.bias", "bO", Dim::kOne, Dim::kC},
+    {"ln_2.weight", "ln2Gain", Dim::kOne, Dim::kC}, {"ln_2.bias", "ln2Bias", Dim::kOne, Dim::kC},
+    {"mlp.c_fc.weight", "w1", Dim::kC, Dim::kF},    {"mlp.c_fc.bias", "b1", Dim::kOne, Dim::kF},
+    {"mlp.c_proj.weight", "w2", Dim::kF, Dim::kC},  {"mlp.c_proj.bias", "b2", Dim::kOne, Dim::kC},
+};
+constexpr TensorRow kFinalRows[] = {{"ln_f.weight", "lnFinalGain", Dim::kOne, Dim::kC},
+                                    {"ln_f.bias", "lnFinalBias", Dim::kOne, Dim::kC}};
+
+// One tensor a GPT-2 of the config has.
 struct Source {
-  std::string name;  // without the prefix
+  std::string name;    // without the prefix, e.g. "h.1.attn.c_attn.weight"
+  std::string engine;  // e.g. "layers.1.w" (c_attn: Q, K, V appended), "tokenEmbedding"
   std::vector<int64_t> shape;
 };
 
-// Every tensor a GPT-2 of `c` has, by its name without prefix, in the engine's layout order.
+// Every tensor a GPT-2 of `c` has, in the engine's layout order.
 std::vector<Source> ExpectedTensors(const ModelConfig& c) {
-  const int64_t v = c.vocab_size, t = c.context_length, d = c.d_model, f = c.ResolvedDFF();
-  std::vector<Source> out = {{"wte.weight", {v, d}}, {"wpe.weight", {t, d}}};
+  auto size = [&c](Dim dim) -> int64_t {
+    switch (dim) {
+      case Dim::kV:
+        return c.vocab_size;
+      case Dim::kT:
+        return c.context_length;
+      case Dim::kC:
+        return c.d_model;
+      case Dim::k3C:
+        return 3 * int64_t{c.d_model};
+      case Dim::kF:
+        return c.ResolvedDFF();
+      case Dim::kOne:
+        break;
+    }
+    return 1;
+  };
+  std::vector<Source> out;
+  auto add = [&](const TensorRow& row, const std::string& name, const std::string& engine) {
+    std::vector<int64_t> shape = {size(row.cols)};
+    if (row.rows != Dim::kOne) shape.insert(shape.begin(), size(row.rows));
+    out.push_back({name + row.checkpoint, engine + row.engine, std::move(shape)});
+  };
+  for (const TensorRow& row : kEmbeddingRows) add(row, "", "");
   for (int l = 0; l < c.layers; ++l) {
-    const std::string h = "h." + std::to_string(l) + ".";
-    out.push_back({h + "ln_1.weight", {d}});
-    out.push_back({h + "ln_1.bias", {d}});
-    out.push_back({h + "attn.c_attn.weight", {d, 3 * d}});
-    out.push_back({h + "attn.c_attn.bias", {3 * d}});
-    out.push_back({h + "attn.c_proj.weight", {d, d}});
-    out.push_back({h + "attn.c_proj.bias", {d}});
-    out.push_back({h + "ln_2.weight", {d}});
-    out.push_back({h + "ln_2.bias", {d}});
-    out.push_back({h + "mlp.c_fc.weight", {d, f}});
-    out.push_back({h + "mlp.c_fc.bias", {f}});
-    out.push_back({h + "mlp.c_proj.weight", {f, d}});
-    out.push_back({h + "mlp.c_proj.bias", {d}});
+    const std::string layer = std::to_string(l);
+    for (const TensorRow& row : kBlockRows) add(row, "h." + layer + ".", "layers." + layer + ".");
   }
-  out.push_back({"ln_f.weight", {d}});
-  out.push_back({"ln_f.bias", {d}});
+  for (const TensorRow& row : kFinalRows) add(row, "", "");
   return out;
 }
 
@@ -267,45 +301,30 @@ Status LoadGpt2Checkpoint(std::string_view config_json, const uint8_t* safetenso
   }
 
   auto made = std::make_unique<Model<float>>(config);
-  const int d = config.d_model;
+  const int64_t d = config.d_model;
   std::vector<float> values;
-  // Copies rows × `cols` columns starting at column `first` of a [rows × stride] tensor.
-  auto copy_columns = [&](const char* engine, int layer, int first, int cols, int stride) {
-    const std::string name = layer < 0 ? engine : "layers." + std::to_string(layer) + "." + engine;
-    const TensorInfo* info = made->FindTensor(name);
-    float* to = made->parameters() + info->offset;
-    const int rows = static_cast<int>(values.size() / static_cast<size_t>(stride));
-    for (int r = 0; r < rows; ++r) {
-      std::copy_n(values.begin() + static_cast<ptrdiff_t>(r) * stride + first, cols,
-                  to + static_cast<ptrdiff_t>(r) * cols);
+  // Copies `cols` columns from column `first` of every row of `values` ([rows × stride]) into
+  // the engine tensor `engine` ([rows × cols]).
+  auto copy_columns = [&](const std::string& engine, int64_t first, int64_t cols, int64_t stride) {
+    float* to = made->parameters() + made->FindTensor(engine)->offset;
+    const int64_t rows = static_cast<int64_t>(values.size()) / stride;
+    for (int64_t r = 0; r < rows; ++r) {
+      std::copy_n(values.begin() + r * stride + first, cols, to + r * cols);
     }
   };
-  // The engine's names of each expected tensor: one per entry, three for c_attn's.
   for (size_t i = 0; i < expected.size(); ++i) {
+    const Source& source = expected[i];
     if (!(status = file.Read(*found[i], &values)).ok()) return status;
-    const std::string& name = expected[i].name;
-    const int layer = name.rfind("h.", 0) == 0 ? std::stoi(name.substr(2)) : -1;
-    const std::string part = layer < 0 ? name : name.substr(name.find('.', 2) + 1);
-    const int width = static_cast<int>(expected[i].shape.back());
-    if (part == "attn.c_attn.weight" || part == "attn.c_attn.bias") {
-      const bool weight = part == "attn.c_attn.weight";
-      copy_columns(weight ? "wQ" : "bQ", layer, 0, d, 3 * d);
-      copy_columns(weight ? "wK" : "bK", layer, d, d, 3 * d);
-      copy_columns(weight ? "wV" : "bV", layer, 2 * d, d, 3 * d);
+    const int64_t width = source.shape.back();
+    if (source.name.find("attn.c_attn.") == std::string::npos) {
+      copy_columns(source.engine, 0, width, width);
       continue;
     }
-    static const std::pair<const char*, const char*> kWhole[] = {
-        {"wte.weight", "tokenEmbedding"}, {"wpe.weight", "positionEmbedding"},
-        {"ln_1.weight", "ln1Gain"},       {"ln_1.bias", "ln1Bias"},
-        {"attn.c_proj.weight", "wO"},     {"attn.c_proj.bias", "bO"},
-        {"ln_2.weight", "ln2Gain"},       {"ln_2.bias", "ln2Bias"},
-        {"mlp.c_fc.weight", "w1"},        {"mlp.c_fc.bias", "b1"},
-        {"mlp.c_proj.weight", "w2"},      {"mlp.c_proj.bias", "b2"},
-        {"ln_f.weight", "lnFinalGain"},   {"ln_f.bias", "lnFinalBias"},
-    };
-    for (const auto& [from, to] : kWhole) {
-      if (part == from) copy_columns(to, layer, 0, width, width);
-    }
+    // In c_attn's [C, 3C], Q, K and V are the thirds of columns; head h owns columns
+    // h·dK … (h+1)·dK − 1 of each, as in the engine's W_Q, W_K, W_V.
+    copy_columns(source.engine + "Q", 0, d, 3 * d);
+    copy_columns(source.engine + "K", d, d, 3 * d);
+    copy_columns(source.engine + "V", 2 * d, d, 3 * d);
   }
   if (lm_head != nullptr) {
     if (!(status = file.Read(*lm_head, &values)).ok()) return status;
