@@ -11,6 +11,7 @@ import { matrixCSV, matrixJSON, matricesOf, traceCSV, traceJSON } from '../dist/
 import { normalizeTrainerConfig } from '../dist/engine/training_config.js';
 import { Refusal, UsageError, WriteFailure } from './failures.mjs';
 import { checkOutput, readModelBytes, writeOutput } from './model_files.mjs';
+import { checkpointPaths, readCheckpoint } from './checkpoint_files.mjs';
 import { exitQuietlyWhenThePipeCloses } from './stdout.mjs';
 
 /** --d-model for dModel, --batch-size for batchSize, … */
@@ -41,6 +42,9 @@ trace --model: runs the model on the tokens (symbols separated by spaces, e.g. "
 corpus model, text read by its vocabulary: characters or words) and prints every step of every
 layer as JSON, or one step with --step (and --layer, --head). Text past the model's context is
 cut (a note on stderr says how much); symbols not in the vocabulary are read as <unk>.
+--model may also be a GPT-2 checkpoint: a Hugging Face folder with config.json and
+model.safetensors (or that model.safetensors). It reads token ids ("15496 995" or --tokens
+15496,995); text needs GPT-2's tokenizer, which this command does not have yet.
 
 generate (corpus models): continues the text by --count tokens (default 1) and prints it.
 Greedy (the most likely token) unless --seed S samples from softmax(logits / T) (--temperature,
@@ -137,6 +141,9 @@ function trainerConfig(values, steps) {
 
 /** `argument` names where the path came from: "--model" or "the model file". */
 function readModel(engine, path, argument) {
+  // A GPT-2 checkpoint: a Hugging Face folder, or its model.safetensors (docs/gpt2.md).
+  const checkpoint = checkpointPaths(path);
+  if (checkpoint) return readCheckpoint(engine, checkpoint, argument);
   const bytes = readModelBytes(engine, path, argument);
   return engine.loadModel(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 }

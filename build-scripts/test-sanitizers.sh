@@ -21,9 +21,10 @@ cd "$(dirname "$0")/.."
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-300}
 # Mutations per harness after the committed inputs: about 20 s of a core each at -O1 under ASan
 # (measured: model_file about 1,000 inputs/s, run 1,600/s, tokenize 6,000/s; bpe about 10,000/s
-# at -O1 and takes a few seconds), so they take about half a minute side by side on two idle
-# cores, and longer, with the same verdict, on busy ones.
+# at -O1; safetensors 740/s at -O2 on a busy machine), so they take about half a minute side by
+# side on two idle cores, and longer, with the same verdict, on busy ones.
 FUZZ_RUNS_model_file=${FUZZ_RUNS_model_file:-20000}
+FUZZ_RUNS_safetensors=${FUZZ_RUNS_safetensors:-15000}
 FUZZ_RUNS_run=${FUZZ_RUNS_run:-30000}
 FUZZ_RUNS_tokenize=${FUZZ_RUNS_tokenize:-120000}
 FUZZ_RUNS_bpe=${FUZZ_RUNS_bpe:-30000}

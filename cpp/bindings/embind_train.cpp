@@ -18,6 +18,8 @@ EMSCRIPTEN_BINDINGS(attention_training) {
       .constructor<>()
       .function("create", &ModelHandle::create)
       .function("load", &ModelHandle::load)
+      // A GPT-2 checkpoint (model_checkpoint_handle.cpp), wrapped by checkpoint.js.
+      .function("loadCheckpoint", &ModelHandle::loadCheckpoint)
       // Corpus language models (attention/train/language_model.hpp), wrapped by language_model.js.
       .function("encode", &ModelHandle::encode)
       .function("traceText", &ModelHandle::traceText)

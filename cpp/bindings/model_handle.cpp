@@ -76,6 +76,11 @@ void ModelHandle::FailNoTrainer(const std::string& call) {
          call + "() needs a toy-task model; this is a " +
              train::VocabularyLevelName(corpus_reader_->vocabulary.level()) +
              "-level language model (trace, predict and generate read text)");
+  } else if (corpus_model_) {
+    Fail(ErrorCode::kInvalidArgument, "model",
+         call +
+             "() needs a toy-task model; this is a GPT-2 checkpoint (trace and generate read "
+             "token ids)");
   } else {
     Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
   }
@@ -340,6 +345,12 @@ val ModelHandle::save(bool float16) {
       status_ = train::SaveCorpusModel(corpus_trainer_->model(), corpus_text_->vocabulary(),
                                        corpus_info_, type, &saved_);
     }
+  } else if (corpus_model_ && !corpus_reader_) {
+    // A model file names how its text is read; a checkpoint has no reader yet (a tokenizer's).
+    Fail(ErrorCode::kInvalidArgument, "model",
+         "save() writes models the engine trained or read from its model files; a GPT-2 "
+         "checkpoint stays in its config.json and model.safetensors");
+    return val::null();
   } else if (corpus_model_) {
     status_ = train::SaveCorpusModel(*corpus_model_, vocabulary_, config_json_, type, &saved_);
   } else if (trainer_) {

@@ -38,6 +38,12 @@ class ModelHandle {
   // naming the part of the file at fault.
   bool load(const emscripten::val& bytes);
 
+  // A GPT-2 checkpoint (model_checkpoint_handle.cpp): config.json's text and model.safetensors'
+  // bytes (Uint8Array), read by train::LoadGpt2Checkpoint, as a model of token ids with no
+  // text reader; its vocabulary is the ids in decimal. False on error, the Status naming the
+  // key or tensor at fault.
+  bool loadCheckpoint(const std::string& config, const emscripten::val& safetensors);
+
   // { parameterCount, vocabulary: string[], vocabSize, contextLength, vocabularyLevel ("task",
   //   "character" or "word"), configJson (loaded models: the file's flat JSON), and for task
   //   models sequenceLength, answerLength, steps }, or null.

@@ -230,6 +230,27 @@ def bpe_seeds():
     }
 
 
+def safetensors_seeds():
+    """model.safetensors seeds: the NumPy reference's checkpoints (the F32 ones load under the
+    harness's config.json, the F16 and BF16 ones are read and then refused by shape) and a few
+    refusals made from one of them."""
+    fixtures = os.path.join(HERE, '..', 'fixtures', 'gpt2')
+    seeds = {}
+    for case in ('bare_f32', 'prefixed_f32', 'prefixed_lm_head_f32', 'bare_f16', 'bare_bf16'):
+        with open(os.path.join(fixtures, case, 'model.safetensors'), 'rb') as f:
+            seeds[case] = f.read()
+    good = seeds['bare_f32']
+    (n,) = struct.unpack('<Q', good[:8])
+    seeds['empty'] = b''
+    seeds['header_past_the_file'] = struct.pack('<Q', len(good)) + good[8:]
+    seeds['truncated_data'] = good[:-4]
+    seeds['trailing_data'] = good + b'\0' * 4
+    seeds['not_json'] = struct.pack('<Q', 4) + b'{"a"'
+    nan_at = 8 + n  # the first float of the data: wte.weight[0][0]
+    seeds['nan'] = good[:nan_at] + struct.pack('<f', float('nan')) + good[nan_at + 4:]
+    return seeds
+
+
 def write(folder, files):
     # Files are (over)written, never deleted: regression inputs saved beside them stay.
     path = os.path.join(HERE, 'corpus', folder)
@@ -248,6 +269,7 @@ def main():
     write('run', run_seeds())
     write('model_file', model_file_seeds())
     write('bpe', bpe_seeds())
+    write('safetensors', safetensors_seeds())
 
 
 if __name__ == '__main__':

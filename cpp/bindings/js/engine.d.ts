@@ -273,6 +273,16 @@ export interface Engine {
    * malformed file is refused naming the file, the line and the key or merge at fault.
    */
   createBpeTokenizer(options: BpeTokenizerOptions): BpeTokenizer;
+  /**
+   * A Hugging Face GPT-2 checkpoint (config.json and model.safetensors; docs/gpt2.md) as a model
+   * of token ids: its vocabulary is the ids in decimal. The caller must dispose() it.
+   */
+  loadCheckpoint(checkpoint: {
+    /** config.json: its text, its UTF-8 bytes or its parsed object. */
+    config: string | Uint8Array | ArrayBuffer | object;
+    /** model.safetensors' bytes (F32, F16 or BF16 tensors), at most limits.maxModelFileBytes. */
+    safetensors: Uint8Array | ArrayBuffer;
+  }): TrainedModel;
   /** malloc'ed bytes in use and the size of WASM memory. */
   heapStats(): { inUse: number; memory: number };
 }

@@ -16,6 +16,7 @@ import { checkWellFormed, errorText, get, utf8Length } from './read.js';
 import { tokenizeSentence } from './segment.js';
 import { copyTrace, LiveTrace } from './trace.js';
 import { loadModel } from './language_model.js';
+import { loadCheckpoint } from './checkpoint.js';
 import { createTrainer } from './training.js';
 import { createCorpusTrainer } from './corpus_training.js';
 import { createBpeTokenizer } from './bpe_tokenizer.js';
@@ -247,6 +248,15 @@ export class Engine {
    */
   createBpeTokenizer(options) {
     return this.#adopt((call, onDispose) => createBpeTokenizer(call, onDispose, options, this.limits.maxTextBytes));
+  }
+
+  /**
+   * A GPT-2 checkpoint: { config: config.json (text, bytes or object), safetensors:
+   * model.safetensors' bytes } (checkpoint.js), as a TrainedModel of token ids. The caller must
+   * call dispose() on it.
+   */
+  loadCheckpoint(checkpoint) {
+    return this.#adopt((call, onDispose) => loadCheckpoint(call, onDispose, checkpoint, this.limits.maxModelFileBytes));
   }
 
   /** A training object bound to the current instance, kept with the live traces (orphaned by a restart). */

@@ -1,0 +1,276 @@
+#include "attention/train/safetensors.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "float_bits.hpp"
+#include "format.hpp"
+#include "json_value.hpp"
+
+namespace attention::train {
+namespace {
+
+// Every dtype of the format, with its element size: a file may hold tensors of any of them
+// (a mask of booleans), and the layout checks need their sizes even when they are not read.
+struct Dtype {
+  const char* name;
+  uint64_t bytes;
+};
+constexpr Dtype kDtypes[] = {
+    {"F64", 8}, {"F32", 4}, {"F16", 2},  {"BF16", 2},    {"I64", 8},
+    {"I32", 4}, {"I16", 2}, {"I8", 1},   {"U64", 8},     {"U32", 4},
+    {"U16", 2}, {"U8", 1},  {"BOOL", 1}, {"F8_E4M3", 1}, {"F8_E5M2", 1},
+};
+
+const Dtype* FindDtype(const std::string& name) {
+  for (const Dtype& d : kDtypes) {
+    if (name == d.name) return &d;
+  }
+  return nullptr;
+}
+
+std::string AllDtypes() {
+  std::string out;
+  for (const Dtype& d : kDtypes) out += (out.empty() ? "" : ", ") + std::string(d.name);
+  return out;
+}
+
+Status Invalid(const std::string& field, const std::string& message) {
+  return Status(ErrorCode::kInvalidArgument, field, message);
+}
+
+// A JSON number that is a whole number from 0 to 2⁵³ (exact in a double).
+bool WholeNumber(const JsonValue& value, uint64_t* out) {
+  if (value.kind != JsonValue::Kind::kNumber || !(value.number >= 0) ||
+      value.number > 9007199254740992.0 || std::floor(value.number) != value.number) {
+    return false;
+  }
+  *out = static_cast<uint64_t>(value.number);
+  return true;
+}
+
+uint64_t ReadU64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+// One header entry name → {dtype, shape, data_offsets}, checked on its own.
+Status ReadEntry(const std::string& name, const JsonValue& value, SafetensorsEntry* entry) {
+  const std::string field = "safetensors.tensors." + name;
+  if (value.kind != JsonValue::Kind::kObject) {
+    return Invalid(field, field + " must be an object {dtype, shape, data_offsets}; it is " +
+                              value.KindName());
+  }
+  for (const auto& [key, _] : value.members) {
+    if (key != "dtype" && key != "shape" && key != "data_offsets") {
+      return Invalid(field + "." + key, field + " has an unknown key \"" + key +
+                                            "\"; the keys are dtype, shape, data_offsets");
+    }
+  }
+  entry->name = name;
+  const JsonValue* dtype = value.Get("dtype");
+  if (dtype == nullptr || dtype->kind != JsonValue::Kind::kString) {
+    return Invalid(field + ".dtype", field + ".dtype must be a string");
+  }
+  const Dtype* known = FindDtype(dtype->text);
+  if (known == nullptr) {
+    return Invalid(field + ".dtype", field + ".dtype (\"" + dtype->text +
+                                         "\") is not a safetensors dtype: " + AllDtypes());
+  }
+  entry->dtype = dtype->text;
+  const JsonValue* shape = value.Get("shape");
+  if (shape == nullptr || shape->kind != JsonValue::Kind::kArray ||
+      shape->items.size() > SafetensorsLimits::kMaxRank) {
+    return Invalid(field + ".shape", Format("%s.shape must be an array of at most %u dimensions",
+                                            field.c_str(), SafetensorsLimits::kMaxRank));
+  }
+  entry->elements = 1;
+  for (const JsonValue& item : shape->items) {
+    uint64_t dim = 0;
+    if (!WholeNumber(item, &dim)) {
+      return Invalid(field + ".shape", field + ".shape must hold whole numbers ≥ 0");
+    }
+    // Checked at every step, so the product never overflows.
+    if (dim > SafetensorsLimits::kMaxElements ||
+        (dim > 0 && entry->elements > SafetensorsLimits::kMaxElements / dim)) {
+      return Status(ErrorCode::kLimitExceeded, field + ".shape",
+                    Format("%s.shape holds more than %llu elements", field.c_str(),
+                           static_cast<unsigned long long>(SafetensorsLimits::kMaxElements)));
+    }
+    entry->elements *= dim;
+    entry->shape.push_back(static_cast<int64_t>(dim));
+  }
+  const JsonValue* offsets = value.Get("data_offsets");
+  if (offsets == nullptr || offsets->kind != JsonValue::Kind::kArray ||
+      offsets->items.size() != 2 || !WholeNumber(offsets->items[0], &entry->begin) ||
+      !WholeNumber(offsets->items[1], &entry->end) || entry->begin > entry->end) {
+    return Invalid(field + ".data_offsets",
+                   field + ".data_offsets must be [begin, end], whole numbers, begin ≤ end");
+  }
+  if (entry->begin % known->bytes != 0) {
+    return Invalid(field + ".data_offsets",
+                   Format("%s.data_offsets begins at byte %llu, not a multiple of the %llu "
+                          "bytes of one %s element (misaligned)",
+                          field.c_str(), static_cast<unsigned long long>(entry->begin),
+                          static_cast<unsigned long long>(known->bytes), known->name));
+  }
+  if (entry->end - entry->begin != entry->elements * known->bytes) {
+    return Status(ErrorCode::kShapeMismatch, field + ".data_offsets",
+                  Format("%s spans %llu bytes; its shape and dtype (%llu × %s) need %llu",
+                         field.c_str(), static_cast<unsigned long long>(entry->end - entry->begin),
+                         static_cast<unsigned long long>(entry->elements), known->name,
+                         static_cast<unsigned long long>(entry->elements * known->bytes)));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+const char* SafetensorsReadableDtypes() { return "F32, F16, BF16"; }
+
+Status SafetensorsFile::Open(const uint8_t* data, size_t size, SafetensorsFile* out) {
+  const std::string field = "safetensors.header";
+  if (size < 8) {
+    return Invalid(field, Format("%s: the file (%zu bytes) is shorter than the 8-byte length of "
+                                 "its header",
+                                 field.c_str(), size));
+  }
+  const uint64_t header_bytes = ReadU64(data);
+  if (header_bytes > size - 8) {
+    return Invalid(field,
+                   Format("%s: its length (%llu bytes) runs past the end of the file "
+                          "(%zu bytes follow the length)",
+                          field.c_str(), static_cast<unsigned long long>(header_bytes), size - 8));
+  }
+  if (header_bytes > SafetensorsLimits::kMaxHeaderBytes) {
+    return Status(ErrorCode::kLimitExceeded, field,
+                  Format("%s: its length (%llu bytes) must be at most %llu", field.c_str(),
+                         static_cast<unsigned long long>(header_bytes),
+                         static_cast<unsigned long long>(SafetensorsLimits::kMaxHeaderBytes)));
+  }
+  JsonValue header;
+  Status status = ParseJson(std::string_view(reinterpret_cast<const char*>(data) + 8, header_bytes),
+                            field, &header);
+  if (!status.ok()) return status;
+  if (header.kind != JsonValue::Kind::kObject) {
+    return Invalid(field, field + " must be a JSON object; it is " + header.KindName());
+  }
+  SafetensorsFile file;
+  file.bytes_ = data + 8 + header_bytes;
+  file.bytes_size_ = size - 8 - header_bytes;
+  for (const auto& [name, value] : header.members) {
+    if (name == "__metadata__") {
+      if (value.kind != JsonValue::Kind::kObject) {
+        return Invalid("safetensors.__metadata__",
+                       "safetensors.__metadata__ must be an object of strings");
+      }
+      for (const auto& [key, text] : value.members) {
+        if (text.kind != JsonValue::Kind::kString) {
+          return Invalid(
+              "safetensors.__metadata__." + key,
+              "safetensors.__metadata__." + key + " must be a string; it is " + text.KindName());
+        }
+        file.metadata_[key] = text.text;
+      }
+      continue;
+    }
+    if (name.empty()) return Invalid(field, field + ": a tensor has an empty name");
+    // (ParseJson already refuses a name that appears twice, naming it.)
+    if (file.tensors_.size() == SafetensorsLimits::kMaxTensors) {
+      return Status(
+          ErrorCode::kLimitExceeded, field,
+          Format("%s holds more than %u tensors", field.c_str(), SafetensorsLimits::kMaxTensors));
+    }
+    SafetensorsEntry entry;
+    if (!(status = ReadEntry(name, value, &entry)).ok()) return status;
+    if (entry.end > file.bytes_size_) {
+      return Invalid("safetensors.tensors." + name + ".data_offsets",
+                     Format("safetensors.tensors.%s.data_offsets [%llu, %llu] run past the %llu "
+                            "bytes of data after the header",
+                            name.c_str(), static_cast<unsigned long long>(entry.begin),
+                            static_cast<unsigned long long>(entry.end),
+                            static_cast<unsigned long long>(file.bytes_size_)));
+    }
+    file.tensors_.push_back(std::move(entry));
+  }
+  // The tensors must tile the data part: in offset order, each begins where the last ended
+  // (the format's own writer leaves no gap), and the last ends at the end of the file.
+  std::vector<const SafetensorsEntry*> order;
+  for (const SafetensorsEntry& e : file.tensors_) order.push_back(&e);
+  std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
+    return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
+  });
+  uint64_t at = 0;
+  const SafetensorsEntry* previous = nullptr;
+  for (const SafetensorsEntry* e : order) {
+    const std::string where = "safetensors.tensors." + e->name + ".data_offsets";
+    if (e->begin < at) {
+      return Invalid(where, Format("%s [%llu, %llu] overlap those of \"%s\", which end at %llu",
+                                   where.c_str(), static_cast<unsigned long long>(e->begin),
+                                   static_cast<unsigned long long>(e->end), previous->name.c_str(),
+                                   static_cast<unsigned long long>(at)));
+    }
+    if (e->begin > at) {
+      return Invalid(where, Format("%s begin at %llu, leaving bytes %llu to %llu unused",
+                                   where.c_str(), static_cast<unsigned long long>(e->begin),
+                                   static_cast<unsigned long long>(at),
+                                   static_cast<unsigned long long>(e->begin)));
+    }
+    at = e->end;
+    previous = e;
+  }
+  if (at != file.bytes_size_) {
+    return Invalid("safetensors.size",
+                   Format("safetensors.size: the tensors end at byte %llu of the data; the file "
+                          "holds %llu",
+                          static_cast<unsigned long long>(at),
+                          static_cast<unsigned long long>(file.bytes_size_)));
+  }
+  *out = std::move(file);
+  return Status::Ok();
+}
+
+const SafetensorsEntry* SafetensorsFile::Find(std::string_view name) const {
+  for (const SafetensorsEntry& e : tensors_) {
+    if (e.name == name) return &e;
+  }
+  return nullptr;
+}
+
+Status SafetensorsFile::Read(const SafetensorsEntry& entry, std::vector<float>* out) const {
+  const std::string field = "safetensors.tensors." + entry.name;
+  const uint8_t* p = bytes_ + entry.begin;
+  std::vector<float> values(entry.elements);
+  if (entry.dtype == "F32") {
+    for (uint64_t i = 0; i < entry.elements; ++i, p += 4) {
+      values[i] = BitsFloat(uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 |
+                            uint32_t{p[3]} << 24);
+    }
+  } else if (entry.dtype == "F16") {
+    for (uint64_t i = 0; i < entry.elements; ++i, p += 2) {
+      values[i] = HalfToFloat(static_cast<uint16_t>(p[0] | p[1] << 8));
+    }
+  } else if (entry.dtype == "BF16") {
+    // bfloat16 is the top half of a float32: widening is a shift.
+    for (uint64_t i = 0; i < entry.elements; ++i, p += 2) {
+      values[i] = BitsFloat(uint32_t{p[0]} << 16 | uint32_t{p[1]} << 24);
+    }
+  } else {
+    return Invalid(field + ".dtype",
+                   field + ".dtype (\"" + entry.dtype +
+                       "\") is not one the engine reads: " + SafetensorsReadableDtypes());
+  }
+  for (uint64_t i = 0; i < entry.elements; ++i) {
+    if (!std::isfinite(values[i])) {
+      return Status(ErrorCode::kNonFinite, field,
+                    Format("%s holds %s at element %llu", field.c_str(),
+                           std::isnan(values[i]) ? "NaN" : "an infinity",
+                           static_cast<unsigned long long>(i)));
+    }
+  }
+  *out = std::move(values);
+  return Status::Ok();
+}
+
+}  // namespace attention::train

@@ -1,0 +1,163 @@
+// The safetensors reader (attention/train/safetensors.hpp): what it reads, and every malformed
+// file refused by name before anything is allocated.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "attention/train/safetensors.hpp"
+#include "safetensors_bytes.hpp"
+
+namespace attention::train {
+namespace {
+
+using testing::F32Bytes;
+using testing::RawTensor;
+using testing::SafetensorsOf;
+
+Status Open(const std::vector<uint8_t>& bytes, SafetensorsFile* file) {
+  return SafetensorsFile::Open(bytes.data(), bytes.size(), file);
+}
+
+// A refusal with this code and field whose message says `says`.
+void ExpectRefused(const Status& status, ErrorCode code, const std::string& field,
+                   const std::string& says) {
+  EXPECT_EQ(ErrorCodeName(status.code()), std::string(ErrorCodeName(code))) << status.message();
+  EXPECT_EQ(status.field(), field) << status.message();
+  EXPECT_NE(status.message().find(says), std::string::npos)
+      << "\"" << status.message() << "\" does not say \"" << says << "\"";
+}
+
+Status OpenHeader(const std::string& header, size_t data_bytes) {
+  SafetensorsFile file;
+  const std::vector<uint8_t> bytes = SafetensorsOf(header, std::vector<uint8_t>(data_bytes, 0));
+  return Open(bytes, &file);
+}
+
+TEST(TrainSafetensors, ReadsF32F16AndBf16ExactlyAndKeepsMetadata) {
+  // 1.5, −2 and 65504 in float16: 0x3e00, 0xc000, 0x7bff; the same in bfloat16 (top halves of
+  // the float32 bits): 0x3fc0, 0xc000, 0x477f (65280, bfloat16's nearest to 65504).
+  const std::vector<uint8_t> f16 = {0x00, 0x3e, 0x00, 0xc0, 0xff, 0x7b};
+  const std::vector<uint8_t> bf16 = {0xc0, 0x3f, 0x00, 0xc0, 0x7f, 0x47};
+  const std::vector<uint8_t> bytes =
+      SafetensorsOf({{"a", "F32", {2, 2}, F32Bytes({1, -2, 0.25f, 3e38f})},
+                     {"b", "F16", {3}, f16},
+                     {"c", "BF16", {1, 3}, bf16},
+                     {"s", "F32", {}, F32Bytes({7})}});
+  SafetensorsFile file;
+  ASSERT_TRUE(Open(bytes, &file).ok());
+  ASSERT_EQ(file.tensors().size(), 4u);
+  EXPECT_EQ(file.metadata().at("format"), "pt");
+  std::vector<float> values;
+  ASSERT_TRUE(file.Read(*file.Find("a"), &values).ok());
+  EXPECT_EQ(values, (std::vector<float>{1, -2, 0.25f, 3e38f}));
+  ASSERT_TRUE(file.Read(*file.Find("b"), &values).ok());
+  EXPECT_EQ(values, (std::vector<float>{1.5f, -2, 65504}));
+  ASSERT_TRUE(file.Read(*file.Find("c"), &values).ok());
+  EXPECT_EQ(values, (std::vector<float>{1.5f, -2, 65280}));
+  EXPECT_EQ(file.Find("c")->shape, (std::vector<int64_t>{1, 3}));
+  ASSERT_TRUE(file.Read(*file.Find("s"), &values).ok());  // a scalar: shape [], one element
+  EXPECT_EQ(values, std::vector<float>{7});
+}
+
+TEST(TrainSafetensors, RefusesAHeaderLengthPastTheFile) {
+  SafetensorsFile file;
+  std::vector<uint8_t> bytes = SafetensorsOf("{}", {});
+  bytes[0] = 200;  // 200 bytes of header, 2 present
+  ExpectRefused(Open(bytes, &file), ErrorCode::kInvalidArgument, "safetensors.header",
+                "its length (200 bytes) runs past the end of the file (2 bytes follow");
+  ExpectRefused(Open(std::vector<uint8_t>(5, 0), &file), ErrorCode::kInvalidArgument,
+                "safetensors.header", "shorter than the 8-byte length");
+}
+
+TEST(TrainSafetensors, RefusesAHeaderThatIsNotAJsonObject) {
+  ExpectRefused(OpenHeader("{\"a\":", 0), ErrorCode::kInvalidArgument, "safetensors.header",
+                "expected a value at byte 5");
+  ExpectRefused(OpenHeader("[1, 2]", 0), ErrorCode::kInvalidArgument, "safetensors.header",
+                "must be a JSON object; it is an array");
+}
+
+TEST(TrainSafetensors, RefusesADuplicateName) {
+  const std::string entry = R"({"dtype":"F32","shape":[1],"data_offsets":[0,4]})";
+  ExpectRefused(OpenHeader("{\"w\":" + entry + ",\"w\":" + entry + "}", 4),
+                ErrorCode::kInvalidArgument, "safetensors.header", "the key \"w\" appears twice");
+}
+
+TEST(TrainSafetensors, RefusesADtypeTheFormatDoesNotHave) {
+  ExpectRefused(OpenHeader(R"({"w":{"dtype":"F12","shape":[1],"data_offsets":[0,2]}})", 2),
+                ErrorCode::kInvalidArgument, "safetensors.tensors.w.dtype",
+                "(\"F12\") is not a safetensors dtype: F64, F32, F16, BF16, I64");
+}
+
+TEST(TrainSafetensors, OpensButDoesNotReadADtypeOtherThanTheThreeFloats) {
+  SafetensorsFile file;
+  const std::vector<uint8_t> bytes =
+      SafetensorsOf({{"mask", "BOOL", {2, 2}, {1, 0, 1, 1}}, {"ids", "I32", {1}, {1, 0, 0, 0}}});
+  ASSERT_TRUE(Open(bytes, &file).ok());
+  std::vector<float> values;
+  ExpectRefused(file.Read(*file.Find("ids"), &values), ErrorCode::kInvalidArgument,
+                "safetensors.tensors.ids.dtype",
+                "(\"I32\") is not one the engine reads: F32, F16, BF16");
+}
+
+TEST(TrainSafetensors, RefusesOffsetsOutOfRangeOverlappingOrLeavingAGap) {
+  ExpectRefused(OpenHeader(R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 4),
+                ErrorCode::kInvalidArgument, "safetensors.tensors.w.data_offsets",
+                "[0, 8] run past the 4 bytes of data");
+  ExpectRefused(OpenHeader(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                           R"("b":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})",
+                           8),
+                ErrorCode::kInvalidArgument, "safetensors.tensors.b.data_offsets",
+                "overlap those of \"a\"");
+  ExpectRefused(OpenHeader(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
+                           R"("b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}})",
+                           12),
+                ErrorCode::kInvalidArgument, "safetensors.tensors.b.data_offsets",
+                "leaving bytes 4 to 8 unused");
+  ExpectRefused(OpenHeader(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", 6),
+                ErrorCode::kInvalidArgument, "safetensors.size",
+                "the tensors end at byte 4 of the data; the file holds 6");
+  ExpectRefused(OpenHeader(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,0]}})", 4),
+                ErrorCode::kInvalidArgument, "safetensors.tensors.a.data_offsets", "begin ≤ end");
+}
+
+TEST(TrainSafetensors, RefusesMisalignedOffsets) {
+  ExpectRefused(OpenHeader(R"({"h":{"dtype":"F16","shape":[1],"data_offsets":[0,2]},)"
+                           R"("w":{"dtype":"F32","shape":[1],"data_offsets":[2,6]}})",
+                           6),
+                ErrorCode::kInvalidArgument, "safetensors.tensors.w.data_offsets",
+                "begins at byte 2, not a multiple of the 4 bytes of one F32 element (misaligned)");
+}
+
+TEST(TrainSafetensors, RefusesASpanThatIsNotTheShapeTimesTheElementSize) {
+  ExpectRefused(OpenHeader(R"({"w":{"dtype":"F32","shape":[2,3],"data_offsets":[0,20]}})", 20),
+                ErrorCode::kShapeMismatch, "safetensors.tensors.w.data_offsets",
+                "spans 20 bytes; its shape and dtype (6 × F32) need 24");
+}
+
+TEST(TrainSafetensors, RefusesAShapeBeyondTheLimitsBeforeAllocating) {
+  // 2¹⁶ × 2¹⁶ = 2³² elements, past kMaxElements (2²⁸); the file holds 4 bytes.
+  ExpectRefused(
+      OpenHeader(R"({"w":{"dtype":"F32","shape":[65536,65536],"data_offsets":[0,4]}})", 4),
+      ErrorCode::kLimitExceeded, "safetensors.tensors.w.shape", "more than 268435456 elements");
+  ExpectRefused(OpenHeader(R"({"w":{"dtype":"F32","shape":[1.5],"data_offsets":[0,4]}})", 4),
+                ErrorCode::kInvalidArgument, "safetensors.tensors.w.shape", "whole numbers");
+}
+
+TEST(TrainSafetensors, RefusesNanAndInfinityNamingTheElement) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  SafetensorsFile file;
+  const std::vector<uint8_t> bytes = SafetensorsOf(
+      {{"a", "F32", {3}, F32Bytes({0, 1, nan})}, {"b", "F16", {2}, {0x00, 0x3c, 0x00, 0xfc}}});
+  ASSERT_TRUE(Open(bytes, &file).ok());
+  std::vector<float> values;
+  ExpectRefused(file.Read(*file.Find("a"), &values), ErrorCode::kNonFinite, "safetensors.tensors.a",
+                "holds NaN at element 2");
+  ExpectRefused(file.Read(*file.Find("b"), &values), ErrorCode::kNonFinite, "safetensors.tensors.b",
+                "holds an infinity at element 1");
+}
+
+}  // namespace
+}  // namespace attention::train

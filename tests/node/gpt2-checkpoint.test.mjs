@@ -1,0 +1,145 @@
+// GPT-2 checkpoints through the public JS API on the WASM build (engine.loadCheckpoint) and
+// the command line (trace --model <folder>), against GPT-2's forward pass in NumPy
+// (tests/reference/gpt2_reference.py): every layer's attention weights per head and the logits.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { TOLERANCE, assertAttentionError, createEngine, fixtureDir, relativeError, root } from './support.mjs';
+
+const engine = await createEngine();
+const DTYPES = ['f32', 'f16', 'bf16'];
+const LAYOUTS = ['bare', 'prefixed', 'prefixed_lm_head'];
+const CASES = LAYOUTS.flatMap((layout) => DTYPES.map((dtype) => `${layout}_${dtype}`));
+
+const folderOf = (name) => path.join(fixtureDir, name === 'hf-tiny-gpt2' ? name : `gpt2/${name}`);
+const expectedOf = (name) =>
+  JSON.parse(
+    readFileSync(
+      path.join(fixtureDir, name === 'hf-tiny-gpt2' ? 'gpt2/hf-tiny-gpt2.json' : `gpt2/${name}/expected.json`),
+    ),
+  );
+const checkpointOf = (name) => ({
+  config: readFileSync(path.join(folderOf(name), 'config.json'), 'utf8'),
+  safetensors: readFileSync(path.join(folderOf(name), 'model.safetensors')),
+});
+
+/** The largest errors of a trace ({ layers: [{ step(name, head) }], step(name) }) against expected.json. */
+function errorsOf(trace, expected) {
+  let attention = 0;
+  expected.attention.forEach((heads, l) =>
+    heads.forEach((reference, h) => {
+      attention = Math.max(attention, relativeError(trace.layers[l].step('weights', h), reference));
+    }),
+  );
+  return { attention, logits: relativeError(trace.step('logits'), expected.logits) };
+}
+
+for (const name of [...CASES, 'hf-tiny-gpt2']) {
+  test(`loadCheckpoint(${name}) matches NumPy in every layer's weights and the logits`, () => {
+    const expected = expectedOf(name);
+    const model = engine.loadCheckpoint(checkpointOf(name));
+    try {
+      assert.equal(model.config.layers, expected.attention.length);
+      assert.equal(model.config.heads, expected.attention[0].length);
+      assert.equal(model.config.positionalEncoding, 'learned');
+      assert.equal(model.vocabulary[3], '3', 'a token is its id until a tokenizer names it');
+      const { attention, logits } = errorsOf(model.trace({ tokens: expected.tokens }), expected);
+      assert.ok(attention < TOLERANCE, `attention weights: relative error ${attention}`);
+      assert.ok(logits < TOLERANCE, `logits: relative error ${logits}`);
+    } finally {
+      model.dispose();
+    }
+  });
+}
+
+test('loadCheckpoint takes config.json as text, bytes or object, and safetensors as an ArrayBuffer', () => {
+  const { config, safetensors } = checkpointOf('prefixed_f16');
+  const buffer = safetensors.buffer.slice(safetensors.byteOffset, safetensors.byteOffset + safetensors.length);
+  for (const form of [new TextEncoder().encode(config), JSON.parse(config)]) {
+    const model = engine.loadCheckpoint({ config: form, safetensors: buffer });
+    assert.equal(model.parameterCount > 0, true);
+    model.dispose();
+  }
+});
+
+test('loadCheckpoint refuses a bad checkpoint by the key or tensor at fault', () => {
+  const { config, safetensors } = checkpointOf('bare_f32');
+  const other = JSON.stringify({ ...JSON.parse(config), model_type: 'llama' });
+  assertAttentionError(() => engine.loadCheckpoint({ config: other, safetensors }), {
+    code: 'INVALID_ARGUMENT',
+    field: 'config.model_type',
+    message: /\("llama"\) must be "gpt2"/,
+  });
+  const deep = JSON.stringify({ ...JSON.parse(config), n_layer: 12 });
+  assertAttentionError(() => engine.loadCheckpoint({ config: deep, safetensors }), {
+    code: 'INVALID_ARGUMENT',
+    field: 'config.n_layer',
+  });
+  const truncated = safetensors.subarray(0, safetensors.length - 4);
+  assertAttentionError(() => engine.loadCheckpoint({ config, safetensors: truncated }), {
+    field: /^safetensors\./,
+  });
+  assertAttentionError(() => engine.loadCheckpoint({ config, safetensors, vocab: {} }), {
+    field: 'vocab',
+    message: /the checkpoint is \{ config, safetensors \}/,
+  });
+  assertAttentionError(() => engine.loadCheckpoint({ config, safetensors: [1, 2] }), { field: 'safetensors' });
+});
+
+test('a checkpoint model refuses evaluate() and save(), naming what it is', () => {
+  const model = engine.loadCheckpoint(checkpointOf('bare_f32'));
+  try {
+    assertAttentionError(() => model.evaluate(1), { field: 'model', message: /this is a GPT-2 checkpoint/ });
+    // A model file names how its text is read: a checkpoint's file would not load again.
+    assertAttentionError(() => model.save(), {
+      field: 'model',
+      message: /a GPT-2 checkpoint stays in its config\.json/,
+    });
+  } finally {
+    model.dispose();
+  }
+});
+
+/** A step as the command prints it ({ shape, data }) in relativeError's terms. */
+const stepOf = (printed) => ({ rows: printed.shape[0], cols: printed.shape[1], data: printed.data });
+
+test('trace --model <checkpoint folder> prints the same attention and logits', () => {
+  const bin = path.join(root, 'bin/attention-explorer.mjs');
+  const expected = expectedOf('prefixed_bf16');
+  const folder = folderOf('prefixed_bf16');
+  for (const model of [folder, path.join(folder, 'model.safetensors')]) {
+    const r = spawnSync(process.execPath, [bin, 'trace', '--model', model, expected.tokens.join(' ')], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(out.model.tokens, expected.tokens.map(String));
+    const logits = out.model.steps.logits;
+    assert.ok(relativeError(stepOf(logits), expected.logits) < TOLERANCE);
+    let attention = 0;
+    expected.attention.forEach((heads, l) =>
+      heads.forEach((reference, h) => {
+        const w = out.layers[l].steps.weights[h];
+        attention = Math.max(attention, relativeError(stepOf(w), reference));
+      }),
+    );
+    assert.ok(attention < TOLERANCE, `attention weights: relative error ${attention}`);
+  }
+  // A folder with the weights but no config.json is refused naming what is missing.
+  const lone = mkdtempSync(path.join(tmpdir(), 'attention-gpt2-'));
+  try {
+    copyFileSync(path.join(folder, 'model.safetensors'), path.join(lone, 'model.safetensors'));
+    const missing = spawnSync(process.execPath, [bin, 'trace', '--model', lone, '1 2'], { encoding: 'utf8' });
+    assert.equal(missing.status, 1);
+    assert.match(
+      missing.stderr,
+      /config\.json: ENOENT \(a GPT-2 checkpoint is a folder with config\.json and model\.safetensors\)/,
+    );
+  } finally {
+    rmSync(lone, { recursive: true, force: true });
+  }
+});
