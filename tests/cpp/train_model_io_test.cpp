@@ -373,6 +373,8 @@ TEST(TrainModelIo, TheShippedModelsKeysAreWrittenBackAsTheyWereSaved) {
       EXPECT_EQ(value.text, old.text) << name << " " << key;
     }
     // The keys the old list wrote: format, 7 integers, 5 switches, positionalEncoding, initStd.
+    // A model row added later fails here: these files lack its key, and LoadModel refuses them
+    // until model_io.cpp reads its default when it is missing (model_io.hpp).
     EXPECT_EQ(written.values().size(), 15u) << name;
   }
 }
