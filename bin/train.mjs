@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { AttentionError, createEngine } from '../dist/engine/engine.js';
 import { matrixCSV, matrixJSON, matricesOf, traceCSV, traceJSON } from '../dist/engine/serialize.js';
-import { normalizeTrainerConfig } from '../dist/engine/training_config.js';
+import { normalizeTrainerConfig, taskFieldsOf } from '../dist/engine/training_config.js';
 import { Refusal, UsageError, WriteFailure } from './failures.mjs';
 import { checkOutput, readModelBytes, writeOutput } from './model_files.mjs';
 import { checkpointPaths, readCheckpoint } from './checkpoint_files.mjs';
@@ -391,7 +391,7 @@ const flushed = (stream) => new Promise((resolve) => stream.write('', () => reso
 /** Runs a training command; resolves to the exit code once stdout and stderr are flushed. */
 export async function runTrainingCommand(args) {
   exitQuietlyWhenThePipeCloses();
-  FIELDS = (await createEngine()).trainerFields;
+  FIELDS = taskFieldsOf((await createEngine()).trainerFields);
   FIELD_FLAGS = new Map(FIELDS.map((f) => [flagOf(f.name), f]));
   USAGE = usageOf(FIELDS);
   const code = await exitCodeOf(args);

@@ -130,14 +130,10 @@ bool ModelHandle::corpusTrain(const val& config, int context_length) {
              " are needed: give a longer text or a shorter contextLength");
     return false;
   }
-  train::CorpusTrainerConfig trainer_config;
-  trainer_config.model = fields.model;
+  // Every trainer field as JS gave it (ReadTrainerConfig); the text sets the two sizes.
+  train::TrainerConfig trainer_config = fields;
   trainer_config.model.vocab_size = corpus_text_->vocabulary().size();
   trainer_config.model.context_length = context_length;
-  trainer_config.optimizer = fields.optimizer;
-  trainer_config.batch_size = fields.batch_size;
-  trainer_config.seed = fields.seed;
-  trainer_config.threads = fields.threads;  // the batch's shards (it was dropped here)
   status_ = train::ValidateModelConfig(trainer_config.model);
   if (status_.ok()) {
     status_ = CheckTrainingMemory(trainer_config.model, trainer_config.batch_size, context_length,
@@ -147,6 +143,7 @@ bool ModelHandle::corpusTrain(const val& config, int context_length) {
     status_ = train::CorpusTrainer::Create(trainer_config, &train_ids, &corpus_trainer_);
   if (!status_.ok()) return false;
   corpus_info_.level = corpus_text_->level();
+  corpus_info_.repeat_spans = trainer_config.corpus.repeat_spans;  // "repeatSpans" when > 0
   corpus_info_.baselines = train::ComputeBaselines(train_ids, corpus_text_->held_out_ids(),
                                                    trainer_config.model.vocab_size, context_length);
   corpus_reader_ = std::make_unique<train::TextReader>();

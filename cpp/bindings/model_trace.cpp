@@ -9,22 +9,17 @@ namespace {
 
 using emscripten::val;
 
-struct BlockStep {
-  const char* name;
-  const char* cols;  // rows are always the query tokens
-};
-
-// The steps a block adds around its attention layer, in computation order.
-constexpr BlockStep kBlockSteps[] = {
-    {"ln1", "model"},     {"attention", "model"},   {"residual1", "model"}, {"ln2", "model"},
-    {"ffnHidden", "ffn"}, {"ffnActivation", "ffn"}, {"ffnOut", "model"},    {"residual2", "model"},
-};
-constexpr BlockStep kModelSteps[] = {
-    {"embedding", "model"},
-    {"lnFinal", "model"},
-    {"logits", "vocabulary"},
-    {"probabilities", "vocabulary"},
-};
+// The axis of a step's columns (its rows are always the query tokens).
+const char* ColsAxis(train::StepWidth width) {
+  switch (width) {
+    case train::StepWidth::kFfn:
+      return "ffn";
+    case train::StepWidth::kVocabulary:
+      return "vocabulary";
+    default:
+      return "model";
+  }
+}
 
 val RowMajorView(const float* data, int rows, int cols) {
   val out = val::object();
@@ -112,10 +107,10 @@ val ModelTrace::Summary() const {
   val model_steps = val::array();
   unsigned index = 0;
   const bool every_position = model_->logits_rows() == static_cast<int>(labels_.size());
-  for (const BlockStep& s : kModelSteps) {
+  for (const train::ActivationStep& s : train::kModelSteps) {
     if (model_->Activation(s.name, -1, &width) == nullptr) continue;
-    if (std::string_view(s.cols) == "vocabulary" && !every_position) continue;
-    model_steps.set(index++, describe(s.name, false, "query", s.cols));
+    if (s.width == train::StepWidth::kVocabulary && !every_position) continue;
+    model_steps.set(index++, describe(s.name, false, "query", ColsAxis(s.width)));
   }
   out.set("modelSteps", model_steps);
 
@@ -127,9 +122,10 @@ val ModelTrace::Summary() const {
     layer_steps.set(index++, describe(info.name, info.per_head, AxisKey(info.rows),
                                       AxisKey(first.ColsAxis(info))));
   }
-  for (const BlockStep& s : kBlockSteps) {
-    if (model_->Activation(s.name, 0, &width) == nullptr) continue;
-    layer_steps.set(index++, describe(s.name, false, "query", s.cols));
+  // The block's steps around its attention layer (q, k, v and concat are the layer's own above).
+  for (const train::ActivationStep& s : train::kBlockSteps) {
+    if (!s.traced || model_->Activation(s.name, 0, &width) == nullptr) continue;
+    layer_steps.set(index++, describe(s.name, false, "query", ColsAxis(s.width)));
   }
   out.set("layerSteps", layer_steps);
   return out;

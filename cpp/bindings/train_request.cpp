@@ -12,6 +12,8 @@ using emscripten::val;
 Status ReadTrainerConfig(const val& request, train::TrainerConfig* config) {
   for (const train::TrainerField& f : train::TrainerFields()) {
     const val value = request[f.name];
+    // A section the request does not carry (a task's has no corpus rows) keeps its defaults.
+    if (value.isUndefined()) continue;
     double number = 0;
     if (f.kind == train::FieldKind::kBool) {
       number = value.as<bool>() ? 1 : 0;
@@ -33,7 +35,7 @@ val TrainerFieldsVal() {
   val rows = val::array();
   for (const train::TrainerField& f : train::TrainerFields()) {
     static const char* const kKinds[] = {"int", "number", "bool", "enum"};
-    static const char* const kSections[] = {"task", "model", "optimizer", "trainer"};
+    static const char* const kSections[] = {"task", "model", "optimizer", "trainer", "corpus"};
     val row = val::object();
     row.set("name", std::string(f.name));
     row.set("section", std::string(kSections[static_cast<int>(f.section)]));

@@ -14,6 +14,7 @@ namespace attention::bindings {
 
 // training.js's flat configuration { task, length, …, seed }, one key per row of
 // TrainerFields() (trainer_fields.hpp), into the engine's struct; each value checked by its row.
+// A row the request lacks keeps its default (a task trainer's request has no corpus rows).
 Status ReadTrainerConfig(const emscripten::val& request, train::TrainerConfig* config);
 
 // TrainerFields() for JS: [{ name, section, kind: "int" | "number" | "bool" | "enum", fallback,

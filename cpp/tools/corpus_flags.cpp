@@ -42,9 +42,6 @@ constexpr ToolFlag kToolFlags[] = {
     {"init", "", "continue from this model file (same configuration and vocabulary)"},
     {"lowercase", "false", "the text was lower-cased (recorded in the model file)"},
     {"canon-weighted", "false", "famous texts were repeated in the training text (recorded)"},
-    {"repeat-spans", "0",
-     "the share of training windows that repeat a span of their text, 0 … 1 (induction; "
-     "docs/models.md)"},
     {"document-start", "",
      "the symbol every document of the text follows, read before typed text: newline, or a "
      "symbol of the vocabulary (recorded as documentStart)"},
@@ -56,7 +53,6 @@ constexpr ToolFlag kToolFlags[] = {
 // The trainer fields' defaults for corpus models, where they differ from the table's: the
 // recipe of the shipped models (docs/models.md). --min-learning-rate defaults to lr / 10.
 const std::map<std::string, double> kCorpusDefaults = {{"dModel", 128},
-                                                       {"batchSize", 32},
                                                        {"learningRate", 3e-3},
                                                        {"warmupSteps", 100},
                                                        {"positionalEncoding", 1 /* learned */}};
@@ -201,7 +197,6 @@ void ApplyTrainerFlags(const Flags& flags, TrainerConfig* config) {
 
 TrainerConfig CorpusDefaults() {
   TrainerConfig fields;
-  fields.batch_size = CorpusTrainerConfig().batch_size;
   for (const auto& [name, value] : kCorpusDefaults) FindTrainerField(name)->set(&fields, value);
   fields.threads = std::min(AvailableThreads(), TrainerConfig::kMaxThreads);
   return fields;

@@ -20,7 +20,7 @@ struct Flags {
   bool Has(const std::string& flag) const { return values.count(flag) > 0; }
 };
 
-// The trainer's defaults for corpus models: the structs' (trainer.hpp) with the shipped
+// The trainer fields' defaults (trainer_fields.cpp) for corpus models, with the shipped
 // models' recipe over them (docs/models.md), and threads = every core.
 TrainerConfig CorpusDefaults();
 

@@ -122,7 +122,7 @@ Evaluated SaveAndEvaluate(const Model<float>& model, const Vocabulary& vocabular
 }  // namespace
 
 int main(int argc, char** argv) {
-  // The trainer's defaults: the structs' (trainer.hpp), with the corpus recipe over them.
+  // The trainer fields' defaults (trainer_fields.cpp), with the corpus recipe over them.
   TrainerConfig fields = CorpusDefaults();
   const Flags options = ReadFlags(argc, argv, fields);
   std::string command = "attention_train_corpus";
@@ -145,7 +145,6 @@ int main(int argc, char** argv) {
   const bool lowercase = BoolFlag(options, "lowercase");
   const bool canon_weighted = BoolFlag(options, "canon-weighted");
   const double budget = NumberFlag(options, "seconds", 0, 1e9);
-  const double repeat_spans = NumberFlag(options, "repeat-spans", 0, 1);
   for (const char* required : {"train", "heldout", "level", "out", "report"}) {
     if (options.Get(required).empty()) Fail(std::string("--") + required + " is required");
   }
@@ -196,16 +195,11 @@ int main(int argc, char** argv) {
          ") must be newline or a symbol of the vocabulary");
   }
 
-  CorpusTrainerConfig config;
-  config.model = fields.model;
+  // The trainer fields as the flags set them; the text sets the two sizes, --steps the schedule.
+  TrainerConfig config = fields;
   config.model.vocab_size = vocabulary.size();
   config.model.context_length = context_length;
-  config.optimizer = fields.optimizer;
-  config.batch_size = fields.batch_size;
-  config.seed = fields.seed;
-  config.threads = fields.threads;
   config.optimizer.total_steps = steps;
-  config.repeat_spans = repeat_spans;
   const int length = config.model.context_length;
 
   std::printf(
@@ -321,7 +315,7 @@ int main(int argc, char** argv) {
         earlier.tokens + static_cast<double>(trainer->steps()) * config.batch_size * length;
     info.canon_weighted = canon_weighted;
     info.document_start = document_start;
-    info.repeat_spans = config.repeat_spans;
+    info.repeat_spans = config.corpus.repeat_spans;
     const Evaluated saved = SaveAndEvaluate(trainer->model(), vocabulary, info, heldout, sample);
     write("out", saved.bytes);
     std::printf(
@@ -342,7 +336,7 @@ int main(int argc, char** argv) {
         {"layers", config.model.layers},
         {"heads", config.model.heads},
         {"dModel", config.model.d_model},
-        {"repeatSpans", config.repeat_spans},
+        {"repeatSpans", config.corpus.repeat_spans},
         {"contextLength", length},
         {"parameters", trainer->model().parameter_count()},
         {"batchSize", config.batch_size},

@@ -31,7 +31,7 @@ std::vector<int> TwoBackCorpus(int length, uint32_t seed) {
 TEST(CorpusLearning, LearnsATwoBackPatternFarBelowTheBigramBaseline) {
   const std::vector<int> train = TwoBackCorpus(50000, 1);
   const std::vector<int> heldout = TwoBackCorpus(4000, 2);
-  CorpusTrainerConfig config;
+  TrainerConfig config;
   config.model.vocab_size = kSymbols;
   config.model.context_length = 16;
   config.model.d_model = 32;

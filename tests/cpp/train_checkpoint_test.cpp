@@ -25,8 +25,8 @@ const std::vector<int>& Ids() {
   return ids;
 }
 
-CorpusTrainerConfig Config(int threads, int d_model = 16) {
-  CorpusTrainerConfig config;
+TrainerConfig Config(int threads, int d_model = 16) {
+  TrainerConfig config;
   config.model = testing::SizedConfig(6, 8, d_model, 2, 2);
   config.batch_size = 5;
   config.seed = 3;
@@ -37,7 +37,7 @@ CorpusTrainerConfig Config(int threads, int d_model = 16) {
   return config;
 }
 
-std::unique_ptr<CorpusTrainer> Make(const CorpusTrainerConfig& config) {
+std::unique_ptr<CorpusTrainer> Make(const TrainerConfig& config) {
   std::unique_ptr<CorpusTrainer> trainer;
   EXPECT_TRUE(CorpusTrainer::Create(config, &Ids(), &trainer).ok());
   return trainer;
@@ -78,7 +78,7 @@ TEST(TrainCheckpoint, AnotherRunsOrABrokenCheckpointIsRefused) {
   std::vector<uint8_t> bytes;
   ASSERT_TRUE(trainer->SaveCheckpoint({"run A", 0, 1}, &bytes).ok());
   const auto refused = [&](const std::vector<uint8_t>& b, const std::string& run,
-                           const CorpusTrainerConfig& config) {
+                           const TrainerConfig& config) {
     auto fresh = Make(config);
     CheckpointState state;
     const Status status = fresh->Resume(b, run, &state);

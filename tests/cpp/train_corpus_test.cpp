@@ -177,7 +177,7 @@ TEST(HeldOutLoss, IsTheTargetWeightedMeanOverEveryWindow) {
 }
 
 TEST(CorpusTrainer, RefusesBadIdsAndSizesNamingTheField) {
-  CorpusTrainerConfig config;
+  TrainerConfig config;
   config.model = testing::SizedConfig(5, 8, 16, 2, 1);
   std::unique_ptr<CorpusTrainer> trainer;
   const std::vector<int> few = Iota(8);
@@ -191,6 +191,12 @@ TEST(CorpusTrainer, RefusesBadIdsAndSizesNamingTheField) {
   config.batch_size = 0;
   const std::vector<int> fine = {0, 1, 2, 3, 4, 0, 1, 2, 3, 4};
   EXPECT_EQ(CorpusTrainer::Create(config, &fine, &trainer).field(), "batchSize");
+  config.batch_size = 4;
+  config.corpus.repeat_spans = 1.5;
+  const Status spans = CorpusTrainer::Create(config, &fine, &trainer);
+  EXPECT_EQ(spans.field(), "repeatSpans");
+  EXPECT_EQ(spans.message().rfind("repeatSpans (1.5) must be a number from 0 to 1", 0), 0u)
+      << spans.message();
   EXPECT_EQ(trainer, nullptr);
 }
 

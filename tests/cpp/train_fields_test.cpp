@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 #include <string>
 
 #include "attention/train/model_config.hpp"
@@ -26,6 +27,17 @@ TEST(TrainerFields, EveryDefaultIsAllowedAndRoundTripsThroughItsMember) {
     EXPECT_EQ(FindTrainerField(f.name), &f);
   }
   EXPECT_EQ(FindTrainerField("toString"), nullptr);
+}
+
+TEST(TrainerFields, TheStructsDefaultsAreTheRows) {
+  // The structs have no default of their own: each constructor reads its section's rows.
+  const TrainerConfig config;
+  for (const TrainerField& f : TrainerFields()) EXPECT_EQ(f.get(config), f.fallback) << f.name;
+  EXPECT_EQ(config.batch_size, 32) << "as docs/training-api.md says";
+  EXPECT_EQ(ModelConfig().d_model, config.model.d_model);
+  EXPECT_EQ(AdamWConfig().beta2, config.optimizer.beta2);
+  EXPECT_EQ(TaskConfig().modulus, config.task.modulus);
+  EXPECT_EQ(CorpusConfig().repeat_spans, config.corpus.repeat_spans);
 }
 
 TEST(TrainerFields, EachBoundIsRefusedNamingTheFieldAndWhatIsAllowed) {
@@ -84,14 +96,16 @@ TEST(TrainerFields, FlagsAreTheJsCommandsSpelling) {
   EXPECT_EQ(FlagOf("tiedEmbeddings"), "tied-embeddings");
 }
 
-TEST(TaskTable, RowsAreInTaskKindOrderAndNameTheTaskField) {
+TEST(TaskTable, EachTaskKindHasOneRowThatTheTaskFieldNames) {
   const TrainerField& task = *FindTrainerField("task");
   ASSERT_EQ(task.values.size(), Tasks().size());
-  for (size_t i = 0; i < Tasks().size(); ++i) {
-    const TaskSpec& spec = Tasks()[i];
-    EXPECT_EQ(static_cast<size_t>(spec.kind), i);
+  std::set<int> kinds;
+  for (const TaskSpec& spec : Tasks()) {
+    const size_t kind = static_cast<size_t>(spec.kind);
+    ASSERT_LT(kind, Tasks().size()) << spec.name;
+    EXPECT_TRUE(kinds.insert(static_cast<int>(kind)).second) << spec.name;
     EXPECT_EQ(&SpecOf(spec.kind), &spec);
-    EXPECT_EQ(task.values[i], spec.name);
+    EXPECT_EQ(task.values[kind], spec.name);
     TaskKind parsed;
     ASSERT_TRUE(ParseTaskKind(spec.name, &parsed).ok());
     EXPECT_EQ(parsed, spec.kind);

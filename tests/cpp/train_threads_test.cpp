@@ -90,7 +90,7 @@ TEST(TrainThreads, ThreadsOutsideItsRangeNameTheField) {
     EXPECT_NE(status.message().find("an integer from 1 to 64"), std::string::npos)
         << status.message();
   }
-  CorpusTrainerConfig corpus;
+  TrainerConfig corpus;
   corpus.model = testing::SizedConfig(5, 8, 16, 2, 1);
   corpus.threads = 0;
   std::vector<int> ids(100, 1);
@@ -99,7 +99,7 @@ TEST(TrainThreads, ThreadsOutsideItsRangeNameTheField) {
 }
 
 TEST(TrainThreads, TheCorpusTrainerSplitsItsBatchToo) {
-  CorpusTrainerConfig config;
+  TrainerConfig config;
   config.model = testing::SizedConfig(5, 8, 16, 2, 1);
   config.batch_size = 6;
   std::vector<int> ids;

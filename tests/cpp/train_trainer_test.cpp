@@ -186,7 +186,7 @@ namespace {
 
 // One loop for both trainers (training_loop.hpp): the corpus trainer's metrics were left at 0.
 TEST(TrainingLoop, TheCorpusTrainerFillsEveryMetricAsTheTaskTrainerDoes) {
-  CorpusTrainerConfig config;
+  TrainerConfig config;
   config.model = testing::SizedConfig(5, 8, 16, 2, 1);
   config.batch_size = 4;
   config.optimizer.learning_rate = 1e-2;

@@ -170,6 +170,40 @@ test("the saved file opens as a LanguageModel with the text's vocabulary, losses
   }
 });
 
+test('repeatSpans, a corpus trainer field, reaches the engine, is checked by its row and is recorded', () => {
+  const row = engine.trainerFields.find((f) => f.name === 'repeatSpans');
+  assert.deepEqual([row.section, row.kind, row.fallback, row.min, row.max], ['corpus', 'number', 0, 0, 1]);
+  assertAttentionError(() => train(LINES.repeat(20), { repeatSpans: 1.5 }), {
+    code: 'INVALID_ARGUMENT',
+    field: 'repeatSpans',
+    message: /^repeatSpans \(1\.5\) must be a number from 0 to 1/,
+  });
+  // A toy task's trainer has no windows of text to repeat: the field is not one of its own.
+  assertAttentionError(() => engine.createTrainer({ repeatSpans: 0.5 }), {
+    field: 'repeatSpans',
+    message: /unknown field "repeatSpans"/,
+  });
+  const losses = [];
+  for (const repeatSpans of [0, 1]) {
+    const trainer = train(LINES.repeat(20), { repeatSpans });
+    try {
+      assert.equal(trainer.trainerConfig.repeatSpans, repeatSpans);
+      losses.push(trainer.step(1).loss);
+      const model = engine.loadModel(trainer.save());
+      try {
+        // Recorded when above 0, as attention_train_corpus records it.
+        assert.equal(model.config.repeatSpans, repeatSpans || undefined);
+      } finally {
+        model.dispose();
+      }
+    } finally {
+      trainer.dispose();
+    }
+  }
+  // The same seed, other windows: every window of the second run repeats a span.
+  assert.notEqual(losses[0], losses[1]);
+});
+
 test('every bad text is refused with the field and the limit, and the engine stays usable', () => {
   const { maxTextBytes, maxVocabulary, minTokens } = engine.corpusLimits;
   assert.equal(maxTextBytes, 16 * 2 ** 20);

@@ -1,7 +1,7 @@
 // Type declarations of a language model trained on a user's own text (corpus_training.js),
 // re-exported by engine.d.ts.
 import type { LanguageModel, LanguageModelInput } from './language_model.js';
-import type { AttentionSnapshot, StepMetrics, TrainerConfig } from './training.js';
+import type { AttentionSnapshot, CorpusFields, StepMetrics, TrainerConfig } from './training.js';
 
 export type VocabularyLevel = 'character' | 'word';
 
@@ -32,7 +32,8 @@ export interface CorpusProgress {
 }
 
 /** createCorpusTrainer's options: the text's, then every trainer field but the task's. */
-export interface CorpusTrainerOptions extends Omit<TrainerConfig, 'task' | 'length' | 'alphabet' | 'modulus'> {
+export interface CorpusTrainerOptions
+  extends Omit<TrainerConfig, 'task' | 'length' | 'alphabet' | 'modulus'>, CorpusFields {
   /** Character level: every code point a token. Word level: the engine's tokenizer. Required. */
   level: VocabularyLevel;
   /** The model's context T: 2–256. Default 64. */
@@ -82,7 +83,7 @@ export interface CorpusTrainer extends LanguageModel {
   readonly summary: Readonly<CorpusSummary>;
   readonly baselines: Readonly<NgramBaselines>;
   /** Every trainer field (defaults filled in) and contextLength. */
-  readonly trainerConfig: Readonly<Required<Omit<TrainerConfig, 'task'>> & { contextLength: number }>;
+  readonly trainerConfig: Readonly<Required<Omit<TrainerConfig, 'task'> & CorpusFields> & { contextLength: number }>;
   /** Updates done so far. */
   readonly steps: number;
   /** `count` updates (1–10⁶) on random windows of the training text. */

@@ -1,5 +1,5 @@
 // Type declarations of the attention engine's public API (engine.js).
-import type { TrainedModel, Trainer, TrainerConfig, TrainerField } from './training.js';
+import type { CorpusFields, TrainedModel, Trainer, TrainerConfig, TrainerField } from './training.js';
 import type { LanguageModel } from './language_model.js';
 import type { CorpusLimits, CorpusTrainer, CorpusTrainerOptions } from './corpus_training.js';
 import type { BpeTokenizer, BpeTokenizerOptions } from './bpe_tokenizer.js';
@@ -239,10 +239,13 @@ export interface Limits {
 
 export interface Engine {
   readonly limits: Limits;
-  /** The trainer's fields, the engine's one table: defaults, bounds and allowed values of createTrainer's configuration. */
+  /**
+   * The trainer's fields, the engine's one table: defaults, bounds and allowed values of createTrainer's configuration
+   * (every section but 'corpus') and createCorpusTrainer's (every section but 'task').
+   */
   readonly trainerFields: readonly TrainerField[];
   /** { field: default } of trainerFields. */
-  readonly trainerDefaults: Readonly<Required<TrainerConfig>>;
+  readonly trainerDefaults: Readonly<Required<TrainerConfig & CorpusFields>>;
   /** The engine's own tokenizer: whitespace and punctuation split; one token per CJK character; emoji sequences kept whole. */
   tokenize(text: string): string[];
   /** Runs and copies every step (or only `steps`, each once) into JS, then frees the trace's WASM memory. */

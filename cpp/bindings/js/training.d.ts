@@ -71,6 +71,16 @@ export interface TrainerConfig {
   threads?: number;
 }
 
+/** The trainer fields only a text model's trainer reads (section 'corpus'; createCorpusTrainer). */
+export interface CorpusFields {
+  /**
+   * The share of training windows in which a span of their text (T/8 – T/4 tokens) is copied
+   * further on, 0–1 (default 0): only a head that finds the earlier copy by its content (an
+   * induction head) predicts the copy (docs/models.md, "Induction").
+   */
+  repeatSpans?: number;
+}
+
 export interface StepMetrics {
   /** Updates done so far. */
   step: number;
@@ -283,8 +293,8 @@ export interface LayerOptions {
 
 /** One row of the engine's table of trainer fields (cpp/include/attention/train/trainer_fields.hpp): Engine.trainerFields. */
 export interface TrainerField {
-  name: keyof TrainerConfig;
-  section: 'task' | 'model' | 'optimizer' | 'trainer';
+  name: keyof TrainerConfig | keyof CorpusFields;
+  section: 'task' | 'model' | 'optimizer' | 'trainer' | 'corpus';
   kind: 'int' | 'number' | 'bool' | 'enum';
   fallback: number | boolean | string;
   /** int and number: min ≤ value ≤ max (value > min when minOpen). */

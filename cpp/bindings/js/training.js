@@ -12,7 +12,7 @@
 //   model.trace({ text: '3 1 2 |' }).step('probabilities').colLabels   // the vocabulary
 import { AttentionError, describe, invalid } from './errors.js';
 import { element, get } from './read.js';
-import { normalizeTrainerConfig } from './training_config.js';
+import { normalizeTrainerConfig, taskFieldsOf } from './training_config.js';
 import { checkModelConfig } from './model_config.js';
 import { copyHeadByHead } from './trace.js';
 import { ownKeys, readGenerateOptions, readOptions } from './call_options.js';
@@ -505,7 +505,7 @@ export function open(call, setUp, wrap) {
 
 /** `fields`: the engine's trainer fields (training_config.js trainerFieldsOf). */
 export function createTrainer(call, onDispose, config, fields) {
-  const flat = normalizeTrainerConfig(fields, config);
+  const flat = normalizeTrainerConfig(taskFieldsOf(fields), config);
   return open(
     call,
     (handle) => handle.create(flat),

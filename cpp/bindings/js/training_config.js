@@ -18,6 +18,14 @@ export function trainerFieldsOf(module) {
   );
 }
 
+/**
+ * The rows a toy task's trainer reads: every section but the corpus trainer's (its options,
+ * e.g. repeatSpans, are createCorpusTrainer's; the engine keeps their defaults for a task).
+ */
+export function taskFieldsOf(fields) {
+  return fields.filter((f) => f.section !== 'corpus');
+}
+
 /** { name: default } of the rows. */
 export function defaultsOf(fields) {
   return Object.freeze(Object.fromEntries(fields.map((f) => [f.name, f.fallback])));

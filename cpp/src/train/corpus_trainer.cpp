@@ -1,24 +1,22 @@
 #include "attention/train/corpus_trainer.hpp"
 
 #include "attention/train/model_io.hpp"
+#include "attention/train/trainer_fields.hpp"
 #include "format.hpp"
 
 namespace attention::train {
 
-CorpusTrainer::CorpusTrainer(const CorpusTrainerConfig& config, const std::vector<int>* train_ids)
+CorpusTrainer::CorpusTrainer(const TrainerConfig& config, const std::vector<int>* train_ids)
     : config_(config),
       loop_(config.model, config.optimizer, config.seed, config.threads),
-      stream_(train_ids, config.model.context_length, config.seed, config.repeat_spans) {}
+      stream_(train_ids, config.model.context_length, config.seed, config.corpus.repeat_spans) {}
 
-Status CorpusTrainer::Create(const CorpusTrainerConfig& config, const std::vector<int>* train_ids,
+Status CorpusTrainer::Create(const TrainerConfig& config, const std::vector<int>* train_ids,
                              std::unique_ptr<CorpusTrainer>* trainer) {
-  const Status status =
+  Status status =
       ValidateTraining(config.model, config.optimizer, config.batch_size, config.threads);
+  if (status.ok()) status = ValidateFields(config, FieldSection::kCorpus);  // repeatSpans
   if (!status.ok()) return status;
-  if (!(config.repeat_spans >= 0.0 && config.repeat_spans <= 1.0)) {
-    return Status(ErrorCode::kInvalidArgument, "repeatSpans",
-                  Format("repeatSpans (%g) must be a number from 0 to 1", config.repeat_spans));
-  }
   const size_t needed = static_cast<size_t>(config.model.context_length) + 1;
   if (train_ids->size() < needed) {
     return Status(

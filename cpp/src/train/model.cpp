@@ -36,6 +36,20 @@ struct Widths {
         nv(n * config.vocab_size) {}
 };
 
+// The activation named `step` of `steps` (kBlockSteps or kModelSteps), `data` in the same order
+// (one pointer per row: the array sizes must agree), and its width from `widths` (by StepWidth).
+template <typename T, size_t N>
+const T* NamedStep(const ActivationStep (&steps)[N], const T* const (&data)[N],
+                   std::string_view step, const int* widths, int* width) {
+  for (size_t i = 0; i < N; ++i) {
+    if (step == steps[i].name && data[i] != nullptr) {
+      *width = widths[static_cast<int>(steps[i].width)];
+      return data[i];
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 bool KeepsAttentionWeights(const ModelConfig& config, int batch, int length) {
@@ -313,49 +327,17 @@ const T* Model<T>::Activation(std::string_view step, int layer, int* width) cons
   const int p = config_.ProjectionWidth();
   const int f = config_.ResolvedDFF();
   const int v = config_.vocab_size;
+  const int widths[] = {c, p, f, v};  // by StepWidth
   const Activations<T>& a = b.acts;
-  struct Entry {
-    const char* name;
-    const T* data;
-    int width;
-  };
   if (layer >= 0 && layer < config_.layers) {
     const LayerActivations<T>& l = a.layers[static_cast<size_t>(layer)];
-    const Entry entries[] = {
-        {"ln1", l.ln1.out, c},
-        {"q", l.q, p},
-        {"k", l.k, p},
-        {"v", l.v, p},
-        {"concat", l.concat, p},
-        {"attention", l.attention, c},
-        {"residual1", l.residual1, c},
-        {"ln2", l.ln2.out, c},
-        {"ffnHidden", l.ffn_hidden, f},
-        {"ffnActivation", l.ffn_activation, f},
-        {"ffnOut", l.ffn_out, c},
-        {"residual2", l.residual2, c},
-    };
-    for (const Entry& e : entries) {
-      if (step == e.name && e.data != nullptr) {
-        *width = e.width;
-        return e.data;
-      }
-    }
-    return nullptr;
+    const T* const data[] = {l.ln1.out,   l.q,         l.k,       l.v,          l.concat,
+                             l.attention, l.residual1, l.ln2.out, l.ffn_hidden, l.ffn_activation,
+                             l.ffn_out,   l.residual2};
+    return NamedStep(kBlockSteps, data, step, widths, width);
   }
-  const Entry entries[] = {
-      {"embedding", a.embedding, c},
-      {"lnFinal", a.ln_final.out, c},
-      {"logits", a.logits, v},
-      {"probabilities", a.probabilities, v},
-  };
-  for (const Entry& e : entries) {
-    if (step == e.name && e.data != nullptr) {
-      *width = e.width;
-      return e.data;
-    }
-  }
-  return nullptr;
+  const T* const data[] = {a.embedding, a.ln_final.out, a.logits, a.probabilities};
+  return NamedStep(kModelSteps, data, step, widths, width);
 }
 
 template <typename T>

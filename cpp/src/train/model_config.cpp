@@ -15,11 +15,11 @@ Status OutOfRange(const char* field, long long value, long long low, long long h
 
 Status ValidateModelConfig(const ModelConfig& c) {
   // The sizes a model file or a corpus sets; the rest are trainer fields (trainer_fields.cpp).
-  if (c.vocab_size < 2 || c.vocab_size > ModelLimits::kMaxVocab) {
-    return OutOfRange("vocabSize", c.vocab_size, 2, ModelLimits::kMaxVocab);
-  }
-  if (c.context_length < 1 || c.context_length > ModelLimits::kMaxContext) {
-    return OutOfRange("contextLength", c.context_length, 1, ModelLimits::kMaxContext);
+  for (const ModelSize& size : kModelSizes) {
+    const int value = c.*size.member;
+    if (value < size.min || value > size.max) {
+      return OutOfRange(size.key, value, size.min, size.max);
+    }
   }
   TrainerConfig fields;
   fields.model = c;

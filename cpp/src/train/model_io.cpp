@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "attention/train/parameters.hpp"
+#include "attention/train/trainer_fields.hpp"
 #include "format.hpp"
 
 namespace attention::train {
@@ -11,31 +12,52 @@ namespace {
 constexpr const char* kFormatKey = "format";
 constexpr const char* kFormatName = "attention-explorer model";
 
-// One row per ModelConfig field: its JSON key and where it lives.
-struct IntField {
-  const char* key;
-  int ModelConfig::*member;
-};
-constexpr IntField kIntFields[] = {
-    {"vocabSize", &ModelConfig::vocab_size},
-    {"contextLength", &ModelConfig::context_length},
-    {"dModel", &ModelConfig::d_model},
-    {"heads", &ModelConfig::heads},
-    {"dK", &ModelConfig::d_k},
-    {"layers", &ModelConfig::layers},
-    {"dFF", &ModelConfig::d_ff},
-};
-struct BoolField {
-  const char* key;
-  bool ModelConfig::*member;
-};
-constexpr BoolField kBoolFields[] = {
-    {"causal", &ModelConfig::causal},
-    {"scale", &ModelConfig::scale},
-    {"residual", &ModelConfig::residual},
-    {"attentionOnly", &ModelConfig::attention_only},
-    {"tiedEmbeddings", &ModelConfig::tied_embeddings},
-};
+// The model's keys are its two sizes (kModelSizes) and the trainer fields a model file records
+// (TrainerField::in_model_file), each by its row's name, kind and allowed values.
+
+// `row` of `config` as its key's value: a bool, an enum's name, or a number.
+void SetKey(const TrainerField& row, const TrainerConfig& config, FlatJson* json) {
+  const double value = row.get(config);
+  if (row.kind == FieldKind::kBool) {
+    json->SetBool(row.name, value != 0);
+  } else if (row.kind == FieldKind::kEnum) {
+    // A value outside the enum (never in a valid config) is written as no name, refused on load.
+    const bool known = value >= 0 && value < static_cast<double>(row.values.size());
+    json->SetString(row.name, known ? row.values[static_cast<size_t>(value)] : "");
+  } else {
+    json->SetNumber(row.name, value);
+  }
+}
+
+// The key of `row` into `config`; missing, of another type or (an enum) not one of its names:
+// an error for "model.config.<key>" (the rest of the row's checks are ValidateModelConfig's).
+Status GetKey(const FlatJson& json, const TrainerField& row, TrainerConfig* config) {
+  Status status;
+  double value = 0;
+  if (row.kind == FieldKind::kInt) {
+    int number = 0;
+    status = json.GetInt(row.name, &number);
+    value = number;
+  } else if (row.kind == FieldKind::kBool) {
+    bool flag = false;
+    status = json.GetBool(row.name, &flag);
+    value = flag ? 1 : 0;
+  } else if (row.kind == FieldKind::kNumber) {
+    status = json.GetNumber(row.name, &value);
+  } else {
+    std::string name;
+    status = json.GetString(row.name, &name);
+    const auto it = std::find(row.values.begin(), row.values.end(), name);
+    if (status.ok() && it == row.values.end()) {
+      const std::string field = std::string("model.config.") + row.name;
+      return Status(ErrorCode::kInvalidArgument, field,
+                    field + " (\"" + name + "\") must be " + AllowedValues(row));
+    }
+    value = static_cast<double>(it - row.values.begin());
+  }
+  if (status.ok()) row.set(config, value);
+  return status;
+}
 
 Status Prefixed(const Status& status) {
   const std::string field = "model.config." + status.field();
@@ -47,39 +69,31 @@ Status Prefixed(const Status& status) {
 FlatJson ModelConfigJson(const ModelConfig& config) {
   FlatJson json;
   json.SetString(kFormatKey, kFormatName);
-  for (const IntField& f : kIntFields) json.SetNumber(f.key, config.*f.member);
-  for (const BoolField& f : kBoolFields) json.SetBool(f.key, config.*f.member);
-  json.SetString("positionalEncoding", PositionalKindName(config.positional));
-  json.SetNumber("initStd", config.init_std);
+  for (const ModelSize& size : kModelSizes) json.SetNumber(size.key, config.*size.member);
+  TrainerConfig fields;
+  fields.model = config;
+  for (const TrainerField& row : TrainerFields()) {
+    if (row.in_model_file) SetKey(row, fields, &json);
+  }
   return json;
 }
 
 Status ModelConfigFromJson(const FlatJson& json, ModelConfig* config) {
-  ModelConfig result;
+  TrainerConfig fields;
+  ModelConfig& result = fields.model;
   std::string format;
   Status status = json.GetString(kFormatKey, &format);
   if (status.ok() && format != kFormatName) {
     return Status(ErrorCode::kInvalidArgument, "model.config.format",
                   "model.config.format (\"" + format + "\") must be \"" + kFormatName + "\"");
   }
-  for (const IntField& f : kIntFields) {
-    if (status.ok()) status = json.GetInt(f.key, &(result.*f.member));
+  for (const ModelSize& size : kModelSizes) {
+    if (status.ok()) status = json.GetInt(size.key, &(result.*size.member));
   }
-  for (const BoolField& f : kBoolFields) {
-    if (status.ok()) status = json.GetBool(f.key, &(result.*f.member));
+  for (const TrainerField& row : TrainerFields()) {
+    if (status.ok() && row.in_model_file) status = GetKey(json, row, &fields);
   }
-  std::string positional;
-  if (status.ok()) status = json.GetString("positionalEncoding", &positional);
-  if (status.ok()) status = json.GetNumber("initStd", &result.init_std);
   if (!status.ok()) return status;
-  if (positional == "learned" || positional == "sinusoidal") {
-    result.positional =
-        positional == "learned" ? PositionalKind::kLearned : PositionalKind::kSinusoidal;
-  } else {
-    return Status(ErrorCode::kInvalidArgument, "model.config.positionalEncoding",
-                  "model.config.positionalEncoding (\"" + positional +
-                      "\") must be \"sinusoidal\" or \"learned\"");
-  }
   status = ValidateModelConfig(result);
   if (!status.ok()) return Prefixed(status);
   *config = result;

@@ -24,12 +24,6 @@ bool Finite(const double* data, size_t size) {
   return std::all_of(data, data + size, [](double x) { return std::isfinite(x); });
 }
 
-// A block's activations in computation order: the first non-finite one is where it overflowed.
-constexpr const char* kBlockSteps[] = {
-    "ln1",       "q",         "k",   "v",         "concat",
-    "attention", "residual1", "ln2", "ffnHidden", "ffnActivation",
-    "ffnOut",    "residual2"};
-
 Status Overflow(const std::string& where, const char* step) {
   return Status(ErrorCode::kNonFinite, "model",
                 Format("this model's forward pass overflows at %s (its %s is not a finite "
@@ -50,9 +44,12 @@ Status Model<T>::CheckFinite(int first_layer, int last_layer, bool head) const {
     if (!Finite(data, n * width)) return Overflow("its embedding", "embedding");
   }
   for (int l = std::max(first_layer, 0); l <= last_layer; ++l) {
-    for (const char* step : kBlockSteps) {
-      data = Activation(step, l, &width);
-      if (data != nullptr && !Finite(data, n * width)) return Overflow(Format("layer %d", l), step);
+    // In computation order (model.hpp): the first non-finite one is where it overflowed.
+    for (const ActivationStep& step : kBlockSteps) {
+      data = Activation(step.name, l, &width);
+      if (data != nullptr && !Finite(data, n * width)) {
+        return Overflow(Format("layer %d", l), step.name);
+      }
     }
   }
   if (!head) return Status::Ok();

@@ -7,15 +7,26 @@
 
 namespace attention::train {
 
+namespace {
+
+template <size_t N>
+std::vector<const char*> TracedNames(const ActivationStep (&steps)[N]) {
+  std::vector<const char*> names;
+  for (const ActivationStep& step : steps) {
+    if (step.traced) names.push_back(step.name);
+  }
+  return names;
+}
+
+}  // namespace
+
 const std::vector<const char*>& BlockStepNames() {
-  static const std::vector<const char*> names = {
-      "ln1", "attention", "residual1", "ln2", "ffnHidden", "ffnActivation", "ffnOut", "residual2",
-  };
+  static const std::vector<const char*> names = TracedNames(kBlockSteps);
   return names;
 }
 
 const std::vector<const char*>& ModelStepNames() {
-  static const std::vector<const char*> names = {"embedding", "lnFinal", "logits", "probabilities"};
+  static const std::vector<const char*> names = TracedNames(kModelSteps);
   return names;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 #include <string_view>
+#include <utility>
 
 #include "format.hpp"
 
@@ -81,24 +82,78 @@ void SequencePrompt(const TaskConfig& config, const std::vector<int>& input, Tas
   for (int at : answer_at) out->expected.push_back(s[at]);
 }
 
+// A task's row with its parts named: Task(kind, name, layout), then what an input is made of
+// (Symbols or Numbers), the lengths of n, how inputs are counted, drawn and laid out, how a typed
+// prompt reads, and how it is split and scored (by default: split, greedy).
+class Task {
+ public:
+  Task(TaskKind kind, const char* name, const char* layout) {
+    spec_.kind = kind;
+    spec_.name = name;
+    spec_.layout = layout;
+    spec_.modular = false;
+    spec_.min_length = 1;
+    spec_.split = true;
+    spec_.decoding = Decoding::kGreedy;
+  }
+  // n ≥ min_length symbols 0 … a−1, then `operators`.
+  Task& Symbols(int min_length, std::vector<std::string> operators) {
+    spec_.min_length = min_length;
+    spec_.operators = std::move(operators);
+    return *this;
+  }
+  // Two numbers 0 … p−1 of `modulus` with `operators`.
+  Task& Numbers(std::vector<std::string> operators) {
+    spec_.modular = true;
+    spec_.operators = std::move(operators);
+    return *this;
+  }
+  Task& Lengths(decltype(TaskSpec::sequence_length) sequence,
+                decltype(TaskSpec::answer_length) answers) {
+    spec_.sequence_length = sequence;
+    spec_.answer_length = answers;
+    return *this;
+  }
+  Task& Inputs(decltype(TaskSpec::input_counts) counts, decltype(TaskSpec::draw) draw,
+               decltype(TaskSpec::sequence) sequence) {
+    spec_.input_counts = counts;
+    spec_.draw = draw;
+    spec_.sequence = sequence;
+    return *this;
+  }
+  Task& Prompts(decltype(TaskSpec::prompt_counts) counts, decltype(TaskSpec::prompt) prompt) {
+    spec_.prompt_counts = counts;
+    spec_.prompt = prompt;
+    return *this;
+  }
+  Task& Unsplit() {
+    spec_.split = false;
+    return *this;
+  }
+  Task& Scored(Decoding decoding) {
+    spec_.decoding = decoding;
+    return *this;
+  }
+  operator TaskSpec() const { return spec_; }
+
+ private:
+  TaskSpec spec_;
+};
+
+// n symbols, as many as the task's length: copy, reverse, sort, and their typed prompts.
+void LengthSymbols(const TaskConfig& c, int* low, int* high) { *low = *high = c.length; }
+std::vector<int> DrawLengthSymbols(const TaskConfig& c, RandomState* r) {
+  return DrawSymbols(c, r, c.length);
+}
+
 // The row of a task that reads n symbols, a separator, then answers n symbols in some order.
 TaskSpec SeparatedTask(TaskKind kind, const char* name, const char* layout,
                        decltype(TaskSpec::sequence) sequence) {
-  return {kind,
-          name,
-          false,
-          1,
-          {"|"},
-          layout,
-          [](int n) { return 2 * n; },
-          [](int n) { return n; },
-          [](const TaskConfig& c, int* low, int* high) { *low = *high = c.length; },
-          [](const TaskConfig& c, RandomState* r) { return DrawSymbols(c, r, c.length); },
-          sequence,
-          [](const TaskConfig& c, int* low, int* high) { *low = *high = c.length; },
-          SequencePrompt,
-          true,
-          Decoding::kGreedy};
+  return Task(kind, name, layout)
+      .Symbols(1, {"|"})
+      .Lengths([](int n) { return 2 * n; }, [](int n) { return n; })
+      .Inputs(LengthSymbols, DrawLengthSymbols, sequence)
+      .Prompts(LengthSymbols, SequencePrompt);
 }
 
 // Induction: filler of 2(n − m) symbols, then a segment of m and its repeat; m uniform in
@@ -151,78 +206,79 @@ void InductionPrompt(const TaskConfig& config, const std::vector<int>& input, Ta
   }
 }
 
-const std::vector<TaskSpec> kTasks = {
-    SeparatedTask(TaskKind::kCopy, "copy", "x₁ … xₙ | x₁ … xₙ", SeparatedSequence<InOrder>),
-    SeparatedTask(TaskKind::kReverse, "reverse", "x₁ … xₙ | xₙ … x₁", SeparatedSequence<Reversed>),
-    SeparatedTask(TaskKind::kSort, "sort", "x₁ … xₙ | sorted(x)", SeparatedSequence<Sorted>),
-    // The answers are y₂ … y_m of the repeat: each followed an earlier occurrence of the
-    // current token, what an induction head predicts; those another earlier occurrence
-    // contradicts are left out (InductionNext). Scored teacher-forced: nothing to generate.
-    {TaskKind::kInduction,
-     "induction",
-     false,
-     2,
-     {},
-     "f₁ … f₂₍ₙ₋ₘ₎ y₁ … yₘ y₁ … yₘ",
-     [](int n) { return 2 * n - 1; },
-     [](int n) { return n - 1; },
-     [](const TaskConfig& c, int* low, int* high) {
-       *low = c.length;
-       *high = 2 * c.length - InductionLow(c.length);
-     },
-     [](const TaskConfig& c, RandomState* r) {
-       const int n = c.length;
-       const int low = InductionLow(n);
-       const int m = low + Uniform(r, n - low + 1);
-       return DrawInductionInput(c, r, 2 * (n - m) + m);
-     },
-     [](const TaskConfig& c, const std::vector<int>& in, std::vector<int>* s, std::vector<int>* at,
-        std::vector<int>* from) {
-       // input = filler (2(n − m)) ++ segment (m), so m = 2n − |input|.
-       const int size = static_cast<int>(in.size());
-       const int m = 2 * c.length - size;
-       const int start = size - m;
-       *s = in;
-       s->insert(s->end(), in.begin() + start, in.end());
-       // y_k (k < m) stands at start + k − 1 too: the rule always has an occurrence to read.
-       for (int k = 1; k < m; ++k) {
-         if (InductionNext(*s, size + k - 1) != (*s)[size + k]) continue;
-         at->push_back(size + k);
-         from->push_back(start + k);
-       }
-     },
-     [](const TaskConfig& c, int* low, int* high) {
-       *low = 1;
-       *high = 2 * c.length - 1;  // T
-     },
-     InductionPrompt,
-     false,
-     Decoding::kTeacherForced},
-    {TaskKind::kModularAddition,
-     "modular",
-     true,
-     1,
-     {"+", "="},
-     "a + b = (a + b) mod p",
-     [](int) { return 4; },
-     [](int) { return 1; },
-     [](const TaskConfig&, int* low, int* high) { *low = *high = 2; },
-     [](const TaskConfig& c, RandomState* r) {
-       const int a = Uniform(r, c.modulus);
-       return std::vector<int>{a, Uniform(r, c.modulus)};
-     },
-     [](const TaskConfig& c, const std::vector<int>& in, std::vector<int>* s, std::vector<int>* at,
-        std::vector<int>* from) {
-       const int p = c.modulus;
-       *s = {in[0], p, in[1], p + 1, (in[0] + in[1]) % p};
-       at->push_back(4);
-       from->push_back(-1);
-     },
-     [](const TaskConfig&, int* low, int* high) { *low = *high = 2; },
-     SequencePrompt,
-     true,
-     Decoding::kGreedy},
-};
+// Induction's input: its filler and segment; its typed prompt: 1 … T tokens.
+void InductionInputCounts(const TaskConfig& c, int* low, int* high) {
+  *low = c.length;
+  *high = 2 * c.length - InductionLow(c.length);
+}
+void InductionPromptCounts(const TaskConfig& c, int* low, int* high) {
+  *low = 1;
+  *high = 2 * c.length - 1;  // T
+}
+
+std::vector<int> DrawInduction(const TaskConfig& c, RandomState* r) {
+  const int n = c.length;
+  const int low = InductionLow(n);
+  const int m = low + Uniform(r, n - low + 1);
+  return DrawInductionInput(c, r, 2 * (n - m) + m);
+}
+
+// The answers are y₂ … y_m of the repeat: each followed an earlier occurrence of the current
+// token, what an induction head predicts; those another earlier occurrence contradicts are left
+// out (InductionNext).
+void InductionSequence(const TaskConfig& c, const std::vector<int>& in, std::vector<int>* s,
+                       std::vector<int>* at, std::vector<int>* from) {
+  // input = filler (2(n − m)) ++ segment (m), so m = 2n − |input|.
+  const int size = static_cast<int>(in.size());
+  const int m = 2 * c.length - size;
+  const int start = size - m;
+  *s = in;
+  s->insert(s->end(), in.begin() + start, in.end());
+  // y_k (k < m) stands at start + k − 1 too: the rule always has an occurrence to read.
+  for (int k = 1; k < m; ++k) {
+    if (InductionNext(*s, size + k - 1) != (*s)[size + k]) continue;
+    at->push_back(size + k);
+    from->push_back(start + k);
+  }
+}
+
+// Modular addition: two numbers a, b; the sequence a + b = c.
+void TwoNumbers(const TaskConfig&, int* low, int* high) { *low = *high = 2; }
+std::vector<int> DrawTwoNumbers(const TaskConfig& c, RandomState* r) {
+  const int a = Uniform(r, c.modulus);
+  return std::vector<int>{a, Uniform(r, c.modulus)};
+}
+void ModularSequence(const TaskConfig& c, const std::vector<int>& in, std::vector<int>* s,
+                     std::vector<int>* at, std::vector<int>* from) {
+  const int p = c.modulus;
+  *s = {in[0], p, in[1], p + 1, (in[0] + in[1]) % p};
+  at->push_back(4);
+  from->push_back(-1);
+}
+
+// One row per TaskKind, in any order (SpecOf finds a kind's row; the "task" field names them
+// by kind); this order is the one errors and the docs list them in.
+std::vector<TaskSpec> MakeTasks() {
+  return {
+      SeparatedTask(TaskKind::kCopy, "copy", "x₁ … xₙ | x₁ … xₙ", SeparatedSequence<InOrder>),
+      SeparatedTask(TaskKind::kReverse, "reverse", "x₁ … xₙ | xₙ … x₁",
+                    SeparatedSequence<Reversed>),
+      SeparatedTask(TaskKind::kSort, "sort", "x₁ … xₙ | sorted(x)", SeparatedSequence<Sorted>),
+      // Scored teacher-forced: nothing to generate (InductionSequence's answers).
+      Task(TaskKind::kInduction, "induction", "f₁ … f₂₍ₙ₋ₘ₎ y₁ … yₘ y₁ … yₘ")
+          .Symbols(2, {})
+          .Lengths([](int n) { return 2 * n - 1; }, [](int n) { return n - 1; })
+          .Inputs(InductionInputCounts, DrawInduction, InductionSequence)
+          .Prompts(InductionPromptCounts, InductionPrompt)
+          .Unsplit()
+          .Scored(Decoding::kTeacherForced),
+      Task(TaskKind::kModularAddition, "modular", "a + b = (a + b) mod p")
+          .Numbers({"+", "="})
+          .Lengths([](int) { return 4; }, [](int) { return 1; })
+          .Inputs(TwoNumbers, DrawTwoNumbers, ModularSequence)
+          .Prompts(TwoNumbers, SequencePrompt),
+  };
+}
 
 // The number of distinct inputs, saturating (only compared with kMinSplitSpace).
 double InputSpace(const TaskConfig& config) {
@@ -234,15 +290,25 @@ double InputSpace(const TaskConfig& config) {
 
 }  // namespace
 
-const std::vector<TaskSpec>& Tasks() { return kTasks; }
+const std::vector<TaskSpec>& Tasks() {
+  // Made on first use: the trainer fields' task row reads these names, and a TaskConfig's
+  // constructor reads the trainer fields, whenever either is first needed.
+  static const std::vector<TaskSpec> tasks = MakeTasks();
+  return tasks;
+}
 
-const TaskSpec& SpecOf(TaskKind kind) { return kTasks[static_cast<size_t>(kind)]; }
+const TaskSpec& SpecOf(TaskKind kind) {
+  for (const TaskSpec& spec : Tasks()) {
+    if (spec.kind == kind) return spec;
+  }
+  return Tasks().front();  // not a TaskKind: ValidateTaskConfig refuses it first
+}
 
 const char* TaskKindName(TaskKind kind) { return SpecOf(kind).name; }
 
 Status ParseTaskKind(const std::string& name, TaskKind* kind) {
   std::string names;
-  for (const TaskSpec& spec : kTasks) {
+  for (const TaskSpec& spec : Tasks()) {
     if (name == spec.name) {
       *kind = spec.kind;
       return Status::Ok();
@@ -254,7 +320,7 @@ Status ParseTaskKind(const std::string& name, TaskKind* kind) {
 
 Status ValidateTaskConfig(const TaskConfig& config) {
   const int kind = static_cast<int>(config.kind);
-  if (kind < 0 || kind >= static_cast<int>(kTasks.size())) {
+  if (kind < 0 || kind >= static_cast<int>(Tasks().size())) {
     return Invalid("task", Format("task (%d) is not a task", kind));
   }
   const TaskSpec& spec = SpecOf(config.kind);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 #include "format.hpp"
 
@@ -10,279 +11,178 @@ namespace {
 
 constexpr double kUint32Max = 4294967295.0;
 
-using K = FieldKind;
-using S = FieldSection;
+// The struct of a TrainerConfig a member lives in: the row's section, and where it is.
+template <typename Part>
+struct PartOf;
+template <>
+struct PartOf<TaskConfig> {
+  static constexpr FieldSection kSection = FieldSection::kTask;
+  template <typename C>
+  static auto& In(C& c) {
+    return c.task;
+  }
+};
+template <>
+struct PartOf<ModelConfig> {
+  static constexpr FieldSection kSection = FieldSection::kModel;
+  template <typename C>
+  static auto& In(C& c) {
+    return c.model;
+  }
+};
+template <>
+struct PartOf<AdamWConfig> {
+  static constexpr FieldSection kSection = FieldSection::kOptimizer;
+  template <typename C>
+  static auto& In(C& c) {
+    return c.optimizer;
+  }
+};
+template <>
+struct PartOf<TrainerConfig> {
+  static constexpr FieldSection kSection = FieldSection::kTrainer;
+  template <typename C>
+  static auto& In(C& c) {
+    return c;
+  }
+};
+template <>
+struct PartOf<CorpusConfig> {
+  static constexpr FieldSection kSection = FieldSection::kCorpus;
+  template <typename C>
+  static auto& In(C& c) {
+    return c.corpus;
+  }
+};
 
-// One accessor pair per member: the row's get and set (an int member stores the checked value).
-#define ATTENTION_FIELD(member, type)                                   \
-  [](const TrainerConfig& c) { return static_cast<double>(c.member); }, \
-      [](TrainerConfig* c, double v) { c->member = static_cast<type>(v); }
+template <typename Member>
+struct MemberOf;
+template <typename Part, typename Value>
+struct MemberOf<Value Part::*> {
+  using P = Part;
+  using V = Value;
+};
+
+// A row of `member` (e.g. &ModelConfig::layers): its section and accessors; the builders below
+// add the kind, default and bounds.
+template <auto member>
+TrainerField Row(const char* name, FieldKind kind, double fallback, const char* note) {
+  using Part = typename MemberOf<decltype(member)>::P;
+  using Value = typename MemberOf<decltype(member)>::V;
+  TrainerField f;
+  f.name = name;
+  f.section = PartOf<Part>::kSection;
+  f.kind = kind;
+  f.fallback = fallback;
+  f.note = note;
+  f.in_model_file = f.section == FieldSection::kModel;
+  f.get = [](const TrainerConfig& c) { return static_cast<double>(PartOf<Part>::In(c).*member); };
+  f.set = [](TrainerConfig* c, double v) { PartOf<Part>::In(*c).*member = static_cast<Value>(v); };
+  f.set_part = [](void* part, double v) {
+    static_cast<Part*>(part)->*member = static_cast<Value>(v);
+  };
+  return f;
+}
+
+// An integer from min to max.
+template <auto member>
+TrainerField Int(const char* name, double fallback, double min, double max, const char* note = "") {
+  TrainerField f = Row<member>(name, FieldKind::kInt, fallback, note);
+  f.min = min;
+  f.max = max;
+  return f;
+}
+
+// A number from min to max.
+template <auto member>
+TrainerField Number(const char* name, double fallback, double min, double max,
+                    const char* note = "") {
+  TrainerField f = Row<member>(name, FieldKind::kNumber, fallback, note);
+  f.min = min;
+  f.max = max;
+  return f;
+}
+
+// A number greater than min, at most max.
+template <auto member>
+TrainerField Above(const char* name, double fallback, double min, double max) {
+  TrainerField f = Number<member>(name, fallback, min, max);
+  f.min_open = true;
+  return f;
+}
+
+template <auto member>
+TrainerField Bool(const char* name, bool fallback) {
+  return Row<member>(name, FieldKind::kBool, fallback ? 1 : 0, "");
+}
+
+// One of `values`, stored as its index (the member's enum in the same order).
+template <auto member, typename Enum>
+TrainerField OneOf(const char* name, Enum fallback, std::vector<std::string> values) {
+  TrainerField f = Row<member>(name, FieldKind::kEnum, static_cast<double>(fallback), "");
+  f.values = std::move(values);
+  return f;
+}
+
+// A model row that a model file does not record (it matters only when the weights are drawn).
+TrainerField NotInModelFile(TrainerField f) {
+  f.in_model_file = false;
+  return f;
+}
 
 std::vector<TrainerField> MakeFields() {
-  std::vector<std::string> tasks;
-  for (const TaskSpec& spec : Tasks()) tasks.push_back(spec.name);
+  // The "task" field's value is the TaskKind, so its names stand at their kinds' indices.
+  std::vector<std::string> tasks(Tasks().size());
+  for (const TaskSpec& spec : Tasks()) tasks.at(static_cast<size_t>(spec.kind)) = spec.name;
   const double width = ModelLimits::kMaxWidth;
+  using M = ModelConfig;
+  using A = AdamWConfig;
+  using T = TrainerConfig;
   return {
-      {"task", S::kTask, K::kEnum, static_cast<double>(TaskKind::kSort), 0, 0, false, tasks, "",
-       ATTENTION_FIELD(task.kind, TaskKind)},
-      {"length",
-       S::kTask,
-       K::kInt,
-       8,
-       1,
-       TaskLimits::kMaxLength,
-       false,
-       {},
-       "",
-       ATTENTION_FIELD(task.length, int)},
-      {"alphabet",
-       S::kTask,
-       K::kInt,
-       10,
-       2,
-       TaskLimits::kMaxAlphabet,
-       false,
-       {},
-       "",
-       ATTENTION_FIELD(task.alphabet, int)},
-      {"modulus",
-       S::kTask,
-       K::kInt,
-       97,
-       2,
-       TaskLimits::kMaxModulus,
-       false,
-       {},
-       "",
-       ATTENTION_FIELD(task.modulus, int)},
-      {"layers",
-       S::kModel,
-       K::kInt,
-       2,
-       1,
-       ModelLimits::kMaxLayers,
-       false,
-       {},
-       "",
-       ATTENTION_FIELD(model.layers, int)},
-      {"heads", S::kModel, K::kInt, 4, 1, width, false, {}, "", ATTENTION_FIELD(model.heads, int)},
-      {"dModel",
-       S::kModel,
-       K::kInt,
-       64,
-       1,
-       width,
-       false,
-       {},
-       "",
-       ATTENTION_FIELD(model.d_model, int)},
-      {"dK",
-       S::kModel,
-       K::kInt,
-       0,
-       0,
-       width,
-       false,
-       {},
-       "0: dModel / heads",
-       ATTENTION_FIELD(model.d_k, int)},
-      {"dFF",
-       S::kModel,
-       K::kInt,
-       0,
-       0,
-       4 * width,
-       false,
-       {},
-       "0: 4 · dModel",
-       ATTENTION_FIELD(model.d_ff, int)},
-      {"causal", S::kModel, K::kBool, 1, 0, 0, false, {}, "", ATTENTION_FIELD(model.causal, bool)},
-      {"scale", S::kModel, K::kBool, 1, 0, 0, false, {}, "", ATTENTION_FIELD(model.scale, bool)},
-      {"residual",
-       S::kModel,
-       K::kBool,
-       1,
-       0,
-       0,
-       false,
-       {},
-       "",
-       ATTENTION_FIELD(model.residual, bool)},
-      {"attentionOnly",
-       S::kModel,
-       K::kBool,
-       0,
-       0,
-       0,
-       false,
-       {},
-       "",
-       ATTENTION_FIELD(model.attention_only, bool)},
-      {"tiedEmbeddings",
-       S::kModel,
-       K::kBool,
-       1,
-       0,
-       0,
-       false,
-       {},
-       "",
-       ATTENTION_FIELD(model.tied_embeddings, bool)},
-      {"positionalEncoding",
-       S::kModel,
-       K::kEnum,
-       0,
-       0,
-       0,
-       false,
-       {"sinusoidal", "learned"},
-       "",
-       ATTENTION_FIELD(model.positional, PositionalKind)},
-      {"initStd",
-       S::kModel,
-       K::kNumber,
-       0.02,
-       0,
-       10,
-       true,
-       {},
-       "",
-       ATTENTION_FIELD(model.init_std, double)},
-      {"queryKeyInit",
-       S::kModel,
-       K::kNumber,
-       1,
-       0,
-       10,
-       true,
-       {},
-       "",
-       ATTENTION_FIELD(model.query_key_init, double)},
-      {"learningRate",
-       S::kOptimizer,
-       K::kNumber,
-       1e-3,
-       0,
-       10,
-       true,
-       {},
-       "",
-       ATTENTION_FIELD(optimizer.learning_rate, double)},
+      OneOf<&TaskConfig::kind>("task", TaskKind::kSort, tasks),
+      Int<&TaskConfig::length>("length", 8, 1, TaskLimits::kMaxLength),
+      Int<&TaskConfig::alphabet>("alphabet", 10, 2, TaskLimits::kMaxAlphabet),
+      Int<&TaskConfig::modulus>("modulus", 97, 2, TaskLimits::kMaxModulus),
+      Int<&M::layers>("layers", 2, 1, ModelLimits::kMaxLayers),
+      Int<&M::heads>("heads", 4, 1, width),
+      Int<&M::d_model>("dModel", 64, 1, width),
+      Int<&M::d_k>("dK", 0, 0, width, "0: dModel / heads"),
+      Int<&M::d_ff>("dFF", 0, 0, 4 * width, "0: 4 · dModel"),
+      Bool<&M::causal>("causal", true),
+      Bool<&M::scale>("scale", true),
+      Bool<&M::residual>("residual", true),
+      Bool<&M::attention_only>("attentionOnly", false),
+      Bool<&M::tied_embeddings>("tiedEmbeddings", true),
+      OneOf<&M::positional>("positionalEncoding", PositionalKind::kSinusoidal,
+                            {"sinusoidal", "learned"}),
+      Above<&M::init_std>("initStd", 0.02, 0, 10),
+      NotInModelFile(Above<&M::query_key_init>("queryKeyInit", 1, 0, 10)),
+      Above<&A::learning_rate>("learningRate", 1e-3, 0, 10),
       // β stays below 1: the bias correction divides by 1 − βᵗ.
-      {"beta1",
-       S::kOptimizer,
-       K::kNumber,
-       0.9,
-       0,
-       0.999999,
-       false,
-       {},
-       "",
-       ATTENTION_FIELD(optimizer.beta1, double)},
-      {"beta2",
-       S::kOptimizer,
-       K::kNumber,
-       0.95,
-       0,
-       0.999999,
-       false,
-       {},
-       "",
-       ATTENTION_FIELD(optimizer.beta2, double)},
-      {"epsilon",
-       S::kOptimizer,
-       K::kNumber,
-       1e-8,
-       0,
-       1,
-       true,
-       {},
-       "",
-       ATTENTION_FIELD(optimizer.epsilon, double)},
-      {"weightDecay",
-       S::kOptimizer,
-       K::kNumber,
-       0.1,
-       0,
-       10,
-       false,
-       {},
-       "",
-       ATTENTION_FIELD(optimizer.weight_decay, double)},
-      {"warmupSteps",
-       S::kOptimizer,
-       K::kInt,
-       0,
-       0,
-       1e9,
-       false,
-       {},
-       "",
-       ATTENTION_FIELD(optimizer.warmup_steps, int)},
-      {"totalSteps",
-       S::kOptimizer,
-       K::kInt,
-       0,
-       0,
-       1e9,
-       false,
-       {},
-       "0: no cosine decay",
-       ATTENTION_FIELD(optimizer.total_steps, int)},
-      {"minLearningRate",
-       S::kOptimizer,
-       K::kNumber,
-       1e-4,
-       0,
-       10,
-       false,
-       {},
-       "",
-       ATTENTION_FIELD(optimizer.min_learning_rate, double)},
-      {"clipNorm",
-       S::kOptimizer,
-       K::kNumber,
-       1,
-       0,
-       1e6,
-       false,
-       {},
-       "0: no clipping",
-       ATTENTION_FIELD(optimizer.clip_norm, double)},
-      {"batchSize",
-       S::kTrainer,
-       K::kInt,
-       32,
-       1,
-       TrainerConfig::kMaxBatch,
-       false,
-       {},
-       "",
-       ATTENTION_FIELD(batch_size, int)},
-      {"seed",
-       S::kTrainer,
-       K::kInt,
-       1,
-       0,
-       kUint32Max,
-       false,
-       {},
-       "",
-       ATTENTION_FIELD(seed, uint32_t)},
-      {"threads",
-       S::kTrainer,
-       K::kInt,
-       1,
-       1,
-       TrainerConfig::kMaxThreads,
-       false,
-       {},
-       "the batch's shards, run at once",
-       ATTENTION_FIELD(threads, int)},
+      Number<&A::beta1>("beta1", 0.9, 0, 0.999999),
+      Number<&A::beta2>("beta2", 0.95, 0, 0.999999),
+      Above<&A::epsilon>("epsilon", 1e-8, 0, 1),
+      Number<&A::weight_decay>("weightDecay", 0.1, 0, 10),
+      Int<&A::warmup_steps>("warmupSteps", 0, 0, 1e9),
+      Int<&A::total_steps>("totalSteps", 0, 0, 1e9, "0: no cosine decay"),
+      Number<&A::min_learning_rate>("minLearningRate", 1e-4, 0, 10),
+      Number<&A::clip_norm>("clipNorm", 1, 0, 1e6, "0: no clipping"),
+      Int<&T::batch_size>("batchSize", 32, 1, TrainerConfig::kMaxBatch),
+      Int<&T::seed>("seed", 1, 0, kUint32Max),
+      Int<&T::threads>("threads", 1, 1, TrainerConfig::kMaxThreads,
+                       "the batch's shards, run at once"),
+      Number<&CorpusConfig::repeat_spans>("repeatSpans", 0, 0, 1,
+                                          "the share of windows that repeat a span"),
   };
 }
 
-#undef ATTENTION_FIELD
+// The rows of `Part`'s section into `part`: the structs' defaults.
+template <typename Part>
+void FillDefaults(Part* part) {
+  for (const TrainerField& f : TrainerFields()) {
+    if (f.section == PartOf<Part>::kSection) f.set_part(part, f.fallback);
+  }
+}
 
 // A bound as JS prints it: integers in full (4294967295, not 4.29497e+09), others as %g.
 std::string Shown(double value) {
@@ -291,6 +191,12 @@ std::string Shown(double value) {
 }
 
 }  // namespace
+
+TaskConfig::TaskConfig() { FillDefaults(this); }
+ModelConfig::ModelConfig() { FillDefaults(this); }
+AdamWConfig::AdamWConfig() { FillDefaults(this); }
+CorpusConfig::CorpusConfig() { FillDefaults(this); }
+TrainerConfig::TrainerConfig() { FillDefaults(this); }
 
 const std::vector<TrainerField>& TrainerFields() {
   static const std::vector<TrainerField> fields = MakeFields();
@@ -305,8 +211,8 @@ const TrainerField* FindTrainerField(std::string_view name) {
 }
 
 std::string AllowedValues(const TrainerField& f) {
-  if (f.kind == K::kBool) return "true or false";
-  if (f.kind == K::kEnum) {
+  if (f.kind == FieldKind::kBool) return "true or false";
+  if (f.kind == FieldKind::kEnum) {
     std::string out = "one of ";
     for (size_t i = 0; i < f.values.size(); ++i) out += (i ? ", " : "") + f.values[i];
     return out;
@@ -315,18 +221,18 @@ std::string AllowedValues(const TrainerField& f) {
   const std::string range =
       f.min_open ? "greater than " + low + " and at most " + high : "from " + low + " to " + high;
   const std::string note = *f.note ? Format(" (%s)", f.note) : "";
-  return (f.kind == K::kInt ? "an integer " : "a number ") + range + note;
+  return (f.kind == FieldKind::kInt ? "an integer " : "a number ") + range + note;
 }
 
 Status CheckField(const TrainerField& f, double value) {
   bool ok = std::isfinite(value);
-  if (ok && f.kind == K::kEnum) {
+  if (ok && f.kind == FieldKind::kEnum) {
     ok = value >= 0 && value < static_cast<double>(f.values.size()) && value == std::floor(value);
-  } else if (ok && f.kind == K::kBool) {
+  } else if (ok && f.kind == FieldKind::kBool) {
     ok = value == 0 || value == 1;
   } else if (ok) {
     ok = (f.min_open ? value > f.min : value >= f.min) && value <= f.max &&
-         (f.kind != K::kInt || value == std::floor(value));
+         (f.kind != FieldKind::kInt || value == std::floor(value));
   }
   if (ok) return Status::Ok();
   return Status(

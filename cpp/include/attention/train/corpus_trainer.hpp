@@ -2,6 +2,8 @@
 // model, AdamW and a CorpusStream of windows of the encoded training text, every position a
 // next-token target. The native command tools/train_corpus.cpp drives it.
 //
+//   TrainerConfig config;                                   // every trainer field's default
+//   config.model.vocab_size = …; config.model.context_length = …;
 //   std::unique_ptr<CorpusTrainer> trainer;
 //   CorpusTrainer::Create(config, &train_ids, &trainer);   // train_ids outlives the trainer
 //   StepMetrics m;  trainer->Step(100, &m);                 // m.loss: mean of the 100 batches
@@ -26,20 +28,13 @@
 
 namespace attention::train {
 
-struct CorpusTrainerConfig {
-  ModelConfig model;  // vocab_size must be the vocabulary's size; context_length is T
-  AdamWConfig optimizer;
-  int batch_size = 32;        // B, 1 … TrainerConfig::kMaxBatch
-  uint32_t seed = 1;          // the initial weights and the windows
-  int threads = 1;            // the batch's shards (TrainerConfig::threads)
-  double repeat_spans = 0.0;  // the share of windows that repeat a span (CorpusStream), 0 … 1
-};
-
 class CorpusTrainer {
  public:
-  // Errors name the field: the model's and optimizer's, "batchSize", and "train" when the ids
-  // are fewer than contextLength + 1 or outside 0 … vocabSize − 1.
-  static Status Create(const CorpusTrainerConfig& config, const std::vector<int>* train_ids,
+  // `config`: the trainer fields but the task's (trainer.hpp), with model.vocab_size the
+  // vocabulary's size and model.context_length T. Errors name the field: the model's and
+  // optimizer's, "batchSize", "repeatSpans", and "train" when the ids are fewer than
+  // contextLength + 1 or outside 0 … vocabSize − 1.
+  static Status Create(const TrainerConfig& config, const std::vector<int>* train_ids,
                        std::unique_ptr<CorpusTrainer>* trainer);
 
   // `count` (≥ 1) updates (TrainingLoop::Step, the task Trainer's too); metrics->loss is the
@@ -54,14 +49,14 @@ class CorpusTrainer {
   Status Resume(const std::vector<uint8_t>& bytes, const std::string& run, CheckpointState* state);
 
   Model<float>& model() { return loop_.model(); }
-  const CorpusTrainerConfig& config() const { return config_; }
+  const TrainerConfig& config() const { return config_; }
   int cores() const { return loop_.cores(); }
   int steps() const { return loop_.steps(); }
 
  private:
-  CorpusTrainer(const CorpusTrainerConfig& config, const std::vector<int>* train_ids);
+  CorpusTrainer(const TrainerConfig& config, const std::vector<int>* train_ids);
 
-  CorpusTrainerConfig config_;
+  TrainerConfig config_;
   TrainingLoop loop_;
   CorpusStream stream_;
 };
@@ -80,7 +75,7 @@ struct CorpusModelInfo {
   VocabularyLevel level = VocabularyLevel::kCharacter;
   std::string corpus, title, title_zh;
   std::string document_start;
-  double repeat_spans = 0.0;  // "repeatSpans" when > 0: CorpusTrainerConfig's
+  double repeat_spans = 0.0;  // "repeatSpans" when > 0: the trainer's (CorpusConfig)
   bool lowercase = false;
   bool canon_weighted = false;
   double kn5_loss = 0.0;

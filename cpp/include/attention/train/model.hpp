@@ -38,6 +38,36 @@ struct Batch {
 // A kLastPosition pass keeps no backward scratch and takes no targets.
 enum class Outputs { kEveryPosition, kLastPosition };
 
+// What an activation is as wide as: dModel, P (heads · dK), dFF or the vocabulary V.
+enum class StepWidth { kModel, kProjection, kFfn, kVocabulary };
+
+// One activation a forward pass keeps, by its name (Model::Activation).
+struct ActivationStep {
+  const char* name;
+  StepWidth width;
+  // A step of a trained model's trace (model_trace.hpp); "q", "k", "v" and "concat" are there
+  // as the attention layer's own steps (the explorer's Trace).
+  bool traced;
+};
+
+// The one list of a block's activations, in computation order: the first that is not finite is
+// where a pass overflowed. "attention" is the attention layer's output (W_O applied).
+inline constexpr ActivationStep kBlockSteps[] = {
+    {"ln1", StepWidth::kModel, true},          {"q", StepWidth::kProjection, false},
+    {"k", StepWidth::kProjection, false},      {"v", StepWidth::kProjection, false},
+    {"concat", StepWidth::kProjection, false}, {"attention", StepWidth::kModel, true},
+    {"residual1", StepWidth::kModel, true},    {"ln2", StepWidth::kModel, true},
+    {"ffnHidden", StepWidth::kFfn, true},      {"ffnActivation", StepWidth::kFfn, true},
+    {"ffnOut", StepWidth::kModel, true},       {"residual2", StepWidth::kModel, true},
+};
+// The model's own activations, in computation order (layer −1 of Model::Activation).
+inline constexpr ActivationStep kModelSteps[] = {
+    {"embedding", StepWidth::kModel, true},
+    {"lnFinal", StepWidth::kModel, true},
+    {"logits", StepWidth::kVocabulary, true},
+    {"probabilities", StepWidth::kVocabulary, true},
+};
+
 // Checks a batch against a valid config; errors name the field, e.g. "tokens[5]". A batch
 // whose activations would take more than kMaxActivationBytes (float) is refused ("batch", or
 // "tokens" for one sequence).
@@ -124,10 +154,9 @@ class Model {
 
   // Of the last Forward, each [B·T × width], row b·T + t: position t of sequence b ("logits" and
   // "probabilities" [B × V] after a kLastPosition Forward: logits_rows() says which).
-  // Steps: "embedding", and per layer "ln1", "q", "k", "v", "concat", "attention",
-  // "residual1", "ln2", "ffnHidden", "ffnActivation", "ffnOut", "residual2"; then "lnFinal",
-  // "logits", "probabilities". nullptr if the step does not exist in this model (LayerNorm
-  // and FFN steps in attention-only models) or before the first Forward.
+  // Steps: kBlockSteps for layer 0 … layers − 1, kModelSteps for any other layer (−1). nullptr
+  // if the step does not exist in this model (LayerNorm and FFN steps in attention-only models)
+  // or before the first Forward.
   const T* Activation(std::string_view step, int layer, int* width) const;
   // Softmax statistics per layer of the last Forward (and Backward: ∂L/∂scores).
   const std::vector<AttentionStats>& attention_stats() const;

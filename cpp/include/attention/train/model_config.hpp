@@ -20,27 +20,30 @@ enum class PositionalKind {
   kLearned,     // a parameter [contextLength × dModel]
 };
 
+// Every member but the two sizes is a trainer field: its default, bounds and JSON key are its
+// row in trainer_fields.cpp, which the constructor reads (2 layers, 4 heads, dModel 64, …).
 struct ModelConfig {
-  int vocab_size = 16;      // V
-  int context_length = 32;  // the longest sequence T the model takes
-  int d_model = 64;         // d
-  int heads = 4;
-  int d_k = 0;  // per-head width of Q, K and V; 0: dModel / heads (heads must divide dModel)
-  int layers = 2;
-  int d_ff = 0;                 // FFN hidden width; 0: 4 · dModel
-  bool causal = true;           // a query sees keys j ≤ i; false: bidirectional
-  bool scale = true;            // divide scores by √dK
-  bool residual = true;         // the two residual adds of each block
-  bool attention_only = false;  // no FFN and no LayerNorm anywhere (ln1, ln2, lnFinal)
-  bool tied_embeddings = true;  // logits from the token embedding, else a separate matrix
-  PositionalKind positional = PositionalKind::kSinusoidal;
+  ModelConfig();
+  int vocab_size = 16;      // V (set by the task or the vocabulary)
+  int context_length = 32;  // the longest sequence T the model takes (set by the task or corpus)
+  int d_model;              // d
+  int heads;
+  int d_k;  // per-head width of Q, K and V; 0: dModel / heads (heads must divide dModel)
+  int layers;
+  int d_ff;              // FFN hidden width; 0: 4 · dModel
+  bool causal;           // a query sees keys j ≤ i; false: bidirectional
+  bool scale;            // divide scores by √dK
+  bool residual;         // the two residual adds of each block
+  bool attention_only;   // no FFN and no LayerNorm anywhere (ln1, ln2, lnFinal)
+  bool tied_embeddings;  // logits from the token embedding, else a separate matrix
+  PositionalKind positional;
   // Initial weights ~ N(0, initStd²) (GPT-2's 0.02); W_O and W_2 get initStd / √(2·layers).
-  double init_std = 0.02;
+  double init_std;
   // W_Q and W_K start at this multiple of that draw (the same draw: the random stream is not
   // moved). The √dK experiment's control: dK^(−1/4) makes an unscaled model compute at step 0
   // exactly what the scaled one does, (s·q)·(s·k)ᵀ = q·kᵀ/√dK, so what differs later is the
   // training, not the start. Used only at initialisation; not stored in model files.
-  double query_key_init = 1.0;
+  double query_key_init;
 
   int ResolvedDK() const { return d_k > 0 ? d_k : (heads > 0 ? d_model / heads : 0); }
   int ProjectionWidth() const { return heads * ResolvedDK(); }  // P
@@ -54,6 +57,18 @@ struct ModelLimits {
   static constexpr int kMaxVocab = 65536;
   static constexpr int kMaxContext = 2048;
   static constexpr int kMaxWidth = 1024;  // dModel and P; dFF up to 4 times it
+};
+
+// The two sizes that are not trainer fields (the task or the vocabulary and corpus set them):
+// the model file's key, the member and the bounds ValidateModelConfig checks.
+struct ModelSize {
+  const char* key;
+  int ModelConfig::*member;
+  int min, max;
+};
+inline constexpr ModelSize kModelSizes[] = {
+    {"vocabSize", &ModelConfig::vocab_size, 2, ModelLimits::kMaxVocab},
+    {"contextLength", &ModelConfig::context_length, 1, ModelLimits::kMaxContext},
 };
 
 // Checks every field; the error names the field (JSON spelling, e.g. "dModel") and the

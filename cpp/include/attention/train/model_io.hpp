@@ -15,8 +15,11 @@
 
 namespace attention::train {
 
-// The configuration keys of a model, and how it was made (the caller's `extra` keys, e.g. the
-// task; they must not reuse a model key).
+// The configuration keys of a model: its two sizes (kModelSizes) and every trainer field whose row
+// says in_model_file (trainer_fields.cpp), by the row's name; and how it was made (the caller's
+// `extra` keys, e.g. the task; they must not reuse a model key). Every model key is required when
+// a file is read, so a model row added later needs a rule for the files saved before it (read
+// its default when the key is missing) or those files stop loading: models/ has two.
 FlatJson ModelConfigJson(const ModelConfig& config);
 // Reads the model keys back; errors name "model.config.<key>" (missing, wrong type, or a value
 // ValidateModelConfig refuses).

@@ -20,10 +20,11 @@
 
 namespace attention::train {
 
-// The block's steps, per layer, in order (each [T × width]); "attention" is the attention
-// layer's "output". LayerNorm and FFN steps are absent from attention-only models.
+// The block's steps, per layer, in order (each [T × width]): the traced rows of kBlockSteps
+// (model.hpp); "attention" is the attention layer's "output". LayerNorm and FFN steps are absent
+// from attention-only models.
 const std::vector<const char*>& BlockStepNames();  // ln1 … residual2
-// The model-wide steps: "embedding" first, then "lnFinal", "logits", "probabilities".
+// The model-wide steps, kModelSteps: "embedding" first, then "lnFinal", "logits", "probabilities".
 const std::vector<const char*>& ModelStepNames();
 
 class ModelTrace {

@@ -9,22 +9,25 @@
 
 namespace attention::train {
 
+// Every member is a trainer field: its default, bounds and JSON key are its row in
+// trainer_fields.cpp, which the constructor reads (learning rate 1e-3, β 0.9 and 0.95, …).
 struct AdamWConfig {
-  double learning_rate = 1e-3;  // the peak, reached at the end of the warmup
-  double beta1 = 0.9;
-  double beta2 = 0.95;
-  double epsilon = 1e-8;
+  AdamWConfig();
+  double learning_rate;  // the peak, reached at the end of the warmup
+  double beta1;
+  double beta2;
+  double epsilon;
   // Decoupled decay, p ← p − lr·wd·p, on TensorInfo::decay tensors only (linear maps' matrices;
   // not biases, LayerNorm gains or biases, token or position embeddings).
-  double weight_decay = 0.1;
-  int warmup_steps = 0;  // the rate rises linearly over these steps: lr·(step + 1)/warmup
+  double weight_decay;
+  int warmup_steps;  // the rate rises linearly over these steps: lr·(step + 1)/warmup
   // After the warmup, a cosine from learning_rate down to min_learning_rate at total_steps,
   // then flat; 0: constant learning_rate after the warmup.
-  int total_steps = 0;
-  double min_learning_rate = 1e-4;
+  int total_steps;
+  double min_learning_rate;
   // Global norm clipping: when ‖g‖₂ over every gradient exceeds it, all are scaled by
   // clip_norm / (‖g‖₂ + 1e-6); 0: off.
-  double clip_norm = 1.0;
+  double clip_norm;
 };
 
 // Errors name the field in its JSON spelling, e.g. "beta2".

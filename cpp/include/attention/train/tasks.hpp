@@ -31,11 +31,14 @@ namespace attention::train {
 
 enum class TaskKind { kCopy, kReverse, kSort, kInduction, kModularAddition };
 
+// Every member is a trainer field: its default and bounds are its row in trainer_fields.cpp,
+// which the constructor reads (sort, 8 symbols of 10, modulus 97).
 struct TaskConfig {
-  TaskKind kind = TaskKind::kSort;
-  int length = 8;     // n: copy, reverse, sort, induction (1 … kMaxLength; induction ≥ 2)
-  int alphabet = 10;  // a: copy, reverse, sort, induction (2 … kMaxAlphabet)
-  int modulus = 97;   // p: modular addition (2 … kMaxModulus)
+  TaskConfig();
+  TaskKind kind;
+  int length;    // n: copy, reverse, sort, induction (1 … kMaxLength; induction ≥ 2)
+  int alphabet;  // a: copy, reverse, sort, induction (2 … kMaxAlphabet)
+  int modulus;   // p: modular addition (2 … kMaxModulus)
 };
 
 struct TaskLimits {
@@ -57,8 +60,9 @@ enum class Decoding {
   kTeacherForced,  // one pass over the whole sequence, each answer given the true ones before
 };
 
-// One row per task (Tasks(), the kTasks table of tasks.cpp): everything the engine knows of a
-// task and what the playground reads of it. A new task is one row and its functions there.
+// One row per task (Tasks(), MakeTasks in tasks.cpp, each row's parts named by the Task builder):
+// everything the engine knows of a task and what the playground reads of it. A new task is one
+// row and its functions there.
 struct TaskSpec {
   TaskKind kind;
   const char* name;  // "copy", "reverse", "sort", "induction", "modular"

@@ -22,16 +22,28 @@
 
 namespace attention::train {
 
+// What a text model's training adds (CorpusTrainer; a task's Trainer does not read it). Its
+// members are trainer fields of section kCorpus (trainer_fields.cpp: default and bounds).
+struct CorpusConfig {
+  CorpusConfig();
+  double repeat_spans;  // the share of windows that repeat a span of their text (CorpusStream)
+};
+
+// Every trainer field in one struct, each default and bound its row in trainer_fields.cpp (the
+// constructors read them). A task's Trainer reads task, model, optimizer and its own members; a
+// CorpusTrainer all but task, the corpus setting model.vocab_size and model.context_length.
 struct TrainerConfig {
+  TrainerConfig();
   TaskConfig task;
   // The task sets vocab_size and context_length (its sequence length T); the rest is used as is.
   ModelConfig model;
   AdamWConfig optimizer;
-  int batch_size = 64;  // B, 1 … kMaxBatch
-  uint32_t seed = 1;    // the initial weights and the training examples
+  CorpusConfig corpus;
+  int batch_size;  // B, 1 … kMaxBatch
+  uint32_t seed;   // the initial weights and the training examples (or windows)
   // The shards each batch is split into, run at once on as many cores as the build has
   // (training_loop.hpp); 1 … kMaxThreads. The weights depend on it, not on the cores.
-  int threads = 1;
+  int threads;
   static constexpr int kMaxBatch = 4096;
   static constexpr int kMaxThreads = 64;
 };

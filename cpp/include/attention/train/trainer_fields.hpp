@@ -1,8 +1,11 @@
-// The trainer's fields, one row each: name, section, kind, default and allowed
-// values. The engine validates with these rows (ValidateFields), exports them to JS
-// (trainerFields(), which training_config.js builds its checks and defaults from), reads JS
-// requests by them, and the native corpus trainer takes its flags from them. A new option is
-// one row here and one line where the engine uses it.
+// The trainer's fields, one row each: name, section, kind, default and allowed values. The rows
+// are the one place each of these is written: the structs' defaults are filled from them
+// (TaskConfig, ModelConfig, AdamWConfig, CorpusConfig and TrainerConfig have no default of their
+// own), the engine validates with them (ValidateFields), exports them to JS (trainerFields(),
+// which training_config.js builds its checks and defaults from), reads JS requests by them,
+// writes and reads a model file's model keys by them (model_io.cpp), and the native corpus
+// trainer takes its flags from them. A new option is one row here, its member, and one line where
+// the engine uses it.
 //
 //   for (const TrainerField& f : TrainerFields()) …        // "layers": int 1 … 6, default 2
 //   Status s = CheckField(*FindTrainerField("layers"), 7);  // "layers (7) must be an integer from
@@ -19,23 +22,29 @@
 namespace attention::train {
 
 enum class FieldKind { kInt, kNumber, kBool, kEnum };
-// Where the engine reads a field: the task (toy tasks only), the model, AdamW or the trainer.
-enum class FieldSection { kTask, kModel, kOptimizer, kTrainer };
+// Where the engine reads a field: the task (toy tasks only), the model, AdamW, the trainer, or
+// the corpus trainer (text models only). The struct a row's member lives in says which.
+enum class FieldSection { kTask, kModel, kOptimizer, kTrainer, kCorpus };
 
 struct TrainerField {
-  const char* name;  // the JS field, the model file's key and (kebab-cased) the command's flag
-  FieldSection section;
-  FieldKind kind;
-  double fallback;                  // the default (bool: 0 / 1; enum: the index into values)
+  const char* name = "";  // the JS field, the model file's key and (kebab-cased) the flag
+  FieldSection section = FieldSection::kTrainer;
+  FieldKind kind = FieldKind::kInt;
+  double fallback = 0;              // the default (bool: 0 / 1; enum: the index into values)
   double min = 0, max = 0;          // int and number: min ≤ value ≤ max
   bool min_open = false;            // value > min instead
   std::vector<std::string> values;  // enum: the allowed names; the value is the index
   const char* note = "";            // e.g. "0: dModel / heads"
+  bool in_model_file = false;       // a model file records it (the model's rows but one)
   double (*get)(const TrainerConfig&) = nullptr;
   void (*set)(TrainerConfig*, double) = nullptr;
+  // The same member in its section's own struct (a TaskConfig, ModelConfig, AdamWConfig,
+  // TrainerConfig or CorpusConfig): how those structs' constructors take their defaults.
+  void (*set_part)(void* part, double) = nullptr;
 };
 
-// Every field, in the order of the API's documentation.
+// Every field, in the order of the API's documentation. Not for static initialisation: the task
+// row's names come from the task table (tasks.hpp).
 const std::vector<TrainerField>& TrainerFields();
 // The row named `name`, or nullptr.
 const TrainerField* FindTrainerField(std::string_view name);
