@@ -143,3 +143,24 @@ test('the playground’s link round-trips every field, the √d_k run (dk=1) too
   const own = { ...playground.taskDefaults('text', base), source: 'own', level: 'word', text: 'one two three' };
   assert.deepEqual(playground.stateFromURL(playground.queryOf(own), base).state, own);
 });
+
+test('the playground store’s own fields are no link field, and changing only them writes no link', async () => {
+  const { createPageStore, touchesLink, UI_FIELDS } = await import('../../web/src/playground/page-store.js');
+  const base = playground.defaultState('en');
+  assert.deepEqual(
+    UI_FIELDS.filter((field) => Object.hasOwn(base, field)),
+    [],
+  );
+  const store = createPageStore(base);
+  const seen = [];
+  store.subscribe((state, changed) => seen.push(touchesLink(changed)));
+  store.set({ playing: true, status: { step: 3, rate: null } });
+  store.set({ layers: 3 });
+  store.set({ heatmapPage: 1, seed: 9 });
+  assert.deepEqual(seen, [false, true, true]);
+  assert.equal(
+    playground.queryOf(store.get()),
+    'task=sort&L=3&seed=9&lang=en',
+    'the link ignores the page’s own fields',
+  );
+});

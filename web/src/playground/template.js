@@ -2,6 +2,7 @@
 // user data never goes through innerHTML. Elements are found by data-role.
 
 import { pageLinks } from '../page-kind.js';
+import { SEED } from '../url-fields.js';
 const select = (role) => `<select data-role="${role}"></select>`;
 const check = (role) =>
   `<label class="check"><input type="checkbox" data-role="${role}" /> <span data-i18n="${role}"></span></label>`;
@@ -33,7 +34,7 @@ export const MARKUP = `
       ${field('dModel', select('dModel'))}
       ${field('learningRate', select('learningRate'))}
       ${field('batchSize', select('batchSize'))}
-      ${field('seed', '<input data-role="seed" type="number" min="0" max="4294967295" step="1" />')}
+      ${field('seed', `<input data-role="seed" type="number" min="${SEED.min}" max="${SEED.max}" step="1" />`)}
       ${check('scale')}
       ${check('attentionOnly')}
     </div>
@@ -135,7 +136,7 @@ export const MARKUP = `
     <p class="hint" data-i18n="experimentHelp"></p>
     <div class="transport">
       <label><span data-i18n="dkSetting"></span> <select data-role="dk-setting"></select></label>
-      <label><span data-i18n="seed"></span> <input type="number" data-role="dk-seed" min="0" max="4294967295" step="1" /></label>
+      <label><span data-i18n="seed"></span> <input type="number" data-role="dk-seed" min="${SEED.min}" max="${SEED.max}" step="1" /></label>
       <button type="button" data-role="experiment"></button>
     </div>
     <p class="hint" data-role="dk-setting-help"></p>
