@@ -5,7 +5,7 @@
 //   wireActions({ root, $, store, setState(patch, { reconfigure }), session, schedule, lines }) → nothing
 import { isWholeIn, SEED } from '../url-fields.js';
 import { wirePager } from './pager.js';
-import { taskDefaults } from './state.js';
+import { KNOB_CONTROLS, taskDefaults } from './state.js';
 
 export function wireActions({ root, $, store, setState, session, schedule, lines }) {
   const state = store.get;
@@ -13,16 +13,13 @@ export function wireActions({ root, $, store, setState, session, schedule, lines
 
   // ---- the model's knobs: each makes a new model ----
   $('task').addEventListener('change', (e) => remake(taskDefaults(e.target.value, state())));
-  for (const role of ['layers', 'heads', 'dModel', 'batchSize', 'learningRate']) {
-    $(role).addEventListener('change', (e) => remake({ [role]: Number(e.target.value) }));
-  }
-  $('seed').addEventListener('change', (e) => {
-    const v = Number(e.target.value);
-    if (isWholeIn(SEED, v)) remake({ seed: v });
-    else e.target.value = String(state().seed);
-  });
-  for (const role of ['scale', 'attentionOnly']) {
-    $(role).addEventListener('change', (e) => remake({ [role]: e.target.checked }));
+  for (const { field, values, control } of KNOB_CONTROLS) {
+    $(field).addEventListener('change', (e) => {
+      if (values) remake({ [field]: Number(e.target.value) });
+      else if (control === 'check') remake({ [field]: e.target.checked });
+      else if (isWholeIn(SEED, Number(e.target.value))) remake({ [field]: Number(e.target.value) });
+      else e.target.value = String(state()[field]); // not a seed: the box shows the state's again
+    });
   }
   $('preset').addEventListener('click', () => remake(taskDefaults(state().task, state())));
 

@@ -14,7 +14,7 @@
 // `info`, the controls on `loadedKnobs`.
 import { PRESETS } from './presets.js';
 import { drawAnswer, drawCurves, drawHeadScores, drawSnapshot, setText } from './render.js';
-import { BATCHES, D_MODELS, HEADS, LAYERS, MODES, RATES, TEXT_MODE } from './state.js';
+import { KNOB_CONTROLS, MODES, TEXT_MODE } from './state.js';
 
 /** The parts drawn at most once per frame (schedule.js), in their order: the live heatmaps first. */
 export function frameParts({ root, store, t, experiment }) {
@@ -55,7 +55,8 @@ export function createPageView({ root, $, store, t, threads, chrome, lines, pane
   /** Shows `value` in a select of `values`, adding it as an option where it is not one. */
   function showValue(role, values, value) {
     const all = values.includes(value) ? values : [...values, value].sort((a, b) => a - b);
-    if ($(role).options.length !== all.length) fillSelect(role, all);
+    const options = [...$(role).options].map((o) => o.value);
+    if (options.join() !== all.map(String).join()) fillSelect(role, all);
     $(role).value = String(value);
   }
 
@@ -91,16 +92,11 @@ export function createPageView({ root, $, store, t, threads, chrome, lines, pane
   function showControls() {
     const shown = { ...state(), ...state().loadedKnobs };
     $('task').value = shown.task;
-    showValue('layers', LAYERS, shown.layers);
-    showValue('heads', HEADS, shown.heads);
-    showValue('dModel', D_MODELS, shown.dModel);
-    const rates = RATES.includes(shown.learningRate) ? RATES : [...RATES, shown.learningRate].sort((a, b) => a - b);
-    fillSelect('learningRate', rates);
-    $('learningRate').value = String(shown.learningRate);
-    $('batchSize').value = String(shown.batchSize);
-    $('seed').value = String(shown.seed);
-    $('scale').checked = shown.scale;
-    $('attentionOnly').checked = shown.attentionOnly;
+    for (const { field, values, control } of KNOB_CONTROLS) {
+      if (values) showValue(field, values, shown[field]);
+      else if (control === 'check') $(field).checked = shown[field];
+      else $(field).value = String(shown[field]);
+    }
     $('example').value = state().example;
     $('heads-panel').hidden = state().task !== 'induction';
   }
@@ -158,10 +154,7 @@ export function createPageView({ root, $, store, t, threads, chrome, lines, pane
     $('answer').hidden = true;
   }
 
-  fillSelect('layers', LAYERS);
-  fillSelect('heads', HEADS);
-  fillSelect('dModel', D_MODELS);
-  fillSelect('batchSize', BATCHES);
+  for (const { field, values } of KNOB_CONTROLS) if (values) fillSelect(field, values);
   store.subscribe((next, changed) => {
     if (changed.has('playing') || changed.has('info')) showPlaying();
     if (changed.has('status') || changed.has('info')) showStatus();

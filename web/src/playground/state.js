@@ -40,6 +40,23 @@ export const HEADS = [1, 2, 3, 4];
 export const RATES = [0.0003, 0.001, 0.003, 0.01, 0.02, 0.03];
 export const LEARNING_RATE = Object.freeze({ min: 1e-5, max: 0.1 });
 
+/**
+ * The model's knobs as the page's controls, in the order shown: a select of `values` (a value
+ * outside them, a loaded model's or a link's learning rate, is added while it is shown), the seed
+ * box, or a check box. template.js lays them out, page-view.js shows them, actions.js binds them;
+ * every one is a link field (ROWS) and a change makes a new model.
+ */
+export const KNOB_CONTROLS = [
+  { field: 'layers', values: LAYERS },
+  { field: 'heads', values: HEADS },
+  { field: 'dModel', values: D_MODELS },
+  { field: 'learningRate', values: RATES },
+  { field: 'batchSize', values: BATCHES },
+  { field: 'seed', control: 'seed' },
+  { field: 'scale', control: 'check' },
+  { field: 'attentionOnly', control: 'check' },
+];
+
 // A learning rate as a decimal (0.003, .01) or in e-notation (3e-4), within LEARNING_RATE.
 const RATE = /^(0?\.[0-9]{1,8}|[0-9]\.?[0-9]{0,8}e-[0-9]|[0-9]e-[0-9])$/;
 const rate = {
