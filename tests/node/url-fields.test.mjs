@@ -164,3 +164,14 @@ test('the playground store’s own fields are no link field, and changing only t
     'the link ignores the page’s own fields',
   );
 });
+
+test('every playground control is a link field with a label in both languages', async () => {
+  const { strings } = await import('../../web/src/playground/i18n.js');
+  const base = playground.defaultState('en');
+  for (const { field, values, control } of playground.KNOB_CONTROLS) {
+    for (const lang of ['en', 'zh']) assert.equal(typeof strings(lang)[field], 'string', `${field} in ${lang}`);
+    const other = values ? values.find((v) => v !== base[field]) : control === 'check' ? !base[field] : base[field] + 1;
+    const back = playground.stateFromURL(playground.queryOf({ ...base, [field]: other }), base).state;
+    assert.equal(back[field], other, `${field} round-trips through the link`);
+  }
+});
