@@ -126,19 +126,21 @@ test('any page module loads first: the explorer template no longer needs the sta
   assert.equal(out.trim(), 'function');
 });
 
-test('the state loads no drawing code: neither the views, the steps’ drawings nor d3', () => {
+test('both pages’ state (and the link helper) load no drawing code: neither the views, the steps’ drawings nor d3', () => {
   const { edges } = importGraph(root);
-  const closure = new Set();
-  const visit = (file) => {
-    if (closure.has(file)) return;
-    closure.add(file);
-    for (const { target } of edges.get(file) ?? []) visit(target);
-  };
-  visit('web/src/state.js');
-  const drawing = [...closure].filter(
-    (file) =>
-      /^web\/src\/(views|explorer|models)\/|\/steps\.js$|\/scales\.js$/.test(file) ||
-      /from ['"]d3/.test(readFileSync(path.join(root, file), 'utf8')),
-  );
-  assert.deepEqual(drawing, [], `state.js loads ${[...closure].join(', ')}`);
+  for (const start of ['web/src/state.js', 'web/src/playground/state.js', 'web/src/url-fields.js']) {
+    const closure = new Set();
+    const visit = (file) => {
+      if (closure.has(file)) return;
+      closure.add(file);
+      for (const { target } of edges.get(file) ?? []) visit(target);
+    };
+    visit(start);
+    const drawing = [...closure].filter(
+      (file) =>
+        /^web\/src\/(views|explorer|models)\/|\/steps\.js$|\/scales\.js$|\/curves\.js$|\/heatmaps\.js$/.test(file) ||
+        /from ['"]d3/.test(readFileSync(path.join(root, file), 'utf8')),
+    );
+    assert.deepEqual(drawing, [], `${start} loads ${[...closure].join(', ')}`);
+  }
 });

@@ -151,7 +151,7 @@ test("a link keeps a text mode setup, and the learner's text only when short", (
 });
 
 test('what the page says of each bad text or file, word for word: the worker’s refusal, read and worded as the page does', () => {
-  // The page's path (main.js): the worker builds (worker-text.js) at the level the page chose,
+  // The page's path (train-session.js): the worker builds (worker-text.js) at the level the page chose,
   // its refusal is read (textRefusal) and the message line words it (failureText). A file's bytes
   // reach the engine as bytes, which it checks as UTF-8 by offset; the browser test
   // (tests/e2e/own-text.test.mjs) opens one such file and pastes one such text.

@@ -9,6 +9,22 @@ import { VIEW_KEYS } from './view-keys.js';
 import { LINKABLE_MODELS } from './model-catalog.js';
 import { MAX_SENTENCE_CHARS } from './limits.js';
 import { createStore as createBaseStore } from './store.js';
+import {
+  clip,
+  clippedOnce,
+  decimal,
+  fieldTable,
+  flag,
+  int,
+  kindsOf,
+  oneBased,
+  oneOf,
+  oneOfNumbers,
+  readQuery,
+  SEED,
+  text,
+  writeQuery,
+} from './url-fields.js';
 
 export { MAX_SENTENCE_CHARS };
 export const MASKS = ['none', 'causal', 'window'];
@@ -84,66 +100,54 @@ export const addsPositionalEncoding = (state) => state.positionalEncoding && sta
 /** Fields that only the views read: a change draws the views again, nothing else. */
 export const UI_FIELDS = ['focus', 'pair', 'tables'];
 
-// Numbers are read as written in decimal digits only: Number() would also take '', ' 42',
-// '0x10', '1e3' and '4294967295.0', so a link could mean something other than it shows.
-const int = (min, max) => (text) => {
-  if (!/^[0-9]{1,10}$/.test(text)) return undefined;
-  const v = Number(text);
-  return v >= min && v <= max ? v : undefined;
-};
-const decimal = (min, max) => (text) => {
-  if (!/^([0-9]{1,6}|[0-9]{0,6}\.[0-9]{1,20})$/.test(text)) return undefined; // 2, 0.5, .5
-  const v = Number(text);
-  return v >= min && v <= max ? v : undefined;
-};
-const oneOf = (list) => (text) => (list.includes(text) ? text : undefined);
-const flag = (text) => (text === '1' ? true : text === '0' ? false : undefined);
-
-// URL key → [state field, parse, format]. A Map, not an object: a key from a link such as
-// `toString` or `__proto__` must find nothing, not a member every object inherits.
-const FIELDS = new Map(
-  Object.entries({
-    s: ['sentence', (t) => (t.length <= MAX_SENTENCE_CHARS ? t : undefined), String],
-    kv: ['kv', (t) => (t.length <= MAX_SENTENCE_CHARS ? t : undefined), String],
-    tok: ['tokenization', oneOf(TOKENIZATION_MODES), String],
-    d: ['dModel', (t) => (D_MODELS.includes(int(1, 1024)(t)) ? Number(t) : undefined), String],
-    h: ['heads', int(1, 16), String],
-    seed: ['seed', int(0, 4294967295), String],
-    mask: ['mask', oneOf(MASKS), String],
-    w: ['window', int(0, 64), String],
-    scale: ['scale', flag, (v) => (v ? '1' : '0')],
-    t: ['temperature', decimal(TEMPERATURE.min, TEMPERATURE.max), String],
-    pe: ['positionalEncoding', flag, (v) => (v ? '1' : '0')],
-    init: ['init', oneOf(['scaled', 'randn']), String],
-    step: ['step', int(1, STEP_COUNT), String],
-    view: ['view', oneOf(VIEW_KEYS), String],
-    head: [
-      'head',
-      (t) => (t === 'all' ? 'all' : int(1, 16)(t) !== undefined ? Number(t) - 1 : undefined),
-      (v) => (v === 'all' ? 'all' : String(v + 1)),
-    ],
-    q: ['query', int(0, 10000), String],
-    lang: ['lang', oneOf(LANGUAGES), String],
-    tutorial: ['tutorial', flag, (v) => (v ? '1' : '0')],
-    // A model the user opened from a file has no link: its bytes are not in the URL.
-    model: ['model', oneOf(LINKABLE_MODELS), (v) => (LINKABLE_MODELS.includes(v) ? v : undefined)],
-    layer: ['layer', (t) => (int(1, 64)(t) !== undefined ? Number(t) - 1 : undefined), (v) => String(v + 1)],
-    temp: ['sampleTemperature', decimal(SAMPLE_TEMPERATURE.min, SAMPLE_TEMPERATURE.max), String],
-    topk: ['topK', int(TOP_K.min, TOP_K.max), String],
-  }),
-);
+// One row per link key: { key, field: the state's, kind: its parser and writer (url-fields.js) }.
+const HEAD = int({ min: 1, max: 16 });
+const ROWS = [
+  { key: 's', field: 'sentence', kind: text(MAX_SENTENCE_CHARS) },
+  { key: 'kv', field: 'kv', kind: text(MAX_SENTENCE_CHARS) },
+  { key: 'tok', field: 'tokenization', kind: oneOf(TOKENIZATION_MODES) },
+  { key: 'd', field: 'dModel', kind: oneOfNumbers(D_MODELS) },
+  { key: 'h', field: 'heads', kind: HEAD },
+  { key: 'seed', field: 'seed', kind: int(SEED) },
+  { key: 'mask', field: 'mask', kind: oneOf(MASKS) },
+  { key: 'w', field: 'window', kind: int({ min: 0, max: 64 }) },
+  { key: 'scale', field: 'scale', kind: flag },
+  { key: 't', field: 'temperature', kind: decimal(TEMPERATURE) },
+  { key: 'pe', field: 'positionalEncoding', kind: flag },
+  { key: 'init', field: 'init', kind: oneOf(['scaled', 'randn']) },
+  { key: 'step', field: 'step', kind: int({ min: 1, max: STEP_COUNT }) },
+  { key: 'view', field: 'view', kind: oneOf(VIEW_KEYS) },
+  {
+    key: 'head',
+    field: 'head',
+    kind: {
+      parse: (t) => (t === 'all' ? 'all' : oneBased(HEAD).parse(t)),
+      format: (v) => (v === 'all' ? 'all' : oneBased(HEAD).format(v)),
+    },
+  },
+  { key: 'q', field: 'query', kind: int({ min: 0, max: 10000 }) },
+  { key: 'lang', field: 'lang', kind: oneOf(LANGUAGES) },
+  { key: 'tutorial', field: 'tutorial', kind: flag },
+  // A model the user opened from a file has no link: its bytes are not in the URL.
+  {
+    key: 'model',
+    field: 'model',
+    kind: { ...oneOf(LINKABLE_MODELS), format: (v) => (LINKABLE_MODELS.includes(v) ? v : undefined) },
+  },
+  { key: 'layer', field: 'layer', kind: oneBased(int({ min: 1, max: 64 })) },
+  { key: 'temp', field: 'sampleTemperature', kind: decimal(SAMPLE_TEMPERATURE) },
+  { key: 'topk', field: 'topK', kind: int(TOP_K) },
+];
+const FIELDS = fieldTable(ROWS);
+const KINDS = kindsOf(FIELDS);
 
 /** The value a URL key's text stands for, or undefined if the key or the text is not valid. */
 export function parseField(key, text) {
-  return FIELDS.get(key)?.[1](text);
+  return KINDS.get(key)?.parse(text);
 }
 
 // A link can carry tens of kilobytes: the notice names each refused value in a few words.
-function clip(text, max = 60) {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, ''); // never half a surrogate pair
-  return `${cut}…`;
-}
+const NOTICE_CHARS = 60;
 
 /**
  * Reads a state from URL search params: { state, notices: ["d=7"], repeated: ["h"] }. A key
@@ -151,30 +155,19 @@ function clip(text, max = 60) {
  * and a later value is still checked, so that the notice names every bad value of a link.
  */
 export function stateFromURL(search, base) {
-  const params = new URLSearchParams(search);
+  const { values, refused, repeated } = readQuery(search, KINDS);
   const state = { ...base };
-  const notices = [];
-  const seen = new Set();
-  const repeated = [];
-  for (const [key, text] of params) {
-    const first = !seen.has(key);
-    seen.add(key);
-    if (!first && !repeated.includes(clip(key))) repeated.push(clip(key));
-    const value = parseField(key, text);
-    if (value === undefined) notices.push(clip(`${key}=${text}`));
-    else if (first) state[FIELDS.get(key)[0]] = value;
-  }
-  return { state: constrain(state), notices, repeated };
+  for (const [key, value] of values) state[FIELDS.get(key).field] = value;
+  return {
+    state: constrain(state),
+    notices: refused.map(({ key, text }) => clip(`${key}=${text}`, NOTICE_CHARS)),
+    repeated: clippedOnce(repeated, NOTICE_CHARS),
+  };
 }
 
 /** Only the fields that differ from the defaults, so links stay short. */
 export function stateToURL(state, base) {
-  const params = new URLSearchParams();
-  for (const [key, [name, , format]] of FIELDS) {
-    const text = state[name] !== base[name] ? format(state[name]) : undefined;
-    if (text !== undefined) params.set(key, text); // undefined: a value no link can carry
-  }
-  const query = params.toString();
+  const query = writeQuery(state, ROWS, base);
   return query ? `?${query}` : '';
 }
 

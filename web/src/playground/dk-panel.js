@@ -1,6 +1,7 @@
 // The playground's √d_k experiment panel: the committed run's spread over the seeds
 // (dk-runs.json, drawn at once), a live run of one seed in a worker of its own, and sentences
 // worded from the numbers (dk-experiment.js findings), never written ahead of them.
+import { isWholeIn, SEED } from '../url-fields.js';
 import { drawLines } from './curves.js';
 import {
   bands,
@@ -135,7 +136,7 @@ export function wireExperiment(root, { t, state, setState, startWorker, fail, re
   });
   seed.addEventListener('change', () => {
     const value = Number(seed.value);
-    if (!Number.isInteger(value) || value < 0 || value > 4294967295) {
+    if (!isWholeIn(SEED, value)) {
       seed.value = String(state().dkSeed);
       return;
     }

@@ -2,10 +2,16 @@
 // user data never goes through innerHTML. Elements are found by data-role.
 
 import { pageLinks } from '../page-kind.js';
+import { SEED } from '../url-fields.js';
+import { KNOB_CONTROLS } from './state.js';
 const select = (role) => `<select data-role="${role}"></select>`;
 const check = (role) =>
   `<label class="check"><input type="checkbox" data-role="${role}" /> <span data-i18n="${role}"></span></label>`;
 const field = (role, control) => `<label><span data-i18n="${role}"></span> ${control}</label>`;
+const seedBox = (role) => `<input data-role="${role}" type="number" min="${SEED.min}" max="${SEED.max}" step="1" />`;
+/** A knob's control (state.js KNOB_CONTROLS), its data-role and label key its field's name. */
+const knobControl = ({ field: role, control }) =>
+  control === 'check' ? check(role) : field(role, control === 'seed' ? seedBox(role) : select(role));
 
 export const MARKUP = `
 <header class="top" data-chrome="header">
@@ -28,14 +34,7 @@ export const MARKUP = `
     <h2 id="pg-setup-title" data-i18n="setup"></h2>
     <div class="control-grid">
       ${field('task', select('task'))}
-      ${field('layers', select('layers'))}
-      ${field('heads', select('heads'))}
-      ${field('dModel', select('dModel'))}
-      ${field('learningRate', select('learningRate'))}
-      ${field('batchSize', select('batchSize'))}
-      ${field('seed', '<input data-role="seed" type="number" min="0" max="4294967295" step="1" />')}
-      ${check('scale')}
-      ${check('attentionOnly')}
+      ${KNOB_CONTROLS.map(knobControl).join('\n      ')}
     </div>
     <p class="hint" data-role="task-help"></p>
     <button type="button" data-role="preset" data-i18n="preset"></button>
@@ -135,7 +134,7 @@ export const MARKUP = `
     <p class="hint" data-i18n="experimentHelp"></p>
     <div class="transport">
       <label><span data-i18n="dkSetting"></span> <select data-role="dk-setting"></select></label>
-      <label><span data-i18n="seed"></span> <input type="number" data-role="dk-seed" min="0" max="4294967295" step="1" /></label>
+      <label><span data-i18n="seed"></span> <input type="number" data-role="dk-seed" min="${SEED.min}" max="${SEED.max}" step="1" /></label>
       <button type="button" data-role="experiment"></button>
     </div>
     <p class="hint" data-role="dk-setting-help"></p>
