@@ -1,5 +1,5 @@
 // The page's whole state, kept in the URL so that any view is a link:
-// ?s=我爱吃火锅&kv=I+love+hotpot&tok=words&d=8&h=2&seed=42&mask=causal&w=2&scale=1&t=1&pe=1&init=scaled&step=7&view=links&head=1&q=0&lang=zh&tutorial=1
+// ?s=我爱吃火锅&kv=I+love+hotpot&tok=words&d=8&h=2&seed=42&mask=causal&w=2&attn=linear&scale=1&t=1&pe=1&init=scaled&step=7&view=links&head=1&q=0&lang=zh&tutorial=1
 // (a trained model: &model=tang&layer=2&temp=0.7&topk=5)
 // Bad or unknown values fall back to the defaults and are reported as notices.
 import { LANGUAGES } from './i18n.js';
@@ -12,6 +12,8 @@ import { createStore as createBaseStore } from './store.js';
 
 export { MAX_SENTENCE_CHARS };
 export const MASKS = ['none', 'causal', 'window'];
+// softmax attention, or kernelised linear attention (φ = elu + 1, docs/computation.md).
+export const ATTENTION_KINDS = ['softmax', 'linear'];
 export const D_MODELS = [4, 8, 16, 32, 64, 128, 256, 512];
 // The page's temperature range (the engine takes 0.01–100): the link, the number box and the
 // softmax view's slider all accept exactly this.
@@ -44,6 +46,7 @@ export function defaultState(lang = 'en') {
     heads: 2,
     seed: 42,
     mask: 'none',
+    attention: 'softmax',
     window: 1,
     scale: true,
     temperature: 1,
@@ -111,6 +114,7 @@ const FIELDS = new Map(
     seed: ['seed', int(0, 4294967295), String],
     mask: ['mask', oneOf(MASKS), String],
     w: ['window', int(0, 64), String],
+    attn: ['attention', oneOf(ATTENTION_KINDS), String],
     scale: ['scale', flag, (v) => (v ? '1' : '0')],
     t: ['temperature', decimal(TEMPERATURE.min, TEMPERATURE.max), String],
     pe: ['positionalEncoding', flag, (v) => (v ? '1' : '0')],

@@ -27,6 +27,7 @@ function summaryOf(live) {
   return {
     tokens: live.tokens,
     cross: live.cross,
+    attention: live.attention,
     kvTokens: live.kvTokens,
     nQuery: live.nQuery,
     nKey: live.nKey,

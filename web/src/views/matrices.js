@@ -42,13 +42,26 @@ const KV_MATRICES = [
   ['xPeKv', "X'_kv"],
 ];
 
+// Linear attention's own matrices, one head's each (after V): docs/computation.md.
+const LINEAR_MATRICES = [
+  ['phiQ', 'φ(Q)'],
+  ['phiK', 'φ(K)'],
+  ['kvSummary', 'S = φ(K)ᵀV'],
+  ['keySum', 'Σ φ(k)'],
+  ['normaliser', 'z'],
+];
+
 /**
  * The matrices of this trace (or its sizes): with the second sentence's in cross-attention, and
  * without W_O where the run has no output projection (tutorial mode: O = Concat; the engine
  * still draws a W_O it does not use).
  */
 export function matricesOf(trace) {
-  const used = trace.flops?.outputProjection === 0 ? MATRICES.filter(([name]) => name !== 'wO') : MATRICES;
+  let used = trace.flops?.outputProjection === 0 ? MATRICES.filter(([name]) => name !== 'wO') : MATRICES;
+  if (trace.attention === 'linear') {
+    const after = used.findIndex(([name]) => name === 'v') + 1;
+    used = [...used.slice(0, after), ...LINEAR_MATRICES, ...used.slice(after)];
+  }
   if (!trace.cross) return used;
   const at = used.findIndex(([name]) => name === 'xPe') + 1;
   return [...used.slice(0, at), ...KV_MATRICES, ...used.slice(at)];
@@ -61,8 +74,9 @@ const BANDED = new Set(['q', 'k', 'v', 'concat']);
 const NUMBER_BUDGET = 1024;
 const WEIGHTS = new Set(['wQ', 'wK', 'wV', 'wO']);
 
-/** The head each matrix is read for: only the head output is per head. */
-export const matrixHead = (name, head) => (name === 'headOutput' ? head : 0);
+/** The head each matrix is read for: only the head output (and linear attention's own) is per head. */
+const PER_HEAD = new Set(['headOutput', ...LINEAR_MATRICES.map(([name]) => name)]);
+export const matrixHead = (name, head) => (PER_HEAD.has(name) ? head : 0);
 
 /**
  * o: { head, width, positionalEncoding, strings, picked: the cell { name, head, i, j } whose
@@ -72,7 +86,7 @@ function drawMatrices(svgElement, trace, { head, width, positionalEncoding, stri
   const svg = d3.select(svgElement);
   const steps = matricesOf(trace).map(([name, title]) => ({
     name,
-    title: name === 'headOutput' ? `head ${head + 1}` : title,
+    title: name === 'headOutput' ? `head ${head + 1}` : PER_HEAD.has(name) ? `${title} (head ${head + 1})` : title,
     step: trace.step(name, matrixHead(name, head)),
   }));
   const shared = (weights) =>
@@ -159,7 +173,7 @@ const LEGEND_GAP = 28;
 function drawStepMatrix(svgElement, trace, state, head, width, strings, frame) {
   const svg = d3.select(svgElement);
   svg.selectAll('g.matrices-pe').remove();
-  const one = resultOf(stepAt(state.step).operands(trace, head, state));
+  const one = resultOf(stepAt(state.step, state).operands(trace, head, state));
   const drawing = svg
     .selectAll('g.matrices-stage')
     .data([0])

@@ -16,7 +16,7 @@
 // A view's handlers only set state; the store's change draws it again.
 import * as d3 from 'd3';
 import { drawLinksView, LINK_LIMITS } from './links.js';
-import { drawHeatmapView, heatmapSide, heatmapStepFor } from './heatmap.js';
+import { drawHeatmapView, heatmapSide, heatmapStepsFor } from './heatmap.js';
 import { drawMatricesView, matricesOf, matrixHead } from './matrices.js';
 import { drawSoftmaxView } from './softmax.js';
 import { linksRequest, rowRequest, spreadRequest, stepRequest } from '../requests.js';
@@ -32,12 +32,14 @@ export const VIEWS = {
     draw: drawLinksView,
   },
   heatmap: {
-    panel: `<p class="hint" data-i18n="heatmapHint"></p>${viewNote('heatmap')}<button type="button" data-role="table-toggle" data-i18n="showTable" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>`,
+    panel: `<p class="hint" data-i18n="heatmapHint"></p>${viewNote('heatmap')}<p class="hint" data-role="heatmap-linear-hint" hidden></p><button type="button" data-role="table-toggle" data-i18n="showTable" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>`,
     role: 'heatmaps',
     exported: '[data-role=heatmaps]',
     requests: ({ state, heads }) => [
       stepRequest('mask'),
-      ...heads.map((h) => stepRequest(heatmapStepFor(state.step), h, heatmapSide(heads.length))),
+      ...heatmapStepsFor(state).flatMap((name, _, names) =>
+        heads.map((h) => stepRequest(name, h, heatmapSide(heads.length * names.length))),
+      ),
     ],
     draw: drawHeatmapView,
   },
