@@ -8,7 +8,16 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { createEngine } from '../node/support.mjs';
-import { openPage, screenshot, screenshotDir, transitionsDone, useBrowser, explorerStarted } from './browser.mjs';
+import {
+  linkLines,
+  linksPainted,
+  openPage,
+  screenshot,
+  screenshotDir,
+  transitionsDone,
+  useBrowser,
+  explorerStarted,
+} from './browser.mjs';
 import { strings } from '../../web/src/i18n.js';
 
 const session = useBrowser();
@@ -189,6 +198,26 @@ for (const { lang, mask, sentence } of CASES) {
       assert.ok(mean(peak('linearWeights')) < mean(peak('weights')), 'linear weights are flatter');
       assert.equal(await page.locator('[data-role=heatmap-linear-hint]').textContent(), s.heatmapLinearHint);
       await screenshot(page, `linear-heatmap-${width}-${lang}`);
+
+      // The links: the implied weights first, softmax's a click away, each line the engine's weight.
+      await setState(page, { view: 'links' });
+      const toggle = page.locator('[data-role=links-kind]');
+      assert.equal(await toggle.isVisible(), true);
+      const linesOf = async (name) => {
+        await linksPainted(page, { min: 4 });
+        const lines = await linkLines(page);
+        assert.ok(lines.length >= 4, `${name}: lines drawn`);
+        for (const { h: head, i: r, j, weight } of lines) {
+          close(weight, trace.step(name, head).data[r * trace.nKey + j], `${name} link ${head}:${r}→${j}`);
+        }
+      };
+      assert.equal(await toggle.locator('[data-kind=linearWeights]').getAttribute('aria-pressed'), 'true');
+      await linesOf('linearWeights');
+      await screenshot(page, `linear-links-${width}-${lang}`);
+      await toggle.locator('[data-kind=weights]').click();
+      await transitionsDone(page);
+      assert.equal(await toggle.locator('[data-kind=weights]').getAttribute('aria-pressed'), 'true');
+      await linesOf('weights');
       assert.deepEqual(problems, []);
       await context.close();
     });

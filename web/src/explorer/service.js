@@ -65,7 +65,7 @@ function answer(read, request) {
       return spreadOf(request.names.map((name) => request.heads.map((h) => read(name, h).data)));
     case 'links':
       return linksOf(
-        request.heads.map((h) => read('weights', h)),
+        request.heads.map((h) => read(request.name ?? 'weights', h)),
         request.heads,
         request,
       );

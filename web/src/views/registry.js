@@ -21,14 +21,19 @@ import { drawMatricesView, matricesOf, matrixHead } from './matrices.js';
 import { drawSoftmaxView } from './softmax.js';
 import { linksRequest, rowRequest, spreadRequest, stepRequest } from '../requests.js';
 import { VIEW_KEYS } from '../view-keys.js';
+import { isLinear } from '../steps.js';
 import { viewNote } from './view-note.js';
 
 export const VIEWS = {
   links: {
-    panel: `<p class="hint" data-i18n="linksHint"></p>${viewNote('links')}<p class="hint untrained" data-i18n="untrainedNote"></p><div class="links-legend" data-role="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>`,
+    panel: `<p class="hint" data-i18n="linksHint"></p>${viewNote('links')}<p class="hint untrained" data-i18n="untrainedNote"></p><div class="links-kind" data-role="links-kind" role="group" hidden></div><div class="links-legend" data-role="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>`,
     role: 'links',
     exported: '[data-role=links]',
-    requests: ({ heads }) => [linksRequest(heads, LINK_LIMITS)],
+    // Linear attention: softmax's and the implied weights both, for the view's toggle.
+    requests: ({ heads, state }) =>
+      isLinear(state)
+        ? [linksRequest(heads, LINK_LIMITS), linksRequest(heads, LINK_LIMITS, 'linearWeights')]
+        : [linksRequest(heads, LINK_LIMITS)],
     draw: drawLinksView,
   },
   heatmap: {
