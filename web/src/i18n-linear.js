@@ -70,7 +70,7 @@ export const LINEAR = {
   zh: {
     attention: '注意力',
     'attention.softmax': 'softmax',
-    'attention.linear': '线性（φ 为正值特征映射）',
+    'attention.linear': '线性（核化）',
     linearNoWindow: '线性注意力把所有可见的键加成一个摘要：滑动窗口需要每个查询各有一个摘要。',
     linearNoScale: '线性注意力从不计算 QKᵀ：没有分数可以除以 √d_k。',
     linearNoTemperature: '线性注意力从不计算 QKᵀ：没有分数可以除以温度 T。',

@@ -526,8 +526,9 @@ const LINEAR_STEPS = {
     heatmap: 'linearWeights',
     extra: null,
     terms: ['t-phi', 't-norm'],
-    detail: (t, h, state) =>
-      String.raw`w_{ij} = \frac{\phi(q_i)\cdot\phi(k_j)}{z_i},\;\; \textstyle\sum_j w_{ij} = 1 \quad ${shape(t.nQuery, t.nKey)}\;\text{${state.lang === 'zh' ? '（只为对比画出，从不形成）' : '(drawn to compare, never formed)'}}`,
+    // (That it is drawn only to compare, never formed, the step's text says.)
+    detail: (t) =>
+      String.raw`w_{ij} = \frac{\phi(q_i)\cdot\phi(k_j)}{z_i},\;\; \textstyle\sum_j w_{ij} = 1 \quad ${shape(t.nQuery, t.nKey)}`,
     // Softmax's weights, then the implied ones (the step's result, matrices.js resultOf), as the
     // heatmap draws them.
     operands: (t, h, state) => [
@@ -594,8 +595,11 @@ const LINEAR_STEPS = {
   },
 };
 
-/** The linear attention formula, its terms highlighted by the steps (LINEAR_STEPS terms). */
-const LINEAR_FORMULA = String.raw`\mathrm{head}_i=\frac{\htmlClass{t-phi}{\phi(q_i)}^{\top}\htmlClass{t-summary}{\sum_j \phi(k_j)\,\htmlClass{t-v}{v_j}^{\top}}}{\htmlClass{t-norm}{\phi(q_i)^{\top}\sum_j \phi(k_j)}},\;\;\htmlClass{t-phi}{\phi(x)=\mathrm{elu}(x)+1}`;
+/**
+ * The linear attention formula, its terms highlighted by the steps (LINEAR_STEPS terms); φ's own
+ * definition is step 4's shapes line (beside this, it overflowed a phone's panel).
+ */
+const LINEAR_FORMULA = String.raw`\mathrm{head}_i=\frac{\htmlClass{t-phi}{\phi(q_i)}^{\top}\htmlClass{t-summary}{\sum_j \phi(k_j)\,\htmlClass{t-v}{v_j}^{\top}}}{\htmlClass{t-norm}{\phi(q_i)^{\top}\sum_j \phi(k_j)}}`;
 
 /** True when the trace has no W_O (engine option outputProjection: false): it costs no FLOPs. */
 const noOutputProjection = (t) => t.flops.outputProjection === 0;

@@ -132,12 +132,25 @@ function pageLayout(steps, trace, width, titleOf, group = 1) {
   // …and never wider than the view (a wider drawing would be scaled down, its labels under 11 px).
   const side = Math.max(trace.nQuery, trace.nKey);
   const fit = (width - measureMatrix(steps[0], { cell: 8 }).left - 4) / side;
-  const cell = Math.min(
+  let cell = Math.min(
     side <= 64 ? Math.max(8, Math.min(32, Math.floor(380 / side))) : heatmapSide(steps.length) / side,
     side <= 64 ? Math.floor(fit) : fit,
   );
-  const size = measureMatrix(steps[0], { cell, title: titleOf(steps[0]) });
-  const fits = Math.max(1, Math.floor((width + GAP) / (size.width + GAP)));
+  // A group (softmax | linear) side by side on a phone, with smaller cells, where they stay 12 px
+  // or more (the numbers' least); else one above the other.
+  // (A group's grids are closer together than two heads' grids: the pair reads as one.)
+  const gap = group > 1 ? GAP / 2 : GAP;
+  // The widest title (linear's in 中文 is not softmax's).
+  const title = steps.map(titleOf).reduce((a, b) => (textWidth(b, 12) > textWidth(a, 12) ? b : a));
+  const measure = (c) => measureMatrix(steps[0], { cell: c, title });
+  const groupWidth = (c) => group * (measure(c).width + gap) - gap;
+  if (group > 1 && side <= 64 && groupWidth(cell) > width) {
+    let c = cell;
+    while (c > 12 && groupWidth(c) > width) c--;
+    if (groupWidth(c) <= width) cell = c;
+  }
+  const size = measure(cell);
+  const fits = Math.max(1, Math.floor((width + gap) / (size.width + gap)));
   const perRow = fits >= group ? fits - (fits % group) : fits;
   const rows = Math.ceil(steps.length / perRow);
   return {
@@ -145,7 +158,7 @@ function pageLayout(steps, trace, width, titleOf, group = 1) {
     numbers: true,
     legend: 'above',
     places: steps.map((_, k) => ({
-      x: (k % perRow) * (size.width + GAP),
+      x: (k % perRow) * (size.width + gap),
       y: LEGEND_ABOVE + Math.floor(k / perRow) * (size.height + GAP),
       rowLabels: true,
       colLabels: true,
