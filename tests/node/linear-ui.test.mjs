@@ -9,6 +9,7 @@ import { engineOptions } from '../../web/src/engine-options.js';
 import { stepTexts } from '../../web/src/step-texts.js';
 import { formulaFor, isLinear, LINEAR_STEP_KEYS, STEP_KEYS, stepAt } from '../../web/src/steps.js';
 import { phi } from '../../web/src/views/arithmetic-linear.js';
+import { figureCaption } from '../../web/src/explorer/caption.js';
 
 const base = defaultState('en');
 const linear = (lang = 'en', patch = {}) => constrain({ ...defaultState(lang), attention: 'linear', ...patch });
@@ -100,5 +101,13 @@ test('the refused controls have a reason in both languages', () => {
     for (const key of ['linearNoWindow', 'linearNoScale', 'linearNoTemperature', 'linearOff']) {
       assert.ok(strings(lang)[key]?.length > 10, `${lang} ${key}`);
     }
+  }
+});
+
+test('an exported figure of linear attention says so in its subtitle, in both languages', () => {
+  for (const lang of LANGUAGES) {
+    const s = strings(lang);
+    assert.ok(figureCaption(linear(lang), null, s).subtitle.endsWith(s.figureLinear), lang);
+    assert.ok(!figureCaption(defaultState(lang), null, s).subtitle.includes(s.figureLinear), lang);
   }
 });

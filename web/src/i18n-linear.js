@@ -22,11 +22,13 @@ export const LINEAR = {
       'Per head: softmax’s weights (left) and the weights linear attention implies (right), for the same Q and K. Both rows sum to 1; the linear ones are flatter.',
     linearWeightsName: 'implied weights',
     linksKind: 'Weights drawn',
+    // Added to an exported figure's subtitle (explorer/caption.js).
+    figureLinear: ' · linear attention (φ = elu + 1)',
     linearSteps: {
       scores: {
         title: 'Feature maps φ(Q), φ(K)',
         short: 'φ(Q) φ(K)',
-        text: 'Linear attention (Katharopoulos et al., 2020) never compares every query with every key. It first passes every entry of Q and K through φ(x) = elu(x) + 1 — x + 1 where x > 0, eˣ elsewhere — so that every feature is positive. φ(q)·φ(k) then plays the part that e^(q·k/√d_k) plays in softmax.',
+        text: 'Linear attention (Katharopoulos et al., 2020) never compares every query with every key. It first passes every entry of Q and K through φ(x) = elu(x) + 1 (x + 1 where x > 0, eˣ elsewhere), so that every feature is positive. φ(q)·φ(k) then plays the part that e^(q·k/√d_k) plays in softmax.',
       },
       scale: {
         title: 'Summary S = φ(K)ᵀV',
@@ -82,6 +84,7 @@ export const LINEAR = {
       '每个头：左边是 softmax 的权重，右边是线性注意力隐含的权重，用的是同一组 Q 和 K。两者每行都和为 1；线性的更平。',
     linearWeightsName: '隐含权重',
     linksKind: '显示的权重',
+    figureLinear: ' · 线性注意力',
     linearSteps: {
       scores: {
         title: '特征映射 φ(Q)、φ(K)',

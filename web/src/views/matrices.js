@@ -73,6 +73,7 @@ const BANDED = new Set(['q', 'k', 'v', 'concat']);
 // number is a <text> that Chromium styles, lays out and paints anew when it changes.
 const NUMBER_BUDGET = 1024;
 const WEIGHTS = new Set(['wQ', 'wK', 'wV', 'wO']);
+const SUMS = new Set(['kvSummary', 'keySum', 'normaliser']);
 
 /** The head each matrix is read for: only the head output (and linear attention's own) is per head. */
 const PER_HEAD = new Set(['headOutput', ...LINEAR_MATRICES.map(([name]) => name)]);
@@ -89,16 +90,19 @@ function drawMatrices(svgElement, trace, { head, width, positionalEncoding, stri
     title: name === 'headOutput' ? `head ${head + 1}` : PER_HEAD.has(name) ? `${title} (head ${head + 1})` : title,
     step: trace.step(name, matrixHead(name, head)),
   }));
-  const shared = (weights) =>
-    signedColor(Math.max(0, ...steps.filter((s) => WEIGHTS.has(s.name) === weights).map((s) => stepMaxAbs(s.step))));
-  const colors = { weights: shared(true), activations: shared(false) };
+  // Linear attention's sums over the keys (S, Σφ(k), z) grow with the sentence: on the
+  // activations' scale they left X … O pale (z of 4 tokens was 38). A third scale of their own.
+  const kindOf = (name) => (WEIGHTS.has(name) ? 'weights' : SUMS.has(name) ? 'sums' : 'activations');
+  const shared = (kind) =>
+    signedColor(Math.max(0, ...steps.filter((s) => kindOf(s.name) === kind).map((s) => stepMaxAbs(s.step))));
+  const colors = { weights: shared('weights'), activations: shared('activations'), sums: shared('sums') };
   const cells = steps.reduce((sum, { step }) => sum + step.rows * step.cols, 0);
   const overBudget = cells > NUMBER_BUDGET;
   const operands = steps.map(({ name, title, step }) => ({
     id: name,
     step,
     title,
-    color: WEIGHTS.has(name) ? colors.weights : colors.activations,
+    color: colors[kindOf(name)],
     animation: 'none',
     columnColor: BANDED.has(name) ? (j) => headColor(Math.floor(j / trace.dK)) : null,
     // Every matrix is a picture of its cells (matrix-image.js) with the numbers printed over it,
