@@ -2,7 +2,8 @@
 // mask, whose sums are prefix sums): each of its steps 4–8 drawn with its shape and every cell
 // equal to the engine's (run in node), an output cell's arithmetic φ(q_i)ᵀS/z_i recomputed here
 // from the engine's φ(Q), φ(K) and V, the heatmap's softmax and linear grids side by side (the
-// linear rows summing to 1), the controls linear attention refuses off with their reason, and no
+// linear rows summing to 1), the links' softmax | linear toggle, the softmax view's note, the
+// controls linear attention refuses off with their reason (its temperature slider too), and no
 // console error. Screenshots at 1280 and 390 px in both languages.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -216,6 +217,13 @@ for (const { lang, mask, sentence } of CASES) {
       await transitionsDone(page);
       assert.equal(await toggle.locator('[data-kind=weights]').getAttribute('aria-pressed'), 'true');
       await linesOf('weights');
+
+      // The softmax view: softmax of the same Q and K, said to be for comparison; no temperature.
+      await setState(page, { view: 'softmax' });
+      assert.equal(await page.locator('[data-role=softmax-linear]').textContent(), s.softmaxLinearNote);
+      const slider = page.locator('[data-role=softmax] label.temperature input');
+      assert.equal(await slider.isDisabled(), true, 'the temperature slider is off');
+      assert.equal(await slider.getAttribute('title'), s.linearNoTemperature);
       assert.deepEqual(problems, []);
       await context.close();
     });

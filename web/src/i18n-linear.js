@@ -22,6 +22,8 @@ export const LINEAR = {
       'Per head: softmax’s weights (left) and the weights linear attention implies (right), for the same Q and K. Both rows sum to 1; the linear ones are flatter.',
     linearWeightsName: 'implied weights',
     linksKind: 'Weights drawn',
+    softmaxLinearNote:
+      'This run is linear attention: these are the softmax weights of the same Q and K, shown to compare with the implied weights (step 7), not the weights its output used.',
     // Added to an exported figure's subtitle (explorer/caption.js).
     figureLinear: ' · linear attention (φ = elu + 1)',
     linearSteps: {
@@ -84,6 +86,8 @@ export const LINEAR = {
       '每个头：左边是 softmax 的权重，右边是线性注意力隐含的权重，用的是同一组 Q 和 K。两者每行都和为 1；线性的更平。',
     linearWeightsName: '隐含权重',
     linksKind: '显示的权重',
+    softmaxLinearNote:
+      '本次计算是线性注意力：这里是同一组 Q、K 的 softmax 权重，用来与隐含权重（第 7 步）对比，并不是输出所用的权重。',
     figureLinear: ' · 线性注意力',
     linearSteps: {
       scores: {

@@ -57,7 +57,7 @@ export const VIEWS = {
     draw: drawMatricesView,
   },
   softmax: {
-    panel: `<p class="hint" data-i18n="softmaxHint"></p>${viewNote('softmax')}<div data-role="softmax"></div>`,
+    panel: `<p class="hint" data-i18n="softmaxHint"></p>${viewNote('softmax')}<p class="hint" data-role="softmax-linear" hidden></p><div data-role="softmax"></div>`,
     role: 'softmax',
     exported: '.softmax-charts',
     requests: ({ trace, head, query }) => [
