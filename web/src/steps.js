@@ -547,6 +547,7 @@ const LINEAR_STEPS = {
         title: `W${subscript(h + 1)} (${strings(state.lang).linearKind})`,
         color: weights(),
         animation: 'rows',
+        result: true,
         masked: isMasked(t.step('mask')),
       },
     ],

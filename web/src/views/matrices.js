@@ -150,9 +150,12 @@ function drawMatrices(svgElement, trace, { head, width, positionalEncoding, stri
 
 /**
  * The matrix step `step` makes, of its stage's operands (steps.js): the first after an "=" or
- * "→" (step 2's Q, step 7's weights), else the last.
+ * "→" (step 2's Q, step 7's weights), else the last; the one marked `result` before all.
  */
 export function resultOf(operands) {
+  // An operand may say it is the result (linear attention's step 7: softmax's weights ↔ the implied ones).
+  const marked = operands.find((o) => o.result);
+  if (marked) return marked;
   const at = operands.findIndex((o) => o.op && /[=→]/.test(o.op));
   return operands.slice(at + 1).find((o) => o.step) ?? operands.filter((o) => o.step).at(-1);
 }
