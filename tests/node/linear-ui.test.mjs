@@ -10,6 +10,7 @@ import { stepTexts } from '../../web/src/step-texts.js';
 import { formulaFor, isLinear, LINEAR_STEP_KEYS, STEP_KEYS, stepAt } from '../../web/src/steps.js';
 import { phi } from '../../web/src/views/arithmetic-linear.js';
 import { figureCaption } from '../../web/src/explorer/caption.js';
+import { stateFromAttributes } from '../../web/src/attributes.js';
 
 const base = defaultState('en');
 const linear = (lang = 'en', patch = {}) => constrain({ ...defaultState(lang), attention: 'linear', ...patch });
@@ -110,4 +111,15 @@ test('an exported figure of linear attention says so in its subtitle, in both la
     assert.ok(figureCaption(linear(lang), null, s).subtitle.endsWith(s.figureLinear), lang);
     assert.ok(!figureCaption(defaultState(lang), null, s).subtitle.includes(s.figureLinear), lang);
   }
+});
+
+test('the web component takes attention="linear" as a link takes attn=linear', () => {
+  const element = (attributes) => ({
+    getAttribute: (name) => attributes[name] ?? null,
+    hasAttribute: (name) => name in attributes,
+  });
+  assert.equal(stateFromAttributes(element({ attention: 'linear' }), base).state.attention, 'linear');
+  const refused = stateFromAttributes(element({ attention: 'flash' }), base);
+  assert.equal(refused.state.attention, 'softmax');
+  assert.equal(refused.notices.length, 1);
 });
