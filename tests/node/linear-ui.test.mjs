@@ -11,6 +11,8 @@ import { formulaFor, isLinear, LINEAR_STEP_KEYS, STEP_KEYS, stepAt } from '../..
 import { phi } from '../../web/src/views/arithmetic-linear.js';
 import { figureCaption } from '../../web/src/explorer/caption.js';
 import { stateFromAttributes } from '../../web/src/attributes.js';
+import { heatmapStepsFor } from '../../web/src/views/heatmap.js';
+import { matricesOf } from '../../web/src/views/matrices.js';
 
 const base = defaultState('en');
 const linear = (lang = 'en', patch = {}) => constrain({ ...defaultState(lang), attention: 'linear', ...patch });
@@ -122,4 +124,19 @@ test('the web component takes attention="linear" as a link takes attn=linear', (
   const refused = stateFromAttributes(element({ attention: 'flash' }), base);
   assert.equal(refused.state.attention, 'softmax');
   assert.equal(refused.notices.length, 1);
+});
+
+test('the heatmaps show softmax beside linear at every step of a linear state, one matrix otherwise', () => {
+  for (let step = 1; step <= STEP_KEYS.length; step++) {
+    assert.deepEqual(heatmapStepsFor({ ...linear(), step }), ['weights', 'linearWeights']);
+    assert.deepEqual(heatmapStepsFor({ ...base, step }), [stepAt(step).heatmap]);
+  }
+});
+
+test('the matrices view adds φ(Q), φ(K), S, Σφ(k) and z after V in a linear trace only', () => {
+  const names = (trace) => matricesOf(trace).map(([name]) => name);
+  const linearNames = names({ attention: 'linear', flops: {} });
+  const at = linearNames.indexOf('v') + 1;
+  assert.deepEqual(linearNames.slice(at, at + 5), ['phiQ', 'phiK', 'kvSummary', 'keySum', 'normaliser']);
+  assert.ok(!names({ attention: 'softmax', flops: {} }).includes('phiQ'));
 });
