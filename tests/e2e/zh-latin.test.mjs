@@ -56,6 +56,19 @@ test('the explorer in 中文: every step and view, tutorial mode and the trained
     await settle(page);
     await scan(page, `step ${step} ${view}`);
   }
+  // Linear attention: its own steps 4–8, the heatmap's two kinds, the links' toggle, the refused controls' reasons.
+  for (let step = 4; step <= 8; step++) {
+    const view = views[step % views.length];
+    await page.evaluate((s) => window.attentionExplorer.store.set(s), {
+      attention: 'linear',
+      step,
+      view,
+      mask: 'causal',
+    });
+    await settle(page);
+    await scan(page, `linear step ${step} ${view}`);
+  }
+  await page.evaluate(() => window.attentionExplorer.store.set({ attention: 'softmax' }));
   await page.evaluate(() => window.attentionExplorer.store.set({ tutorial: true, step: 10, mask: 'none' }));
   await settle(page);
   await scan(page, 'tutorial');

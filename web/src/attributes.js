@@ -14,6 +14,7 @@ export const ATTRIBUTES = {
   seed: 'seed',
   mask: 'mask',
   window: 'w',
+  attention: 'attn',
   scale: 'scale',
   temperature: 't',
   'positional-encoding': 'pe',

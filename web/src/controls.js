@@ -3,6 +3,7 @@
 // explorer/compute.js CHEAP_CELLS computes only the newest, so a debounce would only add its delay
 // to the same work (docs/benchmarks.md, "Typing: from a keystroke to the painted frame").
 import {
+  ATTENTION_KINDS,
   D_MODELS,
   MASKS,
   PRESETS,
@@ -47,6 +48,7 @@ export function buildControls(root, store) {
   bind('dModel', 'dModel', (el) => Number(el.value));
   bind('heads', 'heads', (el) => Number(el.value));
   bind('mask', 'mask', (el) => el.value);
+  bind('attention', 'attention', (el) => el.value);
   bind('init', 'init', (el) => el.value);
   bind('scale', 'scale', (el) => el.checked);
   bind('positionalEncoding', 'positionalEncoding', (el) => el.checked);
@@ -71,6 +73,27 @@ export function buildControls(root, store) {
   bind('temperature', 'temperature', field('t'));
   $('temperature').min = String(TEMPERATURE.min);
   $('temperature').max = String(TEMPERATURE.max);
+}
+
+/**
+ * Linear attention: the controls the engine refuses with it (a sliding window, ÷√d_k off, a
+ * temperature) are off, each saying why on hover and in the note under the controls. A value a
+ * link set that linear cannot take stays changeable, so that the learner can put it back (the
+ * engine's message names it meanwhile).
+ */
+function refuseForLinear($, state, strings) {
+  const linear = state.attention === 'linear' && state.model === 'random';
+  const refuse = (el, off, reason) => {
+    el.disabled = off;
+    if (off) el.title = reason;
+    else el.removeAttribute('title');
+    el.dataset.refused = off ? reason : '';
+  };
+  refuse($('scale'), linear && state.scale, strings.linearNoScale);
+  refuse($('temperature'), linear && state.temperature === 1, strings.linearNoTemperature);
+  const window = $('mask').querySelector('option[value="window"]');
+  if (window) refuse(window, linear && state.mask !== 'window', strings.linearNoWindow);
+  $('linear-note').hidden = !linear;
 }
 
 /** Writes the state into the controls (after a URL load, a preset, or a language switch). */
@@ -102,6 +125,10 @@ export function updateControls(root, state, strings) {
   options($('mask'), MASKS, (m) => strings[`mask.${m}`]);
   setProperty($('mask'), 'value', state.mask);
   $('window-control').hidden = state.mask !== 'window';
+  options($('attention'), ATTENTION_KINDS, (k) => strings[`attention.${k}`]);
+  setProperty($('attention'), 'value', state.attention);
+  // A trained model's layers are softmax attention: not a choice there.
+  $('attention-control').hidden = trained;
   options($('init'), ['scaled', 'randn'], (i) => strings[`init.${i}`]);
   setProperty($('init'), 'value', state.init);
   $('scale').checked = state.scale;
@@ -109,6 +136,7 @@ export function updateControls(root, state, strings) {
   if (document.activeElement !== $('seed')) setProperty($('seed'), 'value', String(state.seed));
   if (document.activeElement !== $('window')) setProperty($('window'), 'value', String(state.window));
   if (document.activeElement !== $('temperature')) setProperty($('temperature'), 'value', String(state.temperature));
+  refuseForLinear($, state, strings);
   $('tutorial').checked = state.tutorial;
   $('tutorial-note').hidden = !state.tutorial;
   // Pinned in tutorial mode: shown with the tutorial's values, not changeable.

@@ -9,6 +9,7 @@ const ROWS = [
   [['heads'], (s) => ({ heads: s.heads })],
   [['seed'], (s) => ({ seed: s.seed })],
   [['mask', 'window'], (s) => ({ mask: s.mask === 'window' ? { type: 'window', width: s.window } : s.mask })],
+  [['attention'], (s) => ({ attention: s.attention })],
   [['scale'], (s) => ({ scale: s.scale })],
   [['temperature'], (s) => ({ temperature: s.temperature })],
   [['positionalEncoding'], (s) => ({ positionalEncoding: s.positionalEncoding })],

@@ -9,4 +9,11 @@ export const MAX_SIDE = 512;
 export const stepRequest = (name, head = 0, maxSide = MAX_SIDE) => ({ kind: 'grid', name, head, maxSide });
 export const rowRequest = (name, head, i) => ({ kind: 'row', name, head, i });
 export const spreadRequest = (names, heads) => ({ kind: 'spread', names, heads });
-export const linksRequest = (heads, { min, max }) => ({ kind: 'links', heads, min, max });
+// name: the weights drawn, softmax's (the default, left out of the request) or linear attention's implied ones.
+export const linksRequest = (heads, { min, max }, name = 'weights') => ({
+  kind: 'links',
+  heads,
+  min,
+  max,
+  ...(name === 'weights' ? {} : { name }),
+});

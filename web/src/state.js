@@ -1,5 +1,5 @@
 // The page's whole state, kept in the URL so that any view is a link:
-// ?s=我爱吃火锅&kv=I+love+hotpot&tok=words&d=8&h=2&seed=42&mask=causal&w=2&scale=1&t=1&pe=1&init=scaled&step=7&view=links&head=1&q=0&lang=zh&tutorial=1
+// ?s=我爱吃火锅&kv=I+love+hotpot&tok=words&d=8&h=2&seed=42&mask=causal&w=2&attn=linear&scale=1&t=1&pe=1&init=scaled&step=7&view=links&head=1&q=0&lang=zh&tutorial=1
 // (a trained model: &model=tang&layer=2&temp=0.7&topk=5)
 // Bad or unknown values fall back to the defaults and are reported as notices.
 import { LANGUAGES } from './i18n.js';
@@ -28,6 +28,8 @@ import {
 
 export { MAX_SENTENCE_CHARS };
 export const MASKS = ['none', 'causal', 'window'];
+// softmax attention, or kernelised linear attention (φ = elu + 1, docs/computation.md).
+export const ATTENTION_KINDS = ['softmax', 'linear'];
 export const D_MODELS = [4, 8, 16, 32, 64, 128, 256, 512];
 // The page's temperature range (the engine takes 0.01–100): the link, the number box and the
 // softmax view's slider all accept exactly this.
@@ -60,6 +62,7 @@ export function defaultState(lang = 'en') {
     heads: 2,
     seed: 42,
     mask: 'none',
+    attention: 'softmax',
     window: 1,
     scale: true,
     temperature: 1,
@@ -111,6 +114,7 @@ const ROWS = [
   { key: 'seed', field: 'seed', kind: int(SEED) },
   { key: 'mask', field: 'mask', kind: oneOf(MASKS) },
   { key: 'w', field: 'window', kind: int({ min: 0, max: 64 }) },
+  { key: 'attn', field: 'attention', kind: oneOf(ATTENTION_KINDS) },
   { key: 'scale', field: 'scale', kind: flag },
   { key: 't', field: 'temperature', kind: decimal(TEMPERATURE) },
   { key: 'pe', field: 'positionalEncoding', kind: flag },

@@ -22,6 +22,7 @@ export function computationOf(state) {
       scale: true,
       temperature: 1,
       mask: 'causal',
+      attention: 'softmax',
     };
   }
   const o = engineOptions(state, []);
@@ -34,6 +35,7 @@ export function computationOf(state) {
     scale: o.scale,
     temperature: o.temperature,
     mask: typeof o.mask === 'string' ? o.mask : o.mask.type,
+    attention: o.attention ?? 'softmax',
   };
 }
 
@@ -54,15 +56,28 @@ const VARIANTS = {
   output: (c, s) => (c.outputProjection ? null : { title: s.outputTitleNone, text: s.outputNone }),
 };
 
+// Linear attention does other work at steps 4–8 (steps.js LINEAR_STEPS); with a causal mask the
+// summary, the normaliser and the output read prefix sums, which their texts add.
+const LINEAR_CAUSAL = new Set(['scale', 'mask', 'weighted']);
+
+function linearTexts(key, c, strings) {
+  const base = strings.linearSteps[key];
+  if (!base || c.mask !== 'causal' || !LINEAR_CAUSAL.has(key)) return base;
+  return { ...base, text: `${base.text} ${strings.linearCausal}` };
+}
+
 /** Step `key`'s { title, short, text } for a state, in the language of `strings`. */
 export function stepTexts(key, state, strings) {
+  const c = computationOf(state);
+  const linear = c.attention === 'linear' ? linearTexts(key, c, strings) : null;
+  if (linear) return { ...linear };
   const base = strings.steps[key];
-  const variant = VARIANTS[key]?.(computationOf(state), strings) ?? {};
+  const variant = VARIANTS[key]?.(c, strings) ?? {};
   return { ...base, ...variant };
 }
 
 /** The title of the state's current step (or of step n, 1-based). */
-export const stepTitle = (state, strings, n = state.step) => stepTexts(stepAt(n).key, state, strings).title;
+export const stepTitle = (state, strings, n = state.step) => stepTexts(stepAt(n, state).key, state, strings).title;
 
 /**
  * The formula's context lines in TeX: X' = X + PE only when PE is added, O = Concat · W_O only

@@ -9,7 +9,8 @@ import { STEP_COUNT, STEP_KEYS } from './step-keys.js';
  * The attention formula as this state computes it: ÷√d_k only when scaling is on, ÷T (its
  * own term, never called √d_k) only when the temperature is not 1.
  */
-export function formulaFor({ scale = true, temperature = 1 } = {}) {
+export function formulaFor({ scale = true, temperature = 1, ...state } = {}) {
+  if (isLinear(state)) return LINEAR_FORMULA;
   const qk = String.raw`\htmlClass{t-q}{Q}\htmlClass{t-k}{K^{\top}}`;
   const divisors = [
     scale ? String.raw`\htmlClass{t-scale}{\sqrt{d_k}}` : '',
@@ -399,6 +400,208 @@ export const STEPS = [
   },
 ];
 
+/**
+ * Linear attention (engine option attention: 'linear', docs/computation.md) in the random-weights
+ * explorer: a trained model's layers are softmax attention whatever the link says.
+ */
+export const isLinear = (state) => state?.attention === 'linear' && (state.model ?? 'random') === 'random';
+
+const phi = (x) => `φ(${x})`;
+
+/**
+ * What linear attention does at steps 4–8 instead of QKᵀ, ÷√d_k, mask, softmax and A·V, by the
+ * same step keys (the URL's step=n and a component's step name stay the same): the feature maps,
+ * the d_k × d_k summary, the normaliser, the implied weights beside softmax's, the output. Each
+ * row replaces the fields of the softmax row of its key.
+ */
+const LINEAR_STEPS = {
+  scores: {
+    heatmap: 'linearWeights',
+    extra: null,
+    terms: ['t-phi'],
+    detail: (t) =>
+      String.raw`\phi(x) = \mathrm{elu}(x) + 1 > 0:\;\; \phi(Q_i)\,${shape(t.nQuery, t.dK)},\;\; \phi(K_i)\,${shape(t.nKey, t.dK)}`,
+    operands: (t, h) =>
+      [
+        ['qHead', 'phiQ', 'Q'],
+        ['kHead', 'phiK', 'K'],
+      ].flatMap(([input, out, title], n) => [
+        ...(n ? [lineBreak] : []),
+        {
+          id: input,
+          step: t.step(input, h),
+          title: `${title}${subscript(h + 1)}`,
+          color: signed(t.step(input, h)),
+          animation: 'none',
+        },
+        op('φ →'),
+        {
+          id: out,
+          step: t.step(out, h),
+          title: phi(`${title}${subscript(h + 1)}`),
+          color: signed(t.step(out, h)),
+          animation: 'fade',
+          rowLabels: false,
+        },
+      ]),
+  },
+  scale: {
+    heatmap: 'linearWeights',
+    extra: null,
+    terms: ['t-summary'],
+    detail: (t) =>
+      String.raw`S_i = \phi(K_i)^{\top}V_i \quad ${shape(t.dK, t.nKey)}\cdot${shape(t.nKey, t.dK)} = ${shape(t.dK, t.dK)},\;\; \textstyle\sum_j \phi(k_j)\;${shape(1, t.dK)}`,
+    operands: (t, h) => [
+      {
+        id: 'phiKT',
+        step: t.step('phiK', h),
+        title: `${phi(`K${subscript(h + 1)}`)}ᵀ`,
+        color: signed(t.step('phiK', h)),
+        transpose: true,
+        animation: 'none',
+      },
+      op('·'),
+      {
+        id: 'vHead',
+        step: t.step('vHead', h),
+        title: `V${subscript(h + 1)}`,
+        color: signed(t.step('vHead', h)),
+        animation: 'none',
+      },
+      op('='),
+      {
+        id: 'kvSummary',
+        step: t.step('kvSummary', h),
+        title: `S${subscript(h + 1)}`,
+        color: signed(t.step('kvSummary', h)),
+        animation: 'fade',
+      },
+      lineBreak,
+      op('Σⱼ φ(kⱼ) ='),
+      {
+        id: 'keySum',
+        step: t.step('keySum', h),
+        title: `Σ ${phi('k')}`,
+        color: signed(t.step('keySum', h)),
+        animation: 'fade',
+        rowLabels: false,
+      },
+    ],
+  },
+  mask: {
+    heatmap: 'linearWeights',
+    extra: null,
+    terms: ['t-norm'],
+    detail: (t) =>
+      String.raw`z_i = \phi(q_i)^{\top}\textstyle\sum_j \phi(k_j) \quad ${shape(t.nQuery, t.dK)}\cdot${shape(t.dK, 1)} = ${shape(t.nQuery, 1)}`,
+    operands: (t, h) => [
+      {
+        id: 'phiQ',
+        step: t.step('phiQ', h),
+        title: phi(`Q${subscript(h + 1)}`),
+        color: signed(t.step('phiQ', h)),
+        animation: 'none',
+      },
+      op('·'),
+      {
+        id: 'keySumT',
+        step: t.step('keySum', h),
+        title: `(Σ ${phi('k')})ᵀ`,
+        color: signed(t.step('keySum', h)),
+        transpose: true,
+        animation: 'none',
+      },
+      op('='),
+      {
+        id: 'normaliser',
+        step: t.step('normaliser', h),
+        title: 'z',
+        color: signed(t.step('normaliser', h)),
+        animation: 'rows',
+        rowLabels: false,
+      },
+    ],
+  },
+  softmax: {
+    heatmap: 'linearWeights',
+    extra: null,
+    terms: ['t-phi', 't-norm'],
+    // (That it is drawn only to compare, never formed, the step's text says.)
+    detail: (t) =>
+      String.raw`w_{ij} = \frac{\phi(q_i)\cdot\phi(k_j)}{z_i},\;\; \textstyle\sum_j w_{ij} = 1 \quad ${shape(t.nQuery, t.nKey)}`,
+    // Softmax's weights, then the implied ones (the step's result, matrices.js resultOf), as the
+    // heatmap draws them.
+    operands: (t, h, state) => [
+      {
+        id: 'weights',
+        step: t.step('weights', h),
+        title: `A${subscript(h + 1)} (softmax)`,
+        color: weights(),
+        animation: 'none',
+        masked: isMasked(t.step('mask')),
+      },
+      op('↔'),
+      {
+        id: 'linearWeights',
+        step: t.step('linearWeights', h),
+        title: `W${subscript(h + 1)} (${strings(state.lang).linearKind})`,
+        color: weights(),
+        animation: 'rows',
+        result: true,
+        masked: isMasked(t.step('mask')),
+      },
+    ],
+  },
+  weighted: {
+    heatmap: 'linearWeights',
+    extra: null,
+    terms: ['t-phi', 't-summary', 't-norm'],
+    detail: (t) =>
+      String.raw`\mathrm{head}_i = \phi(Q_i)\,S_i \,/\, z \quad ${shape(t.nQuery, t.dK)}\cdot${shape(t.dK, t.dK)} = ${shape(t.nQuery, t.dK)}`,
+    operands: (t, h) => [
+      {
+        id: 'phiQ',
+        step: t.step('phiQ', h),
+        title: phi(`Q${subscript(h + 1)}`),
+        color: signed(t.step('phiQ', h)),
+        animation: 'none',
+      },
+      op('·'),
+      {
+        id: 'kvSummary',
+        step: t.step('kvSummary', h),
+        title: `S${subscript(h + 1)}`,
+        color: signed(t.step('kvSummary', h)),
+        animation: 'none',
+      },
+      op('÷'),
+      {
+        id: 'normaliser',
+        step: t.step('normaliser', h),
+        title: 'z',
+        color: signed(t.step('normaliser', h)),
+        animation: 'none',
+        rowLabels: false,
+      },
+      op('='),
+      {
+        id: 'headOutput',
+        step: t.step('headOutput', h),
+        title: `head${subscript(h + 1)}`,
+        color: signed(t.step('headOutput', h)),
+        animation: 'rows',
+        rowLabels: false,
+      },
+    ],
+  },
+};
+
+/**
+ * The linear attention formula, its terms highlighted by the steps (LINEAR_STEPS terms); φ's own
+ * definition is step 4's shapes line (beside this, it overflowed a phone's panel).
+ */
+const LINEAR_FORMULA = String.raw`\mathrm{head}_i=\frac{\htmlClass{t-phi}{\phi(q_i)}^{\top}\htmlClass{t-summary}{\sum_j \phi(k_j)\,\htmlClass{t-v}{v_j}^{\top}}}{\htmlClass{t-norm}{\phi(q_i)^{\top}\sum_j \phi(k_j)}}`;
+
 /** True when the trace has no W_O (engine option outputProjection: false): it costs no FLOPs. */
 const noOutputProjection = (t) => t.flops.outputProjection === 0;
 
@@ -411,5 +614,15 @@ if (STEPS.map((s) => s.key).join() !== STEP_KEYS.join()) {
 }
 export { STEP_COUNT, STEP_KEYS };
 
-/** The row of step n (1-based, as in the state and the URL). */
-export const stepAt = (n) => STEPS[n - 1];
+/**
+ * The row of step n (1-based, as in the state and the URL); with a state that computes linear
+ * attention, its linear row where it has one (LINEAR_STEPS).
+ */
+export function stepAt(n, state) {
+  const row = STEPS[n - 1];
+  const linear = isLinear(state) && LINEAR_STEPS[row?.key];
+  return linear ? { ...row, ...linear, linear: true } : row;
+}
+
+/** The keys of the steps linear attention replaces (4–8), in order. */
+export const LINEAR_STEP_KEYS = Object.keys(LINEAR_STEPS);

@@ -17,7 +17,9 @@ export function figureCaption(state, trace, s) {
     title: `${s[`view.${state.view}`]} · ${state.step}. ${stepTitle(state, s)}`,
     subtitle:
       state.model === 'random'
-        ? s.figureRandom(tokens, state.dModel, state.heads, state.seed, s[`mask.${state.mask}`])
+        ? s.figureRandom(tokens, state.dModel, state.heads, state.seed, s[`mask.${state.mask}`]) +
+          // A figure of linear attention says so: its weights are not softmax's.
+          (state.attention === 'linear' ? s.figureLinear : '')
         : s.figureModel(tokens, modelTitle(state, s), state.layer + 1, trace?.dModel, trace?.heads),
   };
 }

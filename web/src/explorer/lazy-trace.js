@@ -209,9 +209,9 @@ export class RemoteTrace {
     return this.#get(spreadRequest(names, heads));
   }
 
-  /** The links of `heads` with weight ≥ min, or the `max` strongest: { total, links }. */
-  links(heads, limits) {
-    return this.#get(linksRequest(heads, limits));
+  /** The links of `heads` with weight ≥ min, or the `max` strongest: { total, links } (of the weights `name`). */
+  links(heads, limits, name = 'weights') {
+    return this.#get(linksRequest(heads, limits, name));
   }
 
   /** Every step whole (for export): an object with the trace's fields and step(name, head). */

@@ -19,7 +19,7 @@ function stageRequests(trace, state, head) {
       return { name, head: h, rows: 0, cols: 0, data: new Float32Array(0), rowLabels: [], colLabels: [] };
     },
   };
-  stepAt(state.step).operands(recorder, head, state);
+  stepAt(state.step, state).operands(recorder, head, state);
   return requests;
 }
 
@@ -29,7 +29,7 @@ export function requestsFor(trace, state) {
   const heads = state.head === 'all' ? range(trace.heads) : [state.head];
   const query = Math.min(state.query, trace.nQuery - 1);
   const requests = stageRequests(trace, state, head);
-  const extra = EXTRAS[stepAt(state.step).extra];
+  const extra = EXTRAS[stepAt(state.step, state).extra];
   if (extra) requests.push(...extra.requests(head, query));
   // The picked cell's arithmetic, where its panel is drawn: under the stage, or in the open view.
   requests.push(...arithmeticRequests(cellIn(state, 'stage') ?? cellIn(state, state.view), trace));

@@ -103,10 +103,13 @@ export function createRenderer({ root, $, store, strings, computer, stepper, thr
         ),
       );
       const f = trace.flops;
+      // Linear attention's own FLOPs (its scores … softmax are 0): O(n·d_k²) per head.
+      const linear = trace.attention === 'linear';
+      const attention = linear ? f.featureMap + f.summary + f.normaliser + f.weightedSum : 0;
       setText(
         $('cost'),
-        s.cost(
-          formatCount(f.scores + f.scaling + f.mask + f.softmax + f.weightedSum, state.lang),
+        (linear ? s.costLinear : s.cost)(
+          formatCount(linear ? attention : f.scores + f.scaling + f.mask + f.softmax + f.weightedSum, state.lang),
           formatCount(f.qProjection + f.kProjection + f.vProjection + f.outputProjection, state.lang),
         ),
       );
@@ -148,7 +151,7 @@ export function createRenderer({ root, $, store, strings, computer, stepper, thr
       $('arithmetic').hidden = true;
       return;
     }
-    const def = stepAt(state.step);
+    const def = stepAt(state.step, state);
     const head = state.head === 'all' ? 0 : state.head;
     const operands = def.operands(trace, head, state);
     const { cell, width, height } = drawStage(svg, operands, {

@@ -27,6 +27,7 @@ function summaryOf(live) {
   return {
     tokens: live.tokens,
     cross: live.cross,
+    attention: live.attention,
     kvTokens: live.kvTokens,
     nQuery: live.nQuery,
     nKey: live.nKey,
@@ -64,7 +65,7 @@ function answer(read, request) {
       return spreadOf(request.names.map((name) => request.heads.map((h) => read(name, h).data)));
     case 'links':
       return linksOf(
-        request.heads.map((h) => read('weights', h)),
+        request.heads.map((h) => read(request.name ?? 'weights', h)),
         request.heads,
         request,
       );

@@ -71,6 +71,7 @@ export function explorerMarkup() {
       <label><span data-i18n="dModel"></span> <select data-role="dModel"></select></label>
       <label><span data-i18n="heads"></span> <select data-role="heads"></select></label>
       <label><span data-i18n="seed"></span> <input data-role="seed" type="number" min="0" max="4294967295" step="1" /></label>
+      <label data-role="attention-control"><span data-i18n="attention"></span> <select data-role="attention" aria-describedby="linear-note"></select></label>
       <label><span data-i18n="mask"></span> <select data-role="mask"></select></label>
       <label data-role="window-control"><span data-i18n="window"></span> <input data-role="window" type="number" min="0" max="64" step="1" /></label>
       <label class="check"><input data-role="scale" type="checkbox" /> <span data-i18n="scale"></span></label>
@@ -80,6 +81,7 @@ export function explorerMarkup() {
       <label class="check"><input data-role="tutorial" type="checkbox" /> <span data-i18n="tutorialMode"></span></label>
     </div>
     <p data-role="tutorial-note" class="hint" data-i18n="tutorialNote" hidden></p>
+    <p data-role="linear-note" id="linear-note" class="hint" data-i18n="linearOff" hidden></p>
     <p data-role="summary" class="summary"></p>
     <p data-role="cost" class="summary"></p>
     <p data-role="engine-threads" class="summary"></p>

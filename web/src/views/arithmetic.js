@@ -8,6 +8,7 @@ import { rowRequest, stepRequest } from '../requests.js';
 import { formatValue } from '../format.js';
 import { el, line, num, section, table } from './arithmetic-dom.js';
 import { INPUT_KINDS } from './arithmetic-inputs.js';
+import { LINEAR_KINDS } from './arithmetic-linear.js';
 
 // Past this many value rows the output's sum lists the strongest ones and totals the rest.
 const MAX_ROWS = 32;
@@ -56,6 +57,11 @@ const KINDS = new Map(
   }),
 );
 
+const LINEAR = new Map(Object.entries(LINEAR_KINDS));
+
+/** The kind of a step's cells in a trace of these sizes: linear attention's own where it has one. */
+const kindOf = (name, sizes) => (sizes?.attention === 'linear' && LINEAR.get(name)) || KINDS.get(name);
+
 // Steps only a cross-attention trace has: a cell of one is let go when the second sentence is.
 const CROSS_ONLY = new Set(['xKv', 'peKv', 'xPeKv']);
 
@@ -64,7 +70,7 @@ const CROSS_ONLY = new Set(['xKv', 'peKv', 'xPeKv']);
  * a cell set through the store (window.attentionExplorer.store) may be anything.
  */
 function inside(cell, sizes) {
-  const kind = KINDS.get(cell.name);
+  const kind = kindOf(cell.name, sizes);
   if (!kind || (CROSS_ONLY.has(cell.name) && !sizes.cross)) return false;
   const [rows, cols] = kind.shape(sizes);
   const index = (k, n) => Number.isInteger(k) && k >= 0 && k < n;
@@ -73,7 +79,7 @@ function inside(cell, sizes) {
 
 /** What the picked cell's arithmetic reads; cell: { name, head, i, j } or null. */
 export function arithmeticRequests(cell, sizes) {
-  return cell && inside(cell, sizes) ? KINDS.get(cell.name).requests(cell, sizes) : [];
+  return cell && inside(cell, sizes) ? kindOf(cell.name, sizes).requests(cell, sizes) : [];
 }
 
 /**
@@ -83,7 +89,7 @@ export function arithmeticRequests(cell, sizes) {
  */
 export function pickedFrom(operand, row, col, view) {
   const { step } = operand;
-  if (!KINDS.has(step.name)) return null;
+  if (!KINDS.has(step.name) && !LINEAR.has(step.name)) return null;
   // A transposed operand (Kᵀ) is drawn with rows and columns swapped.
   const [i, j] = operand.transpose ? [col, row] : [row, col];
   return { name: step.name, head: step.head ?? 0, i, j, view };
@@ -235,7 +241,7 @@ export function drawArithmetic(root, trace, state, s, onClose, view = 'stage') {
     if (root.firstChild) root.replaceChildren();
     return;
   }
-  const kind = KINDS.get(cell.name);
+  const kind = kindOf(cell.name, trace);
   const { title, parts } = kind.draw(trace, s, cell, state);
   const close = el('button', { type: 'button', class: 'arith-close' }, s.closeArithmetic);
   close.addEventListener('click', onClose);

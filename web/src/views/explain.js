@@ -14,7 +14,7 @@ import { setText } from '../dom.js';
 // trainedTexts: a trained model's own step texts { [step key]: text } (models/i18n.js
 // stepTexts, passed in by the explorer), shown instead of the random-weights ones.
 export function drawExplanation(root, trace, state, strings, trainedTexts = null) {
-  const def = stepAt(state.step);
+  const def = stepAt(state.step, state);
   const text = stepTexts(def.key, state, strings);
   setText(root.querySelector('.step-title'), `${state.step}. ${text.title}`);
   // The formula shows ÷√d_k and ÷T as this state computes them: rendered again when they change.
@@ -42,7 +42,8 @@ export function drawExplanation(root, trace, state, strings, trainedTexts = null
   // positional encoding beside its waves (step 1).
   const note = root.querySelector('.concept-note');
   const concept =
-    def.key === 'scale' || (state.temperature !== 1 && ['mask', 'softmax'].includes(def.key))
+    // (Linear attention has no temperature: its steps 5–7 are other steps.)
+    !def.linear && (def.key === 'scale' || (state.temperature !== 1 && ['mask', 'softmax'].includes(def.key)))
       ? [`${strings.temperatureTitle} = ${state.temperature}: `, strings.temperatureText]
       : def.key === 'embed' && addsPositionalEncoding(state)
         ? [`${strings.peTitle}: `, strings.peText]

@@ -7,15 +7,25 @@ import { fitSvg } from './fit.js';
 import { putAttrs, setText } from '../dom.js';
 import { stepMaxAbs, signedScale, weightScale } from '../scales.js';
 import { formatShort } from '../format.js';
-import { STEP_KEYS, stepAt } from '../steps.js';
+import { isLinear, STEP_KEYS, stepAt } from '../steps.js';
 import { sayWhatItShows } from './view-note.js';
 import { textWidth } from './text.js';
 
 /** Which matrix the heatmaps show at step n (1-based): the step table's `heatmap` column. */
 export const heatmapStepFor = (step) => stepAt(step).heatmap;
 
+/**
+ * The matrices the heatmaps show for a state, drawn side by side per head: the step's one, or
+ * with linear attention softmax's weights beside the implied ones for the same Q and K, at
+ * every step (linear attention forms no n × n matrix of its own to show at steps 4–6).
+ */
+export const heatmapStepsFor = (state) =>
+  isLinear(state) ? ['weights', 'linearWeights'] : [heatmapStepFor(state.step)];
+
 // The step (by key) that makes each matrix a heatmap shows: at steps 1–3 it shows step 4's.
-const MADE_BY = { scores: 'scores', scaled: 'scale', masked: 'mask', weights: 'softmax' };
+const MADE_BY = { scores: 'scores', scaled: 'scale', masked: 'mask', weights: 'softmax', linearWeights: 'softmax' };
+
+const WEIGHTS = new Set(['weights', 'linearWeights']);
 
 /** The step (1-based) that makes the matrix `name` (e.g. 'weights' → 7). */
 export const stepMaking = (name) => STEP_KEYS.indexOf(MADE_BY[name]) + 1;
@@ -29,12 +39,14 @@ export function heatmapSide(heads) {
 const pickedPair = (pair, head) => (pair.head === head ? pickedCell(pair.i, pair.j) : null);
 
 function drawHeatmaps(svg, trace, o) {
-  const name = heatmapStepFor(o.step);
+  const names = heatmapStepsFor(o.state);
+  const name = names[0];
   const heads = o.head === 'all' ? d3.range(trace.heads) : [o.head];
   const mask = trace.step('mask');
-  const masked = name === 'masked' || name === 'weights' ? (i, j) => mask.data[i * mask.cols + j] === 0 : null;
-  const steps = heads.map((h) => trace.step(name, h, heatmapSide(heads.length)));
-  const signed = name !== 'weights';
+  const masked = name === 'masked' || WEIGHTS.has(name) ? (i, j) => mask.data[i * mask.cols + j] === 0 : null;
+  const side = heatmapSide(heads.length * names.length);
+  const steps = heads.flatMap((h) => names.map((n) => ({ ...trace.step(n, h, side), name: n, head: h })));
+  const signed = !WEIGHTS.has(name);
   const range = signed ? Math.max(...steps.map((s) => stepMaxAbs(s))) : 1;
   const scale = signed ? signedScale(range) : weightScale();
   const color = (v) => (Number.isFinite(v) ? scale(v) : '#ddd');
@@ -43,7 +55,9 @@ function drawHeatmaps(svg, trace, o) {
   color.key = `heatmap:${color.domain}`;
 
   const label = o.strings.matrixNames[name] ?? name;
-  const titleOf = (s) => `${o.strings.headN(s.head)} · ${label}`;
+  // Two kinds side by side: each grid says which.
+  const kind = (s) => (s.name === 'linearWeights' ? o.strings.linearKind : o.strings.softmaxKind);
+  const titleOf = (s) => `${o.strings.headN(s.head)} · ${names.length > 1 ? kind(s) : label}`;
   const legend = {
     label: `${label} (${o.strings.value})${heads.length > 1 ? ` · ${o.strings.sharedHeads}` : ''}`,
     // Heads are compared side by side: one scale for all of them, and the legend says so. A
@@ -56,7 +70,7 @@ function drawHeatmaps(svg, trace, o) {
         beside: measureColumnLegend(domain, legend),
         above: measureLegend(legend),
       })
-    : pageLayout(steps, trace, o.width, titleOf);
+    : pageLayout(steps, trace, o.width, titleOf, names.length);
   const { cell, labelRoom, places } = layout;
   fitSvg(svg.node(), layout.width, layout.height);
 
@@ -84,10 +98,10 @@ function drawHeatmaps(svg, trace, o) {
 
   svg
     .selectAll('g.multiple')
-    .data(steps, (s) => s.head)
+    .data(steps, (s) => `${s.name}:${s.head}`)
     .join((enter) => enter.append('g').attr('class', 'multiple operand'))
     .call(putAttrs, {
-      'data-step': name,
+      'data-step': (s) => s.name,
       'data-head': (s) => s.head,
       transform: (_, k) => `translate(${places[k].x},${places[k].y})`,
     })
@@ -109,25 +123,42 @@ function drawHeatmaps(svg, trace, o) {
 
 const GAP = 24;
 
-/** The page's layout: the legend above, as many heads a row as the view's width holds, each with its labels. */
-function pageLayout(steps, trace, width, titleOf) {
+/**
+ * The page's layout: the legend above, as many heads a row as the view's width holds, each with
+ * its labels; `group` grids of one head (softmax | linear) kept on one row where two fit.
+ */
+function pageLayout(steps, trace, width, titleOf, group = 1) {
   // Past 64 tokens a heatmap keeps its image's size a side (see matrix.js), not 8 px a cell.
   // …and never wider than the view (a wider drawing would be scaled down, its labels under 11 px).
   const side = Math.max(trace.nQuery, trace.nKey);
   const fit = (width - measureMatrix(steps[0], { cell: 8 }).left - 4) / side;
-  const cell = Math.min(
+  let cell = Math.min(
     side <= 64 ? Math.max(8, Math.min(32, Math.floor(380 / side))) : heatmapSide(steps.length) / side,
     side <= 64 ? Math.floor(fit) : fit,
   );
-  const size = measureMatrix(steps[0], { cell, title: titleOf(steps[0]) });
-  const perRow = Math.max(1, Math.floor((width + GAP) / (size.width + GAP)));
+  // A group (softmax | linear) side by side on a phone, with smaller cells, where they stay 12 px
+  // or more (the numbers' least); else one above the other.
+  // (A group's grids are closer together than two heads' grids: the pair reads as one.)
+  const gap = group > 1 ? GAP / 2 : GAP;
+  // The widest title (linear's in 中文 is not softmax's).
+  const title = steps.map(titleOf).reduce((a, b) => (textWidth(b, 12) > textWidth(a, 12) ? b : a));
+  const measure = (c) => measureMatrix(steps[0], { cell: c, title });
+  const groupWidth = (c) => group * (measure(c).width + gap) - gap;
+  if (group > 1 && side <= 64 && groupWidth(cell) > width) {
+    let c = cell;
+    while (c > 12 && groupWidth(c) > width) c--;
+    if (groupWidth(c) <= width) cell = c;
+  }
+  const size = measure(cell);
+  const fits = Math.max(1, Math.floor((width + gap) / (size.width + gap)));
+  const perRow = fits >= group ? fits - (fits % group) : fits;
   const rows = Math.ceil(steps.length / perRow);
   return {
     cell,
     numbers: true,
     legend: 'above',
     places: steps.map((_, k) => ({
-      x: (k % perRow) * (size.width + GAP),
+      x: (k % perRow) * (size.width + gap),
       y: LEGEND_ABOVE + Math.floor(k / perRow) * (size.height + GAP),
       rowLabels: true,
       colLabels: true,
@@ -247,9 +278,9 @@ function figureLayout(steps, frame, titleOf, legends) {
 const MAX_TABLE_CELLS = 20000;
 
 export function heatmapTables(container, trace, o) {
-  const name = heatmapStepFor(o.step);
+  const names = heatmapStepsFor(o.state);
   const heads = o.head === 'all' ? d3.range(trace.heads) : [o.head];
-  const cells = heads.length * trace.nQuery * trace.nKey;
+  const cells = names.length * heads.length * trace.nQuery * trace.nKey;
   if (cells > MAX_TABLE_CELLS) {
     const note = document.createElement('p');
     note.className = 'hint';
@@ -258,46 +289,55 @@ export function heatmapTables(container, trace, o) {
     return;
   }
   container.replaceChildren(
-    ...heads.map((h) => {
-      const s = trace.step(name, h, heatmapSide(heads.length));
-      const table = document.createElement('table');
-      table.className = 'data-table';
-      const caption = document.createElement('caption');
-      caption.textContent = `${o.strings.headN(h)} · ${o.strings.matrixNames[name] ?? name} [${s.rows} × ${s.cols}]`;
-      const head = document.createElement('tr');
-      head.append(document.createElement('th'));
-      for (const label of s.colLabels) {
-        const th = document.createElement('th');
-        th.scope = 'col';
-        th.textContent = label;
-        head.append(th);
-      }
-      const body = s.rowLabels.map((label, i) => {
-        const tr = document.createElement('tr');
-        const th = document.createElement('th');
-        th.scope = 'row';
-        th.textContent = label;
-        tr.append(th);
-        for (let j = 0; j < s.cols; j++) {
-          const td = document.createElement('td');
-          td.textContent = formatShort(s.data[i * s.cols + j]);
-          tr.append(td);
+    ...heads
+      .flatMap((h) => names.map((name) => [h, name]))
+      .map(([h, name]) => {
+        const s = trace.step(name, h, heatmapSide(heads.length * names.length));
+        const table = document.createElement('table');
+        table.className = 'data-table';
+        table.dataset.step = name;
+        const caption = document.createElement('caption');
+        const label = name === 'linearWeights' ? o.strings.linearWeightsName : (o.strings.matrixNames[name] ?? name);
+        caption.textContent = `${o.strings.headN(h)} · ${label} [${s.rows} × ${s.cols}]`;
+        const head = document.createElement('tr');
+        head.append(document.createElement('th'));
+        for (const label of s.colLabels) {
+          const th = document.createElement('th');
+          th.scope = 'col';
+          th.textContent = label;
+          head.append(th);
         }
-        return tr;
-      });
-      table.append(caption, head, ...body);
-      return table;
-    }),
+        const body = s.rowLabels.map((label, i) => {
+          const tr = document.createElement('tr');
+          const th = document.createElement('th');
+          th.scope = 'row';
+          th.textContent = label;
+          tr.append(th);
+          for (let j = 0; j < s.cols; j++) {
+            const td = document.createElement('td');
+            td.textContent = formatShort(s.data[i * s.cols + j]);
+            tr.append(td);
+          }
+          return tr;
+        });
+        table.append(caption, head, ...body);
+        return table;
+      }),
   );
 }
 
 /** The heatmap view, drawn from the registry's one context argument (views/registry.js). */
 export function drawHeatmapView(ctx) {
   const { trace, state, strings, el, width, get, set } = ctx;
-  sayWhatItShows(el('heatmap-shows'), ctx, { step: stepMaking(heatmapStepFor(state.step)) });
+  const names = heatmapStepsFor(state);
+  sayWhatItShows(el('heatmap-shows'), ctx, { step: stepMaking(names.at(-1)) });
+  // Linear attention: which grid is which kind, and what to compare.
+  const hint = el('heatmap-linear-hint');
+  hint.hidden = names.length === 1;
+  setText(hint, names.length > 1 ? strings.heatmapLinearHint : '');
   // A cell picked here is marked, here and in the links view; the page stays in the heatmap.
   const onPair = (pair) => set({ pair });
-  const o = { step: state.step, head: state.head, strings };
+  const o = { step: state.step, head: state.head, strings, state };
   drawHeatmaps(d3.select(el('heatmaps')), trace, { ...o, width, pair: state.pair, onPair, figure: ctx.figure });
   const toggle = el('table-toggle');
   // Its text is kept by explorer/render.js renderTexts too (data-i18n), in views not drawn.

@@ -13,6 +13,14 @@ import { fitSvg } from './fit.js';
 import { lineAt, linkLinesOf, paintLines, strokeLines } from './link-lines.js';
 import { sayWhatItShows } from './view-note.js';
 import { stepMaking } from './heatmap.js';
+import { isLinear } from '../steps.js';
+import { nodeLocal } from '../node-local.js';
+
+// Linear attention: which weights the links draw, softmax's or the implied ones (a toggle of
+// the view's own, kept on its group: both are loaded, so switching needs nothing new).
+const kindShown = nodeLocal();
+// The context the view was last drawn with: the toggle draws it again with the other weights.
+const lastContext = nodeLocal();
 
 const MAX_WIDTH = 9;
 // A line's width and opacity are its weight (a hairline and a trace of colour at the least).
@@ -47,7 +55,7 @@ function drawLinks(svg, trace, o) {
 
   const offset = (h) =>
     heads.length > 1 ? (heads.indexOf(h) - (heads.length - 1) / 2) * Math.min(2.5, rowGap / (2 * heads.length)) : 0;
-  const { total, links: found } = trace.links(heads, LINK_LIMITS);
+  const { total, links: found } = trace.links(heads, LINK_LIMITS, o.name);
   const visible = (i, j) => !o.focus || (o.focus.side === 'query' ? i === o.focus.index : j === o.focus.index);
   const isPair = (h, i, j) => o.pair && o.pair.head === h && o.pair.i === i && o.pair.j === j;
   const colors = new Map(heads.map((h) => [h, headColor(h)]));
@@ -194,7 +202,7 @@ function drawLinksImage(svg, trace, o) {
   svg.selectAll('foreignObject.link-lines, text.token').remove();
   const { xLeft, xRight, yOf, heads, height, labelRoom } = frame(svg, trace, o, rowGap);
 
-  const { total, links } = trace.links(heads, LINK_LIMITS);
+  const { total, links } = trace.links(heads, LINK_LIMITS, o.name);
   const group = svg.selectAll('g.links-image').data([0]).join('g').attr('class', 'links-image');
   pixels(group, () => paintLinks(links, { width: xRight - xLeft, height, yOf }), links)
     .attr('x', xLeft)
@@ -268,11 +276,47 @@ function paintLinks(links, { width, height, yOf }) {
 }
 
 /** The links view, drawn from the registry's one context argument (views/registry.js). */
+/** The weights the links draw for a state: softmax's, or with linear attention the toggle's choice. */
+export function linksKind(state, toggle) {
+  return isLinear(state) ? (kindShown.get(toggle) ?? 'linearWeights') : 'weights';
+}
+
+/** The softmax | linear toggle over the links (linear attention only). */
+function drawKindToggle(toggle, ctx) {
+  const { state, strings } = ctx;
+  toggle.hidden = !isLinear(state);
+  if (toggle.hidden) return;
+  toggle.setAttribute('aria-label', strings.linksKind);
+  const shown = linksKind(state, toggle);
+  setText(toggle.querySelector('span') ?? toggle.appendChild(document.createElement('span')), `${strings.linksKind}: `);
+  d3.select(toggle)
+    .selectAll('button')
+    .data(['weights', 'linearWeights'])
+    .join((enter) =>
+      enter
+        .append('button')
+        .attr('type', 'button')
+        .attr('data-kind', (d) => d)
+        .on('click', (event, d) => {
+          kindShown.set(toggle, d);
+          drawLinksView(lastContext.get(toggle));
+        }),
+    )
+    .attr('aria-pressed', (d) => String(d === shown))
+    .each(function label(d) {
+      setText(this, d === 'weights' ? strings.softmaxKind : strings.linearKind);
+    });
+}
+
 export function drawLinksView(ctx) {
   const { trace, state, strings, el, set, width, figure } = ctx;
   sayWhatItShows(el('links-shows'), ctx, { step: stepMaking('weights') });
   linksLegend(el('links-legend'), trace, { head: state.head, strings });
+  const toggle = el('links-kind');
+  lastContext.set(toggle, ctx);
+  drawKindToggle(toggle, ctx);
   const { shown, total, every } = drawLinks(d3.select(el('links')), trace, {
+    name: linksKind(state, toggle),
     head: state.head,
     focus: state.focus,
     pair: state.pair,

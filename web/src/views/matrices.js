@@ -42,13 +42,26 @@ const KV_MATRICES = [
   ['xPeKv', "X'_kv"],
 ];
 
+// Linear attention's own matrices, one head's each (after V): docs/computation.md.
+const LINEAR_MATRICES = [
+  ['phiQ', 'φ(Q)'],
+  ['phiK', 'φ(K)'],
+  ['kvSummary', 'S = φ(K)ᵀV'],
+  ['keySum', 'Σ φ(k)'],
+  ['normaliser', 'z'],
+];
+
 /**
  * The matrices of this trace (or its sizes): with the second sentence's in cross-attention, and
  * without W_O where the run has no output projection (tutorial mode: O = Concat; the engine
  * still draws a W_O it does not use).
  */
 export function matricesOf(trace) {
-  const used = trace.flops?.outputProjection === 0 ? MATRICES.filter(([name]) => name !== 'wO') : MATRICES;
+  let used = trace.flops?.outputProjection === 0 ? MATRICES.filter(([name]) => name !== 'wO') : MATRICES;
+  if (trace.attention === 'linear') {
+    const after = used.findIndex(([name]) => name === 'v') + 1;
+    used = [...used.slice(0, after), ...LINEAR_MATRICES, ...used.slice(after)];
+  }
   if (!trace.cross) return used;
   const at = used.findIndex(([name]) => name === 'xPe') + 1;
   return [...used.slice(0, at), ...KV_MATRICES, ...used.slice(at)];
@@ -60,9 +73,11 @@ const BANDED = new Set(['q', 'k', 'v', 'concat']);
 // number is a <text> that Chromium styles, lays out and paints anew when it changes.
 const NUMBER_BUDGET = 1024;
 const WEIGHTS = new Set(['wQ', 'wK', 'wV', 'wO']);
+const SUMS = new Set(['kvSummary', 'keySum', 'normaliser']);
 
-/** The head each matrix is read for: only the head output is per head. */
-export const matrixHead = (name, head) => (name === 'headOutput' ? head : 0);
+/** The head each matrix is read for: only the head output (and linear attention's own) is per head. */
+const PER_HEAD = new Set(['headOutput', ...LINEAR_MATRICES.map(([name]) => name)]);
+export const matrixHead = (name, head) => (PER_HEAD.has(name) ? head : 0);
 
 /**
  * o: { head, width, positionalEncoding, strings, picked: the cell { name, head, i, j } whose
@@ -72,19 +87,22 @@ function drawMatrices(svgElement, trace, { head, width, positionalEncoding, stri
   const svg = d3.select(svgElement);
   const steps = matricesOf(trace).map(([name, title]) => ({
     name,
-    title: name === 'headOutput' ? `head ${head + 1}` : title,
+    title: name === 'headOutput' ? `head ${head + 1}` : PER_HEAD.has(name) ? `${title} (head ${head + 1})` : title,
     step: trace.step(name, matrixHead(name, head)),
   }));
-  const shared = (weights) =>
-    signedColor(Math.max(0, ...steps.filter((s) => WEIGHTS.has(s.name) === weights).map((s) => stepMaxAbs(s.step))));
-  const colors = { weights: shared(true), activations: shared(false) };
+  // Linear attention's sums over the keys (S, Σφ(k), z) grow with the sentence: on the
+  // activations' scale they left X … O pale (z of 4 tokens was 38). A third scale of their own.
+  const kindOf = (name) => (WEIGHTS.has(name) ? 'weights' : SUMS.has(name) ? 'sums' : 'activations');
+  const shared = (kind) =>
+    signedColor(Math.max(0, ...steps.filter((s) => kindOf(s.name) === kind).map((s) => stepMaxAbs(s.step))));
+  const colors = { weights: shared('weights'), activations: shared('activations'), sums: shared('sums') };
   const cells = steps.reduce((sum, { step }) => sum + step.rows * step.cols, 0);
   const overBudget = cells > NUMBER_BUDGET;
   const operands = steps.map(({ name, title, step }) => ({
     id: name,
     step,
     title,
-    color: WEIGHTS.has(name) ? colors.weights : colors.activations,
+    color: colors[kindOf(name)],
     animation: 'none',
     columnColor: BANDED.has(name) ? (j) => headColor(Math.floor(j / trace.dK)) : null,
     // Every matrix is a picture of its cells (matrix-image.js) with the numbers printed over it,
@@ -132,9 +150,12 @@ function drawMatrices(svgElement, trace, { head, width, positionalEncoding, stri
 
 /**
  * The matrix step `step` makes, of its stage's operands (steps.js): the first after an "=" or
- * "→" (step 2's Q, step 7's weights), else the last.
+ * "→" (step 2's Q, step 7's weights), else the last; the one marked `result` before all.
  */
 export function resultOf(operands) {
+  // An operand may say it is the result (linear attention's step 7: softmax's weights ↔ the implied ones).
+  const marked = operands.find((o) => o.result);
+  if (marked) return marked;
   const at = operands.findIndex((o) => o.op && /[=→]/.test(o.op));
   return operands.slice(at + 1).find((o) => o.step) ?? operands.filter((o) => o.step).at(-1);
 }
@@ -159,7 +180,7 @@ const LEGEND_GAP = 28;
 function drawStepMatrix(svgElement, trace, state, head, width, strings, frame) {
   const svg = d3.select(svgElement);
   svg.selectAll('g.matrices-pe').remove();
-  const one = resultOf(stepAt(state.step).operands(trace, head, state));
+  const one = resultOf(stepAt(state.step, state).operands(trace, head, state));
   const drawing = svg
     .selectAll('g.matrices-stage')
     .data([0])

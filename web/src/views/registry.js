@@ -16,28 +16,35 @@
 // A view's handlers only set state; the store's change draws it again.
 import * as d3 from 'd3';
 import { drawLinksView, LINK_LIMITS } from './links.js';
-import { drawHeatmapView, heatmapSide, heatmapStepFor } from './heatmap.js';
+import { drawHeatmapView, heatmapSide, heatmapStepsFor } from './heatmap.js';
 import { drawMatricesView, matricesOf, matrixHead } from './matrices.js';
 import { drawSoftmaxView } from './softmax.js';
 import { linksRequest, rowRequest, spreadRequest, stepRequest } from '../requests.js';
 import { VIEW_KEYS } from '../view-keys.js';
+import { isLinear } from '../steps.js';
 import { viewNote } from './view-note.js';
 
 export const VIEWS = {
   links: {
-    panel: `<p class="hint" data-i18n="linksHint"></p>${viewNote('links')}<p class="hint untrained" data-i18n="untrainedNote"></p><div class="links-legend" data-role="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>`,
+    panel: `<p class="hint" data-i18n="linksHint"></p>${viewNote('links')}<p class="hint untrained" data-i18n="untrainedNote"></p><div class="links-kind" data-role="links-kind" role="group" hidden></div><div class="links-legend" data-role="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>`,
     role: 'links',
     exported: '[data-role=links]',
-    requests: ({ heads }) => [linksRequest(heads, LINK_LIMITS)],
+    // Linear attention: softmax's and the implied weights both, for the view's toggle.
+    requests: ({ heads, state }) =>
+      isLinear(state)
+        ? [linksRequest(heads, LINK_LIMITS), linksRequest(heads, LINK_LIMITS, 'linearWeights')]
+        : [linksRequest(heads, LINK_LIMITS)],
     draw: drawLinksView,
   },
   heatmap: {
-    panel: `<p class="hint" data-i18n="heatmapHint"></p>${viewNote('heatmap')}<button type="button" data-role="table-toggle" data-i18n="showTable" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>`,
+    panel: `<p class="hint" data-i18n="heatmapHint"></p>${viewNote('heatmap')}<p class="hint" data-role="heatmap-linear-hint" hidden></p><button type="button" data-role="table-toggle" data-i18n="showTable" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>`,
     role: 'heatmaps',
     exported: '[data-role=heatmaps]',
     requests: ({ state, heads }) => [
       stepRequest('mask'),
-      ...heads.map((h) => stepRequest(heatmapStepFor(state.step), h, heatmapSide(heads.length))),
+      ...heatmapStepsFor(state).flatMap((name, _, names) =>
+        heads.map((h) => stepRequest(name, h, heatmapSide(heads.length * names.length))),
+      ),
     ],
     draw: drawHeatmapView,
   },
@@ -50,7 +57,7 @@ export const VIEWS = {
     draw: drawMatricesView,
   },
   softmax: {
-    panel: `<p class="hint" data-i18n="softmaxHint"></p>${viewNote('softmax')}<div data-role="softmax"></div>`,
+    panel: `<p class="hint" data-i18n="softmaxHint"></p>${viewNote('softmax')}<p class="hint" data-role="softmax-linear" hidden></p><div data-role="softmax"></div>`,
     role: 'softmax',
     exported: '.softmax-charts',
     requests: ({ trace, head, query }) => [

@@ -15,6 +15,7 @@ import { histogram } from './histogram.js';
 import { dropPart, layer, part } from './parts.js';
 import { sayWhatItShows } from './view-note.js';
 import { nodeLocal } from '../node-local.js';
+import { isLinear } from '../steps.js';
 
 // What the listeners (made once) read: the options of the view's latest draw, and each query
 // button's position.
@@ -87,6 +88,10 @@ function drawTemperature(root, o) {
   setText(span, o.strings.temperatureSlider(o.temperature));
   const value = Math.log2(o.temperature);
   if (Number(input.value) !== value) input.value = value;
+  // Linear attention takes no temperature (the engine refuses one): off, saying why.
+  input.disabled = Boolean(o.noTemperature) && o.temperature === 1;
+  if (input.disabled) input.title = o.noTemperature;
+  else input.removeAttribute('title');
 }
 
 /**
@@ -225,5 +230,10 @@ export function drawSoftmaxView(ctx) {
     temperature: state.temperature,
     onQuery: (query) => set({ query }),
     onTemperature: (temperature) => set({ temperature }),
+    noTemperature: isLinear(state) ? strings.linearNoTemperature : null,
   });
+  // Linear attention's output is not this softmax: the view shows it to compare.
+  const note = el('softmax-linear');
+  note.hidden = !isLinear(state);
+  setText(note, isLinear(state) ? strings.softmaxLinearNote : '');
 }

@@ -69,8 +69,8 @@ export const EXTRAS = {
 /** Draws the step's extra below `top` in a stage `stageWidth` wide; returns the height it takes (0 without one). */
 export function drawStageExtras(svg, trace, state, strings, top, stageWidth) {
   const head = state.head === 'all' ? 0 : state.head;
-  const extra = EXTRAS[stepAt(state.step).extra];
-  const key = extra && (extra.when?.(state) ?? true) ? stepAt(state.step).extra : null;
+  const extra = EXTRAS[stepAt(state.step, state).extra];
+  const key = extra && (extra.when?.(state) ?? true) ? stepAt(state.step, state).extra : null;
   // The class is written once: the extra adds its own (pe-waves), which rewriting it would drop.
   const g = svg
     .selectAll('g.stage-extra')
