@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TOLERANCE, assertAttentionError, createEngine, fixtureDir, relativeError, root } from './support.mjs';
@@ -111,7 +111,7 @@ test('trace --model <checkpoint folder> prints the same attention and logits', (
   const expected = expectedOf('prefixed_bf16');
   const folder = folderOf('prefixed_bf16');
   for (const model of [folder, path.join(folder, 'model.safetensors')]) {
-    const r = spawnSync(process.execPath, [bin, 'trace', '--model', model, expected.tokens.join(' ')], {
+    const r = spawnSync(process.execPath, [bin, 'trace', '--model', model, '--tokens', expected.tokens.join(',')], {
       encoding: 'utf8',
       maxBuffer: 1 << 26,
     });
@@ -141,5 +141,123 @@ test('trace --model <checkpoint folder> prints the same attention and logits', (
     );
   } finally {
     rmSync(lone, { recursive: true, force: true });
+  }
+});
+
+const cli = (args) =>
+  spawnSync(process.execPath, [path.join(root, 'bin/attention-explorer.mjs'), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+
+test('trace --model <folder> "text" reads the text with the folder’s vocab.json and merges.txt', () => {
+  const folder = folderOf('hf-tiny-gpt2');
+  const text = 'lower lowest newer';
+  const bpe = engine.createBpeTokenizer({
+    vocab: readFileSync(path.join(folder, 'vocab.json')),
+    merges: readFileSync(path.join(folder, 'merges.txt')),
+  });
+  const model = engine.loadCheckpoint(checkpointOf('hf-tiny-gpt2'));
+  try {
+    const r = cli(['trace', '--model', folder, text]);
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    const pieces = bpe.pieces(text);
+    assert.deepEqual(out.model.ids, bpe.encode(text));
+    // Tokens as the text they read: a space as a space, never Ġ.
+    assert.deepEqual(out.model.tokens, pieces.texts);
+    assert.ok(out.model.tokens.includes(' low'));
+    const expected = model.trace({ tokens: pieces.ids }).layers[0].step('weights', 0);
+    const printed = out.layers[0].steps.weights[0];
+    assert.deepEqual(printed.shape, [expected.rows, expected.cols]);
+    printed.data.forEach((w, k) => assert.ok(Math.abs(w - expected.data[k]) < 1e-6, `weights[${k}]`));
+    // --tokens still reads ids.
+    const ids = cli(['trace', '--model', folder, '--tokens', pieces.ids.join(',')]);
+    assert.equal(ids.status, 0, ids.stderr);
+    assert.deepEqual(JSON.parse(ids.stdout).layers, out.layers);
+  } finally {
+    bpe.dispose();
+    model.dispose();
+  }
+});
+
+test('trace --model "text" refuses a checkpoint with no tokenizer of its own that is not GPT-2’s vocabulary', () => {
+  const r = cli(['trace', '--model', folderOf('bare_f32'), 'hello']);
+  assert.equal(r.status, 1);
+  assert.match(
+    r.stderr,
+    /has no vocab\.json or merges\.txt to read text with, and it is not GPT-2’s vocabulary \(vocab_size 19, not 50257\); give token ids with --tokens/,
+  );
+});
+
+/** A safetensors file of float32 tensors { name: [shape, values] } (the format's header, then the bytes). */
+function safetensors(tensors) {
+  const header = {};
+  let offset = 0;
+  for (const [name, [shape, values]] of Object.entries(tensors)) {
+    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + 4 * values.length] };
+    offset += 4 * values.length;
+  }
+  const json = Buffer.from(JSON.stringify(header));
+  const out = Buffer.alloc(8 + json.length + offset);
+  out.writeBigUInt64LE(BigInt(json.length), 0);
+  json.copy(out, 8);
+  let at = 8 + json.length;
+  for (const [, values] of Object.values(tensors)) for (const v of values) at = out.writeFloatLE(v, at);
+  return out;
+}
+
+test('trace --model "text" reads a GPT-2 of 50,257 tokens without tokenizer files by GPT-2’s own', () => {
+  // A GPT-2 of GPT-2's vocabulary, width 2, one layer, seeded weights: only the ids matter here.
+  let seed = 7;
+  const values = (n) =>
+    Array.from({ length: n }, () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 0.2);
+  const [V, T, d] = [50257, 8, 2];
+  const folder = mkdtempSync(path.join(tmpdir(), 'attention-gpt2-vocab-'));
+  try {
+    const config = {
+      model_type: 'gpt2',
+      vocab_size: V,
+      n_positions: T,
+      n_embd: d,
+      n_layer: 1,
+      n_head: 1,
+      n_inner: null,
+    };
+    writeFileSync(path.join(folder, 'config.json'), JSON.stringify(config));
+    const ones = (n) => Array(n).fill(1);
+    const tensors = {
+      'wte.weight': [[V, d], values(V * d)],
+      'wpe.weight': [[T, d], values(T * d)],
+      'h.0.ln_1.weight': [[d], ones(d)],
+      'h.0.ln_1.bias': [[d], values(d)],
+      'h.0.attn.c_attn.weight': [[d, 3 * d], values(3 * d * d)],
+      'h.0.attn.c_attn.bias': [[3 * d], values(3 * d)],
+      'h.0.attn.c_proj.weight': [[d, d], values(d * d)],
+      'h.0.attn.c_proj.bias': [[d], values(d)],
+      'h.0.ln_2.weight': [[d], ones(d)],
+      'h.0.ln_2.bias': [[d], values(d)],
+      'h.0.mlp.c_fc.weight': [[d, 4 * d], values(4 * d * d)],
+      'h.0.mlp.c_fc.bias': [[4 * d], values(4 * d)],
+      'h.0.mlp.c_proj.weight': [[4 * d, d], values(4 * d * d)],
+      'h.0.mlp.c_proj.bias': [[d], values(d)],
+      'ln_f.weight': [[d], ones(d)],
+      'ln_f.bias': [[d], values(d)],
+    };
+    writeFileSync(path.join(folder, 'model.safetensors'), safetensors(tensors));
+    const r = cli(['trace', '--model', folder, 'Hello world']);
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    // GPT-2's ids for "Hello world" (OpenAI's encoder.py and transformers agree).
+    assert.deepEqual(out.model.ids, [15496, 995]);
+    assert.deepEqual(out.model.tokens, ['Hello', ' world']);
+    // A lone vocab.json beside it is refused naming merges.txt, not read with GPT-2's merges.
+    mkdirSync(path.join(folder, 'sub'));
+    writeFileSync(path.join(folder, 'vocab.json'), '{}');
+    const half = cli(['trace', '--model', folder, 'Hello world']);
+    assert.equal(half.status, 1);
+    assert.match(half.stderr, /has no merges\.txt to read text with/);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
   }
 });
