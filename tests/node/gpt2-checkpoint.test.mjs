@@ -4,10 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TOLERANCE, assertAttentionError, createEngine, fixtureDir, relativeError, root } from './support.mjs';
+import { writeGpt2VocabularyCheckpoint } from './gpt2_support.mjs';
 
 const engine = await createEngine();
 const DTYPES = ['f32', 'f16', 'bf16'];
@@ -190,61 +191,10 @@ test('trace --model "text" refuses a checkpoint with no tokenizer of its own tha
   );
 });
 
-/** A safetensors file of float32 tensors { name: [shape, values] } (the format's header, then the bytes). */
-function safetensors(tensors) {
-  const header = {};
-  let offset = 0;
-  for (const [name, [shape, values]] of Object.entries(tensors)) {
-    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + 4 * values.length] };
-    offset += 4 * values.length;
-  }
-  const json = Buffer.from(JSON.stringify(header));
-  const out = Buffer.alloc(8 + json.length + offset);
-  out.writeBigUInt64LE(BigInt(json.length), 0);
-  json.copy(out, 8);
-  let at = 8 + json.length;
-  for (const [, values] of Object.values(tensors)) for (const v of values) at = out.writeFloatLE(v, at);
-  return out;
-}
-
 test('trace --model "text" reads a GPT-2 of 50,257 tokens without tokenizer files by GPT-2’s own', () => {
-  // A GPT-2 of GPT-2's vocabulary, width 2, one layer, seeded weights: only the ids matter here.
-  let seed = 7;
-  const values = (n) =>
-    Array.from({ length: n }, () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 0.2);
-  const [V, T, d] = [50257, 8, 2];
   const folder = mkdtempSync(path.join(tmpdir(), 'attention-gpt2-vocab-'));
   try {
-    const config = {
-      model_type: 'gpt2',
-      vocab_size: V,
-      n_positions: T,
-      n_embd: d,
-      n_layer: 1,
-      n_head: 1,
-      n_inner: null,
-    };
-    writeFileSync(path.join(folder, 'config.json'), JSON.stringify(config));
-    const ones = (n) => Array(n).fill(1);
-    const tensors = {
-      'wte.weight': [[V, d], values(V * d)],
-      'wpe.weight': [[T, d], values(T * d)],
-      'h.0.ln_1.weight': [[d], ones(d)],
-      'h.0.ln_1.bias': [[d], values(d)],
-      'h.0.attn.c_attn.weight': [[d, 3 * d], values(3 * d * d)],
-      'h.0.attn.c_attn.bias': [[3 * d], values(3 * d)],
-      'h.0.attn.c_proj.weight': [[d, d], values(d * d)],
-      'h.0.attn.c_proj.bias': [[d], values(d)],
-      'h.0.ln_2.weight': [[d], ones(d)],
-      'h.0.ln_2.bias': [[d], values(d)],
-      'h.0.mlp.c_fc.weight': [[d, 4 * d], values(4 * d * d)],
-      'h.0.mlp.c_fc.bias': [[4 * d], values(4 * d)],
-      'h.0.mlp.c_proj.weight': [[4 * d, d], values(4 * d * d)],
-      'h.0.mlp.c_proj.bias': [[d], values(d)],
-      'ln_f.weight': [[d], ones(d)],
-      'ln_f.bias': [[d], values(d)],
-    };
-    writeFileSync(path.join(folder, 'model.safetensors'), safetensors(tensors));
+    writeGpt2VocabularyCheckpoint(folder);
     const r = cli(['trace', '--model', folder, 'Hello world']);
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout);
@@ -252,7 +202,6 @@ test('trace --model "text" reads a GPT-2 of 50,257 tokens without tokenizer file
     assert.deepEqual(out.model.ids, [15496, 995]);
     assert.deepEqual(out.model.tokens, ['Hello', ' world']);
     // A lone vocab.json beside it is refused naming merges.txt, not read with GPT-2's merges.
-    mkdirSync(path.join(folder, 'sub'));
     writeFileSync(path.join(folder, 'vocab.json'), '{}');
     const half = cli(['trace', '--model', folder, 'Hello world']);
     assert.equal(half.status, 1);
