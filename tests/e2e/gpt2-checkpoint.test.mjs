@@ -129,6 +129,15 @@ test('a transformers-written GPT-2 opened from its files: chips, grid, a head, n
     await screenshot(page, 'gpt2-checkpoint-zh');
     // An opened checkpoint is not in the link.
     assert.equal(new URL(page.url()).searchParams.get('model'), null);
+    // A letter the tiny vocabulary has no byte token for: the engine's refusal, naming the byte.
+    await page.click('.language button[data-lang=en]');
+    await page.fill('[data-role=sentence]', 'hello');
+    await page.waitForFunction(() =>
+      /text byte 0x68 at byte offset 0 has no token/.test(
+        document.querySelector('[data-role=model-notice]').textContent,
+      ),
+    );
+    assert.ok(await page.isVisible('[data-role=model-notice]'));
     assert.deepEqual(problems, []);
   } finally {
     ref.dispose();
