@@ -11,7 +11,7 @@ import { matrixCSV, matrixJSON, matricesOf, traceCSV, traceJSON } from '../dist/
 import { normalizeTrainerConfig, taskFieldsOf } from '../dist/engine/training_config.js';
 import { Refusal, UsageError, WriteFailure } from './failures.mjs';
 import { checkOutput, readModelBytes, writeOutput } from './model_files.mjs';
-import { checkpointPaths, readCheckpoint } from './checkpoint_files.mjs';
+import { checkpointPaths, readCheckpoint, readCheckpointTokenizer, tokenTexts } from './checkpoint_files.mjs';
 import { exitQuietlyWhenThePipeCloses } from './stdout.mjs';
 
 /** --d-model for dModel, --batch-size for batchSize, … */
@@ -43,8 +43,9 @@ corpus model, text read by its vocabulary: characters or words) and prints every
 layer as JSON, or one step with --step (and --layer, --head). Text past the model's context is
 cut (a note on stderr says how much); symbols not in the vocabulary are read as <unk>.
 --model may also be a GPT-2 checkpoint: a Hugging Face folder with config.json and
-model.safetensors (or that model.safetensors). It reads token ids ("15496 995" or --tokens
-15496,995); text needs GPT-2's tokenizer, which this command does not have yet.
+model.safetensors (or that model.safetensors). Text is read by the folder's tokenizer (vocab.json
+and merges.txt), or by GPT-2's own for a GPT-2 of 50,257 tokens that has none; the tokens are
+printed as text, with their ids. --tokens 15496,995 reads token ids.
 
 generate (corpus models): continues the text by --count tokens (default 1) and prints it.
 Greedy (the most likely token) unless --seed S samples from softmax(logits / T) (--temperature,
@@ -262,13 +263,23 @@ async function traceModel(args) {
   const format = oneOfFlag(values, 'format', ['json', 'csv'], 'json');
   const engine = await createEngine();
   const model = readModel(engine, values.model, '--model');
+  let tokenizer;
   try {
+    // A GPT-2 checkpoint reads text through its BPE tokenizer (--tokens: ids, as they are).
+    const checkpoint = values.model === undefined ? null : checkpointPaths(values.model);
+    if (checkpoint && values.tokens === undefined) {
+      tokenizer = engine.createBpeTokenizer(readCheckpointTokenizer(checkpoint, '--model'));
+    }
     // --layer and --head count from 1 (as the page and the CSV do); the API counts from 0.
     const layerFlag = integerFlag(values, 'layer', 1, model.config.layers, undefined);
     const layer = layerFlag === undefined ? undefined : layerFlag - 1;
     const head = integerFlag(values, 'head', 1, model.config.heads, 1) - 1;
-    const input = values.tokens !== undefined ? { tokens: values.tokens.split(',') } : { text };
+    const encoded = tokenizer?.pieces(text);
+    const input =
+      values.tokens !== undefined ? { tokens: values.tokens.split(',') } : encoded ? { tokens: encoded.ids } : { text };
     const trace = model.trace(input);
+    // The checkpoint's tokens as the text they read (a space as a space), their ids beside them.
+    if (encoded) Object.assign(trace, { tokens: tokenTexts(encoded), ids: encoded.ids });
     if (trace.unknown) noteReading(trace, model.contextLength);
     const layerOf = (l) => trace.layers[l];
     const perHead = (steps) => (name) => Array.isArray(steps[name]);
@@ -283,11 +294,11 @@ async function traceModel(args) {
       // { model: { tokens, vocabulary, config, steps }, layers: [{ layer, steps }, …] }
       const layers = layer === undefined ? trace.layers : [layerOf(layer)];
       // Corpus models also say which tokens were read as <unk> and how many were cut.
-      const { tokens, vocabulary, unknown, cut } = trace;
+      const { tokens, ids, vocabulary, unknown, cut } = trace;
       pieces = [
         '{"model":',
         ...traceJSON(
-          { tokens, ...(unknown && { unknown, cut }), vocabulary, config: model.config },
+          { tokens, ...(encoded && { ids }), ...(unknown && { unknown, cut }), vocabulary, config: model.config },
           matricesOf(trace, () => false),
         ),
         ',"layers":[',
@@ -298,6 +309,7 @@ async function traceModel(args) {
     // A model's trace is small (a task's sequence): one write.
     process.stdout.write([...pieces].join(''));
   } finally {
+    tokenizer?.dispose();
     model.dispose();
   }
 }

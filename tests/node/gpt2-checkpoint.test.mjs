@@ -4,10 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TOLERANCE, assertAttentionError, createEngine, fixtureDir, relativeError, root } from './support.mjs';
+import { writeGpt2VocabularyCheckpoint } from './gpt2_support.mjs';
 
 const engine = await createEngine();
 const DTYPES = ['f32', 'f16', 'bf16'];
@@ -111,7 +112,7 @@ test('trace --model <checkpoint folder> prints the same attention and logits', (
   const expected = expectedOf('prefixed_bf16');
   const folder = folderOf('prefixed_bf16');
   for (const model of [folder, path.join(folder, 'model.safetensors')]) {
-    const r = spawnSync(process.execPath, [bin, 'trace', '--model', model, expected.tokens.join(' ')], {
+    const r = spawnSync(process.execPath, [bin, 'trace', '--model', model, '--tokens', expected.tokens.join(',')], {
       encoding: 'utf8',
       maxBuffer: 1 << 26,
     });
@@ -141,5 +142,71 @@ test('trace --model <checkpoint folder> prints the same attention and logits', (
     );
   } finally {
     rmSync(lone, { recursive: true, force: true });
+  }
+});
+
+const cli = (args) =>
+  spawnSync(process.execPath, [path.join(root, 'bin/attention-explorer.mjs'), ...args], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+
+test('trace --model <folder> "text" reads the text with the folder’s vocab.json and merges.txt', () => {
+  const folder = folderOf('hf-tiny-gpt2');
+  const text = 'lower lowest newer';
+  const bpe = engine.createBpeTokenizer({
+    vocab: readFileSync(path.join(folder, 'vocab.json')),
+    merges: readFileSync(path.join(folder, 'merges.txt')),
+  });
+  const model = engine.loadCheckpoint(checkpointOf('hf-tiny-gpt2'));
+  try {
+    const r = cli(['trace', '--model', folder, text]);
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    const pieces = bpe.pieces(text);
+    assert.deepEqual(out.model.ids, bpe.encode(text));
+    // Tokens as the text they read: a space as a space, never Ġ.
+    assert.deepEqual(out.model.tokens, pieces.texts);
+    assert.ok(out.model.tokens.includes(' low'));
+    const expected = model.trace({ tokens: pieces.ids }).layers[0].step('weights', 0);
+    const printed = out.layers[0].steps.weights[0];
+    assert.deepEqual(printed.shape, [expected.rows, expected.cols]);
+    printed.data.forEach((w, k) => assert.ok(Math.abs(w - expected.data[k]) < 1e-6, `weights[${k}]`));
+    // --tokens still reads ids.
+    const ids = cli(['trace', '--model', folder, '--tokens', pieces.ids.join(',')]);
+    assert.equal(ids.status, 0, ids.stderr);
+    assert.deepEqual(JSON.parse(ids.stdout).layers, out.layers);
+  } finally {
+    bpe.dispose();
+    model.dispose();
+  }
+});
+
+test('trace --model "text" refuses a checkpoint with no tokenizer of its own that is not GPT-2’s vocabulary', () => {
+  const r = cli(['trace', '--model', folderOf('bare_f32'), 'hello']);
+  assert.equal(r.status, 1);
+  assert.match(
+    r.stderr,
+    /has no vocab\.json or merges\.txt to read text with, and it is not GPT-2’s vocabulary \(vocab_size 19, not 50257\); give token ids with --tokens/,
+  );
+});
+
+test('trace --model "text" reads a GPT-2 of 50,257 tokens without tokenizer files by GPT-2’s own', () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'attention-gpt2-vocab-'));
+  try {
+    writeGpt2VocabularyCheckpoint(folder);
+    const r = cli(['trace', '--model', folder, 'Hello world']);
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    // GPT-2's ids for "Hello world" (OpenAI's encoder.py and transformers agree).
+    assert.deepEqual(out.model.ids, [15496, 995]);
+    assert.deepEqual(out.model.tokens, ['Hello', ' world']);
+    // A lone vocab.json beside it is refused naming merges.txt, not read with GPT-2's merges.
+    writeFileSync(path.join(folder, 'vocab.json'), '{}');
+    const half = cli(['trace', '--model', folder, 'Hello world']);
+    assert.equal(half.status, 1);
+    assert.match(half.stderr, /has no merges\.txt to read text with/);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
   }
 });

@@ -86,6 +86,15 @@ const KEYED = {
       [role, true],
     ]),
   threads: () => THREAD_REASONS.map((reason) => [2, reason]),
+  // A GPT-2 checkpoint: read by its own tokenizer or GPT-2's; each reason it is refused for.
+  aboutCheckpoint: () => [true, false].map((own) => [ANY, ANY, ANY, own]),
+  checkpointRefused: () =>
+    ['missing', 'tooLarge', 'tokenizerHalf', 'tokenizerMissing', 'tokenizerNotBundled'].map((reason) => [
+      ANY,
+      reason,
+      ANY,
+      ANY,
+    ]),
 };
 
 /** The Latin words of each text, named by where it is. */

@@ -26,24 +26,37 @@ export function chipList(list) {
   let start = null;
   // Keyed by place and token: a chip that stays is not written again (a keystroke at 2,048
   // tokens would otherwise lay out every chip's new text node).
+  // A chip is a token, or with `groups` (a GPT-2 model's: { text, first, count }) the text over
+  // tokens [first, first + count): a character split into byte tokens is one chip, never U+FFFD.
+  const textOf = (d) => (typeof d === 'string' ? d : d.text);
   const join = (tokens, all) =>
     d3
       .select(list)
       .classed('many', all > MANY_CHIPS)
       .selectAll('li')
-      .data(tokens, (d, i) => `${i}:${d}`)
-      .join((enter) => enter.append('li').attr('class', 'chip').text(shown))
+      .data(tokens, (d, i) => (typeof d === 'string' ? `${i}:${d}` : `${d.first}+${d.count}:${d.text}`))
+      .join((enter) =>
+        enter
+          .append('li')
+          .attr('class', 'chip')
+          .text((d) => shown(textOf(d))),
+      )
       // A trained model reads a symbol outside its vocabulary as <unk>.
-      .each(function flag(_, i) {
-        this.classList.toggle('unknown', Boolean(unknown?.[i]));
-        this.classList.toggle('start', i === 0 && Boolean(start));
-        this.title = i === 0 && start ? start : `#${i}`;
+      .each(function flag(d, i) {
+        const first = typeof d === 'string' ? i : d.first;
+        const count = typeof d === 'string' ? 1 : d.count;
+        this.classList.toggle('unknown', Boolean(unknown?.[first]));
+        this.classList.toggle('start', first === 0 && Boolean(start));
+        this.classList.toggle('piece', typeof d !== 'string');
+        this.classList.toggle('tokens', count > 1);
+        this.title = first === 0 && start ? start : count > 1 ? `#${first}–#${first + count - 1}` : `#${first}`;
       });
   return {
-    show(tokens, flags = null, startText = null) {
+    show(tokens, flags = null, startText = null, groups = null) {
       const mine = ++run;
       unknown = flags;
       start = startText;
+      if (groups) tokens = groups;
       const next = (shown) => {
         if (mine !== run) return undefined;
         join(tokens.slice(0, shown), tokens.length);

@@ -237,7 +237,7 @@ export function createRenderer({ root, $, store, strings, computer, stepper, thr
     if (computer.takeChanged()) {
       // A poem model reads a line break before the text (its document start): chip 0, marked.
       const start = trace?.start ? modelStrings(state.lang).startChip : null;
-      chipsDone = chips.show(trace?.tokens ?? [], trace?.unknown, start);
+      chipsDone = chips.show(trace?.tokens ?? [], trace?.unknown, start, trace?.chips);
       // Cross-attention's keys and values as chips of their own.
       kvChips.show(trace?.cross ? trace.kvTokens : []);
       // A token or cell of the last trace that this one does not have is let go; the

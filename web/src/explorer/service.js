@@ -87,12 +87,16 @@ export function createService(engine) {
         unknown = null,
         cut = 0,
         start = false,
+        chips = null,
         ...engineOptions
       } = options.model ? models.modelTraceOptions(options.model) : options;
       const live = engine.open(engineOptions);
       traces.set(id, live);
       try {
-        return { summary: { ...summaryOf(live), unknown, cut, start }, results: handlers.load({ id, requests }) };
+        return {
+          summary: { ...summaryOf(live), unknown, cut, start, chips },
+          results: handlers.load({ id, requests }),
+        };
       } catch (error) {
         // A request it cannot answer fails the open: the trace is freed here, the page holds none.
         handlers.dispose({ id });

@@ -47,7 +47,8 @@ export function explorerMarkup() {
   <section class="input panel" data-chrome="controls">
     <div class="model-picker">
       <label><span data-role="model-label"></span> <select data-role="model"></select></label>
-      <input data-role="model-file" type="file" accept=".model,application/octet-stream" hidden />
+      <input data-role="model-file" type="file" multiple accept=".model,.safetensors,.json,.txt,application/octet-stream" hidden />
+      <input data-role="model-folder" type="file" webkitdirectory hidden />
       <p data-role="model-about" class="model-about" role="status"></p>
     </div>
     <label class="sentence-row"><span data-i18n="sentence"></span>

@@ -212,6 +212,21 @@ const EN = {
     softmax:
       'Each row is turned into weights that are positive and sum to 1. Softmax widens gaps: scores 5 and 6 differ by 1, yet e⁶ is 2.7 times e⁵, so the weights become 27% and 73%. These weights come from a trained model: where a token looks is what training found useful for predicting the next token.',
   },
+  // A Hugging Face GPT-2 checkpoint (checkpoint-files.js, gpt2.js; docs/gpt2.md).
+  'model.folder': 'a GPT-2 checkpoint folder…',
+  aboutCheckpoint: (name, c, params, ownTokenizer) =>
+    `Shown: the GPT-2 checkpoint ${name}, trained elsewhere (not by this page). ${c.layers} layers × ${c.heads} heads, d_model ${c.dModel}, context ${formatCount(c.contextLength, 'en')} tokens, ${params} parameters. Your text is read by ${ownTokenizer ? 'its own tokenizer (vocab.json and merges.txt)' : 'GPT-2’s tokenizer (encoder.json and vocab.bpe, bundled with this page)'}, with no token before it, as transformers reads it; a character split into byte tokens is one chip over them. No head roles are measured for it.`,
+  checkpointRefused(name, reason, files, detail) {
+    const list = files.join(' and ');
+    const what = {
+      missing: `A GPT-2 checkpoint needs config.json and model.safetensors: ${list} ${files.length > 1 ? 'are' : 'is'} missing (open the folder, or all its files at once).`,
+      tooLarge: `${name}: model.safetensors has ${formatCount(detail.size, 'en')} bytes, more than the ${formatCount(detail.maxBytes, 'en')} this engine loads.`,
+      tokenizerHalf: `${name}: its tokenizer needs vocab.json and merges.txt together; ${list} is missing.`,
+      tokenizerMissing: `${name} is not GPT-2’s own vocabulary (vocab_size ${detail.vocabSize ?? 'missing'}, not 50257): open its ${list} with it.`,
+      tokenizerNotBundled: `${name} brings no tokenizer and this file has no GPT-2 tokenizer files: open its ${list} with it.`,
+    }[reason];
+    return `${what} Nothing was changed.`;
+  },
 };
 
 const ZH = {
@@ -347,6 +362,20 @@ const ZH = {
       'Q、K、V 沿特征维度切成 h 份，每份 d_k = d_model / h。每个头用自己的权重在自己的子空间里做注意力。这些权重是训练出来的：每个头学到了自己的模式，上方的模型视图测量并标出了它。',
     softmax:
       '每一行变成和为 1 的正权重。softmax 会拉大差距：分数 5 和 6 只差 1，但 e⁶ 是 e⁵ 的 2.7 倍，权重变成 27% 和 73%。这些权重来自训练过的模型：一个词元关注哪里，是训练发现对预测下一个词元有用的地方。',
+  },
+  'model.folder': '打开 GPT-2 检查点文件夹…',
+  aboutCheckpoint: (name, c, params, ownTokenizer) =>
+    `显示的是：GPT-2 检查点 ${name}，在别处训练（不是本页训练的）。${c.layers} 层 × ${c.heads} 个头，d_model ${c.dModel}，上下文 ${formatCount(c.contextLength, 'zh')} 个词元，共 ${params} 个参数。你的文本由${ownTokenizer ? '它自带的分词器（vocab.json 和 merges.txt）' : 'GPT-2 的分词器（encoder.json 和 vocab.bpe，随本页附带）'}切分，前面不加任何词元，与 transformers 相同；一个字被切成几个字节词元时，显示为覆盖它们的一个词块。没有为它测量头的角色。`,
+  checkpointRefused(name, reason, files, detail) {
+    const list = files.join(' 和 ');
+    const what = {
+      missing: `GPT-2 检查点需要 config.json 和 model.safetensors：缺少 ${list}（请打开整个文件夹，或一次选中它的所有文件）。`,
+      tooLarge: `${name}：model.safetensors 有 ${formatCount(detail.size, 'zh')} 字节，超过本引擎能加载的 ${formatCount(detail.maxBytes, 'zh')} 字节。`,
+      tokenizerHalf: `${name}：它的分词器需要同时有 vocab.json 和 merges.txt；缺少 ${list}。`,
+      tokenizerMissing: `${name} 用的不是 GPT-2 自己的词表（vocab_size 为 ${detail.vocabSize ?? '缺失'}，不是 50257）：请把它的 ${list} 一起打开。`,
+      tokenizerNotBundled: `${name} 没有带分词器，而这个文件里没有 GPT-2 的分词器文件：请把它的 ${list} 一起打开。`,
+    }[reason];
+    return `${what}没有任何改变。`;
   },
 };
 

@@ -9,6 +9,8 @@ import { defaultState } from '../state.js';
 import { MODELS, SHIPPED_MODELS } from '../model-catalog.js';
 import { modelStrings } from './i18n.js';
 import { hasShippedModel, shippedModelBytes } from './load.js';
+import { gpt2TokenizerFiles, hasGpt2TokenizerFiles } from './gpt2-files.js';
+import { CheckpointRefusal, droppedFiles, readCheckpoint, sortOpened } from './checkpoint-files.js';
 import { drawGrid } from './grid.js';
 import { storedRoles } from './roles.js';
 import { drawBlock } from './block.js';
@@ -75,6 +77,15 @@ export function createModelPanel(root, store, engine) {
     const s = modelStrings(state.lang);
     if (state.model === 'random') return s.aboutRandom;
     const c = summary.config;
+    // A GPT-2 checkpoint (models/gpt2.js): trained elsewhere; which tokenizer reads the text.
+    if (state.model === 'file' && c.source === 'gpt2 checkpoint') {
+      return s.aboutCheckpoint(
+        fileName,
+        { ...c, ...summary },
+        formatCount(summary.parameterCount, state.lang),
+        c.tokenizer === 'vocab.json',
+      );
+    }
     // Where it was trained: a shipped model in this repository, a handed-over one in this
     // browser (the playground), an opened file somewhere this page cannot know.
     const where = state.model === 'file' ? fileOrigin : 'repo';
@@ -101,7 +112,8 @@ export function createModelPanel(root, store, engine) {
     const select = $('model');
     // The small single file carries no trained model: only random weights and an opened file.
     const offered = MODELS.filter((m) => !SHIPPED_MODELS.includes(m) || hasShippedModel(m));
-    options(select, offered, (m) => (m === 'file' && fileName ? `${fileName}` : s[`model.${m}`]));
+    // 'folder' is no model of the link's: it opens a checkpoint's folder, shown as 'file' once loaded.
+    options(select, [...offered, 'folder'], (m) => (m === 'file' && fileName ? `${fileName}` : s[`model.${m}`]));
     select.value = state.model;
     say('model-label', s.model);
   }
@@ -243,20 +255,81 @@ export function createModelPanel(root, store, engine) {
   }
   const openFile = async (file) => openBytes(new Uint8Array(await file.arrayBuffer()), file.name);
 
+  function refused(text) {
+    $('model-about').textContent = text;
+    $('model-about').classList.add('model-error');
+    setTimeout(() => $('model-about').classList.remove('model-error'), 4000);
+  }
+
+  /** What refused a checkpoint, in the page's language: the page's own reason, or the engine's (its field names the key or tensor). */
+  function refusalText(s, name, error) {
+    if (error instanceof CheckpointRefusal) return s.checkpointRefused(name, error.reason, error.files, error.detail);
+    const where = error.field && !String(error.message).startsWith(error.field) ? `${error.field}: ` : '';
+    return s.badFile(name, `${where}${error.message}`);
+  }
+
+  /**
+   * Files the learner opened (picker, folder picker or a drop): a model file, or a GPT-2
+   * checkpoint (checkpoint-files.js) loaded in the worker with its tokenizer. A refused one
+   * changes nothing and says why, naming the file, key or tensor.
+   */
+  async function openFiles(files) {
+    const opened = sortOpened(files);
+    if (!opened) return;
+    if (opened.model) return openFile(opened.model);
+    const s = () => modelStrings(store.get().lang);
+    if (opened.missing) return refused(s().checkpointRefused('', 'missing', opened.missing, {}));
+    const { name } = opened.checkpoint;
+    $('model-about').textContent = s().loading(name);
+    try {
+      const checkpoint = await readCheckpoint(opened.checkpoint, {
+        maxBytes: engine.limits.maxModelFileBytes,
+        gpt2Files: hasGpt2TokenizerFiles() ? gpt2TokenizerFiles : null,
+      });
+      const summary = await engine.ask('modelLoad', { name: 'file', checkpoint });
+      fileName = name;
+      fileOrigin = 'file';
+      loaded.set('file', Promise.resolve(summary));
+      const state = store.get();
+      store.set({ model: 'file', modelRevision: state.modelRevision + 1 });
+    } catch (error) {
+      refused(refusalText(s(), name, error));
+    }
+  }
+
   $('model').addEventListener('change', (event) => {
     const value = event.target.value;
     event.target.value = store.get().model; // shown once the new model is there
     if (value === 'file') $('model-file').click();
+    else if (value === 'folder') $('model-folder').click();
     else if (value === 'random') store.set({ model: value, heads: randomHeads });
     else store.set({ model: value });
   });
   store.subscribe((state, changed) => {
     if (state.model === 'random' && changed.has('heads')) randomHeads = state.heads;
   });
-  $('model-file').addEventListener('change', (event) => {
-    const [file] = event.target.files;
-    event.target.value = '';
-    if (file) openFile(file);
+  for (const role of ['model-file', 'model-folder']) {
+    $(role).addEventListener('change', (event) => {
+      const files = Array.from(event.target.files);
+      event.target.value = '';
+      openFiles(files);
+    });
+  }
+  // Files or a folder dropped anywhere on the explorer (text dropped on the sentence box stays text).
+  const carriesFiles = (event) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
+  root.addEventListener('dragover', (event) => {
+    if (!carriesFiles(event)) return;
+    event.preventDefault();
+    root.classList.add('model-drop');
+  });
+  root.addEventListener('dragleave', (event) => {
+    if (event.target === root || !root.contains(event.relatedTarget)) root.classList.remove('model-drop');
+  });
+  root.addEventListener('drop', async (event) => {
+    if (!carriesFiles(event)) return;
+    event.preventDefault();
+    root.classList.remove('model-drop');
+    openFiles(await droppedFiles(event.dataTransfer));
   });
   store.subscribe((state, changed) => {
     if (PANEL_FIELDS.some((f) => changed.has(f))) drawn = render(state);
@@ -266,6 +339,7 @@ export function createModelPanel(root, store, engine) {
   return {
     ready,
     openBytes,
+    openFiles,
     /** Resolves once the panel has drawn the store's state. */
     idle: async () => {
       let seen;

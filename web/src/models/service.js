@@ -1,6 +1,7 @@
 // The worker's side of trained models: loaded models live beside the engine, and
 // the page asks for what its model views draw. Merged into explorer/service.js's handlers.
 //   modelLoad({ name, bytes })          → the model's summary (a bad file throws; nothing changes)
+//   modelLoad({ name, checkpoint })     → the same for a GPT-2 checkpoint and its tokenizer (gpt2.js)
 //   modelView({ name, text, layer, … }) → tokens, every head's weights, labels, one block, next token
 //   modelGenerate({ name, text, … })    → the text with one more token
 // and modelTraceOptions() asks the model for { model, layer, text }'s engine.open() options: the
@@ -9,6 +10,7 @@
 import { TEXT_ROLES, labelHeads, predictionsOf, roleKeys, roleScore } from '../../../dist/engine/engine.js';
 import { BLOCK_STEPS } from './steps.js';
 import { withLanguageAPI } from './adapter.js';
+import { loadGpt2 } from './gpt2.js';
 
 /**
  * The head roles on the typed text: each text role's keys for every query ({ [role]: [T] key
@@ -59,9 +61,9 @@ export function modelHandlers(engine) {
   }
 
   return {
-    modelLoad({ name, bytes }) {
+    modelLoad({ name, bytes, checkpoint }) {
       // Throws for a file that is not a model: the model loaded before stays.
-      const model = withLanguageAPI(engine.loadModel(bytes));
+      const model = checkpoint ? loadGpt2(engine, checkpoint) : withLanguageAPI(engine.loadModel(bytes));
       models.get(name)?.dispose();
       models.set(name, model);
       return summaryOf(model);
@@ -91,6 +93,7 @@ export function modelHandlers(engine) {
       const blockSteps = Object.fromEntries(block.map((n) => [n, plain(trace.layers[l].step(n))]));
       return {
         tokens: e.tokens,
+        chips: e.chips ?? null, // a GPT-2 checkpoint's: one per character, over its byte tokens
         unknown: e.unknown,
         total: e.total,
         cut: e.cut,
@@ -129,6 +132,7 @@ export function modelHandlers(engine) {
       return {
         ...model.layerOptions({ tokens: e.ids }, layer),
         tokens: e.tokens,
+        chips: e.chips ?? null,
         unknown: e.unknown,
         cut: e.cut,
         start: e.start,
