@@ -65,6 +65,7 @@ test(
       const { page, problems } = shared;
       await page.waitForSelector('.model-cell[data-head-role]');
       await idle(page);
+      assert.match(await page.textContent('[data-role=model-view-hint]'), /对仗.*rhyme/);
       const ids = model.encode(text).ids;
       const symbols = ids.map((id) => model.vocabulary[id]);
       const trace = model.trace({ tokens: ids }, { steps: ['weights'] });
@@ -113,7 +114,9 @@ test(
       const zhPrevious = zh.find((c) => c.layer === previous.layer && c.head === previous.head);
       assert.equal(zhPrevious.label, '前一个词元');
       assert.equal(zhPrevious.ratio, `随机水平的 ${previous.scores.previous.ratio.toFixed(1)} 倍`);
-      assert.doesNotMatch(await page.textContent('[data-role=model-view-hint]'), /[A-Za-z]{3,}/);
+      const zhHint = await page.textContent('[data-role=model-view-hint]');
+      assert.doesNotMatch(zhHint, /[A-Za-z]{3,}/);
+      assert.match(zhHint, /对仗.*韵脚/);
       await page.hover(selector);
       await shots(page, 'model-roles-tang-zh');
       assert.deepEqual(problems, []);
@@ -154,6 +157,8 @@ test(
       { timeout: 20000 },
     );
     await idle(page);
+    // The hint's sentences about couplets and rhymes are the poems': prose has neither.
+    assert.doesNotMatch(await page.textContent('[data-role=model-view-hint]'), /对仗|rhyme/);
     const shown = await cells(page);
     for (const head of sidecar.heads) {
       const cell = shown.find((c) => c.layer === head.layer && c.head === head.head);

@@ -134,7 +134,10 @@ const EN = {
   noTags: 'the page cannot tell its nouns from its verbs',
   separator: '; ',
   rolesHint:
-    'Under each head: its role, measured on held-out text, and its weight on the role’s keys in multiples of a uniform head’s (× chance), then that weight on your text. A role is named only where the head also beats its own weight at the same distance back at least 2× (hover a head for that figure), so a head that just looks a fixed distance back is not called 对仗 or rhyme; two roles within 10% of each other are both named. The rhyme role is read at the character before a rhyme, where the model must predict it. Hover or focus a head to outline, for each token, the key its role predicts.',
+    'Under each head: its role, measured on held-out text, and its weight on the role’s keys in multiples of a uniform head’s (× chance), then that weight on your text. A role is named only where the head also beats its own weight at the same distance back at least 2× (hover a head for that figure), so a head that just looks a fixed distance back is not given a role; two roles within 10% of each other are both named. Hover or focus a head to outline, for each token, the key its role predicts.',
+  // Poems only: the two roles a fixed-distance head could pass for.
+  rolesHintPoems:
+    'A head that looks a fixed number of characters back lands on the parallel slot of a regular couplet, so it is not called 对仗 for that. The rhyme role is read at the character before a rhyme, where the model must predict it.',
   loop: (piece) =>
     `Greedy continue stopped: the text repeats itself (“${piece}” twice). Greedy always takes the most likely next token, and here that leads round in a loop. Continue (sampled) draws from the choices instead.`,
   cut: (total, kept) => `The text has ${total} tokens; this model reads ${kept}, so only the last ${kept} are shown.`,
@@ -307,7 +310,9 @@ const ZH = {
   noTags: '本页分不出其中的名词和动词',
   separator: '；',
   rolesHint:
-    '每个头下方：在留出文本上测得的角色，它放在该角色目标词元上的权重是均匀分布的几倍（随机水平的倍数），以及在你的文本上的这个权重。只有当这个头还至少达到它自己在同样距离上的平均权重的 2 倍时（把鼠标移到头上可看到这个数），才给出角色，所以只是固定往回看几个字的头不会被叫做对仗或韵脚；两个角色相差不到 10% 时同时列出。韵脚角色只在韵脚的前一个字上测量：模型正要在那里预测韵脚。把鼠标移到一个头上或让它获得焦点，会为每个词元框出其角色预测的目标词元。',
+    '每个头下方：在留出文本上测得的角色，它放在该角色目标词元上的权重是均匀分布的几倍（随机水平的倍数），以及在你的文本上的这个权重。只有当这个头还至少达到它自己在同样距离上的平均权重的 2 倍时（把鼠标移到头上可看到这个数），才给出角色，所以只是固定往回看几个词元的头不会得到角色；两个角色相差不到 10% 时同时列出。把鼠标移到一个头上或让它获得焦点，会为每个词元框出其角色预测的目标词元。',
+  rolesHintPoems:
+    '固定往回看几个字的头在工整的对句里正好落在对应的位置上，所以它不会因此被叫做对仗。韵脚角色只在韵脚的前一个字上测量：模型正要在那里预测韵脚。',
   loop: (piece) =>
     `贪心续写已停止：文本在重复自己（“${piece}”出现了两遍）。贪心每次都选最可能的下一个词元，在这里就绕进了循环。“继续（采样）”会从候选中抽取。`,
   cut: (total, kept) => `文本有 ${total} 个词元；本模型只读 ${kept} 个，因此只显示最后 ${kept} 个。`,

@@ -182,7 +182,9 @@ export function createModelPanel(root, store, engine) {
     $('model-view-title').textContent = s.modelView;
     // A shipped model's head roles (measured on held-out text), stored with it; none for a file.
     const stored = state.model === 'file' ? null : storedRoles(state.model);
-    $('model-view-hint').textContent = stored ? `${s.modelViewHint} ${s.rolesHint}` : s.modelViewHint;
+    // The 对仗 and rhyme sentences are about poems: the prose model's page does not carry them.
+    const hint = [s.modelViewHint, stored && s.rolesHint, stored && state.model !== 'brown' && s.rolesHintPoems];
+    $('model-view-hint').textContent = hint.filter(Boolean).join(' ');
     $('model-block-title').textContent = s.block(view.layer);
     $('model-block-hint').textContent = s.blockHint;
     $('model-next-title').textContent = s.next;
