@@ -361,6 +361,13 @@ void Trace::ComputeHead(int head) const {
 }
 
 void Trace::ComputeMask() const {
+  if (mask_.size() == 0 && sparse_) {
+    // Drawn from the key lists the heads used, rather than built again.
+    mask_ = MaskMatrix::Zero(n_query(), n_key());
+    for (int i = 0; i < n_query(); ++i) {
+      for (int c = 0; c < pattern_.RowSize(i); ++c) mask_(i, pattern_.Row(i)[c]) = 1;
+    }
+  }
   if (mask_.size() == 0) mask_ = BuildMask(config_.mask, n_query(), n_key());
   if (mask_values_.size() == 0) mask_values_ = mask_.cast<float>();
 }
