@@ -1,6 +1,7 @@
 #include "attention/sparse_pattern.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 #include <utility>
 
 namespace attention {
@@ -23,14 +24,23 @@ std::vector<std::vector<int>> BigBirdRandomBlocks(uint32_t seed, int query_block
   SplitMix64 rng(seed);
   const int draws = std::min(random, key_blocks);
   std::vector<std::vector<int>> chosen(static_cast<size_t>(query_blocks));
-  std::vector<int> order(static_cast<size_t>(key_blocks));
+  // The shuffled list 0 … key_blocks − 1 is kept as its swapped entries only (entry x is
+  // moved[x] if present, else x): O(random) per query block, never query_blocks × key_blocks.
+  std::unordered_map<int, int> moved;
+  const auto entry = [&](int x) {
+    const auto found = moved.find(x);
+    return found == moved.end() ? x : found->second;
+  };
   for (auto& blocks : chosen) {
-    for (int b = 0; b < key_blocks; ++b) order[static_cast<size_t>(b)] = b;
+    moved.clear();
     for (int t = 0; t < draws; ++t) {
-      const auto pick = static_cast<int>(rng.Next() % static_cast<uint64_t>(key_blocks - t));
-      std::swap(order[static_cast<size_t>(t)], order[static_cast<size_t>(t + pick)]);
+      const int pick = t + static_cast<int>(rng.Next() % static_cast<uint64_t>(key_blocks - t));
+      const int at_t = entry(t), at_pick = entry(pick);
+      moved[t] = at_pick;
+      moved[pick] = at_t;
     }
-    blocks.assign(order.begin(), order.begin() + draws);
+    blocks.resize(static_cast<size_t>(draws));
+    for (int t = 0; t < draws; ++t) blocks[static_cast<size_t>(t)] = entry(t);
   }
   return chosen;
 }

@@ -33,8 +33,7 @@ struct SparsePattern {
 bool IsSparsePattern(MaskType type);
 
 // `spec` must be a sparse pattern that passed ValidateInput for these sizes. Time and memory
-// O(n_query + allowed pairs), never n_query × n_key (but for the rows of global queries, which
-// are whole).
+// O(n_query + allowed pairs (+ their sorting)), never n_query × n_key.
 SparsePattern BuildSparsePattern(const MaskSpec& spec, int n_query, int n_key);
 
 // splitmix64 (Steele, Lea, Flood 2014; Vigna's reference code): state += 0x9E3779B97F4A7C15,
