@@ -36,7 +36,15 @@ options:
   --d-model N        model width (default 8)          --heads N      heads (default 2)
   --dk N             per-head width (default d-model / heads)
   --seed N           random seed, 0 … 4294967295 (default 42)
-  --mask M           none | causal | window           --window W     window width (--mask window)
+  --mask M           none | causal | window | longformer | bigbird | dilated
+                     (the last four compute only the scores their pattern allows)
+  --window W         half-width of a pattern: |i − j| ≤ W (default 1)
+  --causal           a pattern also hides the future (j ≤ i)
+  --global i,j       longformer, bigbird: global tokens (default 0)
+  --dilation D       dilated: every D-th key (default 2)
+  --block B          bigbird: block size (default 4)
+  --random R         bigbird: random key blocks per query block (default 1)
+  --mask-seed S      bigbird: seed of the random blocks (default 0)
   --temperature T    softmax temperature (default 1)
   --attention A      softmax (default) | linear: φ(q)ᵀΣφ(k)vᵀ / φ(q)ᵀΣφ(k), φ = elu + 1,
                      no n × n matrix; with --mask none or causal only
@@ -73,6 +81,12 @@ try {
       seed: { type: 'string' },
       mask: { type: 'string' },
       window: { type: 'string' },
+      causal: { type: 'boolean' },
+      global: { type: 'string' },
+      dilation: { type: 'string' },
+      block: { type: 'string' },
+      random: { type: 'string' },
+      'mask-seed': { type: 'string' },
       temperature: { type: 'string' },
       attention: { type: 'string' },
       'no-scale': { type: 'boolean' },
@@ -136,8 +150,21 @@ if (sentence === undefined && values.tokens === undefined)
 const format = oneOf('format', ['json', 'csv']) ?? 'json';
 if (values.json && format !== 'json') fail(`--json and --format ${format} conflict`);
 if (values.bom && format !== 'csv') fail('--bom is for --format csv (JSON has no BOM)');
-const mask = oneOf('mask', ['none', 'causal', 'window']);
-if (values.window !== undefined && mask !== 'window') fail('--window needs --mask window');
+const PATTERNS = ['window', 'longformer', 'bigbird', 'dilated'];
+const mask = oneOf('mask', ['none', 'causal', ...PATTERNS]);
+/** The pattern options and the masks that take them (every other flag of a pattern is refused). */
+const PATTERN_FLAGS = {
+  window: PATTERNS,
+  causal: PATTERNS,
+  global: ['longformer', 'bigbird'],
+  dilation: ['dilated'],
+  block: ['bigbird'],
+  random: ['bigbird'],
+  'mask-seed': ['bigbird'],
+};
+for (const [flag, masks] of Object.entries(PATTERN_FLAGS)) {
+  if (values[flag] !== undefined && !masks.includes(mask)) fail(`--${flag} needs --mask ${masks.join(' | ')}`);
+}
 if (values.head !== undefined && values.step === undefined) fail('--head needs --step (a per-head step)');
 
 const tokenizer = oneOf('tokenizer', ['words', 'chars', 'whitespace', 'engine']);
@@ -165,7 +192,19 @@ if (values.temperature !== undefined) {
     fail(`--temperature (${show(values.temperature)}) must be a number`);
   options.temperature = t;
 }
-if (mask !== undefined) options.mask = mask === 'window' ? { type: 'window', width: integer('window') ?? 1 } : mask;
+if (PATTERNS.includes(mask)) {
+  // Absent options are left to the engine's defaults; each present one is checked there by name.
+  const pattern = { type: mask, width: integer('window') ?? 1, causal: values.causal ?? false };
+  if (values.global !== undefined) {
+    pattern.global = values.global.split(',').map((text) => {
+      if (!/^\d+$/.test(text)) fail(`--global (${show(values.global)}) must be token positions like 0,5`);
+      return Number(text);
+    });
+  }
+  const numbers = { dilation: 'dilation', block: 'block', random: 'random', 'mask-seed': 'seed' };
+  for (const [flag, key] of Object.entries(numbers)) if (values[flag] !== undefined) pattern[key] = integer(flag);
+  options.mask = pattern;
+} else if (mask !== undefined) options.mask = mask;
 if (values['no-scale']) options.scale = false;
 if (values['no-pe']) options.positionalEncoding = false;
 if (values.bias) options.bias = true;

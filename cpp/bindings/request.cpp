@@ -40,10 +40,19 @@ Status ReadMask(const val& mask, MaskSpec* spec) {
     spec->type = MaskType::kNone;
   } else if (type == "causal") {
     spec->type = MaskType::kCausal;
-  } else if (type == "window") {
-    spec->type = MaskType::kWindow;
+  } else if (type == "window" || type == "longformer" || type == "bigbird" || type == "dilated") {
+    // The patterns (sparse_pattern.hpp): JS fills every option, with its default.
+    spec->type = type == "window"       ? MaskType::kWindow
+                 : type == "longformer" ? MaskType::kLongformer
+                 : type == "bigbird"    ? MaskType::kBigBird
+                                        : MaskType::kDilated;
     spec->width = mask["width"].as<int>();
     spec->causal = mask["causal"].as<bool>();
+    spec->global_tokens = emscripten::convertJSArrayToNumberVector<int>(mask["global"]);
+    spec->dilation = mask["dilation"].as<int>();
+    spec->block = mask["block"].as<int>();
+    spec->random = mask["random"].as<int>();
+    spec->seed = mask["seed"].as<unsigned>();
   } else if (type == "padding") {
     spec->type = MaskType::kPadding;
     spec->positions = emscripten::convertJSArrayToNumberVector<int>(mask["positions"]);
@@ -54,8 +63,8 @@ Status ReadMask(const val& mask, MaskSpec* spec) {
                                            spec->matrix.data()));
     view.call<void>("set", mask["matrix"]);
   } else {
-    return Invalid("mask.type", "mask.type (\"" + type +
-                                    "\") must be one of none, causal, window, padding, custom");
+    return Invalid("mask.type",
+                   "mask.type (\"" + type + "\") must be one of " + std::string(kMaskTypeNames));
   }
   return Status::Ok();
 }

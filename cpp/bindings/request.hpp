@@ -12,7 +12,8 @@ namespace attention::bindings {
 // { tokens: string[], cross: bool, kvTokens: string[], dModel, heads, dK, seed, scale,
 //   temperature, bias, outputProjection, positionalEncoding, init: "randn"|"scaled",
 //   embedding: "hash"|"stream"|"given",
-//   mask: { type, width, causal, positions: Int32Array, matrix: Uint8Array, rows, cols },
+//   mask: { type, width, causal, positions: Int32Array, matrix: Uint8Array, rows, cols,
+//           global: Int32Array, dilation, block, random, seed },
 //   given: { x?: { data: Float32Array, rows, cols }, xKv?, wQ?, wK?, wV?, wO?, bQ?, ... } }
 Status ReadRequest(const emscripten::val& request, Config* config, Input* input);
 

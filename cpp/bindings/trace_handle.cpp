@@ -62,6 +62,11 @@ val TraceHandle::summary() const {
   for (const auto& [name, count] : counts) flops.set(name, static_cast<double>(count));
   flops.set("total", static_cast<double>(f.Total()));
   out.set("flops", flops);
+  // How many of the n × m scores a head computes: all of them but with a sparse pattern.
+  const double computed = static_cast<double>(trace_.computed_scores());
+  out.set("computedScores", computed);
+  out.set("computedScoreFraction",
+          computed / (static_cast<double>(trace_.n_query()) * trace_.n_key()));
   out.set("cross", trace_.cross());
   out.set("attention", std::string(AttentionKindName(c.attention)));
   out.set("tokens", StringArray(trace_.tokens()));

@@ -1,5 +1,6 @@
 #include "attention/config.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -40,17 +41,50 @@ Status ValidateTokens(const std::vector<std::string>& tokens, const std::string&
   return Status::Ok();
 }
 
+// An integer option of a pattern within [low, Limits::kMaxTokens].
+Status ValidateCount(const char* field, int value, int low) {
+  if (value >= low && value <= Limits::kMaxTokens) return Status::Ok();
+  return Invalid(field, Format("%s (%d) must be an integer from %d to %d", field, value, low,
+                               Limits::kMaxTokens));
+}
+
+// The options of window, dilated, longformer and bigbird (sparse_pattern.hpp).
+Status ValidatePattern(const MaskSpec& mask, int n_query, int n_key) {
+  Status status = ValidateCount("mask.width", mask.width, 0);
+  if (!status.ok()) return status;
+  if (mask.type == MaskType::kDilated) return ValidateCount("mask.dilation", mask.dilation, 1);
+  if (mask.type != MaskType::kLongformer && mask.type != MaskType::kBigBird) return Status::Ok();
+  // A global token is a query (if < n_query) and a key (if < n_key): in cross-attention either.
+  const int tokens = std::max(n_query, n_key);
+  if (mask.global_tokens.size() > static_cast<size_t>(Limits::kMaxTokens)) {
+    return Status(ErrorCode::kLimitExceeded, "mask.global",
+                  Format("mask.global (%zu positions) must hold at most %d positions",
+                         mask.global_tokens.size(), Limits::kMaxTokens));
+  }
+  for (size_t i = 0; i < mask.global_tokens.size(); ++i) {
+    const int g = mask.global_tokens[i];
+    if (g < 0 || g >= tokens) {
+      const std::string name = Format("mask.global[%zu]", i);
+      return Invalid(name, Format("%s (%d) must be a token position from 0 to %d", name.c_str(), g,
+                                  tokens - 1));
+    }
+  }
+  if (mask.type != MaskType::kBigBird) return Status::Ok();
+  status = ValidateCount("mask.block", mask.block, 1);
+  if (!status.ok()) return status;
+  return ValidateCount("mask.random", mask.random, 0);
+}
+
 Status ValidateMask(const MaskSpec& mask, int n_query, int n_key) {
   switch (mask.type) {
     case MaskType::kNone:
     case MaskType::kCausal:
       return Status::Ok();
     case MaskType::kWindow:
-      if (mask.width < 0 || mask.width > Limits::kMaxTokens) {
-        return Invalid("mask.width", Format("mask.width (%d) must be an integer from 0 to %d",
-                                            mask.width, Limits::kMaxTokens));
-      }
-      return Status::Ok();
+    case MaskType::kLongformer:
+    case MaskType::kBigBird:
+    case MaskType::kDilated:
+      return ValidatePattern(mask, n_query, n_key);
     case MaskType::kPadding:
       for (size_t i = 0; i < mask.positions.size(); ++i) {
         const int p = mask.positions[i];
@@ -75,7 +109,7 @@ Status ValidateMask(const MaskSpec& mask, int n_query, int n_key) {
       }
       return Status::Ok();
   }
-  return Invalid("mask.type", "mask.type must be one of none, causal, window, padding, custom");
+  return Invalid("mask.type", std::string("mask.type must be one of ") + kMaskTypeNames);
 }
 
 // `m` must be rows × cols of `slot` (e.g. "given.wQ must be 4 × 4 (dModel × heads·dK)") and
@@ -114,9 +148,7 @@ Status ValidateGivenMatrix(const GivenSlot& slot, const Matrix& m, int rows, int
 Status ValidateLinear(const Config& config) {
   const MaskType mask = config.mask.type;
   if (mask != MaskType::kNone && mask != MaskType::kCausal) {
-    const char* name = mask == MaskType::kWindow    ? "window"
-                       : mask == MaskType::kPadding ? "padding"
-                                                    : "custom";
+    const char* name = MaskTypeName(mask);
     return Invalid("mask.type",
                    Format("mask.type (\"%s\") must be none or causal with attention \"linear\": "
                           "its running sum of the keys covers every key or a prefix, not a "
@@ -170,6 +202,28 @@ constexpr AxisNames kAxisNames[] = {
 };
 
 }  // namespace
+
+const char* MaskTypeName(MaskType type) {
+  switch (type) {
+    case MaskType::kNone:
+      return "none";
+    case MaskType::kCausal:
+      return "causal";
+    case MaskType::kWindow:
+      return "window";
+    case MaskType::kPadding:
+      return "padding";
+    case MaskType::kCustom:
+      return "custom";
+    case MaskType::kLongformer:
+      return "longformer";
+    case MaskType::kBigBird:
+      return "bigbird";
+    case MaskType::kDilated:
+      return "dilated";
+  }
+  return "none";
+}
 
 const char* AttentionKindName(AttentionKind kind) {
   return kind == AttentionKind::kLinear ? "linear" : "softmax";

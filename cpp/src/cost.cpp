@@ -1,5 +1,7 @@
 #include "attention/cost.hpp"
 
+#include "attention/sparse_pattern.hpp"
+
 namespace attention {
 
 int64_t ParameterCount(const Config& config) {
@@ -10,7 +12,7 @@ int64_t ParameterCount(const Config& config) {
   return count;
 }
 
-Flops CountFlops(const Config& config, int n_query, int n_key) {
+Flops CountFlops(const Config& config, int n_query, int n_key, int64_t computed_scores) {
   const int64_t n = n_query;
   const int64_t m = n_key;
   const int64_t d = config.d_model;
@@ -28,11 +30,14 @@ Flops CountFlops(const Config& config, int n_query, int n_key) {
     f.normaliser = 2 * n * dk * h;
     f.weighted_sum = 2 * n * dk * dk * h + n * dk * h;
   } else {
-    f.scores = 2 * n * m * dk * h;
-    f.scaling = n * m * h;
-    f.mask = n * m * h;
-    f.softmax = 5 * n * m * h;
-    f.weighted_sum = 2 * n * m * dk * h;
+    const bool sparse = IsSparsePattern(config.mask.type);
+    int64_t c = computed_scores;
+    if (c < 0) c = sparse ? BuildSparsePattern(config.mask, n_query, n_key).Count() : n * m;
+    f.scores = 2 * c * dk * h;
+    f.scaling = c * h;
+    f.mask = sparse ? 0 : n * m * h;
+    f.softmax = 5 * c * h;
+    f.weighted_sum = 2 * c * dk * h;
   }
   f.output_projection = config.output_projection ? 2 * n * p * d + bias * n * d : 0;
   return f;

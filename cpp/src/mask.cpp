@@ -1,6 +1,6 @@
 #include "attention/mask.hpp"
 
-#include <cstdlib>
+#include "attention/sparse_pattern.hpp"
 
 namespace attention {
 
@@ -16,13 +16,18 @@ MaskMatrix BuildMask(const MaskSpec& spec, int n_query, int n_key) {
       }
       break;
     case MaskType::kWindow:
+    case MaskType::kLongformer:
+    case MaskType::kBigBird:
+    case MaskType::kDilated: {
+      // The patterns have one definition, their key lists; the dense mask is drawn from it.
+      const SparsePattern pattern = BuildSparsePattern(spec, n_query, n_key);
+      mask.setZero();
       for (int i = 0; i < n_query; ++i) {
-        for (int j = 0; j < n_key; ++j) {
-          const bool outside = std::abs(i - j) > spec.width || (spec.causal && j > i);
-          if (outside) mask(i, j) = 0;
-        }
+        const int* keys = pattern.Row(i);
+        for (int c = 0; c < pattern.RowSize(i); ++c) mask(i, keys[c]) = 1;
       }
       break;
+    }
     case MaskType::kPadding:
       for (int p : spec.positions) mask.col(p).setZero();
       break;

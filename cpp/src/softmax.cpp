@@ -44,6 +44,8 @@ inline bool IsFinite(float v) {
 
 // One row of m entries: x_j = α·s_j where visible (−∞ elsewhere), a = softmax(x). Writes a,
 // and x when `masked` is not null. Returns false when some α·s_j (masked or not) is not finite.
+// kAllVisible: `visible` is not read (a sparse pattern's row holds only its visible keys).
+template <bool kAllVisible>
 bool SoftmaxRow(const float* s, float alpha, const unsigned char* visible, Eigen::Index m,
                 float* masked, float* a, RowStats* stats) {
   // Pass 1: scale, mask, row maximum (its first position is the "1 +" of the sum below).
@@ -53,7 +55,7 @@ bool SoftmaxRow(const float* s, float alpha, const unsigned char* visible, Eigen
   for (Eigen::Index j = 0; j < m; ++j) {
     const float scaled = s[j] * alpha;
     finite &= IsFinite(scaled);
-    const float x = visible[j] ? scaled : kNegInf;
+    const float x = kAllVisible || visible[j] ? scaled : kNegInf;
     a[j] = x;
     if (x > row_max) {
       row_max = x;
@@ -77,7 +79,7 @@ bool SoftmaxRow(const float* s, float alpha, const unsigned char* visible, Eigen
   double rest = 0.0;
   double weighted_exponents = 0.0;
   for (Eigen::Index j = 0; j < m; ++j) {
-    if (!visible[j] || j == arg_max) continue;
+    if ((!kAllVisible && !visible[j]) || j == arg_max) continue;
     // In double: scores spanning more than FLT_MAX give a float Δ of −∞, and 0·(−∞) is NaN.
     const double delta = static_cast<double>(s[j] * alpha) - row_max;
     rest += a[j];
@@ -101,8 +103,8 @@ void MaskedSoftmax(const Matrix& scaled, const MaskMatrix& mask, Matrix* masked,
   masked->resize(n, m);
   weights->resize(n, m);
   for (Eigen::Index i = 0; i < n; ++i) {
-    SoftmaxRow(scaled.data() + i * m, 1.0f, mask.data() + i * m, m, masked->data() + i * m,
-               weights->data() + i * m, &stats[i]);
+    SoftmaxRow<false>(scaled.data() + i * m, 1.0f, mask.data() + i * m, m, masked->data() + i * m,
+                      weights->data() + i * m, &stats[i]);
   }
 }
 
@@ -113,10 +115,15 @@ bool ScaledMaskedSoftmax(const Matrix& scores, float alpha, const MaskMatrix& ma
   weights->resize(n, m);
   bool finite = true;
   for (Eigen::Index i = 0; i < n; ++i) {
-    finite &= SoftmaxRow(scores.data() + i * m, alpha, mask.data() + i * m, m, nullptr,
-                         weights->data() + i * m, &stats[i]);
+    finite &= SoftmaxRow<false>(scores.data() + i * m, alpha, mask.data() + i * m, m, nullptr,
+                                weights->data() + i * m, &stats[i]);
   }
   return finite;
+}
+
+bool ScaledSoftmaxRow(const float* scores, float alpha, Eigen::Index count, float* masked,
+                      float* weights, RowStats* stats) {
+  return SoftmaxRow<true>(scores, alpha, nullptr, count, masked, weights, stats);
 }
 
 }  // namespace attention

@@ -9,6 +9,7 @@
 #include "attention/mask.hpp"
 #include "attention/parallel.hpp"
 #include "attention/random.hpp"
+#include "attention/sparse_attention.hpp"
 #include "finite.hpp"
 #include "format.hpp"
 #include "gemm.hpp"
@@ -108,7 +109,7 @@ const std::vector<StepInfo>& StepCatalog() {
       {"vHead", true, kK, kH, P::kAlways, slice(&T::v_)},
       {"scores", true, kQ, kK, P::kAlways, head(&T::head_scores_)},
       {"scaled", true, kQ, kK, P::kAlways, head(&T::head_scaled_)},
-      {"mask", false, kQ, kK, P::kAlways, stored(&T::mask_values_)},
+      {"mask", false, kQ, kK, P::kAlways, StepSource{Source::kMask, &T::mask_values_, nullptr}},
       {"masked", true, kQ, kK, P::kAlways, head(&T::head_masked_)},
       {"weights", true, kQ, kK, P::kAlways, head(&T::head_weights_)},
       {"rowMasked", false, kQ, k1, P::kAlways, stored(&T::row_masked_)},
@@ -215,18 +216,24 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace, Weight
   if (!AllFinite(t.k_)) return Overflow("k", -1);
   if (!AllFinite(t.v_)) return Overflow("v", -1);
 
-  t.mask_ = BuildMask(config.mask, n, m);
-  t.mask_values_ = t.mask_.cast<float>();
+  // A sparse pattern is kept as its key lists, O(allowed pairs); any other mask as n×m bytes.
+  const bool linear = config.attention == AttentionKind::kLinear;
+  t.sparse_ = IsSparsePattern(config.mask.type) && !linear;
   t.row_masked_.resize(n, 1);
-  for (int i = 0; i < n; ++i) t.row_masked_(i, 0) = t.mask_.row(i).any() ? 0.0f : 1.0f;
+  if (t.sparse_) {
+    t.pattern_ = BuildSparsePattern(config.mask, n, m);
+    for (int i = 0; i < n; ++i) t.row_masked_(i, 0) = t.pattern_.RowSize(i) == 0 ? 1.0f : 0.0f;
+  } else {
+    t.ComputeMask();
+    for (int i = 0; i < n; ++i) t.row_masked_(i, 0) = t.mask_.row(i).any() ? 0.0f : 1.0f;
+  }
 
   // Steps 3–8, head by head: only the running heads' scores and weights exist at once (each
   // head its own pair, so at most pool size × 2 n×m matrices). The other n×m steps (scaled,
   // masked) are left for View to recompute when asked. A head writes only its own row of
   // row_max_/row_entropy_ (normaliser_) and its own columns of concat_ (and of the linear sums),
   // so spreading the heads over `pool` gives the sequential numbers bit for bit; an overflow is
-  // reported for the lowest head.
-  const bool linear = config.attention == AttentionKind::kLinear;
+  // reported for the lowest head. A sparse pattern's head holds no n×m matrix, only one row.
   t.concat_.resize(n, width);
   if (linear) {
     t.phi_q_ = FeatureMap(t.q_);
@@ -243,17 +250,30 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace, Weight
   // of its softmax comparison steps would.
   std::vector<char> overflowed(static_cast<size_t>(config.heads), 0);
   const auto softmax_head = [&](int h) {
-    Matrix scores, weights;  // [n × m]
     std::vector<RowStats> stats(static_cast<size_t>(n));
+    const auto record_stats = [&] {
+      for (int i = 0; i < n; ++i) {
+        t.row_max_(h, i) = stats[static_cast<size_t>(i)].max;
+        t.row_entropy_(h, i) = stats[static_cast<size_t>(i)].entropy;
+      }
+    };
+    if (t.sparse_) {
+      const auto cols = [&](const Matrix& whole) { return whole.middleCols(h * d_k, d_k); };
+      if (!SparseAttentionHead(cols(t.q_), cols(t.k_), cols(t.v_), t.pattern_, alpha,
+                               t.concat_.middleCols(h * d_k, d_k), stats.data())) {
+        overflowed[static_cast<size_t>(h)] = 1;
+        return;
+      }
+      record_stats();
+      return;
+    }
+    Matrix scores, weights;  // [n × m]
     HeadScores(t.q_, t.k_, h, d_k, &scores);
     if (!ScaledMaskedSoftmax(scores, alpha, t.mask_, &weights, stats.data())) {
       overflowed[static_cast<size_t>(h)] = 1;
       return;
     }
-    for (int i = 0; i < n; ++i) {
-      t.row_max_(h, i) = stats[static_cast<size_t>(i)].max;
-      t.row_entropy_(h, i) = stats[static_cast<size_t>(i)].entropy;
-    }
+    record_stats();
     Gemm(weights, t.v_.middleCols(h * d_k, d_k), TransposeB::kNo,
          t.concat_.middleCols(h * d_k, d_k));
   };
@@ -324,6 +344,13 @@ void Trace::ComputeHead(int head) const {
   if (cached_head_ == head) return;
   const int d_k = config_.ResolvedDK();
   std::vector<RowStats> stats(static_cast<size_t>(n_query()));
+  if (sparse_) {
+    const auto cols = [&](const Matrix& whole) { return whole.middleCols(head * d_k, d_k); };
+    SparseHeadSteps(cols(q_), cols(k_), pattern_, ScoreScale(config_), &head_scores_, &head_scaled_,
+                    &head_masked_, &head_weights_, stats.data());
+    cached_head_ = head;
+    return;
+  }
   HeadSteps(q_, k_, mask_, head, d_k, ScoreScale(config_), &head_scores_, &head_scaled_,
             &head_masked_, &head_weights_, stats.data());
   if (config_.attention == AttentionKind::kLinear) {
@@ -331,6 +358,18 @@ void Trace::ComputeHead(int head) const {
                   normaliser_.row(head), &head_linear_weights_);
   }
   cached_head_ = head;
+}
+
+void Trace::ComputeMask() const {
+  if (mask_.size() == 0 && sparse_) {
+    // Drawn from the key lists the heads used, rather than built again.
+    mask_ = MaskMatrix::Zero(n_query(), n_key());
+    for (int i = 0; i < n_query(); ++i) {
+      for (int c = 0; c < pattern_.RowSize(i); ++c) mask_(i, pattern_.Row(i)[c]) = 1;
+    }
+  }
+  if (mask_.size() == 0) mask_ = BuildMask(config_.mask, n_query(), n_key());
+  if (mask_values_.size() == 0) mask_values_ = mask_.cast<float>();
 }
 
 const Matrix& Trace::HeadSlice(const Matrix& whole, int head) const {
@@ -383,6 +422,10 @@ Status Trace::View(std::string_view name, int head, const Matrix** out) const {
       break;
     case Source::kHeadStep:
       ComputeHead(head);
+      *out = &(this->*source.matrix);
+      break;
+    case Source::kMask:
+      ComputeMask();
       *out = &(this->*source.matrix);
       break;
   }

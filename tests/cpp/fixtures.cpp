@@ -35,7 +35,13 @@ Reference ReadReference(const json& matrix) {
   r.rows = matrix.at("shape").at(0).get<int>();
   r.cols = matrix.at("shape").at(1).get<int>();
   for (const json& v : matrix.at("data")) {
-    r.data.push_back(v.is_string() ? -std::numeric_limits<double>::infinity() : v.get<double>());
+    // "-inf" (masked) and "nan" (a score a sparse pattern does not compute).
+    if (v.is_string()) {
+      r.data.push_back(v == "nan" ? std::numeric_limits<double>::quiet_NaN()
+                                  : -std::numeric_limits<double>::infinity());
+    } else {
+      r.data.push_back(v.get<double>());
+    }
   }
   return r;
 }
@@ -71,10 +77,18 @@ void ReadCase(const json& fixture, Config* config, Input* input) {
   MaskSpec& spec = config->mask;
   if (type == "causal") {
     spec.type = MaskType::kCausal;
-  } else if (type == "window") {
-    spec.type = MaskType::kWindow;
+  } else if (type == "window" || type == "longformer" || type == "bigbird" || type == "dilated") {
+    spec.type = type == "window"       ? MaskType::kWindow
+                : type == "longformer" ? MaskType::kLongformer
+                : type == "bigbird"    ? MaskType::kBigBird
+                                       : MaskType::kDilated;
     spec.width = mask.at("width").get<int>();
     spec.causal = mask.value("causal", false);
+    if (mask.contains("global")) spec.global_tokens = mask.at("global").get<std::vector<int>>();
+    if (mask.contains("dilation")) spec.dilation = mask.at("dilation").get<int>();
+    if (mask.contains("block")) spec.block = mask.at("block").get<int>();
+    if (mask.contains("random")) spec.random = mask.at("random").get<int>();
+    if (mask.contains("seed")) spec.seed = mask.at("seed").get<uint32_t>();
   } else if (type == "padding") {
     spec.type = MaskType::kPadding;
     spec.positions = mask.at("positions").get<std::vector<int>>();
@@ -146,6 +160,10 @@ double RelativeError(const Matrix& actual, const Reference& expected, double flo
     const double a = actual.data()[i];
     if (std::isinf(b)) {
       if (a != b) return kInf;
+      continue;
+    }
+    if (std::isnan(b)) {
+      if (!std::isnan(a)) return kInf;
       continue;
     }
     if (!std::isfinite(a)) return kInf;

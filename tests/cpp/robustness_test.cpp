@@ -32,7 +32,7 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 // The configurations every text runs under: what changes the softmax (mask, heads,
 // temperature, initialisation) and the tutorials' stream embedding with W_O off.
 std::vector<Config> Configs() {
-  std::vector<Config> configs(6);
+  std::vector<Config> configs(7);
   configs[1].d_model = 16;
   configs[1].heads = 4;
   configs[1].bias = true;
@@ -50,6 +50,9 @@ std::vector<Config> Configs() {
   configs[4].init = Init::kRandn;
   configs[4].temperature = Limits::kMinTemperature;
   configs[5].temperature = Limits::kMaxTemperature;
+  configs[6].mask.type = MaskType::kBigBird;  // computed sparsely: every pattern's rule at once
+  configs[6].mask.block = 2;
+  configs[6].mask.seed = 3;
   return configs;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "attention/config.hpp"
+#include "attention/sparse_pattern.hpp"
 #include "attention/status.hpp"
 #include "attention/tokenizer.hpp"
 #include "attention/trace.hpp"
@@ -214,10 +215,18 @@ inline std::string CheckTrace(const Trace& trace) {
         return where + " is " + std::to_string(v.rows()) + " × " + std::to_string(v.cols());
       }
       const bool is_masked_step = name == "masked";
+      // A sparse pattern computes no score outside it: NaN there, in scores and scaled only.
+      const bool not_computed_step =
+          (name == "scores" || name == "scaled") && IsSparsePattern(trace.config().mask.type);
       for (Eigen::Index r = 0; r < v.rows(); ++r) {
         for (Eigen::Index c = 0; c < v.cols(); ++c) {
           const float x = v(r, c);
           const bool hidden = is_masked_step && mask(r, c) == 0.0f;
+          if (not_computed_step && mask(r, c) == 0.0f) {
+            if (std::isnan(x)) continue;
+            return where + "(" + std::to_string(r) + ", " + std::to_string(c) +
+                   ") is outside the pattern but not NaN";
+          }
           if (hidden ? x == -std::numeric_limits<float>::infinity() : std::isfinite(x)) continue;
           const std::string at = where + "(" + std::to_string(r) + ", " + std::to_string(c) + ")";
           if (std::isnan(x)) return at + " is NaN";

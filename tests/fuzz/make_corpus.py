@@ -44,7 +44,7 @@ INVALID_UTF8 = {
 
 TEMPERATURES = [1.0, 0.01, 100.0, 0.5, 2.0, 0.0099, 100.5]  # indexes into kTemperatures
 GIVEN = ['x', 'xKv', 'wQ', 'wK', 'wV', 'wO', 'bQ', 'bK', 'bV', 'bO']
-MASKS = ['none', 'causal', 'window', 'padding', 'custom']
+MASKS = ['none', 'causal', 'window', 'padding', 'custom', 'longformer', 'bigbird', 'dilated']
 EMBEDDINGS = ['hash', 'stream', 'given']
 SPECIAL = [0.0, 1.0, -1.0, 0.5, 1e30, -1e30, 1e19, -1e19, 1.5e19, 3e38, -3e38, 1e-45, 1e-38, 65504.0, 'nan', 'inf']
 
@@ -89,6 +89,13 @@ def run_seeds():
     seeds['custom_mask_one_row'] = run_seed('a b c', mask='custom', data=bytes([1, 1, 0, 0, 0, 0, 1, 0, 1]))
     seeds['padding_every_key'] = run_seed('a b c', mask='padding', data=bytes([3, 1, 2, 3]))
     seeds['window_zero'] = run_seed('a b c d e', mask='window', width=0)
+    # The sparse patterns' option bytes: dilation, block, random + 1, global count, global + 1.
+    seeds['longformer_two_globals'] = run_seed('the cat sat on the mat today', mask='longformer', width=1,
+                                               data=bytes([0, 0, 0, 2, 1, 5]))
+    seeds['bigbird_blocks'] = run_seed('one two three four five six seven', mask='bigbird', width=1, causal=True,
+                                       data=bytes([0, 2, 2, 1, 1]))
+    seeds['dilated_two'] = run_seed('a b c d e f g h', mask='dilated', width=2, data=bytes([2]))
+    seeds['dilated_zero_refused'] = run_seed('a b c', mask='dilated', width=1, data=bytes([0]))
     for t in [0.01, 100.0, 0.0099, 100.5]:
         seeds[f'temperature_{t}'] = run_seed('we love attention', temperature=t, randn=True)
     seeds['extreme_weights_overflow'] = run_seed('a b', d_model=4, heads=1, given=['wQ', 'wK'], values='special',

@@ -10,8 +10,8 @@
 //   [2] dK: b < 160 → 0 (dModel / heads), else (b − 160) % 20 − 1, 0xFF → 1025
 //   [3] flags: 1 no scaling, 2 biases, 4 no W_O, 8 no positional encoding, 16 init randn,
 //       32 cross-attention, 64 raw tokens (split at 0x1F, not tokenized), 128 causal window
-//   [4] embedding: b % 3 (hash, stream, given); mask: (b / 3) % 5 (none, causal, window,
-//       padding, custom)
+//   [4] embedding: b % 3 (hash, stream, given); mask: (b / 3) % 8 (none, causal, window,
+//       padding, custom, longformer, bigbird, dilated)
 //   [5] mask width: b % 40 − 2
 //   [6] temperature: kTemperatures[b % 16]
 //   [7..10] seed, little-endian
@@ -19,7 +19,10 @@
 //       (and a custom mask) one row too tall; bits 11–12 pick how values are read: small
 //       (int8 / 16), special (kSpecial[b % 16]), raw float32 bits, or large (int8 · 1e17)
 //   then the query text up to a 0x00 byte, the key/value text up to the next 0x00 byte (cross
-//   only), then data: padding positions, custom mask bits, given matrix values.
+//   only), then data: padding positions, custom mask bits, the sparse patterns' options (a
+//   byte each, not for window: dilation b % 5, block b % 6, random b % 4 − 1, then b % 3
+//   global positions of b % (max(n, m) + 2) − 1; 0, −1 and past the text are invalid), given
+//   matrix values.
 // tests/fuzz/make_corpus.py writes seeds in this layout.
 #include <algorithm>
 #include <cstddef>
@@ -171,7 +174,7 @@ void Check(const std::uint8_t* bytes, std::size_t size) {
   config.mask.causal = flags & 128;
   const std::uint8_t b4 = in.Byte();
   config.embedding = static_cast<EmbeddingSource>(b4 % 3);
-  config.mask.type = static_cast<MaskType>((b4 / 3) % 5);
+  config.mask.type = static_cast<MaskType>((b4 / 3) % 8);
   config.mask.width = in.Byte() % 40 - 2;
   config.temperature = kTemperatures[in.Byte() % 16];
   config.seed =
@@ -196,6 +199,15 @@ void Check(const std::uint8_t* bytes, std::size_t size) {
     for (Eigen::Index i = 0; i < config.mask.matrix.size(); ++i) {
       const std::uint8_t b = in.Byte();
       config.mask.matrix.data()[i] = b == 0xFF ? 2 : b & 1;
+    }
+  } else if (IsSparsePattern(config.mask.type) && config.mask.type != MaskType::kWindow) {
+    config.mask.dilation = in.Byte() % 5;
+    config.mask.block = in.Byte() % 6;
+    config.mask.random = in.Byte() % 4 - 1;
+    config.mask.seed = config.seed;
+    config.mask.global_tokens.clear();
+    for (int count = in.Byte() % 3; count > 0; --count) {
+      config.mask.global_tokens.push_back(in.Byte() % (std::max(n, m) + 2) - 1);
     }
   }
 

@@ -72,7 +72,8 @@ test('types and names (checked in JS)', () => {
     {
       code: 'INVALID_ARGUMENT',
       field: 'mask.type',
-      message: 'mask.type ("future") must be one of none, causal, window, padding, custom',
+      message:
+        'mask.type ("future") must be one of none, causal, window, padding, custom, longformer, bigbird, dilated',
     },
   );
   rejects(

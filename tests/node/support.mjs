@@ -64,7 +64,8 @@ export function optionsOf(fixture) {
 
 /**
  * Normwise relative error max|a − b| / max(|b|, floor); −∞ in the reference ("-inf") must be
- * matched exactly, shapes too (both give Infinity otherwise).
+ * matched exactly, NaN ("nan": a score a sparse pattern does not compute) by NaN, shapes too
+ * (all give Infinity otherwise).
  */
 export function relativeError(step, reference, floor = 0) {
   const [rows, cols] = reference.shape;
@@ -75,6 +76,10 @@ export function relativeError(step, reference, floor = 0) {
     const actual = step.data[i];
     if (value === '-inf') {
       if (actual !== -Infinity) maxDifference = Infinity;
+      return;
+    }
+    if (value === 'nan') {
+      if (!Number.isNaN(actual)) maxDifference = Infinity;
       return;
     }
     if (!Number.isFinite(actual)) maxDifference = Infinity;

@@ -105,18 +105,71 @@ def draw_weights(rs, d_model, P, init):
 # Steps 2-10
 
 
+# The sparse patterns (docs/computation.md, "Sparse and local attention"): the engine computes
+# only their scores; here they are plain dense masks, built pair by pair from the definitions.
+SPARSE_PATTERNS = ("window", "longformer", "bigbird", "dilated")
+MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
+def splitmix64(seed):
+    """splitmix64 (Vigna's reference code) as a generator of 64-bit integers."""
+    state = seed & MASK64
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & MASK64
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        yield z ^ (z >> 31)
+
+
+def bigbird_random_blocks(seed, query_blocks, key_blocks, r):
+    """For each query block in order, min(r, key_blocks) distinct key blocks: a partial
+    Fisher-Yates shuffle of 0..key_blocks-1 (fresh per query block), swapping entry t with
+    entry t + next % (key_blocks - t); one splitmix64(seed) stream for all blocks."""
+    rng = splitmix64(seed)
+    chosen = []
+    for _ in range(query_blocks):
+        order = list(range(key_blocks))
+        for t in range(min(r, key_blocks)):
+            pick = t + next(rng) % (key_blocks - t)
+            order[t], order[pick] = order[pick], order[t]
+        chosen.append(set(order[:min(r, key_blocks)]))
+    return chosen
+
+
+def pattern_allows(spec, i, j, random_blocks):
+    """Whether a sparse pattern lets query i see key j (raw indices, as causal)."""
+    kind, w = spec["type"], spec["width"]
+    if spec.get("causal", False) and j > i:
+        return False
+    if kind == "dilated":
+        d = spec["dilation"]
+        return abs(i - j) <= w * d and (i - j) % d == 0
+    if abs(i - j) <= w:
+        return True
+    if kind in ("longformer", "bigbird") and (i in spec["global"] or j in spec["global"]):
+        return True
+    if kind == "bigbird":
+        return j // spec["block"] in random_blocks[i // spec["block"]]
+    return False
+
+
 def build_mask(spec, n, m):
     """mask [n x m]: 1.0 where query i may attend to key j."""
     mask = np.zeros((n, m))
     kind = spec["type"]
+    random_blocks = None
+    if kind == "bigbird":
+        b = spec["block"]
+        random_blocks = bigbird_random_blocks(spec["seed"], -(-n // b), -(-m // b), spec["random"])
     for i in range(n):
         for j in range(m):
             if kind == "none":
                 ok = True
             elif kind == "causal":
                 ok = j <= i
-            elif kind == "window":
-                ok = abs(i - j) <= spec["width"] and (j <= i or not spec.get("causal", False))
+            elif kind in SPARSE_PATTERNS:
+                ok = pattern_allows(spec, i, j, random_blocks)
             elif kind == "padding":
                 ok = j not in spec["positions"]
             elif kind == "custom":
@@ -164,9 +217,12 @@ def row_entropy(weights):
     return ent
 
 
-def attention_head(q_h, k_h, v_h, mask, alpha):
-    """One head: q_h [n x dK], k_h, v_h [m x dK], mask [n x m] -> dict of per-head steps."""
+def attention_head(q_h, k_h, v_h, mask, alpha, sparse=False):
+    """One head: q_h [n x dK], k_h, v_h [m x dK], mask [n x m] -> dict of per-head steps.
+    sparse: a pattern computes no score outside it, shown as NaN in scores and scaled."""
     scores = q_h @ k_h.T                                   # [n x m]
+    if sparse:
+        scores = np.where(mask == 1.0, scores, np.nan)
     scaled = scores * alpha                                # [n x m]
     masked = np.where(mask == 1.0, scaled, -np.inf)        # [n x m]
     weights = masked_softmax(masked)                       # [n x m]
@@ -221,8 +277,11 @@ def count_params(d_model, P, bias, output_projection):
     return params
 
 
-def count_flops(n, m, d_model, heads, d_k, bias, output_projection, attention="softmax"):
+def count_flops(n, m, d_model, heads, d_k, bias, output_projection, attention="softmax",
+                computed=None):
+    """computed: the (query, key) pairs a sparse pattern computes (None: dense, all n*m)."""
     P = heads * d_k
+    c = n * m if computed is None else computed
     if attention == "linear":
         return {
             "qProjection": 2 * n * d_model * P + (n * P if bias else 0),
@@ -240,11 +299,11 @@ def count_flops(n, m, d_model, heads, d_k, bias, output_projection, attention="s
         "qProjection": 2 * n * d_model * P + (n * P if bias else 0),
         "kProjection": 2 * m * d_model * P + (m * P if bias else 0),
         "vProjection": 2 * m * d_model * P + (m * P if bias else 0),
-        "scores": 2 * n * m * d_k * heads,
-        "scaling": n * m * heads,
-        "mask": n * m * heads,
-        "softmax": 5 * n * m * heads,
-        "weightedSum": 2 * n * m * d_k * heads,
+        "scores": 2 * c * d_k * heads,
+        "scaling": c * heads,
+        "mask": n * m * heads if computed is None else 0,  # a pattern masks nothing
+        "softmax": 5 * c * heads,
+        "weightedSum": 2 * c * d_k * heads,
         "outputProjection": (2 * n * P * d_model + (n * d_model if bias else 0))
         if output_projection else 0,
     }
@@ -313,9 +372,11 @@ def run(config, tokens, kv_tokens=None, given=None, store=lambda a: a):
 
     # Steps 5-9 per head
     alpha = (1.0 / math.sqrt(d_k) if config["scale"] else 1.0) / config["temperature"]
-    per_head = [attention_head(head_columns(q, h, d_k), head_columns(k, h, d_k),
-                               head_columns(v, h, d_k), mask, alpha) for h in range(heads)]
     attention = config.get("attention", "softmax")
+    sparse = config["mask"]["type"] in SPARSE_PATTERNS and attention == "softmax"
+    per_head = [attention_head(head_columns(q, h, d_k), head_columns(k, h, d_k),
+                               head_columns(v, h, d_k), mask, alpha, sparse)
+                for h in range(heads)]
     if attention == "linear":
         # The softmax steps scores .. weights stay for comparison; the head output is linear's.
         assert config["mask"]["type"] in ("none", "causal"), "linear: mask none or causal"
@@ -345,7 +406,8 @@ def run(config, tokens, kv_tokens=None, given=None, store=lambda a: a):
         steps[name] = [ph[name] for ph in per_head]
 
     params = count_params(d_model, P, bias, config["outputProjection"])
-    flops = count_flops(n, m, d_model, heads, d_k, bias, config["outputProjection"], attention)
+    flops = count_flops(n, m, d_model, heads, d_k, bias, config["outputProjection"], attention,
+                        int(mask.sum()) if sparse else None)
     return steps, params, flops
 
 
@@ -353,14 +415,17 @@ def run(config, tokens, kv_tokens=None, given=None, store=lambda a: a):
 # JSON encoding
 
 
-def encode_matrix(a, allow_neg_inf=False):
-    """{"shape": [rows, cols], "data": row-major floats}; -inf as the string "-inf"."""
+def encode_matrix(a, allow_neg_inf=False, allow_nan=False):
+    """{"shape": [rows, cols], "data": row-major floats}; -inf as the string "-inf", NaN (a
+    score a sparse pattern does not compute) as "nan"."""
     a = np.asarray(a, dtype=np.float64)
     assert a.ndim == 2
     data = []
     for value in a.reshape(-1):
         if value == -np.inf and allow_neg_inf:
             data.append("-inf")
+        elif np.isnan(value) and allow_nan:
+            data.append("nan")
         else:
             assert np.isfinite(value), "non-finite value outside masked"
             data.append(float(value))
@@ -371,7 +436,9 @@ def encode_steps(steps):
     out = {}
     for name, value in steps.items():
         if isinstance(value, list):
-            out[name] = [encode_matrix(v, allow_neg_inf=(name == "masked")) for v in value]
+            out[name] = [encode_matrix(v, allow_neg_inf=(name == "masked"),
+                                       allow_nan=(name in ("scores", "scaled")))
+                         for v in value]
         else:
             out[name] = encode_matrix(value)
     return out
@@ -515,6 +582,26 @@ CASES = [
          config=dict(dModel=8, heads=2, seed=42, mask={"type": "causal"}, attention="linear",
                      init="randn"),
          tokens=["I", "love", "hotpot"], kvTokens=HOTPOT),
+    dict(name="longformer",
+         description="Longformer: a window of half-width 1 plus global tokens 0 and 7, which "
+                     "attend to every key and are attended by every query; two heads. Scores "
+                     "outside the pattern are never computed (NaN in scores and scaled).",
+         config=dict(dModel=8, heads=2, seed=31,
+                     mask={"type": "longformer", "width": 1, "causal": False, "global": [0, 7]}),
+         tokens=TWENTY[:12]),
+    dict(name="bigbird",
+         description="BigBird: window 1, global token 0, and per block of 4 queries one key "
+                     "block drawn by splitmix64(seed 7) (a partial Fisher-Yates shuffle).",
+         config=dict(dModel=8, heads=2, seed=32,
+                     mask={"type": "bigbird", "width": 1, "causal": False, "global": [0],
+                           "block": 4, "random": 1, "seed": 7}),
+         tokens=TWENTY[:16]),
+    dict(name="dilated_causal",
+         description="A causal dilated window: keys i, i-2, i-4 (half-width 2, dilation 2, "
+                     "j <= i).",
+         config=dict(dModel=8, heads=2, seed=33,
+                     mask={"type": "dilated", "width": 2, "causal": True, "dilation": 2}),
+         tokens=TWENTY[4:16]),
 ]
 
 
@@ -582,6 +669,15 @@ def check_case(case, steps):
         assert np.array_equal(steps["wK"], case["given"]["wK"])
     if not full_config(case["config"])["outputProjection"]:
         assert np.array_equal(steps["output"], steps["concat"])
+    if name == "bigbird":
+        # splitmix64's published first output for seed 0 (Vigna's splitmix64.c).
+        assert next(splitmix64(0)) == 0xE220A8397B1DCDAF
+        assert bigbird_random_blocks(7, 4, 4, 1) == [{3}, {0}, {2}, {3}]
+    if full_config(case["config"])["mask"]["type"] in SPARSE_PATTERNS:
+        mask = steps["mask"]
+        for h in range(len(steps["scores"])):
+            assert np.isnan(steps["scores"][h][mask == 0]).all(), "not computed: NaN"
+            assert not np.isnan(steps["scores"][h][mask == 1]).any()
     if "linearWeights" in steps:
         # The implied weights: rows sum to 1, 0 where masked, and they give the output path's
         # head output (out = W V), which never formed them.
@@ -656,8 +752,9 @@ def main():
                 if f.endswith(".json"))
     print("generator.json: %d bytes" % os.path.getsize(gpath))
     print("%d case fixtures + generator.json, %d bytes in %s" % (len(rows), total, FIXTURES))
-    # 2.1 MB: the softmax cases filled 1.98 MB; linear attention's three small cases add 67 KB.
-    assert total < 2100000, "fixtures folder must stay under 2.1 MB"
+    # 2.3 MB: the softmax cases filled 1.98 MB; linear attention's three small cases add 67 KB,
+    # the sparse patterns' three (12-16 tokens, dModel 8) about 0.15 MB.
+    assert total < 2300000, "fixtures folder must stay under 2.3 MB"
     return 0
 
 

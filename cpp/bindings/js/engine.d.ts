@@ -34,8 +34,28 @@ export type MaskOption =
   | 'none'
   | 'causal'
   | { type: 'none' | 'causal' }
-  /** query i sees key j when |i − j| ≤ width (and j ≤ i when causal) */
-  | { type: 'window'; width: number; causal?: boolean }
+  /**
+   * The sparse patterns: the engine computes only the scores they allow (docs/computation.md).
+   * query i sees key j when |i − j| ≤ width (default 1), and j ≤ i as well when causal.
+   */
+  | { type: 'window'; width?: number; causal?: boolean }
+  /** window, plus global tokens (default [0]) that see every key and that every query sees */
+  | { type: 'longformer'; width?: number; causal?: boolean; global?: number[] }
+  /**
+   * longformer, plus for each block of `block` queries (default 4) `random` key blocks (default
+   * 1) drawn by splitmix64(seed) (default 0)
+   */
+  | {
+      type: 'bigbird';
+      width?: number;
+      causal?: boolean;
+      global?: number[];
+      block?: number;
+      random?: number;
+      seed?: number;
+    }
+  /** |i − j| ≤ width·dilation and dilation divides i − j (dilation default 2) */
+  | { type: 'dilated'; width?: number; causal?: boolean; dilation?: number }
   /** key positions nobody may attend to */
   | { type: 'padding'; positions: number[] }
   /** [nQuery × nKey], 1 = may attend, 0 = masked */
@@ -154,7 +174,10 @@ export interface Step {
   head: number | null;
   rows: number;
   cols: number;
-  /** Row-major values, a copy owned by JS. "masked" holds -Infinity where masked. */
+  /**
+   * Row-major values, a copy owned by JS. "masked" holds -Infinity where masked; with a sparse
+   * pattern "scores" and "scaled" hold NaN where the pattern computes no score.
+   */
   data: Float32Array;
   rowsAxis: Axis;
   colsAxis: Axis;
@@ -194,6 +217,10 @@ interface TraceSummary {
   projectionWidth: number;
   parameterCount: number;
   flops: Flops;
+  /** The (query, key) scores a head computes: nQuery × nKey, or a sparse pattern's count. */
+  computedScores: number;
+  /** computedScores / (nQuery × nKey) */
+  computedScoreFraction: number;
   stepNames: StepName[];
 }
 

@@ -30,7 +30,17 @@ export const DEFAULTS = Object.freeze({
 /** How `text` becomes tokens: the page's segmentations, or the engine's own tokenizer. */
 export const TOKENIZERS = [...TOKENIZATION_MODES, 'engine'];
 const OPTION_NAMES = ['tokens', 'text', 'kvTokens', 'kvText', 'given', ...Object.keys(DEFAULTS)];
-const MASK_TYPES = ['none', 'causal', 'window', 'padding', 'custom'];
+const MASK_TYPES = ['none', 'causal', 'window', 'padding', 'custom', 'longformer', 'bigbird', 'dilated'];
+/**
+ * The sparse patterns' options beyond type, width and causal, with their defaults
+ * (cpp/include/attention/sparse_pattern.hpp; C++ checks the ranges). A key a pattern does not
+ * take is refused: `{ type: 'longformer', window: 3 }` would otherwise run with width 1.
+ */
+const PATTERN_OPTIONS = {
+  longformer: { global: [0] },
+  bigbird: { global: [0], block: 4, random: 1, seed: 0 },
+  dilated: { dilation: 2 },
+};
 /** softmax, or linear attention (φ = elu + 1); C++ refuses what linear cannot take. */
 const ATTENTION_KINDS = ['softmax', 'linear'];
 const INT32_MAX = 2 ** 31 - 1;
@@ -103,8 +113,43 @@ function normalizeMask(mask, nQuery, nKey, limits) {
     matrix: new Uint8Array(0),
     rows: 0,
     cols: 0,
+    global: new Int32Array(0),
+    dilation: 1,
+    block: 1,
+    random: 0,
+    seed: 0,
   };
-  if (type === 'window') {
+  const extra = PATTERN_OPTIONS[type];
+  if (extra) {
+    const allowed = ['type', 'width', 'causal', ...Object.keys(extra)];
+    for (const key of Object.keys(mask)) {
+      if (!allowed.includes(key)) {
+        throw invalid(
+          `mask.${key}`,
+          `mask.${key} is not an option of mask type ${type}; its options are ${allowed.join(', ')}`,
+        );
+      }
+    }
+    const read = (key) => get(mask, key, `mask.${key}`) ?? extra[key];
+    if ('global' in extra) {
+      const range = `a token position from 0 to ${Math.max(nQuery, nKey) - 1}`;
+      out.global = Int32Array.from(
+        list(read('global'), 'mask.global', limits.maxTokens, 'positions', (p, name) => integer(p, name, range)),
+      );
+    }
+    const count = (key, low) => integer(read(key), `mask.${key}`, `an integer from ${low} to ${limits.maxTokens}`);
+    if ('dilation' in extra) out.dilation = count('dilation', 1);
+    if ('block' in extra) {
+      out.block = count('block', 1);
+      out.random = count('random', 0);
+      const seed = read('seed');
+      if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > UINT32_MAX) {
+        throw invalid('mask.seed', `mask.seed (${describe(seed)}) must be an integer from 0 to ${UINT32_MAX}`);
+      }
+      out.seed = seed;
+    }
+  }
+  if (type === 'window' || extra) {
     out.width = integer(
       get(mask, 'width', 'mask.width') ?? 1,
       'mask.width',

@@ -142,7 +142,21 @@ export function* traceJSON(fields, matrices) {
 /** The sizes and costs of a trace, as plain data. */
 export function summaryOf(trace) {
   const { tokens, kvTokens, attention, nQuery, nKey, dModel, heads, dK, parameterCount, flops } = trace;
-  return { tokens, kvTokens, attention, nQuery, nKey, dModel, heads, dK, parameterCount, flops };
+  const { computedScores, computedScoreFraction } = trace;
+  return {
+    tokens,
+    kvTokens,
+    attention,
+    nQuery,
+    nKey,
+    dModel,
+    heads,
+    dK,
+    parameterCount,
+    flops,
+    computedScores,
+    computedScoreFraction,
+  };
 }
 
 /**

@@ -68,6 +68,8 @@ export class LiveTrace {
     this.projectionWidth = s.projectionWidth;
     this.parameterCount = s.parameterCount;
     this.flops = s.flops;
+    this.computedScores = s.computedScores;
+    this.computedScoreFraction = s.computedScoreFraction;
     this.stepNames = s.steps.map((step) => step.name);
     this.#stepInfo = new Map(s.steps.map((step) => [step.name, step]));
   }

@@ -30,14 +30,28 @@ struct Limits {
   static constexpr double kMaxTemperature = 100.0;
 };
 
-enum class MaskType { kNone, kCausal, kWindow, kPadding, kCustom };
+// kWindow, kLongformer, kBigBird and kDilated are patterns (sparse_pattern.hpp): the engine
+// computes only the scores they allow. The others are computed densely, then masked.
+enum class MaskType { kNone, kCausal, kWindow, kPadding, kCustom, kLongformer, kBigBird, kDilated };
+
+// "none", "causal", "window", …: the names of the JS option mask.type.
+const char* MaskTypeName(MaskType type);
+// Every name, for error messages.
+inline constexpr const char* kMaskTypeNames =
+    "none, causal, window, padding, custom, longformer, bigbird, dilated";
 
 struct MaskSpec {
   MaskType type = MaskType::kNone;
-  int width = 1;               // kWindow: query i sees keys j with |i - j| <= width
-  bool causal = false;         // kWindow: additionally j <= i
+  int width = 1;               // the patterns: query i sees keys j with |i - j| <= width
+  bool causal = false;         // the patterns: additionally j <= i
   std::vector<int> positions;  // kPadding: key positions nobody may attend to
   MaskMatrix matrix;           // kCustom: [n_query × n_key], 1 = may attend
+  // kLongformer, kBigBird: tokens that attend to every key and that every query attends to.
+  std::vector<int> global_tokens = {0};
+  int dilation = 2;   // kDilated: keys j = i ± k·dilation, k = 0 … width
+  int block = 4;      // kBigBird: queries and keys in blocks of this many tokens
+  int random = 1;     // kBigBird: key blocks drawn at random for each query block
+  uint32_t seed = 0;  // kBigBird: the draws' splitmix64 seed (sparse_pattern.hpp)
 };
 
 enum class Init {

@@ -35,6 +35,9 @@ struct Flops {
   }
 };
 
-Flops CountFlops(const Config& config, int n_query, int n_key);
+// computed_scores: the (query, key) pairs whose scores are computed (Trace::computed_scores);
+// −1 works it out (n·m, or the sparse pattern's count). With a sparse pattern the scores,
+// scaling, softmax and A·V count only those pairs, and nothing is masked (mask 0).
+Flops CountFlops(const Config& config, int n_query, int n_key, int64_t computed_scores = -1);
 
 }  // namespace attention

@@ -24,4 +24,12 @@ void MaskedSoftmax(const Matrix& scaled, const MaskMatrix& mask, Matrix* masked,
 bool ScaledMaskedSoftmax(const Matrix& scores, float alpha, const MaskMatrix& mask, Matrix* weights,
                          RowStats* stats);
 
+// One row of a sparse pattern: the `count` scores of the keys the query may see (every one
+// visible). Writes weights [count] (and α·scores into `masked` unless it is null). The same
+// passes as a dense row, so the weights are bit for bit those MaskedSoftmax gives a dense row
+// holding these scores in the same order with every other entry masked. count 0: stats flag
+// the row as all masked. Returns false when some α·score is not finite.
+bool ScaledSoftmaxRow(const float* scores, float alpha, Eigen::Index count, float* masked,
+                      float* weights, RowStats* stats);
+
 }  // namespace attention

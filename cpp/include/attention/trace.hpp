@@ -3,7 +3,9 @@
 // Memory: the trace stores only what grows as n·d (X, Q, K, V, the head outputs, the output)
 // and per-row statistics. The n×m steps of a head (scores, scaled, masked, weights, and with
 // linear attention linearWeights) are recomputed from Q and K when asked for, one head at a
-// time, so n = 1024 with 8 heads never holds 8 × 4 n×n matrices at once.
+// time, so n = 1024 with 8 heads never holds 8 × 4 n×n matrices at once. With a sparse pattern
+// (window, dilated, longformer, bigbird) Run forms no n×m matrix at all: each head computes only
+// the pattern's scores (sparse_attention.hpp), and the mask step is drawn when it is read.
 #pragma once
 
 #include <string>
@@ -14,6 +16,7 @@
 #include "attention/cost.hpp"
 #include "attention/matrix.hpp"
 #include "attention/softmax.hpp"
+#include "attention/sparse_pattern.hpp"
 #include "attention/status.hpp"
 #include "attention/weights.hpp"
 
@@ -29,6 +32,7 @@ enum class Source {
   kHeadSlice,  // head h's dK columns of the stored [rows × P] trace.*matrix
   kHeadRow,    // row h of the stored [heads × n] trace.*matrix, as an [n × 1] column
   kHeadStep,   // recomputed for one head at a time (scores … weights) into trace.*matrix
+  kMask,       // the mask as 1.0 / 0.0 into trace.*matrix, drawn when first read
 };
 
 struct StepSource {
@@ -102,7 +106,12 @@ class Trace {
   Status Copy(std::string_view name, int head, Matrix* out) const;
 
   int64_t parameter_count() const { return ParameterCount(config_); }
-  Flops flops() const { return CountFlops(config_, n_query(), n_key()); }
+  Flops flops() const { return CountFlops(config_, n_query(), n_key(), computed_scores()); }
+  // The (query, key) pairs whose scores a head computes: the pattern's count with a sparse
+  // pattern, n × m otherwise (a dense mask hides scores after computing them all).
+  int64_t computed_scores() const {
+    return sparse_ ? pattern_.Count() : static_cast<int64_t>(n_query()) * n_key();
+  }
 
  private:
   // The catalogue's source column names the private matrices below.
@@ -113,6 +122,8 @@ class Trace {
   void ComputeHead(int head) const;
   // Columns h·dK … h·dK + dK − 1 of a [rows × P] matrix.
   const Matrix& HeadSlice(const Matrix& whole, int head) const;
+  // Fills mask_values_ (and mask_) unless they hold the mask already.
+  void ComputeMask() const;
   Status FindChecked(std::string_view name, int head, const StepInfo** info) const;
 
   Config config_;
@@ -121,9 +132,12 @@ class Trace {
   Matrix x_, pe_, x_pe_;           // [n × dModel]
   Matrix x_kv_, pe_kv_, x_pe_kv_;  // [m × dModel], cross-attention only
   Weights weights_;
-  Matrix q_, k_, v_;              // [n × P], [m × P], [m × P]
-  MaskMatrix mask_;               // [n × m]
-  Matrix mask_values_;            // the mask as 1.0 / 0.0, for viewing
+  Matrix q_, k_, v_;  // [n × P], [m × P], [m × P]
+  // A sparse pattern's key lists (sparse_ only); the dense mask is then drawn only when read.
+  bool sparse_ = false;
+  SparsePattern pattern_;
+  mutable MaskMatrix mask_;       // [n × m]
+  mutable Matrix mask_values_;    // the mask as 1.0 / 0.0, for viewing
   Matrix row_masked_;             // [n × 1]
   Matrix row_max_, row_entropy_;  // [heads × n]: row h is head h's [n × 1] column
   // Linear attention only (empty with softmax): head h in columns h·dK … h·dK + dK − 1.
