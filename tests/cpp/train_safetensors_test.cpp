@@ -62,6 +62,24 @@ TEST(TrainSafetensors, ReadsF32F16AndBf16ExactlyAndKeepsMetadata) {
   EXPECT_EQ(values, std::vector<float>{7});
 }
 
+// What a loader reads straight into a model's storage: a block of rows and columns, in place.
+TEST(TrainSafetensors, ReadsABlockOfRowsAndColumnsInPlace) {
+  const std::vector<uint8_t> bytes =
+      SafetensorsOf({{"m", "F32", {3, 4}, F32Bytes({0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23})},
+                     {"h", "F16", {2, 2}, {0x00, 0x3c, 0x00, 0x40, 0x00, 0x42, 0x00, 0x44}}});
+  SafetensorsFile file;
+  ASSERT_TRUE(Open(bytes, &file).ok());
+  std::vector<float> block(4, -1);
+  ASSERT_TRUE(file.ReadBlock(*file.Find("m"), 1, 2, 1, 2, block.data()).ok());
+  EXPECT_EQ(block, (std::vector<float>{11, 12, 21, 22}));
+  ASSERT_TRUE(file.ReadBlock(*file.Find("h"), 1, 1, 0, 2, block.data()).ok());
+  EXPECT_EQ(block, (std::vector<float>{3, 4, 21, 22}));  // 1, 2 | 3, 4 in float16
+  ExpectRefused(file.ReadBlock(*file.Find("m"), 2, 2, 0, 4, block.data()),
+                ErrorCode::kInvalidArgument, "safetensors.tensors.m", "lie outside its 3 × 4");
+  ExpectRefused(file.ReadBlock(*file.Find("m"), 0, 1, 3, 2, block.data()),
+                ErrorCode::kInvalidArgument, "safetensors.tensors.m", "lie outside its 3 × 4");
+}
+
 TEST(TrainSafetensors, RefusesAHeaderLengthPastTheFile) {
   SafetensorsFile file;
   std::vector<uint8_t> bytes = SafetensorsOf("{}", {});

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "float_bits.hpp"
 #include "format.hpp"
@@ -239,37 +240,70 @@ const SafetensorsEntry* SafetensorsFile::Find(std::string_view name) const {
 }
 
 Status SafetensorsFile::Read(const SafetensorsEntry& entry, std::vector<float>* out) const {
-  const std::string field = "safetensors.tensors." + entry.name;
-  const uint8_t* p = bytes_ + entry.begin;
+  const uint64_t width = entry.shape.empty() ? 1 : static_cast<uint64_t>(entry.shape.back());
   std::vector<float> values(entry.elements);
-  if (entry.dtype == "F32") {
-    for (uint64_t i = 0; i < entry.elements; ++i, p += 4) {
-      values[i] = BitsFloat(uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 |
-                            uint32_t{p[3]} << 24);
-    }
-  } else if (entry.dtype == "F16") {
-    for (uint64_t i = 0; i < entry.elements; ++i, p += 2) {
-      values[i] = HalfToFloat(static_cast<uint16_t>(p[0] | p[1] << 8));
-    }
-  } else if (entry.dtype == "BF16") {
-    // bfloat16 is the top half of a float32: widening is a shift.
-    for (uint64_t i = 0; i < entry.elements; ++i, p += 2) {
-      values[i] = BitsFloat(uint32_t{p[0]} << 16 | uint32_t{p[1]} << 24);
-    }
-  } else {
+  Status status =
+      ReadBlock(entry, 0, width == 0 ? 0 : entry.elements / width, 0, width, values.data());
+  if (!status.ok()) return status;
+  *out = std::move(values);
+  return Status::Ok();
+}
+
+Status SafetensorsFile::ReadBlock(const SafetensorsEntry& entry, uint64_t first_row, uint64_t rows,
+                                  uint64_t first_col, uint64_t cols, float* to) const {
+  const std::string field = "safetensors.tensors." + entry.name;
+  if (entry.dtype != "F32" && entry.dtype != "F16" && entry.dtype != "BF16") {
     return Invalid(field + ".dtype",
                    field + ".dtype (\"" + entry.dtype +
                        "\") is not one the engine reads: " + SafetensorsReadableDtypes());
   }
-  for (uint64_t i = 0; i < entry.elements; ++i) {
-    if (!std::isfinite(values[i])) {
-      return Status(ErrorCode::kNonFinite, field,
-                    Format("%s holds %s at element %llu", field.c_str(),
-                           std::isnan(values[i]) ? "NaN" : "an infinity",
-                           static_cast<unsigned long long>(i)));
+  const uint64_t width = entry.shape.empty() ? 1 : static_cast<uint64_t>(entry.shape.back());
+  const uint64_t height = width == 0 ? 0 : entry.elements / width;
+  if (first_row > height || rows > height - first_row || first_col > width ||
+      cols > width - first_col) {
+    return Invalid(
+        field,
+        Format("%s: rows %llu + %llu, columns %llu + %llu lie outside its %llu "
+               "× %llu",
+               field.c_str(), static_cast<unsigned long long>(first_row),
+               static_cast<unsigned long long>(rows), static_cast<unsigned long long>(first_col),
+               static_cast<unsigned long long>(cols), static_cast<unsigned long long>(height),
+               static_cast<unsigned long long>(width)));
+  }
+  for (uint64_t r = 0; r < rows; ++r) {
+    const uint64_t at = (first_row + r) * width + first_col;
+    float* out = to + r * cols;
+    if (entry.dtype == "F32") {
+      const uint8_t* p = bytes_ + entry.begin + 4 * at;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      std::memcpy(out, p, 4 * cols);  // the file's order is the machine's (x86, WebAssembly)
+#else
+      for (uint64_t i = 0; i < cols; ++i, p += 4) {
+        out[i] = BitsFloat(uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 |
+                           uint32_t{p[3]} << 24);
+      }
+#endif
+    } else if (entry.dtype == "F16") {
+      const uint8_t* p = bytes_ + entry.begin + 2 * at;
+      for (uint64_t i = 0; i < cols; ++i, p += 2) {
+        out[i] = HalfToFloat(static_cast<uint16_t>(p[0] | p[1] << 8));
+      }
+    } else {
+      // bfloat16 is the top half of a float32: widening is a shift.
+      const uint8_t* p = bytes_ + entry.begin + 2 * at;
+      for (uint64_t i = 0; i < cols; ++i, p += 2) {
+        out[i] = BitsFloat(uint32_t{p[0]} << 16 | uint32_t{p[1]} << 24);
+      }
+    }
+    for (uint64_t i = 0; i < cols; ++i) {
+      if (!std::isfinite(out[i])) {
+        return Status(ErrorCode::kNonFinite, field,
+                      Format("%s holds %s at element %llu", field.c_str(),
+                             std::isnan(out[i]) ? "NaN" : "an infinity",
+                             static_cast<unsigned long long>(at + i)));
+      }
     }
   }
-  *out = std::move(values);
   return Status::Ok();
 }
 

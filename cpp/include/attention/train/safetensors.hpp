@@ -55,6 +55,13 @@ class SafetensorsFile {
   // (widened exactly); another dtype is refused naming the tensor and these three. A NaN or ±∞
   // is refused (kNonFinite) naming the tensor and the element.
   Status Read(const SafetensorsEntry& entry, std::vector<float>* out) const;
+  // Columns first_col … first_col + cols − 1 of rows first_row … first_row + rows − 1 of the
+  // tensor seen as [elements / width × width] (width: its last dimension; a 1-D tensor or a
+  // scalar is one row), widened to float into `to` [rows × cols], row by row: a loader reads
+  // straight into a model's storage, without a copy of the whole tensor (GPT-2's token
+  // embedding is 154 MB). The refusals of Read; a block outside the tensor names the tensor.
+  Status ReadBlock(const SafetensorsEntry& entry, uint64_t first_row, uint64_t rows,
+                   uint64_t first_col, uint64_t cols, float* to) const;
 
  private:
   std::vector<SafetensorsEntry> tensors_;  // in header order
