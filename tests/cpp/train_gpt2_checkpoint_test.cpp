@@ -224,6 +224,36 @@ TEST(TrainGpt2Checkpoint, ALoadedCheckpointHoldsNoGradientsUntilTrained) {
   EXPECT_GT(sum, 0.0) << "Backward wrote into the gradients it made";
 }
 
+// The binding's way: the same checkpoint fetched through a source reads the same weights, bit
+// for bit, and is refused by the same names.
+TEST(TrainGpt2Checkpoint, AStreamedCheckpointReadsTheSameWeights) {
+  const std::string config = ConfigText(TinyConfigKeys());
+  std::vector<RawTensor> tied = TinyTensors("transformer.");
+  tied.push_back(tied[0]);
+  tied.back().name = "lm_head.weight";
+  const std::vector<uint8_t> bytes = SafetensorsOf(tied);
+  auto source = [&](uint64_t offset, uint64_t count, uint8_t* out) {
+    ASSERT_LE(offset + count, bytes.size());
+    std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(offset), count, out);
+  };
+  std::unique_ptr<Model<float>> whole, streamed;
+  ASSERT_TRUE(Load(config, bytes, &whole).ok());
+  const Status status = LoadGpt2CheckpointStreamed(config, bytes.size(), source, &streamed);
+  ASSERT_TRUE(status.ok()) << status.message();
+  ASSERT_EQ(streamed->parameter_count(), whole->parameter_count());
+  EXPECT_TRUE(std::equal(whole->parameters(), whole->parameters() + whole->parameter_count(),
+                         streamed->parameters()));
+  EXPECT_FALSE(streamed->has_gradients());
+  std::vector<RawTensor> missing = TinyTensors();
+  missing.pop_back();
+  const std::vector<uint8_t> short_bytes = SafetensorsOf(missing);
+  auto short_source = [&](uint64_t offset, uint64_t count, uint8_t* out) {
+    std::copy_n(short_bytes.begin() + static_cast<std::ptrdiff_t>(offset), count, out);
+  };
+  ExpectRefused(LoadGpt2CheckpointStreamed(config, short_bytes.size(), short_source, &streamed),
+                ErrorCode::kInvalidArgument, "safetensors.tensors", "the checkpoint lacks");
+}
+
 TEST(TrainGpt2Checkpoint, RefusesAConfigOfAnotherModelOrComputation) {
   const auto tensors = TinyTensors();
   ExpectRefused(LoadTiny(ConfigWith("model_type", "\"bert\""), tensors),

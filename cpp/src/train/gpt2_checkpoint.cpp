@@ -240,13 +240,12 @@ Status Gpt2ConfigFromJson(std::string_view config_json, ModelConfig* config) {
   return Status::Ok();
 }
 
-Status LoadGpt2Checkpoint(std::string_view config_json, const uint8_t* safetensors, size_t size,
-                          std::unique_ptr<Model<float>>* model) {
-  ModelConfig config;
-  Status status = Gpt2ConfigFromJson(config_json, &config);
-  if (!status.ok()) return status;
-  SafetensorsFile file;
-  if (!(status = SafetensorsFile::Open(safetensors, size, &file)).ok()) return status;
+namespace {
+
+// The model of an opened checkpoint: every name and shape checked, then the weights read.
+Status ReadCheckpoint(const ModelConfig& config, const SafetensorsFile& file,
+                      std::unique_ptr<Model<float>>* model) {
+  Status status;
 
   // All names prefixed "transformer." (GPT2LMHeadModel's saves) or none (the hub's).
   const std::string prefix = file.Find("transformer.wte.weight") ? "transformer." : "";
@@ -341,6 +340,31 @@ Status LoadGpt2Checkpoint(std::string_view config_json, const uint8_t* safetenso
   }
   *model = std::move(made);
   return Status::Ok();
+}
+
+}  // namespace
+
+Status LoadGpt2Checkpoint(std::string_view config_json, const uint8_t* safetensors, size_t size,
+                          std::unique_ptr<Model<float>>* model) {
+  ModelConfig config;
+  Status status = Gpt2ConfigFromJson(config_json, &config);
+  if (!status.ok()) return status;
+  SafetensorsFile file;
+  if (!(status = SafetensorsFile::Open(safetensors, size, &file)).ok()) return status;
+  return ReadCheckpoint(config, file, model);
+}
+
+Status LoadGpt2CheckpointStreamed(std::string_view config_json, uint64_t size,
+                                  SafetensorsFile::ByteSource source,
+                                  std::unique_ptr<Model<float>>* model) {
+  ModelConfig config;
+  Status status = Gpt2ConfigFromJson(config_json, &config);
+  if (!status.ok()) return status;
+  SafetensorsFile file;
+  if (!(status = SafetensorsFile::OpenStreamed(size, std::move(source), &file)).ok()) {
+    return status;
+  }
+  return ReadCheckpoint(config, file, model);
 }
 
 }  // namespace attention::train
