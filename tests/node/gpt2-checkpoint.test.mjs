@@ -118,8 +118,8 @@ function safetensorsOf(tensors) {
 }
 
 test('a loaded checkpoint holds its weights once: no gradients, and not the file’s bytes', () => {
-  // One block of width 256 over 8,192 ids: 3,165,952 parameters, 12.7 MB of float32, counted by
-  // hand (embeddings 8,192 · 256 + 64 · 256; a block 16 · 256² + 13 · 256; ln_f 2 · 256).
+  // One block of width 256 over 8,192 ids: 2,903,808 parameters, 11.6 MB of float32, counted by
+  // hand (embeddings 8,192 · 256 + 64 · 256; a block 12 · 256² + 13 · 256; ln_f 2 · 256).
   const c = 256;
   const tensors = { 'wte.weight': [[8192, c], 0.01], 'wpe.weight': [[64, c], 0.01] };
   const block = {
@@ -139,12 +139,12 @@ test('a loaded checkpoint holds its weights once: no gradients, and not the file
   for (const [name, value] of Object.entries(block)) tensors[`h.0.${name}`] = value;
   Object.assign(tensors, { 'ln_f.weight': [[c], 1], 'ln_f.bias': [[c], 0] });
   const config = { model_type: 'gpt2', vocab_size: 8192, n_positions: 64, n_embd: c, n_layer: 1, n_head: 4 };
-  const parameterBytes = 4 * 3165952;
+  const parameterBytes = 4 * 2903808;
   const safetensors = safetensorsOf(tensors);
   const before = engine.heapStats().inUse;
   const model = engine.loadCheckpoint({ config, safetensors });
   try {
-    assert.equal(model.parameterCount, 3165952);
+    assert.equal(model.parameterCount, 2903808);
     const held = engine.heapStats().inUse - before;
     // The weights, and a little for the ids' 8,192 names and the model's tables; with a gradient
     // per weight (the training engine's layout) or the file's bytes kept, twice the weights.
