@@ -5,7 +5,8 @@
 //    "forward": {samples…}, "trace": {samples…}}, …], "peakRssMBEnd": MB}
 // "forward" is what the page's layerInput runs (the embedding and every block, ForwardThrough
 // the last layer: no logits over the vocabulary); "trace" is TraceModel (the whole forward pass
-// with the logits, then every layer's attention with every head and step), what a trace is.
+// with the logits, then every layer's attention with every head and step), what a trace is;
+// "logits" the forward pass with the logits of every position alone.
 //   gpt2_native <folder> <tokens>…
 #include <sys/resource.h>
 
@@ -89,6 +90,11 @@ int main(int argc, char** argv) {
                 "forward");
         },
         protocol);
+    // The whole forward pass with the logits and probabilities of every position, as a trace
+    // runs it first: what a trace costs beyond "forward" that is not the layers' attention.
+    std::printf(",\"logits\":");
+    std::fflush(stdout);
+    attention::bench::PrintTimedSamples([&] { Check(model->Forward(batch), "logits"); }, protocol);
     std::printf(",\"trace\":");
     std::fflush(stdout);
     attention::bench::PrintTimedSamples(
