@@ -4,6 +4,7 @@
 #   build/bench-wasm-nosimd/bench-engine.{mjs,wasm}  the same engine without SIMD128
 #   build/bench-native/bench/bench_native             g++ -O3 -march=native
 #   build/bench-native/bench/train_native             the same, training
+#   build/bench-native/bench/gpt2_native              the same, GPT-2 small (bench/gpt2-small.mjs)
 #   build/bench-train/tfjs-gradients.mjs              tfjs-core's gradients, loadable by node
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +31,7 @@ if [ ! -f build/bench-native/CMakeCache.txt ]; then
 fi
 # (-Wno-maybe-uninitialized: GCC 12's AVX-512 headers warn inside Eigen, and the engine
 # builds with -Werror.)
-cmake --build build/bench-native --target bench_native train_native -j"$(nproc)" >build/bench-native/build.log 2>&1 || {
+cmake --build build/bench-native --target bench_native train_native gpt2_native -j"$(nproc)" >build/bench-native/build.log 2>&1 || {
   tail -30 build/bench-native/build.log
   exit 1
 }

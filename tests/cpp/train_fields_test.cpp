@@ -78,10 +78,10 @@ TEST(TrainerFields, TheEnginesValidationIsTheTables) {
   adam.epsilon = 1;
   EXPECT_TRUE(ValidateAdamWConfig(adam).ok()) << "as JS allows it";
   ModelConfig model;
-  model.layers = 7;
+  model.layers = 13;
   status = ValidateModelConfig(model);
   EXPECT_EQ(status.field(), "layers");
-  EXPECT_EQ(status.message(), "layers (7) must be an integer from 1 to 6");
+  EXPECT_EQ(status.message(), "layers (13) must be an integer from 1 to 12");
   EXPECT_EQ(AllowedValues(*FindTrainerField("learningRate")),
             "a number greater than 0 and at most 10");
   EXPECT_EQ(AllowedValues(*FindTrainerField("seed")), "an integer from 0 to 4294967295");

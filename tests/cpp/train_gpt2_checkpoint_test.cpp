@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -197,6 +198,62 @@ TEST(TrainGpt2Checkpoint, TheTinyCheckpointOpensInEveryLayout) {
   EXPECT_TRUE(LoadTiny(ConfigText(old), TinyTensors()).ok());
 }
 
+// A checkpoint is read to be traced: it holds its weights and no gradients (half its memory)
+// until something trains it, and training then starts from zero gradients.
+TEST(TrainGpt2Checkpoint, ALoadedCheckpointHoldsNoGradientsUntilTrained) {
+  std::unique_ptr<Model<float>> model;
+  ASSERT_TRUE(Load(ConfigText(TinyConfigKeys()), SafetensorsOf(TinyTensors()), &model).ok());
+  EXPECT_FALSE(model->has_gradients());
+  EXPECT_EQ(static_cast<const Model<float>&>(*model).gradients(), nullptr);
+  ModelTrace trace;
+  ASSERT_TRUE(TraceModel(model.get(), {1, 2, 3}, {}, &trace).ok());
+  EXPECT_FALSE(model->has_gradients()) << "a trace needs no gradients";
+  EXPECT_EQ(model->memory().gradients, 0);
+  Batch batch;
+  batch.size = 1;
+  batch.length = 3;
+  batch.tokens = {1, 2, 3};
+  batch.targets = {2, 3, 4};
+  ASSERT_TRUE(model->Forward(batch).ok());
+  ASSERT_TRUE(model->Backward().ok());
+  ASSERT_TRUE(model->has_gradients());
+  EXPECT_EQ(model->memory().gradients,
+            static_cast<int64_t>(model->parameter_count() * sizeof(float)));
+  double sum = 0;
+  for (size_t i = 0; i < model->parameter_count(); ++i) sum += std::abs(model->gradients()[i]);
+  EXPECT_GT(sum, 0.0) << "Backward wrote into the gradients it made";
+}
+
+// The binding's way: the same checkpoint fetched through a source reads the same weights, bit
+// for bit, and is refused by the same names.
+TEST(TrainGpt2Checkpoint, AStreamedCheckpointReadsTheSameWeights) {
+  const std::string config = ConfigText(TinyConfigKeys());
+  std::vector<RawTensor> tied = TinyTensors("transformer.");
+  tied.push_back(tied[0]);
+  tied.back().name = "lm_head.weight";
+  const std::vector<uint8_t> bytes = SafetensorsOf(tied);
+  auto source = [&](uint64_t offset, uint64_t count, uint8_t* out) {
+    ASSERT_LE(offset + count, bytes.size());
+    std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(offset), count, out);
+  };
+  std::unique_ptr<Model<float>> whole, streamed;
+  ASSERT_TRUE(Load(config, bytes, &whole).ok());
+  const Status status = LoadGpt2CheckpointStreamed(config, bytes.size(), source, &streamed);
+  ASSERT_TRUE(status.ok()) << status.message();
+  ASSERT_EQ(streamed->parameter_count(), whole->parameter_count());
+  EXPECT_TRUE(std::equal(whole->parameters(), whole->parameters() + whole->parameter_count(),
+                         streamed->parameters()));
+  EXPECT_FALSE(streamed->has_gradients());
+  std::vector<RawTensor> missing = TinyTensors();
+  missing.pop_back();
+  const std::vector<uint8_t> short_bytes = SafetensorsOf(missing);
+  auto short_source = [&](uint64_t offset, uint64_t count, uint8_t* out) {
+    std::copy_n(short_bytes.begin() + static_cast<std::ptrdiff_t>(offset), count, out);
+  };
+  ExpectRefused(LoadGpt2CheckpointStreamed(config, short_bytes.size(), short_source, &streamed),
+                ErrorCode::kInvalidArgument, "safetensors.tensors", "the checkpoint lacks");
+}
+
 TEST(TrainGpt2Checkpoint, RefusesAConfigOfAnotherModelOrComputation) {
   const auto tensors = TinyTensors();
   ExpectRefused(LoadTiny(ConfigWith("model_type", "\"bert\""), tensors),
@@ -237,11 +294,31 @@ TEST(TrainGpt2Checkpoint, RefusesAConfigBeyondTheEnginesLimitsBeforeAllocating) 
                 "config.json describes a model of 1557611200 parameters; the engine holds at most");
   ExpectRefused(LoadTiny(ConfigWith("n_layer", "1000000000"), tensors), ErrorCode::kLimitExceeded,
                 "config", "parameters; the engine holds at most");
-  // GPT-2 small's 12 layers are more than the engine's 6, however small the rest.
-  ExpectRefused(LoadTiny(ConfigWith("n_layer", "12"), tensors), ErrorCode::kInvalidArgument,
-                "config.n_layer", "config.n_layer: layers (12) must be");
+  // One layer more than GPT-2 small's 12 is refused, however small the rest.
+  ExpectRefused(LoadTiny(ConfigWith("n_layer", "13"), tensors), ErrorCode::kInvalidArgument,
+                "config.n_layer", "config.n_layer: layers (13) must be an integer from 1 to 12");
   ExpectRefused(LoadTiny(ConfigWith("n_head", "3"), tensors), ErrorCode::kInvalidArgument,
                 "config.n_head", "must divide dModel (4)");
+}
+
+// GPT-2 small's config.json (the hub's "gpt2", sizes as published) is read within the limits:
+// only the configuration is checked, nothing of its 124 M parameters is allocated.
+TEST(TrainGpt2Checkpoint, ReadsGpt2SmallsConfigWithinTheLimits) {
+  std::map<std::string, std::string> small = TinyConfigKeys();
+  small["vocab_size"] = "50257";
+  small["n_positions"] = "1024";
+  small["n_ctx"] = "1024";
+  small["n_embd"] = "768";
+  small["n_layer"] = "12";
+  small["n_head"] = "12";
+  ModelConfig config;
+  const Status status = Gpt2ConfigFromJson(ConfigText(small), &config);
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(config.layers, 12);
+  EXPECT_EQ(config.heads, 12);
+  EXPECT_EQ(config.ResolvedDK(), 64);
+  EXPECT_EQ(config.ResolvedDFF(), 3072);
+  EXPECT_EQ(ParameterCount(ParameterLayout(config)), 124439808u);
 }
 
 TEST(TrainGpt2Checkpoint, RefusesAMissingTensor) {

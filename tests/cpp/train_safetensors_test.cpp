@@ -62,6 +62,24 @@ TEST(TrainSafetensors, ReadsF32F16AndBf16ExactlyAndKeepsMetadata) {
   EXPECT_EQ(values, std::vector<float>{7});
 }
 
+// What a loader reads straight into a model's storage: a block of rows and columns, in place.
+TEST(TrainSafetensors, ReadsABlockOfRowsAndColumnsInPlace) {
+  const std::vector<uint8_t> bytes =
+      SafetensorsOf({{"m", "F32", {3, 4}, F32Bytes({0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23})},
+                     {"h", "F16", {2, 2}, {0x00, 0x3c, 0x00, 0x40, 0x00, 0x42, 0x00, 0x44}}});
+  SafetensorsFile file;
+  ASSERT_TRUE(Open(bytes, &file).ok());
+  std::vector<float> block(4, -1);
+  ASSERT_TRUE(file.ReadBlock(*file.Find("m"), 1, 2, 1, 2, block.data()).ok());
+  EXPECT_EQ(block, (std::vector<float>{11, 12, 21, 22}));
+  ASSERT_TRUE(file.ReadBlock(*file.Find("h"), 1, 1, 0, 2, block.data()).ok());
+  EXPECT_EQ(block, (std::vector<float>{3, 4, 21, 22}));  // 1, 2 | 3, 4 in float16
+  ExpectRefused(file.ReadBlock(*file.Find("m"), 2, 2, 0, 4, block.data()),
+                ErrorCode::kInvalidArgument, "safetensors.tensors.m", "lie outside its 3 × 4");
+  ExpectRefused(file.ReadBlock(*file.Find("m"), 0, 1, 3, 2, block.data()),
+                ErrorCode::kInvalidArgument, "safetensors.tensors.m", "lie outside its 3 × 4");
+}
+
 TEST(TrainSafetensors, RefusesAHeaderLengthPastTheFile) {
   SafetensorsFile file;
   std::vector<uint8_t> bytes = SafetensorsOf("{}", {});
@@ -157,6 +175,48 @@ TEST(TrainSafetensors, RefusesNanAndInfinityNamingTheElement) {
                 "holds NaN at element 2");
   ExpectRefused(file.Read(*file.Find("b"), &values), ErrorCode::kNonFinite, "safetensors.tensors.b",
                 "holds an infinity at element 1");
+}
+
+// A file that is not in memory (the WebAssembly binding's JS bytes), fetched as it is read:
+// the same tensors and the same refusals, never a byte past the file, and a tensor read row by
+// row fetched a window at a time, not a row at a time.
+TEST(TrainSafetensors, AStreamedFileReadsAsTheSameFileInMemory) {
+  std::vector<float> big(3000 * 4);
+  for (size_t i = 0; i < big.size(); ++i) big[i] = static_cast<float>(i) * 0.5f;
+  const std::vector<uint8_t> bytes =
+      SafetensorsOf({{"big", "F32", {3000, 4}, F32Bytes(big)},
+                     {"h", "F16", {2, 2}, {0x00, 0x3c, 0x00, 0x40, 0x00, 0x42, 0x00, 0x44}}});
+  int fetches = 0;
+  auto source = [&](uint64_t offset, uint64_t count, uint8_t* out) {
+    ++fetches;
+    ASSERT_LE(offset + count, bytes.size());
+    std::copy_n(bytes.begin() + static_cast<std::ptrdiff_t>(offset), count, out);
+  };
+  SafetensorsFile file;
+  ASSERT_TRUE(SafetensorsFile::OpenStreamed(bytes.size(), source, &file).ok());
+  EXPECT_EQ(fetches, 2) << "the header's length and the header";
+  std::vector<float> values;
+  ASSERT_TRUE(file.Read(*file.Find("h"), &values).ok());
+  EXPECT_EQ(values, (std::vector<float>{1, 2, 3, 4}));
+  fetches = 0;
+  std::vector<float> column(3000);
+  for (uint64_t r = 0; r < 3000; ++r) {
+    ASSERT_TRUE(file.ReadBlock(*file.Find("big"), r, 1, 2, 1, &column[r]).ok());
+  }
+  EXPECT_EQ(fetches, 1) << "48,000 bytes fit one window";
+  for (size_t r = 0; r < 3000; ++r) ASSERT_EQ(column[r], big[r * 4 + 2]) << r;
+  // The refusals of Open, from the streamed bytes.
+  std::vector<uint8_t> past = bytes;
+  past[0] = 200;
+  past[1] = 200;
+  auto past_source = [&](uint64_t offset, uint64_t count, uint8_t* out) {
+    ASSERT_LE(offset + count, past.size());
+    std::copy_n(past.begin() + static_cast<std::ptrdiff_t>(offset), count, out);
+  };
+  ExpectRefused(SafetensorsFile::OpenStreamed(past.size(), past_source, &file),
+                ErrorCode::kInvalidArgument, "safetensors.header", "runs past the end of the file");
+  ExpectRefused(SafetensorsFile::OpenStreamed(5, past_source, &file), ErrorCode::kInvalidArgument,
+                "safetensors.header", "shorter than the 8-byte length");
 }
 
 }  // namespace

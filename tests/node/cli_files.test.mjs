@@ -234,7 +234,7 @@ test('numbers are echoed as typed: no digit lost to Number()', () => {
     ],
     [['train', '--learning-rate', '1e400'], /--learning-rate \(1e400\) must be a number greater than 0/],
     // Number("1.0000000000000001") is 1: an integer flag takes digits only.
-    [['train', '--layers', '1.0000000000000001'], /--layers \("1\.0000000000000001"\) must be an integer from 1 to 6/],
+    [['train', '--layers', '1.0000000000000001'], /--layers \("1\.0000000000000001"\) must be an integer from 1 to 12/],
     [
       ['generate', '--model', modelPath, 'x', '--seed', '9007199254740993'],
       /--seed \(9007199254740993\) must be an integer from 0/,

@@ -74,10 +74,12 @@ test('loadCheckpoint refuses a bad checkpoint by the key or tensor at fault', ()
     field: 'config.model_type',
     message: /\("llama"\) must be "gpt2"/,
   });
-  const deep = JSON.stringify({ ...JSON.parse(config), n_layer: 12 });
+  // One layer more than GPT-2 small's 12.
+  const deep = JSON.stringify({ ...JSON.parse(config), n_layer: 13 });
   assertAttentionError(() => engine.loadCheckpoint({ config: deep, safetensors }), {
     code: 'INVALID_ARGUMENT',
     field: 'config.n_layer',
+    message: /layers \(13\) must be an integer from 1 to 12/,
   });
   const truncated = safetensors.subarray(0, safetensors.length - 4);
   assertAttentionError(() => engine.loadCheckpoint({ config, safetensors: truncated }), {
@@ -88,6 +90,70 @@ test('loadCheckpoint refuses a bad checkpoint by the key or tensor at fault', ()
     message: /the checkpoint is \{ config, safetensors \}/,
   });
   assertAttentionError(() => engine.loadCheckpoint({ config, safetensors: [1, 2] }), { field: 'safetensors' });
+});
+
+/**
+ * A safetensors file of float32 tensors (name → [shape, value]), written as the format's own
+ * writer does: the 8-byte header length, the JSON header padded with spaces, the data in order.
+ */
+function safetensorsOf(tensors) {
+  const header = {};
+  let offset = 0;
+  for (const [name, [shape]] of Object.entries(tensors)) {
+    const bytes = 4 * shape.reduce((a, b) => a * b, 1);
+    header[name] = { dtype: 'F32', shape, data_offsets: [offset, offset + bytes] };
+    offset += bytes;
+  }
+  let json = JSON.stringify(header);
+  json += ' '.repeat((8 - (json.length % 8)) % 8);
+  const out = new Uint8Array(8 + json.length + offset);
+  new DataView(out.buffer).setBigUint64(0, BigInt(json.length), true);
+  out.set(new TextEncoder().encode(json), 8);
+  let at = 8 + json.length;
+  for (const [shape, value] of Object.values(tensors)) {
+    const count = shape.reduce((a, b) => a * b, 1);
+    new Float32Array(out.buffer, at, count).fill(value);
+    at += 4 * count;
+  }
+  return out;
+}
+
+test('a loaded checkpoint holds its weights once: no gradients, and not the file’s bytes', () => {
+  // One block of width 256 over 8,192 ids: 2,903,808 parameters, 11.6 MB of float32, counted by
+  // hand (embeddings 8,192 · 256 + 64 · 256; a block 12 · 256² + 13 · 256; ln_f 2 · 256).
+  const c = 256;
+  const tensors = { 'wte.weight': [[8192, c], 0.01], 'wpe.weight': [[64, c], 0.01] };
+  const block = {
+    'ln_1.weight': [[c], 1],
+    'ln_1.bias': [[c], 0],
+    'attn.c_attn.weight': [[c, 3 * c], 0.01],
+    'attn.c_attn.bias': [[3 * c], 0],
+    'attn.c_proj.weight': [[c, c], 0.01],
+    'attn.c_proj.bias': [[c], 0],
+    'ln_2.weight': [[c], 1],
+    'ln_2.bias': [[c], 0],
+    'mlp.c_fc.weight': [[c, 4 * c], 0.01],
+    'mlp.c_fc.bias': [[4 * c], 0],
+    'mlp.c_proj.weight': [[4 * c, c], 0.01],
+    'mlp.c_proj.bias': [[c], 0],
+  };
+  for (const [name, value] of Object.entries(block)) tensors[`h.0.${name}`] = value;
+  Object.assign(tensors, { 'ln_f.weight': [[c], 1], 'ln_f.bias': [[c], 0] });
+  const config = { model_type: 'gpt2', vocab_size: 8192, n_positions: 64, n_embd: c, n_layer: 1, n_head: 4 };
+  const parameterBytes = 4 * 2903808;
+  const safetensors = safetensorsOf(tensors);
+  const before = engine.heapStats().inUse;
+  const model = engine.loadCheckpoint({ config, safetensors });
+  try {
+    assert.equal(model.parameterCount, 2903808);
+    const held = engine.heapStats().inUse - before;
+    // The weights, and a little for the ids' 8,192 names and the model's tables; with a gradient
+    // per weight (the training engine's layout) or the file's bytes kept, twice the weights.
+    assert.ok(held >= parameterBytes, `${held} bytes held for ${parameterBytes} bytes of weights`);
+    assert.ok(held < 1.25 * parameterBytes, `${held} bytes held for ${parameterBytes} bytes of weights`);
+  } finally {
+    model.dispose();
+  }
 });
 
 test('a checkpoint model refuses evaluate() and save(), naming what it is', () => {

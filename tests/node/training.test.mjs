@@ -219,7 +219,7 @@ test('every class of bad model file is refused, naming what is wrong', () => {
     'model.config.format',
     'INVALID_ARGUMENT',
   );
-  refuses(edit('"layers":2', '"layers":9'), 'model.config.layers', 'INVALID_ARGUMENT', /from 1 to 6/);
+  refuses(edit('"layers":2', '"layers":0'), 'model.config.layers', 'INVALID_ARGUMENT', /from 1 to 12/);
   refuses(edit('"task":"sort"', '"task":"sorx"'), 'model.config.task', 'INVALID_ARGUMENT', /copy, reverse, sort/);
   refuses(edit('"dModel":32', '"dModel":16'), 'model.tensors.tokenEmbedding', 'SHAPE_MISMATCH');
   refuses(edit('{"', '["'), 'model.config', 'INVALID_ARGUMENT');
@@ -241,8 +241,8 @@ test('bad trainer configurations are refused with the field and the allowed valu
   const refuses = (config, field, message) =>
     assertAttentionError(() => engine.createTrainer(config), { code: 'INVALID_ARGUMENT', field, message });
   refuses({ task: 'sorting' }, 'task', /must be one of copy, reverse, sort, induction, modular/);
-  refuses({ layers: 7 }, 'layers', /^layers \(7\) must be an integer from 1 to 6$/);
-  refuses({ layers: 0 }, 'layers', /from 1 to 6/);
+  refuses({ layers: 13 }, 'layers', /^layers \(13\) must be an integer from 1 to 12$/);
+  refuses({ layers: 0 }, 'layers', /from 1 to 12/);
   refuses({ layers: 2.5 }, 'layers', /integer/);
   refuses({ heads: '4' }, 'heads', /heads \("4"\) must be an integer/);
   refuses({ dModel: 2000 }, 'dModel', /from 1 to 1024/);

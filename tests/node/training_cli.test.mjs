@@ -73,7 +73,7 @@ test('eval and trace --model give the API numbers', () => {
 
 test('bad arguments exit 2, naming the flag and the allowed values', () => {
   const cases = [
-    [['train', '--layers', '9'], /--layers \(9\) must be an integer from 1 to 6/],
+    [['train', '--layers', '13'], /--layers \(13\) must be an integer from 1 to 12/],
     [['train', '--task', 'sorting'], /--task \("sorting"\) must be one of copy, reverse, sort, induction, modular/],
     [['train', '--steps', '0'], /--steps \(0\) must be an integer from 1 to/],
     [['train', '--learning-rate', 'fast'], /--learning-rate \("fast"\) must be a number greater than 0/],

@@ -304,6 +304,6 @@ export interface TrainerField {
   /** enum: the allowed names. */
   values?: readonly string[];
   note?: string;
-  /** What the field allows, as errors say it: "an integer from 1 to 6". */
+  /** What the field allows, as errors say it: "an integer from 1 to 12". */
   allowed: string;
 }

@@ -77,18 +77,6 @@ double ParameterCountOf(double v, double t, double c, double layers, double f) {
   return v * c + t * c + layers * block + 2 * c;
 }
 
-size_t MaxParameters() {
-  ModelConfig largest;
-  largest.vocab_size = ModelLimits::kMaxVocab;
-  largest.context_length = ModelLimits::kMaxContext;
-  largest.d_model = ModelLimits::kMaxWidth;
-  largest.layers = ModelLimits::kMaxLayers;
-  largest.heads = 1;
-  largest.d_ff = 4 * ModelLimits::kMaxWidth;
-  largest.positional = PositionalKind::kLearned;
-  return ParameterCount(ParameterLayout(largest));
-}
-
 std::string ShapeText(const std::vector<int64_t>& shape) {
   std::string out = "[";
   for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
@@ -219,12 +207,14 @@ Status Gpt2ConfigFromJson(std::string_view config_json, ModelConfig* config) {
   const double count =
       ParameterCountOf(result.vocab_size, result.context_length, result.d_model, result.layers,
                        result.d_ff > 0 ? result.d_ff : 4.0 * result.d_model);
-  if (count > static_cast<double>(MaxParameters())) {
-    return Status(ErrorCode::kLimitExceeded, "config",
-                  Format("config.json describes a model of %.0f parameters; the engine holds at "
-                         "most %zu (vocabulary %d, context %d, width %d, %d layers)",
-                         count, MaxParameters(), ModelLimits::kMaxVocab, ModelLimits::kMaxContext,
-                         ModelLimits::kMaxWidth, ModelLimits::kMaxLayers));
+  if (count > static_cast<double>(ModelLimits::kMaxParameters)) {
+    return Status(
+        ErrorCode::kLimitExceeded, "config",
+        Format("config.json describes a model of %.0f parameters; the engine holds at "
+               "most %lld (GPT-2 small's 124,439,808 fit; vocabulary ≤ %d, context ≤ "
+               "%d, width ≤ %d, ≤ %d layers)",
+               count, static_cast<long long>(ModelLimits::kMaxParameters), ModelLimits::kMaxVocab,
+               ModelLimits::kMaxContext, ModelLimits::kMaxWidth, ModelLimits::kMaxLayers));
   }
   result.d_k = 0;
   result.causal = result.scale = result.residual = true;
@@ -250,13 +240,12 @@ Status Gpt2ConfigFromJson(std::string_view config_json, ModelConfig* config) {
   return Status::Ok();
 }
 
-Status LoadGpt2Checkpoint(std::string_view config_json, const uint8_t* safetensors, size_t size,
-                          std::unique_ptr<Model<float>>* model) {
-  ModelConfig config;
-  Status status = Gpt2ConfigFromJson(config_json, &config);
-  if (!status.ok()) return status;
-  SafetensorsFile file;
-  if (!(status = SafetensorsFile::Open(safetensors, size, &file)).ok()) return status;
+namespace {
+
+// The model of an opened checkpoint: every name and shape checked, then the weights read.
+Status ReadCheckpoint(const ModelConfig& config, const SafetensorsFile& file,
+                      std::unique_ptr<Model<float>>* model) {
+  Status status;
 
   // All names prefixed "transformer." (GPT2LMHeadModel's saves) or none (the hub's).
   const std::string prefix = file.Find("transformer.wte.weight") ? "transformer." : "";
@@ -302,45 +291,80 @@ Status LoadGpt2Checkpoint(std::string_view config_json, const uint8_t* safetenso
 
   auto made = std::make_unique<Model<float>>(config);
   const int64_t d = config.d_model;
-  std::vector<float> values;
-  // Copies `cols` columns from column `first` of every row of `values` ([rows × stride]) into
-  // the engine tensor `engine` ([rows × cols]).
-  auto copy_columns = [&](const std::string& engine, int64_t first, int64_t cols, int64_t stride) {
-    float* to = made->parameters() + made->FindTensor(engine)->offset;
-    const int64_t rows = static_cast<int64_t>(values.size()) / stride;
-    for (int64_t r = 0; r < rows; ++r) {
-      std::copy_n(values.begin() + r * stride + first, cols, to + r * cols);
-    }
+  auto storage = [&](const std::string& engine) {
+    return made->parameters() + made->FindTensor(engine)->offset;
   };
+  // Each tensor is widened straight into the model's storage: no copy of a whole tensor.
   for (size_t i = 0; i < expected.size(); ++i) {
     const Source& source = expected[i];
-    if (!(status = file.Read(*found[i], &values)).ok()) return status;
-    const int64_t width = source.shape.back();
+    const SafetensorsEntry& entry = *found[i];
+    const uint64_t width = static_cast<uint64_t>(source.shape.back());
+    const uint64_t rows = entry.elements / width;
     if (source.name.find("attn.c_attn.") == std::string::npos) {
-      copy_columns(source.engine, 0, width, width);
+      if (!(status = file.ReadBlock(entry, 0, rows, 0, width, storage(source.engine))).ok()) {
+        return status;
+      }
       continue;
     }
     // In c_attn's [C, 3C], Q, K and V are the thirds of columns; head h owns columns
-    // h·dK … (h+1)·dK − 1 of each, as in the engine's W_Q, W_K, W_V.
-    copy_columns(source.engine + "Q", 0, d, 3 * d);
-    copy_columns(source.engine + "K", d, d, 3 * d);
-    copy_columns(source.engine + "V", 2 * d, d, 3 * d);
+    // h·dK … (h+1)·dK − 1 of each, as in the engine's W_Q, W_K, W_V. Row by row, so that a
+    // non-finite value is reported at its first element, as Read would.
+    float* q = storage(source.engine + "Q");
+    float* k = storage(source.engine + "K");
+    float* v = storage(source.engine + "V");
+    for (uint64_t r = 0; r < rows; ++r) {
+      if (!(status = file.ReadBlock(entry, r, 1, 0, d, q + r * d)).ok() ||
+          !(status = file.ReadBlock(entry, r, 1, d, d, k + r * d)).ok() ||
+          !(status = file.ReadBlock(entry, r, 1, 2 * d, d, v + r * d)).ok()) {
+        return status;
+      }
+    }
   }
   if (lm_head != nullptr) {
-    if (!(status = file.Read(*lm_head, &values)).ok()) return status;
-    const float* wte = made->parameters() + made->FindTensor("tokenEmbedding")->offset;
-    for (size_t i = 0; i < values.size(); ++i) {
-      if (values[i] != wte[i]) {
-        return Invalid("safetensors.tensors.lm_head.weight",
-                       Format("safetensors.tensors.lm_head.weight differs from %swte.weight at "
-                              "element %zu (%g, %g): the engine reads GPT-2 with its output layer "
-                              "tied to the token embedding",
-                              prefix.c_str(), i, values[i], wte[i]));
+    // Compared a row at a time: the output layer is as large as the embedding.
+    const float* wte = storage("tokenEmbedding");
+    std::vector<float> row(static_cast<size_t>(d));
+    for (int64_t r = 0; r < config.vocab_size; ++r) {
+      if (!(status = file.ReadBlock(*lm_head, r, 1, 0, d, row.data())).ok()) return status;
+      for (int64_t c = 0; c < d; ++c) {
+        if (row[c] != wte[r * d + c]) {
+          return Invalid(
+              "safetensors.tensors.lm_head.weight",
+              Format("safetensors.tensors.lm_head.weight differs from %swte.weight at "
+                     "element %lld (%g, %g): the engine reads GPT-2 with its output "
+                     "layer tied to the token embedding",
+                     prefix.c_str(), static_cast<long long>(r * d + c), row[c], wte[r * d + c]));
+        }
       }
     }
   }
   *model = std::move(made);
   return Status::Ok();
+}
+
+}  // namespace
+
+Status LoadGpt2Checkpoint(std::string_view config_json, const uint8_t* safetensors, size_t size,
+                          std::unique_ptr<Model<float>>* model) {
+  ModelConfig config;
+  Status status = Gpt2ConfigFromJson(config_json, &config);
+  if (!status.ok()) return status;
+  SafetensorsFile file;
+  if (!(status = SafetensorsFile::Open(safetensors, size, &file)).ok()) return status;
+  return ReadCheckpoint(config, file, model);
+}
+
+Status LoadGpt2CheckpointStreamed(std::string_view config_json, uint64_t size,
+                                  SafetensorsFile::ByteSource source,
+                                  std::unique_ptr<Model<float>>* model) {
+  ModelConfig config;
+  Status status = Gpt2ConfigFromJson(config_json, &config);
+  if (!status.ok()) return status;
+  SafetensorsFile file;
+  if (!(status = SafetensorsFile::OpenStreamed(size, std::move(source), &file)).ok()) {
+    return status;
+  }
+  return ReadCheckpoint(config, file, model);
 }
 
 }  // namespace attention::train

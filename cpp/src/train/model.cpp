@@ -205,7 +205,6 @@ template <typename T>
 Model<T>::Model(const ModelConfig& config)
     : config_(config), layout_(ParameterLayout(config)), buffers_(std::make_unique<Buffers>()) {
   params_.assign(ParameterCount(layout_), T(0));
-  grads_.assign(params_.size(), T(0));
   Buffers& b = *buffers_;
   std::array<int, kTensorKinds> none;
   none.fill(-1);
@@ -290,7 +289,7 @@ T* Model<T>::Grad(TensorKind kind, int layer) {
 
 template <typename T>
 void Model<T>::ZeroGradients() {
-  std::fill(grads_.begin(), grads_.end(), T(0));
+  grads_.assign(params_.size(), T(0));
 }
 
 template <typename T>
@@ -357,6 +356,7 @@ MemoryUse Model<T>::memory() const {
   MemoryUse use =
       EstimateMemory(config_, b.batch, b.length, static_cast<int>(sizeof(T)), b.outputs);
   use.activations = static_cast<int64_t>(b.activation_data.size() * sizeof(T));
+  use.gradients = static_cast<int64_t>(grads_.size() * sizeof(T));
   return use;
 }
 

@@ -1,5 +1,6 @@
 #include "attention/train/model_config.hpp"
 
+#include "attention/train/parameters.hpp"
 #include "attention/train/trainer_fields.hpp"
 #include "format.hpp"
 
@@ -39,6 +40,14 @@ Status ValidateModelConfig(const ModelConfig& c) {
     return Status(ErrorCode::kInvalidArgument, "dK",
                   Format("heads · dK (%d · %d) must be at most %d", c.heads, c.ResolvedDK(),
                          ModelLimits::kMaxWidth));
+  }
+  // Each size is bounded above, so the count cannot overflow (at most about 3 · 10⁸).
+  const auto count = static_cast<long long>(ParameterCount(ParameterLayout(c)));
+  if (count > ModelLimits::kMaxParameters) {
+    return Status(ErrorCode::kLimitExceeded, "parameters",
+                  Format("a model of these sizes has %lld parameters; at most %lld (GPT-2 small "
+                         "has 124,439,808): fewer layers, a narrower width or a smaller vocabulary",
+                         count, static_cast<long long>(ModelLimits::kMaxParameters)));
   }
   return Status::Ok();
 }

@@ -141,19 +141,21 @@ Status SaveModel(const Model<float>& model, const std::vector<std::string>& voca
 }
 
 uint64_t MaxModelFileBytes() {
+  // The most tensors (every layer, learned positions, untied logits) with the longest names, and
+  // the most parameters ValidateModelConfig lets them hold, however they are split among them.
   ModelConfig largest;
   largest.vocab_size = ModelLimits::kMaxVocab;
   largest.context_length = ModelLimits::kMaxContext;
   largest.d_model = ModelLimits::kMaxWidth;
   largest.layers = ModelLimits::kMaxLayers;
-  largest.heads = 1;  // P = heads · dK = kMaxWidth, however it is split
-  largest.d_ff = 4 * ModelLimits::kMaxWidth;
+  largest.heads = 1;
   largest.positional = PositionalKind::kLearned;
   largest.tied_embeddings = false;
   std::vector<TensorExtent> tensors;
   for (const TensorInfo& info : ParameterLayout(largest)) {
-    tensors.push_back({info.name.size(), 2, info.size()});
+    tensors.push_back({info.name.size(), 2, 0});
   }
+  tensors.front().elements = static_cast<uint64_t>(ModelLimits::kMaxParameters);
   return LargestModelFileBytes(ModelLimits::kMaxVocab, tensors);
 }
 

@@ -192,6 +192,7 @@ Status Model<T>::Backward() {
     return Status(ErrorCode::kInvalidArgument, "targets",
                   "Backward needs a successful Forward with targets before it");
   }
+  AllocateGradients();  // zeros, as ZeroGradients leaves them, for a model never trained yet
   Activations<T>& a = b.acts;
   Scratch<T>& s = b.scratch;
   const int n = b.batch * b.length;

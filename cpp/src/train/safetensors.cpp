@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "float_bits.hpp"
 #include "format.hpp"
@@ -130,18 +131,29 @@ Status ReadEntry(const std::string& name, const JsonValue& value, SafetensorsEnt
 const char* SafetensorsReadableDtypes() { return "F32, F16, BF16"; }
 
 Status SafetensorsFile::Open(const uint8_t* data, size_t size, SafetensorsFile* out) {
+  return Open(size, data, nullptr, out);
+}
+
+Status SafetensorsFile::OpenStreamed(uint64_t size, ByteSource source, SafetensorsFile* out) {
+  return Open(size, nullptr, std::move(source), out);
+}
+
+Status SafetensorsFile::Open(uint64_t size, const uint8_t* data, ByteSource source,
+                             SafetensorsFile* out) {
   const std::string field = "safetensors.header";
+  uint8_t length[8];
+  if (size >= 8 && data == nullptr) source(0, 8, length);
   if (size < 8) {
     return Invalid(field, Format("%s: the file (%zu bytes) is shorter than the 8-byte length of "
                                  "its header",
                                  field.c_str(), size));
   }
-  const uint64_t header_bytes = ReadU64(data);
+  const uint64_t header_bytes = ReadU64(data != nullptr ? data : length);
   if (header_bytes > size - 8) {
-    return Invalid(field,
-                   Format("%s: its length (%llu bytes) runs past the end of the file "
-                          "(%zu bytes follow the length)",
-                          field.c_str(), static_cast<unsigned long long>(header_bytes), size - 8));
+    return Invalid(field, Format("%s: its length (%llu bytes) runs past the end of the file "
+                                 "(%llu bytes follow the length)",
+                                 field.c_str(), static_cast<unsigned long long>(header_bytes),
+                                 static_cast<unsigned long long>(size - 8)));
   }
   if (header_bytes > SafetensorsLimits::kMaxHeaderBytes) {
     return Status(ErrorCode::kLimitExceeded, field,
@@ -149,15 +161,24 @@ Status SafetensorsFile::Open(const uint8_t* data, size_t size, SafetensorsFile* 
                          static_cast<unsigned long long>(header_bytes),
                          static_cast<unsigned long long>(SafetensorsLimits::kMaxHeaderBytes)));
   }
+  // Streamed: only the header's bytes are fetched now (at most kMaxHeaderBytes).
+  std::vector<uint8_t> fetched;
+  if (data == nullptr) {
+    fetched.resize(header_bytes);
+    if (header_bytes > 0) source(8, header_bytes, fetched.data());
+  }
+  const char* text = data != nullptr ? reinterpret_cast<const char*>(data) + 8
+                                     : reinterpret_cast<const char*>(fetched.data());
   JsonValue header;
-  Status status = ParseJson(std::string_view(reinterpret_cast<const char*>(data) + 8, header_bytes),
-                            field, &header);
+  Status status = ParseJson(std::string_view(text, header_bytes), field, &header);
   if (!status.ok()) return status;
   if (header.kind != JsonValue::Kind::kObject) {
     return Invalid(field, field + " must be a JSON object; it is " + header.KindName());
   }
   SafetensorsFile file;
-  file.bytes_ = data + 8 + header_bytes;
+  file.bytes_ = data != nullptr ? data + 8 + header_bytes : nullptr;
+  file.data_offset_ = 8 + header_bytes;
+  file.source_ = std::move(source);
   file.bytes_size_ = size - 8 - header_bytes;
   for (const auto& [name, value] : header.members) {
     if (name == "__metadata__") {
@@ -239,38 +260,88 @@ const SafetensorsEntry* SafetensorsFile::Find(std::string_view name) const {
 }
 
 Status SafetensorsFile::Read(const SafetensorsEntry& entry, std::vector<float>* out) const {
-  const std::string field = "safetensors.tensors." + entry.name;
-  const uint8_t* p = bytes_ + entry.begin;
+  const uint64_t width = entry.shape.empty() ? 1 : static_cast<uint64_t>(entry.shape.back());
   std::vector<float> values(entry.elements);
-  if (entry.dtype == "F32") {
-    for (uint64_t i = 0; i < entry.elements; ++i, p += 4) {
-      values[i] = BitsFloat(uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 |
-                            uint32_t{p[3]} << 24);
-    }
-  } else if (entry.dtype == "F16") {
-    for (uint64_t i = 0; i < entry.elements; ++i, p += 2) {
-      values[i] = HalfToFloat(static_cast<uint16_t>(p[0] | p[1] << 8));
-    }
-  } else if (entry.dtype == "BF16") {
-    // bfloat16 is the top half of a float32: widening is a shift.
-    for (uint64_t i = 0; i < entry.elements; ++i, p += 2) {
-      values[i] = BitsFloat(uint32_t{p[0]} << 16 | uint32_t{p[1]} << 24);
-    }
-  } else {
+  Status status =
+      ReadBlock(entry, 0, width == 0 ? 0 : entry.elements / width, 0, width, values.data());
+  if (!status.ok()) return status;
+  *out = std::move(values);
+  return Status::Ok();
+}
+
+Status SafetensorsFile::ReadBlock(const SafetensorsEntry& entry, uint64_t first_row, uint64_t rows,
+                                  uint64_t first_col, uint64_t cols, float* to) const {
+  const std::string field = "safetensors.tensors." + entry.name;
+  if (entry.dtype != "F32" && entry.dtype != "F16" && entry.dtype != "BF16") {
     return Invalid(field + ".dtype",
                    field + ".dtype (\"" + entry.dtype +
                        "\") is not one the engine reads: " + SafetensorsReadableDtypes());
   }
-  for (uint64_t i = 0; i < entry.elements; ++i) {
-    if (!std::isfinite(values[i])) {
-      return Status(ErrorCode::kNonFinite, field,
-                    Format("%s holds %s at element %llu", field.c_str(),
-                           std::isnan(values[i]) ? "NaN" : "an infinity",
-                           static_cast<unsigned long long>(i)));
+  const uint64_t width = entry.shape.empty() ? 1 : static_cast<uint64_t>(entry.shape.back());
+  const uint64_t height = width == 0 ? 0 : entry.elements / width;
+  if (first_row > height || rows > height - first_row || first_col > width ||
+      cols > width - first_col) {
+    return Invalid(
+        field,
+        Format("%s: rows %llu + %llu, columns %llu + %llu lie outside its %llu "
+               "× %llu",
+               field.c_str(), static_cast<unsigned long long>(first_row),
+               static_cast<unsigned long long>(rows), static_cast<unsigned long long>(first_col),
+               static_cast<unsigned long long>(cols), static_cast<unsigned long long>(height),
+               static_cast<unsigned long long>(width)));
+  }
+  const uint64_t element = entry.dtype == "F32" ? 4 : 2;
+  for (uint64_t r = 0; r < rows; ++r) {
+    const uint64_t at = (first_row + r) * width + first_col;
+    float* out = to + r * cols;
+    const uint8_t* row = Bytes(entry, element * at, element * cols);
+    if (entry.dtype == "F32") {
+      const uint8_t* p = row;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      std::memcpy(out, p, 4 * cols);  // the file's order is the machine's (x86, WebAssembly)
+#else
+      for (uint64_t i = 0; i < cols; ++i, p += 4) {
+        out[i] = BitsFloat(uint32_t{p[0]} | uint32_t{p[1]} << 8 | uint32_t{p[2]} << 16 |
+                           uint32_t{p[3]} << 24);
+      }
+#endif
+    } else if (entry.dtype == "F16") {
+      const uint8_t* p = row;
+      for (uint64_t i = 0; i < cols; ++i, p += 2) {
+        out[i] = HalfToFloat(static_cast<uint16_t>(p[0] | p[1] << 8));
+      }
+    } else {
+      // bfloat16 is the top half of a float32: widening is a shift.
+      const uint8_t* p = row;
+      for (uint64_t i = 0; i < cols; ++i, p += 2) {
+        out[i] = BitsFloat(uint32_t{p[0]} << 16 | uint32_t{p[1]} << 24);
+      }
+    }
+    for (uint64_t i = 0; i < cols; ++i) {
+      if (!std::isfinite(out[i])) {
+        return Status(ErrorCode::kNonFinite, field,
+                      Format("%s holds %s at element %llu", field.c_str(),
+                             std::isnan(out[i]) ? "NaN" : "an infinity",
+                             static_cast<unsigned long long>(at + i)));
+      }
     }
   }
-  *out = std::move(values);
   return Status::Ok();
+}
+
+const uint8_t* SafetensorsFile::Bytes(const SafetensorsEntry& entry, uint64_t offset,
+                                      uint64_t count) const {
+  const uint64_t begin = entry.begin + offset;  // within the data part
+  if (bytes_ != nullptr) return bytes_ + begin;
+  if (begin < window_begin_ || begin + count > window_begin_ + window_.size()) {
+    // A window of the tensor from here, of kWindowBytes or the rest of the tensor: a caller
+    // reading row by row (or a third of each row) fetches once per window, not per row.
+    const uint64_t end = std::max(begin + count, std::min(entry.end, begin + kWindowBytes));
+    window_.resize(end - begin);
+    window_begin_ = begin;
+    if (end > begin) source_(data_offset_ + begin, end - begin, window_.data());
+  }
+  return window_.data() + (begin - window_begin_);
 }
 
 }  // namespace attention::train

@@ -28,6 +28,7 @@
 #include "attention/status.hpp"
 #include "attention/train/model.hpp"
 #include "attention/train/model_config.hpp"
+#include "attention/train/safetensors.hpp"
 
 namespace attention::train {
 
@@ -46,5 +47,12 @@ Status Gpt2ConfigFromJson(std::string_view config_json, ModelConfig* config);
 // Every name and shape is checked before the model is allocated.
 Status LoadGpt2Checkpoint(std::string_view config_json, const uint8_t* safetensors, size_t size,
                           std::unique_ptr<Model<float>>* model);
+// The same of a model.safetensors of `size` bytes that is not in this memory (the WebAssembly
+// binding: a JS Uint8Array), fetched through `source` as it is read
+// (SafetensorsFile::OpenStreamed): a load then holds the model's weights and a few MB, not
+// also the file's bytes.
+Status LoadGpt2CheckpointStreamed(std::string_view config_json, uint64_t size,
+                                  SafetensorsFile::ByteSource source,
+                                  std::unique_ptr<Model<float>>* model);
 
 }  // namespace attention::train

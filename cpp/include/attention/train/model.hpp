@@ -1,7 +1,8 @@
-// A trainable transformer language model (model_config.hpp): parameters, gradients and the
-// activations of the last forward pass, each in one contiguous buffer, and a hand-written
-// backward pass. Templated on the scalar: Model<float> trains, Model<double> exists so that
-// the gradients can be checked by finite differences (tests/cpp/train_gradient_test.cpp).
+// A trainable transformer language model (model_config.hpp): parameters, gradients (made when
+// first needed: a model only read has none) and the activations of the last forward pass, each
+// in one contiguous buffer, and a hand-written backward pass. Templated on the scalar: Model<float>
+// trains, Model<double> exists so that the gradients can be checked by finite differences
+// (tests/cpp/train_gradient_test.cpp).
 //
 //   Model<float> model(config);        // config must pass ValidateModelConfig
 //   model.InitParameters(seed);
@@ -78,7 +79,7 @@ Status ValidateBatch(const ModelConfig& config, const Batch& batch,
 // Bytes one model needs for a batch of B × T, by buffer (the benchmark prints them).
 struct MemoryUse {
   int64_t parameters = 0;   // the weights
-  int64_t gradients = 0;    // as many as the weights
+  int64_t gradients = 0;    // as many as the weights (a model only read has none)
   int64_t activations = 0;  // kept from forward to backward: O(layers · B · T · d)
   int64_t scratch = 0;      // backward's activation gradients (one layer) + one head's T × T
 };
@@ -125,8 +126,15 @@ class Model {
 
   T* parameters() { return params_.data(); }
   const T* parameters() const { return params_.data(); }
-  T* gradients() { return grads_.data(); }
-  const T* gradients() const { return grads_.data(); }
+  // As many gradients as parameters, made (zeros) by the first gradients(), ZeroGradients or
+  // Backward: a model that is only read (loaded to trace) never holds them, half its memory.
+  T* gradients() {
+    AllocateGradients();
+    return grads_.data();
+  }
+  // nullptr until the gradients are made.
+  const T* gradients() const { return grads_.empty() ? nullptr : grads_.data(); }
+  bool has_gradients() const { return !grads_.empty(); }
   // One tensor's row-major data, by its layout index or name (nullptr if absent).
   T* parameter(size_t index) { return params_.data() + layout_[index].offset; }
   const TensorInfo* FindTensor(std::string_view name) const;
@@ -146,7 +154,7 @@ class Model {
   Status ForwardThrough(const Batch& batch, int last_layer,
                         Outputs outputs = Outputs::kEveryPosition);
   T loss() const { return loss_; }
-  // Sets every gradient to 0.
+  // Sets every gradient to 0 (making them, the first time).
   void ZeroGradients();
   // Adds ∂loss/∂parameter of the last Forward to gradients(). An error (field "targets") when
   // there was no successful Forward with targets since the model was made.
@@ -168,6 +176,9 @@ class Model {
  private:
   struct Buffers;
   void Allocate(int batch, int length, Outputs outputs);
+  void AllocateGradients() {
+    if (grads_.empty()) grads_.assign(params_.size(), T(0));
+  }
   // The first non-finite activation of blocks first_layer … last_layer (−1: the embedding too)
   // and, with `head`, of the final LayerNorm and the logits, as a kNonFinite Status naming it.
   Status CheckFinite(int first_layer, int last_layer, bool head) const;

@@ -52,11 +52,17 @@ struct ModelConfig {
   bool has_ffn() const { return !attention_only; }
 };
 
+// The largest model the engine makes, trains or loads. Each size alone admits GPT-2 small
+// (12 layers, 12 heads, width 768, vocabulary 50,257, context 1,024: 124,439,808 parameters); the
+// parameter count bounds them together, so that the largest model's weights (512 MiB of float32)
+// and its file's bytes, which a load holds at once, fit in one WebAssembly instance (2 GiB)
+// with room for a trace. Every size is checked before anything is allocated.
 struct ModelLimits {
-  static constexpr int kMaxLayers = 6;
+  static constexpr int kMaxLayers = 12;
   static constexpr int kMaxVocab = 65536;
   static constexpr int kMaxContext = 2048;
-  static constexpr int kMaxWidth = 1024;  // dModel and P; dFF up to 4 times it
+  static constexpr int kMaxWidth = 1024;                       // dModel and P; dFF up to 4 times it
+  static constexpr int64_t kMaxParameters = int64_t{1} << 27;  // 134,217,728
 };
 
 // The two sizes that are not trainer fields (the task or the vocabulary and corpus set them):
@@ -72,7 +78,8 @@ inline constexpr ModelSize kModelSizes[] = {
 };
 
 // Checks every field; the error names the field (JSON spelling, e.g. "dModel") and the
-// allowed values.
+// allowed values. A model of more than kMaxParameters parameters is refused (kLimitExceeded,
+// field "parameters", naming the count) without allocating it.
 Status ValidateModelConfig(const ModelConfig& config);
 
 const char* PositionalKindName(PositionalKind kind);  // "sinusoidal" or "learned"

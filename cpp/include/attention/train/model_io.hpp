@@ -35,9 +35,9 @@ struct LoadedModel {
   FlatJson config;                      // every key, the extra ones included
 };
 
-// The largest model file LoadModel can accept (about 916 MB): the largest configuration
-// ModelLimits allow (every width at its limit, dFF 4 · kMaxWidth, learned positions, untied
-// logits) with kMaxVocab symbols, as LargestModelFileBytes counts them. A longer file is refused
+// The largest model file LoadModel can accept (about 605 MB): ModelLimits::kMaxParameters float32
+// parameters in the most tensors a model has (kMaxLayers, learned positions, untied logits) with
+// kMaxVocab symbols, as LargestModelFileBytes counts them. A longer file is refused
 // whatever it holds, so a reader (the CLI) need never read further.
 uint64_t MaxModelFileBytes();
 

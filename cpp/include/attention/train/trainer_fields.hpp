@@ -7,7 +7,7 @@
 // trainer takes its flags from them. A new option is one row here, its member, and one line where
 // the engine uses it.
 //
-//   for (const TrainerField& f : TrainerFields()) …        // "layers": int 1 … 6, default 2
+//   for (const TrainerField& f : TrainerFields()) …        // "layers": int 1 … 12, default 2
 //   Status s = CheckField(*FindTrainerField("layers"), 7);  // "layers (7) must be an integer from
 //   1 to 6"
 #pragma once
@@ -49,11 +49,11 @@ const std::vector<TrainerField>& TrainerFields();
 // The row named `name`, or nullptr.
 const TrainerField* FindTrainerField(std::string_view name);
 
-// What `field` allows, as a message ends: "an integer from 1 to 6", "a number greater than 0
+// What `field` allows, as a message ends: "an integer from 1 to 12", "a number greater than 0
 // and at most 10", "true or false", "one of sinusoidal, learned".
 std::string AllowedValues(const TrainerField& field);
-// kInvalidArgument for field.name unless `value` is allowed ("layers (7) must be an integer
-// from 1 to 6"); an enum's value is its index.
+// kInvalidArgument for field.name unless `value` is allowed ("layers (13) must be an integer
+// from 1 to 12"); an enum's value is its index.
 Status CheckField(const TrainerField& field, double value);
 // CheckField for every row of `section` read from `config`; the first failure.
 Status ValidateFields(const TrainerConfig& config, FieldSection section);
