@@ -72,9 +72,19 @@ void SparseHeadSteps(const SparseIn& q, const SparseIn& k, const SparsePattern& 
                      RowStats* stats) {
   const int n = pattern.n_query;
   const int m = pattern.n_key;
-  constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-  scores->setConstant(n, m, kNaN);
-  scaled->setConstant(n, m, kNaN);
+  // The page teaches QKᵀ, then ÷√d_k, then the mask: the steps read for display show every
+  // score of this one head, as a dense mask's do (O(n·m·d_k), only when read). The output and
+  // the summary never use the ones outside the pattern.
+  scores->resize(n, m);
+  scaled->resize(n, m);
+  const auto d_k = static_cast<int>(q.cols());
+  for (int i = 0; i < n; ++i) {
+    const float* q_row = q.data() + i * q.outerStride();
+    for (int j = 0; j < m; ++j) {
+      (*scores)(i, j) = Dot(q_row, k.data() + j * k.outerStride(), d_k);
+      (*scaled)(i, j) = (*scores)(i, j) * alpha;
+    }
+  }
   masked->setConstant(n, m, -std::numeric_limits<float>::infinity());
   weights->setZero(n, m);
   const int longest = LongestRow(pattern);

@@ -35,7 +35,7 @@ Reference ReadReference(const json& matrix) {
   r.rows = matrix.at("shape").at(0).get<int>();
   r.cols = matrix.at("shape").at(1).get<int>();
   for (const json& v : matrix.at("data")) {
-    // "-inf" (masked) and "nan" (a score a sparse pattern does not compute).
+    // "-inf" (masked) and "nan" (the format allows it; no committed fixture holds one).
     if (v.is_string()) {
       r.data.push_back(v == "nan" ? std::numeric_limits<double>::quiet_NaN()
                                   : -std::numeric_limits<double>::infinity());

@@ -181,11 +181,13 @@ TEST(SparseAttention, EqualsTheDenseMaskedPathOnRandomInputsUpTo64Tokens) {
           }
         }
       }
-      // Not computed: NaN exactly where the mask is 0, in scores and scaled.
+      // Shown for the page like a dense mask's: every score finite, no weight outside the pattern.
       const Matrix mask = StepOf(sparse, "mask");
       const Matrix scores = StepOf(sparse, "scores", 1);
+      const Matrix weights = StepOf(sparse, "weights", 1);
       for (Eigen::Index i = 0; i < mask.size(); ++i) {
-        EXPECT_EQ(std::isnan(scores.data()[i]), mask.data()[i] == 0.0f) << where;
+        EXPECT_TRUE(std::isfinite(scores.data()[i])) << where;
+        if (mask.data()[i] == 0.0f) EXPECT_EQ(weights.data()[i], 0.0f) << where;
       }
     }
   }

@@ -64,7 +64,7 @@ export function optionsOf(fixture) {
 
 /**
  * Normwise relative error max|a − b| / max(|b|, floor); −∞ in the reference ("-inf") must be
- * matched exactly, NaN ("nan": a score a sparse pattern does not compute) by NaN, shapes too
+ * matched exactly, NaN ("nan") by NaN, shapes too
  * (all give Infinity otherwise).
  */
 export function relativeError(step, reference, floor = 0) {
