@@ -203,12 +203,12 @@ test('a checkpoint folder through the folder picker; a character over byte token
 });
 
 test('a refused checkpoint names the key or the missing files, in English and in Chinese, and changes nothing', async () => {
-  const twelve = path.join(scratch, 'twelve-layers');
-  mkdirSync(twelve);
+  const thirteen = path.join(scratch, 'thirteen-layers');
+  mkdirSync(thirteen);
   const config = JSON.parse(readFileSync(path.join(tiny, 'config.json'), 'utf8'));
-  writeFileSync(path.join(twelve, 'config.json'), JSON.stringify({ ...config, n_layer: 12 }));
+  writeFileSync(path.join(thirteen, 'config.json'), JSON.stringify({ ...config, n_layer: 13 }));
   for (const f of ['model.safetensors', 'vocab.json', 'merges.txt'])
-    copyFileSync(path.join(tiny, f), path.join(twelve, f));
+    copyFileSync(path.join(tiny, f), path.join(thirteen, f));
   const files = (folder, names) => names.map((f) => path.join(folder, f));
   const { page, problems, context } = await openPage(session.browser, `${session.url}?lang=en&s=lower`);
   try {
@@ -223,11 +223,11 @@ test('a refused checkpoint names the key or the missing files, in English and in
       assert.equal((await store(page)).model, 'random', 'nothing changed');
     };
     // The engine's refusal, naming the key (the layer limit as it stands).
-    const layersFiles = files(twelve, ['config.json', 'model.safetensors', 'vocab.json', 'merges.txt']);
+    const layersFiles = files(thirteen, ['config.json', 'model.safetensors', 'vocab.json', 'merges.txt']);
     await refusal(
       '[data-role=model-file]',
       layersFiles,
-      /is not a model this page can show: config\.n_layer: .*layers \(12\).*Nothing was changed\./,
+      /is not a model this page can show: config\.n_layer: .*layers \(13\).*Nothing was changed\./,
     );
     // A checkpoint without config.json; one of another vocabulary without its tokenizer.
     await refusal(
@@ -245,7 +245,7 @@ test('a refused checkpoint names the key or the missing files, in English and in
     await refusal(
       '[data-role=model-file]',
       layersFiles,
-      /不是本页能显示的模型：config\.n_layer: .*layers \(12\).*没有任何改变/,
+      /不是本页能显示的模型：config\.n_layer: .*layers \(13\).*没有任何改变/,
     );
     await refusal(
       '[data-role=model-file]',

@@ -164,7 +164,7 @@ test('the worker’s model service reads a checkpoint with its tokenizer as the 
       () =>
         handlers.modelLoad({
           name: 'file',
-          checkpoint: { ...checkpoint, config: checkpoint.config.replace('"n_layer": 1', '"n_layer": 12') },
+          checkpoint: { ...checkpoint, config: checkpoint.config.replace('"n_layer": 1', '"n_layer": 13') },
         }),
       (e) => e.field === 'config.n_layer',
     );
