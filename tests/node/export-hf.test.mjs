@@ -1,4 +1,4 @@
-// Our models exported as Hugging Face GPT-2 checkpoints (bin/export_hf.mjs, `attention-explorer
+// Our models exported as Hugging Face GPT-2 checkpoints (model.exportCheckpoint(), `attention-explorer
 // export-hf`): read back by engine.loadCheckpoint they give the original model's logits and every
 // layer's attention weights; GPT-2's forward pass in NumPy (tests/reference/export_forward.py over
 // gpt2_reference.py) on the exported files gives the engine's; what GPT-2 cannot express is
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TOLERANCE, assertAttentionError, createEngine, relativeError, root } from './support.mjs';
 import { TINY } from './training_support.mjs';
-import { exportHuggingFace, vocabText } from '../../bin/export_hf.mjs';
+import { vocabText } from '../../bin/export_hf.mjs';
 
 const engine = await createEngine();
 const SHIPPED = ['tang', 'brown'];
@@ -60,7 +60,7 @@ for (const [name, bytesOf] of cases) {
   test(`export-hf of ${name} → loadCheckpoint: the same logits and attention weights in every layer`, () => {
     const bytes = bytesOf();
     const original = engine.loadModel(bytes);
-    const exported = exportHuggingFace(bytes);
+    const exported = original.exportCheckpoint();
     const checkpoint = engine.loadCheckpoint({ config: exported.config, safetensors: exported.safetensors });
     try {
       assert.equal(checkpoint.parameterCount, original.parameterCount);
@@ -86,7 +86,7 @@ for (const [name, bytesOf] of [
     const folder = mkdtempSync(path.join(tmpdir(), 'export-hf-'));
     const original = engine.loadModel(bytes);
     try {
-      const exported = exportHuggingFace(bytes);
+      const exported = original.exportCheckpoint();
       writeFileSync(path.join(folder, 'config.json'), JSON.stringify(exported.config));
       writeFileSync(path.join(folder, 'model.safetensors'), exported.safetensors);
       const ids = idsFor(original, Math.min(original.config.contextLength, 12));
@@ -119,7 +119,9 @@ for (const [name, bytesOf] of [
 }
 
 test('config.json says what GPT2Config needs, and vocab.txt is the vocabulary in id order', () => {
-  const { config, vocabulary } = exportHuggingFace(modelBytes('tang'));
+  const model = engine.loadModel(modelBytes('tang'));
+  const { config, vocabulary } = model.exportCheckpoint();
+  model.dispose();
   assert.deepEqual(
     {
       model_type: config.model_type,
@@ -161,13 +163,15 @@ const REFUSALS = [
 for (const [change, key] of REFUSALS) {
   test(`export-hf refuses a model of ${JSON.stringify(change)} naming model.config.${key}`, () => {
     const trainer = engine.createTrainer({ ...TINY, positionalEncoding: 'learned', ...change });
-    const bytes = trainer.save();
-    trainer.dispose();
-    assertAttentionError(() => exportHuggingFace(bytes), {
-      code: 'INVALID_ARGUMENT',
-      field: `model.config.${key}`,
-      message: new RegExp(`^model\\.config\\.${key}`),
-    });
+    try {
+      assertAttentionError(() => trainer.exportCheckpoint(), {
+        code: 'INVALID_ARGUMENT',
+        field: `model.config.${key}`,
+        message: new RegExp(`^model\\.config\\.${key}`),
+      });
+    } finally {
+      trainer.dispose();
+    }
   });
 }
 
