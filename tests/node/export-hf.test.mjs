@@ -118,6 +118,22 @@ for (const [name, bytesOf] of [
   });
 }
 
+test('a GPT-2 checkpoint opened by loadCheckpoint is not exported again: its files are already one', () => {
+  const folder = path.join(root, 'tests/fixtures/hf-tiny-gpt2');
+  const model = engine.loadCheckpoint({
+    config: readFileSync(path.join(folder, 'config.json'), 'utf8'),
+    safetensors: readFileSync(path.join(folder, 'model.safetensors')),
+  });
+  try {
+    assertAttentionError(() => model.exportCheckpoint(), {
+      code: 'INVALID_ARGUMENT',
+      message: /GPT-2 checkpoint stays in its config\.json and model\.safetensors/,
+    });
+  } finally {
+    model.dispose();
+  }
+});
+
 test('config.json says what GPT2Config needs, and vocab.txt is the vocabulary in id order', () => {
   const model = engine.loadModel(modelBytes('tang'));
   const { config, vocabulary } = model.exportCheckpoint();
