@@ -134,6 +134,38 @@ test('a GPT-2 checkpoint opened by loadCheckpoint is not exported again: its fil
   }
 });
 
+for (const name of SHIPPED) {
+  test(`the README's Python reads ${name}'s vocab.txt into the ids the engine reads the same text as`, () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'export-hf-readme-'));
+    const model = engine.loadModel(modelBytes(name));
+    try {
+      const run = spawnSync(
+        process.execPath,
+        [path.join(root, 'bin/attention-explorer.mjs'), 'export-hf', path.join(root, `models/${name}.model`), folder],
+        { encoding: 'utf8' },
+      );
+      assert.equal(run.status, 0, run.stderr);
+      // The snippet's vocabulary and ids lines, as written, with the folder put in.
+      const readme = readFileSync(path.join(folder, 'README.md'), 'utf8');
+      const lines = readme.split('```python\n')[1].split('```')[0].split('\n').filter(Boolean);
+      assert.equal(lines.length, 5, 'a five-line snippet');
+      const python = [
+        'import json',
+        ...lines.slice(2, 4).map((line) => line.replaceAll('path/to/this/folder', folder)),
+        'print(json.dumps({"x": x, "text": "".join(vocab[i] for i in x)}))',
+      ].join('\n');
+      const out = spawnSync('/usr/bin/python3', ['-c', python], { encoding: 'utf8' });
+      assert.equal(out.status, 0, out.stderr);
+      const { x } = JSON.parse(out.stdout);
+      const text = lines[3].match(/for \w in "([^"]+)"/)[1];
+      assert.deepEqual(x, Array.from(model.encode(text).ids));
+    } finally {
+      model.dispose();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+}
+
 test('config.json says what GPT2Config needs, and vocab.txt is the vocabulary in id order', () => {
   const model = engine.loadModel(modelBytes('tang'));
   const { config, vocabulary } = model.exportCheckpoint();

@@ -139,7 +139,6 @@ export function gpt2ConfigOf(config, vocabulary) {
     model_type: 'gpt2',
     vocab_size: config.vocabSize,
     n_positions: config.contextLength,
-    n_ctx: config.contextLength,
     n_embd: config.dModel,
     n_layer: config.layers,
     n_head: config.heads,
