@@ -31,7 +31,7 @@ export function readmeOf(source, vocabulary, name) {
     level === 'character'
       ? 'one token per character (Unicode code point), looked up in `vocab.txt`'
       : level === 'word'
-        ? `one token per word or punctuation mark as the engine's tokenizer splits text (white space and punctuation split; one token per CJK character)${source.lowercase ? ', lower-cased first' : ''}, looked up in \`vocab.txt\``
+        ? `one token per word or punctuation mark as the engine's tokenizer splits text (white space and punctuation split; one token per CJK character)${source.lowercase ? ', lower-cased first' : ''}, looked up in \`vocab.txt\` (\`don't\` is \`don\`, \`'\`, \`t\`; the snippet's \`split()\` is that only for text without punctuation)`
         : 'one token per symbol of the task, separated by spaces in the text (`3 1 4 2 | 1`), looked up in `vocab.txt`';
   const ids =
     level === 'character'
