@@ -12,6 +12,7 @@ import path from 'node:path';
 import { TOLERANCE, assertAttentionError, createEngine, relativeError, root } from './support.mjs';
 import { TINY } from './training_support.mjs';
 import { vocabText } from '../../bin/export_hf.mjs';
+import { readModelFile } from '../../dist/engine/hf_export.js';
 
 const engine = await createEngine();
 const SHIPPED = ['tang', 'brown'];
@@ -165,6 +166,23 @@ for (const name of SHIPPED) {
     }
   });
 }
+
+test("the exporter's reader widens a float16 model file (tang.model) as the engine does", () => {
+  const bytes = modelBytes('tang');
+  const model = engine.loadModel(bytes);
+  const widened = readModelFile(model.save()); // float32, widened by the engine
+  model.dispose();
+  const stored = readModelFile(bytes); // float16, widened by hf_export.js
+  assert.deepEqual(Object.keys(stored.tensors), Object.keys(widened.tensors));
+  for (const [name, { shape, data }] of Object.entries(stored.tensors)) {
+    assert.deepEqual(shape, widened.tensors[name].shape, name);
+    assert.ok(
+      data.every((v, i) => Object.is(v, widened.tensors[name].data[i])),
+      `${name}: every value as the engine widens it`,
+    );
+  }
+  assert.deepEqual(stored.vocabulary, widened.vocabulary);
+});
 
 test('config.json says what GPT2Config needs, and vocab.txt is the vocabulary in id order', () => {
   const model = engine.loadModel(modelBytes('tang'));
