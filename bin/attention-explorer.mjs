@@ -21,11 +21,14 @@ import {
 import { exitQuietlyWhenThePipeCloses } from './stdout.mjs';
 import { isTrainingCommand, runTrainingCommand } from './train.mjs';
 import { isTokenizeCommand, runTokenizeCommand } from './tokenize.mjs';
+import { isExportCommand, runExportCommand } from './export_hf.mjs';
 
 // train, eval, trace --model and generate: bin/train.mjs.
 if (isTrainingCommand(process.argv.slice(2))) process.exit(await runTrainingCommand(process.argv.slice(2)));
 // tokenize (GPT-2's BPE): bin/tokenize.mjs.
 if (isTokenizeCommand(process.argv.slice(2))) process.exit(await runTokenizeCommand(process.argv.slice(2)));
+// export-hf (a model as a Hugging Face GPT-2 checkpoint): bin/export_hf.mjs.
+if (isExportCommand(process.argv.slice(2))) process.exit(await runExportCommand(process.argv.slice(2)));
 
 const USAGE = `usage: attention-explorer trace <sentence> [options]
 
@@ -60,6 +63,7 @@ options:
 
 Training and trained models: attention-explorer train | eval | trace --model | generate --model
 (attention-explorer train --help). GPT-2's tokenizer: attention-explorer tokenize --help.
+A model as a Hugging Face GPT-2 checkpoint: attention-explorer export-hf --help.
 
 exit status: 0 ok, 1 the engine refused the input, 2 bad arguments, 3 the output could not be
 written.`;

@@ -210,6 +210,13 @@ interface ModelCommon {
   /** The model file (docs/model-format.md). */
   /** Unknown option names and values other than 'float32' / 'float16' throw INVALID_ARGUMENT. */
   save(options?: { precision?: 'float32' | 'float16' }): Uint8Array;
+  /**
+   * The model as a Hugging Face GPT-2 checkpoint (docs/gpt2.md, "Export ours"): config.json's
+   * object, model.safetensors' bytes (float32) and the vocabulary in id order. Throws an
+   * AttentionError naming model.config.<key> for what GPT-2 cannot express (attentionOnly,
+   * tiedEmbeddings false, sinusoidal positions, scale or causal or residual false, dK · heads ≠ dModel).
+   */
+  exportCheckpoint(): { config: Record<string, unknown>; safetensors: Uint8Array; vocabulary: string[] };
   /** Frees the WASM memory (not garbage-collected). Further calls throw DISPOSED. */
   dispose(): void;
   readonly disposed: boolean;

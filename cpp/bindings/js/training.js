@@ -16,6 +16,7 @@ import { normalizeTrainerConfig, taskFieldsOf } from './training_config.js';
 import { checkModelConfig } from './model_config.js';
 import { copyHeadByHead } from './trace.js';
 import { ownKeys, readGenerateOptions, readOptions } from './call_options.js';
+import { exportCheckpoint } from './hf_export.js';
 
 export function errorOf(handle) {
   return new AttentionError(handle.errorCode(), handle.errorField(), handle.errorMessage());
@@ -310,6 +311,16 @@ class ModelBase {
     }
     // The one copy out of WASM memory.
     return this.guarded((handle) => (handle.save(precision === 'float16') ?? throwError(handle)).slice());
+  }
+
+  /**
+   * The model as a Hugging Face GPT-2 checkpoint (hf_export.js): { config (config.json's
+   * object), safetensors (float32 bytes), vocabulary }; a model GPT-2 cannot express (attention
+   * only, untied, sinusoidal, unscaled, not causal, no residual, dK · heads ≠ dModel) throws,
+   * naming model.config.<key>.
+   */
+  exportCheckpoint() {
+    return exportCheckpoint(this.save());
   }
 
   /** Frees the model's WASM memory. Further calls throw DISPOSED. */
