@@ -31,6 +31,7 @@ const readPanel = (page) =>
           {
             d: g.querySelector('path').getAttribute('d'),
             points: g.querySelectorAll('circle').length,
+            color: getComputedStyle(g).color,
             values: [...g.querySelectorAll('circle title')].map((t) => t.textContent.split(': ').pop()).join(' '),
           },
         ]),
@@ -67,6 +68,9 @@ for (const lang of ['en', 'zh']) {
         assert.ok(Number.isFinite(Number(slopes[kind].memory)), `${kind}: memory slope ${slopes[kind].memory}`);
         assert.doesNotMatch(slopes[kind].text, /NaN/);
       }
+      const colors = new Set(COST_KIND_KEYS.map((kind) => time[kind].color));
+      assert.equal(colors.size, COST_KIND_KEYS.length, `a colour per kind: ${[...colors]}`);
+      assert.ok(!colors.has('rgb(0, 0, 0)'), 'no kind falls back to black');
       const slope = (kind, what) => Number(slopes[kind][what]);
       for (const kind of COST_KIND_KEYS)
         t.diagnostic(

@@ -17,6 +17,7 @@ export const COST_KINDS = Object.freeze({
   bigbird: {
     options: { mask: { type: 'bigbird', width: 1, block: 16, random: 1, global: [0], seed: 1 } },
     expected: 1,
+    color: 3,
   },
   linear: { options: { attention: 'linear', mask: 'none' }, expected: 1, color: 5 },
 });
