@@ -88,3 +88,21 @@ test('the median of odd and even lists', () => {
   assert.equal(median([4, 1, 3, 2]), 2.5);
   assert.equal(median([5]), 5);
 });
+
+test("the worker's measurement: memory from the engine's computed scores, against counts made here", async () => {
+  const { createEngine } = await import('./support.mjs');
+  const { costHandlers } = await import('../../web/src/explorer/cost-service.js');
+  const { COST_MODEL, COST_WINDOW } = await import('../../web/src/explorer/cost-kinds.js');
+  const { costMeasure } = costHandlers(await createEngine());
+  const n = 128;
+  const { heads, dModel } = COST_MODEL;
+  const dK = dModel / heads;
+  let window = 0; // pairs with |i − j| ≤ w
+  for (let i = 0; i < n; i++) window += Math.min(i + COST_WINDOW, n - 1) - Math.max(i - COST_WINDOW, 0) + 1;
+  const full = costMeasure({ kind: 'full', n, minRuns: 1, minMs: 0 });
+  assert.equal(full.bytes, 4 * heads * n * n);
+  assert.ok(Number.isFinite(full.ms) && full.ms > 0 && full.ms <= full.medianMs);
+  assert.equal(costMeasure({ kind: 'window', n, minRuns: 1, minMs: 0 }).bytes, 4 * heads * window);
+  assert.equal(costMeasure({ kind: 'linear', n, minRuns: 1, minMs: 0 }).bytes, 4 * heads * (2 * n * dK + dK * dK + dK));
+  assert.throws(() => costMeasure({ kind: 'sparse', n }), /kind "sparse" is not one of full, window/);
+});
