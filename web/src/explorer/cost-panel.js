@@ -19,7 +19,7 @@ export const COST_FIT_FROM = 512;
 
 const WIDTH = 380;
 const HEIGHT = 250;
-const MARGIN = { top: 12, right: 14, bottom: 40, left: 62 };
+const MARGIN = { top: 12, right: 14, bottom: 40, left: 74 }; // left: room for "100M" at 13 px beside the axis label
 
 /**
  * The longest n: the engine's limit, or less with `#costMax=512` (tests, a slow machine): in the
