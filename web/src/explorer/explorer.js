@@ -23,6 +23,7 @@ import { createScheduler } from './schedule.js';
 import { createMessages } from './messages.js';
 import { fitToFrame } from './compact-fit.js';
 import { wireActions } from './actions.js';
+import { createCostPanel } from './cost-panel.js';
 
 /**
  * @param root an empty element to fill
@@ -92,6 +93,7 @@ export function createExplorer(root, o) {
   // Head colours differ between light and dark: redraw when the scheme changes.
   const stopWatchingScheme = watchColorScheme(() => scheduler.render(store.get(), new Set()));
   models = createModelPanel(root, store, o.engine);
+  const costs = createCostPanel({ $, store, engine: o.engine, strings });
   store.subscribe(scheduler.render);
   scheduler.render(store.get(), new Set(TRACE_FIELDS));
 
@@ -122,6 +124,7 @@ export function createExplorer(root, o) {
       scheduler.stop(computer.drop);
       renderer.stop();
       stopWatchingScheme();
+      costs.stop();
       stopFitting();
       stepper.stop();
       root.replaceChildren();

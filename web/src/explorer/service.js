@@ -3,6 +3,7 @@
 // in a Web Worker (explorer/worker.js), or on the page when no worker can start (see engine.js).
 import { gridOf, linksOf, rowOf, spreadOf } from './reduce.js';
 import { modelHandlers } from '../models/service.js';
+import { costHandlers } from './cost-service.js';
 
 /** A failure as plain data: it crosses postMessage, and lazy-trace.js (errorOf) turns it back into an error. */
 export function errorData(error) {
@@ -115,6 +116,8 @@ export function createService(engine) {
       return requests.map((request) => answer(read, request));
     },
     heapStats: () => engine.heapStats(),
+    // The cost panel's timed runs (cost-panel.js).
+    ...costHandlers(engine),
   };
   return {
     /** { type, ...payload } → { result, transfer } or { error } */

@@ -141,5 +141,24 @@ export function explorerMarkup() {
       .join('\n    ')}
     <p class="figure-caption" data-role="figure-caption" data-chrome="caption"><strong data-role="figure-caption-title"></strong> <span data-role="figure-caption-text"></span></p>
   </section>
+  <details class="cost-panel panel" data-role="cost-panel" data-chrome="costs">
+    <summary><h2 data-i18n="costTitle"></h2></summary>
+    <p class="hint" data-role="cost-intro"></p>
+    <div class="cost-actions">
+      <button type="button" data-role="cost-measure" data-i18n="costMeasure"></button>
+      <button type="button" data-role="cost-stop" data-i18n="costStop" disabled></button>
+      <progress data-role="cost-progress" max="1" value="0" data-i18n-label="costProgress"></progress>
+      <span data-role="cost-status" role="status"></span>
+    </div>
+    <div class="cost-figures">
+      <svg data-role="cost-time" class="cost-chart" role="img" data-i18n-label="costTimeAxis"></svg>
+      <svg data-role="cost-memory" class="cost-chart" role="img" data-i18n-label="costMemoryAxis"></svg>
+    </div>
+    <div class="cost-figures">
+      <table data-role="cost-slopes" class="cost-table"></table>
+      <div><h3 data-i18n="costTutorialTitle"></h3><table data-role="cost-tutorial" class="cost-table"></table></div>
+    </div>
+    <p class="hint" data-i18n="costSlopeNote"></p>
+  </details>
 </div>`;
 }
