@@ -9,7 +9,6 @@ import {
   MASKS,
   PRESETS,
   SPARSE,
-  SEED,
   TEMPERATURE,
   TUTORIAL,
   TUTORIAL_SENTENCE,
@@ -17,6 +16,7 @@ import {
   parseField,
   takesSetting,
 } from './state.js';
+import { SEED } from './url-fields.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
 import { byRole, setProperty } from './dom.js';
 

@@ -6,8 +6,8 @@
 export const SPARSE_TEXT = {
   en: {
     'mask.dilated': 'dilated window',
-    'mask.longformer': 'Longformer (window + global)',
-    'mask.bigbird': 'BigBird (window + global + random)',
+    'mask.longformer': 'Longformer',
+    'mask.bigbird': 'BigBird',
     globalTokens: 'global tokens',
     globalHint: 'Click a token above to make it global (or not).',
     chipGlobal: 'global token: sees and is seen by every token (click to undo)',
@@ -41,8 +41,8 @@ export const SPARSE_TEXT = {
   },
   zh: {
     'mask.dilated': '空洞窗口',
-    'mask.longformer': 'Longformer（窗口 + 全局）',
-    'mask.bigbird': 'BigBird（窗口 + 全局 + 随机）',
+    'mask.longformer': 'Longformer',
+    'mask.bigbird': 'BigBird',
     globalTokens: '全局词元',
     globalHint: '点击上面的词元，让它成为（或不再是）全局词元。',
     chipGlobal: '全局词元：它看到所有词元，所有词元也看到它（点击取消）',
