@@ -167,3 +167,42 @@ for (const { lang, sentence, link, mask } of CASES) {
     });
   }
 }
+
+test('mask=dilated, lang=en: its fraction and zero weights, only its settings, bad values named', async () => {
+  const sentence = 'The quick brown fox jumps over the lazy dog near the river';
+  const query = `mask=dilated&w=2&dil=3&g=a&dil=0&lang=en&s=${encodeURIComponent(sentence)}`;
+  const { page, context, problems } = await openPage(session.browser, `${session.url}?${query}`, {
+    viewport: { width: 1280, height: 900 },
+  });
+  await explorerStarted(page);
+  await settle(page);
+  // The link's bad values are named in the notice, as any other field's.
+  const notice = await page.locator('[data-role=notice]').textContent();
+  assert.match(notice, /g=a/);
+  assert.match(notice, /dil=0/);
+  const tokens = await page.locator('[data-role=tokens] li').allTextContents();
+  const trace = engine.run({ tokens, dModel: 8, heads: 2, seed: 42, mask: { type: 'dilated', width: 2, dilation: 3 } });
+  await fractionShown(page, trace, strings('en'), 'dilated');
+  await weightsMatch(page, trace, 'dilated');
+  // Only a dilated window's settings; no global tokens to pick.
+  for (const [role, shown] of [
+    ['window-control', true],
+    ['dilation-control', true],
+    ['global-control', false],
+    ['block-control', false],
+  ])
+    assert.equal(await page.locator(`[data-role=${role}]`).isVisible(), shown, role);
+  await page.locator('[data-role=tokens] li').nth(3).click();
+  await settle(page);
+  assert.equal(await page.locator('[data-role=tokens] li.global').count(), 0);
+  // A dilation out of range in the box is marked invalid and changes nothing.
+  await page.locator('[data-role=dilation]').fill('65');
+  await page.locator('[data-role=dilation]').press('Enter');
+  await page.locator('[data-role=dilation]').blur();
+  await settle(page);
+  assert.equal(await page.locator('[data-role=dilation]').getAttribute('aria-invalid'), 'true');
+  assert.equal(await page.evaluate(() => window.attentionExplorer.store.get().dilation), 3);
+  assert.doesNotMatch(await page.locator('body').innerText(), /NaN/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
