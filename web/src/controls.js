@@ -5,14 +5,18 @@
 import {
   ATTENTION_KINDS,
   D_MODELS,
+  GLOBAL_TOKENS,
   MASKS,
   PRESETS,
+  SPARSE,
   TEMPERATURE,
   TUTORIAL,
   TUTORIAL_SENTENCE,
   defaultState,
   parseField,
+  takesSetting,
 } from './state.js';
+import { SEED } from './url-fields.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
 import { byRole, setProperty } from './dom.js';
 
@@ -71,6 +75,34 @@ export function buildControls(root, store) {
   bind('seed', 'seed', field('seed'));
   bind('window', 'window', field('w'));
   bind('temperature', 'temperature', field('t'));
+  // The sparse patterns' settings (state.js SPARSE): the same bounds as a link's.
+  bind('dilation', 'dilation', field('dil'));
+  bind('block', 'block', field('blk'));
+  bind('random', 'random', field('rnd'));
+  bind('maskSeed', 'maskSeed', field('mseed'));
+  for (const [role, bounds] of [...Object.entries(SPARSE), ['maskSeed', SEED]]) {
+    $(role).min = String(bounds.min);
+    $(role).max = String(bounds.max);
+  }
+  // Global tokens typed as '0, 5' (spaces allowed), read by the link's parser.
+  bind('global', 'global', (el) => {
+    const v = parseField('g', el.value.replace(/\s+/g, ''));
+    el.setAttribute('aria-invalid', String(v === undefined));
+    return v;
+  });
+  $('global').placeholder = '0, 5';
+  // Or by clicking a token's chip: it becomes global, or stops being global.
+  $('tokens').addEventListener('click', (event) => {
+    const chip = event.target.closest('li');
+    const state = store.get();
+    if (!chip || !takesSetting(state.mask, 'global') || state.model !== 'random') return;
+    const index = [...chip.parentNode.children].indexOf(chip);
+    if (index > GLOBAL_TOKENS.max) return;
+    const global = state.global.includes(index)
+      ? state.global.filter((g) => g !== index)
+      : [...state.global, index].sort((a, b) => a - b);
+    if (global.length <= GLOBAL_TOKENS.count) store.set({ global });
+  });
   $('temperature').min = String(TEMPERATURE.min);
   $('temperature').max = String(TEMPERATURE.max);
 }
@@ -93,7 +125,26 @@ function refuseForLinear($, state, strings) {
   refuse($('temperature'), linear && state.temperature === 1, strings.linearNoTemperature);
   const window = $('mask').querySelector('option[value="window"]');
   if (window) refuse(window, linear && state.mask !== 'window', strings.linearNoWindow);
+  for (const mask of ['dilated', 'longformer', 'bigbird']) {
+    const option = $('mask').querySelector(`option[value="${mask}"]`);
+    if (option) refuse(option, linear && state.mask !== mask, strings.linearNoSparse);
+  }
   $('linear-note').hidden = !linear;
+}
+
+/**
+ * With longformer or bigbird, the token chips say which tokens are global (class "global") and
+ * that a click changes it. Chips added after this call (a long sentence's later chunks) are
+ * marked once they are in (explorer/render.js).
+ */
+export function markGlobalChips(list, state, strings) {
+  const on = takesSetting(state.mask, 'global') && state.model === 'random';
+  list.classList.toggle('pickable', on);
+  for (const [i, chip] of [...list.children].entries()) {
+    const global = on && state.global.includes(i);
+    chip.classList.toggle('global', global);
+    if (on) chip.title = `#${i} · ${global ? strings.chipGlobal : strings.chipMakeGlobal}`;
+  }
 }
 
 /** Writes the state into the controls (after a URL load, a preset, or a language switch). */
@@ -124,7 +175,10 @@ export function updateControls(root, state, strings) {
   setProperty($('heads'), 'value', String(state.heads));
   options($('mask'), MASKS, (m) => strings[`mask.${m}`]);
   setProperty($('mask'), 'value', state.mask);
-  $('window-control').hidden = state.mask !== 'window';
+  for (const setting of ['window', 'dilation', 'global', 'block', 'random', 'maskSeed'])
+    $(`${setting}-control`).hidden = !takesSetting(state.mask, setting);
+  $('global-hint').hidden = !takesSetting(state.mask, 'global') || trained;
+  markGlobalChips($('tokens'), state, strings);
   options($('attention'), ATTENTION_KINDS, (k) => strings[`attention.${k}`]);
   setProperty($('attention'), 'value', state.attention);
   // A trained model's layers are softmax attention: not a choice there.
@@ -135,6 +189,9 @@ export function updateControls(root, state, strings) {
   $('positionalEncoding').checked = state.positionalEncoding;
   if (document.activeElement !== $('seed')) setProperty($('seed'), 'value', String(state.seed));
   if (document.activeElement !== $('window')) setProperty($('window'), 'value', String(state.window));
+  for (const role of ['dilation', 'block', 'random', 'maskSeed'])
+    if (document.activeElement !== $(role)) setProperty($(role), 'value', String(state[role]));
+  if (document.activeElement !== $('global')) setProperty($('global'), 'value', state.global.join(', '));
   if (document.activeElement !== $('temperature')) setProperty($('temperature'), 'value', String(state.temperature));
   refuseForLinear($, state, strings);
   $('tutorial').checked = state.tutorial;

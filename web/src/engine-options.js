@@ -1,3 +1,5 @@
+import { MASK_SETTINGS, takesSetting } from './state.js';
+
 // The one mapping from the page's state to the engine's options. Each row names the state
 // fields it reads and the options it makes from them; the fields whose change needs a new
 // trace (MODEL_FIELDS) are the union of the rows' fields, so a new option is one row.
@@ -8,7 +10,7 @@ const ROWS = [
   [['dModel'], (s) => ({ dModel: s.dModel })],
   [['heads'], (s) => ({ heads: s.heads })],
   [['seed'], (s) => ({ seed: s.seed })],
-  [['mask', 'window'], (s) => ({ mask: s.mask === 'window' ? { type: 'window', width: s.window } : s.mask })],
+  [['mask', 'window', 'global', 'dilation', 'block', 'random', 'maskSeed'], (s) => ({ mask: maskOption(s) })],
   [['attention'], (s) => ({ attention: s.attention })],
   [['scale'], (s) => ({ scale: s.scale })],
   [['temperature'], (s) => ({ temperature: s.temperature })],
@@ -18,6 +20,17 @@ const ROWS = [
   // shapes (the fields tutorial mode pins are state.js TUTORIAL).
   [['tutorial'], (s) => (s.tutorial ? { embedding: 'stream', dK: 4, outputProjection: false } : {})],
 ];
+
+// The engine's mask option: a name for a dense mask, else the pattern with the settings it takes
+// (state.js MASK_SETTINGS; the engine refuses an option a pattern does not take).
+function maskOption(s) {
+  if (!MASK_SETTINGS[s.mask]) return s.mask;
+  const option = { type: s.mask, width: s.window };
+  if (takesSetting(s.mask, 'global')) option.global = s.global;
+  if (takesSetting(s.mask, 'dilation')) option.dilation = s.dilation;
+  if (takesSetting(s.mask, 'block')) Object.assign(option, { block: s.block, random: s.random, seed: s.maskSeed });
+  return option;
+}
 
 /** The state fields that change the trace. */
 export const MODEL_FIELDS = ROWS.flatMap(([fields]) => fields);

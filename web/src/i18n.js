@@ -5,6 +5,7 @@ import { MODES } from './i18n-modes.js';
 import { FIGURES } from './i18n-figures.js';
 import { LINEAR } from './i18n-linear.js';
 import { COST } from './i18n-cost.js';
+import { SPARSE_TEXT } from './i18n-sparse.js';
 import { THREADS_TEXT } from './engine-threads.js';
 
 const STRINGS = {
@@ -357,6 +358,7 @@ for (const lang of Object.keys(MODES)) Object.assign(STRINGS[lang], MODES[lang])
 for (const lang of Object.keys(FIGURES)) Object.assign(STRINGS[lang], FIGURES[lang]);
 for (const lang of Object.keys(LINEAR)) Object.assign(STRINGS[lang], LINEAR[lang]);
 for (const lang of Object.keys(COST)) Object.assign(STRINGS[lang], COST[lang]);
+for (const lang of Object.keys(SPARSE_TEXT)) Object.assign(STRINGS[lang], SPARSE_TEXT[lang]);
 
 export const LANGUAGES = ['en', 'zh'];
 

@@ -16,6 +16,7 @@ import {
   fieldTable,
   flag,
   int,
+  intSet,
   kindsOf,
   oneBased,
   oneOf,
@@ -27,7 +28,24 @@ import {
 } from './url-fields.js';
 
 export { MAX_SENTENCE_CHARS };
-export const MASKS = ['none', 'causal', 'window'];
+export const MASKS = ['none', 'causal', 'window', 'dilated', 'longformer', 'bigbird'];
+// The sparse patterns' settings (docs/computation.md, "Sparse and local attention"): the link's
+// parser, the number boxes and the engine's options read these bounds. Global tokens are
+// indices into the sentence (the engine ignores one past its end), at most GLOBAL_TOKENS.max of them.
+export const SPARSE = Object.freeze({
+  dilation: Object.freeze({ min: 1, max: 64 }),
+  block: Object.freeze({ min: 1, max: 64 }),
+  random: Object.freeze({ min: 0, max: 16 }),
+});
+export const GLOBAL_TOKENS = Object.freeze({ min: 0, max: 2047, count: 16 });
+// Which settings each pattern takes: a control or a link row for another pattern is hidden/unused.
+export const MASK_SETTINGS = Object.freeze({
+  window: ['window'],
+  dilated: ['window', 'dilation'],
+  longformer: ['window', 'global'],
+  bigbird: ['window', 'global', 'block', 'random', 'maskSeed'],
+});
+export const takesSetting = (mask, setting) => (MASK_SETTINGS[mask] ?? []).includes(setting);
 // softmax attention, or kernelised linear attention (φ = elu + 1, docs/computation.md).
 export const ATTENTION_KINDS = ['softmax', 'linear'];
 export const D_MODELS = [4, 8, 16, 32, 64, 128, 256, 512];
@@ -64,6 +82,11 @@ export function defaultState(lang = 'en') {
     mask: 'none',
     attention: 'softmax',
     window: 1,
+    global: [0], // longformer's and bigbird's global tokens (0-based, ascending)
+    dilation: 2,
+    block: 4,
+    random: 1,
+    maskSeed: 0,
     scale: true,
     temperature: 1,
     positionalEncoding: true,
@@ -114,6 +137,11 @@ const ROWS = [
   { key: 'seed', field: 'seed', kind: int(SEED) },
   { key: 'mask', field: 'mask', kind: oneOf(MASKS) },
   { key: 'w', field: 'window', kind: int({ min: 0, max: 64 }) },
+  { key: 'g', field: 'global', kind: intSet(GLOBAL_TOKENS) },
+  { key: 'dil', field: 'dilation', kind: int(SPARSE.dilation) },
+  { key: 'blk', field: 'block', kind: int(SPARSE.block) },
+  { key: 'rnd', field: 'random', kind: int(SPARSE.random) },
+  { key: 'mseed', field: 'maskSeed', kind: int(SEED) },
   { key: 'attn', field: 'attention', kind: oneOf(ATTENTION_KINDS) },
   { key: 'scale', field: 'scale', kind: flag },
   { key: 't', field: 'temperature', kind: decimal(TEMPERATURE) },

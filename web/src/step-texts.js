@@ -9,7 +9,7 @@ import { stepAt } from './steps.js';
 /**
  * What the random-weights explorer computes for a state: { embedding: 'hash' | 'stream',
  * positionalEncoding, outputProjection, heads, dK, scale, temperature, mask: 'none' | 'causal' |
- * 'window' }. A trained model's layer: its learned input, W_O, ÷√d_k and causal mask.
+ * 'window' | 'dilated' | 'longformer' | 'bigbird' }. A trained model's layer: its learned input, W_O, ÷√d_k and causal mask.
  */
 export function computationOf(state) {
   if (state.model && state.model !== 'random') {
@@ -51,7 +51,9 @@ const VARIANTS = {
   split: (c, s) => (c.heads === 1 ? { title: s.splitTitleOne, text: s.splitOne(c.dK) } : null),
   scale: (c, s) =>
     c.scale ? null : { title: c.temperature !== 1 ? s.temperatureOnlyTitle : s.scaleOffTitle, text: s.scaleOffText },
-  mask: (c, s) => (c.mask === 'none' ? { title: s.maskNoneTitle, text: s.maskNoneText } : null),
+  // A window or a sparse pattern: its own title, and why information still reaches every word.
+  mask: (c, s) =>
+    c.mask === 'none' ? { title: s.maskNoneTitle, text: s.maskNoneText } : (s.maskSteps[c.mask] ?? null),
   concat: (c, s) => (c.heads === 1 ? { title: s.concatTitleOne, text: s.concatOne } : null),
   output: (c, s) => (c.outputProjection ? null : { title: s.outputTitleNone, text: s.outputNone }),
 };

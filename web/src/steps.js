@@ -4,6 +4,7 @@ import { headColor, signedColor, stepMaxAbs, weightColor } from './scales.js';
 import { formatShort } from './format.js';
 import { strings } from './i18n.js';
 import { STEP_COUNT, STEP_KEYS } from './step-keys.js';
+import { takesSetting } from './state.js';
 
 /**
  * The attention formula as this state computes it: ÷√d_k only when scaling is on, ÷T (its
@@ -50,6 +51,11 @@ const shape = (r, c) => String.raw`[${r}\times ${c}]`;
 // Colour functions carry their domain: the stage draws one legend per distinct scale.
 const signed = (step, domainFrom = step) => signedColor(stepMaxAbs(domainFrom));
 const weights = () => weightColor();
+// Longformer's and BigBird's global tokens, whose whole row and column the pattern keeps: the
+// masked matrix marks their labels (null for any other mask).
+const globalTokensOf = (state) =>
+  takesSetting(state.mask, 'global') && (state.model ?? 'random') === 'random' ? state.global : null;
+
 // null when nothing is masked: then no hatch and no "masked" key in the legend.
 const isMasked = (mask) => (mask.data.includes(0) ? (i, j) => mask.data[i * mask.cols + j] === 0 : null);
 const op = (text) => ({ op: text });
@@ -274,6 +280,7 @@ export const STEPS = [
         color: signed(t.step('scaled', h)),
         animation: 'fade',
         masked: isMasked(t.step('mask')),
+        globalTokens: globalTokensOf(state),
       },
     ],
   },

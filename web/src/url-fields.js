@@ -8,8 +8,8 @@
 //   writeQuery(state, ROWS, reference)                // 't=2': the fields that differ from `reference`
 //
 // A kind is { parse(text) → value or undefined (refused), format(value) → text or undefined (no
-// link can carry it) } and, for numbers, its bounds { min, max }: a control reads them from the
-// same object the link's parser checks.
+// link can carry it), optionally same(a, b) (an array's equality by content) } and, for numbers,
+// its bounds { min, max }: a control reads them from the same object the link's parser checks.
 
 /** A seed: a whole number the engine's RandomState takes (uint32). */
 export const SEED = Object.freeze({ min: 0, max: 4294967295 });
@@ -43,6 +43,25 @@ export function oneOf(values) {
 export function oneOfNumbers(values) {
   const parse = (text) => (DIGITS.test(text) && values.includes(Number(text)) ? Number(text) : undefined);
   return { values, min: Math.min(...values), max: Math.max(...values), parse, format: String };
+}
+
+/**
+ * A set of whole numbers in { min, max }, at most `count` of them, written ascending and
+ * comma-separated ('0,5'; '' for none). The value is a sorted array; `same` compares two
+ * values by content, as writeQuery needs for an array.
+ */
+export function intSet({ min, max, count }) {
+  const one = int({ min, max });
+  const parse = (text) => {
+    if (text === '') return [];
+    const parts = text.split(',');
+    if (parts.length > count) return undefined;
+    const values = parts.map(one.parse);
+    if (values.includes(undefined)) return undefined;
+    return [...new Set(values)].sort((a, b) => a - b);
+  };
+  const format = (values) => values.join(',');
+  return { min, max, count, parse, format, same: (a, b) => format(a) === format(b) };
 }
 
 /** true or false, written 1 or 0. */
@@ -119,7 +138,8 @@ export function writeQuery(state, rows, reference) {
   const params = new URLSearchParams();
   for (const { key, field, kind, always = false, when } of rows) {
     if (when && !when(state)) continue;
-    if (!always && state[field] === reference[field]) continue;
+    const same = kind.same ?? ((a, b) => a === b);
+    if (!always && same(state[field], reference[field])) continue;
     const t = kind.format(state[field]);
     if (t !== undefined) params.set(key, t);
   }

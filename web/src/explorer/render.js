@@ -10,7 +10,7 @@
 //     stop()                  stops watching the panels' sizes
 //   }
 import * as d3 from 'd3';
-import { updateControls } from '../controls.js';
+import { markGlobalChips, updateControls } from '../controls.js';
 import { UI_FIELDS } from '../state.js';
 import { stepAt } from '../steps.js';
 import { formatCount } from '../format.js';
@@ -238,6 +238,8 @@ export function createRenderer({ root, $, store, strings, computer, stepper, thr
       // A poem model reads a line break before the text (its document start): chip 0, marked.
       const start = trace?.start ? modelStrings(state.lang).startChip : null;
       chipsDone = chips.show(trace?.tokens ?? [], trace?.unknown, start, trace?.chips);
+      // New chips: a sparse pattern's global tokens are marked on them (the store's newest state).
+      chipsDone.then(() => markGlobalChips($('tokens'), store.get(), strings()));
       // Cross-attention's keys and values as chips of their own.
       kvChips.show(trace?.cross ? trace.kvTokens : []);
       // A token or cell of the last trace that this one does not have is let go; the

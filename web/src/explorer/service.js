@@ -38,6 +38,9 @@ function summaryOf(live) {
     projectionWidth: live.projectionWidth,
     parameterCount: live.parameterCount,
     flops: live.flops,
+    // How many of the n·m scores the mask's pattern computes (a sparse pattern's are fewer).
+    computedScores: live.computedScores,
+    computedScoreFraction: live.computedScoreFraction,
     stepNames: live.stepNames,
     info,
   };

@@ -75,12 +75,18 @@ export function explorerMarkup() {
       <label data-role="attention-control"><span data-i18n="attention"></span> <select data-role="attention" aria-describedby="linear-note"></select></label>
       <label><span data-i18n="mask"></span> <select data-role="mask"></select></label>
       <label data-role="window-control"><span data-i18n="window"></span> <input data-role="window" type="number" min="0" max="64" step="1" /></label>
+      <label data-role="dilation-control"><span data-i18n="dilation"></span> <input data-role="dilation" type="number" step="1" /></label>
+      <label data-role="global-control"><span data-i18n="globalTokens"></span> <input data-role="global" type="text" inputmode="numeric" autocomplete="off" spellcheck="false" aria-describedby="${id}-global-hint" /></label>
+      <label data-role="block-control"><span data-i18n="block"></span> <input data-role="block" type="number" step="1" /></label>
+      <label data-role="random-control"><span data-i18n="randomBlocks"></span> <input data-role="random" type="number" step="1" /></label>
+      <label data-role="maskSeed-control"><span data-i18n="maskSeed"></span> <input data-role="maskSeed" type="number" step="1" /></label>
       <label class="check"><input data-role="scale" type="checkbox" /> <span data-i18n="scale"></span></label>
       <label><span data-i18n="temperature"></span> <input data-role="temperature" type="number" step="any" /></label>
       <label class="check"><input data-role="positionalEncoding" type="checkbox" /> <span data-i18n="positionalEncoding"></span></label>
       <label><span data-i18n="init"></span> <select data-role="init"></select></label>
       <label class="check"><input data-role="tutorial" type="checkbox" /> <span data-i18n="tutorialMode"></span></label>
     </div>
+    <p data-role="global-hint" id="${id}-global-hint" class="hint" data-i18n="globalHint" hidden></p>
     <p data-role="tutorial-note" class="hint" data-i18n="tutorialNote" hidden></p>
     <p data-role="linear-note" id="linear-note" class="hint" data-i18n="linearOff" hidden></p>
     <p data-role="summary" class="summary"></p>

@@ -10,6 +10,24 @@ import { formulaContextFor, stepTexts } from '../step-texts.js';
 import { addsPositionalEncoding } from '../state.js';
 import { renderTex } from './tex.js';
 import { setText } from '../dom.js';
+import { percentText } from '../i18n-sparse.js';
+import { takesSetting } from '../state.js';
+
+// The mask step of a window or sparse pattern says how many of the n·m scores it computes (the
+// engine's count: the point of the pattern is the scores it never forms).
+function withFraction(text, def, trace, state, strings) {
+  const fraction = trace?.computedScoreFraction;
+  if (
+    def.key !== 'mask' ||
+    def.linear ||
+    (state.model ?? 'random') !== 'random' ||
+    !takesSetting(state.mask, 'window') ||
+    typeof fraction !== 'number'
+  )
+    return text;
+  const total = trace.nQuery * trace.nKey;
+  return `${text} ${strings.sparseFraction(percentText(fraction), trace.computedScores, total)}`;
+}
 
 // trainedTexts: a trained model's own step texts { [step key]: text } (models/i18n.js
 // stepTexts, passed in by the explorer), shown instead of the random-weights ones.
@@ -37,7 +55,7 @@ export function drawExplanation(root, trace, state, strings, trainedTexts = null
   renderTex(root.querySelector('.shapes'), def.detail(trace, head, state), false);
   // A trained model's weights are not random: its own words where the text says they are.
   const trained = state.model && state.model !== 'random' ? trainedTexts?.[def.key] : null;
-  setText(root.querySelector('.step-text'), trained ?? text.text);
+  setText(root.querySelector('.step-text'), trained ?? withFraction(text.text, def, trace, state, strings));
   // Temperature is its own concept: explained where it acts (step 5) and wherever it is not 1;
   // positional encoding beside its waves (step 1).
   const note = root.querySelector('.concept-note');

@@ -183,13 +183,17 @@ export function drawMatrix(g, step, options) {
   // Labels as { k, text }: every `every`-th one, cut to the room there is. Column labels stand
   // upright (rotate −90), so that their room is the same whatever their length.
   const { font, every } = labelSpacing(cell);
+  // A sparse pattern's global tokens (options.globalTokens): their labels stand out, as their
+  // whole row and column are kept.
+  const isGlobal = (d) => Boolean(options.globalTokens?.includes(d.k));
   const thinned = (labels, room) =>
     labels.flatMap((text, k) => (k % every ? [] : [{ k, text: fitText(text, room, font) }]));
   g.selectAll('text.row-label')
     .data(m.tokenRows ? thinned(rowLabels, m.left - 6) : [], (d) => d.k)
     .join((enter) => enter.append('text').attr('class', 'row-label'))
     .call(putAttrs, { x: m.left - 4, y: (d) => m.top + d.k * cell + cell / 2, 'font-size': font })
-    .call(setTexts, (d) => d.text);
+    .call(setTexts, (d) => d.text)
+    .classed('global', isGlobal);
   g.selectAll('text.col-label')
     .data(m.tokenCols ? thinned(colLabels, m.top - 22) : [], (d) => d.k)
     .join((enter) => enter.append('text').attr('class', 'col-label'))
@@ -200,6 +204,7 @@ export function drawMatrix(g, step, options) {
         `translate(${m.left + d.k * cell + cell / 2},${m.top - 4})${writesVertically(d.text) ? '' : ' rotate(-90)'}`,
       'font-size': font,
     })
+    .classed('global', isGlobal)
     .call(setTexts, (d) => d.text);
 
   const cellsGroup = g

@@ -205,6 +205,7 @@ export function drawStage(
         labelRoom: d.labelRoom,
         animation: d.animation,
         masked: d.masked,
+        globalTokens: d.globalTokens,
         columnColor: d.columnColor,
         image: d.image,
         picture: d.picture,
