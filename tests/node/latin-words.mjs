@@ -5,7 +5,7 @@
 // Symbols and terms the zh texts use as written in the tutorials, file formats, code.
 const ALLOWED = new Set(
   [
-    'd_model d_k d_ff QKV QK Softmax softmax PE sin cos max GELU LayerNorm Transformer RNN Longformer',
+    'd_model d_k d_ff QKV QK Softmax softmax PE sin cos max GELU LayerNorm Transformer RNN Longformer BigBird',
     'SVG PNG CSV JSON txt UTF-8 English top-k unk eos bos pad logits W_O W_Q W_K W_V W_q W_k W_v NumPy np random seed randn',
     'head Concat fan-in Query Key Value Tab Kneser Ney AdamW Olsson mod MB MiB NUL',
     'GPT-2 transformers config.json model.safetensors vocab.json merges.txt encoder.json vocab.bpe vocab_size',
@@ -15,7 +15,7 @@ const ALLOWED = new Set(
 );
 // (max: the softmax's s − max, a formula's term as sin and cos are; unk, eos, bos, pad: a
 // model's special symbols <unk> … as its vocabulary writes them; Query, Key, Value: the English terms the tutorials give in brackets beside 查询, 键, 值; Tab: a
-// key as printed on the keyboard; Kneser–Ney, AdamW: a method's name, as Chinese texts write it; Olsson: a cited author; mod, MB, MiB, NUL:
+// key as printed on the keyboard; Kneser–Ney, AdamW, Longformer, BigBird: a method's or model's name, as Chinese texts write it; Olsson: a cited author; mod, MB, MiB, NUL:
 // an operator, units and a byte's name as Chinese technical texts write them; GPT-2, transformers and a
 // checkpoint's file names and config key: a model, a library and files named as they are on disk.)
 // The language switch names its languages in their own words.
