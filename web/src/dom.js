@@ -40,6 +40,17 @@ export function putAttrs(selection, attrs) {
   });
 }
 
+/**
+ * selection.classed(name, on(d, i)), touching only elements whose class must change: classList.add
+ * of a class the element has still rewrites its class attribute (a mutation, a style recalc).
+ */
+export function putClass(selection, name, on) {
+  return selection.each(function toggle(d, i) {
+    const want = Boolean(on(d, i));
+    if (this.classList.contains(name) !== want) this.classList.toggle(name, want);
+  });
+}
+
 /** node.textContent = text unless it is that already (a new text node is laid out anew). */
 export function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;

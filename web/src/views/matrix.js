@@ -7,7 +7,7 @@ import { hideTooltip, showTooltip } from '../tooltip.js';
 import { duration, typing } from '../motion.js';
 import { afterFrame, drawNowOrLater } from '../frames.js';
 import { fitText, textWidth, writesVertically } from './text.js';
-import { arrowStep, forgetOne, put, putAttrs, remember, setTexts } from '../dom.js';
+import { arrowStep, forgetOne, put, putAttrs, putClass, remember, setTexts } from '../dom.js';
 import { cellText, fillsOf, inkOn } from './cell-style.js';
 import { drawAsImage, drawPooled, removePicture } from './matrix-image.js';
 import { roomFor } from './fit.js';
@@ -193,7 +193,7 @@ export function drawMatrix(g, step, options) {
     .join((enter) => enter.append('text').attr('class', 'row-label'))
     .call(putAttrs, { x: m.left - 4, y: (d) => m.top + d.k * cell + cell / 2, 'font-size': font })
     .call(setTexts, (d) => d.text)
-    .classed('global', isGlobal);
+    .call(putClass, 'global', isGlobal);
   g.selectAll('text.col-label')
     .data(m.tokenCols ? thinned(colLabels, m.top - 22) : [], (d) => d.k)
     .join((enter) => enter.append('text').attr('class', 'col-label'))
@@ -204,7 +204,7 @@ export function drawMatrix(g, step, options) {
         `translate(${m.left + d.k * cell + cell / 2},${m.top - 4})${writesVertically(d.text) ? '' : ' rotate(-90)'}`,
       'font-size': font,
     })
-    .classed('global', isGlobal)
+    .call(putClass, 'global', isGlobal)
     .call(setTexts, (d) => d.text);
 
   const cellsGroup = g
