@@ -415,6 +415,16 @@ export const isLinear = (state) => state?.attention === 'linear' && (state.model
 
 const phi = (x) => `φ(${x})`;
 
+/** A head's step as an operand, coloured on its own signed scale (the linear steps'). */
+const headStep = (t, h, name, title, animation, extra = {}) => ({
+  id: name,
+  step: t.step(name, h),
+  title,
+  color: signed(t.step(name, h)),
+  animation,
+  ...extra,
+});
+
 /**
  * What linear attention does at steps 4–8 instead of QKᵀ, ÷√d_k, mask, softmax and A·V, by the
  * same step keys (the URL's step=n and a component's step name stay the same): the feature maps,
@@ -468,31 +478,12 @@ const LINEAR_STEPS = {
         animation: 'none',
       },
       op('·'),
-      {
-        id: 'vHead',
-        step: t.step('vHead', h),
-        title: `V${subscript(h + 1)}`,
-        color: signed(t.step('vHead', h)),
-        animation: 'none',
-      },
+      headStep(t, h, 'vHead', `V${subscript(h + 1)}`, 'none'),
       op('='),
-      {
-        id: 'kvSummary',
-        step: t.step('kvSummary', h),
-        title: `S${subscript(h + 1)}`,
-        color: signed(t.step('kvSummary', h)),
-        animation: 'fade',
-      },
+      headStep(t, h, 'kvSummary', `S${subscript(h + 1)}`, 'fade'),
       lineBreak,
       op('Σⱼ φ(kⱼ) ='),
-      {
-        id: 'keySum',
-        step: t.step('keySum', h),
-        title: `Σ ${phi('k')}`,
-        color: signed(t.step('keySum', h)),
-        animation: 'fade',
-        rowLabels: false,
-      },
+      headStep(t, h, 'keySum', `Σ ${phi('k')}`, 'fade', { rowLabels: false }),
     ],
   },
   mask: {
@@ -502,13 +493,7 @@ const LINEAR_STEPS = {
     detail: (t) =>
       String.raw`z_i = \phi(q_i)^{\top}\textstyle\sum_j \phi(k_j) \quad ${shape(t.nQuery, t.dK)}\cdot${shape(t.dK, 1)} = ${shape(t.nQuery, 1)}`,
     operands: (t, h) => [
-      {
-        id: 'phiQ',
-        step: t.step('phiQ', h),
-        title: phi(`Q${subscript(h + 1)}`),
-        color: signed(t.step('phiQ', h)),
-        animation: 'none',
-      },
+      headStep(t, h, 'phiQ', phi(`Q${subscript(h + 1)}`), 'none'),
       op('·'),
       {
         id: 'keySumT',
@@ -519,14 +504,7 @@ const LINEAR_STEPS = {
         animation: 'none',
       },
       op('='),
-      {
-        id: 'normaliser',
-        step: t.step('normaliser', h),
-        title: 'z',
-        color: signed(t.step('normaliser', h)),
-        animation: 'rows',
-        rowLabels: false,
-      },
+      headStep(t, h, 'normaliser', 'z', 'rows', { rowLabels: false }),
     ],
   },
   softmax: {
@@ -566,39 +544,13 @@ const LINEAR_STEPS = {
     detail: (t) =>
       String.raw`\mathrm{head}_i = \phi(Q_i)\,S_i \,/\, z \quad ${shape(t.nQuery, t.dK)}\cdot${shape(t.dK, t.dK)} = ${shape(t.nQuery, t.dK)}`,
     operands: (t, h) => [
-      {
-        id: 'phiQ',
-        step: t.step('phiQ', h),
-        title: phi(`Q${subscript(h + 1)}`),
-        color: signed(t.step('phiQ', h)),
-        animation: 'none',
-      },
+      headStep(t, h, 'phiQ', phi(`Q${subscript(h + 1)}`), 'none'),
       op('·'),
-      {
-        id: 'kvSummary',
-        step: t.step('kvSummary', h),
-        title: `S${subscript(h + 1)}`,
-        color: signed(t.step('kvSummary', h)),
-        animation: 'none',
-      },
+      headStep(t, h, 'kvSummary', `S${subscript(h + 1)}`, 'none'),
       op('÷'),
-      {
-        id: 'normaliser',
-        step: t.step('normaliser', h),
-        title: 'z',
-        color: signed(t.step('normaliser', h)),
-        animation: 'none',
-        rowLabels: false,
-      },
+      headStep(t, h, 'normaliser', 'z', 'none', { rowLabels: false }),
       op('='),
-      {
-        id: 'headOutput',
-        step: t.step('headOutput', h),
-        title: `head${subscript(h + 1)}`,
-        color: signed(t.step('headOutput', h)),
-        animation: 'rows',
-        rowLabels: false,
-      },
+      headStep(t, h, 'headOutput', `head${subscript(h + 1)}`, 'rows', { rowLabels: false }),
     ],
   },
 };
