@@ -211,7 +211,7 @@ test('playground: the model being trained exports at its step; an attention-only
   }
 });
 
-test('the single offline file exports the Tang model with no request', async () => {
+test('the single offline file exports the Tang model and a playground model with no request', async () => {
   const { context, page, attempted, file, problems } = await offlineSingleFile(session.browser, {
     acceptDownloads: true,
   });
@@ -223,6 +223,15 @@ test('the single offline file exports the Tang model with no request', async () 
     assert.equal(read.bad, null);
     assert.equal(read.config.n_layer, read.config.n_layer | 0);
     assert.equal(Object.keys(read.safetensors).length, 4 + 12 * read.config.n_layer);
+    // Its playground too: the training worker (a blob: URL here) makes the archive.
+    await page.goto(`${file}?page=playground&task=sort&lang=en`);
+    await page.waitForSelector('[data-role=step]:not([disabled])', { timeout: 60000 });
+    await page.click('[data-role=step]');
+    await page.waitForSelector('[data-role=export-hf]:not([disabled])');
+    const played = await download(page, '[data-role=export-hf]');
+    assert.equal(played.name, 'sort-hf.zip');
+    assert.equal(played.read.bad, null);
+    assert.deepEqual(played.read.config.architectures, ['GPT2LMHeadModel']);
     assert.deepEqual(attempted, []);
     assert.deepEqual(problems, []);
   } finally {
