@@ -11,10 +11,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createEngine, root } from '../node/support.mjs';
+import { TINY } from '../node/training_support.mjs';
 import { offlineSingleFile, openPage, screenshotDir, useBrowser } from './browser.mjs';
 
 const session = useBrowser();
@@ -134,6 +135,33 @@ test('explorer: the Tang model exports as tang-hf.zip, a GPT-2 folder of its sha
     );
     assert.match(await page.textContent('[data-role=model-export-note]'), /^已下载 tang-hf\.zip/);
     await page.locator('[data-role=models]').screenshot({ path: path.join(screenshotDir, 'export-button-zh.png') });
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('explorer: a task model opened from a file (as the playground hands one over) exports under its name', async () => {
+  const trainer = engine.createTrainer({ ...TINY, positionalEncoding: 'learned' });
+  trainer.step(5);
+  const file = path.join(scratch, 'my-sort.model');
+  writeFileSync(file, trainer.save());
+  trainer.dispose();
+  const model = engine.loadModel(readFileSync(file));
+  const shape = shapeOf(model);
+  const vocabulary = [...model.vocabulary];
+  const weights = sha256(model.exportCheckpoint().safetensors);
+  model.dispose();
+  const { page, problems, context } = await openPage(session.browser, `${session.url}?lang=en&s=3 1 4 2`);
+  try {
+    await page.waitForFunction(() => window.attentionExplorer);
+    await idle(page);
+    await page.setInputFiles('[data-role=model-file]', [file]);
+    await page.waitForSelector('[data-role=model-export]:not([disabled])', { timeout: 30000 });
+    const { name, read } = await download(page, '[data-role=model-export]');
+    assert.equal(name, 'my-sort-hf.zip');
+    assertExported(read, shape, vocabulary);
+    assert.equal(read.sha256['model.safetensors'], weights);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
