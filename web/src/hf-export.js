@@ -3,7 +3,7 @@
 // four files are the CLI's (hfFolder, dist/engine/hf_export.js); a page cannot write a folder, so
 // they go into one stored ZIP (zip.js). The archive is made where the model lives (the page's
 // engine worker, the playground's training worker): the page only downloads its bytes.
-//   exportRefusal(config)             → null, or why the button is off (a key of EXPORT_TEXT's refused)
+//   exportRefusal(config)             → null, or why the button is off (a key of i18n-hf-export.js's exportHfRefused)
 //   hfZip(model, fileName, by)        → the .zip's bytes (in the worker)
 //   hfZipName(fileName)               → '<model name>-hf.zip'
 //   downloadBytes(bytes, name)        → the browser's download of them

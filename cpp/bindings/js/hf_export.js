@@ -5,7 +5,8 @@
 // renaming, the reverse of cpp/src/train/gpt2_checkpoint.cpp; only the switches GPT-2 does not
 // have are refused (REFUSED), naming the model file's key. The model file (docs/model-format.md,
 // from save(), which the engine wrote and checked) is read here as it is laid out; float16
-// tensors widen exactly to float32.
+// tensors widen exactly to float32. hfFolder gives the folder's four files (with vocab.txt and the
+// README), which the CLI writes and the pages' "Export for transformers" button zips.
 import { AttentionError } from './errors.js';
 
 /** Model file keys GPT-2 fixes, the value it needs and why. */
