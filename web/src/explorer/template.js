@@ -95,6 +95,10 @@ export function explorerMarkup() {
   </section>
   <section class="models panel" data-role="models" data-chrome="models" hidden>
     <p data-role="model-notice" class="notice model-notice" role="status" hidden></p>
+    <div class="model-export">
+      <button type="button" data-role="model-export"></button>
+      <span class="hint" data-role="model-export-note" role="status"></span>
+    </div>
     <h2 data-role="model-view-title"></h2>
     <p class="hint" data-role="model-view-hint"></p>
     <div data-role="model-grid" class="model-grid"></div>

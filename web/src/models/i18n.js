@@ -1,6 +1,7 @@
 // The model panel's strings, in 中文 and English (the explorer's own are in ../i18n.js).
 
 import { formatCount } from '../format.js';
+import { HF_EXPORT_TEXT } from '../i18n-hf-export.js';
 
 const pct = (p) => `${(p * 100).toFixed(p >= 0.1 ? 1 : 2)}%`;
 
@@ -383,6 +384,10 @@ const ZH = {
     return `${what}没有任何改变。`;
   },
 };
+
+// "Export for transformers" (../hf-export.js), shared with the playground.
+Object.assign(EN, HF_EXPORT_TEXT.en);
+Object.assign(ZH, HF_EXPORT_TEXT.zh);
 
 export function modelStrings(lang) {
   return lang === 'zh' ? ZH : EN;

@@ -15,6 +15,7 @@ import { drawGrid } from './grid.js';
 import { storedRoles } from './roles.js';
 import { drawBlock } from './block.js';
 import { drawNext, repeatedTail } from './next.js';
+import { createExportButton } from './export-button.js';
 
 // The fields the panel draws from; a change of any re-runs the model.
 const PANEL_FIELDS = [
@@ -56,6 +57,8 @@ export function createModelPanel(root, store, engine) {
   let last = null; // the last modelView drawn (tests and exports read it)
   // Random weights' heads while a model (which sets its own) is shown: they come back with them.
   let randomHeads = store.get().model === 'random' ? store.get().heads : defaultState().heads;
+  // "Export for transformers": the shown model's file name names the .zip and its README.
+  const exportButton = createExportButton($, engine, store, (key) => (key === 'file' ? fileName : `${key}.model`));
 
   /** Resolves with the model's summary once it is loaded in the worker. */
   function ready(key) {
@@ -130,6 +133,7 @@ export function createModelPanel(root, store, engine) {
       return;
     }
     let summary;
+    exportButton.update(state, null);
     try {
       if (!loaded.has(state.model)) $('model-about').textContent = s.loading(s[`model.${state.model}`]);
       summary = await ready(state.model);
@@ -139,6 +143,7 @@ export function createModelPanel(root, store, engine) {
     }
     if (mine !== run) return;
     $('model-about').textContent = about(state, summary);
+    exportButton.update(state, summary);
     // The model's shape bounds the layer and head (state.js leaves them to the model).
     const { layer, head } = modelBounds(state, summary);
     if (layer !== state.layer || head !== state.head || state.heads !== summary.heads) {

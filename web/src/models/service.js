@@ -4,6 +4,7 @@
 //   modelLoad({ name, checkpoint })     → the same for a GPT-2 checkpoint and its tokenizer (gpt2.js)
 //   modelView({ name, text, layer, … }) → tokens, every head's weights, labels, one block, next token
 //   modelGenerate({ name, text, … })    → the text with one more token
+//   modelExport({ name, fileName })      → { bytes }: the model as a GPT-2 folder in a .zip (../hf-export.js)
 // and modelTraceOptions() asks the model for { model, layer, text }'s engine.open() options: the
 // layer's attention as the ten-step explorer computes it, from the layer's own input and weights.
 
@@ -11,6 +12,7 @@ import { TEXT_ROLES, labelHeads, predictionsOf, roleKeys, roleScore } from '../.
 import { BLOCK_STEPS } from './steps.js';
 import { withLanguageAPI } from './adapter.js';
 import { loadGpt2 } from './gpt2.js';
+import { hfZip } from '../hf-export.js';
 
 /**
  * The head roles on the typed text: each text role's keys for every query ({ [role]: [T] key
@@ -112,6 +114,13 @@ export function modelHandlers(engine) {
           Math.min(topK, model.vocabulary.length),
         ),
       };
+    },
+    /**
+     * "Export for transformers": { bytes } of the .zip (config.json, model.safetensors, vocab.txt,
+     * README.md); a model GPT-2 cannot express throws, naming the key.
+     */
+    modelExport({ name, fileName }) {
+      return { bytes: hfZip(modelOf(name), fileName, 'the explorer’s “Export for transformers” button') };
     },
     /** One more token after `text` (read from its end when it is longer than the context): { token, text }. */
     modelGenerate({ name, text, greedy = true, temperature = 1, topK = 0, seed = 1 }) {
