@@ -75,7 +75,7 @@ const EN = {
     (c.unigramLoss ? ')' : '') +
     '.' +
     (c.canonWeighted
-      ? ' It knows many lines of famous poems, because they were repeated in its training text (唐诗三百首 16 times, the 3,000 most popular 3 times): typed up to a famous line’s last character, it usually predicts that character. It is not a recitation engine: asked to continue a famous first line, it rarely writes the real second line, and soon writes lines of its own.'
+      ? ' It knows many lines of famous poems, because they were repeated in its training text (唐诗三百首 16 times, 32 in its last 1,000 steps; the 3,000 most popular 3 times): typed up to a famous line’s last character, it usually predicts that character. It is not a recitation engine: asked to continue a famous first line, it writes the real second line about one time in three, and soon writes lines of its own.'
       : ''),
   aboutFile: (name) => `from the file ${name}`,
   corpusName: corpusIn(CORPUS_EN),
@@ -255,7 +255,7 @@ const ZH = {
     (c.unigramLoss ? '）' : '') +
     '。' +
     (c.canonWeighted
-      ? '它熟悉许多名句，因为训练文本里重复了它们（唐诗三百首 16 遍，最受欢迎的 3,000 首各 3 遍）：名句打到最后一个字之前，它通常能猜中那个字。但它不会背诗：从名篇的第一句续写，它很少写出真正的第二句，很快就写出自己的句子。'
+      ? '它熟悉许多名句，因为训练文本里重复了它们（唐诗三百首 16 遍，最后 1,000 步里 32 遍；最受欢迎的 3,000 首各 3 遍）：名句打到最后一个字之前，它通常能猜中那个字。但它不会背诗：从名篇的第一句续写，大约三次里只有一次写出真正的第二句，很快就写出自己的句子。'
       : ''),
   aboutFile: (name) => `来自文件 ${name}`,
   corpusName: corpusIn(CORPUS_ZH),
