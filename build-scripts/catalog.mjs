@@ -1,6 +1,7 @@
 // Writes the engine's catalogs, read from the built WebAssembly module (cpp/bindings/catalog.cpp:
 // the trace's steps, a trained model's block and model-wide steps, the tasks; limits() for the
-// temperature's bounds), as the modules JS reads instead of restating them:
+// temperature's bounds; trainerFields() for the keys a model file records), as the modules JS
+// reads instead of restating them:
 //
 //   cpp/bindings/js/catalog.js    the engine's JS (copied into dist/engine with it)
 //   cpp/bindings/js/catalog.d.ts  its declarations: the StepName, BlockStepName, ModelStepName and
@@ -27,12 +28,18 @@ export async function readCatalog(engineDir = path.join(root, 'dist/engine')) {
   const module = (await compileModule())();
   const { steps, blockSteps, modelSteps, tasks } = module.catalog();
   const limits = module.limits();
+  // The trainer fields a model file records, with their kinds and bounds (model_io.cpp's keys).
+  const modelFileFields = module
+    .trainerFields()
+    .filter((row) => row.inModelFile)
+    .map(({ name, kind, min, max, values }) => (kind === 'enum' ? { name, kind, values } : { name, kind, min, max }));
   return {
     steps,
     blockSteps,
     modelSteps,
     tasks,
     temperature: { min: limits.minTemperature, max: limits.maxTemperature },
+    modelFileFields,
   };
 }
 
@@ -55,6 +62,8 @@ export const MODEL_STEPS = ${frozenList(c.modelSteps)};
 export const TASKS = ${frozenList(c.tasks)};
 /** The engine's temperature bounds (Limits), for attention and sampling alike. */
 export const TEMPERATURE = Object.freeze(${JSON.stringify(c.temperature)});
+/** The trainer fields a model file records (model_io.cpp), each by its name, kind and bounds (bool: none, enum: values). */
+export const MODEL_FILE_FIELDS = ${frozenList(c.modelFileFields)};
 /** The names alone. */
 export const STEP_NAMES = Object.freeze(STEPS.map((s) => s.name));
 export const TASK_NAMES = Object.freeze(TASKS.map((t) => t.name));
@@ -102,6 +111,13 @@ export const BLOCK_STEPS: readonly CatalogActivation[];
 export const MODEL_STEPS: readonly CatalogActivation[];
 export const TASKS: readonly CatalogTask[];
 export const TEMPERATURE: { readonly min: number; readonly max: number };
+export const MODEL_FILE_FIELDS: readonly {
+  readonly name: string;
+  readonly kind: 'int' | 'number' | 'bool' | 'enum';
+  readonly min?: number;
+  readonly max?: number;
+  readonly values?: readonly string[];
+}[];
 export const STEP_NAMES: readonly StepName[];
 export const TASK_NAMES: readonly TaskName[];
 export const TASK_BY_NAME: Readonly<Record<TaskName, CatalogTask>>;

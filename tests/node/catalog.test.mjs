@@ -25,6 +25,8 @@ import { PRESETS, parseExample } from '../../web/src/playground/presets.js';
 import { fixedInput } from '../../web/src/playground/session.js';
 import { strings as playgroundStrings } from '../../web/src/playground/i18n.js';
 import { createEngine, root } from './support.mjs';
+import { parseModelFile } from './corpus_model_support.mjs';
+import { MODEL_CONFIG_KEYS } from '../../dist/engine/model_config.js';
 
 const engine = await createEngine();
 const names = (rows) => rows.map((row) => row.name);
@@ -186,4 +188,28 @@ test('temperature: one pair of bounds, the engine’s; the page’s ranges lie i
     /temperature/,
   );
   engine.run({ tokens: ['a'], dModel: 4, heads: 1, temperature: TEMPERATURE.max }).dispose?.();
+});
+
+test('a model file’s keys from trainer fields: the JS check (MODEL_CONFIG_KEYS) has each, of its kind, never narrower than the engine’s bounds', () => {
+  const trainer = engine.createTrainer({ task: 'copy', length: 3, alphabet: 4, layers: 1, heads: 1, dModel: 8 });
+  const { config } = parseModelFile(trainer.save());
+  trainer.dispose();
+  const KIND = { int: 'integer', number: 'number', bool: 'boolean' };
+  const written = engine.trainerFields.filter((field) => Object.hasOwn(config, field.name));
+  assert.ok(written.length >= 10, `the file records the model's rows: ${written.map((f) => f.name)}`);
+  for (const field of written) {
+    const rule = MODEL_CONFIG_KEYS[field.name];
+    assert.ok(rule, `${field.name}: no rule in MODEL_CONFIG_KEYS`);
+    if (field.kind === 'enum') {
+      assert.ok(rule.type === 'string' || field.values.every((v) => rule.values.includes(v)), field.name);
+      continue;
+    }
+    assert.equal(rule.type, KIND[field.kind], field.name);
+    if (rule.type !== 'boolean') {
+      assert.ok(
+        rule.min <= field.min && rule.max >= field.max,
+        `${field.name}: [${rule.min}, ${rule.max}] ⊇ [${field.min}, ${field.max}]`,
+      );
+    }
+  }
 });

@@ -82,6 +82,23 @@ export const TASKS = Object.freeze(
 );
 /** The engine's temperature bounds (Limits), for attention and sampling alike. */
 export const TEMPERATURE = Object.freeze({ min: 0.01, max: 100 });
+/** The trainer fields a model file records (model_io.cpp), each by its name, kind and bounds (bool: none, enum: values). */
+export const MODEL_FILE_FIELDS = Object.freeze(
+  [
+    { name: 'layers', kind: 'int', min: 1, max: 12 },
+    { name: 'heads', kind: 'int', min: 1, max: 1024 },
+    { name: 'dModel', kind: 'int', min: 1, max: 1024 },
+    { name: 'dK', kind: 'int', min: 0, max: 1024 },
+    { name: 'dFF', kind: 'int', min: 0, max: 4096 },
+    { name: 'causal', kind: 'bool' },
+    { name: 'scale', kind: 'bool' },
+    { name: 'residual', kind: 'bool' },
+    { name: 'attentionOnly', kind: 'bool' },
+    { name: 'tiedEmbeddings', kind: 'bool' },
+    { name: 'positionalEncoding', kind: 'enum', values: ['sinusoidal', 'learned'] },
+    { name: 'initStd', kind: 'number', min: 0, max: 10 },
+  ].map((row) => Object.freeze(row)),
+);
 /** The names alone. */
 export const STEP_NAMES = Object.freeze(STEPS.map((s) => s.name));
 export const TASK_NAMES = Object.freeze(TASKS.map((t) => t.name));

@@ -80,6 +80,13 @@ export const BLOCK_STEPS: readonly CatalogActivation[];
 export const MODEL_STEPS: readonly CatalogActivation[];
 export const TASKS: readonly CatalogTask[];
 export const TEMPERATURE: { readonly min: number; readonly max: number };
+export const MODEL_FILE_FIELDS: readonly {
+  readonly name: string;
+  readonly kind: 'int' | 'number' | 'bool' | 'enum';
+  readonly min?: number;
+  readonly max?: number;
+  readonly values?: readonly string[];
+}[];
 export const STEP_NAMES: readonly StepName[];
 export const TASK_NAMES: readonly TaskName[];
 export const TASK_BY_NAME: Readonly<Record<TaskName, CatalogTask>>;

@@ -309,4 +309,6 @@ export interface TrainerField {
   note?: string;
   /** What the field allows, as errors say it: "an integer from 1 to 12". */
   allowed: string;
+  /** A model file records it, under its name (the model's rows but queryKeyInit). */
+  inModelFile: boolean;
 }
