@@ -212,4 +212,10 @@ test('a model file’s keys from trainer fields: the JS check (MODEL_CONFIG_KEYS
       );
     }
   }
+  // A model the engine builds with more heads than the JS once allowed (64) loads.
+  const wide = engine.createTrainer({ task: 'copy', length: 3, alphabet: 4, layers: 1, heads: 128, dModel: 128 });
+  const model = engine.loadModel(wide.save());
+  wide.dispose();
+  assert.equal(model.config.heads, 128);
+  model.dispose();
 });
