@@ -21,7 +21,9 @@ cmake --build build/wasm-mt -j"$(nproc)"
 unset NODE_PATH
 # The engine's catalogs (steps, block steps, tasks, temperature bounds) as the JS and .d.ts the
 # page and the API read; where one changed, copy the engine's JS again so dist/ has it.
-if [ -n "$(node build-scripts/catalog.mjs)" ]; then
+catalog_written=$(node build-scripts/catalog.mjs)
+if [ -n "$catalog_written" ]; then
+  echo "$catalog_written"
   cmake --build build/wasm --target engine_js
   cmake --build build/wasm-mt --target engine_js
 fi
