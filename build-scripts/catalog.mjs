@@ -39,6 +39,7 @@ export async function readCatalog(engineDir = path.join(root, 'dist/engine')) {
     modelSteps,
     tasks,
     temperature: { min: limits.minTemperature, max: limits.maxTemperature },
+    limits,
     modelFileFields,
   };
 }
@@ -60,6 +61,8 @@ export const BLOCK_STEPS = ${frozenList(c.blockSteps)};
 export const MODEL_STEPS = ${frozenList(c.modelSteps)};
 /** The tasks (Tasks()): name, layout, input: what a person types ('operands': two numbers below the modulus; 'sequence': exactly \`length\` symbols; 'prompt': a prompt of a varying count). */
 export const TASKS = ${frozenList(c.tasks)};
+/** The engine's limits (Limits: tokens, text bytes, widths, temperature, model file bytes), as engine.limits has them before its live-trace caps. */
+export const LIMITS = Object.freeze(${JSON.stringify(c.limits)});
 /** The engine's temperature bounds (Limits), for attention and sampling alike. */
 export const TEMPERATURE = Object.freeze(${JSON.stringify(c.temperature)});
 /** The trainer fields a model file records (model_io.cpp), each by its name, kind and bounds (bool: none, enum: values). */
@@ -110,6 +113,9 @@ export const STEPS: readonly CatalogStep[];
 export const BLOCK_STEPS: readonly CatalogActivation[];
 export const MODEL_STEPS: readonly CatalogActivation[];
 export const TASKS: readonly CatalogTask[];
+export const LIMITS: { ${Object.keys(c.limits)
+    .map((key) => `readonly ${key}: number;`)
+    .join(' ')} };
 export const TEMPERATURE: { readonly min: number; readonly max: number };
 export const MODEL_FILE_FIELDS: readonly {
   readonly name: string;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CATALOG_FILES, catalogFiles, readCatalog } from '../../build-scripts/catalog.mjs';
-import { BLOCK_STEPS, STEPS, TASKS, TASK_NAMES, TEMPERATURE } from '../../web/src/catalog.js';
+import { BLOCK_STEPS, LIMITS, STEPS, TASKS, TASK_NAMES, TEMPERATURE } from '../../web/src/catalog.js';
 import * as engineCatalog from '../../dist/engine/catalog.js';
 import { AXIS_SIZES } from '../../web/src/step-shapes.js';
 import { BLOCK_STEPS as PAGE_BLOCK_STEPS } from '../../web/src/models/steps.js';
@@ -17,7 +17,7 @@ import { modelStrings } from '../../web/src/models/i18n.js';
 import { matricesOf } from '../../web/src/views/matrices.js';
 import { arithmeticRequests } from '../../web/src/views/arithmetic.js';
 import { requestsFor } from '../../web/src/explorer/needs.js';
-import { defaultState, SAMPLE_TEMPERATURE, TEMPERATURE as PAGE_TEMPERATURE } from '../../web/src/state.js';
+import { D_MODELS, defaultState, SAMPLE_TEMPERATURE, TEMPERATURE as PAGE_TEMPERATURE } from '../../web/src/state.js';
 import { VIEW_KEYS } from '../../web/src/views/registry.js';
 import { STEP_COUNT } from '../../web/src/step-keys.js';
 import { LANGUAGES } from '../../web/src/i18n.js';
@@ -178,7 +178,9 @@ test('tasks: the engine’s, each with its preset and strings; a typed example f
   }
 });
 
-test('temperature: one pair of bounds, the engine’s; the page’s ranges lie inside it', () => {
+test('limits and temperature: the engine’s, once; the page’s ranges lie inside them', () => {
+  for (const [key, value] of Object.entries(LIMITS)) assert.equal(engine.limits[key], value, key);
+  assert.ok(Math.max(...D_MODELS) <= LIMITS.maxDModel, 'the page’s widths are the engine’s');
   assert.deepEqual(TEMPERATURE, { min: engine.limits.minTemperature, max: engine.limits.maxTemperature });
   for (const range of [PAGE_TEMPERATURE, SAMPLE_TEMPERATURE]) {
     assert.ok(range.min >= TEMPERATURE.min && range.max <= TEMPERATURE.max, JSON.stringify(range));

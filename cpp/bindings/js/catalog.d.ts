@@ -79,6 +79,17 @@ export const STEPS: readonly CatalogStep[];
 export const BLOCK_STEPS: readonly CatalogActivation[];
 export const MODEL_STEPS: readonly CatalogActivation[];
 export const TASKS: readonly CatalogTask[];
+export const LIMITS: {
+  readonly maxTokens: number;
+  readonly maxTextBytes: number;
+  readonly maxTokenBytes: number;
+  readonly maxDModel: number;
+  readonly maxDK: number;
+  readonly maxProjectionWidth: number;
+  readonly minTemperature: number;
+  readonly maxTemperature: number;
+  readonly maxModelFileBytes: number;
+};
 export const TEMPERATURE: { readonly min: number; readonly max: number };
 export const MODEL_FILE_FIELDS: readonly {
   readonly name: string;

@@ -80,6 +80,18 @@ export const TASKS = Object.freeze(
     { name: 'modular', layout: 'a + b = (a + b) mod p', input: 'operands' },
   ].map((row) => Object.freeze(row)),
 );
+/** The engine's limits (Limits: tokens, text bytes, widths, temperature, model file bytes), as engine.limits has them before its live-trace caps. */
+export const LIMITS = Object.freeze({
+  maxTokens: 2048,
+  maxTextBytes: 100000,
+  maxTokenBytes: 1024,
+  maxDModel: 1024,
+  maxDK: 1024,
+  maxProjectionWidth: 4096,
+  minTemperature: 0.01,
+  maxTemperature: 100,
+  maxModelFileBytes: 605296924,
+});
 /** The engine's temperature bounds (Limits), for attention and sampling alike. */
 export const TEMPERATURE = Object.freeze({ min: 0.01, max: 100 });
 /** The trainer fields a model file records (model_io.cpp), each by its name, kind and bounds (bool: none, enum: values). */
