@@ -55,6 +55,8 @@ val TrainerFieldsVal() {
       row.set("minOpen", f.min_open);
     }
     if (*f.note) row.set("note", std::string(f.note));
+    // A model file records it under its name (model_io.cpp): model_config.js checks it so.
+    row.set("inModelFile", f.in_model_file);
     rows.call<void>("push", row);
   }
   return rows;

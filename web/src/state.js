@@ -49,7 +49,7 @@ export const takesSetting = (mask, setting) => (MASK_SETTINGS[mask] ?? []).inclu
 // softmax attention, or kernelised linear attention (φ = elu + 1, docs/computation.md).
 export const ATTENTION_KINDS = ['softmax', 'linear'];
 export const D_MODELS = [4, 8, 16, 32, 64, 128, 256, 512];
-// The page's temperature range (the engine takes 0.01–100): the link, the number box and the
+// The page's temperature range (inside the engine's, catalog.js TEMPERATURE): the link, the number box and the
 // softmax view's slider all accept exactly this.
 export const TEMPERATURE = Object.freeze({ min: 0.05, max: 20 });
 // A trained model's next-token controls (models/next.js): the sampling temperature's slider and

@@ -1,7 +1,7 @@
 // Type declarations of training in the engine (training.js), re-exported by engine.d.ts.
 import type { Step, StepName } from './engine.js';
-
-export type TaskName = 'copy' | 'reverse' | 'sort' | 'induction' | 'modular';
+// Generated from the engine's catalogs (catalog.d.ts; engine.d.ts re-exports them).
+import type { BlockStepName, ModelStepName, TaskName } from './catalog.js';
 
 /** A trainer's configuration; every field is optional (Engine.trainerDefaults). */
 export interface TrainerConfig {
@@ -153,10 +153,6 @@ export interface Evaluation {
   /** Cross-entropy over the held-out answer tokens. */
   loss: number;
 }
-
-export type BlockStepName =
-  'ln1' | 'attention' | 'residual1' | 'ln2' | 'ffnHidden' | 'ffnActivation' | 'ffnOut' | 'residual2';
-export type ModelStepName = 'embedding' | 'lnFinal' | 'logits' | 'probabilities';
 
 /** A step of a model trace: run()'s Step plus its layer (null for model-wide steps). */
 export interface ModelStep extends Omit<Step, 'name' | 'rowsAxis' | 'colsAxis'> {
@@ -313,4 +309,6 @@ export interface TrainerField {
   note?: string;
   /** What the field allows, as errors say it: "an integer from 1 to 12". */
   allowed: string;
+  /** A model file records it, under its name (the model's rows but queryKeyInit). */
+  inModelFile: boolean;
 }
