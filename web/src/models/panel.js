@@ -302,12 +302,13 @@ export function createModelPanel(root, store, engine) {
     }
   }
 
-  /** What was measured, in the page's language. */
+  /** What was measured, in the page's language (中文 sentences follow each other without a space). */
   function measuredText(s) {
     const sequences = Math.round(measured.inductionQueries / Math.floor(measured.window / 2));
+    const gap = store.get().lang === 'zh' ? '' : ' ';
     return [s.rolesMeasured(measured.windows, measured.window, sequences), measured.layers < 2 ? s.rolesOneLayer : '']
       .filter(Boolean)
-      .join(' ');
+      .join(gap);
   }
 
   $('model-roles-measure').addEventListener('click', () => measureRoles());
