@@ -3,7 +3,8 @@
 // with a progress bar; Stop midway shows no roles and says so; then a whole measurement names
 // the two heads' roles built into the checkpoint (tests/node/gpt2_support.mjs
 // writeGpt2RolesCheckpoint: first token, previous token) with × chance, as a shipped model's grid
-// does, and the one-layer note. Both languages; a screenshot of the grid.
+// does, and the one-layer note; another checkpoint opened while measuring ends the measurement.
+// Both languages; a screenshot of the grid.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -112,6 +113,18 @@ test('a checkpoint’s head roles measured in the page: progress, stop, then rol
     assert.match(zhStatus, /。只有一层时/); // 中文 sentences joined without a space
     assert.match(await page.textContent('.model-cell[data-head="0"] .model-cell-ratio'), /随机水平的 [\d.]+ 倍/);
     await page.locator('[data-role=models]').screenshot({ path: path.join(screenshotDir, 'gpt2-roles-zh.png') });
+
+    // Another checkpoint opened while measuring: the measurement ends with the model it read, the
+    // new one shows no roles and offers to measure; nothing breaks.
+    const revision = (await page.evaluate(() => window.attentionExplorer.store.get())).modelRevision;
+    await page.click('[data-role=model-roles-measure]');
+    await page.setInputFiles('[data-role=model-folder]', folder);
+    await page.waitForFunction((r) => window.attentionExplorer.store.get().modelRevision > r, revision);
+    await idle(page);
+    assert.equal(await page.locator('.model-cell[data-head-role]').count(), 0);
+    assert.ok(await page.isHidden('[data-role=model-roles-progress]'));
+    assert.match(await page.textContent('[data-role=model-roles-status]'), /这个检查点没有附带存好的头角色/);
+    assert.equal(await page.isDisabled('[data-role=model-roles-measure]'), false);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
