@@ -3,7 +3,7 @@
 // from head_roles.hpp's definitions (tests/reference/gpt2_roles_reference.py, over
 // gpt2_reference.py's forward pass): every head's score, chance, × chance, position-matched
 // ratio and query count per role, and the roles named. Then the page's path (gpt2.js
-// measureRoles on the bundled English sample) on the 1-layer checkpoint transformers wrote:
+// measureRoles on the English sample the page bundles) on the 1-layer checkpoint transformers wrote:
 // finite numbers, no induction head claimed; and the bad states: stopping midway, another
 // model loaded in between, a bad window.
 import { test } from 'node:test';
@@ -14,10 +14,13 @@ import path from 'node:path';
 import { assertAttentionError, createEngine, fixtureDir, root } from './support.mjs';
 import { writeGpt2RolesCheckpoint } from './gpt2_support.mjs';
 import { loadGpt2 } from '../../web/src/models/gpt2.js';
-import { ROLES_SAMPLE, ROLES_WINDOW } from '../../web/src/models/roles-sample.js';
+import { ROLES_WINDOW } from '../../web/src/models/service.js';
 import { measuredRoles } from '../../web/src/models/measured-roles.js';
 
 const engine = await createEngine();
+// The English held-out sample's start, as build-scripts/bundle.mjs cuts it for the page.
+const heldOut = readFileSync(path.join(root, 'models/heldout/brown.txt'), 'utf8');
+const ROLES_SAMPLE = heldOut.slice(0, heldOut.lastIndexOf('\n', 9000) + 1);
 const reference = JSON.parse(readFileSync(path.join(fixtureDir, 'gpt2/roles.json'), 'utf8'));
 const folder = (name) => path.join(fixtureDir, name === 'hf-tiny-gpt2' ? name : `gpt2/${name}`);
 const checkpointOf = (name) => ({

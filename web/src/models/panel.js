@@ -14,6 +14,7 @@ import { CheckpointRefusal, droppedFiles, readCheckpoint, sortOpened } from './c
 import { drawGrid } from './grid.js';
 import { storedRoles } from './roles.js';
 import { measuredRoles } from './measured-roles.js';
+import rolesSample from 'virtual:roles-sample';
 import { drawBlock } from './block.js';
 import { drawNext, repeatedTail } from './next.js';
 
@@ -273,7 +274,7 @@ export function createModelPanel(root, store, engine) {
     $('model-roles-stop').hidden = false;
     $('model-roles-measure').disabled = true;
     try {
-      const start = await engine.ask('modelRolesStart', { name: 'file' });
+      const start = await engine.ask('modelRolesStart', { name: 'file', text: rolesSample });
       const { steps, window, layers } = start;
       for (let done = 0; done < steps;) {
         if (job !== measuring) return;

@@ -7,7 +7,7 @@
 //   modelRolesStart({ name }) → { steps }, modelRolesStep({ name }) → { done, steps } (one batch
 //     each: the page shows progress between them and stops by asking no more),
 //   modelRolesResult({ name }) → the roles (as a sidecar's), modelRolesStop({ name }): head roles
-//     of a model without a sidecar (a GPT-2 checkpoint) measured on the bundled English sample
+//     of a model without a sidecar (a GPT-2 checkpoint) measured on held-out `text` the page sends
 // and modelTraceOptions() asks the model for { model, layer, text }'s engine.open() options: the
 // layer's attention as the ten-step explorer computes it, from the layer's own input and weights.
 
@@ -15,7 +15,6 @@ import { TEXT_ROLES, labelHeads, predictionsOf, roleKeys, roleScore } from '../.
 import { BLOCK_STEPS } from './steps.js';
 import { withLanguageAPI } from './adapter.js';
 import { loadGpt2 } from './gpt2.js';
-import { ROLES_SAMPLE, ROLES_WINDOW } from './roles-sample.js';
 
 /**
  * The head roles on the typed text: each text role's keys for every query ({ [role]: [T] key
@@ -35,6 +34,13 @@ function rolesOn(model, ids, weights) {
 
 const plain = (step) => ({ rows: step.rows, cols: step.cols, data: step.data });
 const lastRow = (step) => step.data.subarray((step.rows - 1) * step.cols, step.rows * step.cols);
+
+/**
+ * The window, in tokens, that roles are measured in (at most the model's context): GPT-2 reads
+ * 1,024, but the roles shown (previous token, first token, sentence start, same word, induction)
+ * show within a few dozen tokens, and a window's cost grows with its square.
+ */
+export const ROLES_WINDOW = 64;
 
 export function modelHandlers(engine) {
   const models = new Map(); // name → TrainedModel
@@ -151,12 +157,12 @@ export function modelHandlers(engine) {
       return { token: made.tokens[0], text: made.text };
     },
     /**
-     * Starts measuring the head roles of model `name` on the bundled English sample (roles-sample.js):
-     * windows of ROLES_WINDOW tokens (GPT-2 reads 1,024, but its roles show within a few dozen and
-     * a window's cost grows with its square), and `repeats` repeated random sequences for
-     * induction. → { steps }. Only a model with a tokenizer of its own (a GPT-2 checkpoint).
+     * Starts measuring the head roles of model `name` on held-out `text` (the page sends the
+     * English sample's start, bundled): `windows` windows of ROLES_WINDOW tokens and `repeats`
+     * repeated random sequences for induction, `batch` of them per step. → { steps, window,
+     * layers }. Only a model with a tokenizer of its own (a GPT-2 checkpoint).
      */
-    modelRolesStart({ name, windows = 16, repeats = 16, batch = 2 }) {
+    modelRolesStart({ name, text, windows = 16, repeats = 16, batch = 2 }) {
       const model = modelOf(name);
       if (typeof model.measureRoles !== 'function')
         throw Object.assign(
@@ -166,9 +172,14 @@ export function modelHandlers(engine) {
             field: 'name',
           },
         );
+      if (typeof text !== 'string')
+        throw Object.assign(new Error('text (the held-out sample) must be a string'), {
+          code: 'INVALID_ARGUMENT',
+          field: 'text',
+        });
       stopMeasure(name);
       const window = Math.min(ROLES_WINDOW, model.contextLength);
-      const measure = model.measureRoles(ROLES_SAMPLE, { window, repeats, batch, maxWindows: windows, seed: 1 });
+      const measure = model.measureRoles(text, { window, repeats, batch, maxWindows: windows, seed: 1 });
       measures.set(name, measure);
       return { steps: measure.steps, window, layers: model.config.layers };
     },
