@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPage, screenshotDir, useBrowser } from './browser.mjs';
 import { writeGpt2RolesCheckpoint } from '../node/gpt2_support.mjs';
+import { english } from '../node/latin-words.mjs';
 
 const session = useBrowser();
 let scratch;
@@ -111,6 +112,11 @@ test('a checkpoint’s head roles measured in the page: progress, stop, then rol
     const zhStatus = await page.textContent('[data-role=model-roles-status]');
     assert.match(zhStatus, /角色在 16 个各含 64 个词元的英文留出文本窗口上测得/);
     assert.match(zhStatus, /。只有一层时/); // 中文 sentences joined without a space
+    // No English left in the 中文 texts of the measure (tests/node/latin-words.mjs's allow-list).
+    const zhTexts = await page.$$eval('[data-role=model-roles] button, .model-cell', (all) =>
+      all.map((e) => e.title || e.textContent),
+    );
+    assert.deepEqual(english([zhStatus, ...zhTexts]), []);
     assert.match(await page.textContent('.model-cell[data-head="0"] .model-cell-ratio'), /随机水平的 [\d.]+ 倍/);
     await page.locator('[data-role=models]').screenshot({ path: path.join(screenshotDir, 'gpt2-roles-zh.png') });
 
