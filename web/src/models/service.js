@@ -4,7 +4,7 @@
 //   modelLoad({ name, checkpoint })     → the same for a GPT-2 checkpoint and its tokenizer (gpt2.js)
 //   modelView({ name, text, layer, … }) → tokens, every head's weights, labels, one block, next token
 //   modelGenerate({ name, text, … })    → the text with one more token
-//   modelRolesStart({ name }) → { steps }, modelRolesStep({ name }) → { done, steps } (one batch
+//   modelRolesStart({ name, text }) → { steps, window, layers }, modelRolesStep({ name }) → { done, steps } (one batch
 //     each: the page shows progress between them and stops by asking no more),
 //   modelRolesResult({ name }) → the roles (as a sidecar's), modelRolesStop({ name }): head roles
 //     of a model without a sidecar (a GPT-2 checkpoint) measured on held-out `text` the page sends
@@ -164,7 +164,8 @@ export function modelHandlers(engine) {
      */
     modelRolesStart({ name, text, windows = 16, repeats = 16, batch = 2 }) {
       const model = modelOf(name);
-      if (typeof model.measureRoles !== 'function')
+      // A model file's text reader is not gpt2.js's: its measureRoles is the engine's, of ids.
+      if (model.vocabularyLevel !== 'bpe')
         throw Object.assign(
           new Error('only a GPT-2 checkpoint measures its roles here: a shipped model has them stored'),
           {
@@ -194,7 +195,7 @@ export function modelHandlers(engine) {
         throw error;
       }
     },
-    /** The finished measurement: the sidecar's { windows, positional, heads } (roles.js measuredRoles reads it). */
+    /** The finished measurement: the sidecar's { windows, positional, heads } (measured-roles.js reads it). */
     modelRolesResult({ name }) {
       const result = measureOf(name).result();
       stopMeasure(name);
