@@ -35,6 +35,7 @@ val CorpusLimitsVal() {
 
 bool ModelHandle::corpusStart(const std::string& level, double total_bytes) {
   trace_.Clear();
+  roles_.reset();  // it points into the model replaced here
   trainer_.reset();
   corpus_trainer_.reset();
   corpus_model_.reset();
@@ -106,6 +107,7 @@ val ModelHandle::corpusSummary() const {
 }
 
 bool ModelHandle::corpusTrain(const val& config, int context_length) {
+  roles_.reset();  // it points into the model replaced here
   trace_.Clear();
   corpus_trainer_.reset();
   corpus_reader_.reset();

@@ -92,6 +92,7 @@ train::Trainer* ModelHandle::trainer(const std::string& call) {
 }
 
 bool ModelHandle::create(const val& config) {
+  roles_.reset();  // it points into the model replaced here
   corpus_trainer_.reset();
   corpus_text_.reset();
   train::TrainerConfig trainer_config;
@@ -106,6 +107,7 @@ bool ModelHandle::create(const val& config) {
 
 bool ModelHandle::load(const val& bytes) {
   trace_.Clear();
+  roles_.reset();  // it points into the model replaced here
   trainer_.reset();
   corpus_trainer_.reset();
   corpus_text_.reset();

@@ -274,6 +274,45 @@ export interface TrainedModel extends ModelCommon {
     input: ModelInput,
     options?: { count?: number; temperature?: number; topK?: number; greedy?: boolean; seed?: number },
   ): { tokens: string[]; ids: number[]; text: string };
+  /**
+   * Head roles measured on a held-out sample (the native tool's MeasureHeadRoles) in steps: the
+   * sample's ids and each id's text; window 0 is the model's context.
+   */
+  measureRoles(
+    sample: { ids: ArrayLike<number>; symbols: string[] },
+    options?: { window?: number; repeats?: number; seed?: number; batch?: number; poem?: boolean; maxWindows?: number },
+  ): RolesMeasurement;
+}
+
+/** A head-roles measurement in progress (TrainedModel.measureRoles). */
+export interface RolesMeasurement {
+  readonly steps: number;
+  readonly done: number;
+  /** One batch of windows or repeated sequences; → how many steps are done. */
+  step(): number;
+  /** Once done: each head's roles and per-role { score, chance, ratio, matched, matchedRatio, queries, holds }. */
+  result(): {
+    windows: number;
+    positional: string[];
+    heads: {
+      layer: number;
+      head: number;
+      roles: string[];
+      scores: Record<
+        string,
+        {
+          score: number;
+          chance: number;
+          ratio: number;
+          matched: number;
+          matchedRatio: number;
+          queries: number;
+          holds: boolean;
+        }
+      >;
+    }[];
+  };
+  stop(): void;
 }
 
 /** What layerOptions() returns: RunOptions with every field the explorer needs set. */
