@@ -30,22 +30,20 @@ export const VIEWS = Object.fromEntries(VIEW_LIST.map((view) => [view.key, view]
 /** The allowed `view` values of a link, in tab order: what the page passes to stateFromURL. */
 export const VIEW_KEYS = Object.freeze(VIEW_LIST.map((view) => view.key));
 
-if (VIEW_KEYS.length !== new Set(VIEW_KEYS).size)
+if (VIEW_KEYS.length !== new Set(VIEW_KEYS).size) {
   throw new Error(`views/registry.js: a view key twice in ${VIEW_KEYS}`);
-addStrings(
-  Object.fromEntries(
-    LANGUAGES.map((lang) => [
-      lang,
-      Object.fromEntries(
-        VIEW_LIST.flatMap(({ key, strings }) => {
-          const { name, hint, ...own } = strings[lang] ?? {};
-          if (typeof name !== 'string' || typeof hint !== 'string') {
-            throw new Error(`views/registry.js: the view ${key} has no ${lang} name and hint`);
-          }
-          return [[`view.${key}`, name], [`${key}Hint`, hint], ...Object.entries(own)];
-        }),
-      ),
-    ]),
-  ),
-  'views/registry.js',
-);
+}
+
+/** The views' strings in `lang`: each one's name and hint, and any other string of its own. */
+function viewStrings(lang) {
+  return Object.fromEntries(
+    VIEW_LIST.flatMap(({ key, strings }) => {
+      const { name, hint, ...own } = strings[lang] ?? {};
+      if (typeof name !== 'string' || typeof hint !== 'string') {
+        throw new Error(`views/registry.js: the view ${key} has no ${lang} name and hint`);
+      }
+      return [[`view.${key}`, name], [`${key}Hint`, hint], ...Object.entries(own)];
+    }),
+  );
+}
+addStrings(Object.fromEntries(LANGUAGES.map((lang) => [lang, viewStrings(lang)])), 'views/registry.js');
