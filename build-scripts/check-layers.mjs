@@ -42,7 +42,6 @@ export const LAYERS = [
     match: web([
       'limits',
       'catalog',
-      'view-keys',
       'step-keys',
       'chrome-flags',
       'model-catalog',

@@ -16,6 +16,7 @@ import { nodeLocal } from '../node-local.js';
 import { stepAt } from '../steps.js';
 import { STEPS } from '../catalog.js';
 import { traceHas } from '../step-shapes.js';
+import { stepRequest } from '../requests.js';
 
 // A cell was picked here since the last draw: its arithmetic panel is scrolled into view.
 const reveal = nodeLocal();
@@ -244,3 +245,24 @@ export function drawMatricesView({ trace, state, strings, el, head, width, set, 
   if (reveal.get(panel) && !panel.hidden) panel.scrollIntoView({ block: 'nearest' });
   reveal.set(panel, false);
 }
+
+// The view's descriptor, which views/registry.js lists (the registry describes each field).
+export const MATRICES_VIEW = {
+  key: 'matrices',
+  strings: {
+    en: {
+      name: 'Matrices',
+      hint: 'Every matrix of this run. Hover a cell for its exact value and index; click it (or focus it and press Enter) to see its arithmetic.',
+    },
+    zh: {
+      name: '矩阵',
+      hint: '本次计算的所有矩阵。悬停查看精确数值和下标；点击格子（或聚焦后按回车）查看它的计算过程。',
+    },
+  },
+  panel:
+    '<p class="hint" data-i18n="matricesHint"></p><p class="hint" data-i18n="sharedScales"></p><svg data-role="matrices" class="matrices-svg" role="img"></svg><div data-role="matrices-arithmetic" class="arithmetic" aria-live="polite" hidden></div>',
+  role: 'matrices',
+  exported: '[data-role=matrices]',
+  requests: ({ trace, head }) => matricesOf(trace).map(([name]) => stepRequest(name, matrixHead(name, head))),
+  draw: drawMatricesView,
+};
