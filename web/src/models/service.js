@@ -66,7 +66,8 @@ export function modelHandlers(engine) {
       const model = checkpoint ? loadGpt2(engine, checkpoint) : withLanguageAPI(engine.loadModel(bytes));
       models.get(name)?.dispose();
       models.set(name, model);
-      return summaryOf(model);
+      // A checkpoint's bytes go back to the page, which moved them here (explorer/lazy-trace.js).
+      return checkpoint ? { ...summaryOf(model), safetensors: checkpoint.safetensors } : summaryOf(model);
     },
     modelDispose({ name }) {
       models.get(name)?.dispose();
