@@ -92,6 +92,9 @@ async function once(server, sentence) {
     const baseline = rendererRss();
     const isolated = await page.evaluate(() => crossOriginIsolated);
     const threads = await page.evaluate(() => document.querySelector('[data-role=engine-threads]')?.dataset.threads);
+    // The goal is the threaded engine's: a page that fell back to one thread measures something else.
+    if (!isolated || !(Number(threads) > 1))
+      throw new Error(`the page runs ${threads} thread(s), isolated: ${isolated}`);
     const painted = (t0) =>
       page.evaluate((t) => new Promise((done) => requestAnimationFrame(() => done(performance.now() - t))), t0);
     // Opening: the two files chosen, until the grid of 12 × 12 heads is painted.
