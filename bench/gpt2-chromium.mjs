@@ -8,7 +8,8 @@
 //   trace    a sentence of 32 tokens typed: from the keystroke to the painted grid of the new
 //            trace (the worker's modelView: every layer's attention, the block's steps, the
 //            logits), wall time, and the CPU time of Chromium's renderer meanwhile (page, worker
-//            and the engine's threads all live in it)
+//            and the engine's threads all live in it); and the worker's part alone: the model
+//            panel's request (modelView) for the same sentence asked from the page, median of 5
 //   memory   from /proc: the renderer's peak resident set (VmHWM, the kernel's high-water mark)
 //            and the peak of the sum of every Chromium process's VmRSS, sampled every 50 ms (a
 //            sum of RSS counts pages shared between processes twice: an upper bound); and the
@@ -118,10 +119,36 @@ async function once(server, sentence) {
     const trace = await painted(t1);
     const tokens = await page.evaluate(() => window.attentionExplorer.trace.tokens.length);
     const traceCpu = (renderers.reduce((s, p) => s + cpuSeconds(p.pid), 0) - cpu0) * 1000;
+    // Memory before the requests below, whose answers would add to it.
+    const peakSoFar = peakSum;
     const rendererPeak = Math.max(...renderers.map((p) => statusField(p.pid, 'VmHWM')));
     const traced = rendererRss();
+    // The worker's part alone: the model panel's own request (models/service.js modelView) for
+    // the same sentence, asked 5 times from the page, the median round trip.
+    const worker = await page.evaluate(async (text) => {
+      const times = [];
+      for (let i = 0; i < 5; i++) {
+        const t = performance.now();
+        await window.attentionExplorer.engine.ask('modelView', { name: 'file', text, layer: 0 });
+        times.push(performance.now() - t);
+      }
+      return times.sort((a, b) => a - b)[2];
+    }, sentence);
     await context.close();
-    return { open, trace, traceCpu, tokens, rendererPeak, peakSum, baseline, opened, traced, isolated, threads };
+    return {
+      open,
+      trace,
+      traceCpu,
+      worker,
+      tokens,
+      rendererPeak,
+      peakSum,
+      baseline,
+      opened,
+      traced,
+      isolated,
+      threads,
+    };
   } finally {
     clearInterval(sample);
     await browser.close();
@@ -140,7 +167,7 @@ try {
     runs.push(await once(server, sentenceOf(TOKENS)));
     const x = runs.at(-1);
     console.log(
-      `run ${r + 1}: open ${x.open.toFixed(0)} ms, ${x.tokens}-token trace ${x.trace.toFixed(0)} ms (renderer CPU ${x.traceCpu.toFixed(0)} ms), renderer RSS before ${(x.baseline / 2 ** 20).toFixed(0)}, opened ${(x.opened / 2 ** 20).toFixed(0)}, traced ${(x.traced / 2 ** 20).toFixed(0)}, peak ${(x.rendererPeak / 2 ** 20).toFixed(0)} MB, all processes ${(x.peakSum / 2 ** 20).toFixed(0)} MB, isolated ${x.isolated}, threads ${x.threads}`,
+      `run ${r + 1}: open ${x.open.toFixed(0)} ms, ${x.tokens}-token trace ${x.trace.toFixed(0)} ms (renderer CPU ${x.traceCpu.toFixed(0)} ms; the worker's modelView alone ${x.worker.toFixed(0)} ms), renderer RSS before ${(x.baseline / 2 ** 20).toFixed(0)}, opened ${(x.opened / 2 ** 20).toFixed(0)}, traced ${(x.traced / 2 ** 20).toFixed(0)}, peak ${(x.rendererPeak / 2 ** 20).toFixed(0)} MB, all processes ${(x.peakSum / 2 ** 20).toFixed(0)} MB, isolated ${x.isolated}, threads ${x.threads}`,
     );
   }
 } finally {
@@ -149,5 +176,5 @@ try {
 const mb = (b) => (b / 2 ** 20).toFixed(0);
 const m = (key) => median(runs.map((x) => x[key]));
 console.log(
-  `Chromium ${version}, load average ${load0.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}, ${RUNS} runs (medians): open ${(m('open') / 1000).toFixed(2)} s; ${TOKENS}-token trace ${m('trace').toFixed(0)} ms wall, ${m('traceCpu').toFixed(0)} ms renderer CPU; renderer peak ${mb(m('rendererPeak'))} MB; every Chromium process ${mb(m('peakSum'))} MB`,
+  `Chromium ${version}, load average ${load0.toFixed(1)} → ${os.loadavg()[0].toFixed(1)}, ${RUNS} runs (medians): open ${(m('open') / 1000).toFixed(2)} s; ${TOKENS}-token trace ${m('trace').toFixed(0)} ms wall, ${m('traceCpu').toFixed(0)} ms renderer CPU, the worker's modelView alone ${m('worker').toFixed(0)} ms; renderer peak ${mb(m('rendererPeak'))} MB; every Chromium process ${mb(m('peakSum'))} MB`,
 );
