@@ -136,13 +136,17 @@ export function createModelPanel(root, store, engine) {
     fillSelector(state);
     if (root.dataset.model !== state.model) root.dataset.model = state.model;
     $('models').hidden = state.model === 'random';
+    // Every button has its label in the page's language, shown or not (the panel is hidden for
+    // random weights; the measure row for a model with a sidecar).
+    say('model-roles-measure', s.rolesMeasure);
+    say('model-roles-stop', s.rolesStop);
+    exportButton.update(state, null);
     if (state.model === 'random') {
       say('model-about', s.aboutRandom);
       notice(null);
       return;
     }
     let summary;
-    exportButton.update(state, null);
     try {
       if (!loaded.has(state.model)) $('model-about').textContent = s.loading(s[`model.${state.model}`]);
       summary = await ready(state.model);
@@ -238,8 +242,6 @@ export function createModelPanel(root, store, engine) {
   function showMeasure(state, checkpoint, s) {
     $('model-roles').hidden = !checkpoint;
     if (!checkpoint) return;
-    say('model-roles-measure', s.rolesMeasure);
-    say('model-roles-stop', s.rolesStop);
     $('model-roles-measure').disabled = running || fileLoading;
     if (!running && !$('model-roles-status').textContent) say('model-roles-status', s.rolesOffer);
   }
