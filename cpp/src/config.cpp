@@ -17,14 +17,15 @@ Status Invalid(const std::string& field, const std::string& message) {
   return Status(ErrorCode::kInvalidArgument, field, message);
 }
 
-Status ValidateTokens(const std::vector<std::string>& tokens, const std::string& field) {
+Status ValidateTokens(const std::vector<std::string>& tokens, const std::string& field,
+                      int max_tokens) {
   if (tokens.empty()) {
     return Invalid(field, field + " must hold at least 1 token, got none");
   }
-  if (tokens.size() > static_cast<size_t>(Limits::kMaxTokens)) {
+  if (tokens.size() > static_cast<size_t>(max_tokens)) {
     return Status(ErrorCode::kLimitExceeded, field,
                   Format("%s (%zu tokens) must hold at most %d tokens", field.c_str(),
-                         tokens.size(), Limits::kMaxTokens));
+                         tokens.size(), max_tokens));
   }
   for (size_t i = 0; i < tokens.size(); ++i) {
     const std::string name = Format("%s[%zu]", field.c_str(), i);
@@ -264,11 +265,11 @@ Status ValidateConfig(const Config& config) {
   return Status::Ok();
 }
 
-Status ValidateInput(const Config& config, const Input& input) {
-  Status status = ValidateTokens(input.tokens, "tokens");
+Status ValidateInput(const Config& config, const Input& input, int max_tokens) {
+  Status status = ValidateTokens(input.tokens, "tokens", max_tokens);
   if (!status.ok()) return status;
   if (input.cross) {
-    status = ValidateTokens(input.kv_tokens, "kvTokens");
+    status = ValidateTokens(input.kv_tokens, "kvTokens", max_tokens);
     if (!status.ok()) return status;
   }
   const int n = static_cast<int>(input.tokens.size());
