@@ -5,6 +5,10 @@
 // Each score is one dot product over dK and each weighted value one row update, in plain loops
 // the compiler vectorizes (in WebAssembly about 20% faster than Eigen's matrix–vector products,
 // which have no WASM SIMD there).
+// A window's rows (each one contiguous run of at least 32 keys) go in tiles of 64 rows instead:
+// a tile's scores and weighted sum are two GEMMs over the run of keys the tile spans (at w = 128,
+// 320 keys for 257 a row), at the GEMM's speed per score: in WebAssembly about half a dot
+// product's (docs/benchmarks.md, "Long sequences"). The same softmax; sums differ in rounding.
 #pragma once
 
 #include <Eigen/Core>
