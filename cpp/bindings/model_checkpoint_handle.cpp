@@ -16,6 +16,7 @@ using emscripten::val;
 
 bool ModelHandle::loadCheckpoint(const std::string& config, const val& safetensors) {
   trace_.Clear();
+  roles_.reset();  // it points into the model replaced here
   trainer_.reset();
   corpus_trainer_.reset();
   corpus_text_.reset();

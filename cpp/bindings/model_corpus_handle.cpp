@@ -35,6 +35,7 @@ val CorpusLimitsVal() {
 
 bool ModelHandle::corpusStart(const std::string& level, double total_bytes) {
   trace_.Clear();
+  roles_.reset();  // it points into the model replaced here
   trainer_.reset();
   corpus_trainer_.reset();
   corpus_model_.reset();
@@ -106,6 +107,7 @@ val ModelHandle::corpusSummary() const {
 }
 
 bool ModelHandle::corpusTrain(const val& config, int context_length) {
+  roles_.reset();  // it points into the model replaced here
   trace_.Clear();
   corpus_trainer_.reset();
   corpus_reader_.reset();
@@ -134,13 +136,8 @@ bool ModelHandle::corpusTrain(const val& config, int context_length) {
   train::TrainerConfig trainer_config = fields;
   trainer_config.model.vocab_size = corpus_text_->vocabulary().size();
   trainer_config.model.context_length = context_length;
-  status_ = train::ValidateModelConfig(trainer_config.model);
-  if (status_.ok()) {
-    status_ = CheckTrainingMemory(trainer_config.model, trainer_config.batch_size, context_length,
-                                  "contextLength");
-  }
-  if (status_.ok())
-    status_ = train::CorpusTrainer::Create(trainer_config, &train_ids, &corpus_trainer_);
+  status_ = train::CorpusTrainer::Create(trainer_config, &train_ids, &corpus_trainer_,
+                                         MemoryCap("contextLength"));
   if (!status_.ok()) return false;
   corpus_info_.level = corpus_text_->level();
   corpus_info_.repeat_spans = trainer_config.corpus.repeat_spans;  // "repeatSpans" when > 0

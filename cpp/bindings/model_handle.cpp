@@ -38,22 +38,27 @@ Status TaskTrainerConfig(const train::FlatJson& json, const train::ModelConfig& 
   if (status.ok()) status = json.GetInt("taskAlphabet", &config->task.alphabet);
   if (status.ok()) status = json.GetInt("taskModulus", &config->task.modulus);
   if (!status.ok()) return status;
-  config->model = model;
-  train::ModelConfig resolved;
-  for (config->batch_size = 64;; config->batch_size /= 2) {
-    status = ResolveTrainerModel(*config, &resolved);
-    if (status.ok() || status.code() != ErrorCode::kLimitExceeded || config->batch_size == 1) break;
-  }
+  config->model = model;  // checked by ModelConfigFromJson
+  // LayoutOf reads a valid task only; Trainer::Create checks the whole configuration later.
+  if (status.ok()) status = train::ValidateTaskConfig(config->task);
   if (!status.ok()) {
     return Status(status.code(), "model.config." + status.field(), status.message());
   }
   // The task must give the model the vocabulary and context the file says it has.
-  if (resolved.vocab_size != model.vocab_size || resolved.context_length != model.context_length) {
+  const train::TaskLayout layout = train::LayoutOf(config->task);
+  if (layout.vocab_size != model.vocab_size || layout.sequence_length != model.context_length) {
     return Status(ErrorCode::kShapeMismatch, "model.config.task",
-                  "model.config.task makes vocabSize " + std::to_string(resolved.vocab_size) +
-                      " and contextLength " + std::to_string(resolved.context_length) +
+                  "model.config.task makes vocabSize " + std::to_string(layout.vocab_size) +
+                      " and contextLength " + std::to_string(layout.sequence_length) +
                       "; the model has " + std::to_string(model.vocab_size) + " and " +
                       std::to_string(model.context_length));
+  }
+  for (config->batch_size = 64;; config->batch_size /= 2) {
+    status = CheckTrainingMemory(model, config->batch_size, model.context_length, "length");
+    if (status.ok() || config->batch_size == 1) break;
+  }
+  if (!status.ok()) {
+    return Status(status.code(), "model.config." + status.field(), status.message());
   }
   return Status::Ok();
 }
@@ -92,13 +97,13 @@ train::Trainer* ModelHandle::trainer(const std::string& call) {
 }
 
 bool ModelHandle::create(const val& config) {
+  roles_.reset();  // it points into the model replaced here
   corpus_trainer_.reset();
   corpus_text_.reset();
   train::TrainerConfig trainer_config;
-  train::ModelConfig model_config;
   status_ = ReadTrainerConfig(config, &trainer_config);
-  if (status_.ok()) status_ = ResolveTrainerModel(trainer_config, &model_config);
-  if (status_.ok()) status_ = train::Trainer::Create(trainer_config, &trainer_);
+  if (status_.ok())
+    status_ = train::Trainer::Create(trainer_config, &trainer_, MemoryCap("length"));
   if (!status_.ok()) return false;
   vocabulary_ = trainer_->layout().symbols;
   return true;
@@ -106,6 +111,7 @@ bool ModelHandle::create(const val& config) {
 
 bool ModelHandle::load(const val& bytes) {
   trace_.Clear();
+  roles_.reset();  // it points into the model replaced here
   trainer_.reset();
   corpus_trainer_.reset();
   corpus_text_.reset();
@@ -220,7 +226,7 @@ val ModelHandle::evaluate(int count) {
     FailNoTrainer("evaluate");
     return val::null();
   }
-  // Batches of the training batch size: the memory ResolveTrainerModel allowed for.
+  // Batches of the training batch size: the memory MemoryCap allowed for.
   const train::TrainerConfig& config = trainer_->config();
   train::TaskStream held_out(config.task, config.seed, train::Split::kHeldOut);
   const std::vector<train::Example> examples = held_out.Take(count);

@@ -16,6 +16,7 @@
 
 #include "attention/status.hpp"
 #include "attention/train/corpus_trainer.hpp"
+#include "attention/train/head_roles.hpp"
 #include "attention/train/language_model.hpp"
 #include "attention/train/trainer.hpp"
 #include "corpus_text.hpp"
@@ -134,6 +135,18 @@ class ModelHandle {
   void corpusDescribe(const std::string& corpus, const std::string& title,
                       const std::string& title_zh);
 
+  // Head roles measured on held-out text in steps (model_roles_handle.cpp, head_roles.hpp's
+  // HeadRolesMeasure): rolesStart(ids Int32Array, symbols string[] (each id's text), { window,
+  // repeats, seed, batch, poem, maxWindows }) → the number of steps, or -1 on error; rolesStep() →
+  // { done, steps } or null; rolesResult() once done → the sidecar's { windows, positional, heads:
+  // [{ layer, head, roles, scores }] }; rolesStop() drops the measurement. Loading a model drops it
+  // too.
+  int rolesStart(const emscripten::val& ids, const emscripten::val& symbols,
+                 const emscripten::val& options);
+  emscripten::val rolesStep();
+  emscripten::val rolesResult();
+  void rolesStop();
+
   std::string errorCode() const { return ErrorCodeName(status_.code()); }
   std::string errorField() const { return status_.field(); }
   std::string errorMessage() const { return status_.message(); }
@@ -170,6 +183,7 @@ class ModelHandle {
   std::vector<uint8_t> saved_;
   std::vector<float> snapshot_;  // attention()'s weights, read by JS before the next call
   Input layer_options_;          // layerOptions()'s matrices, read by JS before the next call
+  std::unique_ptr<train::HeadRolesMeasure> roles_;  // holds the model's pointer: reset on load
   Status status_;
 };
 

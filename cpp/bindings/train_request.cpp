@@ -24,8 +24,15 @@ Status ReadTrainerConfig(const val& request, train::TrainerConfig* config) {
     } else {
       number = value.as<double>();
     }
-    // training.js checked every value with these rows; checked again before the member's cast.
-    if (Status status = train::CheckField(f, number); !status.ok()) return status;
+    // training.js checked every value by these rows and Create checks the struct it is given:
+    // here only a value the member cannot hold (a fraction for an integer, beyond its type) is
+    // refused, before the cast, in the row's words.
+    if (!f.holds(number)) {
+      const Status status = train::CheckField(f, number);
+      return status.ok() ? Status(ErrorCode::kInvalidArgument, f.name,
+                                  std::string(f.name) + " must be " + train::AllowedValues(f))
+                         : status;
+    }
     f.set(config, number);
   }
   return Status::Ok();
@@ -55,21 +62,17 @@ val TrainerFieldsVal() {
       row.set("minOpen", f.min_open);
     }
     if (*f.note) row.set("note", std::string(f.note));
+    // A model file records it under its name (model_io.cpp): model_config.js checks it so.
+    row.set("inModelFile", f.in_model_file);
     rows.call<void>("push", row);
   }
   return rows;
 }
 
-Status ResolveTrainerModel(const train::TrainerConfig& config, train::ModelConfig* model) {
-  Status status = train::ValidateTaskConfig(config.task);
-  if (!status.ok()) return status;
-  const train::TaskLayout layout = train::LayoutOf(config.task);
-  *model = config.model;
-  model->vocab_size = layout.vocab_size;
-  model->context_length = layout.sequence_length;
-  if (!(status = train::ValidateModelConfig(*model)).ok()) return status;
-
-  return CheckTrainingMemory(*model, config.batch_size, layout.sequence_length, "length");
+train::BeforeAllocation MemoryCap(const std::string& length_field) {
+  return [length_field](const train::ModelConfig& model, int batch_size) {
+    return CheckTrainingMemory(model, batch_size, model.context_length, length_field);
+  };
 }
 
 Status CheckTrainingMemory(const train::ModelConfig& model, int batch_size, int length,

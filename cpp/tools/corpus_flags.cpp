@@ -32,6 +32,9 @@ constexpr ToolFlag kToolFlags[] = {
      "(no value) replace an existing --out and --report (written whole, then renamed)"},
     {"vocab", "5000", "the largest vocabulary, special symbols included"},
     {"min-count", "1", "a symbol's fewest occurrences to enter the vocabulary"},
+    {"vocabulary-text", "",
+     "count the vocabulary from this text instead of --train (a warm restart on a reweighted "
+     "text keeps its --init model's vocabulary: pass the text that model was counted from)"},
     {"context-length", "64", "the model's context, T"},
     {"steps", "3000", "updates (the cosine schedule's length: totalSteps)"},
     {"seconds", "0", "end this sitting after N s of wall time, 0 … 1e9 (0: at --steps)"},

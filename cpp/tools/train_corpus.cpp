@@ -159,6 +159,7 @@ int main(int argc, char** argv) {
                      {{"train", options.Get("train")},
                       {"heldout", options.Get("heldout")},
                       {"sample", options.Get("sample")},
+                      {"vocabulary-text", options.Get("vocabulary-text")},
                       {"init", options.Get("init")}},
                      force, "checkpoint", &outputs),
         "");
@@ -181,7 +182,10 @@ int main(int argc, char** argv) {
   vocabulary_options.min_count = min_count;
   const std::string train_text = ReadText(options.Get("train"));
   Vocabulary vocabulary;
-  Check(Vocabulary::Build(train_text, vocabulary_options, &vocabulary), "vocabulary");
+  const std::string& vocabulary_text = options.Get("vocabulary-text");
+  Check(Vocabulary::Build(vocabulary_text.empty() ? train_text : ReadText(vocabulary_text),
+                          vocabulary_options, &vocabulary),
+        "vocabulary");
   const std::vector<int> train = Encode(vocabulary, train_text, "train");
   const std::vector<int> heldout = Encode(vocabulary, ReadText(options.Get("heldout")), "heldout");
   std::vector<int> sample;
@@ -262,7 +266,8 @@ int main(int argc, char** argv) {
   {
     FlatJson about;
     for (const TrainerField& f : TrainerFields()) about.SetNumber(f.name, f.get(fields));
-    for (const char* flag : {"vocab", "min-count", "context-length", "steps", "level", "init"}) {
+    for (const char* flag :
+         {"vocab", "min-count", "vocabulary-text", "context-length", "steps", "level", "init"}) {
       about.SetString(flag, options.Get(flag));
     }
     about.SetNumber("trainIds", static_cast<double>(train.size()));

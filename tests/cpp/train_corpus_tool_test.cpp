@@ -138,6 +138,45 @@ TEST(TrainCorpusTool, AShortRunWritesTheModelAndAReportOfTokensSeen) {
   fs::remove_all(dir);
 }
 
+// A warm restart on a reweighted text (some lines repeated more often, as the canon polish does)
+// counts another vocabulary order from it and is refused; --vocabulary-text counts the
+// vocabulary from the text the --init model was counted from, and the restart goes on.
+TEST(TrainCorpusTool, AWarmRestartOnAReweightedTextKeepsTheVocabularyOfItsOwnText) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("train_corpus_vocabulary_text." + std::to_string(getpid()));
+  fs::create_directories(dir);
+  std::string text;
+  for (int i = 0; i < 300; ++i) text += i % 3 == 0 ? "abcde\n" : "abcd\n";
+  std::string reweighted = text;
+  for (int i = 0; i < 400; ++i) reweighted += "eee\n";
+  std::ofstream(dir / "train.txt") << text;
+  std::ofstream(dir / "more-e.txt") << reweighted;
+  std::ofstream(dir / "heldout.txt") << text.substr(0, 200);
+  const std::string common = " --heldout " + (dir / "heldout.txt").string() +
+                             " --level character --batch-size 2 --context-length 8 --d-model 16"
+                             " --heads 2 --layers 1 --eval-every 2 --force";
+  const ToolRun first = Tool("--train " + (dir / "train.txt").string() + common + " --out " +
+                             (dir / "m.model").string() + " --report " + (dir / "r.json").string() +
+                             " --steps 2 --seed 3");
+  ASSERT_EQ(first.status, 0) << first.output;
+  const std::string restart = " --out " + (dir / "m2.model").string() + " --report " +
+                              (dir / "r2.json").string() + " --steps 2 --seed 4 --init " +
+                              (dir / "m.model").string();
+  const ToolRun refused = Tool("--train " + (dir / "more-e.txt").string() + common + restart);
+  EXPECT_NE(refused.status, 0);
+  EXPECT_NE(refused.output.find("--init: the model's vocabulary differs from this run's"),
+            std::string::npos)
+      << refused.output;
+  const ToolRun kept = Tool("--train " + (dir / "more-e.txt").string() + " --vocabulary-text " +
+                            (dir / "train.txt").string() + common + restart);
+  ASSERT_EQ(kept.status, 0) << kept.output;
+  std::ifstream in(dir / "r2.json");
+  const nlohmann::json report = nlohmann::json::parse(in);
+  EXPECT_EQ(report["earlierSteps"], 2);
+  EXPECT_EQ(report["trainTokens"], static_cast<int64_t>(reweighted.size()));
+  fs::remove_all(dir);
+}
+
 // A run over two sittings, its state kept in a checkpoint, ends with the model of
 // the run that never stopped, byte for byte; its batch split into 2 shards.
 TEST(TrainCorpusTool, ARunInTwoSittingsEndsWithTheModelOfOne) {

@@ -88,6 +88,24 @@ TEST(TrainerFields, TheEnginesValidationIsTheTables) {
   EXPECT_EQ(AllowedValues(*FindTrainerField("positionalEncoding")), "one of sinusoidal, learned");
 }
 
+// What the WASM binding refuses before a member's cast, the bounds being Create's.
+TEST(TrainerFields, HoldsSaysWhetherTheMembersTypeHoldsAValue) {
+  const TrainerField& layers = *FindTrainerField("layers");
+  EXPECT_TRUE(layers.holds(3));
+  EXPECT_TRUE(layers.holds(99)) << "beyond the row's bounds, within an int: Create refuses it";
+  EXPECT_FALSE(layers.holds(2.5));
+  EXPECT_FALSE(layers.holds(1e300));
+  EXPECT_FALSE(layers.holds(std::nan("")));
+  EXPECT_TRUE(FindTrainerField("seed")->holds(4294967295.0));
+  EXPECT_FALSE(FindTrainerField("seed")->holds(-1));
+  EXPECT_TRUE(FindTrainerField("learningRate")->holds(0.5));
+  EXPECT_FALSE(FindTrainerField("learningRate")->holds(INFINITY));
+  for (const TrainerField& f : TrainerFields()) {
+    EXPECT_TRUE(f.holds(f.fallback)) << f.name;
+    EXPECT_TRUE(f.holds(f.min) && f.holds(f.max)) << f.name;
+  }
+}
+
 TEST(TrainerFields, FlagsAreTheJsCommandsSpelling) {
   EXPECT_EQ(FlagOf("learningRate"), "learning-rate");
   EXPECT_EQ(FlagOf("dFF"), "d-ff");

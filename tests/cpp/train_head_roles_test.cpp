@@ -303,7 +303,7 @@ TEST(HeadRoleKeys, InductionLooksAtTheTokenAfterTheEarlierCopy) {
 // One attention-only layer, learned positions one-hot in the first T dimensions and no token
 // embedding: head 0's q of position t is c·e_{t−1} and its k of position j is e_j, so it looks
 // one back; head 1's W_Q is zero, so its rows are uniform.
-TEST(MeasureHeadRoles, FindsAPreviousTokenHeadAndABroadOneInATinyModel) {
+ModelConfig PreviousTokenConfig() {
   ModelConfig config;
   config.vocab_size = 8;
   config.context_length = 8;
@@ -312,12 +312,13 @@ TEST(MeasureHeadRoles, FindsAPreviousTokenHeadAndABroadOneInATinyModel) {
   config.layers = 1;
   config.attention_only = true;
   config.positional = PositionalKind::kLearned;
-  ASSERT_TRUE(ValidateModelConfig(config).ok());
-  Model<float> model(config);
+  return config;
+}
+bool SetPreviousTokenWeights(Model<float>* model) {
   auto tensor = [&](TensorKind kind, int layer) {
-    for (size_t i = 0; i < model.layout().size(); ++i) {
-      if (model.layout()[i].kind == kind && model.layout()[i].layer == layer) {
-        return model.parameter(i);
+    for (size_t i = 0; i < model->layout().size(); ++i) {
+      if (model->layout()[i].kind == kind && model->layout()[i].layer == layer) {
+        return model->parameter(i);
       }
     }
     return static_cast<float*>(nullptr);
@@ -325,12 +326,20 @@ TEST(MeasureHeadRoles, FindsAPreviousTokenHeadAndABroadOneInATinyModel) {
   float* positions = tensor(TensorKind::kPositionEmbedding, -1);  // [8 × 16]
   float* wq = tensor(TensorKind::kWQ, 0);                         // [16 × 16], head 0: cols 0–7
   float* wk = tensor(TensorKind::kWK, 0);
-  ASSERT_TRUE(positions && wq && wk);
+  if (!(positions && wq && wk)) return false;
   for (int t = 0; t < 8; ++t) {
     positions[t * 16 + t] = 1.0f;
     wk[t * 16 + t] = 1.0f;
     if (t >= 1) wq[t * 16 + (t - 1)] = 40.0f;
   }
+  return true;
+}
+
+TEST(MeasureHeadRoles, FindsAPreviousTokenHeadAndABroadOneInATinyModel) {
+  const ModelConfig config = PreviousTokenConfig();
+  ASSERT_TRUE(ValidateModelConfig(config).ok());
+  Model<float> model(config);
+  ASSERT_TRUE(SetPreviousTokenWeights(&model));
   const std::vector<std::string> symbols = {"<pad>", "<unk>", "<bos>", "<eos>",
                                             "a",     "b",     "c",     "。"};
   std::vector<int> ids;
@@ -355,6 +364,75 @@ TEST(MeasureHeadRoles, FindsAPreviousTokenHeadAndABroadOneInATinyModel) {
   EXPECT_EQ(uniform_head[6].queries, 8 * 4);  // induction: 8 sequences, 4 queries each
   EXPECT_EQ(roles.roles[0][1], std::vector<std::string>{"broad"});
   EXPECT_FALSE(MeasureHeadRoles(&model, {4, 5}, symbols, {}, &roles).ok());
+}
+
+// The page measures in steps (HeadRolesMeasure): batches of 2 give exactly the numbers of
+// MeasureHeadRoles' batches of 16, and a shorter window, fewer windows and no poem roles are what
+// they say.
+TEST(HeadRolesMeasure, StepsOfAnyBatchGiveTheWholeMeasureAndOptionsAreChecked) {
+  Model<float> model(PreviousTokenConfig());
+  ASSERT_TRUE(SetPreviousTokenWeights(&model));
+  const std::vector<std::string> symbols = {"<pad>", "<unk>", "<bos>", "<eos>",
+                                            "a",     "b",     "c",     "。"};
+  std::vector<int> ids;
+  for (int i = 0; i < 40; ++i) ids.push_back(4 + (i * 5 + i / 3) % 4);
+  HeadRoles whole, stepped;
+  ASSERT_TRUE(MeasureHeadRoles(&model, ids, symbols, {}, &whole, 8, 3).ok());
+  RolesOptions options;
+  options.repeats = 8;
+  options.seed = 3;
+  options.batch = 2;
+  HeadRolesMeasure measure;
+  ASSERT_TRUE(measure.Start(&model, ids, symbols, {}, options).ok());
+  EXPECT_EQ(measure.steps(), 3 + 4);  // 5 windows, then 8 sequences, 2 at a time
+  while (!measure.finished()) ASSERT_TRUE(measure.Step().ok());
+  measure.Finish(&stepped);
+  EXPECT_EQ(stepped.windows, whole.windows);
+  EXPECT_EQ(stepped.roles, whole.roles);
+  for (int h = 0; h < 2; ++h) {
+    for (size_t r = 0; r < kRoles.size(); ++r) {
+      const RoleScore& a = whole.scores[0][h][r];
+      const RoleScore& b = stepped.scores[0][h][r];
+      EXPECT_EQ(a.queries, b.queries) << kRoles[r].name;
+      EXPECT_DOUBLE_EQ(a.score, b.score) << kRoles[r].name;
+      EXPECT_DOUBLE_EQ(a.chance, b.chance) << kRoles[r].name;
+      EXPECT_DOUBLE_EQ(a.matched, b.matched) << kRoles[r].name;
+    }
+  }
+
+  // Windows of 4, at most 3 of them, no couplet or rhyme: the head still looks one back.
+  options.window = 4;
+  options.max_windows = 3;
+  options.poem = false;
+  HeadRoles short_windows;
+  ASSERT_TRUE(measure.Start(&model, ids, symbols, {}, options).ok());
+  while (!measure.finished()) ASSERT_TRUE(measure.Step().ok());
+  measure.Finish(&short_windows);
+  EXPECT_EQ(short_windows.windows, 3);
+  EXPECT_GT(short_windows.scores[0][0][0].score, 0.99);
+  EXPECT_EQ(short_windows.scores[0][0][0].queries, 3 * 3);  // i = 1 … 3 of each window
+  EXPECT_EQ(short_windows.scores[0][0][2].queries, 0);      // couplet
+  EXPECT_EQ(short_windows.scores[0][0][3].queries, 0);      // rhyme
+  EXPECT_EQ(short_windows.scores[0][0][6].queries, 8 * 2);  // induction: r = 2 queries each
+
+  const auto field = [&](RolesOptions o, std::vector<int> sample) {
+    return measure.Start(&model, sample, symbols, {}, o).field();
+  };
+  RolesOptions bad;
+  bad.window = 9;  // more than the context
+  EXPECT_EQ(field(bad, ids), "window");
+  bad.window = 1;
+  EXPECT_EQ(field(bad, ids), "window");
+  bad = RolesOptions();
+  bad.batch = 0;
+  EXPECT_EQ(field(bad, ids), "batch");
+  bad = RolesOptions();
+  bad.max_windows = -1;
+  EXPECT_EQ(field(bad, ids), "maxWindows");
+  std::vector<int> outside = ids;
+  outside[3] = 8;  // no symbol
+  EXPECT_EQ(field(RolesOptions(), outside), "ids");
+  EXPECT_EQ(field(RolesOptions(), {4, 5}), "ids");
 }
 
 }  // namespace

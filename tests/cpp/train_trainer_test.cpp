@@ -113,6 +113,36 @@ TEST(TrainTrainer, BadConfigurationsNameTheirField) {
   EXPECT_EQ(trainer->Step(0, &metrics).field(), "count");
 }
 
+// The binding's memory cap runs inside Create: after Create's own checks, on the model with the
+// task's vocabulary and length, and its refusal leaves no trainer.
+TEST(TrainTrainer, TheCheckBeforeAllocationSeesTheResolvedModelAfterCreatesOwnChecks) {
+  const TrainerConfig config = Tiny();
+  int calls = 0;
+  ModelConfig seen;
+  int seen_batch = 0;
+  const BeforeAllocation refuse = [&](const ModelConfig& model, int batch_size) {
+    ++calls;
+    seen = model;
+    seen_batch = batch_size;
+    return Status(ErrorCode::kLimitExceeded, "batchSize", "too large");
+  };
+  std::unique_ptr<Trainer> trainer;
+  EXPECT_EQ(Trainer::Create(config, &trainer, refuse).field(), "batchSize");
+  EXPECT_EQ(trainer, nullptr);
+  EXPECT_EQ(calls, 1);
+  const TaskLayout layout = LayoutOf(config.task);
+  EXPECT_EQ(seen.vocab_size, layout.vocab_size);
+  EXPECT_EQ(seen.context_length, layout.sequence_length);
+  EXPECT_EQ(seen_batch, config.batch_size);
+  TrainerConfig bad = config;
+  bad.model.d_model = 0;
+  EXPECT_EQ(Trainer::Create(bad, &trainer, refuse).field(), "dModel");
+  EXPECT_EQ(calls, 1) << "not called for a configuration Create refuses";
+  const BeforeAllocation allow = [](const ModelConfig&, int) { return Status::Ok(); };
+  EXPECT_TRUE(Trainer::Create(config, &trainer, allow).ok());
+  EXPECT_NE(trainer, nullptr);
+}
+
 TEST(TrainHeadScores, RecomputedWeightsReproduceTheModelsAttentionOutput) {
   for (bool causal : {true, false}) {
     for (bool scale : {true, false}) {

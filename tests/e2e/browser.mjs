@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { startServer } from '../../build-scripts/serve.mjs';
 import { root } from '../node/support.mjs';
 import { defaultState, stateFromURL, stateToURL } from '../../web/src/state.js';
+import { VIEW_KEYS } from '../../web/src/views/registry.js';
 
 export const screenshotDir = path.join(root, 'tests/e2e/screenshots');
 
@@ -194,7 +195,7 @@ export function sharedExplorer(session, options = {}) {
   const base = defaultState('en');
   return {
     async show(query) {
-      const { state } = stateFromURL(query, base);
+      const { state } = stateFromURL(query, base, VIEW_KEYS);
       if (!opened) {
         opened = await openPage(session.browser, `${session.url}?${query}`, options);
         await explorerStarted(opened.page);

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { screenshotDir, transitionsDone, useBrowser, waitUntil } from './browser.mjs';
-import { VIEW_KEYS } from '../../web/src/view-keys.js';
+import { VIEW_KEYS } from '../../web/src/views/registry.js';
 
 const session = useBrowser();
 const SENTENCES = [

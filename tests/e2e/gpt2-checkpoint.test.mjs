@@ -91,7 +91,7 @@ test('a transformers-written GPT-2 opened from its files: chips, grid, a head, n
     const about = await page.textContent('[data-role=model-about]');
     assert.match(about, /GPT-2 checkpoint model\.safetensors, trained elsewhere/);
     assert.match(about, /its own tokenizer \(vocab\.json and merges\.txt\)/);
-    assert.match(about, /No head roles are measured/);
+    assert.match(about, /No head roles come with it/);
     const pieces = ref.bpe.pieces(text);
     // No token before the text; ' low' is one chip with its space.
     assert.deepEqual(await chipTexts(page), shownChips(pieces));

@@ -204,6 +204,18 @@ test('repeatSpans, a corpus trainer field, reaches the engine, is checked by its
   assert.notEqual(losses[0], losses[1]);
 });
 
+test('a corpus trainer that would exhaust WASM memory is refused before it allocates, naming contextLength', () => {
+  const text = LINES.repeat(40);
+  const before = engine.heapStats().memory;
+  assertAttentionError(() => train(text, { contextLength: 256, dModel: 256, batchSize: 4096 }), {
+    code: 'LIMIT_EXCEEDED',
+    field: 'batchSize',
+    message: /4096 sequences of 256 tokens\); the engine allows 1024 MiB: .* or contextLength$/,
+  });
+  assert.equal(engine.heapStats().memory, before, 'WASM memory did not grow');
+  train(text).dispose(); // and a trainer that fits is made
+});
+
 test('every bad text is refused with the field and the limit, and the engine stays usable', () => {
   const { maxTextBytes, maxVocabulary, minTokens } = engine.corpusLimits;
   assert.equal(maxTextBytes, 16 * 2 ** 20);

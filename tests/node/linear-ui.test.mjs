@@ -13,21 +13,22 @@ import { figureCaption } from '../../web/src/explorer/caption.js';
 import { stateFromAttributes } from '../../web/src/attributes.js';
 import { heatmapStepsFor } from '../../web/src/views/heatmap.js';
 import { matricesOf } from '../../web/src/views/matrices.js';
+import { VIEW_KEYS } from '../../web/src/views/registry.js';
 
 const base = defaultState('en');
 const linear = (lang = 'en', patch = {}) => constrain({ ...defaultState(lang), attention: 'linear', ...patch });
 
 test('attn=linear round-trips through the link and is left out at its default', () => {
-  const { state, notices } = stateFromURL('?attn=linear', base);
+  const { state, notices } = stateFromURL('?attn=linear', base, VIEW_KEYS);
   assert.equal(state.attention, 'linear');
   assert.deepEqual(notices, []);
   assert.equal(stateToURL(state, base), '?attn=linear');
   assert.equal(stateToURL(base, base), '');
-  assert.equal(stateFromURL(stateToURL(state, base), base).state.attention, 'linear');
+  assert.equal(stateFromURL(stateToURL(state, base), base, VIEW_KEYS).state.attention, 'linear');
 });
 
 test('attn= refuses a kind the engine does not have, naming it', () => {
-  const { state, notices } = stateFromURL('?attn=flash', base);
+  const { state, notices } = stateFromURL('?attn=flash', base, VIEW_KEYS);
   assert.equal(state.attention, 'softmax');
   assert.deepEqual(notices, ['attn=flash']);
 });

@@ -15,6 +15,7 @@ import {
 } from '../../web/src/model-handoff.js';
 import { defaultState, stateFromURL } from '../../web/src/state.js';
 import { strings } from '../../web/src/i18n.js';
+import { VIEW_KEYS } from '../../web/src/views/registry.js';
 
 const ID = 'a1b2c3d4e5f6a7b8c9';
 
@@ -47,7 +48,7 @@ test('a model value that is no id is an ignored link value of the explorer: rand
   const base = defaultState('en');
   for (const value of ['local:../x', 'local:', '__proto__', 'toString']) {
     assert.equal(handoffId(value), null, value);
-    const { state, notices } = stateFromURL(`?model=${encodeURIComponent(value)}&lang=en`, base);
+    const { state, notices } = stateFromURL(`?model=${encodeURIComponent(value)}&lang=en`, base, VIEW_KEYS);
     assert.equal(state.model, 'random', value);
     assert.deepEqual(notices, [`model=${value}`], value);
   }

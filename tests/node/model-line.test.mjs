@@ -1,7 +1,8 @@
 // The model line says what a small model is, in both languages: parameters, tokens
 // seen, held-out loss against the Kneser–Ney 5-gram, and what it knows of the famous poems (many
-// lines, but it is no recitation engine: greedy continue after 床前明月光，疑是地上霜。 writes
-// 谁知妾有意), each only when the model file records it (web/src/models/i18n.js).
+// lines, but it is no recitation engine: greedy continue from a famous first line writes the real
+// second line for 10 of 29 quatrains, docs/models.md "The canon"), each only when the model file
+// records it (web/src/models/i18n.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { modelStrings } from '../../web/src/models/i18n.js';
@@ -16,12 +17,14 @@ test('the model line names tokens seen, the 5-gram and the canon when the file r
   assert.match(en, /held-out loss 4\.71 nats per token against a Kneser–Ney 5-gram’s 5\.19/);
   assert.match(en, /It knows many lines of famous poems, because they were repeated in its training text/);
   assert.match(en, /It is not a recitation engine/);
+  assert.match(en, /the real second line about one time in three/);
   assert.doesNotMatch(en, /knows the famous poems/);
   const zh = modelStrings('zh').about('唐诗', '全唐诗', trained, '1,500,000');
   assert.match(zh, /训练时读过 41,943,040 个词元/);
   assert.match(zh, /留出集损失 4\.71 奈特\/词元，对比 Kneser–Ney 五元模型的 5\.19/);
   assert.match(zh, /它熟悉许多名句/);
   assert.match(zh, /但它不会背诗/);
+  assert.match(zh, /大约三次里只有一次写出真正的第二句/);
   assert.doesNotMatch(zh, /熟悉名篇/);
   // A file without them (the shipped files before retraining, an opened task model): none of it.
   for (const lang of ['en', 'zh']) {

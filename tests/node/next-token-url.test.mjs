@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultState, SAMPLE_TEMPERATURE, stateFromURL, stateToURL, TOP_K } from '../../web/src/state.js';
+import { VIEW_KEYS } from '../../web/src/views/registry.js';
 
 const base = defaultState('en');
 
@@ -17,7 +18,7 @@ test('temp= and topk= round-trip through the URL', () => {
     const query = stateToURL(state, base);
     assert.match(query, /[?&]temp=/);
     assert.match(query, /[?&]topk=/);
-    const back = stateFromURL(query, base);
+    const back = stateFromURL(query, base, VIEW_KEYS);
     assert.deepEqual(back.notices, []);
     assert.equal(back.state.sampleTemperature, sampleTemperature);
     assert.equal(back.state.topK, topK);
@@ -27,9 +28,9 @@ test('temp= and topk= round-trip through the URL', () => {
 });
 
 test('temp= and topk= outside the controls’ ranges are refused and named', () => {
-  const { state, notices } = stateFromURL('?model=tang&temp=9&topk=0', base);
+  const { state, notices } = stateFromURL('?model=tang&temp=9&topk=0', base, VIEW_KEYS);
   assert.deepEqual(notices, ['temp=9', 'topk=0']);
   assert.equal(state.sampleTemperature, base.sampleTemperature);
   assert.equal(state.topK, base.topK);
-  assert.deepEqual(stateFromURL('?topk=51&temp=0.05', base).notices, ['topk=51', 'temp=0.05']);
+  assert.deepEqual(stateFromURL('?topk=51&temp=0.05', base, VIEW_KEYS).notices, ['topk=51', 'temp=0.05']);
 });

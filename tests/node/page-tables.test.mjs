@@ -90,7 +90,8 @@ test('views: the registry drives the template’s tabs and panels, the URL’s v
   const base = defaultState('en');
   for (const key of VIEW_KEYS) {
     const view = VIEWS[key];
-    assert.equal(parseField('view', key), key);
+    assert.equal(parseField('view', key, VIEW_KEYS), key);
+    assert.equal(parseField('view', key), undefined, 'without the allowed views no view is read');
     assert.ok(markup.includes(`data-role="${view.role}"`), `${key}: its element is in its panel`);
     for (const lang of LANGUAGES) assert.equal(typeof strings(lang)[`view.${key}`], 'string', `${lang} view.${key}`);
     // What the page loads for the view is what the view asks for, after the stage's own.
@@ -100,8 +101,8 @@ test('views: the registry drives the template’s tabs and panels, the URL’s v
     assert.ok(own.length > 0, key);
     assert.deepEqual(requestsFor(sizes, state).slice(-own.length), own, key);
   }
-  assert.equal(parseField('view', 'nope'), undefined);
-  assert.equal(parseField('view', 'toString'), undefined);
+  assert.equal(parseField('view', 'nope', VIEW_KEYS), undefined);
+  assert.equal(parseField('view', 'toString', VIEW_KEYS), undefined);
 });
 
 test('a picked cell’s arithmetic is loaded where its panel is drawn: under the stage always, in a view while it is open', () => {

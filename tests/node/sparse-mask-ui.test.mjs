@@ -10,6 +10,7 @@ import { engineOptions } from '../../web/src/engine-options.js';
 import { stepTexts } from '../../web/src/step-texts.js';
 import { percentText } from '../../web/src/i18n-sparse.js';
 import { stateFromAttributes } from '../../web/src/attributes.js';
+import { VIEW_KEYS } from '../../web/src/views/registry.js';
 
 const base = defaultState('en');
 const SPARSE_MASKS = ['dilated', 'longformer', 'bigbird'];
@@ -20,7 +21,7 @@ test('the mask control offers the three sparse patterns beside none, causal and 
 
 test('a sparse pattern and its settings round-trip through the link; defaults are left out', () => {
   const query = '?mask=bigbird&w=2&g=5,0&blk=2&rnd=3&mseed=9';
-  const { state, notices } = stateFromURL(query, base);
+  const { state, notices } = stateFromURL(query, base, VIEW_KEYS);
   assert.deepEqual(notices, []);
   assert.equal(state.mask, 'bigbird');
   assert.deepEqual(state.global, [0, 5], 'global tokens are kept ascending');
@@ -29,10 +30,10 @@ test('a sparse pattern and its settings round-trip through the link; defaults ar
   // The default global token [0] is not written, even as another array with the same content.
   assert.equal(stateToURL({ ...base, mask: 'longformer', global: [0] }, base), '?mask=longformer');
   // No global token at all is a value of its own: g= (empty).
-  const none = stateFromURL('?mask=longformer&g=', base);
+  const none = stateFromURL('?mask=longformer&g=', base, VIEW_KEYS);
   assert.deepEqual(none.state.global, []);
   assert.equal(stateToURL(none.state, base), '?mask=longformer&g=');
-  assert.equal(stateFromURL('?mask=dilated&dil=5', base).state.dilation, 5);
+  assert.equal(stateFromURL('?mask=dilated&dil=5', base, VIEW_KEYS).state.dilation, 5);
 });
 
 test('bad sparse settings fall back to the defaults and are named in the notice', () => {
@@ -49,7 +50,7 @@ test('bad sparse settings fall back to the defaults and are named in the notice'
     'mask=sparse',
   ];
   for (const field of bad) {
-    const { state, notices } = stateFromURL(`?${field}`, base);
+    const { state, notices } = stateFromURL(`?${field}`, base, VIEW_KEYS);
     assert.deepEqual(notices, [field], field);
     assert.deepEqual(state, { ...base, global: state.global }, field);
     assert.deepEqual(state.global, base.global, field);

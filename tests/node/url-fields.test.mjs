@@ -20,6 +20,7 @@ import {
 } from '../../web/src/url-fields.js';
 import * as explorer from '../../web/src/state.js';
 import * as playground from '../../web/src/playground/state.js';
+import { VIEW_KEYS } from '../../web/src/views/registry.js';
 
 test('int(bounds) takes decimal digits within its bounds only', () => {
   const k = int({ min: 1, max: 16 });
@@ -116,7 +117,7 @@ test('the explorer’s link round-trips every field it writes', () => {
     lang: 'zh',
   };
   const query = explorer.stateToURL(changed, base);
-  const back = explorer.stateFromURL(query, base);
+  const back = explorer.stateFromURL(query, base, VIEW_KEYS);
   assert.deepEqual(back.notices, []);
   assert.deepEqual(back.state, explorer.constrain(changed), query);
   assert.match(query, /t=0\.5/);

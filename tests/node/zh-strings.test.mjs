@@ -7,6 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { strings } from '../../web/src/i18n.js';
+// The views' names and hints are in their descriptors: the registry adds them to the tables.
+import '../../web/src/views/registry.js';
 import { modelStrings } from '../../web/src/models/i18n.js';
 import { strings as playgroundStrings } from '../../web/src/playground/i18n.js';
 import { constrain, defaultState } from '../../web/src/state.js';

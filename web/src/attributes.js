@@ -2,6 +2,7 @@
 // the same parser, so an attribute refuses exactly what a link would. `step` also takes the
 // step's key from steps.js (step="softmax").
 import { stateFromURL } from './state.js';
+import { VIEW_KEYS } from './views/registry.js';
 import { STEP_KEYS } from './step-keys.js';
 
 // attribute → URL key of state.js (the same parser checks both)
@@ -54,5 +55,5 @@ export function stateFromAttributes(element, base, hostLang = null) {
     if (FLAGS.includes(attribute)) value = value === 'false' || value === '0' ? '0' : '1';
     query.set(key, value);
   }
-  return stateFromURL(query.toString(), base);
+  return stateFromURL(query.toString(), base, VIEW_KEYS);
 }

@@ -9,6 +9,7 @@ import 'd3-transition';
 import { defaultLanguage, strings } from './i18n.js';
 import { defaultState, stateFromURL } from './state.js';
 import { createExplorer } from './explorer/explorer.js';
+import { VIEW_KEYS } from './views/registry.js';
 import { sharedEngine } from './explorer/engine.js';
 import { CHROME_FLAGS, chromeFrom } from './chrome-flags.js';
 
@@ -21,7 +22,7 @@ await startPage(async () => {
     params.delete(flag);
   }
   const base = defaultState(defaultLanguage());
-  const parsed = stateFromURL(params.toString(), base);
+  const parsed = stateFromURL(params.toString(), base, VIEW_KEYS);
   const { state, notices } = parsed;
   const repeated = [...repeatedFlags, ...parsed.repeated];
   const engine = await sharedEngine({ threads: true });
@@ -62,7 +63,7 @@ await startPage(async () => {
         query.set(key, typeof value === 'boolean' ? (value ? '1' : '0') : String(value));
       }
     }
-    const { state: next, notices: rejected } = stateFromURL(query.toString(), explorer.store.get());
+    const { state: next, notices: rejected } = stateFromURL(query.toString(), explorer.store.get(), VIEW_KEYS);
     if (rejected.length) return;
     explorer.store.set(next);
   });

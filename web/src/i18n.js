@@ -1,5 +1,6 @@
 // Every string the page shows, in 中文 and English. Explanations follow the two tutorials;
-// each step's texts are keyed by its key in steps.js STEPS.
+// each step's texts are keyed by its key in steps.js STEPS. A view's name (`view.<key>`) and
+// hint (`<key>Hint`) are in its descriptor, which views/registry.js adds here (addStrings).
 import { NUMBERS } from './i18n-numbers.js';
 import { MODES } from './i18n-modes.js';
 import { FIGURES } from './i18n-figures.js';
@@ -50,10 +51,6 @@ const STRINGS = {
     pause: 'Pause',
     stepOf: (i, n) => `Step ${i} of ${n}`,
     views: 'Views',
-    'view.links': 'Links',
-    'view.heatmap': 'Heatmaps',
-    'view.matrices': 'Matrices',
-    'view.softmax': 'Softmax & scaling',
     head: 'Head',
     allHeads: 'all heads',
     headN: (h) => `head ${h + 1}`,
@@ -73,18 +70,12 @@ const STRINGS = {
     hideTable: 'Hide table',
     legend: 'Legend',
     tooltipCell: (name, row, col, v) => `${name}[${row}, ${col}] = ${v}`,
-    linksHint: 'Hover a token to isolate its links; click to lock. Width and opacity are the weight.',
-    heatmapHint:
-      'Rows are queries, columns are keys. Hatched cells are masked. Click a cell to mark it and its link in the links view.',
     // What a view or the stage shows when it is not what the stage's step and head select.
     viewShowsStep: (k, title, stage) => `This view shows step ${k} (${title}); the stage is at step ${stage}.`,
     // `picked`: the head select's "all heads", which the note quotes: it said "head 1" beside it.
     viewShowsHead: (h, picked) =>
       `With “${picked}” picked, this view shows one head at a time: head ${h + 1}. Pick a head above to see another.`,
     stageShowsHead: (h) => `The stage shows head ${h + 1}; the views below show all heads.`,
-    matricesHint:
-      'Every matrix of this run. Hover a cell for its exact value and index; click it (or focus it and press Enter) to see its arithmetic.',
-    softmaxHint: 'For the selected query: raw scores, scaled scores and the softmax weights.',
     rawScores: 'raw scores QKᵀ',
     scaledScores: 'scaled scores',
     weights: 'weights (softmax)',
@@ -216,10 +207,6 @@ const STRINGS = {
     pause: '暂停',
     stepOf: (i, n) => `第 ${i} 步，共 ${n} 步`,
     views: '视图',
-    'view.links': '连线',
-    'view.heatmap': '热力图',
-    'view.matrices': '矩阵',
-    'view.softmax': 'Softmax 与缩放',
     head: '注意力头',
     allHeads: '全部头',
     headN: (h) => `头 ${h + 1}`,
@@ -236,13 +223,9 @@ const STRINGS = {
     hideTable: '隐藏表格',
     legend: '图例',
     tooltipCell: (name, row, col, v) => `${name}[${row}, ${col}] = ${v}`,
-    linksHint: '悬停在词元上只看它的连线；点击可锁定。线的粗细和透明度就是权重。',
-    heatmapHint: '行是查询，列是键。斜线格表示被屏蔽。点击格子可标记它，并在连线视图中高亮对应连线。',
     viewShowsStep: (k, title, stage) => `此视图显示第 ${k} 步（${title}）；舞台在第 ${stage} 步。`,
     viewShowsHead: (h, picked) => `选择“${picked}”时，此视图一次只显示一个头：头 ${h + 1}。可在上方选择其他头。`,
     stageShowsHead: (h) => `舞台显示头 ${h + 1}；下方视图显示全部头。`,
-    matricesHint: '本次计算的所有矩阵。悬停查看精确数值和下标；点击格子（或聚焦后按回车）查看它的计算过程。',
-    softmaxHint: '所选查询的原始分数、缩放后分数和 softmax 权重。',
     rawScores: '原始分数 QKᵀ',
     scaledScores: '缩放后分数',
     weights: '权重（softmax）',
@@ -369,6 +352,21 @@ export function defaultLanguage(languages = globalThis.navigator?.languages ?? [
     if (LANGUAGES.includes(base)) return base;
   }
   return 'en';
+}
+
+/**
+ * Adds strings kept beside what they name (a view's name and hint in its descriptor,
+ * views/registry.js): `block` is { en: {...}, zh: {...} } with every language and no key the
+ * tables already hold, so that a module cannot replace another's string by accident.
+ */
+export function addStrings(block, source) {
+  for (const lang of LANGUAGES) {
+    if (!Object.hasOwn(block, lang)) throw new Error(`${source}: no ${lang} strings`);
+    for (const key of Object.keys(block[lang])) {
+      if (Object.hasOwn(STRINGS[lang], key)) throw new Error(`${source}: the string ${key} exists already`);
+    }
+  }
+  for (const lang of LANGUAGES) Object.assign(STRINGS[lang], block[lang]);
 }
 
 /** The strings of a language; English for anything else (own keys only: not `constructor`). */

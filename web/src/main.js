@@ -8,6 +8,7 @@ import 'd3-transition';
 import { defaultLanguage, strings } from './i18n.js';
 import { defaultState, stateFromURL } from './state.js';
 import { createExplorer } from './explorer/explorer.js';
+import { VIEW_KEYS } from './views/registry.js';
 import { sharedEngine } from './explorer/engine.js';
 import { embedLink, embedSnippet, figureLink, figureSnippet, MAX_LINK_CHARS, pageLink } from './explorer/share.js';
 import { pageKind } from './page-kind.js';
@@ -19,7 +20,7 @@ await startPage(async () => {
   const search = new URLSearchParams(location.search);
   const handed = handoffId(search.get(MODEL_PARAM));
   if (handed) search.delete(MODEL_PARAM);
-  const { state, notices, repeated } = stateFromURL(`?${search}`, base);
+  const { state, notices, repeated } = stateFromURL(`?${search}`, base, VIEW_KEYS);
   // The first `model` value is the one read (as every key's): a later one is repeated.
   if (handed && new URLSearchParams(location.search).getAll(MODEL_PARAM).length > 1) repeated.unshift(MODEL_PARAM);
   const engine = await sharedEngine({ threads: true });

@@ -5,7 +5,6 @@
 import { LANGUAGES } from './i18n.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
 import { STEP_COUNT } from './step-keys.js';
-import { VIEW_KEYS } from './view-keys.js';
 import { LINKABLE_MODELS } from './model-catalog.js';
 import { MAX_SENTENCE_CHARS } from './limits.js';
 import { createStore as createBaseStore } from './store.js';
@@ -49,7 +48,7 @@ export const takesSetting = (mask, setting) => (MASK_SETTINGS[mask] ?? []).inclu
 // softmax attention, or kernelised linear attention (φ = elu + 1, docs/computation.md).
 export const ATTENTION_KINDS = ['softmax', 'linear'];
 export const D_MODELS = [4, 8, 16, 32, 64, 128, 256, 512];
-// The page's temperature range (the engine takes 0.01–100): the link, the number box and the
+// The page's temperature range (inside the engine's, catalog.js TEMPERATURE): the link, the number box and the
 // softmax view's slider all accept exactly this.
 export const TEMPERATURE = Object.freeze({ min: 0.05, max: 20 });
 // A trained model's next-token controls (models/next.js): the sampling temperature's slider and
@@ -148,7 +147,9 @@ const ROWS = [
   { key: 'pe', field: 'positionalEncoding', kind: flag },
   { key: 'init', field: 'init', kind: oneOf(['scaled', 'randn']) },
   { key: 'step', field: 'step', kind: int({ min: 1, max: STEP_COUNT }) },
-  { key: 'view', field: 'view', kind: oneOf(VIEW_KEYS) },
+  // The allowed views are the registry's (views/registry.js VIEW_KEYS, which loads d3): the
+  // parser takes them as an argument, and this row only writes the value.
+  { key: 'view', field: 'view', kind: { parse: () => undefined, format: String } },
   {
     key: 'head',
     field: 'head',
@@ -173,21 +174,32 @@ const ROWS = [
 const FIELDS = fieldTable(ROWS);
 const KINDS = kindsOf(FIELDS);
 
-/** The value a URL key's text stands for, or undefined if the key or the text is not valid. */
-export function parseField(key, text) {
-  return KINDS.get(key)?.parse(text);
+/** URL key → kind, with `view` one of `views` (the registry's VIEW_KEYS). */
+function kindsWith(views) {
+  if (!Array.isArray(views))
+    throw new TypeError('state.js: the allowed views are an array (views/registry.js VIEW_KEYS)');
+  return new Map(KINDS).set('view', oneOf(views));
+}
+
+/**
+ * The value a URL key's text stands for, or undefined if the key or the text is not valid;
+ * `views` are the allowed views, needed only for the key `view`.
+ */
+export function parseField(key, text, views = []) {
+  return (key === 'view' ? kindsWith(views) : KINDS).get(key)?.parse(text);
 }
 
 // A link can carry tens of kilobytes: the notice names each refused value in a few words.
 const NOTICE_CHARS = 60;
 
 /**
- * Reads a state from URL search params: { state, notices: ["d=7"], repeated: ["h"] }. A key
+ * Reads a state from URL search params: { state, notices: ["d=7"], repeated: ["h"] }, with
+ * `views` the allowed values of `view` (views/registry.js VIEW_KEYS). A key
  * given more than once counts once, at its first value (docs/embedding.md); `repeated` names it,
  * and a later value is still checked, so that the notice names every bad value of a link.
  */
-export function stateFromURL(search, base) {
-  const { values, refused, repeated } = readQuery(search, KINDS);
+export function stateFromURL(search, base, views) {
+  const { values, refused, repeated } = readQuery(search, kindsWith(views));
   const state = { ...base };
   for (const [key, value] of values) state[FIELDS.get(key).field] = value;
   return {

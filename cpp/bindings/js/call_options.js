@@ -3,6 +3,7 @@
 // name the field. Shared by language_model.js and training.js.
 import { describe, invalid } from './errors.js';
 import { errorText, get } from './read.js';
+import { TEMPERATURE } from './catalog.js';
 
 const UINT32_MAX = 2 ** 32 - 1;
 
@@ -55,7 +56,7 @@ export function integerIn(value, field, min, max, note = '') {
 export function readGenerateOptions(options, vocabularySize) {
   const o = readOptions(options, { count: 1, temperature: 1, topK: 0, greedy: true, seed: 1 }, 'generate');
   const count = integerIn(o.count, 'count', 1, 1024);
-  const temperature = numberIn(o.temperature, 'temperature', 0.01, 100);
+  const temperature = numberIn(o.temperature, 'temperature', TEMPERATURE.min, TEMPERATURE.max);
   const topK = integerIn(o.topK, 'topK', 0, vocabularySize, ' (all)');
   if (typeof o.greedy !== 'boolean') throw invalid('greedy', `greedy (${describe(o.greedy)}) must be true or false`);
   const seed = integerIn(o.seed, 'seed', 0, UINT32_MAX);

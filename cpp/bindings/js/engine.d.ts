@@ -3,10 +3,14 @@ import type { CorpusFields, TrainedModel, Trainer, TrainerConfig, TrainerField }
 import type { LanguageModel } from './language_model.js';
 import type { CorpusLimits, CorpusTrainer, CorpusTrainerOptions } from './corpus_training.js';
 import type { BpeTokenizer, BpeTokenizerOptions } from './bpe_tokenizer.js';
+// StepName, BlockStepName, ModelStepName and TaskName are generated from the engine's own
+// catalogs (build-scripts/catalog.mjs): catalog.d.ts, re-exported below.
+import type { StepName } from './catalog.js';
 export * from './training.js';
 export * from './language_model.js';
 export * from './corpus_training.js';
 export * from './bpe_tokenizer.js';
+export * from './catalog.js';
 
 export type ErrorCode =
   | 'INVALID_ARGUMENT'
@@ -120,51 +124,6 @@ export interface RunOptions {
    */
   attention?: 'softmax' | 'linear';
 }
-
-export type StepName =
-  | 'x'
-  | 'pe'
-  | 'xPe'
-  | 'xKv'
-  | 'peKv'
-  | 'xPeKv'
-  | 'wQ'
-  | 'wK'
-  | 'wV'
-  | 'bQ'
-  | 'bK'
-  | 'bV'
-  | 'q'
-  | 'k'
-  | 'v'
-  | 'qHead'
-  | 'kHead'
-  | 'vHead'
-  | 'scores'
-  | 'scaled'
-  | 'mask'
-  | 'masked'
-  | 'weights'
-  | 'rowMasked'
-  | 'rowMax'
-  | 'rowEntropy'
-  /** Linear attention only: φ(Q_h) [n × dK], φ = elu + 1. */
-  | 'phiQ'
-  /** Linear attention only: φ(K_h) [m × dK]. */
-  | 'phiK'
-  /** Linear attention only: Σ_j φ(k_j) v_jᵀ over every key [dK × dK] (causal: the last prefix). */
-  | 'kvSummary'
-  /** Linear attention only: Σ_j φ(k_j) over every key [1 × dK] (causal: the last prefix). */
-  | 'keySum'
-  /** Linear attention only: z_i = φ(q_i)ᵀ Σ_{j visible} φ(k_j) [n × 1]. */
-  | 'normaliser'
-  /** Linear attention only: w_ij = φ(q_i)·φ(k_j) / z_i [n × m], rows sum to 1; formed when read. */
-  | 'linearWeights'
-  | 'headOutput'
-  | 'concat'
-  | 'wO'
-  | 'bO'
-  | 'output';
 
 export type Axis = 'query' | 'key' | 'model' | 'projection' | 'headDim' | 'one';
 

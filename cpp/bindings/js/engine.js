@@ -28,6 +28,8 @@ export { LiveTrace } from './trace.js';
 export { HEAD_LABELS, HEAD_LABEL_THRESHOLDS, LINE_ENDS, labelHeads } from './head_labels.js';
 export { ROLE_MARKS, TEXT_ROLES, roleKeys, roleScore } from './head_roles.js';
 export { predictionsOf } from './language_model.js';
+// The engine's catalogs (steps, block steps, tasks, the temperature's bounds), generated from C++.
+export * from './catalog.js';
 export { chipsOf, tokenTextsOf } from './bpe_tokenizer.js';
 
 /** Live traces an engine keeps at most, by default: far above what a page or a notebook holds. */

@@ -5,7 +5,8 @@
 // renaming, the reverse of cpp/src/train/gpt2_checkpoint.cpp; only the switches GPT-2 does not
 // have are refused (REFUSED), naming the model file's key. The model file (docs/model-format.md,
 // from save(), which the engine wrote and checked) is read here as it is laid out; float16
-// tensors widen exactly to float32.
+// tensors widen exactly to float32. hfFolder gives the folder's four files (with vocab.txt and the
+// README), which the CLI writes and the pages' "Export for transformers" button zips.
 import { AttentionError } from './errors.js';
 
 /** Model file keys GPT-2 fixes, the value it needs and why. */
@@ -180,4 +181,67 @@ export function exportCheckpoint(bytes) {
   out['ln_f.weight'] = vector(tensors.lnFinalGain);
   out['ln_f.bias'] = vector(tensors.lnFinalBias);
   return { config: gpt2ConfigOf(config, vocabulary), safetensors: safetensorsOf(out), vocabulary };
+}
+
+/** README.md of an exported folder: how our text becomes ids, and transformers in five lines. */
+export function readmeOf(source, vocabulary, name, by = '`attention-explorer export-hf`') {
+  const level = source.vocabulary;
+  const start = source.documentStart;
+  const startId = start === undefined ? -1 : vocabulary.indexOf(start);
+  const how =
+    level === 'character'
+      ? 'one token per character (Unicode code point), looked up in `vocab.txt`'
+      : level === 'word'
+        ? `one token per word or punctuation mark as the engine's tokenizer splits text (white space and punctuation split; one token per CJK character)${source.lowercase ? ', lower-cased first' : ''}, looked up in \`vocab.txt\` (\`don't\` is \`don\`, \`'\`, \`t\`; the snippet's \`split()\` is that only for text without punctuation)`
+        : 'one token per symbol of the task, separated by spaces in the text (`3 1 4 2 | 1`), looked up in `vocab.txt`';
+  const ids =
+    level === 'character'
+      ? `[${startId >= 0 ? `${startId}] + [` : ''}ids.get(c, unk) for c in ${JSON.stringify('床前明月光')}]`
+      : level === 'word'
+        ? `[ids.get(w, unk) for w in "the cat sat on the mat".split()]`
+        : `[ids[s] for s in "${vocabulary.slice(0, 3).join(' ')}".split()]`;
+  const lines = [
+    `# ${source.title ?? name} as a GPT-2 checkpoint`,
+    '',
+    `Exported by ${by} from \`${name}\`: ${source.layers} layers × ${source.heads} heads, width ${source.dModel}, context ${source.contextLength}, ${vocabulary.length} symbols.`,
+    "The weights are the model's own (float32); only the names and the layout of Q, K, V (GPT-2's `c_attn`) changed.",
+    '',
+    '## Tokens',
+    '',
+    `This is not GPT-2's byte-level BPE vocabulary: \`vocab.txt\` holds our ${vocabulary.length} symbols, line i is id i (a line break symbol is written \`\\n\`). Text becomes ids ${how}; a symbol not in it is \`<unk>\` (id ${vocabulary.indexOf('<unk>')}).`,
+    startId >= 0
+      ? `The model was trained on documents that start with ${JSON.stringify(start)} (id ${startId}; the explorer shows it as ↵): put that id first, as the explorer does.`
+      : '',
+    '',
+    '## In Python',
+    '',
+    '```python',
+    'import torch; from transformers import GPT2LMHeadModel',
+    'model = GPT2LMHeadModel.from_pretrained("path/to/this/folder").eval()',
+    'vocab = [l.rstrip("\\n").replace("\\\\n", "\\n") for l in open("path/to/this/folder/vocab.txt", encoding="utf-8")]',
+    `ids = {s: i for i, s in enumerate(vocab)}; unk = ids.get("<unk>", 0); x = ${ids}`,
+    'print(vocab[model(torch.tensor([x])).logits[0, -1].argmax()])',
+    '```',
+    '',
+  ];
+  return lines.filter((line, i) => line !== '' || lines[i - 1] !== '').join('\n');
+}
+
+/** vocab.txt: one symbol per line, id order; a line break (the Tang models' ↵) written as \n. */
+export const vocabText = (vocabulary) => vocabulary.map((s) => s.replaceAll('\n', '\\n')).join('\n') + '\n';
+
+/**
+ * The exported folder's four files, as the CLI writes them and the pages zip them: [{ name,
+ * bytes }] of config.json, model.safetensors, vocab.txt and README.md. `exported` is
+ * exportCheckpoint()'s answer, `source` the model's own config (how its text becomes ids), `name`
+ * the model file's name and `by` what wrote it (the README says so).
+ */
+export function hfFolder(exported, source, name, by) {
+  const utf8 = (text) => new TextEncoder().encode(text);
+  return [
+    { name: 'config.json', bytes: utf8(`${JSON.stringify(exported.config, null, 2)}\n`) },
+    { name: 'model.safetensors', bytes: exported.safetensors },
+    { name: 'vocab.txt', bytes: utf8(vocabText(exported.vocabulary)) },
+    { name: 'README.md', bytes: utf8(readmeOf(source, exported.vocabulary, name, by)) },
+  ];
 }

@@ -12,6 +12,7 @@
 import { AttentionError, describe, invalid } from './errors.js';
 import { checkWellFormed, get, utf8Length } from './read.js';
 import { labelHeads } from './head_labels.js';
+import { TEMPERATURE } from './catalog.js';
 import { integerIn, numberIn, ownKeys, readGenerateOptions, readOptions } from './call_options.js';
 import { TrainedModel, encodeInput, errorOf, loadModel as loadFile } from './training.js';
 
@@ -75,7 +76,7 @@ function copyEncoded(raw) {
  */
 export function predictionsOf(logits, vocabulary, temperature, topK) {
   if (!Array.isArray(vocabulary)) throw invalid('vocabulary', `vocabulary (${describe(vocabulary)}) must be an array`);
-  numberIn(temperature, 'temperature', 0.01, 100);
+  numberIn(temperature, 'temperature', TEMPERATURE.min, TEMPERATURE.max);
   integerIn(topK, 'topK', 0, vocabulary.length, ' (all)');
   if (logits?.length !== vocabulary.length) {
     throw invalid(
@@ -200,7 +201,7 @@ export class LanguageModel extends TrainedModel {
    */
   predict(input, options) {
     const o = readOptions(options, { temperature: 1, topK: Math.min(10, this.vocabulary.length) }, 'predict');
-    const temperature = numberIn(o.temperature, 'temperature', 0.01, 100);
+    const temperature = numberIn(o.temperature, 'temperature', TEMPERATURE.min, TEMPERATURE.max);
     const topK = integerIn(o.topK, 'topK', 0, this.vocabulary.length, ' (all)');
     const [{ tokens }, logits] = this.#withIds(readInput(input, this.#maxTextBytes), (handle, tokens) =>
       // The one copy out of WASM memory.

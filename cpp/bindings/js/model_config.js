@@ -5,8 +5,11 @@
 // `"heldOutLoss": "4.2"` used to load and break the page that formatted it
 // (`toFixed is not a function`). Here every key read anywhere has one rule, and a file that
 // breaks one is refused with an error naming the key (model.config.<key>) and what is allowed.
-// Keys not listed are kept but never read.
+// Keys not listed are kept but never read. The keys a model file has from the trainer's fields
+// (layers, heads, dModel, …) take the engine's own kinds and bounds (catalog.js, generated from
+// trainer_fields.cpp), so that this check never refuses a model the engine loaded.
 import { describe, invalid } from './errors.js';
+import { MODEL_FILE_FIELDS } from './catalog.js';
 
 const string = (most) => ({ type: 'string', most });
 const number = (min, max) => ({ type: 'number', min, max });
@@ -17,22 +20,16 @@ const oneOf = (...values) => ({ type: 'oneOf', values });
 /** The largest count read exactly as a double: step and token counts stay below it. */
 const COUNT = Number.MAX_SAFE_INTEGER;
 
+/** A trainer field's rule: its kind and bounds as the engine has them. */
+const fieldRule = (f) =>
+  ({ int: () => integer(f.min, f.max), number: () => number(f.min, f.max), bool: () => boolean })[f.kind]?.() ??
+  oneOf(...f.values);
+
 export const MODEL_CONFIG_KEYS = Object.freeze({
   // The model's shape (the engine refuses a wrong one too; the page reads them directly).
-  layers: integer(1, 64),
-  heads: integer(1, 64),
-  dModel: integer(1, 4096),
-  dK: integer(0, 4096),
-  dFF: integer(0, 65536),
+  ...Object.fromEntries(MODEL_FILE_FIELDS.map((f) => [f.name, fieldRule(f)])),
   contextLength: integer(1, 1 << 20),
   vocabSize: integer(1, 1 << 20),
-  causal: boolean,
-  scale: boolean,
-  residual: boolean,
-  attentionOnly: boolean,
-  tiedEmbeddings: boolean,
-  initStd: number(0, 100),
-  positionalEncoding: string(40),
   vocabulary: oneOf('task', 'character', 'word'),
   format: string(100),
   // A task model's task.

@@ -1,7 +1,7 @@
 // Type declarations of training in the engine (training.js), re-exported by engine.d.ts.
 import type { Step, StepName } from './engine.js';
-
-export type TaskName = 'copy' | 'reverse' | 'sort' | 'induction' | 'modular';
+// Generated from the engine's catalogs (catalog.d.ts; engine.d.ts re-exports them).
+import type { BlockStepName, ModelStepName, TaskName } from './catalog.js';
 
 /** A trainer's configuration; every field is optional (Engine.trainerDefaults). */
 export interface TrainerConfig {
@@ -154,10 +154,6 @@ export interface Evaluation {
   loss: number;
 }
 
-export type BlockStepName =
-  'ln1' | 'attention' | 'residual1' | 'ln2' | 'ffnHidden' | 'ffnActivation' | 'ffnOut' | 'residual2';
-export type ModelStepName = 'embedding' | 'lnFinal' | 'logits' | 'probabilities';
-
 /** A step of a model trace: run()'s Step plus its layer (null for model-wide steps). */
 export interface ModelStep extends Omit<Step, 'name' | 'rowsAxis' | 'colsAxis'> {
   name: StepName | BlockStepName | ModelStepName;
@@ -278,6 +274,45 @@ export interface TrainedModel extends ModelCommon {
     input: ModelInput,
     options?: { count?: number; temperature?: number; topK?: number; greedy?: boolean; seed?: number },
   ): { tokens: string[]; ids: number[]; text: string };
+  /**
+   * Head roles measured on a held-out sample (the native tool's MeasureHeadRoles) in steps: the
+   * sample's ids and each id's text; window 0 is the model's context.
+   */
+  measureRoles(
+    sample: { ids: ArrayLike<number>; symbols: string[] },
+    options?: { window?: number; repeats?: number; seed?: number; batch?: number; poem?: boolean; maxWindows?: number },
+  ): RolesMeasurement;
+}
+
+/** A head-roles measurement in progress (TrainedModel.measureRoles). */
+export interface RolesMeasurement {
+  readonly steps: number;
+  readonly done: number;
+  /** One batch of windows or repeated sequences; → how many steps are done. */
+  step(): number;
+  /** Once done: each head's roles and per-role { score, chance, ratio, matched, matchedRatio, queries, holds }. */
+  result(): {
+    windows: number;
+    positional: string[];
+    heads: {
+      layer: number;
+      head: number;
+      roles: string[];
+      scores: Record<
+        string,
+        {
+          score: number;
+          chance: number;
+          ratio: number;
+          matched: number;
+          matchedRatio: number;
+          queries: number;
+          holds: boolean;
+        }
+      >;
+    }[];
+  };
+  stop(): void;
 }
 
 /** What layerOptions() returns: RunOptions with every field the explorer needs set. */
@@ -313,4 +348,6 @@ export interface TrainerField {
   note?: string;
   /** What the field allows, as errors say it: "an integer from 1 to 12". */
   allowed: string;
+  /** A model file records it, under its name (the model's rows but queryKeyInit). */
+  inModelFile: boolean;
 }

@@ -460,6 +460,53 @@ export class TrainedModel extends ModelBase {
   }
 
   /**
+   * Head roles measured on a held-out sample in steps (the native tool's MeasureHeadRoles, for a
+   * model without a sidecar: a GPT-2 checkpoint). `sample` { ids, symbols }: the sample's token
+   * ids and each id's text (symbols[id]: marks '.', '\n' … end lines). Options { window (2 …
+   * contextLength, default contextLength), repeats (induction's repeated random sequences,
+   * default 64), seed (1), batch (windows per step, 16), poem (false skips couplet and rhyme),
+   * maxWindows (0: all) }. Returns { steps, done, step() (one batch; → done), result() (once done:
+   * the sidecar's { windows, positional, heads }), stop() }. Another call on this model in between
+   * is fine; loading another model ends it (the next step throws INVALID_ARGUMENT, field roles).
+   */
+  measureRoles(sample, options = {}) {
+    if (!sample || !Array.isArray(sample.symbols) || !(sample.ids?.length >= 0))
+      throw invalid('sample', `sample (${describe(sample)}) must be { ids, symbols }`);
+    if (!sample.symbols.every((x) => typeof x === 'string'))
+      throw invalid('symbols', 'symbols must be strings, one per id of the vocabulary');
+    const o = { window: 0, repeats: 64, seed: 1, batch: 16, poem: true, maxWindows: 0, ...options };
+    for (const key of ['window', 'repeats', 'seed', 'batch', 'maxWindows']) {
+      if (!Number.isInteger(o[key]) || o[key] < 0 || o[key] > 2 ** 31 - 1)
+        throw invalid(key, `${key} (${describe(o[key])}) must be a whole number from 0 to 2147483647`);
+    }
+    o.poem = Boolean(o.poem);
+    const state = { steps: 0, done: 0 };
+    this.guarded((handle) => {
+      state.steps = handle.rolesStart(Int32Array.from(sample.ids), sample.symbols, o);
+      if (state.steps < 0) throw errorOf(handle);
+    });
+    const model = this;
+    const step = () =>
+      model.guarded((handle) => {
+        state.done = (handle.rolesStep() ?? throwError(handle)).done;
+        return state.done;
+      });
+    return {
+      get steps() {
+        return state.steps;
+      },
+      get done() {
+        return state.done;
+      },
+      step,
+      result: () => model.guarded((handle) => handle.rolesResult() ?? throwError(handle)),
+      stop: () => {
+        if (!model.disposed) model.guarded((handle) => handle.rolesStop());
+      },
+    };
+  }
+
+  /**
    * Up to `count` new symbols after `input` ({ text } or { tokens }), picked by the engine's one
    * sampler (greedy, or seeded from softmax(logits / temperature) over the topK), until the
    * context is full: { tokens, ids, text: every symbol, spaced }. Options as LanguageModel's.

@@ -12,7 +12,8 @@ CorpusTrainer::CorpusTrainer(const TrainerConfig& config, const std::vector<int>
       stream_(train_ids, config.model.context_length, config.seed, config.corpus.repeat_spans) {}
 
 Status CorpusTrainer::Create(const TrainerConfig& config, const std::vector<int>* train_ids,
-                             std::unique_ptr<CorpusTrainer>* trainer) {
+                             std::unique_ptr<CorpusTrainer>* trainer,
+                             const BeforeAllocation& before_allocation) {
   Status status =
       ValidateTraining(config.model, config.optimizer, config.batch_size, config.threads);
   if (status.ok()) status = ValidateFields(config, FieldSection::kCorpus);  // repeatSpans
@@ -30,6 +31,9 @@ Status CorpusTrainer::Create(const TrainerConfig& config, const std::vector<int>
           ErrorCode::kInvalidArgument, "train",
           Format("train[%zu] (%d) must be an id from 0 to %d", i, id, config.model.vocab_size - 1));
     }
+  }
+  if (before_allocation) {
+    if (!(status = before_allocation(config.model, config.batch_size)).ok()) return status;
   }
   trainer->reset(new CorpusTrainer(config, train_ids));
   return Status::Ok();

@@ -37,13 +37,16 @@ Trainer::Trainer(const TrainerConfig& config, const TaskLayout& layout)
       loop_(config.model, config.optimizer, config.seed, config.threads),
       stream_(config.task, config.seed, Split::kTrain) {}
 
-Status Trainer::Create(const TrainerConfig& config, std::unique_ptr<Trainer>* trainer) {
+Status Trainer::Create(const TrainerConfig& config, std::unique_ptr<Trainer>* trainer,
+                       const BeforeAllocation& before_allocation) {
   Status status = ValidateTaskConfig(config.task);
   if (!status.ok()) return status;
   const TaskLayout layout = LayoutOf(config.task);
   TrainerConfig resolved = config;
   resolved.model = ForTask(config.model, layout);
   status = ValidateTraining(resolved.model, config.optimizer, config.batch_size, config.threads);
+  if (status.ok() && before_allocation)
+    status = before_allocation(resolved.model, config.batch_size);
   if (!status.ok()) return status;
   trainer->reset(new Trainer(resolved, layout));
   return Status::Ok();

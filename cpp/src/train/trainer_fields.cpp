@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 #include <utility>
 
 #include "format.hpp"
@@ -78,6 +80,16 @@ TrainerField Row(const char* name, FieldKind kind, double fallback, const char* 
   f.in_model_file = f.section == FieldSection::kModel;
   f.get = [](const TrainerConfig& c) { return static_cast<double>(PartOf<Part>::In(c).*member); };
   f.set = [](TrainerConfig* c, double v) { PartOf<Part>::In(*c).*member = static_cast<Value>(v); };
+  f.holds = [](double v) {
+    if constexpr (std::is_floating_point_v<Value>) {
+      return std::fabs(v) <= static_cast<double>(std::numeric_limits<Value>::max());
+    } else {
+      using Whole = typename std::conditional_t<std::is_enum_v<Value>, std::underlying_type<Value>,
+                                                std::enable_if<true, Value>>::type;
+      return v == std::floor(v) && v >= static_cast<double>(std::numeric_limits<Whole>::lowest()) &&
+             v <= static_cast<double>(std::numeric_limits<Whole>::max());
+    }
+  };
   f.set_part = [](void* part, double v) {
     static_cast<Part*>(part)->*member = static_cast<Value>(v);
   };

@@ -5,6 +5,8 @@
 //   figureCaption(state, trace, s) → { title: 'Links · 7. Softmax', subtitle: '我 爱 … · d_model 8, …' }
 import { stepTitle } from '../step-texts.js';
 import { modelStrings } from '../models/i18n.js';
+// The views' names (`view.<key>`) are in their descriptors, which the registry adds to the strings.
+import '../views/registry.js';
 
 /** A model's name in the page's language, as its menu says it ("唐诗（已训练）"), never its link key. */
 const modelTitle = (state, s) =>

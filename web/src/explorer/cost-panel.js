@@ -9,6 +9,7 @@ import { setText } from '../dom.js';
 import { headColor } from '../scales.js';
 import { costSizes, logLogSlope, nextSize } from './cost-fit.js';
 import { COST_KINDS, COST_KIND_KEYS, COST_MODEL } from './cost-kinds.js';
+import { LIMITS } from '../catalog.js';
 
 export const COST_MIN_N = 64;
 /** A kind whose run took longer stops growing: the next length takes at least twice as long. */
@@ -26,7 +27,7 @@ const MARGIN = { top: 12, right: 14, bottom: 40, left: 74 }; // left: room for "
  * are its state and it names any other key as ignored.
  */
 function maxTokens(engine) {
-  let max = engine.limits.maxAttendTokens;
+  let max = engine.limits?.maxAttendTokens ?? LIMITS.maxAttendTokens;
   const asked = Number.parseInt(
     new URLSearchParams((globalThis.location?.hash ?? '').slice(1)).get('costMax') ?? '',
     10,

@@ -95,8 +95,18 @@ export function explorerMarkup() {
   </section>
   <section class="models panel" data-role="models" data-chrome="models" hidden>
     <p data-role="model-notice" class="notice model-notice" role="status" hidden></p>
+    <div class="model-export">
+      <button type="button" data-role="model-export"></button>
+      <span class="hint" data-role="model-export-note" role="status"></span>
+    </div>
     <h2 data-role="model-view-title"></h2>
     <p class="hint" data-role="model-view-hint"></p>
+    <div class="model-roles" data-role="model-roles" hidden>
+      <button type="button" data-role="model-roles-measure"></button>
+      <progress data-role="model-roles-progress" max="1" value="0" hidden></progress>
+      <button type="button" data-role="model-roles-stop" hidden></button>
+      <p class="hint" data-role="model-roles-status" role="status"></p>
+    </div>
     <div data-role="model-grid" class="model-grid"></div>
     <div class="model-columns">
       <div><h2 data-role="model-block-title"></h2><p class="hint" data-role="model-block-hint"></p><div data-role="model-block" class="model-block"></div></div>

@@ -35,6 +35,8 @@ export function withLanguageAPI(model) {
     layerInput: (input, layer) => model.layerInput(input, layer),
     layerOptions: (input, layer) => model.layerOptions(input, layer),
     dispose: () => model.dispose(),
+    // The model file, for "Export for transformers" (../hf-export.js).
+    save: (options) => model.save(options),
     encode(text) {
       const ids = idsOf(model, { text });
       return {

@@ -185,6 +185,17 @@ export function loadGpt2(engine, { config, safetensors, vocab, merges, vocabName
       }
       return { tokens: made.map((id) => vocabulary[id]), ids: made, text: before + bpe.decode(made) };
     },
+    /**
+     * Head roles measured on held-out `text` (model.measureRoles, the native tool's measure in
+     * steps), read by this model's own tokenizer. The roles read each token's text without its
+     * leading space (' .' ends a sentence as '.' does, ' the' is 'the' again later); couplet and
+     * rhyme are skipped (a BPE model's text has no poem lines). Options as measureRoles'.
+     */
+    measureRoles(sampleText, options = {}) {
+      const ids = bpe.pieces(sampleText).ids;
+      const symbols = vocabulary.map((v) => v.replace(/^ +/, ''));
+      return model.measureRoles({ ids, symbols }, { ...options, poem: false });
+    },
     dispose() {
       model.dispose();
       bpe.dispose();

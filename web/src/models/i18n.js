@@ -1,6 +1,7 @@
 // The model panel's strings, in 中文 and English (the explorer's own are in ../i18n.js).
 
 import { formatCount } from '../format.js';
+import { HF_EXPORT_TEXT } from '../i18n-hf-export.js';
 
 const pct = (p) => `${(p * 100).toFixed(p >= 0.1 ? 1 : 2)}%`;
 
@@ -74,7 +75,7 @@ const EN = {
     (c.unigramLoss ? ')' : '') +
     '.' +
     (c.canonWeighted
-      ? ' It knows many lines of famous poems, because they were repeated in its training text (唐诗三百首 16 times, the 3,000 most popular 3 times): typed up to a famous line’s last character, it usually predicts that character. It is not a recitation engine: asked to continue a famous first line, it rarely writes the real second line, and soon writes lines of its own.'
+      ? ' It knows many lines of famous poems, because they were repeated in its training text (唐诗三百首 16 times, 32 in its last 1,000 steps; the 3,000 most popular 3 times): typed up to a famous line’s last character, it usually predicts that character. It is not a recitation engine: asked to continue a famous first line, it writes the real second line about one time in three, and soon writes lines of its own.'
       : ''),
   aboutFile: (name) => `from the file ${name}`,
   corpusName: corpusIn(CORPUS_EN),
@@ -110,6 +111,19 @@ const EN = {
     verbNoun: 'verb → the noun before it',
     closeQuote: 'closing → opening quote',
   },
+  // "Measure roles": a model without a sidecar (a GPT-2 checkpoint) measured on the page.
+  rolesMeasure: 'Measure head roles',
+  rolesStop: 'Stop',
+  rolesOffer:
+    'This checkpoint comes without stored head roles. Measure them here on held-out English text (the sample the English model’s roles were measured on), read by this model’s own tokenizer: it takes seconds to a minute.',
+  rolesProgress: (done, steps) => `Measuring head roles: batch ${done} of ${steps}…`,
+  rolesMeasured: (windows, window, repeats) =>
+    `Roles measured on ${windows} windows of ${window} tokens of held-out English text, and induction on ${repeats} repeated random sequences. Not measured: part of speech (the text has no word tags) and 对仗 or rhyme (it has no poem lines).`,
+  rolesOneLayer:
+    'With one layer no head can be an induction head: that takes a previous-token head in an earlier layer. None is expected.',
+  rolesStopped: 'Measuring stopped: no roles are shown. Measure again to start over.',
+  rolesFailed: (message) => `Measuring the head roles failed: ${message}`,
+  rolesWait: 'A model is loading: measure once it is shown.',
   noRole: 'no clear role',
   // A model of prose (the English one): its lines are sentences.
   proseRole: {
@@ -218,7 +232,7 @@ const EN = {
   // A Hugging Face GPT-2 checkpoint (checkpoint-files.js, gpt2.js; docs/gpt2.md).
   'model.folder': 'a GPT-2 checkpoint folder…',
   aboutCheckpoint: (name, c, params, ownTokenizer) =>
-    `Shown: the GPT-2 checkpoint ${name}, trained elsewhere (not by this page). ${c.layers} layers × ${c.heads} heads, d_model ${c.dModel}, context ${formatCount(c.contextLength, 'en')} tokens, ${params} parameters. Your text is read by ${ownTokenizer ? 'its own tokenizer (vocab.json and merges.txt)' : 'GPT-2’s tokenizer (encoder.json and vocab.bpe, bundled with this page)'}, with no token before it, as transformers reads it; a character split into byte tokens is one chip over them. No head roles are measured for it.`,
+    `Shown: the GPT-2 checkpoint ${name}, trained elsewhere (not by this page). ${c.layers} layers × ${c.heads} heads, d_model ${c.dModel}, context ${formatCount(c.contextLength, 'en')} tokens, ${params} parameters. Your text is read by ${ownTokenizer ? 'its own tokenizer (vocab.json and merges.txt)' : 'GPT-2’s tokenizer (encoder.json and vocab.bpe, bundled with this page)'}, with no token before it, as transformers reads it; a character split into byte tokens is one chip over them. No head roles come with it: “Measure head roles” under the grid’s title measures them here.`,
   checkpointRefused(name, reason, files, detail) {
     const list = files.join(' and ');
     const what = {
@@ -254,7 +268,7 @@ const ZH = {
     (c.unigramLoss ? '）' : '') +
     '。' +
     (c.canonWeighted
-      ? '它熟悉许多名句，因为训练文本里重复了它们（唐诗三百首 16 遍，最受欢迎的 3,000 首各 3 遍）：名句打到最后一个字之前，它通常能猜中那个字。但它不会背诗：从名篇的第一句续写，它很少写出真正的第二句，很快就写出自己的句子。'
+      ? '它熟悉许多名句，因为训练文本里重复了它们（唐诗三百首 16 遍，最后 1,000 步里 32 遍；最受欢迎的 3,000 首各 3 遍）：名句打到最后一个字之前，它通常能猜中那个字。但它不会背诗：从名篇的第一句续写，大约三次里只有一次写出真正的第二句，很快就写出自己的句子。'
       : ''),
   aboutFile: (name) => `来自文件 ${name}`,
   corpusName: corpusIn(CORPUS_ZH),
@@ -289,6 +303,17 @@ const ZH = {
     verbNoun: '动词 → 前面的名词',
     closeQuote: '后引号 → 前引号',
   },
+  rolesMeasure: '测量头的角色',
+  rolesStop: '停止',
+  rolesOffer:
+    '这个检查点没有附带存好的头角色。可以在这里用英文留出文本（英文模型测角色时用的同一份样本）来测量，由这个模型自己的分词器切分：需要几秒到一分钟。',
+  rolesProgress: (done, steps) => `正在测量头的角色：第 ${done} 批，共 ${steps} 批……`,
+  rolesMeasured: (windows, window, repeats) =>
+    `角色在 ${windows} 个各含 ${window} 个词元的英文留出文本窗口上测得，归纳头在 ${repeats} 个重复的随机序列上测得。未测量：词性（文本没有词性标注），以及对仗和韵脚（文本里没有诗句）。`,
+  rolesOneLayer: '只有一层时，没有哪个头能成为归纳头：那需要更早一层里有一个看前一个词元的头。因此不会出现归纳头。',
+  rolesStopped: '已停止测量：不显示角色。再按一次测量会从头开始。',
+  rolesFailed: (message) => `测量头的角色失败：${message}`,
+  rolesWait: '模型正在加载：等它显示出来再测量。',
   noRole: '无明显角色',
   proseRole: {
     lineStart: '句子开头（上一句的句号）',
@@ -370,7 +395,7 @@ const ZH = {
   },
   'model.folder': '打开 GPT-2 检查点文件夹…',
   aboutCheckpoint: (name, c, params, ownTokenizer) =>
-    `显示的是：GPT-2 检查点 ${name}，在别处训练（不是本页训练的）。${c.layers} 层 × ${c.heads} 个头，d_model ${c.dModel}，上下文 ${formatCount(c.contextLength, 'zh')} 个词元，共 ${params} 个参数。你的文本由${ownTokenizer ? '它自带的分词器（vocab.json 和 merges.txt）' : 'GPT-2 的分词器（encoder.json 和 vocab.bpe，随本页附带）'}切分，前面不加任何词元，与 transformers 相同；一个字被切成几个字节词元时，显示为覆盖它们的一个词块。没有为它测量头的角色。`,
+    `显示的是：GPT-2 检查点 ${name}，在别处训练（不是本页训练的）。${c.layers} 层 × ${c.heads} 个头，d_model ${c.dModel}，上下文 ${formatCount(c.contextLength, 'zh')} 个词元，共 ${params} 个参数。你的文本由${ownTokenizer ? '它自带的分词器（vocab.json 和 merges.txt）' : 'GPT-2 的分词器（encoder.json 和 vocab.bpe，随本页附带）'}切分，前面不加任何词元，与 transformers 相同；一个字被切成几个字节词元时，显示为覆盖它们的一个词块。它没有附带头的角色：可以用头网格标题下的“测量头的角色”在这里测量。`,
   checkpointRefused(name, reason, files, detail) {
     const list = files.join(' 和 ');
     const what = {
@@ -383,6 +408,10 @@ const ZH = {
     return `${what}没有任何改变。`;
   },
 };
+
+// "Export for transformers" (../hf-export.js), shared with the playground.
+Object.assign(EN, HF_EXPORT_TEXT.en);
+Object.assign(ZH, HF_EXPORT_TEXT.zh);
 
 export function modelStrings(lang) {
   return lang === 'zh' ? ZH : EN;

@@ -13,8 +13,11 @@ import { gpt2TokenizerFiles, hasGpt2TokenizerFiles } from './gpt2-files.js';
 import { CheckpointRefusal, droppedFiles, readCheckpoint, sortOpened } from './checkpoint-files.js';
 import { drawGrid } from './grid.js';
 import { storedRoles } from './roles.js';
+import { measuredRoles } from './measured-roles.js';
+import rolesSample from 'virtual:roles-sample';
 import { drawBlock } from './block.js';
 import { drawNext, repeatedTail } from './next.js';
+import { createExportButton } from './export-button.js';
 
 // The fields the panel draws from; a change of any re-runs the model.
 const PANEL_FIELDS = [
@@ -54,8 +57,17 @@ export function createModelPanel(root, store, engine) {
   let continued = { text: null, added: [], greedy: false };
   let seed = 0; // each sampled continuation draws with the next seed: repeatable from a reload
   let last = null; // the last modelView drawn (tests and exports read it)
+  // Head roles measured on the page for the opened checkpoint (it has no sidecar): { revision
+  // (the file's modelRevision), roles (as storedRoles'), text (what was measured) }, or null; and
+  // the measurement running (its number: a stop or another model makes it stale).
+  let measured = null;
+  let measuring = 0;
+  let running = false;
+  let fileLoading = false;
   // Random weights' heads while a model (which sets its own) is shown: they come back with them.
   let randomHeads = store.get().model === 'random' ? store.get().heads : defaultState().heads;
+  // "Export for transformers": the shown model's file name names the .zip and its README.
+  const exportButton = createExportButton($, engine, store, (key) => (key === 'file' ? fileName : `${key}.model`));
 
   /** Resolves with the model's summary once it is loaded in the worker. */
   function ready(key) {
@@ -130,6 +142,7 @@ export function createModelPanel(root, store, engine) {
       return;
     }
     let summary;
+    exportButton.update(state, null);
     try {
       if (!loaded.has(state.model)) $('model-about').textContent = s.loading(s[`model.${state.model}`]);
       summary = await ready(state.model);
@@ -139,6 +152,7 @@ export function createModelPanel(root, store, engine) {
     }
     if (mine !== run) return;
     $('model-about').textContent = about(state, summary);
+    exportButton.update(state, summary);
     // The model's shape bounds the layer and head (state.js leaves them to the model).
     const { layer, head } = modelBounds(state, summary);
     if (layer !== state.layer || head !== state.head || state.heads !== summary.heads) {
@@ -180,10 +194,15 @@ export function createModelPanel(root, store, engine) {
         .join(' ') || null,
     );
     $('model-view-title').textContent = s.modelView;
-    // A shipped model's head roles (measured on held-out text), stored with it; none for a file.
-    const stored = state.model === 'file' ? null : storedRoles(state.model);
+    // A shipped model's head roles (measured on held-out text), stored with it; a checkpoint's
+    // once measured here (measureRoles); none for another file.
+    const checkpoint = state.model === 'file' && summary.config.source === 'gpt2 checkpoint';
+    const ours = checkpoint && measured?.revision === state.modelRevision ? measured : null;
+    const stored = state.model === 'file' ? (ours?.roles ?? null) : storedRoles(state.model);
+    showMeasure(state, checkpoint, s);
     // The 对仗 and rhyme sentences are about poems: the prose model's page does not carry them.
-    const hint = [s.modelViewHint, stored && s.rolesHint, stored && state.model !== 'brown' && s.rolesHintPoems];
+    const poems = stored && state.model !== 'brown' && !ours;
+    const hint = [s.modelViewHint, stored && s.rolesHint, poems && s.rolesHintPoems];
     $('model-view-hint').textContent = hint.filter(Boolean).join(' ');
     $('model-block-title').textContent = s.block(view.layer);
     $('model-block-hint').textContent = s.blockHint;
@@ -193,7 +212,7 @@ export function createModelPanel(root, store, engine) {
       layer: state.layer,
       head: state.head,
       stored,
-      prose: state.model === 'brown',
+      prose: state.model === 'brown' || Boolean(ours), // a checkpoint's roles: measured on English prose
       onPick(l, h) {
         store.set({ layer: l, head: h, step: 7 });
         root.querySelector('.stepper')?.scrollIntoView({ block: 'nearest' });
@@ -214,6 +233,105 @@ export function createModelPanel(root, store, engine) {
     await new Promise((resolve) => setTimeout(resolve, 0));
     if (mine === run) drawBlock($('model-block'), view, { strings: s });
   }
+
+  /** The measure-roles row: shown for a checkpoint; its button, bar and status as the measurement stands. */
+  function showMeasure(state, checkpoint, s) {
+    $('model-roles').hidden = !checkpoint;
+    if (!checkpoint) return;
+    say('model-roles-measure', s.rolesMeasure);
+    say('model-roles-stop', s.rolesStop);
+    $('model-roles-measure').disabled = running || fileLoading;
+    if (!running && !$('model-roles-status').textContent) say('model-roles-status', s.rolesOffer);
+  }
+
+  function status(text) {
+    say('model-roles-status', text);
+  }
+
+  /** Ends the running measurement (a stop, another model): the worker drops it, nothing is shown. */
+  function stopMeasuring() {
+    if (!running) return false;
+    measuring++;
+    running = false;
+    $('model-roles-progress').hidden = true;
+    $('model-roles-stop').hidden = true;
+    $('model-roles-measure').disabled = fileLoading;
+    engine.ask('modelRolesStop', { name: 'file' }).catch(() => {});
+    return true;
+  }
+
+  /**
+   * Measures the opened checkpoint's head roles in the worker (models/service.js
+   * modelRolesStart …), one batch per request: the bar moves between them, and Stop asks for no
+   * more. The grid then shows them as a shipped model's.
+   */
+  async function measureRoles() {
+    const s = () => modelStrings(store.get().lang);
+    if (running) return;
+    if (fileLoading) return status(s().rolesWait);
+    const job = ++measuring;
+    const revision = store.get().modelRevision;
+    running = true;
+    measured = null;
+    const bar = $('model-roles-progress');
+    bar.value = 0;
+    bar.hidden = false;
+    $('model-roles-stop').hidden = false;
+    $('model-roles-measure').disabled = true;
+    try {
+      const start = await engine.ask('modelRolesStart', { name: 'file', text: rolesSample });
+      const { steps, window, layers } = start;
+      for (let done = 0; done < steps;) {
+        if (job !== measuring) return;
+        status(s().rolesProgress(done, steps));
+        ({ done } = await engine.ask('modelRolesStep', { name: 'file' }));
+        if (job !== measuring) return;
+        bar.value = done / steps;
+      }
+      const result = await engine.ask('modelRolesResult', { name: 'file' });
+      if (job !== measuring) return;
+      // Induction's queries are r = window/2 per repeated sequence: how many sequences there were.
+      const inductionQueries = result.heads[0]?.scores.induction?.queries ?? 0;
+      measured = { revision, roles: measuredRoles(result), windows: result.windows, window, layers, inductionQueries };
+      running = false;
+      status(measuredText(s()));
+      drawn = render(store.get());
+    } catch (error) {
+      if (job === measuring) status(s().rolesFailed(error.message));
+    } finally {
+      if (job === measuring) {
+        running = false;
+        bar.hidden = true;
+        $('model-roles-stop').hidden = true;
+        $('model-roles-measure').disabled = fileLoading;
+      }
+    }
+  }
+
+  /** What was measured, in the page's language (中文 sentences follow each other without a space). */
+  function measuredText(s) {
+    const sequences = Math.round(measured.inductionQueries / Math.floor(measured.window / 2));
+    const gap = store.get().lang === 'zh' ? '' : ' ';
+    return [s.rolesMeasured(measured.windows, measured.window, sequences), measured.layers < 2 ? s.rolesOneLayer : '']
+      .filter(Boolean)
+      .join(gap);
+  }
+
+  $('model-roles-measure').addEventListener('click', () => measureRoles());
+  $('model-roles-stop').addEventListener('click', () => {
+    if (stopMeasuring()) status(modelStrings(store.get().lang).rolesStopped);
+  });
+  // Another model (or another file) ends a measurement of the one before; the language its text.
+  store.subscribe((state, changed) => {
+    if (changed.has('model') || changed.has('modelRevision')) {
+      stopMeasuring();
+      if (!measured || measured.revision !== state.modelRevision) status('');
+    } else if (changed.has('lang') && measured && !running) {
+      status(measuredText(modelStrings(state.lang)));
+    } else if (changed.has('lang') && !running) {
+      status('');
+    }
+  });
 
   async function onContinue(greedy) {
     const state = store.get();
@@ -243,6 +361,7 @@ export function createModelPanel(root, store, engine) {
   async function openBytes(bytes, name, origin) {
     const state = store.get();
     const s = modelStrings(state.lang);
+    stopMeasuring(); // the worker replaces the model 'file'
     try {
       const summary = await engine.ask('modelLoad', { name: 'file', bytes });
       fileName = name;
@@ -283,6 +402,10 @@ export function createModelPanel(root, store, engine) {
     if (opened.missing) return refused(s().checkpointRefused('', 'missing', opened.missing, {}));
     const { name } = opened.checkpoint;
     $('model-about').textContent = s().loading(name);
+    // The worker replaces the model 'file': a measurement of the one before ends here.
+    stopMeasuring();
+    fileLoading = true;
+    $('model-roles-measure').disabled = true;
     try {
       const checkpoint = await readCheckpoint(opened.checkpoint, {
         maxBytes: engine.limits.maxModelFileBytes,
@@ -296,6 +419,9 @@ export function createModelPanel(root, store, engine) {
       store.set({ model: 'file', modelRevision: state.modelRevision + 1 });
     } catch (error) {
       refused(refusalText(s(), name, error));
+    } finally {
+      fileLoading = false;
+      $('model-roles-measure').disabled = running;
     }
   }
 

@@ -4,6 +4,11 @@
 //   modelLoad({ name, checkpoint })     → the same for a GPT-2 checkpoint and its tokenizer (gpt2.js)
 //   modelView({ name, text, layer, … }) → tokens, every head's weights, labels, one block, next token
 //   modelGenerate({ name, text, … })    → the text with one more token
+//   modelExport({ name, fileName })      → { bytes }: the model as a GPT-2 folder in a .zip (../hf-export.js)
+//   modelRolesStart({ name, text }) → { steps, window, layers }, modelRolesStep({ name }) → { done, steps } (one batch
+//     each: the page shows progress between them and stops by asking no more),
+//   modelRolesResult({ name }) → the roles (as a sidecar's), modelRolesStop({ name }): head roles
+//     of a model without a sidecar (a GPT-2 checkpoint) measured on held-out `text` the page sends
 // and modelTraceOptions() asks the model for { model, layer, text }'s engine.open() options: the
 // layer's attention as the ten-step explorer computes it, from the layer's own input and weights.
 
@@ -11,6 +16,7 @@ import { TEXT_ROLES, labelHeads, predictionsOf, roleKeys, roleScore } from '../.
 import { BLOCK_STEPS } from './steps.js';
 import { withLanguageAPI } from './adapter.js';
 import { loadGpt2 } from './gpt2.js';
+import { hfZip } from '../hf-export.js';
 
 /**
  * The head roles on the typed text: each text role's keys for every query ({ [role]: [T] key
@@ -18,7 +24,9 @@ import { loadGpt2 } from './gpt2.js';
  * null }). Read on the model's symbols (the ids' vocabulary entries), as the stored roles were.
  */
 function rolesOn(model, ids, weights) {
-  const symbols = ids.map((id) => model.vocabulary[id]);
+  // A BPE token's text without its leading space, as measureRoles reads it (gpt2.js): ' .' ends a sentence.
+  const bpe = model.vocabularyLevel === 'bpe';
+  const symbols = ids.map((id) => (bpe ? model.vocabulary[id].replace(/^ +/, '') : model.vocabulary[id]));
   const keys = Object.fromEntries(TEXT_ROLES.map((r) => [r, roleKeys(r, symbols)]));
   const scores = weights.map((layer) =>
     layer.map((w) => Object.fromEntries(TEXT_ROLES.map((r) => [r, roleScore(w, ids.length, keys[r])]))),
@@ -29,8 +37,36 @@ function rolesOn(model, ids, weights) {
 const plain = (step) => ({ rows: step.rows, cols: step.cols, data: step.data });
 const lastRow = (step) => step.data.subarray((step.rows - 1) * step.cols, step.rows * step.cols);
 
+/**
+ * The window, in tokens, that roles are measured in (at most the model's context): GPT-2 reads
+ * 1,024, but the roles shown (previous token, first token, sentence start, same word, induction)
+ * show within a few dozen tokens, and a window's cost grows with its square.
+ */
+export const ROLES_WINDOW = 64;
+
 export function modelHandlers(engine) {
   const models = new Map(); // name → TrainedModel
+
+  const measures = new Map(); // name → its roles measurement in progress (gpt2.js measureRoles)
+
+  function stopMeasure(name) {
+    try {
+      measures.get(name)?.stop();
+    } catch {
+      // its model is gone already: nothing left to stop
+    }
+    measures.delete(name);
+  }
+
+  function measureOf(name) {
+    const measure = measures.get(name);
+    if (!measure)
+      throw Object.assign(new Error(`no roles are being measured for model ${JSON.stringify(name)}`), {
+        code: 'INVALID_ARGUMENT',
+        field: 'name',
+      });
+    return measure;
+  }
 
   function modelOf(name) {
     const model = models.get(name);
@@ -64,11 +100,13 @@ export function modelHandlers(engine) {
     modelLoad({ name, bytes, checkpoint }) {
       // Throws for a file that is not a model: the model loaded before stays.
       const model = checkpoint ? loadGpt2(engine, checkpoint) : withLanguageAPI(engine.loadModel(bytes));
+      stopMeasure(name); // a measurement of the model replaced ends with it
       models.get(name)?.dispose();
       models.set(name, model);
       return summaryOf(model);
     },
     modelDispose({ name }) {
+      stopMeasure(name);
       models.get(name)?.dispose();
       models.delete(name);
       return true;
@@ -113,12 +151,68 @@ export function modelHandlers(engine) {
         ),
       };
     },
+    /**
+     * "Export for transformers": { bytes } of the .zip (config.json, model.safetensors, vocab.txt,
+     * README.md); a model GPT-2 cannot express throws, naming the key.
+     */
+    modelExport({ name, fileName }) {
+      return { bytes: hfZip(modelOf(name), fileName, 'the explorer’s “Export for transformers” button') };
+    },
     /** One more token after `text` (read from its end when it is longer than the context): { token, text }. */
     modelGenerate({ name, text, greedy = true, temperature = 1, topK = 0, seed = 1 }) {
       // Greedy takes no sampling options: the API refuses them, as the CLI does.
       const options = greedy ? { count: 1 } : { count: 1, greedy, temperature, topK, seed };
       const made = modelOf(name).generate({ text }, options);
       return { token: made.tokens[0], text: made.text };
+    },
+    /**
+     * Starts measuring the head roles of model `name` on held-out `text` (the page sends the
+     * English sample's start, bundled): `windows` windows of ROLES_WINDOW tokens and `repeats`
+     * repeated random sequences for induction, `batch` of them per step. → { steps, window,
+     * layers }. Only a model with a tokenizer of its own (a GPT-2 checkpoint).
+     */
+    modelRolesStart({ name, text, windows = 16, repeats = 16, batch = 2 }) {
+      const model = modelOf(name);
+      // A model file's text reader is not gpt2.js's: its measureRoles is the engine's, of ids.
+      if (model.vocabularyLevel !== 'bpe')
+        throw Object.assign(
+          new Error('only a GPT-2 checkpoint measures its roles here: a shipped model has them stored'),
+          {
+            code: 'INVALID_ARGUMENT',
+            field: 'name',
+          },
+        );
+      if (typeof text !== 'string')
+        throw Object.assign(new Error('text (the held-out sample) must be a string'), {
+          code: 'INVALID_ARGUMENT',
+          field: 'text',
+        });
+      stopMeasure(name);
+      const window = Math.min(ROLES_WINDOW, model.contextLength);
+      const measure = model.measureRoles(text, { window, repeats, batch, maxWindows: windows, seed: 1 });
+      measures.set(name, measure);
+      return { steps: measure.steps, window, layers: model.config.layers };
+    },
+    /** One batch of the measurement: { done, steps }. */
+    modelRolesStep({ name }) {
+      const measure = measureOf(name);
+      try {
+        const done = measure.step();
+        return { done, steps: measure.steps };
+      } catch (error) {
+        stopMeasure(name);
+        throw error;
+      }
+    },
+    /** The finished measurement: the sidecar's { windows, positional, heads } (measured-roles.js reads it). */
+    modelRolesResult({ name }) {
+      const result = measureOf(name).result();
+      stopMeasure(name);
+      return result;
+    },
+    modelRolesStop({ name }) {
+      stopMeasure(name);
+      return true;
     },
     /**
      * engine.open() options for the explorer: one layer's attention, given its input and weights

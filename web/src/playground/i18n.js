@@ -1,5 +1,6 @@
 // Every string the playground shows, in 中文 and English (the explorer's table is ../i18n.js).
 import { THREADS_TEXT } from '../engine-threads.js';
+import { HF_EXPORT_TEXT } from '../i18n-hf-export.js';
 
 const STRINGS = {
   en: {
@@ -230,6 +231,7 @@ const STRINGS = {
       step: (message) => `Training stopped: ${message}`,
       example: (message) => `The example could not be answered: ${message}`,
       save: (message) => `The model could not be saved: ${message}`,
+      exportHf: (message) => `The export failed: ${message}`,
       experiment: (message) => `The experiment stopped: ${message}`,
       worker: (message) => `The training worker stopped: ${message}`,
       other: (message) => `Something went wrong: ${message}`,
@@ -447,6 +449,7 @@ const STRINGS = {
       step: (message) => `训练停止了：${message}`,
       example: (message) => `无法回答这个例子：${message}`,
       save: (message) => `无法保存模型：${message}`,
+      exportHf: (message) => `导出失败：${message}`,
       experiment: (message) => `实验停止了：${message}`,
       worker: (message) => `训练线程停止了：${message}`,
       other: (message) => `出了问题：${message}`,
@@ -456,6 +459,9 @@ const STRINGS = {
       '浏览器没有打开探索器的标签页（拦截了弹出窗口？）：请允许此页面弹出窗口，或下载模型后在探索器中打开。',
   },
 };
+
+// "Export for transformers" (../hf-export.js), shared with the explorer's model panel.
+for (const lang of Object.keys(HF_EXPORT_TEXT)) Object.assign(STRINGS[lang], HF_EXPORT_TEXT[lang]);
 
 export function strings(lang) {
   return STRINGS[lang] ?? STRINGS.en;

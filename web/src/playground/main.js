@@ -19,6 +19,7 @@ import { defaultLanguage } from '../i18n.js';
 import { pageKind } from '../page-kind.js';
 import { startTrainingWorker } from './client.js';
 import { wireExperiment } from './dk-panel.js';
+import { wireExportHf } from './export-hf.js';
 import { strings } from './i18n.js';
 import { messageLines } from './messages.js';
 import { wireOwnText } from './own-text.js';
@@ -67,6 +68,7 @@ await startPage(async () => {
     redraw,
   });
   const session = createTrainSession({ worker, store, view, schedule, lines, ownText: () => ownText });
+  wireExportHf({ $, store, t, worker, lines });
   /** Sets fields of the state (a link field also writes the link); with `reconfigure`, a new
    * model from it too; then the texts. */
   function setState(patch, { reconfigure = false } = {}) {

@@ -3,6 +3,9 @@
 // bench/playground-presets.mjs, written to docs/benchmarks.md). The model knobs a user changes
 // (layers, heads, dModel, scale, attentionOnly, learningRate, batchSize, seed) start from the
 // task's row; the task's own shape (length, alphabet, modulus) and the settings below are fixed.
+// The tasks themselves, their names and what a typed input of each is, are the engine's
+// (catalog.js, generated from C++): tests/node/catalog.test.mjs checks every one has a preset.
+import { TASK_BY_NAME, TASK_NAMES } from '../catalog.js';
 
 /** Settings every trainer of the page shares (learned positions and light weight decay, as the
  * engine's learning tests: tests/cpp/learning_test.cpp). */
@@ -65,7 +68,7 @@ export const PRESETS = {
   },
 };
 
-export const TASK_NAMES = Object.keys(PRESETS);
+export { TASK_NAMES };
 export const KNOB_NAMES = Object.keys(PRESETS.sort.knobs);
 
 /** The trainer fields the page's knobs set, for a task's trainer and a text's alike. */
@@ -97,7 +100,10 @@ export function trainerConfig(taskName, knobs) {
  * i18n table's terms.
  */
 export function parseExample(task, text, contextLength) {
-  const max = task.name === 'modular' ? task.modulus : task.alphabet;
+  // operands: two numbers below the modulus; sequence: exactly `length` symbols; prompt: a prompt
+  // the model continues, of 2 to contextLength − 1 symbols.
+  const shape = TASK_BY_NAME[task.name]?.input;
+  const max = shape === 'operands' ? task.modulus : task.alphabet;
   let pieces = text
     .replace(/[+=|,，]/g, ' ')
     .split(/\s+/)
@@ -110,10 +116,10 @@ export function parseExample(task, text, contextLength) {
       return { error: { key: 'exampleSymbol', args: [piece, max - 1] } };
     input.push(Number(piece));
   }
-  if (task.name === 'modular' && input.length !== 2) return { error: { key: 'exampleCount', args: [2, input.length] } };
-  if (['copy', 'reverse', 'sort'].includes(task.name) && input.length !== task.length)
+  if (shape === 'operands' && input.length !== 2) return { error: { key: 'exampleCount', args: [2, input.length] } };
+  if (shape === 'sequence' && input.length !== task.length)
     return { error: { key: 'exampleCount', args: [task.length, input.length] } };
-  if (task.name === 'induction' && (input.length < 2 || input.length >= contextLength))
+  if (shape === 'prompt' && (input.length < 2 || input.length >= contextLength))
     return { error: { key: 'exampleRange', args: [2, contextLength - 1, input.length] } };
   return { input };
 }

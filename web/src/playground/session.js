@@ -2,6 +2,7 @@
 // worker can post: attention snapshots of one example, greedy answers, head scores. Runs in the
 // worker (and in node for bench/playground-presets.mjs); never touches the DOM.
 import { PRESETS } from './presets.js';
+import { TASK_BY_NAME } from '../catalog.js';
 
 /** Only these steps are copied out of WASM for a snapshot or an answer. */
 const SNAPSHOT_STEPS = ['weights', 'probabilities'];
@@ -74,14 +75,17 @@ export function answer(model, input) {
 export function fixedInput(task) {
   const preset = PRESETS[task.name];
   const { length, alphabet, modulus } = preset.task;
-  // Only the fields the task uses count (a trainer's config also carries the others' defaults).
-  const same =
-    task.name === 'modular' ? task.modulus === modulus : task.length === length && task.alphabet === alphabet;
+  // What a typed input of the task is (the engine's catalog): two operands, `length` symbols, or
+  // induction's prompt. Only the fields the task uses count (a trainer's config also carries the
+  // others' defaults).
+  const shape = TASK_BY_NAME[task.name].input;
+  const operands = shape === 'operands';
+  const same = operands ? task.modulus === modulus : task.length === length && task.alphabet === alphabet;
   if (same) return preset.input;
-  const symbol = (i) => (i * 7 + 3) % (task.name === 'modular' ? task.modulus : task.alphabet);
-  if (task.name === 'modular') return [symbol(0), symbol(1)];
-  if (task.name !== 'induction') return Array.from({ length: task.length }, (_, i) => symbol(i));
-  // Filler, a segment of m, the segment's first symbol: 2n − m + 1 < 2n − 1 tokens.
+  const symbol = (i) => (i * 7 + 3) % (operands ? task.modulus : task.alphabet);
+  if (operands) return [symbol(0), symbol(1)];
+  if (shape === 'sequence') return Array.from({ length: task.length }, (_, i) => symbol(i));
+  // A prompt (induction's): filler, a segment of m, the segment's first symbol: 2n − m + 1 < 2n − 1 tokens.
   const m = Math.max(2, Math.ceil(task.length / 2));
   const first = Array.from({ length: 2 * (task.length - m) + m }, (_, i) => symbol(i));
   return [...first, first[2 * (task.length - m)]];

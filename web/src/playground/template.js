@@ -159,6 +159,8 @@ export const MARKUP = `
       <button type="button" data-role="download" data-i18n="download"></button>
       <label class="pg-file"><input type="file" class="visually-hidden" data-role="load" accept=".model,application/octet-stream" /><span data-i18n="load"></span></label>
       <button type="button" data-role="open-explorer" data-i18n="openExplorer"></button>
+      <button type="button" data-role="export-hf"></button>
     </div>
+    <p class="hint" data-role="export-hf-note" role="status" hidden></p>
   </section>
 </div>`;

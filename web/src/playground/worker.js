@@ -5,13 +5,14 @@
 //
 // In:  { type: 'configure', config } | { type: 'text', text, level, knobs, name } | 'play' |
 //      'pause' | { type: 'step', count } | { type: 'example', input } | 'save' |
-//      { type: 'load', bytes } | { type: 'experiment', setting, seed } | 'dispose', after
+//      { type: 'exportHf', name } | { type: 'load', bytes } | { type: 'experiment', setting, seed } | 'dispose', after
 //      { type: 'init', wasmBinary } (the single-threaded engine, bundled here) or
 //      { type: 'init', engineUrl } (the threaded one, dist/engine-mt, imported by its URL: its
 //      pthreads import it again, so it cannot be bundled)
 // Out: { type: 'ready', corpusLimits, threads } | { type: 'configured', info, snapshot } |
 //      { type: 'textProgress', fraction } | { type: 'progress', rows, snapshot?, evaluation?,
 //      heads?, sample?, rate } | { type: 'answer', … } | { type: 'saved', bytes } |
+//      { type: 'exportedHf', bytes, name } or { type: 'exportedHf', error } |
 //      { type: 'experiment', rows, exactMatch? } | { type: 'playing', playing } |
 //      { type: 'error', error }
 import { createEngine } from '../../../dist/engine/engine.js';
@@ -19,6 +20,7 @@ import { armConfig, armRow, DK_ARMS, DK_EVAL_EXAMPLES, DK_STEPS } from './dk-exp
 import { PRESETS, TASK_NAMES } from './presets.js';
 import { answer, fixedSequence, headScores, snapshot } from './session.js';
 import { addTextProgress, buildTextTrainer, sampleOf, textInfo, withRoles } from './worker-text.js';
+import { hfZip, hfZipName } from '../hf-export.js';
 
 /** A chunk of steps lasts about this long: short enough that pausing feels immediate. */
 const CHUNK_MS = 20;
@@ -264,6 +266,17 @@ const handlers = {
   save({ purpose }) {
     const bytes = trainer.save();
     post({ type: 'saved', bytes, purpose }, [bytes.buffer]);
+  },
+  // "Export for transformers" (../hf-export.js): the model as it is now, a GPT-2 folder in a
+  // .zip. Its refusal is the button's, not a failure of training: it does not stop play.
+  exportHf({ name }) {
+    try {
+      if (!trainer) throw new Error('there is no model to export');
+      const bytes = hfZip(trainer, name, 'the playground’s “Export for transformers” button');
+      post({ type: 'exportedHf', bytes, name: hfZipName(name) }, [bytes.buffer]);
+    } catch (error) {
+      post({ type: 'exportedHf', error: errorData(error) });
+    }
   },
   experiment({ setting, seed }) {
     freeAll();

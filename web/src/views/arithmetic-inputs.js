@@ -1,24 +1,26 @@
 // The arithmetic of the cells before the scores and after the heads: a projection's cell as
 // a row times a column, term by term (Q = X'W_Q, its heads' slices, O = Concat·W_O), X' = X + PE,
 // PE by its formula, Concat as the head it came from, and the given matrices (X, W) by origin.
-// Each kind: { shape(sizes) → [rows, cols], requests(cell, sizes), draw(trace, s, cell) }.
+// Each kind: { requests(cell, sizes), draw(trace, s, cell) }; a step's shape and whether it has a
+// matrix per head are the engine's catalog's (step-shapes.js).
 import { computationOf } from '../step-texts.js';
 import { rowRequest, stepRequest } from '../requests.js';
 import { formatValue } from '../format.js';
 import { el, line, num, section, table } from './arithmetic-dom.js';
+import { stepInfo } from '../step-shapes.js';
 
 // Weights are read whole (d_model × h·d_k at most 1024 × 4096), never as block means.
 const WHOLE = 4096;
 
 /** A projection: its input row, its weight matrix, the column offset of head h's slice. */
 const PROJECTIONS = {
-  q: { input: 'xPe', weight: 'wQ', title: 'Q', weightTitle: 'W_Q', perHead: false },
-  k: { input: 'xPe', weight: 'wK', title: 'K', weightTitle: 'W_K', perHead: false },
-  v: { input: 'xPe', weight: 'wV', title: 'V', weightTitle: 'W_V', perHead: false },
-  qHead: { input: 'xPe', weight: 'wQ', title: 'Q', weightTitle: 'W_Q', perHead: true },
-  kHead: { input: 'xPe', weight: 'wK', title: 'K', weightTitle: 'W_K', perHead: true },
-  vHead: { input: 'xPe', weight: 'wV', title: 'V', weightTitle: 'W_V', perHead: true },
-  output: { input: 'concat', weight: 'wO', title: 'O', weightTitle: 'W_O', perHead: false },
+  q: { input: 'xPe', weight: 'wQ', title: 'Q', weightTitle: 'W_Q' },
+  k: { input: 'xPe', weight: 'wK', title: 'K', weightTitle: 'W_K' },
+  v: { input: 'xPe', weight: 'wV', title: 'V', weightTitle: 'W_V' },
+  qHead: { input: 'xPe', weight: 'wQ', title: 'Q', weightTitle: 'W_Q' },
+  kHead: { input: 'xPe', weight: 'wK', title: 'K', weightTitle: 'W_K' },
+  vHead: { input: 'xPe', weight: 'wV', title: 'V', weightTitle: 'W_V' },
+  output: { input: 'concat', weight: 'wO', title: 'O', weightTitle: 'W_O' },
 };
 
 const column = (p, cell, sizes) => (p.perHead ? cell.head * sizes.dK + cell.j : cell.j);
@@ -31,11 +33,8 @@ const inputOf = (p, name, z) => (z.cross && keySide(name) ? 'xPeKv' : p.input);
 const tokensOf = (trace, name) => (keySide(name) ? trace.kvTokens : trace.tokens);
 
 function productKind(name) {
-  const p = PROJECTIONS[name];
-  const width = (z) => (name === 'output' ? z.dModel : p.perHead ? z.dK : z.heads * z.dK);
+  const p = { ...PROJECTIONS[name], perHead: stepInfo(name).perHead };
   return {
-    perHead: p.perHead,
-    shape: (z) => [keySide(name) ? z.nKey : z.nQuery, width(z)],
     requests: (cell, z) => [
       rowRequest(inputOf(p, name, z), 0, cell.i),
       ...(name === 'output' && noOutputProjection(z) ? [] : [stepRequest(p.weight, 0, WHOLE)]),
@@ -83,7 +82,6 @@ function productKind(name) {
 function sumKind(kv) {
   const [x, pe, xPe] = kv ? ['xKv', 'peKv', 'xPeKv'] : ['x', 'pe', 'xPe'];
   return {
-    shape: (z) => [kv ? z.nKey : z.nQuery, z.dModel],
     requests: (cell) => [x, pe, xPe].map((name) => rowRequest(name, 0, cell.i)),
     draw(trace, s, { i, j }) {
       const [a, b, out] = [x, pe, xPe].map((name) => trace.row(name, 0, i));
@@ -104,7 +102,6 @@ function sumKind(kv) {
 function positionKind(kv) {
   const name = kv ? 'peKv' : 'pe';
   return {
-    shape: (z) => [kv ? z.nKey : z.nQuery, z.dModel],
     requests: (cell) => [rowRequest(name, 0, cell.i)],
     draw(trace, s, { i, j }) {
       const pe = trace.row(name, 0, i);
@@ -128,7 +125,6 @@ function positionKind(kv) {
 }
 
 const concat = {
-  shape: (z) => [z.nQuery, z.heads * z.dK],
   requests: (cell, z) => [rowRequest('concat', 0, cell.i), rowRequest('headOutput', Math.floor(cell.j / z.dK), cell.i)],
   draw(trace, s, { i, j }) {
     const h = Math.floor(j / trace.dK);
@@ -153,16 +149,7 @@ const concat = {
 
 /** X and the weights are given, not computed: the panel says where they come from. */
 function givenKind(name) {
-  const shapes = {
-    x: (z) => [z.nQuery, z.dModel],
-    xKv: (z) => [z.nKey, z.dModel],
-    wQ: (z) => [z.dModel, z.heads * z.dK],
-    wK: (z) => [z.dModel, z.heads * z.dK],
-    wV: (z) => [z.dModel, z.heads * z.dK],
-    wO: (z) => [z.heads * z.dK, z.dModel],
-  };
   return {
-    shape: shapes[name],
     requests: () => [],
     draw: (trace, s, { i, j }, state) => ({
       title: `${{ x: 'X', xKv: 'X_kv' }[name] ?? name.replace('w', 'W_')}[${i}, ${j}]`,

@@ -4,7 +4,7 @@
 // the normaliser z_i, an implied weight w_ij = φ(q_i)·φ(k_j) / z_i, and an output cell
 // head[i, c] = φ(q_i)ᵀ S[:, c] / z_i term by term. With a causal mask query i reads the sums
 // over the keys j ≤ i only (prefix sums), and its arithmetic sums exactly those.
-// Each kind: { kind, perHead, shape(sizes), requests(cell, sizes), draw(trace, s, cell) }.
+// Each kind: { kind, requests(cell, sizes), draw(trace, s, cell) } (its shape: the catalog's).
 import { rowRequest, stepRequest } from '../requests.js';
 import { formatValue } from '../format.js';
 import { line, num, section, table } from './arithmetic-dom.js';
@@ -24,8 +24,6 @@ const columnOf = (step, c, rows) => rows.map((j) => step.data[j * step.cols + c]
 function featureKind(name, input, title) {
   return {
     kind: 'feature',
-    perHead: true,
-    shape: (z) => [name === 'phiQ' ? z.nQuery : z.nKey, z.dK],
     requests: ({ head, i }) => [rowRequest(input, head, i), rowRequest(name, head, i)],
     draw(trace, s, { head, i, j: c }) {
       const x = trace.row(input, head, i)[c];
@@ -54,8 +52,6 @@ function featureKind(name, input, title) {
 /** S[a, c] = Σⱼ φ(k_j)[a] · v_j[c] over every key (the summary the stage draws). */
 const summary = {
   kind: 'summary',
-  perHead: true,
-  shape: (z) => [z.dK, z.dK],
   requests: ({ head, i }) => [
     stepRequest('phiK', head, WHOLE),
     stepRequest('vHead', head, WHOLE),
@@ -92,8 +88,6 @@ const summary = {
 /** Σⱼ φ(k_j)[a] over every key. */
 const keySum = {
   kind: 'keySum',
-  perHead: true,
-  shape: (z) => [1, z.dK],
   requests: ({ head }) => [stepRequest('phiK', head, WHOLE), rowRequest('keySum', head, 0)],
   draw(trace, s, { head, j: a }) {
     const k = trace.step('phiK', head, WHOLE);
@@ -125,8 +119,6 @@ function keySumFor(trace, head, i) {
 /** z_i = φ(q_i) · Σ_{j visible} φ(k_j). */
 const normaliser = {
   kind: 'normaliser',
-  perHead: true,
-  shape: (z) => [z.nQuery, 1],
   requests: ({ head, i }) => [
     rowRequest('phiQ', head, i),
     stepRequest('phiK', head, WHOLE),
@@ -161,8 +153,6 @@ const normaliser = {
 /** w_ij = φ(q_i)·φ(k_j) / z_i, or exactly 0 where the mask hides key j. */
 const implied = {
   kind: 'implied',
-  perHead: true,
-  shape: (z) => [z.nQuery, z.nKey],
   requests: ({ head, i, j }) => [
     rowRequest('phiQ', head, i),
     rowRequest('phiK', head, j),
@@ -204,8 +194,6 @@ const implied = {
 /** head[i, c] = Σ_a φ(q_i)[a] · S_i[a, c] / z_i, S_i over the keys query i sees. */
 const output = {
   kind: 'output',
-  perHead: true,
-  shape: (z) => [z.nQuery, z.dK],
   requests: ({ head, i }) => [
     rowRequest('phiQ', head, i),
     stepRequest('phiK', head, WHOLE),

@@ -9,6 +9,7 @@ import { formatValue } from '../format.js';
 import { el, line, num, section, table } from './arithmetic-dom.js';
 import { INPUT_KINDS } from './arithmetic-inputs.js';
 import { LINEAR_KINDS } from './arithmetic-linear.js';
+import { stepInfo, stepShape, traceHas } from '../step-shapes.js';
 
 // Past this many value rows the output's sum lists the strongest ones and totals the rest.
 const MAX_ROWS = 32;
@@ -17,8 +18,6 @@ const WHOLE = 4096;
 
 const score = {
   kind: 'score',
-  perHead: true,
-  shape: (z) => [z.nQuery, z.nKey],
   requests: ({ head: h, i, j }) => [
     rowRequest('qHead', h, i),
     rowRequest('kHead', h, j),
@@ -32,8 +31,6 @@ const score = {
 
 const output = {
   kind: 'output',
-  perHead: true,
-  shape: (z) => [z.nQuery, z.dK],
   requests: ({ head: h, i }) => [
     rowRequest('weights', h, i),
     stepRequest('vHead', h, WHOLE),
@@ -43,8 +40,8 @@ const output = {
 };
 
 /**
- * Step name → { shape(sizes), requests(cell, sizes), draw(trace, strings, cell, state), perHead: its
- * step has a matrix per head (else only head 0) }.
+ * Step name → { requests(cell, sizes), draw(trace, strings, cell, state) }; a step's shape and
+ * whether it has a matrix per head are the engine's catalog's (step-shapes.js).
  */
 const KINDS = new Map(
   Object.entries({
@@ -62,19 +59,16 @@ const LINEAR = new Map(Object.entries(LINEAR_KINDS));
 /** The kind of a step's cells in a trace of these sizes: linear attention's own where it has one. */
 const kindOf = (name, sizes) => (sizes?.attention === 'linear' && LINEAR.get(name)) || KINDS.get(name);
 
-// Steps only a cross-attention trace has: a cell of one is let go when the second sentence is.
-const CROSS_ONLY = new Set(['xKv', 'peKv', 'xPeKv']);
-
 /**
  * Whether `cell` is inside a trace of these sizes ({ heads, nQuery, nKey, dModel, dK, cross }):
  * a cell set through the store (window.attentionExplorer.store) may be anything.
  */
 function inside(cell, sizes) {
-  const kind = kindOf(cell.name, sizes);
-  if (!kind || (CROSS_ONLY.has(cell.name) && !sizes.cross)) return false;
-  const [rows, cols] = kind.shape(sizes);
+  // A cell of a step this trace lacks (cross-attention's, once the second sentence is gone) is let go.
+  if (!kindOf(cell.name, sizes) || !traceHas(cell.name, sizes)) return false;
+  const [rows, cols] = stepShape(cell.name, sizes);
   const index = (k, n) => Number.isInteger(k) && k >= 0 && k < n;
-  return index(cell.head, kind.perHead ? sizes.heads : 1) && index(cell.i, rows) && index(cell.j, cols);
+  return index(cell.head, stepInfo(cell.name).perHead ? sizes.heads : 1) && index(cell.i, rows) && index(cell.j, cols);
 }
 
 /** What the picked cell's arithmetic reads; cell: { name, head, i, j } or null. */

@@ -8,7 +8,8 @@ import { putAttrs, setText } from '../dom.js';
 import { stepMaxAbs, signedScale, weightScale } from '../scales.js';
 import { formatShort } from '../format.js';
 import { isLinear, STEP_KEYS, stepAt } from '../steps.js';
-import { sayWhatItShows } from './view-note.js';
+import { sayWhatItShows, viewNote } from './view-note.js';
+import { stepRequest } from '../requests.js';
 import { textWidth } from './text.js';
 
 /** Which matrix the heatmaps show at step n (1-based): the step table's `heatmap` column. */
@@ -348,3 +349,28 @@ export function drawHeatmapView(ctx) {
   el('heatmap-tables').hidden = !state.tables;
   if (state.tables) heatmapTables(el('heatmap-tables'), trace, o);
 }
+
+// The view's descriptor, which views/registry.js lists (the registry describes each field).
+export const HEATMAP_VIEW = {
+  key: 'heatmap',
+  strings: {
+    en: {
+      name: 'Heatmaps',
+      hint: 'Rows are queries, columns are keys. Hatched cells are masked. Click a cell to mark it and its link in the links view.',
+    },
+    zh: {
+      name: '热力图',
+      hint: '行是查询，列是键。斜线格表示被屏蔽。点击格子可标记它，并在连线视图中高亮对应连线。',
+    },
+  },
+  panel: `<p class="hint" data-i18n="heatmapHint"></p>${viewNote('heatmap')}<p class="hint" data-role="heatmap-linear-hint" hidden></p><button type="button" data-role="table-toggle" data-i18n="showTable" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>`,
+  role: 'heatmaps',
+  exported: '[data-role=heatmaps]',
+  requests: ({ state, heads }) => [
+    stepRequest('mask'),
+    ...heatmapStepsFor(state).flatMap((name, _, names) =>
+      heads.map((h) => stepRequest(name, h, heatmapSide(heads.length * names.length))),
+    ),
+  ],
+  draw: drawHeatmapView,
+};

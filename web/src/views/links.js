@@ -11,7 +11,8 @@ import { fitText, textWidth } from './text.js';
 import { putAttrs, setText, setTexts } from '../dom.js';
 import { fitSvg } from './fit.js';
 import { lineAt, linkLinesOf, paintLines, strokeLines } from './link-lines.js';
-import { sayWhatItShows } from './view-note.js';
+import { sayWhatItShows, viewNote } from './view-note.js';
+import { linksRequest } from '../requests.js';
 import { stepMaking } from './heatmap.js';
 import { isLinear } from '../steps.js';
 import { nodeLocal } from '../node-local.js';
@@ -330,3 +331,24 @@ export function drawLinksView(ctx) {
   el('links-note').hidden = !notes.join('');
   setText(el('links-note'), notes.join(' ').trim());
 }
+
+// The view's descriptor, which views/registry.js lists (the registry describes each field).
+export const LINKS_VIEW = {
+  key: 'links',
+  strings: {
+    en: {
+      name: 'Links',
+      hint: 'Hover a token to isolate its links; click to lock. Width and opacity are the weight.',
+    },
+    zh: { name: '连线', hint: '悬停在词元上只看它的连线；点击可锁定。线的粗细和透明度就是权重。' },
+  },
+  panel: `<p class="hint" data-i18n="linksHint"></p>${viewNote('links')}<p class="hint untrained" data-i18n="untrainedNote"></p><div class="links-kind" data-role="links-kind" role="group" hidden></div><div class="links-legend" data-role="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>`,
+  role: 'links',
+  exported: '[data-role=links]',
+  // Linear attention: softmax's and the implied weights both, for the view's toggle.
+  requests: ({ heads, state }) =>
+    isLinear(state)
+      ? [linksRequest(heads, LINK_LIMITS), linksRequest(heads, LINK_LIMITS, 'linearWeights')]
+      : [linksRequest(heads, LINK_LIMITS)],
+  draw: drawLinksView,
+};

@@ -14,57 +14,52 @@ import { addsPositionalEncoding } from '../state.js';
 import { cellIn, drawArithmetic, pickedFrom } from './arithmetic.js';
 import { nodeLocal } from '../node-local.js';
 import { stepAt } from '../steps.js';
+import { STEPS } from '../catalog.js';
+import { traceHas } from '../step-shapes.js';
+import { stepRequest } from '../requests.js';
 
 // A cell was picked here since the last draw: its arithmetic panel is scrolled into view.
 const reveal = nodeLocal();
 
-/** Every matrix of the computation, in order (name, title). */
-export const MATRICES = [
-  ['x', 'X'],
-  ['pe', 'PE'],
-  ['xPe', "X'"],
-  ['wQ', 'W_Q'],
-  ['wK', 'W_K'],
-  ['wV', 'W_V'],
-  ['q', 'Q'],
-  ['k', 'K'],
-  ['v', 'V'],
-  ['headOutput', 'head'],
-  ['concat', 'Concat'],
-  ['wO', 'W_O'],
-  ['output', 'O'],
-];
-
-// Cross-attention's second sentence, embedded the same way (after X').
-const KV_MATRICES = [
-  ['xKv', 'X_kv'],
-  ['peKv', 'PE_kv'],
-  ['xPeKv', "X'_kv"],
-];
-
-// Linear attention's own matrices, one head's each (after V): docs/computation.md.
-const LINEAR_MATRICES = [
-  ['phiQ', 'φ(Q)'],
-  ['phiK', 'φ(K)'],
-  ['kvSummary', 'S = φ(K)ᵀV'],
-  ['keySum', 'Σ φ(k)'],
-  ['normaliser', 'z'],
-];
+// The title of each step the view draws. Which of them a trace has and their order are the
+// engine's catalog (catalog.js): cross-attention's second sentence after X', linear attention's
+// own matrices (one head's each) after V.
+const TITLES = {
+  x: 'X',
+  pe: 'PE',
+  xPe: "X'",
+  xKv: 'X_kv',
+  peKv: 'PE_kv',
+  xPeKv: "X'_kv",
+  wQ: 'W_Q',
+  wK: 'W_K',
+  wV: 'W_V',
+  q: 'Q',
+  k: 'K',
+  v: 'V',
+  phiQ: 'φ(Q)',
+  phiK: 'φ(K)',
+  kvSummary: 'S = φ(K)ᵀV',
+  keySum: 'Σ φ(k)',
+  normaliser: 'z',
+  headOutput: 'head',
+  concat: 'Concat',
+  wO: 'W_O',
+  output: 'O',
+};
+const DRAWN = STEPS.filter((step) => Object.hasOwn(TITLES, step.name));
 
 /**
- * The matrices of this trace (or its sizes): with the second sentence's in cross-attention, and
- * without W_O where the run has no output projection (tutorial mode: O = Concat; the engine
- * still draws a W_O it does not use).
+ * The matrices of this trace (or its sizes), in order (name, title): with the second sentence's
+ * in cross-attention, linear attention's own, and without W_O where the run has no output
+ * projection (tutorial mode: O = Concat; the engine still draws a W_O it does not use).
  */
 export function matricesOf(trace) {
-  let used = trace.flops?.outputProjection === 0 ? MATRICES.filter(([name]) => name !== 'wO') : MATRICES;
-  if (trace.attention === 'linear') {
-    const after = used.findIndex(([name]) => name === 'v') + 1;
-    used = [...used.slice(0, after), ...LINEAR_MATRICES, ...used.slice(after)];
-  }
-  if (!trace.cross) return used;
-  const at = used.findIndex(([name]) => name === 'xPe') + 1;
-  return [...used.slice(0, at), ...KV_MATRICES, ...used.slice(at)];
+  const noWO = trace.flops?.outputProjection === 0;
+  return DRAWN.filter(({ name }) => traceHas(name, trace) && !(noWO && name === 'wO')).map(({ name }) => [
+    name,
+    TITLES[name],
+  ]);
 }
 
 const BANDED = new Set(['q', 'k', 'v', 'concat']);
@@ -76,7 +71,7 @@ const WEIGHTS = new Set(['wQ', 'wK', 'wV', 'wO']);
 const SUMS = new Set(['kvSummary', 'keySum', 'normaliser']);
 
 /** The head each matrix is read for: only the head output (and linear attention's own) is per head. */
-const PER_HEAD = new Set(['headOutput', ...LINEAR_MATRICES.map(([name]) => name)]);
+const PER_HEAD = new Set(DRAWN.filter((step) => step.perHead).map((step) => step.name));
 export const matrixHead = (name, head) => (PER_HEAD.has(name) ? head : 0);
 
 /**
@@ -250,3 +245,24 @@ export function drawMatricesView({ trace, state, strings, el, head, width, set, 
   if (reveal.get(panel) && !panel.hidden) panel.scrollIntoView({ block: 'nearest' });
   reveal.set(panel, false);
 }
+
+// The view's descriptor, which views/registry.js lists (the registry describes each field).
+export const MATRICES_VIEW = {
+  key: 'matrices',
+  strings: {
+    en: {
+      name: 'Matrices',
+      hint: 'Every matrix of this run. Hover a cell for its exact value and index; click it (or focus it and press Enter) to see its arithmetic.',
+    },
+    zh: {
+      name: '矩阵',
+      hint: '本次计算的所有矩阵。悬停查看精确数值和下标；点击格子（或聚焦后按回车）查看它的计算过程。',
+    },
+  },
+  panel:
+    '<p class="hint" data-i18n="matricesHint"></p><p class="hint" data-i18n="sharedScales"></p><svg data-role="matrices" class="matrices-svg" role="img"></svg><div data-role="matrices-arithmetic" class="arithmetic" aria-live="polite" hidden></div>',
+  role: 'matrices',
+  exported: '[data-role=matrices]',
+  requests: ({ trace, head }) => matricesOf(trace).map(([name]) => stepRequest(name, matrixHead(name, head))),
+  draw: drawMatricesView,
+};

@@ -1,9 +1,13 @@
-// The views under the stage, registered once. The template's tabs and panels, what the page
-// loads for a view (explorer/needs.js) and how it draws (explorer/render.js) read VIEWS; the
-// state's allowed `view` values are ../view-keys.js's VIEW_KEYS, in the same order (this file
-// refuses to load if the two differ), so that the state reads them without loading d3. Adding a
-// view is its module, one entry here, its key in view-keys.js, and its `view.<key>` name and
-// `<key>Hint` in i18n.js (docs/architecture.md, "Adding one thing"). Each entry:
+// The views under the stage, registered once, in tab order. Adding a view is its module, which
+// exports one descriptor, and its line in VIEW_LIST (docs/architecture.md, "Adding one thing").
+// The template's tabs and panels, what the page loads for a view (explorer/needs.js) and how it
+// draws (explorer/render.js) read VIEWS; the state's parser takes VIEW_KEYS as an argument
+// (stateFromURL), so that the state, the server and node tools read links without loading d3.
+// Each descriptor:
+//   key: the link's `view` value and the tab's data-view,
+//   strings: { en: { name, hint, ... }, zh: { name, hint, ... } }: the tab's name (`view.<key>`
+//     in the page's strings), the panel's hint (`<key>Hint`) and any other string of the view's
+//     own under its key, added to i18n.js's tables here (a key they hold already is refused),
 //   panel: the tab panel's markup (static text only: no user data goes through innerHTML),
 //   role: the data-role of the element it draws into (emptied when there is no trace),
 //   exported: a selector for the SVG that the SVG/PNG export takes,
@@ -12,67 +16,34 @@
 //   draw(ctx): draws, for ctx = { trace, state, strings, head, heads, query,
 //     el(role): an element of the panel, width: the views' width in px, get/set: the store's,
 //     figure: the frame's { width, height } where the view is a figure (the compact embed), else null };
-//     each view's module exports it (drawLinksView …): every view draws from this one argument.
+//     every view draws from this one argument.
 // A view's handlers only set state; the store's change draws it again.
-import * as d3 from 'd3';
-import { drawLinksView, LINK_LIMITS } from './links.js';
-import { drawHeatmapView, heatmapSide, heatmapStepsFor } from './heatmap.js';
-import { drawMatricesView, matricesOf, matrixHead } from './matrices.js';
-import { drawSoftmaxView } from './softmax.js';
-import { linksRequest, rowRequest, spreadRequest, stepRequest } from '../requests.js';
-import { VIEW_KEYS } from '../view-keys.js';
-import { isLinear } from '../steps.js';
-import { viewNote } from './view-note.js';
+import { LINKS_VIEW } from './links.js';
+import { HEATMAP_VIEW } from './heatmap.js';
+import { MATRICES_VIEW } from './matrices.js';
+import { SOFTMAX_VIEW } from './softmax.js';
+import { addStrings, LANGUAGES } from '../i18n.js';
 
-export const VIEWS = {
-  links: {
-    panel: `<p class="hint" data-i18n="linksHint"></p>${viewNote('links')}<p class="hint untrained" data-i18n="untrainedNote"></p><div class="links-kind" data-role="links-kind" role="group" hidden></div><div class="links-legend" data-role="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>`,
-    role: 'links',
-    exported: '[data-role=links]',
-    // Linear attention: softmax's and the implied weights both, for the view's toggle.
-    requests: ({ heads, state }) =>
-      isLinear(state)
-        ? [linksRequest(heads, LINK_LIMITS), linksRequest(heads, LINK_LIMITS, 'linearWeights')]
-        : [linksRequest(heads, LINK_LIMITS)],
-    draw: drawLinksView,
-  },
-  heatmap: {
-    panel: `<p class="hint" data-i18n="heatmapHint"></p>${viewNote('heatmap')}<p class="hint" data-role="heatmap-linear-hint" hidden></p><button type="button" data-role="table-toggle" data-i18n="showTable" aria-expanded="false"></button><svg data-role="heatmaps" class="heatmap-svg" role="img"></svg><div data-role="heatmap-tables" hidden></div>`,
-    role: 'heatmaps',
-    exported: '[data-role=heatmaps]',
-    requests: ({ state, heads }) => [
-      stepRequest('mask'),
-      ...heatmapStepsFor(state).flatMap((name, _, names) =>
-        heads.map((h) => stepRequest(name, h, heatmapSide(heads.length * names.length))),
-      ),
-    ],
-    draw: drawHeatmapView,
-  },
-  matrices: {
-    panel:
-      '<p class="hint" data-i18n="matricesHint"></p><p class="hint" data-i18n="sharedScales"></p><svg data-role="matrices" class="matrices-svg" role="img"></svg><div data-role="matrices-arithmetic" class="arithmetic" aria-live="polite" hidden></div>',
-    role: 'matrices',
-    exported: '[data-role=matrices]',
-    requests: ({ trace, head }) => matricesOf(trace).map(([name]) => stepRequest(name, matrixHead(name, head))),
-    draw: drawMatricesView,
-  },
-  softmax: {
-    panel: `<p class="hint" data-i18n="softmaxHint"></p>${viewNote('softmax')}<p class="hint" data-role="softmax-linear" hidden></p><div data-role="softmax"></div>`,
-    role: 'softmax',
-    exported: '.softmax-charts',
-    requests: ({ trace, head, query }) => [
-      ...['scores', 'masked', 'weights'].map((name) => rowRequest(name, head, query)),
-      spreadRequest(['scores', 'scaled'], d3.range(trace.heads)),
-    ],
-    draw: drawSoftmaxView,
-  },
-};
+const VIEW_LIST = [LINKS_VIEW, HEATMAP_VIEW, MATRICES_VIEW, SOFTMAX_VIEW];
 
-// The state validates `view` against the leaf list (it must not load the views): the two agree.
-if (Object.keys(VIEWS).join() !== VIEW_KEYS.join()) {
-  throw new Error(
-    `views/registry.js has views ${Object.keys(VIEWS)}, view-keys.js lists ${VIEW_KEYS}: make them the same`,
-  );
+export const VIEWS = Object.fromEntries(VIEW_LIST.map((view) => [view.key, view]));
+/** The allowed `view` values of a link, in tab order: what the page passes to stateFromURL. */
+export const VIEW_KEYS = Object.freeze(VIEW_LIST.map((view) => view.key));
+
+if (VIEW_KEYS.length !== new Set(VIEW_KEYS).size) {
+  throw new Error(`views/registry.js: a view key twice in ${VIEW_KEYS}`);
 }
 
-export { VIEW_KEYS };
+/** The views' strings in `lang`: each one's name and hint, and any other string of its own. */
+function viewStrings(lang) {
+  return Object.fromEntries(
+    VIEW_LIST.flatMap(({ key, strings }) => {
+      const { name, hint, ...own } = strings[lang] ?? {};
+      if (typeof name !== 'string' || typeof hint !== 'string') {
+        throw new Error(`views/registry.js: the view ${key} has no ${lang} name and hint`);
+      }
+      return [[`view.${key}`, name], [`${key}Hint`, hint], ...Object.entries(own)];
+    }),
+  );
+}
+addStrings(Object.fromEntries(LANGUAGES.map((lang) => [lang, viewStrings(lang)])), 'views/registry.js');

@@ -13,7 +13,8 @@ import { barChart, barLabelLayout, TITLE_LINE, TITLE_ROOM } from './bar-chart.js
 import { textWidth } from './text.js';
 import { histogram } from './histogram.js';
 import { dropPart, layer, part } from './parts.js';
-import { sayWhatItShows } from './view-note.js';
+import { sayWhatItShows, viewNote } from './view-note.js';
+import { rowRequest, spreadRequest } from '../requests.js';
 import { nodeLocal } from '../node-local.js';
 import { isLinear } from '../steps.js';
 
@@ -237,3 +238,23 @@ export function drawSoftmaxView(ctx) {
   note.hidden = !isLinear(state);
   setText(note, isLinear(state) ? strings.softmaxLinearNote : '');
 }
+
+// The view's descriptor, which views/registry.js lists (the registry describes each field).
+export const SOFTMAX_VIEW = {
+  key: 'softmax',
+  strings: {
+    en: {
+      name: 'Softmax & scaling',
+      hint: 'For the selected query: raw scores, scaled scores and the softmax weights.',
+    },
+    zh: { name: 'Softmax 与缩放', hint: '所选查询的原始分数、缩放后分数和 softmax 权重。' },
+  },
+  panel: `<p class="hint" data-i18n="softmaxHint"></p>${viewNote('softmax')}<p class="hint" data-role="softmax-linear" hidden></p><div data-role="softmax"></div>`,
+  role: 'softmax',
+  exported: '.softmax-charts',
+  requests: ({ trace, head, query }) => [
+    ...['scores', 'masked', 'weights'].map((name) => rowRequest(name, head, query)),
+    spreadRequest(['scores', 'scaled'], d3.range(trace.heads)),
+  ],
+  draw: drawSoftmaxView,
+};

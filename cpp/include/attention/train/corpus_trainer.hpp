@@ -33,9 +33,11 @@ class CorpusTrainer {
   // `config`: the trainer fields but the task's (trainer.hpp), with model.vocab_size the
   // vocabulary's size and model.context_length T. Errors name the field: the model's and
   // optimizer's, "batchSize", "repeatSpans", and "train" when the ids are fewer than
-  // contextLength + 1 or outside 0 … vocabSize − 1.
+  // contextLength + 1 or outside 0 … vocabSize − 1; then `before_allocation` if given
+  // (trainer.hpp).
   static Status Create(const TrainerConfig& config, const std::vector<int>* train_ids,
-                       std::unique_ptr<CorpusTrainer>* trainer);
+                       std::unique_ptr<CorpusTrainer>* trainer,
+                       const BeforeAllocation& before_allocation = nullptr);
 
   // `count` (≥ 1) updates (TrainingLoop::Step, the task Trainer's too); metrics->loss is the
   // mean training loss of their batches, accuracy the share of next tokens ranked first. A

@@ -143,6 +143,42 @@ Status MeasureHeadRoles(Model<float>* model, const std::vector<int>& ids,
                         const std::vector<std::string>& tags, HeadRoles* out, int repeats = 64,
                         uint32_t seed = 1);
 
+// MeasureHeadRoles in steps, for a caller that shows progress and can stop between them (the
+// page measures a GPT-2 checkpoint, which has no sidecar, in its worker): Start checks the
+// input, each Step forwards one batch of windows (text first, then the repeated sequences), and
+// Finish pools them. MeasureHeadRoles is Start, Step until done, Finish: the same numbers.
+struct RolesOptions {
+  int window = 0;  // the window's length; 0: the model's contextLength (1 ≤ window ≤ it)
+  int repeats = 64;
+  uint32_t seed = 1;
+  int batch = 16;       // windows per Step
+  bool poem = true;     // false skips couplet and rhyme (no poem lines in the text: a BPE model)
+  int max_windows = 0;  // 0: every full window of `ids`; else at most this many
+};
+class HeadRolesMeasure {
+ public:
+  // Errors: "ids" (fewer than one window), "tags" (another length), "window", "repeats",
+  // "batch" (out of range), "model" (null).
+  Status Start(Model<float>* model, const std::vector<int>& ids,
+               const std::vector<std::string>& symbols, const std::vector<std::string>& tags,
+               const RolesOptions& options);
+  Status Step();
+  int steps() const { return text_steps_ + repeat_steps_; }
+  int done() const { return done_; }
+  bool finished() const { return done_ >= steps(); }
+  void Finish(HeadRoles* out) const;
+
+ private:
+  Model<float>* model_ = nullptr;
+  RolesOptions options_;
+  int t_ = 0, windows_ = 0, heads_ = 0, text_steps_ = 0, repeat_steps_ = 0, done_ = 0;
+  std::vector<int> text_, repeated_;
+  std::vector<std::string> symbols_, tags_;      // [windows × t] the window's symbols and tags
+  std::vector<std::vector<RoleTally>> tally_;    // [L·H][roles]
+  std::vector<std::vector<double>> offset_sum_;  // [L·H][t]
+  std::vector<int64_t> offset_count_;            // [t], the same for every head
+};
+
 // A tagged text of whitespace-separated word/tag tokens (the tag after the last '/', e.g.
 // "the/at dog/nn"), as the engine's word tokenizer reads its words: `pieces` [n] the tokens,
 // `tags` [n] the base tag of each word's first piece and "" for its other pieces. Errors:

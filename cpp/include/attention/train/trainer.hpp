@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -53,10 +54,16 @@ struct TrainerConfig {
 Status ValidateTraining(const ModelConfig& model, const AdamWConfig& optimizer, int batch_size,
                         int threads);
 
+// A check that Create runs after its own, on the model it resolved and the batch size, before it
+// allocates anything: the WASM binding's memory cap (cpp/bindings/train_request.hpp).
+using BeforeAllocation = std::function<Status(const ModelConfig& model, int batch_size)>;
+
 class Trainer {
  public:
-  // Checks every part (errors name the field: "length", "dModel", "beta2", "batchSize", …).
-  static Status Create(const TrainerConfig& config, std::unique_ptr<Trainer>* trainer);
+  // Checks every part (errors name the field: "length", "dModel", "beta2", "batchSize", …),
+  // then `before_allocation` if given, on the model with the task's vocabulary and length.
+  static Status Create(const TrainerConfig& config, std::unique_ptr<Trainer>* trainer,
+                       const BeforeAllocation& before_allocation = nullptr);
 
   // `count` (≥ 1) updates (TrainingLoop::Step). A diverged loss stops it with kNonFinite for
   // field "loss", and every later call.

@@ -38,6 +38,9 @@ struct TrainerField {
   bool in_model_file = false;       // a model file records it (the model's rows but one)
   double (*get)(const TrainerConfig&) = nullptr;
   void (*set)(TrainerConfig*, double) = nullptr;
+  // Whether the member's type holds `value` (finite; a whole number within an integer's or
+  // enum's type): what `set` needs for a defined cast, not the row's bounds (CheckField's).
+  bool (*holds)(double value) = nullptr;
   // The same member in its section's own struct (a TaskConfig, ModelConfig, AdamWConfig,
   // TrainerConfig or CorpusConfig): how those structs' constructors take their defaults.
   void (*set_part)(void* part, double) = nullptr;

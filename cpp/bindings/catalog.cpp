@@ -1,0 +1,105 @@
+// The engine's catalogs as data, so that JS reads them instead of restating them: the trace's
+// steps (StepCatalog), a trained model's block and model-wide steps (kBlockSteps, kModelSteps)
+// and the tasks (Tasks()). build-scripts/catalog.mjs writes the JS and .d.ts modules the page
+// and the type declarations read from this export; tests/node/catalog.test.mjs checks they equal
+// it.
+#include <emscripten/bind.h>
+
+#include <string>
+
+#include "attention/trace.hpp"
+#include "attention/train/model.hpp"
+#include "attention/train/tasks.hpp"
+
+namespace attention::bindings {
+namespace {
+
+using emscripten::val;
+
+const char* PresenceKey(Presence presence) {
+  switch (presence) {
+    case Presence::kCross:
+      return "cross";
+    case Presence::kSoftmax:
+      return "softmax";
+    case Presence::kLinear:
+      return "linear";
+    default:
+      return "always";
+  }
+}
+
+const char* WidthKey(train::StepWidth width) {
+  switch (width) {
+    case train::StepWidth::kProjection:
+      return "projection";
+    case train::StepWidth::kFfn:
+      return "ffn";
+    case train::StepWidth::kVocabulary:
+      return "vocabulary";
+    default:
+      return "model";
+  }
+}
+
+template <size_t N>
+val ActivationSteps(const train::ActivationStep (&steps)[N]) {
+  val out = val::array();
+  for (size_t i = 0; i < N; ++i) {
+    val s = val::object();
+    s.set("name", std::string(steps[i].name));
+    s.set("width", std::string(WidthKey(steps[i].width)));
+    s.set("traced", steps[i].traced);
+    out.set(i, s);
+  }
+  return out;
+}
+
+// What a person types as a task's input: "operands" (two numbers below the modulus), "sequence"
+// (exactly `length` symbols), "prompt" (a prompt of a varying count, continued by the task's
+// rule). Read off the row: its numbers, and whether its prompt counts are one count.
+const char* InputShape(const train::TaskSpec& spec) {
+  if (spec.modular) return "operands";
+  train::TaskConfig config;
+  config.kind = spec.kind;
+  int low = 0;
+  int high = 0;
+  spec.prompt_counts(config, &low, &high);
+  return low == high ? "sequence" : "prompt";
+}
+
+val CatalogVal() {
+  val steps = val::array();
+  unsigned index = 0;
+  for (const StepInfo& info : StepCatalog()) {
+    val s = val::object();
+    s.set("name", std::string(info.name));
+    s.set("perHead", info.per_head);
+    s.set("rowsAxis", std::string(AxisKey(info.rows)));
+    s.set("colsAxis", std::string(AxisKey(info.cols)));
+    s.set("presence", std::string(PresenceKey(info.presence)));
+    steps.set(index++, s);
+  }
+  val tasks = val::array();
+  index = 0;
+  for (const train::TaskSpec& spec : train::Tasks()) {
+    val t = val::object();
+    t.set("name", std::string(spec.name));
+    t.set("layout", std::string(spec.layout));
+    t.set("input", std::string(InputShape(spec)));
+    tasks.set(index++, t);
+  }
+  val out = val::object();
+  out.set("steps", steps);
+  out.set("blockSteps", ActivationSteps(train::kBlockSteps));
+  out.set("modelSteps", ActivationSteps(train::kModelSteps));
+  out.set("tasks", tasks);
+  return out;
+}
+
+}  // namespace
+}  // namespace attention::bindings
+
+EMSCRIPTEN_BINDINGS(attention_catalog) {
+  emscripten::function("catalog", &attention::bindings::CatalogVal);
+}

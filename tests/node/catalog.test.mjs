@@ -1,0 +1,223 @@
+// The engine's catalogs cross the C++/JS line once: build-scripts/catalog.mjs writes them from the
+// built engine (cpp/bindings/catalog.cpp) into cpp/bindings/js/catalog.{js,d.ts} and
+// web/src/catalog.js. Here: the committed files are what the generator makes from dist/engine
+// today (a step or task added in C++ only fails this until the build regenerates them), and every
+// JS table keyed by a step, block step or task agrees with the catalog both ways, so a new one
+// is either placed by the page or listed below as not drawn.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CATALOG_FILES, catalogFiles, readCatalog } from '../../build-scripts/catalog.mjs';
+import { BLOCK_STEPS, LIMITS, STEPS, TASKS, TASK_NAMES, TEMPERATURE } from '../../web/src/catalog.js';
+import * as engineCatalog from '../../dist/engine/catalog.js';
+import { AXIS_SIZES } from '../../web/src/step-shapes.js';
+import { BLOCK_STEPS as PAGE_BLOCK_STEPS } from '../../web/src/models/steps.js';
+import { modelStrings } from '../../web/src/models/i18n.js';
+import { matricesOf } from '../../web/src/views/matrices.js';
+import { arithmeticRequests } from '../../web/src/views/arithmetic.js';
+import { requestsFor } from '../../web/src/explorer/needs.js';
+import { D_MODELS, defaultState, SAMPLE_TEMPERATURE, TEMPERATURE as PAGE_TEMPERATURE } from '../../web/src/state.js';
+import { VIEW_KEYS } from '../../web/src/views/registry.js';
+import { STEP_COUNT } from '../../web/src/step-keys.js';
+import { LANGUAGES } from '../../web/src/i18n.js';
+import { PRESETS, parseExample } from '../../web/src/playground/presets.js';
+import { fixedInput } from '../../web/src/playground/session.js';
+import { strings as playgroundStrings } from '../../web/src/playground/i18n.js';
+import { createEngine, root } from './support.mjs';
+import { parseModelFile } from './corpus_model_support.mjs';
+import { MODEL_CONFIG_KEYS } from '../../dist/engine/model_config.js';
+
+const engine = await createEngine();
+const names = (rows) => rows.map((row) => row.name);
+
+// Steps the engine serves (engine.run's API, the CLI) that the page never reads: the biases (its
+// weights have none drawn), the mask's per-row count and the softmax statistics.
+const NOT_DRAWN = ['bQ', 'bK', 'bV', 'rowMasked', 'rowMax', 'rowEntropy', 'bO'];
+
+test('the committed catalog files are what the generator writes from the built engine, byte for byte', async () => {
+  const files = await catalogFiles(await readCatalog());
+  assert.deepEqual(Object.keys(files), CATALOG_FILES);
+  for (const file of CATALOG_FILES) {
+    assert.equal(
+      readFileSync(path.join(root, file), 'utf8'),
+      files[file],
+      `${file}: run node build-scripts/catalog.mjs`,
+    );
+  }
+  // The engine's copy in dist is the page's: the same module, the same rows.
+  assert.deepEqual(engineCatalog.STEPS, STEPS);
+  assert.deepEqual(engineCatalog.TASKS, TASKS);
+});
+
+test('the .d.ts unions are the generated ones only: no hand-written StepName, TaskName or block step names', () => {
+  for (const file of ['engine.d.ts', 'training.d.ts']) {
+    const text = readFileSync(path.join(root, 'cpp/bindings/js', file), 'utf8');
+    for (const union of ['StepName', 'BlockStepName', 'ModelStepName', 'TaskName']) {
+      assert.doesNotMatch(text, new RegExp(`type ${union}\\s*=`), `${file} declares ${union}`);
+    }
+  }
+  const dts = readFileSync(path.join(root, 'cpp/bindings/js/catalog.d.ts'), 'utf8');
+  const union = (name) =>
+    [...dts.match(new RegExp(`type ${name} =([^;]*);`))[1].matchAll(/'([^']+)'/g)].map((m) => m[1]);
+  assert.deepEqual(union('StepName'), names(STEPS));
+  assert.deepEqual(union('TaskName'), TASK_NAMES);
+});
+
+test('a trace runs every step of the catalog it says it has, with the catalog’s shape and heads', () => {
+  const sizes = (trace) => ({ ...trace, nQuery: trace.tokens.length, nKey: (trace.kvTokens ?? trace.tokens).length });
+  for (const options of [
+    { tokens: ['a', 'b', 'c'], dModel: 8, heads: 2 },
+    { tokens: ['a', 'b', 'c'], kvTokens: ['d', 'e'], dModel: 8, heads: 2 },
+    { tokens: ['a', 'b', 'c'], dModel: 8, heads: 2, attention: 'linear' },
+  ]) {
+    const trace = engine.run(options);
+    const z = { ...sizes(trace), cross: Boolean(options.kvTokens), attention: options.attention ?? 'softmax' };
+    for (const step of STEPS) {
+      const has = trace.stepNames.includes(step.name);
+      const expected =
+        step.presence === 'always' ||
+        (step.presence === 'cross' && z.cross) ||
+        (step.presence === 'linear' && z.attention === 'linear') ||
+        (step.presence === 'softmax' && z.attention !== 'linear');
+      assert.equal(has, expected, `${step.name} (${step.presence}) in ${JSON.stringify(options)}`);
+      if (!has) continue;
+      const got = trace.step(step.name, 0);
+      assert.deepEqual(
+        [got.rows, got.cols],
+        [AXIS_SIZES[step.rowsAxis](z), AXIS_SIZES[step.colsAxis](z)],
+        `${step.name}: [${step.rowsAxis} × ${step.colsAxis}]`,
+      );
+      assert.equal(got.head !== null, step.perHead, `${step.name}: per head`);
+    }
+    trace.dispose?.();
+  }
+});
+
+test('every step the page reads is a catalog step, and every catalog step is read by the page or listed as not drawn', () => {
+  const read = new Set();
+  for (const attention of ['softmax', 'linear']) {
+    for (const cross of [false, true]) {
+      const sizes = {
+        heads: 2,
+        nQuery: 5,
+        nKey: 4,
+        dK: 4,
+        dModel: 8,
+        cross,
+        attention,
+        flops: { outputProjection: 1 },
+      };
+      for (const [name] of matricesOf(sizes)) read.add(name);
+      for (const view of VIEW_KEYS) {
+        for (let step = 1; step <= STEP_COUNT; step++) {
+          const state = { ...defaultState('en'), view, step, attention, kv: cross ? 'd e f g' : '' };
+          for (const r of requestsFor(sizes, state)) if (r.name) read.add(r.name);
+        }
+      }
+      for (const name of names(STEPS)) {
+        for (const r of arithmeticRequests({ name, head: 0, i: 0, j: 0 }, sizes)) read.add(r.name);
+      }
+    }
+  }
+  const catalog = names(STEPS);
+  assert.deepEqual(
+    [...read].filter((name) => !catalog.includes(name)),
+    [],
+    'read by the page, not in the catalog',
+  );
+  const unread = catalog.filter((name) => !read.has(name));
+  assert.deepEqual(unread, NOT_DRAWN, 'a catalog step the page neither reads nor lists as not drawn');
+});
+
+test('the axes of the catalog are the ones the page can size', () => {
+  const axes = new Set(STEPS.flatMap((s) => [s.rowsAxis, s.colsAxis]));
+  assert.deepEqual([...axes].sort(), Object.keys(AXIS_SIZES).sort());
+});
+
+test('one list of block steps: the page’s are the catalog’s traced ones, each with its strings', async () => {
+  assert.deepEqual(PAGE_BLOCK_STEPS, names(BLOCK_STEPS.filter((s) => s.traced)));
+  for (const lang of LANGUAGES) {
+    assert.deepEqual(Object.keys(modelStrings(lang).blockSteps).sort(), [...PAGE_BLOCK_STEPS].sort(), lang);
+  }
+  // A trained model's trace lists them after the attention layer's own steps, in this order.
+  const trainer = engine.createTrainer({ task: 'copy', length: 3, alphabet: 4, layers: 1, heads: 1, dModel: 8 });
+  const trace = trainer.trace({ tokens: [0, 1, 2] });
+  const blockSteps = trace.layers[0].stepNames.filter((name) => !names(STEPS).includes(name));
+  assert.deepEqual(blockSteps, [...PAGE_BLOCK_STEPS]);
+  assert.deepEqual(trace.stepNames, names(engineCatalog.MODEL_STEPS));
+  trainer.dispose();
+});
+
+test('tasks: the engine’s, each with its preset and strings; a typed example follows the task’s input shape', () => {
+  assert.deepEqual(TASK_NAMES, engine.trainerFields.find((f) => f.name === 'task').values);
+  assert.deepEqual(Object.keys(PRESETS), TASK_NAMES, 'one preset per task, in the engine’s order');
+  for (const lang of LANGUAGES) {
+    for (const name of TASK_NAMES)
+      assert.equal(typeof playgroundStrings(lang)[`task.${name}`], 'string', `${lang} ${name}`);
+  }
+  for (const { name, input: shape } of TASKS) {
+    const { task: config, input } = PRESETS[name];
+    const task = { name, length: config.length, alphabet: config.alphabet, modulus: config.modulus };
+    assert.deepEqual(parseExample(task, input.join(' '), 64), { input }, `${name}: its preset input`);
+    assert.deepEqual(fixedInput(task), input, name);
+    // Another shape of the same task: a fitted input the engine's own prompt check accepts.
+    const other = {
+      ...task,
+      length: (task.length ?? 0) + 2,
+      alphabet: (task.alphabet ?? 0) + 3,
+      modulus: (task.modulus ?? 0) + 4,
+    };
+    const fitted = fixedInput(other);
+    const counts = { operands: [2, 2], sequence: [other.length, other.length] }[shape];
+    if (counts)
+      assert.ok(fitted.length >= counts[0] && fitted.length <= counts[1], `${name} (${shape}): ${fitted.length}`);
+    else assert.ok(fitted.length >= 2 && fitted.length < 2 * other.length, `${name} (${shape}): ${fitted.length}`);
+    const tooMany = [...fitted, 0, 0, 0].join(' ');
+    if (shape !== 'prompt') assert.ok(parseExample(other, tooMany, 64).error, `${name}: too many symbols refused`);
+  }
+});
+
+test('limits and temperature: the engine’s, once; the page’s ranges lie inside them', () => {
+  for (const [key, value] of Object.entries(LIMITS)) assert.equal(engine.limits[key], value, key);
+  assert.ok(Math.max(...D_MODELS) <= LIMITS.maxDModel, 'the page’s widths are the engine’s');
+  assert.deepEqual(TEMPERATURE, { min: engine.limits.minTemperature, max: engine.limits.maxTemperature });
+  for (const range of [PAGE_TEMPERATURE, SAMPLE_TEMPERATURE]) {
+    assert.ok(range.min >= TEMPERATURE.min && range.max <= TEMPERATURE.max, JSON.stringify(range));
+  }
+  assert.throws(
+    () => engine.run({ tokens: ['a'], dModel: 4, heads: 1, temperature: TEMPERATURE.min / 2 }),
+    /temperature/,
+  );
+  engine.run({ tokens: ['a'], dModel: 4, heads: 1, temperature: TEMPERATURE.max }).dispose?.();
+});
+
+test('a model file’s keys from trainer fields: the JS check (MODEL_CONFIG_KEYS) has each, of its kind, never narrower than the engine’s bounds', () => {
+  const trainer = engine.createTrainer({ task: 'copy', length: 3, alphabet: 4, layers: 1, heads: 1, dModel: 8 });
+  const { config } = parseModelFile(trainer.save());
+  trainer.dispose();
+  const KIND = { int: 'integer', number: 'number', bool: 'boolean' };
+  const written = engine.trainerFields.filter((field) => Object.hasOwn(config, field.name));
+  assert.ok(written.length >= 10, `the file records the model's rows: ${written.map((f) => f.name)}`);
+  for (const field of written) {
+    const rule = MODEL_CONFIG_KEYS[field.name];
+    assert.ok(rule, `${field.name}: no rule in MODEL_CONFIG_KEYS`);
+    if (field.kind === 'enum') {
+      assert.ok(rule.type === 'string' || field.values.every((v) => rule.values.includes(v)), field.name);
+      continue;
+    }
+    assert.equal(rule.type, KIND[field.kind], field.name);
+    if (rule.type !== 'boolean') {
+      assert.ok(
+        rule.min <= field.min && rule.max >= field.max,
+        `${field.name}: [${rule.min}, ${rule.max}] ⊇ [${field.min}, ${field.max}]`,
+      );
+    }
+  }
+  // A model the engine builds with more heads than the JS once allowed (64) loads.
+  const wide = engine.createTrainer({ task: 'copy', length: 3, alphabet: 4, layers: 1, heads: 128, dModel: 128 });
+  const model = engine.loadModel(wide.save());
+  wide.dispose();
+  assert.equal(model.config.heads, 128);
+  model.dispose();
+});
