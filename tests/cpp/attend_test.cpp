@@ -160,6 +160,18 @@ TEST(Attend, TakesTwiceATracesTokens) {
   Attended a;
   ASSERT_TRUE(Attend(config, input, &a).ok());
   EXPECT_EQ(a.output.rows(), Limits::kMaxAttendTokens);
+  // A pattern's counts go up to the same limit: a window of 3,000 is refused by a trace, taken by
+  // Attend (validated only: its key lists would hold 20 million pairs).
+  config.mask.width = 3000;
+  Input few;
+  few.tokens = Tokens(8, "q");
+  ExpectError(ValidateInput(config, few), ErrorCode::kInvalidArgument, "mask.width",
+              "mask.width (3000) must be an integer from 0 to 2048");
+  EXPECT_TRUE(ValidateInput(config, few, Limits::kMaxAttendTokens).ok());
+  config.mask.width = 4097;
+  ExpectError(Attend(config, few, &a), ErrorCode::kInvalidArgument, "mask.width",
+              "mask.width (4097) must be an integer from 0 to 4096");
+  config.mask.width = 4;
   input.tokens.push_back("one more");
   ExpectError(Attend(config, input, &a), ErrorCode::kLimitExceeded, "tokens",
               "tokens (4097 tokens) must hold at most 4096 tokens");
