@@ -100,31 +100,39 @@ TEST(Attend, EqualsTheTracesOutputInCrossAttention) {
   }
 }
 
-// Windows of 32 keys a row and more run in GEMM tiles of 64 rows (sparse_attention.hpp): against
-// the dense path of the same mask given as a custom matrix, with and without causal, and with a
-// length that leaves a short last tile.
-TEST(Attend, AWindowInTilesEqualsTheSameMaskGivenDensely) {
-  for (const bool causal : {false, true}) {
-    Config config;
-    config.d_model = 32;
-    config.heads = 2;
-    config.mask.type = MaskType::kWindow;
-    config.mask.width = 40;
-    config.mask.causal = causal;
-    Input input;
-    input.tokens = Tokens(201, "q");
-    Attended tiled;
-    ASSERT_TRUE(Attend(config, input, &tiled).ok());
-    Config dense = config;
-    dense.mask.type = MaskType::kCustom;
-    dense.mask.matrix = BuildMask(config.mask, 201, 201);
-    Trace trace;
-    ASSERT_TRUE(Trace::Run(dense, input, &trace).ok());
-    const Matrix* expected = nullptr;
-    ASSERT_TRUE(trace.View("output", 0, &expected).ok());
-    for (Eigen::Index i = 0; i < expected->size(); ++i) {
-      const float e = expected->data()[i];
-      EXPECT_NEAR(tiled.output.data()[i], e, 1e-5f * (1.0f + std::abs(e))) << causal << " at " << i;
+// Rows whose longest run of keys has 32 keys or more run in GEMM tiles of up to 64 rows, their
+// other keys (global, random) by dot products (sparse_attention.hpp): a window, Longformer and
+// BigBird against the dense path of the same mask given as a custom matrix, with and without
+// causal, at a length that leaves a short last tile.
+TEST(Attend, PatternsInTilesEqualTheSameMaskGivenDensely) {
+  for (const MaskType type : {MaskType::kWindow, MaskType::kLongformer, MaskType::kBigBird}) {
+    for (const bool causal : {false, true}) {
+      Config config;
+      config.d_model = 32;
+      config.heads = 2;
+      config.mask.type = type;
+      config.mask.width = 40;
+      config.mask.causal = causal;
+      config.mask.global_tokens = {0, 150};
+      config.mask.block = 16;
+      config.mask.random = 2;
+      config.mask.seed = 5;
+      Input input;
+      input.tokens = Tokens(201, "q");
+      Attended tiled;
+      ASSERT_TRUE(Attend(config, input, &tiled).ok());
+      Config dense = config;
+      dense.mask.type = MaskType::kCustom;
+      dense.mask.matrix = BuildMask(config.mask, 201, 201);
+      Trace trace;
+      ASSERT_TRUE(Trace::Run(dense, input, &trace).ok());
+      const Matrix* expected = nullptr;
+      ASSERT_TRUE(trace.View("output", 0, &expected).ok());
+      for (Eigen::Index i = 0; i < expected->size(); ++i) {
+        const float e = expected->data()[i];
+        EXPECT_NEAR(tiled.output.data()[i], e, 1e-5f * (1.0f + std::abs(e)))
+            << MaskTypeName(type) << " causal " << causal << " at " << i;
+      }
     }
   }
 }
