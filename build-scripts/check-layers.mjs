@@ -39,15 +39,7 @@ export const LAYERS = [
   // pages' controllers, which never import each other, and the entry modules.
   {
     name: 'web/leaves',
-    match: web([
-      'limits',
-      'catalog',
-      'step-keys',
-      'chrome-flags',
-      'model-catalog',
-      'i18n-numbers',
-      'page-kind',
-    ]),
+    match: web(['limits', 'catalog', 'step-keys', 'chrome-flags', 'model-catalog', 'i18n-numbers', 'page-kind']),
     may: [],
   },
   { name: 'web/views', match: ['web/src/views/'], may: ['web/shared', 'web/leaves'] },

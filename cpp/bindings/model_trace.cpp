@@ -2,6 +2,7 @@
 
 #include <string_view>
 
+#include "attention/parallel.hpp"
 #include "convert.hpp"
 
 namespace attention::bindings {
@@ -63,10 +64,11 @@ Status ModelTrace::Run(train::Model<float>* model, const std::vector<int>& token
   Status status = model->Forward(batch, outputs);
   if (!status.ok()) return status;
 
-  // The explorer's attention on each layer's own input and weights (LayerTraceInputs).
+  // The explorer's attention on each layer's own input and weights (LayerTraceInputs), on the
+  // process's pool as engine.open()'s traces: Trace::Run keeps a short one on this thread.
   std::vector<Trace> layers(static_cast<size_t>(mc.layers));
   for (int l = 0; l < mc.layers; ++l) {
-    status = train::TraceLayer(*model, l, labels, &layers[static_cast<size_t>(l)]);
+    status = train::TraceLayer(*model, l, labels, &layers[static_cast<size_t>(l)], &SharedPool());
     if (!status.ok()) return status;
   }
   model_ = model;

@@ -74,3 +74,33 @@ test('a newer load of the same name wins, a refused file keeps the page copy, a 
   assert.deepEqual(await engine.modelsOnPage(), []);
   assert.deepEqual(page.calls.at(-1), ['modelDispose', 'file']);
 });
+
+test("a checkpoint's bytes are moved to the worker and back, never copied; the page then loads them too", async () => {
+  let detachedDuringLoad = null;
+  const worker = transport((type, payload) => {
+    if (type !== 'modelLoad') return opened;
+    // What postMessage with the transfer list did: the page's buffer is the worker's now.
+    detachedDuringLoad = payload.page.byteLength === 0;
+    const bytes = payload.moved.checkpoint.safetensors;
+    const back = structuredClone({ ...SMALL, safetensors: bytes }, { transfer: [bytes.buffer] });
+    return back;
+  });
+  // The transport as engine.js's: the payload posted with its transfer list.
+  const call = worker.call;
+  worker.call = (type, payload, transfer = []) => {
+    const moved = structuredClone(payload, { transfer });
+    const page = payload.checkpoint?.safetensors.buffer;
+    return call(type, { ...moved, moved, page });
+  };
+  const seen = [];
+  const page = transport((type, payload) => seen.push(Array.from(payload.checkpoint?.safetensors ?? [])));
+  const engine = new RemoteEngine(worker, page);
+  const checkpoint = { config: '{}', safetensors: Uint8Array.from([5, 6, 7]) };
+  const summary = await engine.ask('modelLoad', { name: 'file', checkpoint });
+  assert.equal(detachedDuringLoad, true, 'moved, not copied');
+  assert.equal('safetensors' in summary, false, 'the answer holds no bytes');
+  assert.deepEqual(Array.from(checkpoint.safetensors), [5, 6, 7], 'handed back');
+  assert.deepEqual(await engine.modelsOnPage(), ['file']);
+  assert.deepEqual(page.calls, [['modelLoad', 'file']]);
+  assert.deepEqual(seen, [[5, 6, 7]], "the page's own load reads the bytes handed back");
+});

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultState, stateFromURL } from '../../web/src/state.js';
 import * as playground from '../../web/src/playground/state.js';
+import { VIEW_KEYS } from '../../web/src/views/registry.js';
 
 test('the playground: the first value of a repeated key wins, for the task as for every knob', () => {
   const base = playground.defaultState('en');
@@ -29,15 +30,15 @@ test('the playground: the first value of a repeated key wins, for the task as fo
 
 test('the explorer: the first value of a repeated key wins, and the key is named', () => {
   const base = defaultState('en');
-  const { state, notices, repeated } = stateFromURL('?h=4&d=16&h=1&lang=zh&lang=en&step=3&step=99', base);
+  const { state, notices, repeated } = stateFromURL('?h=4&d=16&h=1&lang=zh&lang=en&step=3&step=99', base, VIEW_KEYS);
   assert.equal(state.heads, 4);
   assert.equal(state.lang, 'zh');
   assert.equal(state.step, 3);
   assert.deepEqual(repeated, ['h', 'lang', 'step']);
   assert.deepEqual(notices, ['step=99'], 'a later value out of range is named, and not used');
-  assert.deepEqual(stateFromURL('?d=16', base).repeated, []);
+  assert.deepEqual(stateFromURL('?d=16', base, VIEW_KEYS).repeated, []);
   // Every bad value is named, a repeated key's too; the first good value stands.
-  const bad = stateFromURL('?seed=x&seed=7&seed=-1', base);
+  const bad = stateFromURL('?seed=x&seed=7&seed=-1', base, VIEW_KEYS);
   assert.equal(bad.state.seed, base.seed);
   assert.deepEqual(bad.notices, ['seed=x', 'seed=-1']);
   assert.deepEqual(bad.repeated, ['seed']);

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine as createThreaded } from '../../dist/engine-mt/engine.js';
 import { createEngine } from './support.mjs';
+import { corpusModelFile } from './corpus_model_support.mjs';
 
 const threaded = await createThreaded();
 const single = await createEngine();
@@ -71,4 +72,41 @@ test('an overflowing head fails with the same error in both engines', () => {
   assert.equal(expected?.code, 'NON_FINITE');
   assert.match(expected.message, /head 5/);
   assert.deepEqual(failure(threaded), expected);
+});
+
+test("a trained model's trace from the threaded engine is the single-threaded engine's, bit for bit", () => {
+  // Each layer's attention is traced on the engine's pool too (bindings/model_trace.cpp): at 128
+  // tokens and 8 heads both Q, K, V and the heads are spread (n·n·heads = 131,072 ≥ 65,536).
+  const file = corpusModelFile(single, {
+    symbols: [...'abcdefghij'],
+    length: 64,
+    layers: 2,
+    heads: 8,
+    dModel: 64,
+    initStd: 0.02,
+  });
+  const models = [threaded.loadModel(file), single.loadModel(file)];
+  try {
+    const input = { tokens: Array.from({ length: 128 }, (_, i) => 4 + ((i * 7) % 10)) };
+    const [a, b] = models.map((model) => model.trace(input));
+    let compared = 0;
+    for (const [l, layer] of a.layers.entries()) {
+      for (const name of layer.stepNames) {
+        const heads = Array.isArray(layer.steps[name]) ? layer.heads : 1;
+        for (let h = 0; h < heads; h++) {
+          const x = bits(layer.step(name, h).data);
+          const y = bits(b.layers[l].step(name, h).data);
+          assert.ok(x.length === y.length && x.every((v, i) => v === y[i]), `layer ${l} ${name}:${h} differs`);
+          compared++;
+        }
+      }
+    }
+    assert.ok(compared > 2 * 8 * 10, `every head's steps of both layers (${compared})`);
+    assert.ok(
+      bits(a.nextLogits).every((v, i) => v === bits(b.nextLogits)[i]),
+      'the next-token logits',
+    );
+  } finally {
+    for (const model of models) model.dispose();
+  }
 });

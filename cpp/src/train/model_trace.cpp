@@ -89,11 +89,11 @@ Status LayerTraceInputs(const Model<float>& model, int layer,
 }
 
 Status TraceLayer(const Model<float>& model, int layer, const std::vector<std::string>& labels,
-                  Trace* out) {
+                  Trace* out, ThreadPool* pool) {
   Config config;
   Input input;
   Status status = LayerTraceInputs(model, layer, labels, &config, &input);
-  if (status.ok()) status = Trace::Run(config, input, out);
+  if (status.ok()) status = Trace::Run(config, input, out, nullptr, pool);
   if (status.code() != ErrorCode::kNonFinite) return status;
   return Status(ErrorCode::kNonFinite, "model",
                 Format("this model's forward pass overflows at layer %d (its %s, as the explorer "

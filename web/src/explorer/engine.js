@@ -55,11 +55,12 @@ function startWorker(make, init) {
       if ('ready' in data) {
         cleanup();
         if (!data.ready) return reject(Object.assign(new Error(data.error.message), data.error));
-        const call = (type, payload = {}) =>
+        // `transfer`: buffers of the payload moved to the worker, not copied (a checkpoint's bytes).
+        const call = (type, payload = {}, transfer = []) =>
           new Promise((done, fail) => {
             const id = next++;
             pending.set(id, { done, fail });
-            worker.postMessage({ ...payload, type, callId: id });
+            worker.postMessage({ ...payload, type, callId: id }, transfer);
           });
         return resolve({ call, limits: data.limits, threads: data.threads, worker });
       }

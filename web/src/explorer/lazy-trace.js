@@ -48,7 +48,8 @@ export function modelFitsOnPage({ layers, dModel: d, contextLength: t, config = 
   return cost > 0 && cost <= MODEL_PAGE_COST;
 }
 
-const caller = (call) => (type, payload) => call(type, payload).catch((error) => Promise.reject(errorOf(error)));
+const caller = (call) => (type, payload, transfer) =>
+  call(type, payload, transfer).catch((error) => Promise.reject(errorOf(error)));
 
 export class RemoteEngine {
   #call;
@@ -100,12 +101,31 @@ export class RemoteEngine {
    * were about 15 ms of every keystroke with the English prose model).
    */
   ask(type, payload) {
-    const answer = this.#call(type, payload);
+    const answer =
+      type === 'modelLoad' && payload.checkpoint ? this.#loadCheckpoint(payload) : this.#call(type, payload);
     if (this.#page && (type === 'modelLoad' || type === 'modelDispose')) {
       const done = this.#mirror(type, payload, answer).catch(() => {}); // a page that cannot load it keeps it in the worker
       this.#pending = Promise.all([this.#pending, done]);
     }
     return answer;
+  }
+
+  /**
+   * modelLoad of a checkpoint: its bytes (GPT-2 small's are 548 MB) are moved to the worker and
+   * handed back with the answer (models/service.js), never copied: a copy in each thread, and the
+   * structured clone's own in between, made the page's peak three times the file. Once back, the
+   * payload holds them again, for the page's own load (#mirror).
+   */
+  async #loadCheckpoint(payload) {
+    const { checkpoint } = payload;
+    const answer = await this.#call('modelLoad', payload, [checkpoint.safetensors.buffer]).catch((error) => {
+      // A refused file comes back with the error only: the payload's bytes are gone.
+      checkpoint.safetensors = null;
+      throw error;
+    });
+    const { safetensors, ...summary } = answer;
+    if (safetensors) checkpoint.safetensors = safetensors;
+    return summary;
   }
 
   /** Does on the page's thread what the worker did with `answer` (ask's modelLoad or modelDispose). */

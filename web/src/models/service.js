@@ -103,7 +103,8 @@ export function modelHandlers(engine) {
       stopMeasure(name); // a measurement of the model replaced ends with it
       models.get(name)?.dispose();
       models.set(name, model);
-      return summaryOf(model);
+      // A checkpoint's bytes go back to the page, which moved them here (explorer/lazy-trace.js).
+      return checkpoint ? { ...summaryOf(model), safetensors: checkpoint.safetensors } : summaryOf(model);
     },
     modelDispose({ name }) {
       stopMeasure(name);

@@ -69,8 +69,10 @@ Status LayerTraceInputs(const Model<float>& model, int layer,
 // Trace::Run of LayerTraceInputs: layer `layer`'s attention as the explorer computes it. A
 // recomputation that overflows float (the explorer forms q·kᵀ before scaling it) is the model's
 // fault, named as Forward names it (kNonFinite, field "model"), never by an internal step.
+// With a `pool`, Trace::Run's own rule (SpreadsProjections, SpreadsHeads) decides whether Q, K, V
+// and the heads run at once: a short trace stays on the calling thread.
 Status TraceLayer(const Model<float>& model, int layer, const std::vector<std::string>& labels,
-                  Trace* out);
+                  Trace* out, ThreadPool* pool = nullptr);
 
 // Runs `tokens` (1 … contextLength ids) through `model` and records every step. `labels` are
 // the tokens' texts for the attention traces (empty: the ids in decimal). Overwrites the
