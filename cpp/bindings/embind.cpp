@@ -20,6 +20,7 @@ EMSCRIPTEN_BINDINGS(attention_engine) {
       .function("errorMessage", &TraceHandle::errorMessage);
   emscripten::function("tokenize", &attention::bindings::Tokenize);
   emscripten::function("limits", &attention::bindings::GetLimits);
+  emscripten::function("attend", &attention::bindings::AttendOutput);
   emscripten::function("givenNames", &attention::bindings::GivenNames);
   emscripten::function("heapBytesInUse", &attention::bindings::HeapBytesInUse);
   // For tests/node/gemm.test.mjs only.

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "attention/attend.hpp"
 #include "attention/given.hpp"
 #include "attention/parallel.hpp"
 #include "attention/tokenizer.hpp"
@@ -112,9 +113,30 @@ val Tokenize(const std::string& text) {
   return out;
 }
 
+val AttendOutput(const val& request, WeightCache& weights) {
+  Config config;
+  Input input;
+  Attended attended;
+  Status status = ReadRequest(request, &config, &input);
+  if (status.ok()) status = Attend(config, input, &attended, &weights);
+  if (!status.ok()) return ErrorObject(status);
+  val out = val::object();
+  out.set("ok", true);
+  out.set("rows", static_cast<int>(attended.output.rows()));
+  out.set("cols", static_cast<int>(attended.output.cols()));
+  out.set("computedScores", static_cast<double>(attended.computed_scores));
+  out.set("scoreBytes", static_cast<double>(attended.score_bytes));
+  // A copy made in JS (new Float32Array(view)) before the output is freed on return.
+  out.set("data", val::global("Float32Array")
+                      .new_(val(emscripten::typed_memory_view(
+                          static_cast<size_t>(attended.output.size()), attended.output.data()))));
+  return out;
+}
+
 val GetLimits() {
   val out = val::object();
   out.set("maxTokens", Limits::kMaxTokens);
+  out.set("maxAttendTokens", Limits::kMaxAttendTokens);
   out.set("maxTextBytes", Limits::kMaxTextBytes);
   out.set("maxTokenBytes", Limits::kMaxTokenBytes);
   out.set("maxDModel", Limits::kMaxDModel);

@@ -38,6 +38,10 @@ class TraceHandle {
 // { ok: true, tokens: string[] } or { ok: false, code, field, message }.
 emscripten::val Tokenize(const std::string& text);
 
+// Attend (attend.hpp): { ok: true, rows, cols, data: Float32Array (a copy), computedScores,
+// scoreBytes } or { ok: false, code, field, message }. Generated weights from `weights`.
+emscripten::val AttendOutput(const emscripten::val& request, WeightCache& weights);
+
 // The engine's documented limits, so the JS layer never repeats them.
 emscripten::val GetLimits();
 

@@ -17,14 +17,15 @@ Status Invalid(const std::string& field, const std::string& message) {
   return Status(ErrorCode::kInvalidArgument, field, message);
 }
 
-Status ValidateTokens(const std::vector<std::string>& tokens, const std::string& field) {
+Status ValidateTokens(const std::vector<std::string>& tokens, const std::string& field,
+                      int max_tokens) {
   if (tokens.empty()) {
     return Invalid(field, field + " must hold at least 1 token, got none");
   }
-  if (tokens.size() > static_cast<size_t>(Limits::kMaxTokens)) {
+  if (tokens.size() > static_cast<size_t>(max_tokens)) {
     return Status(ErrorCode::kLimitExceeded, field,
                   Format("%s (%zu tokens) must hold at most %d tokens", field.c_str(),
-                         tokens.size(), Limits::kMaxTokens));
+                         tokens.size(), max_tokens));
   }
   for (size_t i = 0; i < tokens.size(); ++i) {
     const std::string name = Format("%s[%zu]", field.c_str(), i);
@@ -41,25 +42,27 @@ Status ValidateTokens(const std::vector<std::string>& tokens, const std::string&
   return Status::Ok();
 }
 
-// An integer option of a pattern within [low, Limits::kMaxTokens].
-Status ValidateCount(const char* field, int value, int low) {
-  if (value >= low && value <= Limits::kMaxTokens) return Status::Ok();
-  return Invalid(field, Format("%s (%d) must be an integer from %d to %d", field, value, low,
-                               Limits::kMaxTokens));
+// An integer option of a pattern within [low, max_tokens].
+Status ValidateCount(const char* field, int value, int low, int max_tokens) {
+  if (value >= low && value <= max_tokens) return Status::Ok();
+  return Invalid(field,
+                 Format("%s (%d) must be an integer from %d to %d", field, value, low, max_tokens));
 }
 
 // The options of window, dilated, longformer and bigbird (sparse_pattern.hpp).
-Status ValidatePattern(const MaskSpec& mask, int n_query, int n_key) {
-  Status status = ValidateCount("mask.width", mask.width, 0);
+// max_tokens: the run's token limit (a trace's or Attend's), which bounds every count.
+Status ValidatePattern(const MaskSpec& mask, int n_query, int n_key, int max_tokens) {
+  Status status = ValidateCount("mask.width", mask.width, 0, max_tokens);
   if (!status.ok()) return status;
-  if (mask.type == MaskType::kDilated) return ValidateCount("mask.dilation", mask.dilation, 1);
+  if (mask.type == MaskType::kDilated)
+    return ValidateCount("mask.dilation", mask.dilation, 1, max_tokens);
   if (mask.type != MaskType::kLongformer && mask.type != MaskType::kBigBird) return Status::Ok();
   // A global token is a query (if < n_query) and a key (if < n_key): in cross-attention either.
   const int tokens = std::max(n_query, n_key);
-  if (mask.global_tokens.size() > static_cast<size_t>(Limits::kMaxTokens)) {
+  if (mask.global_tokens.size() > static_cast<size_t>(max_tokens)) {
     return Status(ErrorCode::kLimitExceeded, "mask.global",
                   Format("mask.global (%zu positions) must hold at most %d positions",
-                         mask.global_tokens.size(), Limits::kMaxTokens));
+                         mask.global_tokens.size(), max_tokens));
   }
   for (size_t i = 0; i < mask.global_tokens.size(); ++i) {
     const int g = mask.global_tokens[i];
@@ -70,12 +73,12 @@ Status ValidatePattern(const MaskSpec& mask, int n_query, int n_key) {
     }
   }
   if (mask.type != MaskType::kBigBird) return Status::Ok();
-  status = ValidateCount("mask.block", mask.block, 1);
+  status = ValidateCount("mask.block", mask.block, 1, max_tokens);
   if (!status.ok()) return status;
-  return ValidateCount("mask.random", mask.random, 0);
+  return ValidateCount("mask.random", mask.random, 0, max_tokens);
 }
 
-Status ValidateMask(const MaskSpec& mask, int n_query, int n_key) {
+Status ValidateMask(const MaskSpec& mask, int n_query, int n_key, int max_tokens) {
   switch (mask.type) {
     case MaskType::kNone:
     case MaskType::kCausal:
@@ -84,7 +87,7 @@ Status ValidateMask(const MaskSpec& mask, int n_query, int n_key) {
     case MaskType::kLongformer:
     case MaskType::kBigBird:
     case MaskType::kDilated:
-      return ValidatePattern(mask, n_query, n_key);
+      return ValidatePattern(mask, n_query, n_key, max_tokens);
     case MaskType::kPadding:
       for (size_t i = 0; i < mask.positions.size(); ++i) {
         const int p = mask.positions[i];
@@ -264,16 +267,16 @@ Status ValidateConfig(const Config& config) {
   return Status::Ok();
 }
 
-Status ValidateInput(const Config& config, const Input& input) {
-  Status status = ValidateTokens(input.tokens, "tokens");
+Status ValidateInput(const Config& config, const Input& input, int max_tokens) {
+  Status status = ValidateTokens(input.tokens, "tokens", max_tokens);
   if (!status.ok()) return status;
   if (input.cross) {
-    status = ValidateTokens(input.kv_tokens, "kvTokens");
+    status = ValidateTokens(input.kv_tokens, "kvTokens", max_tokens);
     if (!status.ok()) return status;
   }
   const int n = static_cast<int>(input.tokens.size());
   const int m = input.cross ? static_cast<int>(input.kv_tokens.size()) : n;
-  status = ValidateMask(config.mask, n, m);
+  status = ValidateMask(config.mask, n, m, max_tokens);
   if (!status.ok()) return status;
 
   const GivenMatrices& g = input.given;

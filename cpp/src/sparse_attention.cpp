@@ -1,8 +1,11 @@
 #include "attention/sparse_attention.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <vector>
+
+#include "gemm.hpp"
 
 namespace attention {
 namespace {
@@ -42,10 +45,113 @@ void RowWeightedSum(const float* a, const SparseIn& v, const int* keys, int coun
   }
 }
 
+// BandTile's rows a tile, and the shortest run it takes: a tile of w = 128 computes
+// (64 + 256)/257 ≈ 1.25 times the scores; below 32 keys a row the waste outweighs the GEMM.
+constexpr int kBandRows = 64;
+constexpr int kMinBandKeys = 32;
+
 int LongestRow(const SparsePattern& pattern) {
   int longest = 0;
   for (int i = 0; i < pattern.n_query; ++i) longest = std::max(longest, pattern.RowSize(i));
   return longest;
+}
+
+// Row i's longest run of consecutive keys: its first index c in the row and its length (a
+// window's row is one run; Longformer's and BigBird's add global and random keys beside it).
+struct Run {
+  int first = 0;
+  int length = 0;
+};
+Run LongestRun(const SparsePattern& pattern, int i) {
+  const int* keys = pattern.Row(i);
+  const int count = pattern.RowSize(i);
+  Run best;
+  for (int c = 0; c < count;) {
+    int e = c + 1;
+    while (e < count && keys[e] == keys[e - 1] + 1) ++e;
+    if (e - c > best.length) best = {c, e - c};
+    c = e;
+  }
+  return best;
+}
+
+// The rows a tile takes from `first`: up to kBandRows rows whose runs have at least kMinBandKeys
+// keys, while the tile's span of keys times its rows stays within 1.5 times the runs' keys
+// (a window of 128: 320 a row for 257; a global query's run of every key goes alone).
+int TileEnd(const SparsePattern& pattern, const std::vector<Run>& runs, int first) {
+  int lo = 0, hi = 0;
+  int64_t keys = 0;
+  int last = first;
+  for (int i = first; i < std::min(first + kBandRows, pattern.n_query); ++i) {
+    const Run& run = runs[static_cast<size_t>(i)];
+    if (run.length < kMinBandKeys) break;
+    const int run_lo = pattern.Row(i)[run.first];
+    const int new_lo = i == first ? run_lo : std::min(lo, run_lo);
+    const int new_hi = i == first ? run_lo + run.length : std::max(hi, run_lo + run.length);
+    const int64_t new_keys = keys + run.length;
+    if (2 * static_cast<int64_t>(new_hi - new_lo) * (i - first + 1) > 3 * new_keys) break;
+    lo = new_lo;
+    hi = new_hi;
+    keys = new_keys;
+    last = i + 1;
+  }
+  return last;
+}
+
+// Rows [first, last) as one tile: their runs lie in keys [lo, hi), so the runs' scores are one
+// GEMM [rows × (hi − lo)] and their weighted sum another, with each row's weights zero outside
+// its run; a row's other keys (global, random) take a dot product and a row update each. A window
+// of w = 128 in tiles of kBandRows computes 320 scores a row for 257, but on the GEMM (in
+// WebAssembly half the time a score of the per-row dot products). The same softmax as a row of
+// the pattern; the sums differ only in rounding.
+bool BandTile(const SparseIn& q, const SparseIn& k, const SparseIn& v, const SparsePattern& pattern,
+              const std::vector<Run>& runs, float alpha, int first, int last, SparseOut& out,
+              RowStats* stats, std::vector<float>* tile, std::vector<float>* row) {
+  const auto run_lo = [&](int i) { return pattern.Row(i)[runs[static_cast<size_t>(i)].first]; };
+  int lo = run_lo(first), hi = lo;
+  for (int i = first; i < last; ++i) {
+    lo = std::min(lo, run_lo(i));
+    hi = std::max(hi, run_lo(i) + runs[static_cast<size_t>(i)].length);
+  }
+  const int rows = last - first;
+  const int width = hi - lo;
+  const auto d_k = static_cast<int>(q.cols());
+  // scores, weights [rows × width], then the other keys' weighted values [rows × dK].
+  tile->resize(static_cast<size_t>(rows) * (2 * width + d_k));
+  Eigen::Map<Matrix> s(tile->data(), rows, width);
+  Eigen::Map<Matrix> a(tile->data() + static_cast<size_t>(rows) * width, rows, width);
+  Eigen::Map<Matrix> extra(tile->data() + static_cast<size_t>(rows) * 2 * width, rows, d_k);
+  a.setZero();
+  extra.setZero();
+  Gemm(q.middleRows(first, rows), k.middleRows(lo, width), TransposeB::kYes, s);
+  bool finite = true;
+  bool any_extra = false;
+  for (int i = first; i < last; ++i) {
+    const int* keys = pattern.Row(i);
+    const int count = pattern.RowSize(i);
+    const Run& run = runs[static_cast<size_t>(i)];
+    const int r = i - first;
+    const int offset = run_lo(i) - lo;
+    float* x = row->data();
+    float* w = row->data() + count;
+    // The row's scores in key order: the run's from the tile, the others by dot products.
+    RowScores(q, k, i, keys, run.first, x);
+    std::copy_n(&s(r, offset), run.length, x + run.first);
+    const int after = run.first + run.length;
+    RowScores(q, k, i, keys + after, count - after, x + after);
+    finite &= ScaledSoftmaxRow(x, alpha, count, nullptr, w, &stats[i]);
+    std::copy_n(w + run.first, run.length, &a(r, offset));
+    for (int c = 0; c < count; ++c) {
+      if (c == run.first) c = after;
+      if (c >= count) break;
+      any_extra = true;
+      const float* v_row = v.data() + keys[c] * v.outerStride();
+      for (int d = 0; d < d_k; ++d) extra(r, d) += w[c] * v_row[d];
+    }
+  }
+  Gemm(a, v.middleRows(lo, width), TransposeB::kNo, out.middleRows(first, rows));
+  if (any_extra) out.middleRows(first, rows) += extra;
+  return finite;
 }
 
 }  // namespace
@@ -56,13 +162,24 @@ bool SparseAttentionHead(const SparseIn& q, const SparseIn& k, const SparseIn& v
   const int longest = LongestRow(pattern);
   std::vector<float> scores(static_cast<size_t>(longest)), weights(static_cast<size_t>(longest));
   bool finite = true;
-  for (int i = 0; i < pattern.n_query; ++i) {
+  // Each row's longest run of consecutive keys: rows whose runs are long go in GEMM tiles.
+  std::vector<Run> runs(static_cast<size_t>(pattern.n_query));
+  for (int i = 0; i < pattern.n_query; ++i) runs[static_cast<size_t>(i)] = LongestRun(pattern, i);
+  std::vector<float> tile, row(2 * static_cast<size_t>(longest));
+  for (int i = 0; i < pattern.n_query;) {
+    const int end = TileEnd(pattern, runs, i);
+    if (end > i) {
+      finite &= BandTile(q, k, v, pattern, runs, alpha, i, end, out, stats, &tile, &row);
+      i = end;
+      continue;
+    }
     const int* keys = pattern.Row(i);
     const int count = pattern.RowSize(i);
     // Pass 1: the scores of the row's keys; pass 2: their softmax; pass 3: the weighted sum.
     RowScores(q, k, i, keys, count, scores.data());
     finite &= ScaledSoftmaxRow(scores.data(), alpha, count, nullptr, weights.data(), &stats[i]);
     RowWeightedSum(weights.data(), v, keys, count, out, i);
+    ++i;
   }
   return finite;
 }

@@ -3,16 +3,14 @@
 #include <cmath>
 #include <utility>
 
-#include "attention/embedding.hpp"
-#include "attention/given.hpp"
 #include "attention/linear_attention.hpp"
 #include "attention/mask.hpp"
 #include "attention/parallel.hpp"
-#include "attention/random.hpp"
 #include "attention/sparse_attention.hpp"
 #include "finite.hpp"
 #include "format.hpp"
 #include "gemm.hpp"
+#include "projection.hpp"
 
 namespace attention {
 namespace {
@@ -23,13 +21,6 @@ constexpr Axis kD = Axis::kModel;
 constexpr Axis kP = Axis::kProjection;
 constexpr Axis kH = Axis::kHeadDim;
 constexpr Axis k1 = Axis::kOne;
-
-Status Overflow(const char* step, int head) {
-  std::string where = head >= 0 ? Format("%s (head %d)", step, head) : std::string(step);
-  return Status(ErrorCode::kNonFinite, step,
-                "the computation overflowed float32 at step " + where +
-                    ": the inputs or weights are too large in magnitude; scale them down");
-}
 
 // scores = Q_h·K_hᵀ [n × m] of one head (step 4).
 void HeadScores(const Matrix& q, const Matrix& k, int head, int d_k, Matrix* scores) {
@@ -59,16 +50,6 @@ bool SoftmaxComparisonIsFinite(const Matrix& q, const Matrix& k, int head, int d
   HeadScores(q, k, head, d_k, &scores);
   scores *= alpha;
   return AllFinite(scores);
-}
-
-float ScoreScale(const Config& config) {
-  const double scale =
-      config.scale ? 1.0 / std::sqrt(static_cast<double>(config.ResolvedDK())) : 1.0;
-  return static_cast<float>(scale / config.temperature);
-}
-
-void AddBias(bool enabled, const Matrix& bias, Matrix* m) {
-  if (enabled) m->rowwise() += bias.row(0);
 }
 
 }  // namespace
@@ -161,60 +142,23 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace, Weight
   const int m = t.n_key();
   const int d = config.d_model;
   const int d_k = config.ResolvedDK();
-
-  // Step 1: embeddings. In "stream" mode X comes first from the same stream as the weights,
-  // exactly as np.random.seed(s); X = randn(n, d); W_q = randn(...) in the tutorials.
-  RandomState stream(config.seed);
-  switch (config.embedding) {
-    case EmbeddingSource::kHash:
-      t.x_ = HashEmbeddings(t.tokens_, d, config.seed);
-      if (t.cross_) t.x_kv_ = HashEmbeddings(t.kv_tokens_, d, config.seed);
-      break;
-    case EmbeddingSource::kStream:
-      t.x_ = stream.RandnMatrix(n, d);
-      if (t.cross_) t.x_kv_ = stream.RandnMatrix(m, d);
-      break;
-    case EmbeddingSource::kGiven:
-      t.x_ = *input.given.x;
-      if (t.cross_) t.x_kv_ = *input.given.x_kv;
-      break;
-  }
-  t.pe_ = config.positional_encoding ? PositionalEncoding(n, d) : Matrix::Zero(n, d);
-  t.x_pe_ = t.x_ + t.pe_;
-  if (t.cross_) {
-    t.pe_kv_ = config.positional_encoding ? PositionalEncoding(m, d) : Matrix::Zero(m, d);
-    t.x_pe_kv_ = t.x_kv_ + t.pe_kv_;
-  }
-  if (cache == nullptr || AnyWeightGiven(input.given)) {
-    t.weights_ = MakeWeights(config, input.given, &stream);
-  } else {
-    const bool stream_x = config.embedding == EmbeddingSource::kStream;
-    const int64_t prior_draws = stream_x ? static_cast<int64_t>(n + (t.cross_ ? m : 0)) * d : 0;
-    t.weights_ = cache->Generated(config, prior_draws, &stream);
-  }
-
-  // Step 2: projections. Keys and values read the other sentence in cross-attention. Each of
-  // the three is one whole product, so running them at once on `pool` changes no bit.
-  const Matrix& kv_input = t.cross_ ? t.x_pe_kv_ : t.x_pe_;
-  const Weights& w = t.weights_;
   const int width = config.ProjectionWidth();
-  const auto project = [&](int i) {
-    const Matrix& in = i == 0 ? t.x_pe_ : kv_input;
-    const Matrix& weight = i == 0 ? w.w_q : i == 1 ? w.w_k : w.w_v;
-    const Matrix& bias = i == 0 ? w.b_q : i == 1 ? w.b_k : w.b_v;
-    Matrix& out = i == 0 ? t.q_ : i == 1 ? t.k_ : t.v_;
-    out.resize(in.rows(), width);
-    Gemm(in, weight, TransposeB::kNo, out);
-    AddBias(config.bias, bias, &out);
-  };
-  if (pool != nullptr && SpreadsProjections(n, m, d, width)) {
-    pool->Run(3, project);
-  } else {
-    for (int i = 0; i < 3; ++i) project(i);
-  }
-  if (!AllFinite(t.q_)) return Overflow("q", -1);
-  if (!AllFinite(t.k_)) return Overflow("k", -1);
-  if (!AllFinite(t.v_)) return Overflow("v", -1);
+
+  // Steps 1–2: embeddings, weights, projections (projection.hpp).
+  Projected p;
+  status = EmbedAndProject(config, input, cache, pool, &p);
+  if (!status.ok()) return status;
+  t.x_ = std::move(p.x);
+  t.pe_ = std::move(p.pe);
+  t.x_pe_ = std::move(p.x_pe);
+  t.x_kv_ = std::move(p.x_kv);
+  t.pe_kv_ = std::move(p.pe_kv);
+  t.x_pe_kv_ = std::move(p.x_pe_kv);
+  t.weights_ = std::move(p.weights);
+  t.q_ = std::move(p.q);
+  t.k_ = std::move(p.k);
+  t.v_ = std::move(p.v);
+  const Weights& w = t.weights_;
 
   // A sparse pattern is kept as its key lists, O(allowed pairs); any other mask as n×m bytes.
   const bool linear = config.attention == AttentionKind::kLinear;

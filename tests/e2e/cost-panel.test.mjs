@@ -1,5 +1,5 @@
 // The explorer's cost panel (web/src/explorer/cost-panel.js), in English and 中文: a small
-// measurement (#costMax=2048: n = 64 … 2048, the engine's limit, in seconds; the fit needs the long lengths) draws a line per kind on both log–log
+// measurement (#costMax=2048: n = 64 … 2048, half the engine's limit for attend(), in seconds; the fit needs the long lengths) draws a line per kind on both log–log
 // charts with no NaN, prints finite slopes in which full attention's exceed the window's by a
 // wide margin (memory: 2 against 1 exactly; time: more than 0.3 apart, whatever the machine's
 // load, since full attention’s n² dominates from n = 512 on), the page stays responsive while
@@ -111,6 +111,11 @@ for (const lang of ['en', 'zh']) {
       await explorerStarted(page);
       const intro = await page.textContent('[data-role=cost-intro]');
       assert.ok(intro.includes('256') && !intro.includes('512'), intro);
+      // Without it, the engine's limit for attend() (4,096: twice a trace's), read from the engine.
+      await page.goto('about:blank');
+      await page.goto(`${session.url}?lang=${lang}`);
+      await explorerStarted(page);
+      assert.ok((await page.textContent('[data-role=cost-intro]')).includes('4096'), 'the intro states n = 4096');
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

@@ -113,6 +113,7 @@ test('parameter count of the product example: 1,050,624', () => {
 test('limits come from the engine', () => {
   assert.deepEqual(engine.limits, {
     maxTokens: 2048,
+    maxAttendTokens: 4096,
     maxTextBytes: 100000,
     maxTokenBytes: 1024,
     maxDModel: 1024,

@@ -89,7 +89,7 @@ test('the median of odd and even lists', () => {
   assert.equal(median([5]), 5);
 });
 
-test("the worker's measurement: memory from the engine's computed scores, against counts made here", async () => {
+test("the worker's measurement: one head's buffers as engine.attend() holds them, against counts made here", async () => {
   const { createEngine } = await import('./support.mjs');
   const { costHandlers } = await import('../../web/src/explorer/cost-service.js');
   const { COST_MODEL, COST_WINDOW } = await import('../../web/src/explorer/cost-kinds.js');
@@ -99,10 +99,17 @@ test("the worker's measurement: memory from the engine's computed scores, agains
   const dK = dModel / heads;
   let window = 0; // pairs with |i − j| ≤ w
   for (let i = 0; i < n; i++) window += Math.min(i + COST_WINDOW, n - 1) - Math.max(i - COST_WINDOW, 0) + 1;
+  const rowStats = 12 * n; // per row: the largest weight, the entropy (floats) and a flag
   const full = costMeasure({ kind: 'full', n, minRuns: 1, minMs: 0 });
-  assert.equal(full.bytes, 4 * heads * n * n);
+  // A head's scores and weights, n × n floats each (no mask: mask none).
+  assert.equal(full.bytes, 2 * 4 * n * n + rowStats);
+  assert.equal(full.scores, heads * n * n);
   assert.ok(Number.isFinite(full.ms) && full.ms > 0 && full.ms <= full.medianMs);
-  assert.equal(costMeasure({ kind: 'window', n, minRuns: 1, minMs: 0 }).bytes, 4 * heads * window);
-  assert.equal(costMeasure({ kind: 'linear', n, minRuns: 1, minMs: 0 }).bytes, 4 * heads * (2 * n * dK + dK * dK + dK));
+  // The key lists (an int a pair, an int64 offset a row and one more) and two rows of 2w + 1 floats.
+  const windowed = costMeasure({ kind: 'window', n, minRuns: 1, minMs: 0 });
+  assert.equal(windowed.bytes, 4 * window + 8 * (n + 1) + 2 * 4 * (2 * COST_WINDOW + 1) + rowStats);
+  assert.equal(windowed.scores, heads * window);
+  // One head's φ(Q) and φ(K), its d_k × d_k sum, Σφ(k) and the normaliser.
+  assert.equal(costMeasure({ kind: 'linear', n, minRuns: 1, minMs: 0 }).bytes, 4 * (2 * n * dK + dK * dK + dK + n));
   assert.throws(() => costMeasure({ kind: 'sparse', n }), /kind "sparse" is not one of full, window/);
 });

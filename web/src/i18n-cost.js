@@ -4,7 +4,7 @@ export const COST = {
   en: {
     costTitle: 'Cost: time and memory as the sentence grows',
     costIntro: (max, dModel, heads) =>
-      `Runs the engine, in its worker, on n = 64, 128, … ${max} tokens (seeded token ids, d_model ${dModel}, ${heads} heads, fixed here whatever the settings above) for each kind of attention. Each time is the fastest of at least three runs of the whole trace (other work on the machine only ever adds time); a kind stops growing once a run takes more than 1.5 s.`,
+      `Runs the engine, in its worker, on n = 64, 128, … ${max} tokens (seeded token ids, d_model ${dModel}, ${heads} heads, fixed here whatever the settings above) for each kind of attention. Each time is the fastest of at least three runs of the layer’s output, without a trace (one head’s buffers at a time: what lets n reach 4,096; other work on the machine only ever adds time); a kind stops growing once a run takes more than 1.5 s.`,
     costMeasure: 'Measure',
     costStop: 'Stop',
     costProgress: 'progress',
@@ -13,7 +13,7 @@ export const COST = {
     costDone: (seconds) => `Done in ${seconds} s.`,
     costStopped: 'Stopped.',
     costFailed: (message) => `The measurement failed: ${message}`,
-    costTimeAxis: 'time per trace (ms)',
+    costTimeAxis: 'time per run (ms)',
     costMemoryAxis: 'attention memory (bytes)',
     costTokensAxis: 'tokens n',
     costKinds: {
@@ -28,7 +28,7 @@ export const COST = {
     costMemorySlope: 'memory slope',
     costExpected: 'expected',
     costSlopeNote:
-      'A slope is the exponent k of n^k, fitted on log–log axes from n = 512 on: below that, the projections to Q, K, V and the output, O(n·d²) in every kind (the RNN’s row), hide full attention’s n². Memory is the computed scores × 4 bytes (linear attention: φ(Q), φ(K) and its d_k × d_k summary, no n × n matrix).',
+      'A slope is the exponent k of n^k, fitted on log–log axes from n = 512 on: below that, the projections to Q, K, V and the output, O(n·d²) in every kind (the RNN’s row), hide full attention’s n². Memory is what one head holds at its peak: its scores and weights, 8 bytes a score (a sparse pattern: its key lists, 4 bytes a score; linear attention: φ(Q), φ(K) and its d_k × d_k summary, no n × n matrix).',
     costTutorialTitle: 'The tutorial’s costs per layer',
     costModel: 'layer',
     costComplexity: 'cost',
@@ -40,7 +40,7 @@ export const COST = {
   zh: {
     costTitle: '代价：序列变长时的时间与内存',
     costIntro: (max, dModel, heads) =>
-      `在引擎的后台线程中运行 n = 64、128……${max} 个词元（固定种子的词元编号，d_model ${dModel}，${heads} 个头，与上面的设置无关），逐一测量各种注意力。每个时间是整条轨迹至少三次运行中最快的一次（机器上的其他工作只会增加时间）；某种注意力一旦单次运行超过 1.5 秒，就不再加长。`,
+      `在引擎的后台线程中运行 n = 64、128……${max} 个词元（固定种子的词元编号，d_model ${dModel}，${heads} 个头，与上面的设置无关），逐一测量各种注意力。每个时间是只算该层输出、不保留轨迹的至少三次运行中最快的一次（一次只占一个头的缓冲区，n 才能到 4,096；机器上的其他工作只会增加时间）；某种注意力一旦单次运行超过 1.5 秒，就不再加长。`,
     costMeasure: '测量',
     costStop: '停止',
     costProgress: '进度',
@@ -49,7 +49,7 @@ export const COST = {
     costDone: (seconds) => `完成，用时 ${seconds} 秒。`,
     costStopped: '已停止。',
     costFailed: (message) => `测量失败：${message}`,
-    costTimeAxis: '每条轨迹的时间（毫秒）',
+    costTimeAxis: '每次运行的时间（毫秒）',
     costMemoryAxis: '注意力内存（字节）',
     costTokensAxis: '词元数 n',
     costKinds: {
@@ -64,7 +64,7 @@ export const COST = {
     costMemorySlope: '内存斜率',
     costExpected: '预期',
     costSlopeNote:
-      '斜率即 n^k 中的指数 k，在对数–对数坐标上从 n = 512 起拟合：更短时，到 Q、K、V 和输出的投影（每种注意力都有，O(n·d²)，即 RNN 那一行）掩盖了完整注意力的 n²。内存为计算的分数 × 4 字节（线性注意力：φ(Q)、φ(K) 和 d_k × d_k 的汇总，没有 n × n 矩阵）。',
+      '斜率即 n^k 中的指数 k，在对数–对数坐标上从 n = 512 起拟合：更短时，到 Q、K、V 和输出的投影（每种注意力都有，O(n·d²)，即 RNN 那一行）掩盖了完整注意力的 n²。内存为一个头在峰值时占用的量：分数和权重，每个分数 8 字节（稀疏模式：键列表，每个分数 4 字节；线性注意力：φ(Q)、φ(K) 和 d_k × d_k 的汇总，没有 n × n 矩阵）。',
     costTutorialTitle: '教程中每层的代价',
     costModel: '层',
     costComplexity: '代价',

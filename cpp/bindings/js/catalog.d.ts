@@ -81,6 +81,7 @@ export const MODEL_STEPS: readonly CatalogActivation[];
 export const TASKS: readonly CatalogTask[];
 export const LIMITS: {
   readonly maxTokens: number;
+  readonly maxAttendTokens: number;
   readonly maxTextBytes: number;
   readonly maxTokenBytes: number;
   readonly maxDModel: number;

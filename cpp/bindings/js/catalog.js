@@ -83,6 +83,7 @@ export const TASKS = Object.freeze(
 /** The engine's limits (Limits: tokens, text bytes, widths, temperature, model file bytes), as engine.limits has them before its live-trace caps. */
 export const LIMITS = Object.freeze({
   maxTokens: 2048,
+  maxAttendTokens: 4096,
   maxTextBytes: 100000,
   maxTokenBytes: 1024,
   maxDModel: 1024,

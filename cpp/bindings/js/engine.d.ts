@@ -203,8 +203,22 @@ export interface LiveTrace extends TraceSummary {
   readonly disposed: boolean;
 }
 
+export interface Attended {
+  rows: number;
+  cols: number;
+  /** [rows × cols], row-major. */
+  output: Float32Array;
+  /** The (query, key) scores one head computes; 0 with linear attention. */
+  computedScores: number;
+  /** The bytes the attention's buffers hold at their peak (one head's): what grows with n beyond Q, K, V. */
+  scoreBytes: number;
+}
+
 export interface Limits {
+  /** Longest input of a trace (open, run): what a page can show. */
   maxTokens: number;
+  /** Longest input of attend(): the output alone, one head's buffers at a time. */
+  maxAttendTokens: number;
   /** Longest text tokenize() accepts, in UTF-8 bytes (not UTF-16 code units). */
   maxTextBytes: number;
   /** Longest single token a run accepts, in UTF-8 bytes. */
@@ -238,6 +252,8 @@ export interface Engine {
   run(options: RunOptions, selection?: { steps?: StepName[] }): Trace;
   /** Runs and keeps the trace in WASM memory; the caller must dispose() it. */
   open(options: RunOptions): LiveTrace;
+  /** The layer's output alone, without a trace: up to limits.maxAttendTokens tokens, one head's buffers at a time. */
+  attend(options: RunOptions): Attended;
   /** A trainer for a toy task (training.d.ts); the caller must dispose() it. */
   createTrainer(config?: TrainerConfig): Trainer;
   /** The limits of createCorpusTrainer's text. */

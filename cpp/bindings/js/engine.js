@@ -66,7 +66,7 @@ export class Engine {
     this.#instantiate = instantiate;
     this.#start();
     this.#givenNames = Object.freeze(this.#module.givenNames());
-    /** { maxTokens, maxTextBytes, maxTokenBytes, maxDModel, maxDK, maxProjectionWidth, ..., maxLiveTraces, maxLiveBytes } */
+    /** { maxTokens, maxAttendTokens, maxTextBytes, maxTokenBytes, maxDModel, maxDK, maxProjectionWidth, ..., maxLiveTraces, maxLiveBytes } */
     this.limits = Object.freeze({ ...this.#module.limits(), ...live });
     /** The trainer's fields, the engine's one table (trainer_fields.hpp): { name, section, kind, fallback, min, max, minOpen, values, note, allowed }. */
     this.trainerFields = trainerFieldsOf(this.#module);
@@ -136,6 +136,31 @@ export class Engine {
     const result = this.#call((module) => module.tokenize(text));
     if (!result.ok) throw new AttentionError(result.code, field, result.message.replace(/^text\b/, field));
     return result.tokens;
+  }
+
+  /**
+   * The layer's output alone, without a trace (attend.hpp): up to limits.maxAttendTokens tokens,
+   * holding one head's buffers at a time. What the cost panel times. → { rows, cols, output
+   * (Float32Array, row-major), computedScores (a head's), scoreBytes (its buffers at their peak) }.
+   */
+  attend(options) {
+    let request;
+    try {
+      request = normalizeOptions(options, {
+        limits: { ...this.limits, maxTokens: this.limits.maxAttendTokens },
+        givenNames: this.#givenNames,
+        tokenizeText: (text, field, tokenizer) => this.#textTokens(text, field, tokenizer),
+      });
+    } catch (error) {
+      if (error instanceof AttentionError) throw error;
+      throw invalid('options', `reading the options threw ${errorText(error)}`);
+    }
+    return this.#call((module) => {
+      const result = module.attend(request, this.#weights);
+      if (!result.ok) throw new AttentionError(result.code, result.field, result.message);
+      const { rows, cols, data, computedScores, scoreBytes } = result;
+      return { rows, cols, output: data, computedScores, scoreBytes };
+    });
   }
 
   /**

@@ -14,7 +14,12 @@ namespace attention {
 // The engine's limits (JS: engine.limits, docs/engine-api.md); beyond them Tokenize or a run
 // returns kLimitExceeded.
 struct Limits {
+  // A trace's tokens (Trace::Run): what a page can show, and what one head's steps scores …
+  // weights (4 n×n floats when read) keep within a page's memory.
   static constexpr int kMaxTokens = 2048;
+  // Attend's tokens (attend.hpp): the output alone, one head's buffers at a time, so twice a
+  // trace's length (the cost panel's and the long-sequence benchmark's n = 4,096).
+  static constexpr int kMaxAttendTokens = 4096;
   // Tokenize's input: 100,000 bytes of UTF-8 (a long article) tokenizes in a few ms, and
   // bounds what one call may allocate. A page offers to truncate beyond it.
   static constexpr int kMaxTextBytes = 100000;
@@ -123,8 +128,8 @@ struct Input {
 
 // Checks every field of `config` alone (sizes, temperature, mask parameters).
 Status ValidateConfig(const Config& config);
-// Checks `input` against a valid `config`: token counts and text, mask shapes and positions,
-// the shape and finiteness of every given matrix.
-Status ValidateInput(const Config& config, const Input& input);
+// Checks `input` against a valid `config`: token counts (at most `max_tokens` a side) and text,
+// mask shapes and positions, the shape and finiteness of every given matrix.
+Status ValidateInput(const Config& config, const Input& input, int max_tokens = Limits::kMaxTokens);
 
 }  // namespace attention

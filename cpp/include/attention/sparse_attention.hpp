@@ -5,6 +5,12 @@
 // Each score is one dot product over dK and each weighted value one row update, in plain loops
 // the compiler vectorizes (in WebAssembly about 20% faster than Eigen's matrix–vector products,
 // which have no WASM SIMD there).
+// Rows whose longest run of consecutive keys holds 32 keys or more (a window's, and Longformer's
+// and BigBird's beside their global and random keys) go in tiles of up to 64 rows instead: the
+// runs' scores and weighted sum are two GEMMs over the keys the tile spans (at w = 128, 320 a row
+// for 257), at the GEMM's speed per score, in WebAssembly about half a dot product's; a row's
+// other keys keep a dot product each (docs/benchmarks.md, "Long sequences"). The same softmax;
+// sums differ in rounding.
 #pragma once
 
 #include <Eigen/Core>

@@ -1,5 +1,5 @@
 // The cost panel below the views: measures, in the engine's worker (cost-service.js), how the
-// time of a trace and the memory of its attention grow with n for each kind of attention
+// time of a layer's output (engine.attend: no trace) and the memory of its attention grow with n for each kind of attention
 // (cost-kinds.js), draws both on log–log axes and prints the fitted slopes (cost-fit.js) beside
 // the tutorial's table. Its state is its own (results, running): it is not part of a link.
 //
@@ -12,7 +12,6 @@ import { COST_KINDS, COST_KIND_KEYS, COST_MODEL } from './cost-kinds.js';
 import { LIMITS } from '../catalog.js';
 
 export const COST_MIN_N = 64;
-const COST_MAX_N = 4096;
 /** A kind whose run took longer stops growing: the next length takes at least twice as long. */
 export const COST_BUDGET_MS = 1500;
 /** Slopes are fitted from here on: below it, the projections (O(n·d²), in every kind) hide full attention's n². */
@@ -23,11 +22,12 @@ const HEIGHT = 250;
 const MARGIN = { top: 12, right: 14, bottom: 40, left: 74 }; // left: room for "100M" at 13 px beside the axis label
 
 /**
- * The longest n: the engine's limit, or less with `#costMax=512` (tests, a slow machine): in the
- * fragment, since the page's link keys are its state and it names any other key as ignored.
+ * The longest n: the engine's limit for attend() (limits.maxAttendTokens, above a trace's), or
+ * less with `#costMax=512` (tests, a slow machine): in the fragment, since the page's link keys
+ * are its state and it names any other key as ignored.
  */
 function maxTokens(engine) {
-  let max = Math.min(COST_MAX_N, engine.limits?.maxTokens ?? engine.limits?.tokens ?? LIMITS.maxTokens);
+  let max = engine.limits?.maxAttendTokens ?? LIMITS.maxAttendTokens;
   const asked = Number.parseInt(
     new URLSearchParams((globalThis.location?.hash ?? '').slice(1)).get('costMax') ?? '',
     10,

@@ -1,7 +1,8 @@
-// The worker's side of the cost panel (cost-panel.js): opens one trace of n tokens of an
-// attention kind (cost-kinds.js) a few times and answers the median time and the memory its
-// attention holds. Timed here, not on the page, so that a message's round trip and the page's
-// own work are not in the number.
+// The worker's side of the cost panel (cost-panel.js): computes the layer's output for n tokens
+// of an attention kind (cost-kinds.js) a few times with engine.attend() (no trace: one head's
+// buffers at a time, so n reaches limits.maxAttendTokens) and answers the fastest time and the
+// bytes its attention holds. Timed here, not on the page, so that a message's round trip and the
+// page's own work are not in the number.
 import { COST_KINDS, COST_MODEL } from './cost-kinds.js';
 import { median } from './cost-fit.js';
 
@@ -14,17 +15,11 @@ function tokensOf(n) {
   });
 }
 
-/** Bytes the attention holds beyond Q, K, V: the computed scores, or linear attention's φ(Q), φ(K) and summary. */
-function attentionBytes(live) {
-  const { heads, dK, nQuery, nKey } = live;
-  if (live.attention === 'linear') return 4 * heads * (nQuery * dK + nKey * dK + dK * dK + dK);
-  return 4 * heads * live.computedScores;
-}
-
 export function costHandlers(engine) {
   return {
     /**
-     * { kind, n, minRuns, minMs } → { n, ms (the fastest run), medianMs, runs, bytes, scores }: at
+     * { kind, n, minRuns, minMs } → { n, ms (the fastest run), medianMs, runs, bytes (one head's
+     * buffers at their peak, attend.hpp), scores (every head's computed scores) }: at
      * least minRuns runs, and more (up to 50) until minMs have passed, so a short trace is not one
      * clock tick. The fastest, not the median: other work on a shared machine only ever adds time,
      * and a burst of it longer than the runs moved the median of a length off the line (traced:
@@ -41,16 +36,15 @@ export function costHandlers(engine) {
       let bytes = 0;
       let scores = 0;
       // One untimed run first: the first call of a kind's code in a fresh engine took ten times
-      // the next (WASM tiering), and the first trace of a new length grows the heap.
-      engine.open(options).dispose();
+      // the next (WASM tiering), and the first run of a new length grows the heap.
+      engine.attend(options);
       const start = performance.now();
       while (times.length < minRuns || (performance.now() - start < minMs && times.length < 50)) {
         const t0 = performance.now();
-        const live = engine.open(options);
+        const result = engine.attend(options);
         times.push(performance.now() - t0);
-        bytes = attentionBytes(live);
-        scores = live.attention === 'linear' ? 0 : live.computedScores * live.heads;
-        live.dispose();
+        bytes = result.scoreBytes;
+        scores = result.computedScores * COST_MODEL.heads;
       }
       return { kind, n, ms: Math.min(...times), medianMs: median(times), runs: times.length, bytes, scores };
     },
