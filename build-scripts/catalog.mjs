@@ -26,13 +26,18 @@ export const CATALOG_FILES = ['cpp/bindings/js/catalog.js', 'cpp/bindings/js/cat
 export async function readCatalog(engineDir = path.join(root, 'dist/engine')) {
   const { compileModule } = await import(pathToFileURL(path.join(engineDir, 'module.js')).href);
   const module = (await compileModule())();
-  const { steps, blockSteps, modelSteps, tasks } = module.catalog();
+  const { steps, blockSteps, modelSteps, tasks, modelSizes } = module.catalog();
   const limits = module.limits();
-  // The trainer fields a model file records, with their kinds and bounds (model_io.cpp's keys).
-  const modelFileFields = module
-    .trainerFields()
-    .filter((row) => row.inModelFile)
-    .map(({ name, kind, min, max, values }) => (kind === 'enum' ? { name, kind, values } : { name, kind, min, max }));
+  // The keys a model file records with the engine's kinds and bounds: the trainer fields of every
+  // model (model_io.cpp), the two sizes (kModelSizes) and a task model's task rows under their
+  // keys (TaskFileKey: taskLength, …).
+  const rule = ({ kind, min, max, values }) => (kind === 'enum' ? { kind, values } : { kind, min, max });
+  const fields = module.trainerFields();
+  const modelFileFields = [
+    ...fields.filter((row) => row.inModelFile).map((row) => ({ name: row.name, ...rule(row) })),
+    ...modelSizes.map((row) => ({ name: row.name, ...rule(row) })),
+    ...fields.filter((row) => row.taskFileKey).map((row) => ({ name: row.taskFileKey, ...rule(row) })),
+  ];
   return {
     steps,
     blockSteps,
@@ -65,7 +70,7 @@ export const TASKS = ${frozenList(c.tasks)};
 export const LIMITS = Object.freeze(${JSON.stringify(c.limits)});
 /** The engine's temperature bounds (Limits), for attention and sampling alike. */
 export const TEMPERATURE = Object.freeze(${JSON.stringify(c.temperature)});
-/** The trainer fields a model file records (model_io.cpp), each by its name, kind and bounds (bool: none, enum: values). */
+/** The keys a model file records with the engine's bounds: the model's trainer fields (model_io.cpp), vocabSize and contextLength (kModelSizes), a task model's task rows (TaskFileKey); each by its name, kind and bounds (bool: none, enum: values). */
 export const MODEL_FILE_FIELDS = ${frozenList(c.modelFileFields)};
 /** The names alone. */
 export const STEP_NAMES = Object.freeze(STEPS.map((s) => s.name));

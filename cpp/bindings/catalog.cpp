@@ -94,6 +94,18 @@ val CatalogVal() {
   out.set("blockSteps", ActivationSteps(train::kBlockSteps));
   out.set("modelSteps", ActivationSteps(train::kModelSteps));
   out.set("tasks", tasks);
+  // The two model sizes that are not trainer fields, with the bounds ValidateModelConfig checks.
+  val sizes = val::array();
+  index = 0;
+  for (const train::ModelSize& size : train::kModelSizes) {
+    val m = val::object();
+    m.set("name", std::string(size.key));
+    m.set("kind", std::string("int"));
+    m.set("min", size.min);
+    m.set("max", size.max);
+    sizes.set(index++, m);
+  }
+  out.set("modelSizes", sizes);
   return out;
 }
 

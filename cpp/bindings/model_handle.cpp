@@ -7,6 +7,7 @@
 #include "attention/train/language_model.hpp"
 #include "attention/train/model_file.hpp"
 #include "attention/train/model_io.hpp"
+#include "attention/train/trainer_fields.hpp"
 #include "convert.hpp"
 #include "request.hpp"
 #include "train_request.hpp"
@@ -28,16 +29,24 @@ std::vector<uint8_t> ReadBytes(const val& bytes) {
 // batch (≤ 64) within the memory limit. Nothing is allocated.
 Status TaskTrainerConfig(const train::FlatJson& json, const train::ModelConfig& model,
                          train::TrainerConfig* config) {
-  std::string task;
-  Status status = json.GetString("task", &task);
-  if (status.ok()) status = train::ParseTaskKind(task, &config->task.kind);
-  if (!status.ok() && status.field() == "task") {
-    return Status(status.code(), "model.config.task", "model.config." + status.message());
+  // Every task row under its key (train::TaskFileKey), as Trainer::Save writes them.
+  Status status;
+  for (const train::TrainerField& f : train::TrainerFields()) {
+    if (f.section != train::FieldSection::kTask) continue;
+    if (f.kind == train::FieldKind::kEnum) {
+      std::string task;
+      status = json.GetString(train::TaskFileKey(f), &task);
+      if (status.ok()) status = train::ParseTaskKind(task, &config->task.kind);
+      if (!status.ok() && status.field() == "task") {
+        return Status(status.code(), "model.config.task", "model.config." + status.message());
+      }
+    } else {
+      int value = 0;
+      status = json.GetInt(train::TaskFileKey(f), &value);
+      if (status.ok()) f.set(config, value);
+    }
+    if (!status.ok()) return status;
   }
-  if (status.ok()) status = json.GetInt("taskLength", &config->task.length);
-  if (status.ok()) status = json.GetInt("taskAlphabet", &config->task.alphabet);
-  if (status.ok()) status = json.GetInt("taskModulus", &config->task.modulus);
-  if (!status.ok()) return status;
   config->model = model;  // checked by ModelConfigFromJson
   // LayoutOf reads a valid task only; Trainer::Create checks the whole configuration later.
   if (status.ok()) status = train::ValidateTaskConfig(config->task);

@@ -64,6 +64,8 @@ val TrainerFieldsVal() {
     if (*f.note) row.set("note", std::string(f.note));
     // A model file records it under its name (model_io.cpp): model_config.js checks it so.
     row.set("inModelFile", f.in_model_file);
+    // A task row's key in a task model's file (taskLength, …), checked by model_config.js too.
+    if (f.section == train::FieldSection::kTask) row.set("taskFileKey", train::TaskFileKey(f));
     rows.call<void>("push", row);
   }
   return rows;

@@ -27,6 +27,7 @@ import { strings as playgroundStrings } from '../../web/src/playground/i18n.js';
 import { createEngine, root } from './support.mjs';
 import { parseModelFile } from './corpus_model_support.mjs';
 import { MODEL_CONFIG_KEYS } from '../../dist/engine/model_config.js';
+import * as engineModelConfig from '../../dist/engine/model_config.js';
 
 const engine = await createEngine();
 const names = (rows) => rows.map((row) => row.name);
@@ -219,5 +220,40 @@ test('a model file’s keys from trainer fields: the JS check (MODEL_CONFIG_KEYS
   const model = engine.loadModel(wide.save());
   wide.dispose();
   assert.equal(model.config.heads, 128);
+  model.dispose();
+});
+
+test('a task model’s task keys and the two sizes: written from the task rows (TaskFileKey), checked by the JS with the engine’s bounds', () => {
+  const trainer = engine.createTrainer({ task: 'modular', modulus: 7, layers: 1, heads: 1, dModel: 8 });
+  const bytes = trainer.save();
+  const { config } = parseModelFile(bytes);
+  trainer.dispose();
+  // Every task row is in the file under its key, with the trainer's value.
+  const taskRows = engine.trainerFields.filter((f) => f.taskFileKey);
+  assert.deepEqual(
+    taskRows.map((f) => f.taskFileKey),
+    ['task', 'taskLength', 'taskAlphabet', 'taskModulus'],
+  );
+  assert.equal(config.task, 'modular');
+  assert.equal(config.taskModulus, 7);
+  for (const f of taskRows) {
+    assert.ok(Object.hasOwn(config, f.taskFileKey), f.taskFileKey);
+    const rule = MODEL_CONFIG_KEYS[f.taskFileKey];
+    if (f.kind === 'enum') assert.deepEqual(rule.values, f.values);
+    else assert.deepEqual([rule.min, rule.max], [f.min, f.max], f.taskFileKey);
+  }
+  // The sizes the text or task sets: the engine's bounds, not a looser JS guess.
+  assert.deepEqual([MODEL_CONFIG_KEYS.contextLength.min, MODEL_CONFIG_KEYS.contextLength.max], [1, 2048]);
+  assert.equal(MODEL_CONFIG_KEYS.vocabSize.max, 65536);
+  // A forged task key past the engine's bound is refused by the JS check, naming it.
+  const { checkModelConfig } = engineModelConfig;
+  assert.throws(
+    () => checkModelConfig({ ...config, taskModulus: 5000 }),
+    (error) => error.field === 'model.config.taskModulus' && /from 2 to 1024/.test(error.message),
+  );
+  assert.throws(() => checkModelConfig({ ...config, task: 'juggle' }), /model\.config\.task .* must be one of copy/);
+  // The file loads back with its task.
+  const model = engine.loadModel(bytes);
+  assert.equal(model.config.taskModulus, 7);
   model.dispose();
 });

@@ -26,17 +26,11 @@ const fieldRule = (f) =>
   oneOf(...f.values);
 
 export const MODEL_CONFIG_KEYS = Object.freeze({
-  // The model's shape (the engine refuses a wrong one too; the page reads them directly).
+  // The model's shape and sizes, and a task model's task (the engine refuses a wrong one too; the
+  // page reads them directly), with the engine's kinds and bounds.
   ...Object.fromEntries(MODEL_FILE_FIELDS.map((f) => [f.name, fieldRule(f)])),
-  contextLength: integer(1, 1 << 20),
-  vocabSize: integer(1, 1 << 20),
   vocabulary: oneOf('task', 'character', 'word'),
   format: string(100),
-  // A task model's task.
-  task: string(40),
-  taskLength: integer(0, 1 << 20),
-  taskAlphabet: integer(0, 1 << 20),
-  taskModulus: integer(0, 1 << 30),
   // What a corpus model was trained on, shown by the explorer's model panel.
   title: string(200),
   titleZh: string(200),

@@ -128,10 +128,16 @@ Accuracy Trainer::Evaluate(int count, Decoding decoding) {
 
 Status Trainer::Save(TensorType stored_as, std::vector<uint8_t>* bytes) const {
   FlatJson extra;
-  extra.SetString("task", TaskKindName(config_.task.kind));
-  extra.SetNumber("taskLength", config_.task.length);
-  extra.SetNumber("taskAlphabet", config_.task.alphabet);
-  extra.SetNumber("taskModulus", config_.task.modulus);
+  // Every task row under its key (TaskFileKey), the kind by its name.
+  for (const TrainerField& f : TrainerFields()) {
+    if (f.section != FieldSection::kTask) continue;
+    const double value = f.get(config_);
+    if (f.kind == FieldKind::kEnum) {
+      extra.SetString(TaskFileKey(f), f.values[static_cast<size_t>(value)]);
+    } else {
+      extra.SetNumber(TaskFileKey(f), value);
+    }
+  }
   extra.SetString("vocabulary", "task");
   return SaveModel(loop_.model(), layout_.symbols, extra, stored_as, bytes);
 }

@@ -1,5 +1,6 @@
 #include "attention/train/trainer_fields.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -220,6 +221,14 @@ const TrainerField* FindTrainerField(std::string_view name) {
     if (name == f.name) return &f;
   }
   return nullptr;
+}
+
+std::string TaskFileKey(const TrainerField& f) {
+  if (f.section != FieldSection::kTask) return "";
+  std::string key = f.name;
+  if (key == "task") return key;
+  key[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(key[0])));
+  return "task" + key;
 }
 
 std::string AllowedValues(const TrainerField& f) {

@@ -61,6 +61,11 @@ Status CheckField(const TrainerField& field, double value);
 // CheckField for every row of `section` read from `config`; the first failure.
 Status ValidateFields(const TrainerConfig& config, FieldSection section);
 
+// A task row's key in a task model's file (Trainer::Save writes them, the engine's loader reads
+// them): "task" for the task's kind, "task" + the name capitalised for the others (taskLength,
+// taskAlphabet, taskModulus); "" for a row of another section.
+std::string TaskFileKey(const TrainerField& field);
+
 // The command-line flag of a field: "learningRate" → "learning-rate".
 std::string FlagOf(std::string_view name);
 
