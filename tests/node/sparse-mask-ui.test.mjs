@@ -11,6 +11,7 @@ import { stepTexts } from '../../web/src/step-texts.js';
 import { percentText } from '../../web/src/i18n-sparse.js';
 import { stateFromAttributes } from '../../web/src/attributes.js';
 import { VIEW_KEYS } from '../../web/src/views/registry.js';
+import { figureCaption } from '../../web/src/explorer/caption.js';
 
 const base = defaultState('en');
 const SPARSE_MASKS = ['dilated', 'longformer', 'bigbird'];
@@ -179,4 +180,14 @@ test('the mask step of a causal pattern says why it keeps only j ≤ i, in both 
     assert.deepEqual(stepTexts('mask', { ...none, maskCausal: true }, s), stepTexts('mask', none, s));
   }
   assert.match(strings('zh').maskCausalText, /因果/);
+});
+
+test('an exported figure of a causal pattern says so in its caption; none with the switch left on does not', () => {
+  for (const lang of LANGUAGES) {
+    const s = strings(lang);
+    const caption = (state) => figureCaption({ ...defaultState(lang), ...state }, null, s).subtitle;
+    assert.ok(caption({ mask: 'window', maskCausal: true }).includes(`${s['mask.window']}${s.maskCausalTitle}`), lang);
+    assert.ok(!caption({ mask: 'window' }).includes(s.maskCausalTitle), lang);
+    assert.ok(!caption({ mask: 'none', maskCausal: true }).includes(s.maskCausalTitle), lang);
+  }
 });
