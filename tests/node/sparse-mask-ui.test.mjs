@@ -1,7 +1,8 @@
 // The sparse attention patterns in the explorer, read from the page's pure tables: the link's
 // mask= values and their settings (g=, dil=, blk=, rnd=, mseed=, and mc=, a pattern's causal version) with their bounds and the
 // notices that name a bad value, the engine option each pattern makes (only the settings it
-// takes), the mask step's texts in both languages, and the printed fraction of scores.
+// takes), the mask step's texts in both languages, and the printed fraction of scores; the causal
+// switch in the caption of an exported figure, the share link and the embed code.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LANGUAGES, strings } from '../../web/src/i18n.js';
@@ -12,6 +13,7 @@ import { percentText } from '../../web/src/i18n-sparse.js';
 import { stateFromAttributes } from '../../web/src/attributes.js';
 import { VIEW_KEYS } from '../../web/src/views/registry.js';
 import { figureCaption } from '../../web/src/explorer/caption.js';
+import { embedLink, embedSnippet, pageLink } from '../../web/src/explorer/share.js';
 
 const base = defaultState('en');
 const SPARSE_MASKS = ['dilated', 'longformer', 'bigbird'];
@@ -190,4 +192,13 @@ test('an exported figure of a causal pattern says so in its caption; none with t
     assert.ok(!caption({ mask: 'window' }).includes(s.maskCausalTitle), lang);
     assert.ok(!caption({ mask: 'none', maskCausal: true }).includes(s.maskCausalTitle), lang);
   }
+});
+
+test('the share link and the embed code carry the causal switch', () => {
+  const state = { ...base, mask: 'longformer', maskCausal: true };
+  const href = 'https://example.org/explorer/index.html';
+  assert.match(pageLink(state, base, href).link, /[?&]mc=1(&|$)/);
+  assert.match(embedLink(state, base, href).link, /[?&]mc=1(&|$)/);
+  assert.match(embedSnippet(state, base, href), /&amp;mc=1&amp;/);
+  assert.doesNotMatch(pageLink({ ...state, maskCausal: false }, base, href).link, /mc=/);
 });
