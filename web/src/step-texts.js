@@ -22,6 +22,7 @@ export function computationOf(state) {
       scale: true,
       temperature: 1,
       mask: 'causal',
+      maskCausal: false,
       attention: 'softmax',
     };
   }
