@@ -3,7 +3,8 @@
 // engine's fraction and count of computed scores, the softmax step's weights equal the
 // engine's (in the heatmap view, whose cells hold their values) and are exactly 0 outside the pattern, a click on a token's chip makes it global
 // (its row and column of the pattern fill, and the page's weights follow the engine's with the
-// new global token), no console error, no printed NaN. Screenshots at 1280 and 390 px.
+// new global token), no console error, no printed NaN. Screenshots at 1280 and 390 px. A causal
+// window (mc=1): the engine's count of it and every weight above the diagonal exactly 0.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -206,3 +207,68 @@ test('mask=dilated, lang=en: its fraction and zero weights, only its settings, b
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// A causal sliding window (mc=1, a decoder's local attention as in Mistral), in both languages:
+// the switch is shown and on, the mask step names the causal pattern and the engine's count of
+// it, and every weight above the diagonal (a later key) is exactly 0 on the page and in the
+// engine's trace. Unticking the switch gives the two-sided window's count; none hides it.
+for (const lang of ['en', 'zh']) {
+  test(`mask=window&w=2&mc=1, lang=${lang}: a causal window's count and its zero weights above the diagonal`, async () => {
+    const s = strings(lang);
+    const sentence =
+      lang === 'en'
+        ? 'The quick brown fox jumps over the lazy dog near the river'
+        : '我 爱 吃 火锅 因为 它 又 辣 又 香 很 好吃';
+    const query = `mask=window&w=2&mc=1&step=${MASK_STEP}&lang=${lang}&s=${encodeURIComponent(sentence)}`;
+    const { page, context, problems } = await openPage(session.browser, `${session.url}?${query}`, {
+      viewport: { width: 1280, height: 900 },
+    });
+    await explorerStarted(page);
+    await settle(page);
+    const tokens = await page.locator('[data-role=tokens] li').allTextContents();
+    assert.equal(tokens.length, 12);
+    const run = (m) => engine.run({ tokens, dModel: 8, heads: 2, seed: 42, mask: m });
+    assert.equal(await page.locator('[data-role=maskCausal-control]').isVisible(), true);
+    assert.equal(await page.locator('[data-role=maskCausal]').isChecked(), true);
+    assert.equal(await page.locator('[data-role=maskCausal-hint]').textContent(), s.maskCausalHint);
+
+    const causal = run({ type: 'window', width: 2, causal: true });
+    const open = run({ type: 'window', width: 2 });
+    // The engine's own trace: nothing above the diagonal, and fewer scores than the open window.
+    for (let h = 0; h < 2; h++) {
+      const w = causal.step('weights', h);
+      for (let i = 0; i < w.rows; i++)
+        for (let j = i + 1; j < w.cols; j++) assert.equal(w.data[i * w.cols + j], 0, `engine head ${h} [${i}, ${j}]`);
+    }
+    assert.ok(causal.computedScores < open.computedScores, 'the causal window computes fewer scores');
+    await fractionShown(page, causal, s, 'causal window');
+    assert.equal(
+      await page.locator('.explain .step-title').textContent(),
+      `${MASK_STEP}. ${s.maskSteps.window.title}${s.maskCausalTitle}`,
+    );
+    assert.ok((await page.locator('.explain .step-text').textContent()).includes(s.maskCausalText));
+    await screenshot(page, `sparse-mask-window-causal-1280-${lang}`);
+    await weightsMatch(page, causal, 'causal window');
+    const cells = await drawn(page, 'weights');
+    const above = cells.filter((c) => c.j > c.i);
+    assert.equal(above.length, (12 * 11) / 2);
+    for (const c of above) assert.equal(c.v, 0, `page weights[${c.i}, ${c.j}] is a later key`);
+
+    // Unticked: the two-sided window again, its count, and mc= gone from the link.
+    await page.locator('[data-role=maskCausal]').uncheck();
+    await settle(page);
+    assert.doesNotMatch(page.url(), /mc=/);
+    await fractionShown(page, open, s, 'open window');
+    // Ticked again: back in the link. With none there is no pattern: the switch is hidden.
+    await page.locator('[data-role=maskCausal]').check();
+    await settle(page);
+    assert.match(page.url(), /mc=1/);
+    await setState(page, { mask: 'none' });
+    assert.equal(await page.locator('[data-role=maskCausal-control]').isVisible(), false);
+    assert.equal(await page.locator('[data-role=maskCausal-hint]').isVisible(), false);
+
+    assert.doesNotMatch(await page.locator('body').innerText(), /NaN/);
+    assert.deepEqual(problems, []);
+    await context.close();
+  });
+}

@@ -9,14 +9,14 @@ const ALLOWED = new Set(
     'SVG PNG CSV JSON txt UTF-8 English top-k unk eos bos pad logits W_O W_Q W_K W_V W_q W_k W_v NumPy np random seed randn',
     'head Concat fan-in Query Key Value Tab Kneser Ney AdamW Olsson mod MB MiB NUL',
     'GPT-2 transformers config.json model.safetensors vocab.json merges.txt encoder.json vocab.bpe vocab_size',
-    'vocab.txt README.md zip',
+    'vocab.txt README.md zip Mistral',
   ]
     .join(' ')
     .split(' '),
 );
 // (max: the softmax's s − max, a formula's term as sin and cos are; unk, eos, bos, pad: a
 // model's special symbols <unk> … as its vocabulary writes them; Query, Key, Value: the English terms the tutorials give in brackets beside 查询, 键, 值; Tab: a
-// key as printed on the keyboard; Kneser–Ney, AdamW, Longformer, BigBird: a method's or model's name, as Chinese texts write it; Olsson: a cited author; mod, MB, MiB, NUL:
+// key as printed on the keyboard; Kneser–Ney, AdamW, Longformer, BigBird, Mistral: a method's or model's name, as Chinese texts write it; Olsson: a cited author; mod, MB, MiB, NUL:
 // an operator, units and a byte's name as Chinese technical texts write them; GPT-2, transformers and a
 // checkpoint's file names and config key: a model, a library and files named as they are on disk;
 // zip: the export's download, a file format as Chinese texts write it.)

@@ -1,7 +1,8 @@
 // The sparse attention patterns in the explorer, read from the page's pure tables: the link's
-// mask= values and their settings (g=, dil=, blk=, rnd=, mseed=) with their bounds and the
+// mask= values and their settings (g=, dil=, blk=, rnd=, mseed=, and mc=, a pattern's causal version) with their bounds and the
 // notices that name a bad value, the engine option each pattern makes (only the settings it
-// takes), the mask step's texts in both languages, and the printed fraction of scores.
+// takes), the mask step's texts in both languages, and the printed fraction of scores; the causal
+// switch in the caption of an exported figure, the share link and the embed code.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LANGUAGES, strings } from '../../web/src/i18n.js';
@@ -11,6 +12,8 @@ import { stepTexts } from '../../web/src/step-texts.js';
 import { percentText } from '../../web/src/i18n-sparse.js';
 import { stateFromAttributes } from '../../web/src/attributes.js';
 import { VIEW_KEYS } from '../../web/src/views/registry.js';
+import { figureCaption } from '../../web/src/explorer/caption.js';
+import { embedLink, embedSnippet, pageLink } from '../../web/src/explorer/share.js';
 
 const base = defaultState('en');
 const SPARSE_MASKS = ['dilated', 'longformer', 'bigbird'];
@@ -126,4 +129,76 @@ test('the printed fraction: whole percents, one decimal under 10%, never 0% for 
     assert.match(t, /100/);
     assert.doesNotMatch(t, /NaN|undefined/);
   }
+});
+
+test('the causal switch: off by default, mc=1 in the link and as an attribute, a bad value named', () => {
+  assert.equal(base.maskCausal, false);
+  assert.equal(stateToURL({ ...base, mask: 'window' }, base), '?mask=window', 'off is not written');
+  const { state, notices } = stateFromURL('?mask=window&w=2&mc=1', base, VIEW_KEYS);
+  assert.deepEqual(notices, []);
+  assert.equal(state.maskCausal, true);
+  assert.equal(stateToURL(state, base), '?mask=window&w=2&mc=1');
+  assert.equal(stateFromURL('?mask=window&mc=0', base, VIEW_KEYS).state.maskCausal, false);
+  for (const bad of ['mc=yes', 'mc=2', 'mc=']) {
+    const read = stateFromURL(`?mask=window&${bad}`, base, VIEW_KEYS);
+    assert.deepEqual(read.notices, [bad], bad);
+    assert.equal(read.state.maskCausal, false, bad);
+  }
+  // A repeated key counts once, at its first value, and is named.
+  const twice = stateFromURL('?mask=window&mc=1&mc=0', base, VIEW_KEYS);
+  assert.equal(twice.state.maskCausal, true);
+  assert.deepEqual(twice.repeated, ['mc']);
+  const attributes = { mask: 'longformer', 'mask-causal': '' };
+  const element = { getAttribute: (name) => attributes[name] ?? null };
+  assert.equal(stateFromAttributes(element, base).state.maskCausal, true, 'a bare attribute is on');
+});
+
+test('the engine gets the causal flag only from a pattern mask, and only when it is on', () => {
+  const s = { ...base, window: 2, global: [0], dilation: 3, block: 2, random: 1, maskSeed: 0 };
+  const mask = (m, maskCausal) => engineOptions({ ...s, mask: m, maskCausal }, ['a', 'b']).mask;
+  for (const m of ['window', ...SPARSE_MASKS]) {
+    assert.equal(mask(m, true).causal, true, m);
+    assert.equal('causal' in mask(m, false), false, `${m}: off leaves the option out`);
+  }
+  assert.deepEqual(mask('window', true), { type: 'window', width: 2, causal: true });
+  // none and causal are names: the switch has nothing to add to them.
+  assert.equal(mask('none', true), 'none');
+  assert.equal(mask('causal', true), 'causal');
+});
+
+test('the mask step of a causal pattern says why it keeps only j ≤ i, in both languages', () => {
+  for (const lang of LANGUAGES) {
+    const s = strings(lang);
+    for (const m of ['window', ...SPARSE_MASKS]) {
+      const plain = stepTexts('mask', { ...defaultState(lang), mask: m }, s);
+      const causal = stepTexts('mask', { ...defaultState(lang), mask: m, maskCausal: true }, s);
+      assert.equal(causal.title, `${s.maskSteps[m].title}${s.maskCausalTitle}`, `${lang} ${m}`);
+      assert.equal(causal.text, `${plain.text} ${s.maskCausalText}`, `${lang} ${m}`);
+    }
+    for (const key of ['maskCausal', 'maskCausalHint', 'maskCausalTitle', 'maskCausalText'])
+      assert.equal(typeof s[key], 'string', `${lang} ${key}`);
+    // With none, the switch (left on by a link) changes nothing in the text.
+    const none = { ...defaultState(lang), mask: 'none' };
+    assert.deepEqual(stepTexts('mask', { ...none, maskCausal: true }, s), stepTexts('mask', none, s));
+  }
+  assert.match(strings('zh').maskCausalText, /因果/);
+});
+
+test('an exported figure of a causal pattern says so in its caption; none with the switch left on does not', () => {
+  for (const lang of LANGUAGES) {
+    const s = strings(lang);
+    const caption = (state) => figureCaption({ ...defaultState(lang), ...state }, null, s).subtitle;
+    assert.ok(caption({ mask: 'window', maskCausal: true }).includes(`${s['mask.window']}${s.maskCausalTitle}`), lang);
+    assert.ok(!caption({ mask: 'window' }).includes(s.maskCausalTitle), lang);
+    assert.ok(!caption({ mask: 'none', maskCausal: true }).includes(s.maskCausalTitle), lang);
+  }
+});
+
+test('the share link and the embed code carry the causal switch', () => {
+  const state = { ...base, mask: 'longformer', maskCausal: true };
+  const href = 'https://example.org/explorer/index.html';
+  assert.match(pageLink(state, base, href).link, /[?&]mc=1(&|$)/);
+  assert.match(embedLink(state, base, href).link, /[?&]mc=1(&|$)/);
+  assert.match(embedSnippet(state, base, href), /&amp;mc=1&amp;/);
+  assert.doesNotMatch(pageLink({ ...state, maskCausal: false }, base, href).link, /mc=/);
 });

@@ -23,6 +23,7 @@ test('tutorial mode: X from the random stream, no PE, one head, no W_O — and t
     scale: true,
     temperature: 1,
     mask: 'none',
+    maskCausal: false,
     attention: 'softmax',
   });
   const t = texts(tutorial);

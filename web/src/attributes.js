@@ -20,6 +20,7 @@ export const ATTRIBUTES = {
   block: 'blk',
   'random-blocks': 'rnd',
   'mask-seed': 'mseed',
+  'mask-causal': 'mc',
   attention: 'attn',
   scale: 'scale',
   temperature: 't',
@@ -33,7 +34,7 @@ export const ATTRIBUTES = {
   model: 'model',
   layer: 'layer',
 };
-const FLAGS = ['scale', 'positional-encoding', 'tutorial'];
+const FLAGS = ['scale', 'positional-encoding', 'mask-causal', 'tutorial'];
 
 /** 'zh' or 'en' for a language tag such as zh-CN, zh-Hans or en-GB; null for any other. */
 export function languageOf(tag) {

@@ -56,6 +56,8 @@ export function buildControls(root, store) {
   bind('init', 'init', (el) => el.value);
   bind('scale', 'scale', (el) => el.checked);
   bind('positionalEncoding', 'positionalEncoding', (el) => el.checked);
+  // A pattern mask's causal version (shown with the pattern masks only).
+  bind('maskCausal', 'maskCausal', (el) => el.checked);
   // On: the tutorial's sentence and numbers (the store pins TUTORIAL's fields). Off: those
   // fields go back to the page's defaults rather than keeping the tutorial's values unnoticed.
   $('tutorial').addEventListener('change', (event) => {
@@ -175,9 +177,13 @@ export function updateControls(root, state, strings) {
   setProperty($('heads'), 'value', String(state.heads));
   options($('mask'), MASKS, (m) => strings[`mask.${m}`]);
   setProperty($('mask'), 'value', state.mask);
-  for (const setting of ['window', 'dilation', 'global', 'block', 'random', 'maskSeed'])
+  for (const setting of ['window', 'dilation', 'global', 'block', 'random', 'maskSeed', 'maskCausal'])
     $(`${setting}-control`).hidden = !takesSetting(state.mask, setting);
   $('global-hint').hidden = !takesSetting(state.mask, 'global') || trained;
+  // none and causal have no pattern to make causal: the switch is hidden and off for them.
+  $('maskCausal').disabled = !takesSetting(state.mask, 'maskCausal');
+  $('maskCausal').checked = state.maskCausal;
+  $('maskCausal-hint').hidden = !takesSetting(state.mask, 'maskCausal') || trained;
   markGlobalChips($('tokens'), state, strings);
   options($('attention'), ATTENTION_KINDS, (k) => strings[`attention.${k}`]);
   setProperty($('attention'), 'value', state.attention);

@@ -10,7 +10,10 @@ const ROWS = [
   [['dModel'], (s) => ({ dModel: s.dModel })],
   [['heads'], (s) => ({ heads: s.heads })],
   [['seed'], (s) => ({ seed: s.seed })],
-  [['mask', 'window', 'global', 'dilation', 'block', 'random', 'maskSeed'], (s) => ({ mask: maskOption(s) })],
+  [
+    ['mask', 'window', 'global', 'dilation', 'block', 'random', 'maskSeed', 'maskCausal'],
+    (s) => ({ mask: maskOption(s) }),
+  ],
   [['attention'], (s) => ({ attention: s.attention })],
   [['scale'], (s) => ({ scale: s.scale })],
   [['temperature'], (s) => ({ temperature: s.temperature })],
@@ -29,6 +32,8 @@ function maskOption(s) {
   if (takesSetting(s.mask, 'global')) option.global = s.global;
   if (takesSetting(s.mask, 'dilation')) option.dilation = s.dilation;
   if (takesSetting(s.mask, 'block')) Object.assign(option, { block: s.block, random: s.random, seed: s.maskSeed });
+  // Only when on: the engine's default is off, so a link without mc= runs the same trace as before.
+  if (takesSetting(s.mask, 'maskCausal') && s.maskCausal) option.causal = true;
   return option;
 }
 

@@ -1,7 +1,8 @@
 // The texts of the sparse attention patterns (mask: dilated, longformer, bigbird; docs/computation.md,
 // "Sparse and local attention"): their names and settings in the controls, and the mask step's
 // text for each, which says why the pattern still lets information reach every word and how many
-// of the n² scores it computes (the engine's computedScoreFraction). i18n.js merges them.
+// of the n² scores it computes (the engine's computedScoreFraction), and a pattern's causal version
+// (mc=1: the engine's causal flag). i18n.js merges them.
 
 export const SPARSE_TEXT = {
   en: {
@@ -16,6 +17,13 @@ export const SPARSE_TEXT = {
     block: 'block b',
     randomBlocks: 'random blocks r',
     maskSeed: 'random blocks’ seed',
+    maskCausal: 'causal (j ≤ i)',
+    maskCausalHint:
+      'Causal: each token keeps only the pattern’s keys at or before it, never a later word (a decoder’s local attention, as in Mistral’s sliding window).',
+    // The mask step of a causal pattern: its title's ending and the sentence added to its text.
+    maskCausalTitle: ' (causal)',
+    maskCausalText:
+      'Causal here: of these keys only those with j ≤ i are kept, so a token sees the pattern’s past and never a later word, as a decoder must when it writes one word after another (Mistral’s sliding window is such a causal window).',
     linearNoSparse: 'Linear attention sums every key into one summary: a sparse pattern would need one per query.',
     // percent: a text such as '9%'; computed and total: counts of scores.
     sparseFraction: (percent, computed, total) =>
@@ -51,6 +59,12 @@ export const SPARSE_TEXT = {
     block: '块大小 b',
     randomBlocks: '随机块数 r',
     maskSeed: '随机块的种子',
+    maskCausal: '因果（j ≤ i）',
+    maskCausalHint:
+      '因果：每个词只保留模式中位于它之前（含自身）的键，看不到后面的词（解码器的局部注意力，如 Mistral 的滑动窗口）。',
+    maskCausalTitle: '（因果）',
+    maskCausalText:
+      '这里是因果版本：这些键中只保留 j ≤ i 的，所以每个词只看到模式中过去的词，看不到后面的词；解码器逐词生成时必须这样（Mistral 的滑动窗口就是这样的因果窗口）。',
     linearNoSparse: '线性注意力把所有键加成一个摘要：稀疏模式需要每个查询各有一个摘要。',
     sparseFraction: (percent, computed, total) =>
       `这个模式只计算 ${percent} 的分数（${total} 个中的 ${computed} 个）；其余的根本不算：这里显示为 −∞，权重为 0。`,

@@ -38,11 +38,13 @@ export const SPARSE = Object.freeze({
 });
 export const GLOBAL_TOKENS = Object.freeze({ min: 0, max: 2047, count: 16 });
 // Which settings each pattern takes: a control or a link row for another pattern is hidden/unused.
+// maskCausal keeps only the pattern's keys j ≤ i (a causal sliding window, as in Mistral's local
+// attention): it means nothing for none and causal, which take no settings.
 export const MASK_SETTINGS = Object.freeze({
-  window: ['window'],
-  dilated: ['window', 'dilation'],
-  longformer: ['window', 'global'],
-  bigbird: ['window', 'global', 'block', 'random', 'maskSeed'],
+  window: ['window', 'maskCausal'],
+  dilated: ['window', 'dilation', 'maskCausal'],
+  longformer: ['window', 'global', 'maskCausal'],
+  bigbird: ['window', 'global', 'block', 'random', 'maskSeed', 'maskCausal'],
 });
 export const takesSetting = (mask, setting) => (MASK_SETTINGS[mask] ?? []).includes(setting);
 // softmax attention, or kernelised linear attention (φ = elu + 1, docs/computation.md).
@@ -86,6 +88,7 @@ export function defaultState(lang = 'en') {
     block: 4,
     random: 1,
     maskSeed: 0,
+    maskCausal: false, // a pattern mask's causal version (j ≤ i as well)
     scale: true,
     temperature: 1,
     positionalEncoding: true,
@@ -141,6 +144,7 @@ const ROWS = [
   { key: 'blk', field: 'block', kind: int(SPARSE.block) },
   { key: 'rnd', field: 'random', kind: int(SPARSE.random) },
   { key: 'mseed', field: 'maskSeed', kind: int(SEED) },
+  { key: 'mc', field: 'maskCausal', kind: flag },
   { key: 'attn', field: 'attention', kind: oneOf(ATTENTION_KINDS) },
   { key: 'scale', field: 'scale', kind: flag },
   { key: 't', field: 'temperature', kind: decimal(TEMPERATURE) },

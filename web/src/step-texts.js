@@ -9,7 +9,7 @@ import { stepAt } from './steps.js';
 /**
  * What the random-weights explorer computes for a state: { embedding: 'hash' | 'stream',
  * positionalEncoding, outputProjection, heads, dK, scale, temperature, mask: 'none' | 'causal' |
- * 'window' | 'dilated' | 'longformer' | 'bigbird' }. A trained model's layer: its learned input, W_O, ÷√d_k and causal mask.
+ * 'window' | 'dilated' | 'longformer' | 'bigbird', maskCausal: a pattern's causal version }. A trained model's layer: its learned input, W_O, ÷√d_k and causal mask.
  */
 export function computationOf(state) {
   if (state.model && state.model !== 'random') {
@@ -22,6 +22,7 @@ export function computationOf(state) {
       scale: true,
       temperature: 1,
       mask: 'causal',
+      maskCausal: false,
       attention: 'softmax',
     };
   }
@@ -35,6 +36,8 @@ export function computationOf(state) {
     scale: o.scale,
     temperature: o.temperature,
     mask: typeof o.mask === 'string' ? o.mask : o.mask.type,
+    // A pattern mask's causal version (the engine's causal flag, j ≤ i as well).
+    maskCausal: typeof o.mask === 'object' && o.mask.causal === true,
     attention: o.attention ?? 'softmax',
   };
 }
@@ -52,8 +55,11 @@ const VARIANTS = {
   scale: (c, s) =>
     c.scale ? null : { title: c.temperature !== 1 ? s.temperatureOnlyTitle : s.scaleOffTitle, text: s.scaleOffText },
   // A window or a sparse pattern: its own title, and why information still reaches every word.
-  mask: (c, s) =>
-    c.mask === 'none' ? { title: s.maskNoneTitle, text: s.maskNoneText } : (s.maskSteps[c.mask] ?? null),
+  // A causal pattern adds why it keeps only j ≤ i (the engine's count, added after, is the causal one).
+  mask: (c, s) => {
+    const v = c.mask === 'none' ? { title: s.maskNoneTitle, text: s.maskNoneText } : (s.maskSteps[c.mask] ?? null);
+    return v && c.maskCausal ? { title: `${v.title}${s.maskCausalTitle}`, text: `${v.text} ${s.maskCausalText}` } : v;
+  },
   concat: (c, s) => (c.heads === 1 ? { title: s.concatTitleOne, text: s.concatOne } : null),
   output: (c, s) => (c.outputProjection ? null : { title: s.outputTitleNone, text: s.outputNone }),
 };

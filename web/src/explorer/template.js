@@ -80,6 +80,7 @@ export function explorerMarkup() {
       <label data-role="block-control"><span data-i18n="block"></span> <input data-role="block" type="number" step="1" /></label>
       <label data-role="random-control"><span data-i18n="randomBlocks"></span> <input data-role="random" type="number" step="1" /></label>
       <label data-role="maskSeed-control"><span data-i18n="maskSeed"></span> <input data-role="maskSeed" type="number" step="1" /></label>
+      <label data-role="maskCausal-control" class="check"><input data-role="maskCausal" type="checkbox" aria-describedby="${id}-causal-hint" /> <span data-i18n="maskCausal"></span></label>
       <label class="check"><input data-role="scale" type="checkbox" /> <span data-i18n="scale"></span></label>
       <label><span data-i18n="temperature"></span> <input data-role="temperature" type="number" step="any" /></label>
       <label class="check"><input data-role="positionalEncoding" type="checkbox" /> <span data-i18n="positionalEncoding"></span></label>
@@ -87,6 +88,7 @@ export function explorerMarkup() {
       <label class="check"><input data-role="tutorial" type="checkbox" /> <span data-i18n="tutorialMode"></span></label>
     </div>
     <p data-role="global-hint" id="${id}-global-hint" class="hint" data-i18n="globalHint" hidden></p>
+    <p data-role="maskCausal-hint" id="${id}-causal-hint" class="hint" data-i18n="maskCausalHint" hidden></p>
     <p data-role="tutorial-note" class="hint" data-i18n="tutorialNote" hidden></p>
     <p data-role="linear-note" id="linear-note" class="hint" data-i18n="linearOff" hidden></p>
     <p data-role="summary" class="summary"></p>
