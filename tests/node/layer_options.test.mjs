@@ -95,6 +95,22 @@ test('a task model generates with the engine’s one sampler: greedy is the argm
       withLanguageAPI(model).generate({ tokens: start }, { count: 4, greedy: false, seed: 3 }),
       sample(3),
     );
+    // The adapter's predict: softmax(logits / T) of the last row, worked out here in float64,
+    // most likely first; a temperature the engine refuses is refused by name (it gave NaN).
+    const adapted = withLanguageAPI(model);
+    const logits = model.trace({ tokens: start }, { steps: ['logits'] }).step('logits');
+    const last = Array.from(logits.data.subarray((logits.rows - 1) * logits.cols));
+    const top = Math.max(...last.map((z) => z / 0.5));
+    const e = last.map((z) => Math.exp(z / 0.5 - top));
+    const total = e.reduce((a, b) => a + b, 0);
+    const { predictions } = adapted.predict({ tokens: start }, { temperature: 0.5, topK: 3 });
+    assert.equal(predictions.length, 3);
+    for (const p of predictions) assert.ok(Math.abs(p.probability - e[p.id] / total) < 1e-12, `${p.token}`);
+    assert.ok(predictions[0].probability >= predictions[1].probability);
+    assertAttentionError(() => adapted.predict({ tokens: start }, { temperature: 0 }), {
+      code: 'INVALID_ARGUMENT',
+      field: 'temperature',
+    });
     assertAttentionError(() => model.generate({ tokens: start }, { temperature: 3 }), {
       code: 'INVALID_ARGUMENT',
       field: 'temperature',

@@ -4,19 +4,12 @@
 // corpus language model"), computed from model.trace(): the page shows any model file the same way.
 // Corpus models bring their own (cpp/bindings/js/), which this never replaces.
 
-/** softmax(logits / T) of one row, as a Float64Array. */
-function softmax(row, temperature) {
-  let max = -Infinity;
-  for (const v of row) max = Math.max(max, v / temperature);
-  const out = Float64Array.from(row, (v) => Math.exp(v / temperature - max));
-  const sum = out.reduce((a, b) => a + b, 0);
-  return out.map((v) => v / sum);
-}
+import { predictionsOf } from '../../../dist/engine/engine.js';
 
-/** The next token's distribution after `ids`, from the last row of the model's logits. */
-function distribution(model, ids, temperature) {
+/** The last row of the model's logits after `ids`: the next token's scores. */
+function lastLogits(model, ids) {
   const logits = model.trace({ tokens: ids }, { steps: ['logits'] }).step('logits');
-  return softmax(logits.data.subarray((logits.rows - 1) * logits.cols, logits.rows * logits.cols), temperature);
+  return logits.data.subarray((logits.rows - 1) * logits.cols, logits.rows * logits.cols);
 }
 
 const idsOf = (model, input) =>
@@ -50,9 +43,8 @@ export function withLanguageAPI(model) {
     },
     predict(input, { temperature = 1, topK = 10 } = {}) {
       const ids = input.tokens ?? idsOf(model, input);
-      const p = distribution(model, ids, temperature);
-      const order = Array.from(p.keys()).sort((a, b) => p[b] - p[a]);
-      const predictions = order.slice(0, topK).map((id) => ({ id, token: vocabulary[id], probability: p[id] }));
+      // The corpus models' own softmax and order (ties by id), temperature and topK checked alike.
+      const predictions = predictionsOf(lastLogits(model, ids), vocabulary, temperature, topK);
       return { tokens: ids.map((id) => vocabulary[id]), predictions };
     },
     // The engine's one sampler (cpp/src/train/language_model.cpp PickNext, on its generator).
