@@ -1,6 +1,6 @@
 // The page's whole state, kept in the URL so that any view is a link:
 // ?s=我爱吃火锅&kv=I+love+hotpot&tok=words&d=8&h=2&seed=42&mask=causal&w=2&attn=linear&scale=1&t=1&pe=1&init=scaled&step=7&view=links&head=1&q=0&lang=zh&tutorial=1
-// (a trained model: &model=tang&layer=2&temp=0.7&topk=5)
+// (a trained model: &model=tang&layer=2&temp=0.7&topk=5; a sparse mask: &mask=longformer&w=2&g=0&mc=1)
 // Bad or unknown values fall back to the defaults and are reported as notices.
 import { LANGUAGES } from './i18n.js';
 import { TOKENIZATION_MODES } from './tokenize.js';
