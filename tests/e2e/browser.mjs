@@ -15,6 +15,29 @@ export const screenshot = (page, name) =>
   page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
 
 /** Resolves once the explorer's stage has drawn its first matrix. */
+/**
+ * The explorer at `?lang=en&s=<text>` with a GPT-2 checkpoint opened as a person opens it: its
+ * files in the model file input (`files`) or its folder in the folder input (`folder`), until the
+ * grid of heads is drawn and the page is idle. Returns openPage's { page, problems, context };
+ * the context is closed if opening fails.
+ */
+export async function openWithCheckpoint(session, text, { files, folder }) {
+  const opened = await openPage(session.browser, `${session.url}?lang=en&s=${encodeURIComponent(text)}`);
+  const { page } = opened;
+  const idle = () => page.evaluate(() => window.attentionExplorer.idle());
+  try {
+    await page.waitForFunction(() => window.attentionExplorer);
+    await idle();
+    await page.setInputFiles(folder ? '[data-role=model-folder]' : '[data-role=model-file]', folder ?? files);
+    await page.waitForSelector('.model-cell');
+    await idle();
+  } catch (error) {
+    await opened.context.close();
+    throw error;
+  }
+  return opened;
+}
+
 export const explorerStarted = (page) => page.waitForSelector('[data-role=stage] g.operand', { timeout: 15000 });
 
 export async function startBrowser() {

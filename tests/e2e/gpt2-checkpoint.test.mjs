@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, copyFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createEngine, root } from '../node/support.mjs';
-import { openPage, screenshotDir, useBrowser, screenshot } from './browser.mjs';
+import { openPage, openWithCheckpoint, screenshotDir, useBrowser, screenshot } from './browser.mjs';
 import { visibleToken } from '../../web/src/visible-token.js';
 import { writeGpt2VocabularyCheckpoint } from '../node/gpt2_support.mjs';
 
@@ -77,17 +77,9 @@ async function assertHeadMatches(page, model, ids, layer, head) {
 
 test('a transformers-written GPT-2 opened from its files: chips, grid, a head, next token and continue equal node', async () => {
   const text = 'lower lowest';
-  const { page, problems, context } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&s=${encodeURIComponent(text)}`,
-  );
   const ref = reference(tiny);
+  const { page, problems, context } = await openWithCheckpoint(session, text, { files: TINY_FILES });
   try {
-    await page.waitForFunction(() => window.attentionExplorer);
-    await idle(page);
-    await page.setInputFiles('[data-role=model-file]', TINY_FILES);
-    await page.waitForSelector('.model-cell');
-    await idle(page);
     const about = await page.textContent('[data-role=model-about]');
     assert.match(about, /GPT-2 checkpoint model\.safetensors, trained elsewhere/);
     assert.match(about, /its own tokenizer \(vocab\.json and merges\.txt\)/);
@@ -170,17 +162,9 @@ test('a checkpoint folder through the folder picker; a character over byte token
   writeFileSync(path.join(folder, 'vocab.json'), JSON.stringify(vocab));
   writeFileSync(path.join(folder, 'merges.txt'), '#version: 0.2\na b\n');
   const text = 'ab 火c';
-  const { page, problems, context } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&s=${encodeURIComponent(text)}`,
-  );
   const ref = reference(folder);
+  const { page, problems, context } = await openWithCheckpoint(session, text, { folder });
   try {
-    await page.waitForFunction(() => window.attentionExplorer);
-    await idle(page);
-    await page.setInputFiles('[data-role=model-folder]', folder);
-    await page.waitForSelector('.model-cell');
-    await idle(page);
     assert.match(await page.textContent('[data-role=model-about]'), /GPT-2 checkpoint random-f16/);
     const pieces = ref.bpe.pieces(text);
     const fire = pieces.chips.find((c) => c.text === '火');
@@ -299,16 +283,8 @@ test('a GPT-2 of GPT-2’s vocabulary without tokenizer files is read by the bun
     vocab: readFileSync(path.join(encoder, 'encoder.json')),
     merges: readFileSync(path.join(encoder, 'vocab.bpe')),
   });
-  const { page, problems, context } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&s=${encodeURIComponent(text)}`,
-  );
+  const { page, problems, context } = await openWithCheckpoint(session, text, { folder });
   try {
-    await page.waitForFunction(() => window.attentionExplorer);
-    await idle(page);
-    await page.setInputFiles('[data-role=model-folder]', folder);
-    await page.waitForSelector('.model-cell');
-    await idle(page);
     assert.match(
       await page.textContent('[data-role=model-about]'),
       /GPT-2’s tokenizer \(encoder\.json and vocab\.bpe, bundled with this page\)/,

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openPage, screenshotDir, useBrowser } from './browser.mjs';
+import { openWithCheckpoint, screenshotDir, useBrowser } from './browser.mjs';
 import { writeGpt2RolesCheckpoint } from '../node/gpt2_support.mjs';
 import { english } from '../node/latin-words.mjs';
 
@@ -30,17 +30,8 @@ test('a checkpoint’s head roles measured in the page: progress, stop, then rol
   mkdirSync(folder);
   writeGpt2RolesCheckpoint(folder);
   const text = 'The cat sat. The cat ran.';
-  const { page, problems, context } = await openPage(
-    session.browser,
-    `${session.url}?lang=en&s=${encodeURIComponent(text)}`,
-  );
+  const { page, problems, context } = await openWithCheckpoint(session, text, { folder });
   try {
-    await page.waitForFunction(() => window.attentionExplorer);
-    await idle(page);
-    // Before a checkpoint: a shipped model has its roles stored, no measure button.
-    await page.setInputFiles('[data-role=model-folder]', folder);
-    await page.waitForSelector('.model-cell');
-    await idle(page);
     assert.ok(await page.isVisible('[data-role=model-roles-measure]'));
     assert.match(await page.textContent('[data-role=model-roles-status]'), /comes without stored head roles/);
     assert.equal(await page.locator('.model-cell[data-head-role]').count(), 0);
