@@ -11,20 +11,6 @@ namespace attention {
 namespace unicode {
 namespace {
 
-struct Range {
-  char32_t first;
-  char32_t last;
-};
-
-// Every table is sorted and non-overlapping so that a binary search suffices.
-template <std::size_t N>
-bool InTable(const Range (&table)[N], char32_t c) {
-  const Range* it =
-      std::upper_bound(std::begin(table), std::end(table), c,
-                       [](char32_t value, const Range& r) { return value < r.first; });
-  return it != std::begin(table) && c <= std::prev(it)->last;
-}
-
 // The P* and S* ranges below were derived from the Unicode 14 general categories, merging
 // neighbouring ranges across unassigned code points to keep the table short.
 constexpr Range kPunctuationOrSymbol[] = {
@@ -219,11 +205,11 @@ bool IsWhiteSpace(char32_t c) {
 
 bool IsControl(char32_t c) { return c <= 0x1F || (c >= 0x7F && c <= 0x9F); }
 
-bool IsPunctuationOrSymbol(char32_t c) { return InTable(kPunctuationOrSymbol, c); }
-bool IsCjk(char32_t c) { return InTable(kCjk, c); }
-bool IsCombiningMark(char32_t c) { return InTable(kCombiningMark, c); }
-bool IsFormat(char32_t c) { return InTable(kFormat, c); }
-bool IsExtendedPictographic(char32_t c) { return InTable(kExtendedPictographic, c); }
+bool IsPunctuationOrSymbol(char32_t c) { return InRanges(kPunctuationOrSymbol, c); }
+bool IsCjk(char32_t c) { return InRanges(kCjk, c); }
+bool IsCombiningMark(char32_t c) { return InRanges(kCombiningMark, c); }
+bool IsFormat(char32_t c) { return InRanges(kFormat, c); }
+bool IsExtendedPictographic(char32_t c) { return InRanges(kExtendedPictographic, c); }
 
 }  // namespace unicode
 }  // namespace attention

@@ -4,12 +4,31 @@
 // native and WebAssembly builds.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
+#include <iterator>
 #include <string>
 #include <string_view>
 
 namespace attention {
 namespace unicode {
+
+// A closed range of code points. The classes below are sorted, non-overlapping tables of them
+// (unicode.cpp, and unicode_categories.cpp as its generator writes it), so that a binary search
+// suffices.
+struct Range {
+  char32_t first;
+  char32_t last;
+};
+
+// Whether `c` lies in a range of the sorted, non-overlapping `table`.
+template <std::size_t N>
+bool InRanges(const Range (&table)[N], char32_t c) {
+  const Range* it =
+      std::upper_bound(std::begin(table), std::end(table), c,
+                       [](char32_t value, const Range& r) { return value < r.first; });
+  return it != std::begin(table) && c <= std::prev(it)->last;
+}
 
 inline constexpr char32_t kZeroWidthJoiner = 0x200D;
 inline constexpr char32_t kVariationSelector16 = 0xFE0F;

@@ -2,20 +2,11 @@
 // (Unicode 14.0.0); do not edit by hand. The general categories L (letters) and N
 // (numbers) that GPT-2's pre-tokenizing pattern names as \p{L} and \p{N}: 648 and
 // 134 ranges of consecutive code points.
-#include <algorithm>
-#include <cstddef>
-#include <iterator>
-
 #include "unicode.hpp"
 
 namespace attention {
 namespace unicode {
 namespace {
-
-struct Range {
-  char32_t first;
-  char32_t last;
-};
 
 // clang-format off
 constexpr Range kLetter[] = {
@@ -197,14 +188,6 @@ constexpr Range kNumber[] = {
     {0x1ED01, 0x1ED2D}, {0x1ED2F, 0x1ED3D}, {0x1F100, 0x1F10C}, {0x1FBF0, 0x1FBF9},
 };
 // clang-format on
-
-template <std::size_t N>
-bool InRanges(const Range (&table)[N], char32_t c) {
-  const Range* it =
-      std::upper_bound(std::begin(table), std::end(table), c,
-                       [](char32_t value, const Range& r) { return value < r.first; });
-  return it != std::begin(table) && c <= std::prev(it)->last;
-}
 
 }  // namespace
 

@@ -53,32 +53,15 @@ def main():
 // (Unicode {unicodedata.unidata_version}); do not edit by hand. The general categories L (letters) and N
 // (numbers) that GPT-2's pre-tokenizing pattern names as \\p{{L}} and \\p{{N}}: {len(letters)} and
 // {len(numbers)} ranges of consecutive code points.
-#include <algorithm>
-#include <cstddef>
-#include <iterator>
-
 #include "unicode.hpp"
 
 namespace attention {{
 namespace unicode {{
 namespace {{
 
-struct Range {{
-  char32_t first;
-  char32_t last;
-}};
-
 // clang-format off
 {table("kLetter", letters)}
 {table("kNumber", numbers)}// clang-format on
-
-template <std::size_t N>
-bool InRanges(const Range (&table)[N], char32_t c) {{
-  const Range* it =
-      std::upper_bound(std::begin(table), std::end(table), c,
-                       [](char32_t value, const Range& r) {{ return value < r.first; }});
-  return it != std::begin(table) && c <= std::prev(it)->last;
-}}
 
 }}  // namespace
 
