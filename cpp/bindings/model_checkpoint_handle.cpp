@@ -15,13 +15,7 @@ namespace attention::bindings {
 using emscripten::val;
 
 bool ModelHandle::loadCheckpoint(const std::string& config, const val& safetensors) {
-  trace_.Clear();
-  roles_.reset();  // it points into the model replaced here
-  trainer_.reset();
-  corpus_trainer_.reset();
-  corpus_text_.reset();
-  corpus_model_.reset();
-  corpus_reader_.reset();
+  DropModel();
   vocabulary_.clear();
   config_json_.clear();
   // The file's bytes stay in JS: the reader fetches the header, then each tensor's bytes a few

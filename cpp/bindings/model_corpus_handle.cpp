@@ -34,12 +34,7 @@ val CorpusLimitsVal() {
 }
 
 bool ModelHandle::corpusStart(const std::string& level, double total_bytes) {
-  trace_.Clear();
-  roles_.reset();  // it points into the model replaced here
-  trainer_.reset();
-  corpus_trainer_.reset();
-  corpus_model_.reset();
-  corpus_reader_.reset();
+  DropModel();
   corpus_text_ = std::make_unique<CorpusText>();
   train::VocabularyLevel parsed;
   status_ = train::ParseVocabularyLevel(level, &parsed);

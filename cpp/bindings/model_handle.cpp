@@ -118,7 +118,7 @@ bool ModelHandle::create(const val& config) {
   return true;
 }
 
-bool ModelHandle::load(const val& bytes) {
+void ModelHandle::DropModel() {
   trace_.Clear();
   roles_.reset();  // it points into the model replaced here
   trainer_.reset();
@@ -126,6 +126,10 @@ bool ModelHandle::load(const val& bytes) {
   corpus_text_.reset();
   corpus_model_.reset();
   corpus_reader_.reset();
+}
+
+bool ModelHandle::load(const val& bytes) {
+  DropModel();
   const std::vector<uint8_t> data = ReadBytes(bytes);
   // LoadModel's checks in its order, but every tensor is checked against the configuration
   // before a model is allocated: a forged configuration cannot make the engine allocate more

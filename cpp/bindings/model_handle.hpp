@@ -158,6 +158,9 @@ class ModelHandle {
   Status Fail(ErrorCode code, const std::string& field, const std::string& message);
   // The error of a task-model call (step, evaluate) on no model or on a corpus model.
   void FailNoTrainer(const std::string& call);
+  // Drops the model and everything made from it (its trace, roles measure, trainers and corpus
+  // reader) before another is loaded in its place.
+  void DropModel();
   // The error of a corpus-model call on a task model; true when the model is a corpus model.
   bool RequireCorpus(const std::string& call);
   // The model and `tokens` as ids (Int32Array), each checked against the vocabulary; null after
