@@ -10,6 +10,7 @@
 import { AttentionError, describe, invalid } from './errors.js';
 import { checkWellFormed, get, utf8Length } from './read.js';
 import { ownKeys } from './call_options.js';
+import { WasmHandle } from './wasm_handle.js';
 
 const OPTIONS = ['vocab', 'merges', 'vocabName', 'mergesName'];
 
@@ -127,25 +128,18 @@ export function chipsOf(text, begin, end, group) {
 }
 
 export class BpeTokenizer {
-  #handle;
-  #call;
-  #onDispose;
+  #life;
   #maxTextBytes;
-  #gone = 'this tokenizer was disposed';
 
   constructor(handle, call, onDispose, maxTextBytes) {
-    this.#handle = handle;
-    this.#call = call;
-    this.#onDispose = onDispose;
+    this.#life = new WasmHandle(handle, call, onDispose, 'tokenizer', 'create the tokenizer again');
     this.#maxTextBytes = maxTextBytes;
     /** Tokens in the vocabulary (GPT-2: 50,257). */
     this.size = this.#guarded((h) => h.size());
   }
 
   #guarded(fn) {
-    const handle = this.#handle;
-    if (!handle) throw new AttentionError('DISPOSED', 'tokenizer', this.#gone);
-    return this.#call(() => fn(handle));
+    return this.#life.run(fn);
   }
 
   #text(text) {
@@ -207,22 +201,17 @@ export class BpeTokenizer {
   }
 
   get disposed() {
-    return this.#handle === null;
+    return this.#life.disposed;
   }
 
   /** Frees the tokenizer's WASM memory (a few MB for GPT-2). Further calls throw DISPOSED. */
   dispose() {
-    if (!this.#handle) return;
-    const handle = this.#handle;
-    this.#handle = null;
-    this.#onDispose(this);
-    this.#call(() => handle.delete());
+    this.#life.dispose(this);
   }
 
   /** The engine replaced its WASM instance: this tokenizer's memory went with the old one. */
   orphan() {
-    this.#handle = null;
-    this.#gone = 'the engine was restarted after an internal error; create the tokenizer again';
+    this.#life.orphan();
   }
 }
 

@@ -2,6 +2,7 @@
 // copiedTrace holds every step already copied. Step names and heads are looked up as own
 // entries only (a Map; integer heads in range), never through Object.prototype.
 import { AttentionError, describe } from './errors.js';
+import { WasmHandle } from './wasm_handle.js';
 
 function axisLabels(axis, size, tokens, kvTokens, stepName) {
   switch (axis) {
@@ -39,11 +40,8 @@ function unknownStep(name, names, verb) {
 
 /** A trace that stays in WASM memory; read steps on demand and call dispose() when done. */
 export class LiveTrace {
-  #handle;
-  #call;
-  #onDispose;
+  #life;
   #stepInfo;
-  #gone = 'this trace was disposed';
 
   /**
    * @param handle the Embind TraceHandle (owned from now on)
@@ -51,10 +49,8 @@ export class LiveTrace {
    * @param onDispose told once when the trace is disposed
    */
   constructor(handle, call, onDispose) {
-    this.#handle = handle;
-    this.#call = call;
-    this.#onDispose = onDispose;
-    const s = call(() => handle.summary());
+    this.#life = new WasmHandle(handle, call, onDispose, 'trace', 'open the trace again');
+    const s = this.#life.run((h) => h.summary());
     this.tokens = s.tokens;
     this.cross = s.cross;
     this.attention = s.attention;
@@ -86,11 +82,10 @@ export class LiveTrace {
    * `head` is required for per-head steps (0 … heads − 1) and must be 0 or omitted otherwise.
    */
   step(name, head = 0) {
-    if (!this.#handle) throw new AttentionError('DISPOSED', 'trace', this.#gone);
+    this.#life.check();
     const info = this.info(name);
     checkHead(info, head, this.heads);
-    const handle = this.#handle;
-    const { rows, cols, data } = this.#call(() => {
+    const { rows, cols, data } = this.#life.run((handle) => {
       const raw = handle.step(name, head);
       if (raw === null) {
         throw new AttentionError(handle.errorCode(), handle.errorField(), handle.errorMessage());
@@ -112,21 +107,16 @@ export class LiveTrace {
 
   /** Frees the WASM memory of this trace. Further step() calls throw. */
   dispose() {
-    if (!this.#handle) return;
-    const handle = this.#handle;
-    this.#handle = null;
-    this.#onDispose(this);
-    this.#call(() => handle.delete());
+    this.#life.dispose(this);
   }
 
   /** The engine replaced its WASM instance: this trace's memory went with the old one. */
   orphan() {
-    this.#handle = null;
-    this.#gone = 'the engine was restarted after an internal error; open the trace again';
+    this.#life.orphan();
   }
 
   get disposed() {
-    return this.#handle === null;
+    return this.#life.disposed;
   }
 }
 

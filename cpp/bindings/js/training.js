@@ -17,6 +17,7 @@ import { checkModelConfig } from './model_config.js';
 import { copyHeadByHead } from './trace.js';
 import { ownKeys, readGenerateOptions, readOptions } from './call_options.js';
 import { exportCheckpoint } from './hf_export.js';
+import { WasmHandle } from './wasm_handle.js';
 
 export function errorOf(handle) {
   return new AttentionError(handle.errorCode(), handle.errorField(), handle.errorMessage());
@@ -207,10 +208,7 @@ function symbolsOf(vocabulary, ids) {
 
 /** What a Trainer and a TrainedModel share: the guarded handle, tracing, saving and disposal. */
 class ModelBase {
-  #handle;
-  #call;
-  #onDispose;
-  #gone = 'this model was disposed';
+  #life;
   #diverged = null; // the AttentionError of the step whose loss was not finite
 
   /**
@@ -219,9 +217,7 @@ class ModelBase {
    * @param onDispose told once when the model is disposed
    */
   constructor(handle, call, onDispose) {
-    this.#handle = handle;
-    this.#call = call;
-    this.#onDispose = onDispose;
+    this.#life = new WasmHandle(handle, call, onDispose, 'model', 'create or load the model again');
     const info = this.guarded((h) => h.info());
     this.parameterCount = info.parameterCount;
     this.vocabulary = Object.freeze(info.vocabulary);
@@ -230,11 +226,10 @@ class ModelBase {
 
   /** fn(handle) inside the engine's failure guard; DISPOSED once disposed or orphaned. */
   guarded(fn) {
-    const handle = this.#handle;
-    if (!handle) throw new AttentionError('DISPOSED', 'model', this.#gone);
+    this.#life.check();
     // The weights of a diverged model hold NaN or ±Infinity: every answer would be garbage.
     if (this.#diverged) throw new AttentionError(this.#diverged.code, this.#diverged.field, this.#diverged.message);
-    return this.#call(() => fn(handle));
+    return this.#life.run(fn);
   }
 
   /** A step's loss was not finite: from now on every call refuses with that error (dispose still works). */
@@ -243,7 +238,7 @@ class ModelBase {
   }
 
   get disposed() {
-    return this.#handle === null;
+    return this.#life.disposed;
   }
 
   /**
@@ -325,17 +320,12 @@ class ModelBase {
 
   /** Frees the model's WASM memory. Further calls throw DISPOSED. */
   dispose() {
-    if (!this.#handle) return;
-    const handle = this.#handle;
-    this.#handle = null;
-    this.#onDispose(this);
-    this.#call(() => handle.delete());
+    this.#life.dispose(this);
   }
 
   /** The engine replaced its WASM instance: this model's memory went with the old one. */
   orphan() {
-    this.#handle = null;
-    this.#gone = 'the engine was restarted after an internal error; create or load the model again';
+    this.#life.orphan();
   }
 }
 
