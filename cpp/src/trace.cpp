@@ -55,15 +55,27 @@ bool SoftmaxComparisonIsFinite(const Matrix& q, const Matrix& k, int head, int d
 }  // namespace
 
 const std::vector<StepInfo>& StepCatalog() {
-  constexpr auto stored = [](Matrix Trace::*m) { return StepSource{Source::kStored, m, nullptr}; };
+  constexpr auto of = [](Source kind, Matrix Trace::*m) {
+    return StepSource{kind, m, nullptr, nullptr};
+  };
+  constexpr auto stored = [of](Matrix Trace::*m) { return of(Source::kStored, m); };
   constexpr auto weight = [](Matrix Weights::*w) {
-    return StepSource{Source::kWeight, nullptr, w};
+    return StepSource{Source::kWeight, nullptr, w, nullptr};
   };
-  constexpr auto slice = [](Matrix Trace::*m) {
-    return StepSource{Source::kHeadSlice, m, nullptr};
+  constexpr auto slice = [of](Matrix Trace::*m) { return of(Source::kHeadSlice, m); };
+  constexpr auto row = [of](Matrix Trace::*m) { return of(Source::kHeadRow, m); };
+  constexpr auto head = [of](Matrix Trace::*m) { return of(Source::kHeadStep, m); };
+  constexpr auto computed = [](ComputeStep f) {
+    return StepSource{Source::kComputed, nullptr, nullptr, f};
   };
-  constexpr auto row = [](Matrix Trace::*m) { return StepSource{Source::kHeadRow, m, nullptr}; };
-  constexpr auto head = [](Matrix Trace::*m) { return StepSource{Source::kHeadStep, m, nullptr}; };
+  // rowMasked [n × 1]: 1 where the mask hides every key of query i (its weights are all 0).
+  constexpr ComputeStep row_masked = [](const Trace& t, int, Matrix* out) {
+    out->resize(t.n_query(), 1);
+    for (int i = 0; i < t.n_query(); ++i) {
+      const bool none = t.sparse_ ? t.pattern_.RowSize(i) == 0 : !t.mask_.row(i).any();
+      (*out)(i, 0) = none ? 1.0f : 0.0f;
+    }
+  };
   using T = Trace;
   using W = Weights;
   using P = Presence;
@@ -90,10 +102,10 @@ const std::vector<StepInfo>& StepCatalog() {
       {"vHead", true, kK, kH, P::kAlways, slice(&T::v_)},
       {"scores", true, kQ, kK, P::kAlways, head(&T::head_scores_)},
       {"scaled", true, kQ, kK, P::kAlways, head(&T::head_scaled_)},
-      {"mask", false, kQ, kK, P::kAlways, StepSource{Source::kMask, &T::mask_values_, nullptr}},
+      {"mask", false, kQ, kK, P::kAlways, of(Source::kMask, &T::mask_values_)},
       {"masked", true, kQ, kK, P::kAlways, head(&T::head_masked_)},
       {"weights", true, kQ, kK, P::kAlways, head(&T::head_weights_)},
-      {"rowMasked", false, kQ, k1, P::kAlways, stored(&T::row_masked_)},
+      {"rowMasked", false, kQ, k1, P::kAlways, computed(row_masked)},
       {"rowMax", true, kQ, k1, P::kSoftmax, row(&T::row_max_)},
       {"rowEntropy", true, kQ, k1, P::kSoftmax, row(&T::row_entropy_)},
       {"phiQ", true, kQ, kH, P::kLinear, slice(&T::phi_q_)},
@@ -163,13 +175,10 @@ Status Trace::Run(const Config& config, const Input& input, Trace* trace, Weight
   // A sparse pattern is kept as its key lists, O(allowed pairs); any other mask as n×m bytes.
   const bool linear = config.attention == AttentionKind::kLinear;
   t.sparse_ = IsSparsePattern(config.mask.type) && !linear;
-  t.row_masked_.resize(n, 1);
   if (t.sparse_) {
     t.pattern_ = BuildSparsePattern(config.mask, n, m);
-    for (int i = 0; i < n; ++i) t.row_masked_(i, 0) = t.pattern_.RowSize(i) == 0 ? 1.0f : 0.0f;
   } else {
     t.ComputeMask();
-    for (int i = 0; i < n; ++i) t.row_masked_(i, 0) = t.mask_.row(i).any() ? 0.0f : 1.0f;
   }
 
   // Steps 3–8, head by head: only the running heads' scores and weights exist at once (each
@@ -371,6 +380,10 @@ Status Trace::View(std::string_view name, int head, const Matrix** out) const {
     case Source::kMask:
       ComputeMask();
       *out = &(this->*source.matrix);
+      break;
+    case Source::kComputed:
+      source.compute(*this, head, &scratch_);
+      *out = &scratch_;
       break;
   }
   return Status::Ok();

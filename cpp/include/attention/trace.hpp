@@ -33,12 +33,19 @@ enum class Source {
   kHeadRow,    // row h of the stored [heads × n] trace.*matrix, as an [n × 1] column
   kHeadStep,   // recomputed for one head at a time (scores … weights) into trace.*matrix
   kMask,       // the mask as 1.0 / 0.0 into trace.*matrix, drawn when first read
+  kComputed,   // made when read by the row's own function, from what the trace keeps
 };
+
+// A step computed when read: the function fills `out` for `head` (0 unless per head). A new
+// step of this kind is its catalog row and its function, both in trace.cpp (StepCatalog's
+// functions read the trace's private matrices, and ComputeHead for a head's n×m steps).
+using ComputeStep = void (*)(const Trace& trace, int head, Matrix* out);
 
 struct StepSource {
   Source kind;
-  Matrix Trace::*matrix;    // every kind but kWeight
+  Matrix Trace::*matrix;    // every kind but kWeight and kComputed
   Matrix Weights::*weight;  // kWeight
+  ComputeStep compute;      // kComputed
 };
 
 // Which traces have a step.
@@ -114,7 +121,8 @@ class Trace {
   }
 
  private:
-  // The catalogue's source column names the private matrices below.
+  // The catalogue's source column names the private matrices below, and its computed steps'
+  // functions read them.
   friend const std::vector<StepInfo>& StepCatalog();
 
   // Fills head_* with the n×m steps of `head` unless they already hold them (and, with linear
@@ -138,7 +146,6 @@ class Trace {
   SparsePattern pattern_;
   mutable MaskMatrix mask_;       // [n × m]
   mutable Matrix mask_values_;    // the mask as 1.0 / 0.0, for viewing
-  Matrix row_masked_;             // [n × 1]
   Matrix row_max_, row_entropy_;  // [heads × n]: row h is head h's [n × 1] column
   // Linear attention only (empty with softmax): head h in columns h·dK … h·dK + dK − 1.
   Matrix phi_q_, phi_k_;  // φ(Q) [n × P], φ(K) [m × P]
@@ -152,7 +159,7 @@ class Trace {
   mutable int cached_head_ = -1;
   mutable Matrix head_scores_, head_scaled_, head_masked_, head_weights_;  // [n × m]
   mutable Matrix head_linear_weights_;                                     // [n × m], linear
-  mutable Matrix scratch_;  // per-head slices handed out by View
+  mutable Matrix scratch_;  // per-head slices and computed steps handed out by View
 };
 
 }  // namespace attention
