@@ -3,7 +3,7 @@
 // 200 examples.
 //   node bench/playground-presets.mjs [task …]
 import { createEngine } from '../dist/engine/engine.js';
-import { PRESETS, TASK_NAMES, trainerConfig } from '../web/src/playground/presets.js';
+import { presetOf, TASK_NAMES, trainerConfig } from '../web/src/playground/presets.js';
 
 const CHECK = 50;
 const MAX_SECONDS = 120;
@@ -11,7 +11,7 @@ const engine = await createEngine();
 const tasks = process.argv.slice(2).length ? process.argv.slice(2) : TASK_NAMES;
 
 for (const task of tasks) {
-  const trainer = engine.createTrainer(trainerConfig(task, PRESETS[task].knobs));
+  const trainer = engine.createTrainer(trainerConfig(task, presetOf(task).knobs));
   const t0 = performance.now();
   let trainMs = 0;
   let reached = null;

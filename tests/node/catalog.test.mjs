@@ -21,7 +21,7 @@ import { D_MODELS, defaultState, SAMPLE_TEMPERATURE, TEMPERATURE as PAGE_TEMPERA
 import { VIEW_KEYS } from '../../web/src/views/registry.js';
 import { STEP_COUNT } from '../../web/src/step-keys.js';
 import { LANGUAGES } from '../../web/src/i18n.js';
-import { PRESETS, parseExample } from '../../web/src/playground/presets.js';
+import { defaultPreset, parseExample, presetConfig, PRESETS } from '../../web/src/playground/presets.js';
 import { fixedInput } from '../../web/src/playground/session.js';
 import { strings as playgroundStrings } from '../../web/src/playground/i18n.js';
 import { createEngine, root } from './support.mjs';
@@ -150,17 +150,37 @@ test('one list of block steps: the page’s are the catalog’s traced ones, eac
   trainer.dispose();
 });
 
-test('tasks: the engine’s, each with its preset and strings; a typed example follows the task’s input shape', () => {
+test('tasks: the engine’s, each with its strings; a tuned preset or the default one; a typed example follows the task’s input shape', () => {
   assert.deepEqual(TASK_NAMES, engine.trainerFields.find((f) => f.name === 'task').values);
-  assert.deepEqual(Object.keys(PRESETS), TASK_NAMES, 'one preset per task, in the engine’s order');
+  const tuned = Object.keys(PRESETS);
+  assert.deepEqual(
+    tuned,
+    TASK_NAMES.filter((name) => tuned.includes(name)),
+    'tuned presets: tasks, in the engine’s order',
+  );
   for (const lang of LANGUAGES) {
-    for (const name of TASK_NAMES)
+    for (const name of TASK_NAMES) {
       assert.equal(typeof playgroundStrings(lang)[`task.${name}`], 'string', `${lang} ${name}`);
+      assert.equal(typeof playgroundStrings(lang).taskHelp[name], 'string', `${lang} ${name} help`);
+    }
   }
   for (const { name, input: shape } of TASKS) {
-    const { task: config, input } = PRESETS[name];
+    // A task added to the engine with no tuned row gets the default preset: the engine trains it.
+    const fallback = defaultPreset(name);
+    const trainer = engine.createTrainer(presetConfig(fallback, fallback.knobs));
+    try {
+      const { loss } = trainer.step(1);
+      assert.ok(Number.isFinite(loss) && loss > 0, `${name}: the default preset trains (loss ${loss})`);
+    } finally {
+      trainer.dispose();
+    }
+    for (const { task: config, input, placeholder } of [PRESETS[name], fallback].filter(Boolean)) {
+      const task = { name, length: config.length, alphabet: config.alphabet, modulus: config.modulus };
+      assert.deepEqual(parseExample(task, input.join(' '), 64), { input }, `${name}: its preset input`);
+      assert.deepEqual(parseExample(task, placeholder, 64).error, undefined, `${name}: its placeholder`);
+    }
+    const { task: config, input } = PRESETS[name] ?? fallback;
     const task = { name, length: config.length, alphabet: config.alphabet, modulus: config.modulus };
-    assert.deepEqual(parseExample(task, input.join(' '), 64), { input }, `${name}: its preset input`);
     assert.deepEqual(fixedInput(task), input, name);
     // Another shape of the same task: a fitted input the engine's own prompt check accepts.
     const other = {

@@ -12,7 +12,7 @@
 //   }
 // The store's listener redraws the buttons on `playing` and `info`, the status on `status` and
 // `info`, the controls on `loadedKnobs`.
-import { PRESETS } from './presets.js';
+import { presetOf } from './presets.js';
 import { drawAnswer, drawCurves, drawHeadScores, drawSnapshot, setText } from './render.js';
 import { KNOB_CONTROLS, MODES, TEXT_MODE } from './state.js';
 
@@ -76,7 +76,7 @@ export function createPageView({ root, $, store, t, threads, chrome, lines, pane
     // What the induction task's curves show, beside them.
     $('curves-note').hidden = task !== 'induction';
     $('curves-note').textContent = task === 'induction' ? s.inductionCurves : '';
-    $('example').placeholder = PRESETS[task]?.placeholder ?? '';
+    $('example').placeholder = isText() ? '' : presetOf(task).placeholder;
     // "Your text" shows its text and sample panels instead of the typed example.
     $('text-panel').hidden = !isText();
     $('try-panel').hidden = isText() || chrome.try === false;

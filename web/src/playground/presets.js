@@ -4,7 +4,9 @@
 // (layers, heads, dModel, scale, attentionOnly, learningRate, batchSize, seed) start from the
 // task's row; the task's own shape (length, alphabet, modulus) and the settings below are fixed.
 // The tasks themselves, their names and what a typed input of each is, are the engine's
-// (catalog.js, generated from C++): tests/node/catalog.test.mjs checks every one has a preset.
+// (catalog.js, generated from C++). A task the engine adds shows here with no row below
+// (presetOf: the small model on its input shape), once playground/i18n.js names it; its row here
+// is its tuning, measured.
 import { TASK_BY_NAME, TASK_NAMES } from '../catalog.js';
 
 /** Settings every trainer of the page shares (learned positions and light weight decay, as the
@@ -71,6 +73,41 @@ export const PRESETS = {
 export { TASK_NAMES };
 export const KNOB_NAMES = Object.keys(PRESETS.sort.knobs);
 
+/**
+ * An input of a task's shape ({ name, length, alphabet, modulus }): two operands, `length`
+ * symbols, or a prompt (induction's: filler, a segment of m, the segment's first symbol,
+ * 2n − m + 1 < 2n − 1 tokens), its symbols spread over the alphabet.
+ */
+export function fittedInput(task) {
+  const shape = TASK_BY_NAME[task.name].input;
+  const operands = shape === 'operands';
+  const symbol = (i) => (i * 7 + 3) % (operands ? task.modulus : task.alphabet);
+  if (operands) return [symbol(0), symbol(1)];
+  if (shape === 'sequence') return Array.from({ length: task.length }, (_, i) => symbol(i));
+  const m = Math.max(2, Math.ceil(task.length / 2));
+  const first = Array.from({ length: 2 * (task.length - m) + m }, (_, i) => symbol(i));
+  return [...first, first[2 * (task.length - m)]];
+}
+
+/**
+ * The preset of a task the rows above do not tune: the small model, on 8 symbols of 10 (a sum
+ * modulo 13 for two operands), at a constant learning rate, and an input fitted to that shape.
+ */
+export function defaultPreset(name) {
+  const shape = TASK_BY_NAME[name].input;
+  const task = shape === 'operands' ? { task: name, modulus: 13 } : { task: name, length: 8, alphabet: 10 };
+  const input = fittedInput({ name, length: task.length, alphabet: task.alphabet, modulus: task.modulus });
+  return { task, knobs: SMALL, input, placeholder: input.join(' ') };
+}
+
+const DEFAULT_PRESETS = new Map();
+/** A task's preset: its row above, or the default one. */
+export function presetOf(name) {
+  if (Object.hasOwn(PRESETS, name)) return PRESETS[name];
+  if (!DEFAULT_PRESETS.has(name)) DEFAULT_PRESETS.set(name, Object.freeze(defaultPreset(name)));
+  return DEFAULT_PRESETS.get(name);
+}
+
 /** The trainer fields the page's knobs set, for a task's trainer and a text's alike. */
 export function knobFields({ layers, heads, dModel, scale, attentionOnly, learningRate, batchSize, seed }) {
   return {
@@ -89,7 +126,11 @@ export function knobFields({ layers, heads, dModel, scale, attentionOnly, learni
 
 /** The engine configuration (TrainerConfig) of a task and its knobs. */
 export function trainerConfig(taskName, knobs) {
-  const preset = PRESETS[taskName];
+  return presetConfig(presetOf(taskName), knobs);
+}
+
+/** The engine configuration of a preset and the knobs. */
+export function presetConfig(preset, knobs) {
   return { ...FIXED, ...preset.task, ...(preset.extra ?? {}), ...knobFields(knobs) };
 }
 

@@ -1,7 +1,7 @@
 // What the playground asks of a model (a Trainer or a loaded TrainedModel), in plain data the
 // worker can post: attention snapshots of one example, greedy answers, head scores. Runs in the
 // worker (and in node for bench/playground-presets.mjs); never touches the DOM.
-import { PRESETS } from './presets.js';
+import { fittedInput, presetOf } from './presets.js';
 import { TASK_BY_NAME } from '../catalog.js';
 
 /** Only these steps are copied out of WASM for a snapshot or an answer. */
@@ -73,22 +73,14 @@ export function answer(model, input) {
  * `train` command's file), one of the same kind fitted to its length and alphabet.
  */
 export function fixedInput(task) {
-  const preset = PRESETS[task.name];
+  const preset = presetOf(task.name);
   const { length, alphabet, modulus } = preset.task;
-  // What a typed input of the task is (the engine's catalog): two operands, `length` symbols, or
-  // induction's prompt. Only the fields the task uses count (a trainer's config also carries the
-  // others' defaults).
-  const shape = TASK_BY_NAME[task.name].input;
-  const operands = shape === 'operands';
-  const same = operands ? task.modulus === modulus : task.length === length && task.alphabet === alphabet;
-  if (same) return preset.input;
-  const symbol = (i) => (i * 7 + 3) % (operands ? task.modulus : task.alphabet);
-  if (operands) return [symbol(0), symbol(1)];
-  if (shape === 'sequence') return Array.from({ length: task.length }, (_, i) => symbol(i));
-  // A prompt (induction's): filler, a segment of m, the segment's first symbol: 2n − m + 1 < 2n − 1 tokens.
-  const m = Math.max(2, Math.ceil(task.length / 2));
-  const first = Array.from({ length: 2 * (task.length - m) + m }, (_, i) => symbol(i));
-  return [...first, first[2 * (task.length - m)]];
+  // Only the fields the task uses count (a trainer's config also carries the others' defaults).
+  const same =
+    TASK_BY_NAME[task.name].input === 'operands'
+      ? task.modulus === modulus
+      : task.length === length && task.alphabet === alphabet;
+  return same ? preset.input : fittedInput(task);
 }
 
 /** The fixed example the heatmaps follow: the task's prompt and its right answer, teacher-forced. */

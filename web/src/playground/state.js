@@ -19,7 +19,7 @@ import {
   writeQuery,
 } from '../url-fields.js';
 import { DK_SETTING_NAMES } from './dk-experiment.js';
-import { PRESETS, TASK_NAMES } from './presets.js';
+import { presetOf, TASK_NAMES } from './presets.js';
 import { MAX_URL_TEXT, READY_NAMES, TEXT_KNOBS } from './texts.js';
 
 /** The page's modes: the toy tasks, then "Your text" (texts.js). */
@@ -104,7 +104,7 @@ export const CHROME_FLAGS = ['embed', 'controls', 'curves', 'heatmaps', 'try'];
 
 /** The state of a task with its preset's knobs. */
 export function taskDefaults(task, base) {
-  const knobs = task === TEXT_MODE ? TEXT_KNOBS : PRESETS[task].knobs;
+  const knobs = task === TEXT_MODE ? TEXT_KNOBS : presetOf(task).knobs;
   return { ...base, task, ...knobs, example: '' };
 }
 

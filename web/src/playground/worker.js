@@ -17,7 +17,7 @@
 //      { type: 'error', error }
 import { createEngine } from '../../../dist/engine/engine.js';
 import { armConfig, armRow, DK_ARMS, DK_EVAL_EXAMPLES, DK_STEPS } from './dk-experiment.js';
-import { PRESETS, TASK_NAMES } from './presets.js';
+import { TASK_NAMES } from './presets.js';
 import { answer, fixedSequence, headScores, snapshot } from './session.js';
 import { addTextProgress, buildTextTrainer, sampleOf, textInfo, withRoles } from './worker-text.js';
 import { hfZip, hfZipName } from '../hf-export.js';
@@ -229,7 +229,7 @@ const handlers = {
   },
   load({ bytes, name }) {
     const model = engine.loadModel(bytes);
-    if (!Object.hasOwn(PRESETS, String(model.config.task))) {
+    if (!TASK_NAMES.includes(String(model.config.task))) {
       const kind = model.config.vocabulary ?? 'unknown';
       model.dispose();
       throw new Error(
