@@ -16,6 +16,9 @@ import { presetOf } from './presets.js';
 import { drawAnswer, drawCurves, drawHeadScores, drawSnapshot, setText } from './render.js';
 import { KNOB_CONTROLS, MODES, TEXT_MODE } from './state.js';
 
+/** Whether the page draws the task's head scores: its preset asks (induction's). */
+const scoresHeads = (state) => state.task !== TEXT_MODE && presetOf(state.task).headScores === true;
+
 /** The parts drawn at most once per frame (schedule.js), in their order: the live heatmaps first. */
 export function frameParts({ root, store, t, experiment }) {
   const state = store.get;
@@ -31,7 +34,7 @@ export function frameParts({ root, store, t, experiment }) {
       () => state().lastAnswer,
       (deadline) => drawAnswer(root, state().lastAnswer, t(), state().heatmapPage, deadline),
     ],
-    ['heads', () => state().task === 'induction', () => drawHeadScores(root, state().history, t())],
+    ['heads', () => scoresHeads(state()), () => drawHeadScores(root, state().history, t())],
     ['curves', () => true, () => drawCurves(root, state().history, t(), state().playing)],
     ['experiment', () => true, () => experiment().draw()],
   ];
@@ -73,9 +76,9 @@ export function createPageView({ root, $, store, t, threads, chrome, lines, pane
       .forEach((b) => b.setAttribute('aria-pressed', String(b.dataset.lang === lang)));
     fillSelect('task', MODES, (name) => s[`task.${name}`]);
     $('task-help').textContent = s.taskHelp[task];
-    // What the induction task's curves show, beside them.
-    $('curves-note').hidden = task !== 'induction';
-    $('curves-note').textContent = task === 'induction' ? s.inductionCurves : '';
+    // What the head scores' curves show, beside them.
+    $('curves-note').hidden = !scoresHeads(state());
+    $('curves-note').textContent = scoresHeads(state()) ? s.inductionCurves : '';
     $('example').placeholder = isText() ? '' : presetOf(task).placeholder;
     // "Your text" shows its text and sample panels instead of the typed example.
     $('text-panel').hidden = !isText();
@@ -98,7 +101,7 @@ export function createPageView({ root, $, store, t, threads, chrome, lines, pane
       else $(field).value = String(shown[field]);
     }
     $('example').value = state().example;
-    $('heads-panel').hidden = state().task !== 'induction';
+    $('heads-panel').hidden = !scoresHeads(state());
   }
 
   function showPlaying() {

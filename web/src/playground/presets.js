@@ -57,6 +57,9 @@ export const PRESETS = {
     // Cosine decay to step 1000: at a constant 2e-2 token accuracy hovered at 0.97 and whole
     // answers (4–9 tokens) at 79–91%; decayed, held-out whole answers reach 100% by step ≈ 800.
     extra: { initStd: 0.2, warmupSteps: 20, totalSteps: 1000 },
+    // The page draws its heads' induction and previous-token scores as it trains, and says
+    // beside the curves what they show (i18n's inductionCurves).
+    headScores: true,
     // Filler, a segment of 6 and the first token of its repeat: the rest of the repeat is the answer.
     input: [40, 7, 33, 12, 58, 21, 9, 50, 17, 3, 44, 26, 61, 35, 17],
     placeholder: '5 12 40 7 33 12 40',
