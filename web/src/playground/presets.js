@@ -9,9 +9,9 @@
 // is its tuning, measured.
 import { TASK_BY_NAME, TASK_NAMES } from '../catalog.js';
 
-/** Settings every trainer of the page shares (learned positions and light weight decay, as the
- * engine's learning tests: tests/cpp/learning_test.cpp). */
-const FIXED = { positionalEncoding: 'learned', weightDecay: 0.01 };
+/** Settings every trainer of the page shares, a task's and a text's (learned positions and light
+ * weight decay, as the engine's learning tests: tests/cpp/learning_test.cpp). */
+export const FIXED = Object.freeze({ positionalEncoding: 'learned', weightDecay: 0.01 });
 
 /** The knobs of tests/cpp/learning_test.cpp's small model: 2 layers, 32 wide, AdamW at 1e-2. */
 const SMALL = {

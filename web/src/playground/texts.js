@@ -4,7 +4,7 @@
 //
 // The Tang poems are public domain (8th–9th century), in simplified characters; the English
 // paragraph and the text of repeated names were written for this project.
-import { knobFields } from './presets.js';
+import { FIXED, knobFields } from './presets.js';
 
 const POEMS = `静夜思　李白
 床前明月光，疑是地上霜。举头望明月，低头思故乡。
@@ -158,8 +158,7 @@ export function textTrainerOptions(knobs, level, tokens) {
     level,
     contextLength: contextLengthFor(tokens),
     ...knobFields(knobs),
-    positionalEncoding: 'learned',
-    weightDecay: 0.01,
+    ...FIXED,
     warmupSteps: 50,
   };
 }
