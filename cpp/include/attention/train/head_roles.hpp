@@ -18,9 +18,9 @@
 // positional role (previous: its keys are a distance, so matched_ratio is 1 by definition) needs
 // only the first. Among the roles a head holds, every one within kRoleMargin of the best ratio is
 // shown (two roles within 10% of each other are both named, never one picked by a hair).
-// The text roles (symbols only; "marks" are the line-ending tokens \n ，。！？； . ! ? ;; a
-// "closing" line is one whose run of marks has one of 。！？； . ! ? ; (a poem's even line), an
-// "opening" line one whose run of marks is ， alone; \n ends a poem):
+// The text roles (symbols only; "marks" are the line-ending tokens of kLineMarks, \n ，。！？；
+// . ! ? ;; a "closing" line is one whose run of marks has a closing one, 。！？； . ! ? ; (a poem's
+// even line), an "opening" line one whose run of marks is ， alone; \n ends a poem):
 //   previous   K = {i − 1} (positional)
 //   lineStart  K = {the last mark before i}: the punctuation that opened the current line; not
 //              counted when that mark is i − 1 (the line's first token: a previous-token key) nor
