@@ -1,11 +1,11 @@
 // Writes the engine's catalogs, read from the built WebAssembly module (cpp/bindings/catalog.cpp:
-// the trace's steps, a trained model's block and model-wide steps, the tasks; limits() for the
-// temperature's bounds; trainerFields() for the keys a model file records), as the modules JS
-// reads instead of restating them:
+// the trace's steps, a trained model's block and model-wide steps, the tasks, the head roles and
+// their line marks; limits() for the temperature's bounds; trainerFields() for the keys a model
+// file records), as the modules JS reads instead of restating them:
 //
 //   cpp/bindings/js/catalog.js    the engine's JS (copied into dist/engine with it)
-//   cpp/bindings/js/catalog.d.ts  its declarations: the StepName, BlockStepName, ModelStepName and
-//                                 TaskName unions engine.d.ts and training.d.ts use
+//   cpp/bindings/js/catalog.d.ts  its declarations: the StepName, BlockStepName, ModelStepName,
+//                                 TaskName, RoleName and TextRole unions the other .d.ts use
 //   web/src/catalog.js            the page's copy, a leaf: the page's views may not import the
 //                                 engine, and the state reads it without loading the engine
 //
@@ -26,7 +26,7 @@ export const CATALOG_FILES = ['cpp/bindings/js/catalog.js', 'cpp/bindings/js/cat
 export async function readCatalog(engineDir = path.join(root, 'dist/engine')) {
   const { compileModule } = await import(pathToFileURL(path.join(engineDir, 'module.js')).href);
   const module = (await compileModule())();
-  const { steps, blockSteps, modelSteps, tasks, modelSizes } = module.catalog();
+  const { steps, blockSteps, modelSteps, tasks, modelSizes, roles, lineMarks } = module.catalog();
   const limits = module.limits();
   // The keys a model file records with the engine's kinds and bounds: the trainer fields of every
   // model (model_io.cpp), the two sizes (kModelSizes) and a task model's task rows under their
@@ -46,6 +46,8 @@ export async function readCatalog(engineDir = path.join(root, 'dist/engine')) {
     temperature: { min: limits.minTemperature, max: limits.maxTemperature },
     limits,
     modelFileFields,
+    roles,
+    lineMarks,
   };
 }
 
@@ -60,7 +62,7 @@ function catalogJs(c) {
   return `${HEADER}
 /** The trace's steps in computation order (StepCatalog): name, perHead, rowsAxis, colsAxis (as declared), presence ('always', 'cross', 'softmax' or 'linear': which traces have it). */
 export const STEPS = ${frozenList(c.steps)};
-/** A trained model's block activations in computation order (kBlockSteps); traced: a step of its trace beside the attention layer's own. */
+/** A trained model's block activations in computation order (kBlockSteps); traced: a step of its trace beside the attention layer's own; attentionOnly: an attention-only model has it too. */
 export const BLOCK_STEPS = ${frozenList(c.blockSteps)};
 /** A trained model's model-wide activations (kModelSteps). */
 export const MODEL_STEPS = ${frozenList(c.modelSteps)};
@@ -72,11 +74,51 @@ export const LIMITS = Object.freeze(${JSON.stringify(c.limits)});
 export const TEMPERATURE = Object.freeze(${JSON.stringify(c.temperature)});
 /** The keys a model file records with the engine's bounds: the model's trainer fields (model_io.cpp), vocabSize and contextLength (kModelSizes), a task model's task rows (TaskFileKey); each by its name, kind and bounds (bool: none, enum: values). */
 export const MODEL_FILE_FIELDS = ${frozenList(c.modelFileFields)};
+${rolesJs(c)}
 /** The names alone. */
 export const STEP_NAMES = Object.freeze(STEPS.map((s) => s.name));
 export const TASK_NAMES = Object.freeze(TASKS.map((t) => t.name));
 /** { name: row } of TASKS. */
 export const TASK_BY_NAME = Object.freeze(Object.fromEntries(TASKS.map((t) => [t.name, t])));
+`;
+}
+
+// The head roles (kRoles) and their line marks (kLineMarks): one table in
+// cpp/src/train/head_roles.cpp, read by head_roles.js, head_labels.js and role-sidecar.mjs.
+/** The roles whose keys head_roles.js finds on any text: every weight role without tags. */
+const textRoles = (c) => c.roles.filter((r) => r.weight && !r.needsTags).map((r) => r.name);
+
+function rolesJs(c) {
+  return `/** The head roles (kRoles), in the order that breaks a tie: name, positional (its keys are a distance), needsTags (Brown tags), weight (false: broad, the row's entropy). */
+export const ROLES = ${frozenList(c.roles)};
+/** The tokens that end a line for the roles (kLineMarks): text, kind ('poemEnd' \\n, 'opening' ， alone, 'closing'), verse (a poem's line end, as previousLine cuts lines). */
+export const LINE_MARKS = ${frozenList(c.lineMarks)};
+export const ROLE_NAMES = Object.freeze(ROLES.map((r) => r.name));
+/** The roles whose keys head_roles.js finds on any text: the weight roles that need no tags. */
+export const TEXT_ROLE_NAMES = Object.freeze(${JSON.stringify(textRoles(c))});
+`;
+}
+
+function rolesDts(c) {
+  return `/** A head role (kRoles in cpp/src/train/head_roles.cpp). */
+export type RoleName = ${union(c.roles.map((r) => r.name))};
+/** A role whose keys head_roles.js finds on any text. */
+export type TextRole = ${union(textRoles(c))};
+export interface CatalogRole {
+  readonly name: RoleName;
+  readonly positional: boolean;
+  readonly needsTags: boolean;
+  readonly weight: boolean;
+}
+export interface CatalogLineMark {
+  readonly text: string;
+  readonly kind: 'poemEnd' | 'opening' | 'closing';
+  readonly verse: boolean;
+}
+export const ROLES: readonly CatalogRole[];
+export const LINE_MARKS: readonly CatalogLineMark[];
+export const ROLE_NAMES: readonly RoleName[];
+export const TEXT_ROLE_NAMES: readonly TextRole[];
 `;
 }
 
@@ -108,6 +150,8 @@ export interface CatalogActivation {
   readonly name: string;
   readonly width: 'model' | 'projection' | 'ffn' | 'vocabulary';
   readonly traced: boolean;
+  /** An attention-only model (no LayerNorm, no feed-forward layer) has it too. */
+  readonly attentionOnly: boolean;
 }
 export interface CatalogTask {
   readonly name: TaskName;
@@ -132,7 +176,7 @@ export const MODEL_FILE_FIELDS: readonly {
 export const STEP_NAMES: readonly StepName[];
 export const TASK_NAMES: readonly TaskName[];
 export const TASK_BY_NAME: Readonly<Record<TaskName, CatalogTask>>;
-`;
+${rolesDts(c)}`;
 }
 
 /** { repository path: text } of the generated files for catalog `c`, formatted as committed. */

@@ -1,13 +1,14 @@
 // The engine's catalogs as data, so that JS reads them instead of restating them: the trace's
-// steps (StepCatalog), a trained model's block and model-wide steps (kBlockSteps, kModelSteps)
-// and the tasks (Tasks()). build-scripts/catalog.mjs writes the JS and .d.ts modules the page
-// and the type declarations read from this export; tests/node/catalog.test.mjs checks they equal
-// it.
+// steps (StepCatalog), a trained model's block and model-wide steps (kBlockSteps, kModelSteps),
+// the tasks (Tasks()) and the head roles with their line marks (kRoles, kLineMarks).
+// build-scripts/catalog.mjs writes the JS and .d.ts modules the page and the type declarations
+// read from this export; tests/node/catalog.test.mjs checks they equal it.
 #include <emscripten/bind.h>
 
 #include <string>
 
 #include "attention/trace.hpp"
+#include "attention/train/head_roles.hpp"
 #include "attention/train/model.hpp"
 #include "attention/train/tasks.hpp"
 
@@ -29,27 +30,15 @@ const char* PresenceKey(Presence presence) {
   }
 }
 
-const char* WidthKey(train::StepWidth width) {
-  switch (width) {
-    case train::StepWidth::kProjection:
-      return "projection";
-    case train::StepWidth::kFfn:
-      return "ffn";
-    case train::StepWidth::kVocabulary:
-      return "vocabulary";
-    default:
-      return "model";
-  }
-}
-
 template <size_t N>
 val ActivationSteps(const train::ActivationStep (&steps)[N]) {
   val out = val::array();
   for (size_t i = 0; i < N; ++i) {
     val s = val::object();
     s.set("name", std::string(steps[i].name));
-    s.set("width", std::string(WidthKey(steps[i].width)));
+    s.set("width", std::string(train::WidthKey(steps[i].width)));
     s.set("traced", steps[i].traced);
+    s.set("attentionOnly", steps[i].attention_only);
     out.set(i, s);
   }
   return out;
@@ -66,6 +55,43 @@ const char* InputShape(const train::TaskSpec& spec) {
   int high = 0;
   spec.prompt_counts(config, &low, &high);
   return low == high ? "sequence" : "prompt";
+}
+
+// The head roles (kRoles) and the line-ending marks their keys read (kLineMarks), for
+// head_roles.js, head_labels.js and the sidecar check (build-scripts/role-sidecar.mjs).
+const char* MarkKindKey(train::MarkKind kind) {
+  switch (kind) {
+    case train::MarkKind::kPoemEnd:
+      return "poemEnd";
+    case train::MarkKind::kOpening:
+      return "opening";
+    default:
+      return "closing";
+  }
+}
+
+void SetRoleCatalog(val* out) {
+  val roles = val::array();
+  unsigned index = 0;
+  for (const train::RoleInfo& info : train::kRoles) {
+    val r = val::object();
+    r.set("name", std::string(info.name));
+    r.set("positional", info.positional);
+    r.set("needsTags", info.needs_tags);
+    r.set("weight", info.weight);
+    roles.set(index++, r);
+  }
+  val marks = val::array();
+  index = 0;
+  for (const train::LineMark& mark : train::kLineMarks) {
+    val m = val::object();
+    m.set("text", std::string(mark.text));
+    m.set("kind", std::string(MarkKindKey(mark.kind)));
+    m.set("verse", mark.verse);
+    marks.set(index++, m);
+  }
+  out->set("roles", roles);
+  out->set("lineMarks", marks);
 }
 
 val CatalogVal() {
@@ -106,6 +132,7 @@ val CatalogVal() {
     sizes.set(index++, m);
   }
   out.set("modelSizes", sizes);
+  SetRoleCatalog(&out);
   return out;
 }
 

@@ -10,18 +10,6 @@ namespace {
 
 using emscripten::val;
 
-// The axis of a step's columns (its rows are always the query tokens).
-const char* ColsAxis(train::StepWidth width) {
-  switch (width) {
-    case train::StepWidth::kFfn:
-      return "ffn";
-    case train::StepWidth::kVocabulary:
-      return "vocabulary";
-    default:
-      return "model";
-  }
-}
-
 val RowMajorView(const float* data, int rows, int cols) {
   val out = val::object();
   out.set("rows", rows);
@@ -108,11 +96,11 @@ val ModelTrace::Summary() const {
   int width = 0;
   val model_steps = val::array();
   unsigned index = 0;
-  const bool every_position = model_->logits_rows() == static_cast<int>(labels_.size());
   for (const train::ActivationStep& s : train::kModelSteps) {
     if (model_->Activation(s.name, -1, &width) == nullptr) continue;
-    if (s.width == train::StepWidth::kVocabulary && !every_position) continue;
-    model_steps.set(index++, describe(s.name, false, "query", ColsAxis(s.width)));
+    // Every position's rows, or the step was not traced (the vocabulary's, unless asked for).
+    if (model_->rows(s.width) != static_cast<int>(labels_.size())) continue;
+    model_steps.set(index++, describe(s.name, false, "query", train::WidthKey(s.width)));
   }
   out.set("modelSteps", model_steps);
 
@@ -127,7 +115,7 @@ val ModelTrace::Summary() const {
   // The block's steps around its attention layer (q, k, v and concat are the layer's own above).
   for (const train::ActivationStep& s : train::kBlockSteps) {
     if (!s.traced || model_->Activation(s.name, 0, &width) == nullptr) continue;
-    layer_steps.set(index++, describe(s.name, false, "query", ColsAxis(s.width)));
+    layer_steps.set(index++, describe(s.name, false, "query", train::WidthKey(s.width)));
   }
   out.set("layerSteps", layer_steps);
   return out;
@@ -143,7 +131,9 @@ val ModelTrace::Step(const std::string& name, int layer, int head, Status* statu
   int width = 0;
   if (layer == -1) {
     const float* data = model_->Activation(name, -1, &width);
-    if ((name == "logits" || name == "probabilities") && model_->logits_rows() != n) {
+    // A step over the vocabulary has every position's rows only when the trace asked for them.
+    const train::ActivationStep* step = train::FindModelStep(name);
+    if (step != nullptr && model_->rows(step->width) != n) {
       *status = UnknownStep(
           "step", "step \"" + name + "\" was not traced: ask trace() for it (steps) to have it");
       return val::null();

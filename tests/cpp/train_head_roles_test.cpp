@@ -64,6 +64,29 @@ TEST(HeadRoleKeys, TheFirstTokenIsNeverALineStart) {
   EXPECT_EQ(poem[8], std::vector<int>{6});  // 是 → ，
 }
 
+// Each row of kLineMarks (which the JS reads from the engine's catalog) acts as its kind says,
+// as head_roles.test.mjs checks the JS keys do: every mark opens the next line; a closing one
+// closes a couplet, ， alone opens one, \n ends a poem (no rhyme across it).
+TEST(HeadRoleKeys, EachLineMarkActsAsItsKindSays) {
+  for (const LineMark& mark : kLineMarks) {
+    const std::string m = mark.text;
+    const RoleKeys start = TextRoleKeys(RoleKind::kLineStart, {"a", "b", m, "c", "d"}, {});
+    EXPECT_EQ(start[4], std::vector<int>{2}) << m;
+    const RoleKeys closed =
+        TextRoleKeys(RoleKind::kCouplet, {"x", "。", "甲", "乙", "，", "丙", "丁", m}, {});
+    EXPECT_EQ(closed[5], mark.kind == MarkKind::kClosing ? std::vector<int>{2} : std::vector<int>{})
+        << m;
+    const RoleKeys opened =
+        TextRoleKeys(RoleKind::kCouplet, {"x", "。", "甲", "乙", m, "丙", "丁", "。"}, {});
+    EXPECT_EQ(opened[5], mark.kind == MarkKind::kOpening ? std::vector<int>{2} : std::vector<int>{})
+        << m;
+    const RoleKeys rhyme =
+        TextRoleKeys(RoleKind::kRhyme, {"x", "。", "甲", "乙", "。", m, "丙", "丁", "。"}, {});
+    EXPECT_EQ(rhyme[6], mark.kind == MarkKind::kPoemEnd ? std::vector<int>{} : std::vector<int>{3})
+        << m;
+  }
+}
+
 TEST(HeadRoleKeys, CoupletPairsAClosingLineWithItsOpeningLine) {
   const RoleKeys k = Keys(RoleKind::kCouplet);
   // Lines 0–1 are a couplet whose opening line is the window's first (it may have begun before

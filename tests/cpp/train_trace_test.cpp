@@ -90,6 +90,36 @@ TEST(TrainTrace, AttentionOnlyHasNoLayerNormOrFfn) {
   EXPECT_EQ(trace.Copy("q", 2, 0, &m).field(), "layer");
 }
 
+// The step tables say which steps an attention-only model keeps (the page asks a trace for those
+// alone, models/steps.js) and how many rows a step of each width has after either pass.
+TEST(TrainTrace, TheStepRowsSayWhatAnAttentionOnlyModelKeepsAndHowManyRows) {
+  for (const bool attention_only : {false, true}) {
+    Model<float> model(Small(attention_only));
+    model.InitParameters(2);
+    Batch batch;
+    batch.size = 1;
+    batch.length = static_cast<int>(kTokens.size());
+    batch.tokens = kTokens;
+    for (const Outputs outputs : {Outputs::kEveryPosition, Outputs::kLastPosition}) {
+      ASSERT_TRUE(model.Forward(batch, outputs).ok());
+      int width = 0;
+      for (const ActivationStep& step : kBlockSteps) {
+        const bool kept = model.Activation(step.name, 0, &width) != nullptr;
+        EXPECT_EQ(kept, !attention_only || step.attention_only) << step.name;
+        EXPECT_EQ(model.rows(step.width), batch.length) << step.name;
+      }
+      for (const ActivationStep& step : kModelSteps) {
+        const bool kept = model.Activation(step.name, -1, &width) != nullptr;
+        EXPECT_EQ(kept, !attention_only || step.attention_only) << step.name;
+        EXPECT_EQ(FindModelStep(step.name), &step);
+        const bool last = outputs == Outputs::kLastPosition && step.width == StepWidth::kVocabulary;
+        EXPECT_EQ(model.rows(step.width), last ? 1 : batch.length) << step.name;
+      }
+    }
+  }
+  EXPECT_EQ(FindModelStep("residual1"), nullptr);
+}
+
 TEST(TrainTrace, ASequenceAloneEqualsItsRowsInABatch) {
   Model<float> model(Small(false));
   model.InitParameters(4);

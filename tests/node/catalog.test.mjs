@@ -9,10 +9,21 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CATALOG_FILES, catalogFiles, readCatalog } from '../../build-scripts/catalog.mjs';
-import { BLOCK_STEPS, LIMITS, STEPS, TASKS, TASK_NAMES, TEMPERATURE } from '../../web/src/catalog.js';
+import {
+  BLOCK_STEPS,
+  LIMITS,
+  MODEL_STEPS,
+  ROLE_NAMES,
+  ROLES,
+  STEPS,
+  TASKS,
+  TASK_NAMES,
+  TEMPERATURE,
+} from '../../web/src/catalog.js';
 import * as engineCatalog from '../../dist/engine/catalog.js';
+import { TEXT_ROLES } from '../../dist/engine/head_roles.js';
 import { AXIS_SIZES } from '../../web/src/step-shapes.js';
-import { BLOCK_STEPS as PAGE_BLOCK_STEPS } from '../../web/src/models/steps.js';
+import { BLOCK_STEPS as PAGE_BLOCK_STEPS, blockStepsOf } from '../../web/src/models/steps.js';
 import { modelStrings } from '../../web/src/models/i18n.js';
 import { matricesOf } from '../../web/src/views/matrices.js';
 import { arithmeticRequests } from '../../web/src/views/arithmetic.js';
@@ -276,4 +287,55 @@ test('a task model’s task keys and the two sizes: written from the task rows (
   const model = engine.loadModel(bytes);
   assert.equal(model.config.taskModulus, 7);
   model.dispose();
+});
+
+// The head roles and their marks (kRoles, kLineMarks in cpp/src/train/head_roles.cpp).
+test('the head roles are the engine’s rows: the .d.ts unions generated, each role with the page’s words', () => {
+  assert.deepEqual(engineCatalog.ROLES, ROLES);
+  assert.equal(new Set(ROLE_NAMES).size, ROLE_NAMES.length, 'a role twice');
+  const text = readFileSync(path.join(root, 'cpp/bindings/js/language_model.d.ts'), 'utf8');
+  for (const union of ['RoleName', 'TextRole']) {
+    assert.doesNotMatch(text, new RegExp(`type ${union}\\s*=`), `language_model.d.ts declares ${union}`);
+  }
+  const dts = readFileSync(path.join(root, 'cpp/bindings/js/catalog.d.ts'), 'utf8');
+  const union = (name) =>
+    [...dts.match(new RegExp(`type ${name} =([^;]*);`))[1].matchAll(/'([^']+)'/g)].map((m) => m[1]);
+  assert.deepEqual(union('RoleName'), ROLE_NAMES);
+  assert.deepEqual(union('TextRole'), [...TEXT_ROLES]);
+  for (const lang of LANGUAGES) {
+    assert.deepEqual(Object.keys(modelStrings(lang).role).sort(), [...ROLE_NAMES].sort(), lang);
+  }
+});
+
+// A trained model's steps: which an attention-only model has, and each step's width, as one row.
+test('an attention-only model’s trace has the block steps its catalog rows mark, and the page asks for those', () => {
+  for (const attentionOnly of [false, true]) {
+    const trainer = engine.createTrainer({
+      task: 'copy',
+      length: 3,
+      alphabet: 4,
+      layers: 1,
+      heads: 1,
+      dModel: 8,
+      attentionOnly,
+    });
+    const trace = trainer.trace({ tokens: [0, 1, 2] });
+    const kept = trace.layers[0].stepNames.filter((name) => !names(STEPS).includes(name));
+    assert.deepEqual(kept, blockStepsOf({ attentionOnly }), `attentionOnly ${attentionOnly}`);
+    assert.deepEqual(
+      trace.stepNames,
+      names(MODEL_STEPS.filter((s) => !attentionOnly || s.attentionOnly)),
+      `attentionOnly ${attentionOnly}: model steps`,
+    );
+    // Each traced step's columns are its row's width, named as the catalog names it.
+    for (const name of kept) {
+      const row = BLOCK_STEPS.find((s) => s.name === name);
+      assert.equal(trace.layers[0].step(name).colsAxis, row.width, name);
+    }
+    for (const row of MODEL_STEPS.filter((s) => trace.stepNames.includes(s.name))) {
+      assert.equal(trace.step(row.name).colsAxis, row.width, row.name);
+    }
+    trainer.dispose();
+  }
+  assert.ok(blockStepsOf({ attentionOnly: true }).length < PAGE_BLOCK_STEPS.length);
 });

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { TEXT_ROLES, roleKeys, roleScore } from '../../dist/engine/engine.js';
+import { LINE_ENDS, LINE_MARKS, ROLE_MARKS, ROLES, TEXT_ROLES, roleKeys, roleScore } from '../../dist/engine/engine.js';
 import { createEngine, root } from './support.mjs';
 
 const poem = [...'床前明月光，疑是地上霜。举头望明月，低头思故乡。'];
@@ -50,6 +50,47 @@ test('the ↵ the model reads first is never a line start; after it, the first c
   assert.deepEqual(roleKeys('couplet', typed)[7], [1], '疑 ↔ 床');
   assert.deepEqual(roleKeys('rhyme', typed)[22], [11], '故 → 霜');
   assert.deepEqual(roleKeys('rhyme', [...'地上霜。\n低头思故乡。'])[9], [], 'not across a poem’s end');
+});
+
+test('the marks and the text roles are the engine’s rows (kLineMarks, kRoles), written nowhere else', () => {
+  assert.deepEqual(
+    ROLE_MARKS,
+    LINE_MARKS.map((m) => m.text),
+  );
+  assert.deepEqual(
+    LINE_ENDS,
+    LINE_MARKS.filter((m) => m.verse).map((m) => m.text),
+  );
+  assert.deepEqual(
+    TEXT_ROLES,
+    ROLES.filter((r) => r.weight && !r.needsTags).map((r) => r.name),
+  );
+  for (const file of ['head_roles.js', 'head_labels.js']) {
+    const source = readFileSync(path.join(root, 'cpp/bindings/js', file), 'utf8');
+    const code = source.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, '');
+    for (const { text } of LINE_MARKS) {
+      assert.ok(
+        !code.includes(JSON.stringify(text).replace(/"/g, "'")),
+        `${file} writes the mark ${JSON.stringify(text)} by hand`,
+      );
+    }
+  }
+});
+
+test('each mark ends a line as its kind says: a closing one closes a couplet, ， opens one, ↵ ends a poem', () => {
+  for (const { text, kind } of LINE_MARKS) {
+    const at = JSON.stringify(text);
+    assert.deepEqual(roleKeys('lineStart', ['a', 'b', text, 'c', 'd'])[4], [2], `${at} opens the next line`);
+    // 甲乙， 丙丁<mark>: the second line pairs with the first only when <mark> closes it.
+    const couplet = roleKeys('couplet', ['x', '。', '甲', '乙', '，', '丙', '丁', text]);
+    assert.deepEqual(couplet[5], kind === 'closing' ? [2] : [], `${at} (${kind}) closes a couplet`);
+    // 甲乙<mark>丙丁。: the opening line is an opening one only when <mark> is.
+    const opened = roleKeys('couplet', ['x', '。', '甲', '乙', text, '丙', '丁', '。']);
+    assert.deepEqual(opened[5], kind === 'opening' ? [2] : [], `${at} (${kind}) opens a couplet`);
+    // A rhyme is not looked for across a poem's end.
+    const rhyme = roleKeys('rhyme', ['x', '。', '甲', '乙', '。', text, '丙', '丁', '。']);
+    assert.deepEqual(rhyme[6], kind === 'poemEnd' ? [] : [3], `${at} (${kind}) ends a poem`);
+  }
 });
 
 const engine = await createEngine();

@@ -5,6 +5,9 @@
 // engine options (web/src/engine-options.js) against the fields that recompute a trace.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { root } from './support.mjs';
 import { STEPS, STEP_COUNT, STEP_KEYS, stepAt } from '../../web/src/steps.js';
 import { LANGUAGES, strings } from '../../web/src/i18n.js';
 import { parseField, defaultState } from '../../web/src/state.js';
@@ -103,6 +106,20 @@ test('views: the registry drives the template’s tabs and panels, the URL’s v
   }
   assert.equal(parseField('view', 'nope', VIEW_KEYS), undefined);
   assert.equal(parseField('view', 'toString', VIEW_KEYS), undefined);
+});
+
+test('views: the explorer reads a view’s traits from its descriptor, never by comparing its key', () => {
+  // A view added later is its module and its registry line: no explorer module names one.
+  const folder = path.join(root, 'web/src/explorer');
+  for (const file of readdirSync(folder).filter((f) => f.endsWith('.js'))) {
+    const code = readFileSync(path.join(folder, file), 'utf8');
+    assert.doesNotMatch(code, /\bview\s*[!=]==?\s*['"`]/, `explorer/${file} compares a view to a key`);
+  }
+  for (const key of VIEW_KEYS) {
+    const { headLegend } = VIEWS[key];
+    assert.ok(headLegend === undefined || typeof headLegend === 'boolean', `${key}.headLegend`);
+  }
+  assert.equal(VIEWS.links.headLegend, true, 'the links are coloured by head: their figure names the heads');
 });
 
 test('a picked cell’s arithmetic is loaded where its panel is drawn: under the stage always, in a view while it is open', () => {

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { modelShape, readRoleSidecar, ROLE_NAMES } from '../../build-scripts/role-sidecar.mjs';
 import { modelStrings } from '../../web/src/models/i18n.js';
+import { ROLES } from '../../web/src/catalog.js';
 import { root } from './support.mjs';
 
 const FILE = 'models/tang.roles.json';
@@ -29,6 +30,17 @@ test('the shipped sidecars pass, and every role they may name is one the page ha
   }
   for (const lang of ['en', 'zh'])
     assert.deepEqual(Object.keys(modelStrings(lang).role).sort(), [...ROLE_NAMES].sort());
+});
+
+test('the roles a sidecar lists are the engine’s catalog rows: the same names, order and positional flags', () => {
+  for (const name of ['tang', 'brown']) {
+    const sidecar = JSON.parse(readFileSync(path.join(root, `models/${name}.roles.json`), 'utf8'));
+    assert.deepEqual(
+      sidecar.roles.map((r) => ({ name: r.name, positional: r.positional })),
+      ROLES.map((r) => ({ name: r.name, positional: r.positional })),
+      name,
+    );
+  }
 });
 
 test('forged sidecars are refused, naming the file and the key', () => {

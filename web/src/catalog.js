@@ -44,30 +44,30 @@ export const STEPS = Object.freeze(
     { name: 'output', perHead: false, rowsAxis: 'query', colsAxis: 'model', presence: 'always' },
   ].map((row) => Object.freeze(row)),
 );
-/** A trained model's block activations in computation order (kBlockSteps); traced: a step of its trace beside the attention layer's own. */
+/** A trained model's block activations in computation order (kBlockSteps); traced: a step of its trace beside the attention layer's own; attentionOnly: an attention-only model has it too. */
 export const BLOCK_STEPS = Object.freeze(
   [
-    { name: 'ln1', width: 'model', traced: true },
-    { name: 'q', width: 'projection', traced: false },
-    { name: 'k', width: 'projection', traced: false },
-    { name: 'v', width: 'projection', traced: false },
-    { name: 'concat', width: 'projection', traced: false },
-    { name: 'attention', width: 'model', traced: true },
-    { name: 'residual1', width: 'model', traced: true },
-    { name: 'ln2', width: 'model', traced: true },
-    { name: 'ffnHidden', width: 'ffn', traced: true },
-    { name: 'ffnActivation', width: 'ffn', traced: true },
-    { name: 'ffnOut', width: 'model', traced: true },
-    { name: 'residual2', width: 'model', traced: true },
+    { name: 'ln1', width: 'model', traced: true, attentionOnly: false },
+    { name: 'q', width: 'projection', traced: false, attentionOnly: true },
+    { name: 'k', width: 'projection', traced: false, attentionOnly: true },
+    { name: 'v', width: 'projection', traced: false, attentionOnly: true },
+    { name: 'concat', width: 'projection', traced: false, attentionOnly: true },
+    { name: 'attention', width: 'model', traced: true, attentionOnly: true },
+    { name: 'residual1', width: 'model', traced: true, attentionOnly: true },
+    { name: 'ln2', width: 'model', traced: true, attentionOnly: false },
+    { name: 'ffnHidden', width: 'ffn', traced: true, attentionOnly: false },
+    { name: 'ffnActivation', width: 'ffn', traced: true, attentionOnly: false },
+    { name: 'ffnOut', width: 'model', traced: true, attentionOnly: false },
+    { name: 'residual2', width: 'model', traced: true, attentionOnly: false },
   ].map((row) => Object.freeze(row)),
 );
 /** A trained model's model-wide activations (kModelSteps). */
 export const MODEL_STEPS = Object.freeze(
   [
-    { name: 'embedding', width: 'model', traced: true },
-    { name: 'lnFinal', width: 'model', traced: true },
-    { name: 'logits', width: 'vocabulary', traced: true },
-    { name: 'probabilities', width: 'vocabulary', traced: true },
+    { name: 'embedding', width: 'model', traced: true, attentionOnly: true },
+    { name: 'lnFinal', width: 'model', traced: true, attentionOnly: false },
+    { name: 'logits', width: 'vocabulary', traced: true, attentionOnly: true },
+    { name: 'probabilities', width: 'vocabulary', traced: true, attentionOnly: true },
   ].map((row) => Object.freeze(row)),
 );
 /** The tasks (Tasks()): name, layout, input: what a person types ('operands': two numbers below the modulus; 'sequence': exactly `length` symbols; 'prompt': a prompt of a varying count). */
@@ -118,6 +118,49 @@ export const MODEL_FILE_FIELDS = Object.freeze(
     { name: 'taskModulus', kind: 'int', min: 2, max: 1024 },
   ].map((row) => Object.freeze(row)),
 );
+/** The head roles (kRoles), in the order that breaks a tie: name, positional (its keys are a distance), needsTags (Brown tags), weight (false: broad, the row's entropy). */
+export const ROLES = Object.freeze(
+  [
+    { name: 'previous', positional: true, needsTags: false, weight: true },
+    { name: 'lineStart', positional: false, needsTags: false, weight: true },
+    { name: 'couplet', positional: false, needsTags: false, weight: true },
+    { name: 'rhyme', positional: false, needsTags: false, weight: true },
+    { name: 'duplicate', positional: false, needsTags: false, weight: true },
+    { name: 'first', positional: false, needsTags: false, weight: true },
+    { name: 'induction', positional: false, needsTags: false, weight: true },
+    { name: 'broad', positional: false, needsTags: false, weight: false },
+    { name: 'nounModifier', positional: false, needsTags: true, weight: true },
+    { name: 'verbNoun', positional: false, needsTags: true, weight: true },
+    { name: 'closeQuote', positional: false, needsTags: true, weight: true },
+  ].map((row) => Object.freeze(row)),
+);
+/** The tokens that end a line for the roles (kLineMarks): text, kind ('poemEnd' \n, 'opening' ， alone, 'closing'), verse (a poem's line end, as previousLine cuts lines). */
+export const LINE_MARKS = Object.freeze(
+  [
+    { text: '\n', kind: 'poemEnd', verse: true },
+    { text: '，', kind: 'opening', verse: true },
+    { text: '。', kind: 'closing', verse: true },
+    { text: '！', kind: 'closing', verse: true },
+    { text: '？', kind: 'closing', verse: true },
+    { text: '；', kind: 'closing', verse: true },
+    { text: '.', kind: 'closing', verse: false },
+    { text: '!', kind: 'closing', verse: false },
+    { text: '?', kind: 'closing', verse: false },
+    { text: ';', kind: 'closing', verse: false },
+  ].map((row) => Object.freeze(row)),
+);
+export const ROLE_NAMES = Object.freeze(ROLES.map((r) => r.name));
+/** The roles whose keys head_roles.js finds on any text: the weight roles that need no tags. */
+export const TEXT_ROLE_NAMES = Object.freeze([
+  'previous',
+  'lineStart',
+  'couplet',
+  'rhyme',
+  'duplicate',
+  'first',
+  'induction',
+]);
+
 /** The names alone. */
 export const STEP_NAMES = Object.freeze(STEPS.map((s) => s.name));
 export const TASK_NAMES = Object.freeze(TASKS.map((t) => t.name));

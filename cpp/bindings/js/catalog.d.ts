@@ -69,6 +69,8 @@ export interface CatalogActivation {
   readonly name: string;
   readonly width: 'model' | 'projection' | 'ffn' | 'vocabulary';
   readonly traced: boolean;
+  /** An attention-only model (no LayerNorm, no feed-forward layer) has it too. */
+  readonly attentionOnly: boolean;
 }
 export interface CatalogTask {
   readonly name: TaskName;
@@ -102,3 +104,33 @@ export const MODEL_FILE_FIELDS: readonly {
 export const STEP_NAMES: readonly StepName[];
 export const TASK_NAMES: readonly TaskName[];
 export const TASK_BY_NAME: Readonly<Record<TaskName, CatalogTask>>;
+/** A head role (kRoles in cpp/src/train/head_roles.cpp). */
+export type RoleName =
+  | 'previous'
+  | 'lineStart'
+  | 'couplet'
+  | 'rhyme'
+  | 'duplicate'
+  | 'first'
+  | 'induction'
+  | 'broad'
+  | 'nounModifier'
+  | 'verbNoun'
+  | 'closeQuote';
+/** A role whose keys head_roles.js finds on any text. */
+export type TextRole = 'previous' | 'lineStart' | 'couplet' | 'rhyme' | 'duplicate' | 'first' | 'induction';
+export interface CatalogRole {
+  readonly name: RoleName;
+  readonly positional: boolean;
+  readonly needsTags: boolean;
+  readonly weight: boolean;
+}
+export interface CatalogLineMark {
+  readonly text: string;
+  readonly kind: 'poemEnd' | 'opening' | 'closing';
+  readonly verse: boolean;
+}
+export const ROLES: readonly CatalogRole[];
+export const LINE_MARKS: readonly CatalogLineMark[];
+export const ROLE_NAMES: readonly RoleName[];
+export const TEXT_ROLE_NAMES: readonly TextRole[];

@@ -18,6 +18,8 @@
 // many heads park on whatever follows, is no line of the text.
 // Each score is null when no row defines it (a short input, a single line).
 
+import { LINE_MARKS } from './catalog.js';
+
 /** The labels, in the order that breaks a tie between two that clear their thresholds. */
 export const HEAD_LABELS = Object.freeze(['previous', 'previousLine', 'first', 'self', 'broad']);
 
@@ -34,8 +36,8 @@ export const HEAD_LABEL_THRESHOLDS = Object.freeze({
   broad: 0.85,
 });
 
-/** The tokens that end a line. */
-export const LINE_ENDS = Object.freeze(['\n', '，', '。', '！', '？', '；']);
+/** The tokens that end a line: a poem's line ends of the engine's marks (kLineMarks' verse rows). */
+export const LINE_ENDS = Object.freeze(LINE_MARKS.filter((m) => m.verse).map((m) => m.text));
 
 /** For each position, the position at the same offset in the previous line, or −1. */
 export function previousLinePositions(tokens) {

@@ -18,24 +18,23 @@
 //   first      0, for i ≥ 2
 //   induction  the token after each earlier occurrence of i's token (on text; the stored
 //              score is measured on repeated random sequences), unless that is i itself
-// The part-of-speech roles need tags the typed text does not have: no keys (null).
+// The part-of-speech roles need tags the typed text does not have: no keys (null). The marks and
+// the role names are the engine's (kLineMarks, kRoles), read from the generated catalog.
 
-/** The tokens that end a line: a poem's punctuation, and an English sentence's. */
-export const ROLE_MARKS = Object.freeze(['\n', '，', '。', '！', '？', '；', '.', '!', '?', ';']);
+import { LINE_MARKS, TEXT_ROLE_NAMES } from './catalog.js';
 
-/** Roles whose keys this module finds on any text. */
-export const TEXT_ROLES = Object.freeze([
-  'previous',
-  'lineStart',
-  'couplet',
-  'rhyme',
-  'duplicate',
-  'first',
-  'induction',
-]);
+/** The tokens that end a line: a poem's punctuation, and an English sentence's (kLineMarks). */
+export const ROLE_MARKS = Object.freeze(LINE_MARKS.map((m) => m.text));
 
-const isMark = (token) => ROLE_MARKS.includes(token);
-const isClosing = (token) => isMark(token) && token !== '，' && token !== '\n';
+/** Roles whose keys this module finds on any text (kRoles' weight roles that need no tags). */
+export const TEXT_ROLES = TEXT_ROLE_NAMES;
+
+const MARK_KIND = new Map(LINE_MARKS.map((m) => [m.text, m.kind]));
+const isMark = (token) => MARK_KIND.has(token);
+const is = (kind) => (token) => MARK_KIND.get(token) === kind;
+const isClosing = is('closing');
+const isOpening = is('opening');
+const isPoemEnd = is('poemEnd');
 
 /**
  * [{ begin, end, text }] of each line of `tokens`: end exclusive, after the line's run of marks;
@@ -61,8 +60,8 @@ function endOf(line, tokens) {
   const marks = tokens.slice(line.text, line.end);
   return {
     closing: marks.some(isClosing),
-    opening: marks.length > 0 && marks.every((m) => m === '，'),
-    poem: marks.includes('\n'),
+    opening: marks.length > 0 && marks.every(isOpening),
+    poem: marks.some(isPoemEnd),
   };
 }
 

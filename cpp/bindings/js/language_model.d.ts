@@ -1,6 +1,7 @@
 // Type declarations of corpus language models (language_model.js, head_labels.js), re-exported
 // by engine.d.ts.
 import type { LayerOptions, LayerTrace, ModelTrace, TrainedModel } from './training.js';
+import type { TextRole } from './catalog.js';
 
 /** Which tokens a language model keeps of a text longer than its context. */
 export type Keep = 'start' | 'end';
@@ -135,8 +136,7 @@ export function predictionsOf(
 /** The tokens that end a line for previousLine. */
 export const LINE_ENDS: readonly string[];
 
-/** Head roles on one text (head_roles.js; docs/models.md, "Head roles"). */
-export type TextRole = 'previous' | 'lineStart' | 'couplet' | 'rhyme' | 'duplicate' | 'first' | 'induction';
+/** Head roles on one text (head_roles.js; docs/models.md, "Head roles"): TextRole is generated (catalog.d.ts). */
 export const TEXT_ROLES: readonly TextRole[];
 /** The tokens that end a line for the head roles (a poem's punctuation and an English sentence's). */
 export const ROLE_MARKS: readonly string[];

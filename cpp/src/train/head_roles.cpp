@@ -11,29 +11,41 @@
 namespace attention::train {
 
 const std::vector<RoleInfo> kRoles = {
-    {RoleKind::kPrevious, "previous", true, false},
-    {RoleKind::kLineStart, "lineStart", false, false},
-    {RoleKind::kCouplet, "couplet", false, false},
-    {RoleKind::kRhyme, "rhyme", false, false},
-    {RoleKind::kDuplicate, "duplicate", false, false},
-    {RoleKind::kFirst, "first", false, false},
-    {RoleKind::kInduction, "induction", false, false},
-    {RoleKind::kBroad, "broad", false, false},
-    {RoleKind::kNounModifier, "nounModifier", false, true},
-    {RoleKind::kVerbNoun, "verbNoun", false, true},
-    {RoleKind::kCloseQuote, "closeQuote", false, true},
+    {RoleKind::kPrevious, "previous", true, false, true},
+    {RoleKind::kLineStart, "lineStart", false, false, true},
+    {RoleKind::kCouplet, "couplet", false, false, true},
+    {RoleKind::kRhyme, "rhyme", false, false, true},
+    {RoleKind::kDuplicate, "duplicate", false, false, true},
+    {RoleKind::kFirst, "first", false, false, true},
+    {RoleKind::kInduction, "induction", false, false, true},
+    {RoleKind::kBroad, "broad", false, false, false},
+    {RoleKind::kNounModifier, "nounModifier", false, true, true},
+    {RoleKind::kVerbNoun, "verbNoun", false, true, true},
+    {RoleKind::kCloseQuote, "closeQuote", false, true, true},
+};
+
+const std::vector<LineMark> kLineMarks = {
+    {"\n", MarkKind::kPoemEnd, true}, {"，", MarkKind::kOpening, true},
+    {"。", MarkKind::kClosing, true}, {"！", MarkKind::kClosing, true},
+    {"？", MarkKind::kClosing, true}, {"；", MarkKind::kClosing, true},
+    {".", MarkKind::kClosing, false}, {"!", MarkKind::kClosing, false},
+    {"?", MarkKind::kClosing, false}, {";", MarkKind::kClosing, false},
 };
 
 namespace {
 
-bool IsMark(const std::string& s) {
-  static const std::array<const char*, 10> kMarks = {"\n", "，", "。", "！", "？",
-                                                     "；", ".",  "!",  "?",  ";"};
-  return std::any_of(kMarks.begin(), kMarks.end(), [&](const char* m) { return s == m; });
+// The row of kLineMarks of `s`, or nullptr for a token that is no mark.
+const LineMark* MarkOf(const std::string& s) {
+  for (const LineMark& mark : kLineMarks) {
+    if (s == mark.text) return &mark;
+  }
+  return nullptr;
 }
-
-// A line-ending mark that closes a sentence or a poem's even line (not ， nor \n).
-bool IsClosing(const std::string& s) { return IsMark(s) && s != "，" && s != "\n"; }
+bool IsMark(const std::string& s) { return MarkOf(s) != nullptr; }
+bool Is(const std::string& s, MarkKind kind) {
+  const LineMark* mark = MarkOf(s);
+  return mark != nullptr && mark->kind == kind;
+}
 
 bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
 bool IsNoun(const std::string& t) { return StartsWith(t, "nn") || StartsWith(t, "np"); }
@@ -60,9 +72,9 @@ LineEnd EndOf(const Line& line, const std::vector<std::string>& symbols) {
   if (line.text == line.end) return out;  // cut by the window: its end is unknown
   out.opening = true;
   for (int j = line.text; j < line.end; ++j) {
-    out.closing = out.closing || IsClosing(symbols[j]);
-    out.poem = out.poem || symbols[j] == "\n";
-    out.opening = out.opening && symbols[j] == "，";
+    out.closing = out.closing || Is(symbols[j], MarkKind::kClosing);
+    out.poem = out.poem || Is(symbols[j], MarkKind::kPoemEnd);
+    out.opening = out.opening && Is(symbols[j], MarkKind::kOpening);
   }
   return out;
 }
@@ -268,7 +280,7 @@ Status ReadTaggedText(const std::string& tagged, std::vector<std::string>* piece
 }
 
 bool Holds(const RoleInfo& role, const RoleScore& score) {
-  return role.kind != RoleKind::kBroad && score.queries > 0 && score.ratio >= kRoleRatio &&
+  return role.weight && score.queries > 0 && score.ratio >= kRoleRatio &&
          (role.positional || score.matched_ratio >= kMatchedRatio);
 }
 

@@ -184,8 +184,7 @@ void HeadRolesMeasure::Finish(HeadRoles* out) const {
     std::vector<RoleScore> scores;
     for (size_t k = 0; k < kRoles.size(); ++k) {
       // Every weight role against the same profile of the text, induction's too (see the header).
-      const bool weight = kRoles[k].kind != RoleKind::kBroad;
-      scores.push_back(tally_[head][k].Result(weight ? offset : std::vector<double>()));
+      scores.push_back(tally_[head][k].Result(kRoles[k].weight ? offset : std::vector<double>()));
     }
     out->roles[head / heads_per_layer].push_back(RolesOf(scores));
     out->scores[head / heads_per_layer].push_back(std::move(scores));

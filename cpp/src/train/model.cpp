@@ -351,6 +351,11 @@ int Model<T>::logits_rows() const {
 }
 
 template <typename T>
+int Model<T>::rows(StepWidth width) const {
+  return width == StepWidth::kVocabulary ? logits_rows() : buffers_->batch * buffers_->length;
+}
+
+template <typename T>
 MemoryUse Model<T>::memory() const {
   const Buffers& b = *buffers_;
   MemoryUse use =

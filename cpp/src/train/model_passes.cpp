@@ -36,29 +36,24 @@ Status Overflow(const std::string& where, const char* step) {
 
 template <typename T>
 Status Model<T>::CheckFinite(int first_layer, int last_layer, bool head) const {
-  const size_t n = static_cast<size_t>(buffers_->batch) * buffers_->length;
-  int width = 0;
-  const T* data = nullptr;
-  if (first_layer < 0) {
-    data = Activation("embedding", -1, &width);
-    if (!Finite(data, n * width)) return Overflow("its embedding", "embedding");
-  }
+  // Whether `step` of `layer` is finite, where the model has it.
+  auto finite = [&](const ActivationStep& step, int layer) {
+    int width = 0;
+    const T* data = Activation(step.name, layer, &width);
+    return data == nullptr || Finite(data, static_cast<size_t>(rows(step.width)) * width);
+  };
+  // In computation order (model.hpp): the first non-finite one is where it overflowed. The
+  // model's first step is what the blocks read; the others are the head's, after them.
+  const ActivationStep& input = kModelSteps[0];
+  if (first_layer < 0 && !finite(input, -1)) return Overflow(input.part, input.name);
   for (int l = std::max(first_layer, 0); l <= last_layer; ++l) {
-    // In computation order (model.hpp): the first non-finite one is where it overflowed.
     for (const ActivationStep& step : kBlockSteps) {
-      data = Activation(step.name, l, &width);
-      if (data != nullptr && !Finite(data, n * width)) {
-        return Overflow(Format("layer %d", l), step.name);
-      }
+      if (!finite(step, l)) return Overflow(Format("layer %d", l), step.name);
     }
   }
   if (!head) return Status::Ok();
-  data = Activation("lnFinal", -1, &width);
-  if (data != nullptr && !Finite(data, n * width))
-    return Overflow("its final LayerNorm", "lnFinal");
-  data = Activation("logits", -1, &width);
-  if (!Finite(data, static_cast<size_t>(logits_rows()) * width)) {
-    return Overflow("its output layer", "logits");
+  for (const ActivationStep& step : kModelSteps) {
+    if (&step != &input && !finite(step, -1)) return Overflow(step.part, step.name);
   }
   return Status::Ok();
 }

@@ -23,9 +23,9 @@ export function wireActions({ root, $, store, strings, computer, notice, shareLi
     const { trace } = computer;
     const state = store.get();
     const s = strings();
-    const view = state.view;
-    const svg = root.querySelector(VIEWS[view].exported);
-    const heads = view === 'links' && trace ? (state.head === 'all' ? d3.range(trace.heads) : [state.head]) : [];
+    const view = VIEWS[state.view];
+    const svg = root.querySelector(view.exported);
+    const heads = view.headLegend && trace ? (state.head === 'all' ? d3.range(trace.heads) : [state.head]) : [];
     return figureSVG(svg, { ...figureCaption(state, trace, s), heads, headLabel: s.headN });
   }
 

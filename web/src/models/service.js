@@ -13,7 +13,7 @@
 // layer's attention as the ten-step explorer computes it, from the layer's own input and weights.
 
 import { TEXT_ROLES, labelHeads, predictionsOf, roleKeys, roleScore } from '../../../dist/engine/engine.js';
-import { BLOCK_STEPS } from './steps.js';
+import { blockStepsOf } from './steps.js';
 import { withLanguageAPI } from './adapter.js';
 import { loadGpt2 } from './gpt2.js';
 import { hfZip } from '../hf-export.js';
@@ -120,8 +120,7 @@ export function modelHandlers(engine) {
     modelView({ name, text, layer = 0, temperature = 1, topK = 10 }) {
       const model = modelOf(name);
       const e = encode(model, text);
-      // An attention-only model has no LayerNorm and no feed-forward steps.
-      const block = model.config.attentionOnly ? ['attention', 'residual1'] : BLOCK_STEPS;
+      const block = blockStepsOf(model.config);
       // The next token from this trace's last logits, not from running the model again: a corpus
       // model's trace carries them (nextLogits, [V]), where its every position's ([T × V]) can
       // be a gigabyte; a task model (adapter.js), with its small vocabulary, has its logits step.

@@ -3,4 +3,11 @@
 // page draws them.
 import { BLOCK_STEPS as ACTIVATIONS } from '../catalog.js';
 
-export const BLOCK_STEPS = Object.freeze(ACTIVATIONS.filter((step) => step.traced).map((step) => step.name));
+const TRACED = ACTIVATIONS.filter((step) => step.traced);
+
+export const BLOCK_STEPS = Object.freeze(TRACED.map((step) => step.name));
+
+/** The block steps a model of `config` has: an attention-only one has no LayerNorm and no FFN. */
+export function blockStepsOf(config) {
+  return config.attentionOnly ? TRACED.filter((step) => step.attentionOnly).map((step) => step.name) : BLOCK_STEPS;
+}

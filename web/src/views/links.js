@@ -345,6 +345,8 @@ export const LINKS_VIEW = {
   panel: `<p class="hint" data-i18n="linksHint"></p>${viewNote('links')}<p class="hint untrained" data-i18n="untrainedNote"></p><div class="links-kind" data-role="links-kind" role="group" hidden></div><div class="links-legend" data-role="links-legend"></div><p class="hint" data-role="links-note" hidden></p><svg data-role="links" class="links-svg"></svg>`,
   role: 'links',
   exported: '[data-role=links]',
+  // Its lines take the head's colour: the exported figure says which colour is which head.
+  headLegend: true,
   // Linear attention: softmax's and the implied weights both, for the view's toggle.
   requests: ({ heads, state }) =>
     isLinear(state)

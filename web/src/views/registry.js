@@ -11,6 +11,8 @@
 //   panel: the tab panel's markup (static text only: no user data goes through innerHTML),
 //   role: the data-role of the element it draws into (emptied when there is no trace),
 //   exported: a selector for the SVG that the SVG/PNG export takes,
+//   headLegend: true where the view colours by head, so the exported figure gets a legend of the
+//     heads drawn (optional: none),
 //   requests(ctx): what it reads from the trace (requests.js), for
 //     ctx = { trace (or only its sizes), state, head (0-based), heads: number[], query },
 //   draw(ctx): draws, for ctx = { trace, state, strings, head, heads, query,

@@ -18,9 +18,9 @@
 // positional role (previous: its keys are a distance, so matched_ratio is 1 by definition) needs
 // only the first. Among the roles a head holds, every one within kRoleMargin of the best ratio is
 // shown (two roles within 10% of each other are both named, never one picked by a hair).
-// The text roles (symbols only; "marks" are the line-ending tokens \n ，。！？； . ! ? ;; a
-// "closing" line is one whose run of marks has one of 。！？； . ! ? ; (a poem's even line), an
-// "opening" line one whose run of marks is ， alone; \n ends a poem):
+// The text roles (symbols only; "marks" are the line-ending tokens of kLineMarks, \n ，。！？；
+// . ! ? ;; a "closing" line is one whose run of marks has a closing one, 。！？； . ! ? ; (a poem's
+// even line), an "opening" line one whose run of marks is ， alone; \n ends a poem):
 //   previous   K = {i − 1} (positional)
 //   lineStart  K = {the last mark before i}: the punctuation that opened the current line; not
 //              counted when that mark is i − 1 (the line's first token: a previous-token key) nor
@@ -83,9 +83,24 @@ struct RoleInfo {
   const char* name;  // the key in models/<name>.roles.json and the page
   bool positional;   // its keys are a distance: the position-matched bar does not apply
   bool needs_tags;
+  bool weight;  // a weight on its keys; false: broad, the row's entropy
 };
-// Every role, in the order that breaks a tie between two heads' best roles.
+// Every role, in the order that breaks a tie between two heads' best roles. The engine's catalog
+// exports it (cpp/bindings/catalog.cpp): JS reads the names from there.
 extern const std::vector<RoleInfo> kRoles;
+
+// What a line's run of marks says when it has this mark (see above): \n ends a poem, ， alone
+// only opens a couplet, the others close a sentence or a poem's even line.
+enum class MarkKind { kPoemEnd, kOpening, kClosing };
+struct LineMark {
+  const char* text;
+  MarkKind kind;
+  // A poem's line end: the lines head_labels.js's previousLine aligns (an English sentence's
+  // . ! ? ; end a line for the roles only).
+  bool verse;
+};
+// The marks, exported with kRoles: head_roles.js and head_labels.js read them from the catalog.
+extern const std::vector<LineMark> kLineMarks;
 
 // For each query i of a window [T], the keys the role predicts ([T] lists, ascending; empty: the
 // query is not counted). `symbols` [T] are the vocabulary's symbols of the window's ids; `tags`

@@ -42,6 +42,21 @@ enum class Outputs { kEveryPosition, kLastPosition };
 // What an activation is as wide as: dModel, P (heads · dK), dFF or the vocabulary V.
 enum class StepWidth { kModel, kProjection, kFfn, kVocabulary };
 
+// A width's key where it crosses to JS: a step's colsAxis in a model trace's summary and a row's
+// width in the engine's catalog (cpp/bindings/catalog.cpp) are this one name.
+constexpr const char* WidthKey(StepWidth width) {
+  switch (width) {
+    case StepWidth::kProjection:
+      return "projection";
+    case StepWidth::kFfn:
+      return "ffn";
+    case StepWidth::kVocabulary:
+      return "vocabulary";
+    default:
+      return "model";
+  }
+}
+
 // One activation a forward pass keeps, by its name (Model::Activation).
 struct ActivationStep {
   const char* name;
@@ -49,25 +64,45 @@ struct ActivationStep {
   // A step of a trained model's trace (model_trace.hpp); "q", "k", "v" and "concat" are there
   // as the attention layer's own steps (the explorer's Trace).
   bool traced;
+  // An attention-only model (ModelConfig::attention_only: no LayerNorm, no FFN) keeps it too.
+  bool attention_only;
+  // Where a forward pass that overflows here overflowed, in its error (the model's own steps;
+  // a block's step says its layer).
+  const char* part = nullptr;
 };
 
 // The one list of a block's activations, in computation order: the first that is not finite is
 // where a pass overflowed. "attention" is the attention layer's output (W_O applied).
 inline constexpr ActivationStep kBlockSteps[] = {
-    {"ln1", StepWidth::kModel, true},          {"q", StepWidth::kProjection, false},
-    {"k", StepWidth::kProjection, false},      {"v", StepWidth::kProjection, false},
-    {"concat", StepWidth::kProjection, false}, {"attention", StepWidth::kModel, true},
-    {"residual1", StepWidth::kModel, true},    {"ln2", StepWidth::kModel, true},
-    {"ffnHidden", StepWidth::kFfn, true},      {"ffnActivation", StepWidth::kFfn, true},
-    {"ffnOut", StepWidth::kModel, true},       {"residual2", StepWidth::kModel, true},
+    {"ln1", StepWidth::kModel, true, false},
+    {"q", StepWidth::kProjection, false, true},
+    {"k", StepWidth::kProjection, false, true},
+    {"v", StepWidth::kProjection, false, true},
+    {"concat", StepWidth::kProjection, false, true},
+    {"attention", StepWidth::kModel, true, true},
+    {"residual1", StepWidth::kModel, true, true},
+    {"ln2", StepWidth::kModel, true, false},
+    {"ffnHidden", StepWidth::kFfn, true, false},
+    {"ffnActivation", StepWidth::kFfn, true, false},
+    {"ffnOut", StepWidth::kModel, true, false},
+    {"residual2", StepWidth::kModel, true, false},
 };
-// The model's own activations, in computation order (layer −1 of Model::Activation).
+// The model's own activations, in computation order (layer −1 of Model::Activation): the first
+// is what the blocks read, the others are the head's, after the last block.
 inline constexpr ActivationStep kModelSteps[] = {
-    {"embedding", StepWidth::kModel, true},
-    {"lnFinal", StepWidth::kModel, true},
-    {"logits", StepWidth::kVocabulary, true},
-    {"probabilities", StepWidth::kVocabulary, true},
+    {"embedding", StepWidth::kModel, true, true, "its embedding"},
+    {"lnFinal", StepWidth::kModel, true, false, "its final LayerNorm"},
+    {"logits", StepWidth::kVocabulary, true, true, "its output layer"},
+    {"probabilities", StepWidth::kVocabulary, true, true, "its output layer"},
 };
+
+// The row of kModelSteps named `name`, or nullptr.
+constexpr const ActivationStep* FindModelStep(std::string_view name) {
+  for (const ActivationStep& step : kModelSteps) {
+    if (name == step.name) return &step;
+  }
+  return nullptr;
+}
 
 // Checks a batch against a valid config; errors name the field, e.g. "tokens[5]". A batch
 // whose activations would take more than kMaxActivationBytes (float) is refused ("batch", or
@@ -170,6 +205,8 @@ class Model {
   const std::vector<AttentionStats>& attention_stats() const;
   // Rows of Activation("logits") and ("probabilities"): B·T, or B after kLastPosition.
   int logits_rows() const;
+  // Rows of an activation of `width`: logits_rows() for the vocabulary's, B·T for the others.
+  int rows(StepWidth width) const;
 
   MemoryUse memory() const;
 
@@ -180,7 +217,8 @@ class Model {
     if (grads_.empty()) grads_.assign(params_.size(), T(0));
   }
   // The first non-finite activation of blocks first_layer … last_layer (−1: the embedding too)
-  // and, with `head`, of the final LayerNorm and the logits, as a kNonFinite Status naming it.
+  // and, with `head`, of the model steps after the blocks (the final LayerNorm, the logits, the
+  // probabilities), as a kNonFinite Status naming it.
   Status CheckFinite(int first_layer, int last_layer, bool head) const;
   // A tensor's parameters or gradients by kind and layer (−1: model-wide); nullptr if absent.
   const T* Param(TensorKind kind, int layer = -1) const;
