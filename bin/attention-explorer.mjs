@@ -8,7 +8,7 @@
 // export): a full trace of 2,048 tokens is ~700 MB, more than one JS string can hold.
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { AttentionError, createEngine } from '../dist/engine/engine.js';
+import { ATTENTION_KINDS, AttentionError, createEngine, LIMITS } from '../dist/engine/engine.js';
 import {
   CSV_BOM,
   matrixCSV,
@@ -38,7 +38,7 @@ splits them; or --tokens a,b,c) and prints the trace.
 options:
   --d-model N        model width (default 8)          --heads N      heads (default 2)
   --dk N             per-head width (default d-model / heads)
-  --seed N           random seed, 0 … 4294967295 (default 42)
+  --seed N           random seed, 0 … ${LIMITS.maxSeed} (default 42)
   --mask M           none | causal | window | longformer | bigbird | dilated
                      (the last four compute only the scores their pattern allows)
   --window W         half-width of a pattern: |i − j| ≤ W (default 1)
@@ -185,8 +185,8 @@ set('heads', integer('heads'));
 set('dK', integer('dk'));
 if (values.seed !== undefined) {
   // The full range of NumPy's seeds, 0 … 2³² − 1; the digits keep "1e3" and "-0" out.
-  if (!/^\d{1,10}$/.test(values.seed) || Number(values.seed) > 4294967295)
-    fail(`--seed (${show(values.seed)}) must be an integer from 0 to 4294967295`);
+  if (!/^\d{1,10}$/.test(values.seed) || Number(values.seed) > LIMITS.maxSeed)
+    fail(`--seed (${show(values.seed)}) must be an integer from 0 to ${LIMITS.maxSeed}`);
   options.seed = Number(values.seed);
 }
 if (values.temperature !== undefined) {
@@ -215,7 +215,7 @@ if (values.bias) options.bias = true;
 set('init', oneOf('init', ['scaled', 'randn']));
 set('embedding', oneOf('embedding', ['hash', 'stream']));
 // What linear cannot take (a window mask, --no-scale, a temperature) the engine refuses, by field.
-set('attention', oneOf('attention', ['softmax', 'linear']));
+set('attention', oneOf('attention', ATTENTION_KINDS));
 const head = integer('head');
 
 /** The engine refusing the input (an AttentionError, when running or reading a step): exit 1. */

@@ -6,7 +6,7 @@
 // Exit codes: 0 ok, 1 the engine refused (or a model file could not be read), 2 bad arguments
 // (naming the flag and its allowed values), 3 the model file could not be written.
 import { parseArgs } from 'node:util';
-import { AttentionError, createEngine, TEMPERATURE } from '../dist/engine/engine.js';
+import { AttentionError, createEngine, LIMITS, TEMPERATURE } from '../dist/engine/engine.js';
 import { matrixCSV, matrixJSON, matricesOf, traceCSV, traceJSON } from '../dist/engine/serialize.js';
 import { normalizeTrainerConfig, taskFieldsOf } from '../dist/engine/training_config.js';
 import { Refusal, UsageError, WriteFailure } from './failures.mjs';
@@ -370,9 +370,9 @@ async function generate(args) {
   if (!sampled && (values.temperature !== undefined || values['top-k'] !== undefined)) {
     throw new UsageError('--temperature and --top-k shape sampling: give --seed S too');
   }
-  const count = integerFlag(values, 'count', 1, 1024, 1);
+  const count = integerFlag(values, 'count', 1, LIMITS.maxGenerate, 1);
   const temperature = numberFlag(values, 'temperature', TEMPERATURE.min, TEMPERATURE.max, 1);
-  const seed = integerFlag(values, 'seed', 0, 2 ** 32 - 1, 1);
+  const seed = integerFlag(values, 'seed', 0, LIMITS.maxSeed, 1);
   const engine = await createEngine();
   const model = corpusModel(engine, values.model);
   try {

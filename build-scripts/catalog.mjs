@@ -1,7 +1,8 @@
 // Writes the engine's catalogs, read from the built WebAssembly module (cpp/bindings/catalog.cpp:
 // the trace's steps, a trained model's block and model-wide steps, the tasks, the head roles and
-// their line marks; limits() for the temperature's bounds; trainerFields() for the keys a model
-// file records), as the modules JS reads instead of restating them:
+// their line marks, a run's option names and defaults; limits() for the temperature's bounds;
+// trainerFields() for the keys a model file records), as the modules JS reads instead of
+// restating them:
 //
 //   cpp/bindings/js/catalog.js    the engine's JS (copied into dist/engine with it)
 //   cpp/bindings/js/catalog.d.ts  its declarations: the StepName, BlockStepName, ModelStepName,
@@ -48,6 +49,7 @@ export async function readCatalog(engineDir = path.join(root, 'dist/engine')) {
     modelFileFields,
     roles,
     lineMarks,
+    traceOptions: module.traceOptions(),
   };
 }
 
@@ -57,6 +59,41 @@ const HEADER =
   '// tests/node/catalog.test.mjs fails while it differs from what the engine exports.\n';
 
 const frozenList = (rows) => `Object.freeze(${JSON.stringify(rows)}.map((row) => Object.freeze(row)))`;
+
+// A run's options (traceOptions(), cpp/bindings/catalog.cpp): the names an option takes, read
+// off its table in config.hpp, and the defaults of a default Config and MaskSpec.
+function traceOptionsJs(o) {
+  const list = (names) => `Object.freeze(${JSON.stringify(names)})`;
+  const maskDefaults = Object.entries(o.maskDefaults).map(
+    ([key, value]) => `${key}: ${Array.isArray(value) ? list(value) : JSON.stringify(value)}`,
+  );
+  return `/** The names of mask.type (kMaskTypes), in the order the engine's messages list them. */
+export const MASK_TYPES = ${list(o.maskTypes)};
+/** The names of the option attention (kAttentionKinds). */
+export const ATTENTION_KINDS = ${list(o.attentionKinds)};
+/** The names of the option init (kInits). */
+export const INITS = ${list(o.inits)};
+/** The names of the option embedding (kEmbeddings). */
+export const EMBEDDINGS = ${list(o.embeddings)};
+/** A run's defaults (a default Config): what engine.run uses for an option left out. */
+export const TRACE_DEFAULTS = Object.freeze(${JSON.stringify(o.defaults)});
+/** A mask's settings' defaults (a default MaskSpec): a pattern's width, causal, global tokens, dilation, block, random blocks and seed. */
+export const MASK_DEFAULTS = Object.freeze({ ${maskDefaults.join(', ')} });`;
+}
+
+function traceOptionsDts(o) {
+  const type = (v) => typeof v;
+  return `export const MASK_TYPES: readonly (${union(o.maskTypes)})[];
+export const ATTENTION_KINDS: readonly (${union(o.attentionKinds)})[];
+export const INITS: readonly (${union(o.inits)})[];
+export const EMBEDDINGS: readonly (${union(o.embeddings)})[];
+export const TRACE_DEFAULTS: { ${Object.entries(o.defaults)
+    .map(([key, value]) => `readonly ${key}: ${type(value)};`)
+    .join(' ')} };
+export const MASK_DEFAULTS: { ${Object.entries(o.maskDefaults)
+    .map(([key, value]) => `readonly ${key}: ${Array.isArray(value) ? 'readonly number[]' : type(value)};`)
+    .join(' ')} };`;
+}
 
 function catalogJs(c) {
   return `${HEADER}
@@ -68,13 +105,14 @@ export const BLOCK_STEPS = ${frozenList(c.blockSteps)};
 export const MODEL_STEPS = ${frozenList(c.modelSteps)};
 /** The tasks (Tasks()): name, layout, input: what a person types ('operands': two numbers below the modulus; 'sequence': exactly \`length\` symbols; 'prompt': a prompt of a varying count). */
 export const TASKS = ${frozenList(c.tasks)};
-/** The engine's limits (Limits: tokens, text bytes, widths, temperature, model file bytes), as engine.limits has them before its live-trace caps. */
+/** The engine's limits (Limits: tokens, text bytes, widths, temperature, seed, generated tokens, model file bytes), as engine.limits has them before its live-trace caps. */
 export const LIMITS = Object.freeze(${JSON.stringify(c.limits)});
 /** The engine's temperature bounds (Limits), for attention and sampling alike. */
 export const TEMPERATURE = Object.freeze(${JSON.stringify(c.temperature)});
 /** The keys a model file records with the engine's bounds: the model's trainer fields (model_io.cpp), vocabSize and contextLength (kModelSizes), a task model's task rows (TaskFileKey); each by its name, kind and bounds (bool: none, enum: values). */
 export const MODEL_FILE_FIELDS = ${frozenList(c.modelFileFields)};
 ${rolesJs(c)}
+${traceOptionsJs(c.traceOptions)}
 /** The names alone. */
 export const STEP_NAMES = Object.freeze(STEPS.map((s) => s.name));
 export const TASK_NAMES = Object.freeze(TASKS.map((t) => t.name));
@@ -173,6 +211,7 @@ export const MODEL_FILE_FIELDS: readonly {
   readonly max?: number;
   readonly values?: readonly string[];
 }[];
+${traceOptionsDts(c.traceOptions)}
 export const STEP_NAMES: readonly StepName[];
 export const TASK_NAMES: readonly TaskName[];
 export const TASK_BY_NAME: Readonly<Record<TaskName, CatalogTask>>;

@@ -1,12 +1,14 @@
 // The engine's catalogs as data, so that JS reads them instead of restating them: the trace's
 // steps (StepCatalog), a trained model's block and model-wide steps (kBlockSteps, kModelSteps),
-// the tasks (Tasks()) and the head roles with their line marks (kRoles, kLineMarks).
-// build-scripts/catalog.mjs writes the JS and .d.ts modules the page and the type declarations
-// read from this export; tests/node/catalog.test.mjs checks they equal it.
+// the tasks (Tasks()) and the head roles with their line marks (kRoles, kLineMarks); and, in
+// traceOptions(), the names and defaults of a run's options. build-scripts/catalog.mjs writes the
+// JS and .d.ts modules the page and the type declarations read from these exports;
+// tests/node/catalog.test.mjs checks they equal them.
 #include <emscripten/bind.h>
 
 #include <string>
 
+#include "attention/config.hpp"
 #include "attention/trace.hpp"
 #include "attention/train/head_roles.hpp"
 #include "attention/train/model.hpp"
@@ -136,9 +138,57 @@ val CatalogVal() {
   return out;
 }
 
+// The trace's options that name an enum value, each list read off its table (config.hpp), and
+// the defaults of a run's options and of a mask's settings, read off a default Config and
+// MaskSpec: engine.run's DEFAULTS and the page's lists read these.
+template <typename E, size_t N>
+val OptionNames(const OptionName<E> (&table)[N]) {
+  val out = val::array();
+  for (size_t i = 0; i < N; ++i) out.set(i, std::string(table[i].name));
+  return out;
+}
+
+val TraceOptionsVal() {
+  const Config config;
+  val defaults = val::object();
+  defaults.set("dModel", config.d_model);
+  defaults.set("heads", config.heads);
+  defaults.set("dK", config.d_k);
+  defaults.set("seed", config.seed);
+  defaults.set("mask", std::string(MaskTypeName(config.mask.type)));
+  defaults.set("scale", config.scale);
+  defaults.set("temperature", config.temperature);
+  defaults.set("bias", config.bias);
+  defaults.set("outputProjection", config.output_projection);
+  defaults.set("init", std::string(NameOf(kInits, config.init)));
+  defaults.set("positionalEncoding", config.positional_encoding);
+  defaults.set("embedding", std::string(NameOf(kEmbeddings, config.embedding)));
+  defaults.set("attention", std::string(AttentionKindName(config.attention)));
+  const MaskSpec& mask = config.mask;
+  val mask_defaults = val::object();
+  mask_defaults.set("width", mask.width);
+  mask_defaults.set("causal", mask.causal);
+  val global = val::array();
+  for (size_t i = 0; i < mask.global_tokens.size(); ++i) global.set(i, mask.global_tokens[i]);
+  mask_defaults.set("global", global);
+  mask_defaults.set("dilation", mask.dilation);
+  mask_defaults.set("block", mask.block);
+  mask_defaults.set("random", mask.random);
+  mask_defaults.set("seed", mask.seed);
+  val out = val::object();
+  out.set("maskTypes", OptionNames(kMaskTypes));
+  out.set("attentionKinds", OptionNames(kAttentionKinds));
+  out.set("inits", OptionNames(kInits));
+  out.set("embeddings", OptionNames(kEmbeddings));
+  out.set("defaults", defaults);
+  out.set("maskDefaults", mask_defaults);
+  return out;
+}
+
 }  // namespace
 }  // namespace attention::bindings
 
 EMSCRIPTEN_BINDINGS(attention_catalog) {
   emscripten::function("catalog", &attention::bindings::CatalogVal);
+  emscripten::function("traceOptions", &attention::bindings::TraceOptionsVal);
 }

@@ -3,7 +3,9 @@
 #include <emscripten/val.h>
 
 #include <cmath>
+#include <string>
 
+#include "attention/config.hpp"
 #include "attention/train/language_model.hpp"
 #include "convert.hpp"
 #include "model_handle.hpp"
@@ -85,8 +87,9 @@ val ModelHandle::generate(const val& tokens, int count, double temperature, int 
     Fail(ErrorCode::kInvalidArgument, "model", "no model: create() or load() did not succeed");
     return val::null();
   }
-  if (!(seed >= 0 && seed <= 4294967295.0 && std::floor(seed) == seed)) {
-    Fail(ErrorCode::kInvalidArgument, "seed", "seed must be an integer from 0 to 4294967295");
+  if (!(seed >= 0 && seed <= Limits::kMaxSeed && std::floor(seed) == seed)) {
+    Fail(ErrorCode::kInvalidArgument, "seed",
+         "seed must be an integer from 0 to " + std::to_string(Limits::kMaxSeed));
     return val::null();
   }
   train::Sampling sampling;

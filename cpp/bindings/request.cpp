@@ -34,37 +34,46 @@ Matrix ReadMatrix(const val& object) {
   return m;
 }
 
+// `request[field]`, one of `table`'s names, into `out`; else an error naming the field and the
+// allowed names.
+template <typename E, size_t N>
+Status ReadName(const val& request, const char* field, const std::string& label,
+                const OptionName<E> (&table)[N], E* out) {
+  const std::string name = request[field].as<std::string>();
+  if (ValueOf(table, name, out)) return Status::Ok();
+  return Invalid(label, label + " (\"" + name + "\") must be one of " + NameList(table));
+}
+
 Status ReadMask(const val& mask, MaskSpec* spec) {
-  const std::string type = mask["type"].as<std::string>();
-  if (type == "none") {
-    spec->type = MaskType::kNone;
-  } else if (type == "causal") {
-    spec->type = MaskType::kCausal;
-  } else if (type == "window" || type == "longformer" || type == "bigbird" || type == "dilated") {
-    // The patterns (sparse_pattern.hpp): JS fills every option, with its default.
-    spec->type = type == "window"       ? MaskType::kWindow
-                 : type == "longformer" ? MaskType::kLongformer
-                 : type == "bigbird"    ? MaskType::kBigBird
-                                        : MaskType::kDilated;
-    spec->width = mask["width"].as<int>();
-    spec->causal = mask["causal"].as<bool>();
-    spec->global_tokens = emscripten::convertJSArrayToNumberVector<int>(mask["global"]);
-    spec->dilation = mask["dilation"].as<int>();
-    spec->block = mask["block"].as<int>();
-    spec->random = mask["random"].as<int>();
-    spec->seed = mask["seed"].as<unsigned>();
-  } else if (type == "padding") {
-    spec->type = MaskType::kPadding;
-    spec->positions = emscripten::convertJSArrayToNumberVector<int>(mask["positions"]);
-  } else if (type == "custom") {
-    spec->type = MaskType::kCustom;
-    spec->matrix.resize(mask["rows"].as<int>(), mask["cols"].as<int>());
-    val view(emscripten::typed_memory_view(static_cast<size_t>(spec->matrix.size()),
-                                           spec->matrix.data()));
-    view.call<void>("set", mask["matrix"]);
-  } else {
-    return Invalid("mask.type",
-                   "mask.type (\"" + type + "\") must be one of " + std::string(kMaskTypeNames));
+  Status status = ReadName(mask, "type", "mask.type", kMaskTypes, &spec->type);
+  if (!status.ok()) return status;
+  switch (spec->type) {
+    case MaskType::kNone:
+    case MaskType::kCausal:
+      break;
+    case MaskType::kWindow:
+    case MaskType::kLongformer:
+    case MaskType::kBigBird:
+    case MaskType::kDilated:
+      // The patterns (sparse_pattern.hpp): JS fills every option, with its default.
+      spec->width = mask["width"].as<int>();
+      spec->causal = mask["causal"].as<bool>();
+      spec->global_tokens = emscripten::convertJSArrayToNumberVector<int>(mask["global"]);
+      spec->dilation = mask["dilation"].as<int>();
+      spec->block = mask["block"].as<int>();
+      spec->random = mask["random"].as<int>();
+      spec->seed = mask["seed"].as<unsigned>();
+      break;
+    case MaskType::kPadding:
+      spec->positions = emscripten::convertJSArrayToNumberVector<int>(mask["positions"]);
+      break;
+    case MaskType::kCustom: {
+      spec->matrix.resize(mask["rows"].as<int>(), mask["cols"].as<int>());
+      val view(emscripten::typed_memory_view(static_cast<size_t>(spec->matrix.size()),
+                                             spec->matrix.data()));
+      view.call<void>("set", mask["matrix"]);
+      break;
+    }
   }
   return Status::Ok();
 }
@@ -82,34 +91,12 @@ Status ReadRequest(const val& request, Config* config, Input* input) {
   config->output_projection = request["outputProjection"].as<bool>();
   config->positional_encoding = request["positionalEncoding"].as<bool>();
 
-  const std::string init = request["init"].as<std::string>();
-  if (init == "randn") {
-    config->init = Init::kRandn;
-  } else if (init == "scaled") {
-    config->init = Init::kScaled;
-  } else {
-    return Invalid("init", "init (\"" + init + "\") must be one of randn, scaled");
-  }
-  const std::string embedding = request["embedding"].as<std::string>();
-  if (embedding == "hash") {
-    config->embedding = EmbeddingSource::kHash;
-  } else if (embedding == "stream") {
-    config->embedding = EmbeddingSource::kStream;
-  } else if (embedding == "given") {
-    config->embedding = EmbeddingSource::kGiven;
-  } else {
-    return Invalid("embedding",
-                   "embedding (\"" + embedding + "\") must be one of hash, stream, given");
-  }
-  const std::string attention = request["attention"].as<std::string>();
-  if (attention == "softmax") {
-    config->attention = AttentionKind::kSoftmax;
-  } else if (attention == "linear") {
-    config->attention = AttentionKind::kLinear;
-  } else {
-    return Invalid("attention", "attention (\"" + attention + "\") must be one of softmax, linear");
-  }
-  Status status = ReadMask(request["mask"], &config->mask);
+  Status status = ReadName(request, "init", "init", kInits, &config->init);
+  if (status.ok())
+    status = ReadName(request, "embedding", "embedding", kEmbeddings, &config->embedding);
+  if (status.ok())
+    status = ReadName(request, "attention", "attention", kAttentionKinds, &config->attention);
+  if (status.ok()) status = ReadMask(request["mask"], &config->mask);
   if (!status.ok()) return status;
 
   input->tokens = ReadStrings(request["tokens"]);
@@ -134,8 +121,10 @@ val WriteRequest(const Config& config, const Input& input) {
   out.set("bias", config.bias);
   out.set("outputProjection", config.output_projection);
   out.set("positionalEncoding", config.positional_encoding);
-  out.set("embedding", std::string("given"));
-  out.set("mask", std::string(config.mask.type == MaskType::kCausal ? "causal" : "none"));
+  out.set("embedding", std::string(NameOf(kEmbeddings, EmbeddingSource::kGiven)));
+  out.set("mask",
+          std::string(MaskTypeName(config.mask.type == MaskType::kCausal ? MaskType::kCausal
+                                                                         : MaskType::kNone)));
   val given = val::object();
   for (const GivenSlot& slot : kGivenSlots) {
     const std::optional<Matrix>& m = input.given.*slot.given;

@@ -8,6 +8,7 @@
 #include "attention/given.hpp"
 #include "attention/parallel.hpp"
 #include "attention/tokenizer.hpp"
+#include "attention/train/language_model.hpp"
 #include "attention/train/model_io.hpp"
 #include "convert.hpp"
 #include "request.hpp"
@@ -144,6 +145,9 @@ val GetLimits() {
   out.set("maxProjectionWidth", Limits::kMaxProjectionWidth);
   out.set("minTemperature", Limits::kMinTemperature);
   out.set("maxTemperature", Limits::kMaxTemperature);
+  out.set("maxSeed", static_cast<double>(Limits::kMaxSeed));
+  // The most tokens one generate() call adds.
+  out.set("maxGenerate", train::kMaxGenerate);
   // The longest file loadModel can accept: readers of files (the CLI) read no further.
   out.set("maxModelFileBytes", static_cast<double>(train::MaxModelFileBytes()));
   return out;

@@ -112,7 +112,7 @@ Status ValidateMask(const MaskSpec& mask, int n_query, int n_key, int max_tokens
       }
       return Status::Ok();
   }
-  return Invalid("mask.type", std::string("mask.type must be one of ") + kMaskTypeNames);
+  return Invalid("mask.type", "mask.type must be one of " + NameList(kMaskTypes));
 }
 
 // `m` must be rows × cols of `slot` (e.g. "given.wQ must be 4 × 4 (dModel × heads·dK)") and
@@ -206,32 +206,6 @@ constexpr AxisNames kAxisNames[] = {
 
 }  // namespace
 
-const char* MaskTypeName(MaskType type) {
-  switch (type) {
-    case MaskType::kNone:
-      return "none";
-    case MaskType::kCausal:
-      return "causal";
-    case MaskType::kWindow:
-      return "window";
-    case MaskType::kPadding:
-      return "padding";
-    case MaskType::kCustom:
-      return "custom";
-    case MaskType::kLongformer:
-      return "longformer";
-    case MaskType::kBigBird:
-      return "bigbird";
-    case MaskType::kDilated:
-      return "dilated";
-  }
-  return "none";
-}
-
-const char* AttentionKindName(AttentionKind kind) {
-  return kind == AttentionKind::kLinear ? "linear" : "softmax";
-}
-
 const char* AxisKey(Axis axis) { return kAxisNames[static_cast<int>(axis)].key; }
 const char* AxisMeaning(Axis axis) { return kAxisNames[static_cast<int>(axis)].meaning; }
 
@@ -288,7 +262,7 @@ Status ValidateInput(const Config& config, const Input& input, int max_tokens) {
     }
   } else if (g.x || g.x_kv) {
     const char* field = g.x ? "given.x" : "given.xKv";
-    const char* source = config.embedding == EmbeddingSource::kHash ? "hash" : "stream";
+    const char* source = NameOf(kEmbeddings, config.embedding);
     return Invalid(field, Format("%s needs embedding \"given\" (it is \"%s\")", field, source));
   }
   if (g.x_kv && !input.cross) {

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "attention/config.hpp"
 #include "attention/train/model_io.hpp"
 #include "decimal.hpp"
 #include "output_files.hpp"
@@ -128,7 +129,7 @@ int main(int argc, char** argv) {
     return value;
   };
   const int repeats = static_cast<int>(integer("--repeats", 1, 1000000));
-  const uint32_t seed = static_cast<uint32_t>(integer("--seed", 0, 4294967295.0));
+  const uint32_t seed = static_cast<uint32_t>(integer("--seed", 0, attention::Limits::kMaxSeed));
   // The roles file is regenerated (build-scripts/head-roles.sh): replaced, but checked before the
   // measurement and written whole, never over the model or the sample.
   std::vector<OutputFile> outputs;

@@ -121,6 +121,9 @@ test('limits come from the engine', () => {
     maxProjectionWidth: 4096,
     minTemperature: 0.01,
     maxTemperature: 100,
+    // A seed is a uint32, as np.random.seed takes.
+    maxSeed: 2 ** 32 - 1,
+    maxGenerate: 1024,
     // The largest model file loadModel can accept, counted by hand in tests/cpp/train_model_io_test.cpp
     // (MaxModelFileBytesIsTheFileOfTheLargestModel): 2^27 float32 parameters, 65,536 symbols of
     // 1,024 bytes, 1 MiB of configuration, 197 tensor headers (12 layers).

@@ -6,7 +6,7 @@
 // is either placed by the page or listed below as not drawn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CATALOG_FILES, catalogFiles, readCatalog } from '../../build-scripts/catalog.mjs';
 import {
@@ -15,10 +15,16 @@ import {
   MODEL_STEPS,
   ROLE_NAMES,
   ROLES,
+  ATTENTION_KINDS,
+  EMBEDDINGS,
+  INITS,
+  MASK_DEFAULTS,
+  MASK_TYPES,
   STEPS,
   TASKS,
   TASK_NAMES,
   TEMPERATURE,
+  TRACE_DEFAULTS,
 } from '../../web/src/catalog.js';
 import * as engineCatalog from '../../dist/engine/catalog.js';
 import { TEXT_ROLES } from '../../dist/engine/head_roles.js';
@@ -28,7 +34,21 @@ import { modelStrings } from '../../web/src/models/i18n.js';
 import { matricesOf } from '../../web/src/views/matrices.js';
 import { arithmeticRequests } from '../../web/src/views/arithmetic.js';
 import { requestsFor } from '../../web/src/explorer/needs.js';
-import { D_MODELS, defaultState, SAMPLE_TEMPERATURE, TEMPERATURE as PAGE_TEMPERATURE } from '../../web/src/state.js';
+import {
+  ATTENTION_KINDS as PAGE_ATTENTION_KINDS,
+  D_MODELS,
+  defaultState,
+  GLOBAL_TOKENS,
+  INITS as PAGE_INITS,
+  MASKS,
+  parseField,
+  SAMPLE_TEMPERATURE,
+  TEMPERATURE as PAGE_TEMPERATURE,
+} from '../../web/src/state.js';
+import { SEED } from '../../web/src/url-fields.js';
+import { WHOLE } from '../../web/src/requests.js';
+import { DEFAULTS } from '../../dist/engine/engine.js';
+import { readGenerateOptions } from '../../dist/engine/call_options.js';
 import { VIEW_KEYS } from '../../web/src/views/registry.js';
 import { STEP_COUNT } from '../../web/src/step-keys.js';
 import { LANGUAGES } from '../../web/src/i18n.js';
@@ -222,6 +242,97 @@ test('limits and temperature: the engine’s, once; the page’s ranges lie insi
     /temperature/,
   );
   engine.run({ tokens: ['a'], dModel: 4, heads: 1, temperature: TEMPERATURE.max }).dispose?.();
+});
+
+test('the seed’s and generate’s bounds: the engine’s limits, read by the page, the API and the CLI', () => {
+  // A seed is a uint32 (np.random.seed's range); generate adds at most 1,024 tokens a call.
+  assert.equal(LIMITS.maxSeed, 2 ** 32 - 1);
+  assert.equal(LIMITS.maxGenerate, 1024);
+  assert.deepEqual(SEED, { min: 0, max: LIMITS.maxSeed });
+  assert.equal(engine.trainerFields.find((f) => f.name === 'seed').max, LIMITS.maxSeed);
+  engine.run({ tokens: ['a'], seed: LIMITS.maxSeed });
+  assert.throws(() => engine.run({ tokens: ['a'], seed: LIMITS.maxSeed + 1 }), /seed .* from 0 to 4294967295/);
+  const generate = (options) => readGenerateOptions({ greedy: false, ...options }, 10);
+  assert.equal(generate({ count: LIMITS.maxGenerate }).count, LIMITS.maxGenerate);
+  assert.throws(() => generate({ count: LIMITS.maxGenerate + 1 }), /count .* from 1 to 1024/);
+  assert.throws(() => generate({ seed: LIMITS.maxSeed + 1 }), /seed .* to 4294967295/);
+});
+
+test('the seed’s maximum is written once, in C++ (Limits::kMaxSeed): no source restates it', () => {
+  const generated = new Set(['cpp/bindings/js/catalog.js', 'cpp/bindings/js/catalog.d.ts', 'web/src/catalog.js']);
+  const files = (dir) =>
+    readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? files(`${dir}/${e.name}`) : /\.(m?js|cpp|hpp)$/.test(e.name) ? [`${dir}/${e.name}`] : [],
+    );
+  const restating = ['cpp', 'web/src', 'bin'].flatMap(files).filter((file) => {
+    if (generated.has(file) || file === 'cpp/include/attention/config.hpp') return false;
+    const code = readFileSync(path.join(root, file), 'utf8')
+      .split('\n')
+      .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line))
+      .join('\n');
+    return /4294967295|2 \*\* 32\b/.test(code);
+  });
+  assert.deepEqual(restating, []);
+});
+
+test('a run’s option names and defaults: the engine’s tables, read by engine.run and the page', () => {
+  assert.deepEqual(DEFAULTS, { ...TRACE_DEFAULTS, tokenizer: 'words' });
+  // Every name of each table runs, and a wrong one is refused with the table's names.
+  const run = (options) => engine.run({ tokens: ['a', 'b'], dModel: 4, heads: 1, ...options });
+  for (const attention of ATTENTION_KINDS) run({ attention });
+  for (const init of INITS) run({ init });
+  for (const embedding of EMBEDDINGS) {
+    run({
+      embedding,
+      ...(embedding === 'given'
+        ? {
+            given: {
+              x: [
+                [1, 0, 0, 0],
+                [0, 1, 0, 0],
+              ],
+            },
+          }
+        : {}),
+    });
+  }
+  for (const type of MASK_TYPES)
+    run({
+      mask:
+        type === 'custom'
+          ? {
+              type,
+              matrix: [
+                [1, 0],
+                [1, 1],
+              ],
+            }
+          : type,
+    });
+  for (const [field, options, allowed] of [
+    ['mask.type', { mask: 'diagonal' }, MASK_TYPES],
+    ['attention', { attention: 'sparse' }, ATTENTION_KINDS],
+    ['init', { init: 'xavier' }, INITS],
+    ['embedding', { embedding: 'onehot' }, EMBEDDINGS],
+  ]) {
+    assert.throws(() => run(options), { field, message: new RegExp(`must be one of ${allowed.join(', ')}$`) });
+  }
+  // A pattern's settings left out are the engine's MaskSpec defaults: the same weights as written out.
+  const pattern = { type: 'bigbird', width: 1 };
+  const weights = (mask) => Array.from(run({ tokens: 'abcdefghij'.split(''), mask }).step('weights', 0).data);
+  const { width, causal, global, block, random, seed } = MASK_DEFAULTS;
+  assert.deepEqual(weights({ ...pattern }), weights({ type: 'bigbird', width, causal, global, block, random, seed }));
+  // The page: its masks are the engine's but two it has no control for; the rest are the engine's names.
+  assert.deepEqual(
+    MASK_TYPES.filter((type) => !MASKS.includes(type)),
+    ['padding', 'custom'],
+  );
+  assert.deepEqual(PAGE_ATTENTION_KINDS, ATTENTION_KINDS);
+  assert.deepEqual(PAGE_INITS, INITS);
+  for (const init of INITS) assert.equal(parseField('init', init), init);
+  assert.equal(GLOBAL_TOKENS.max, LIMITS.maxTokens - 1, 'a global token is a position of the longest sentence');
+  // The arithmetic panel reads a matrix whole: no side of any trace matrix is longer.
+  assert.ok(WHOLE >= Math.max(LIMITS.maxTokens, LIMITS.maxDModel, LIMITS.maxProjectionWidth));
 });
 
 test('a model file’s keys from trainer fields: the JS check (MODEL_CONFIG_KEYS) has each, of its kind, never narrower than the engine’s bounds', () => {

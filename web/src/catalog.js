@@ -80,7 +80,7 @@ export const TASKS = Object.freeze(
     { name: 'modular', layout: 'a + b = (a + b) mod p', input: 'operands' },
   ].map((row) => Object.freeze(row)),
 );
-/** The engine's limits (Limits: tokens, text bytes, widths, temperature, model file bytes), as engine.limits has them before its live-trace caps. */
+/** The engine's limits (Limits: tokens, text bytes, widths, temperature, seed, generated tokens, model file bytes), as engine.limits has them before its live-trace caps. */
 export const LIMITS = Object.freeze({
   maxTokens: 2048,
   maxAttendTokens: 4096,
@@ -91,6 +91,8 @@ export const LIMITS = Object.freeze({
   maxProjectionWidth: 4096,
   minTemperature: 0.01,
   maxTemperature: 100,
+  maxSeed: 4294967295,
+  maxGenerate: 1024,
   maxModelFileBytes: 605296924,
 });
 /** The engine's temperature bounds (Limits), for attention and sampling alike. */
@@ -161,6 +163,49 @@ export const TEXT_ROLE_NAMES = Object.freeze([
   'induction',
 ]);
 
+/** The names of mask.type (kMaskTypes), in the order the engine's messages list them. */
+export const MASK_TYPES = Object.freeze([
+  'none',
+  'causal',
+  'window',
+  'padding',
+  'custom',
+  'longformer',
+  'bigbird',
+  'dilated',
+]);
+/** The names of the option attention (kAttentionKinds). */
+export const ATTENTION_KINDS = Object.freeze(['softmax', 'linear']);
+/** The names of the option init (kInits). */
+export const INITS = Object.freeze(['randn', 'scaled']);
+/** The names of the option embedding (kEmbeddings). */
+export const EMBEDDINGS = Object.freeze(['hash', 'stream', 'given']);
+/** A run's defaults (a default Config): what engine.run uses for an option left out. */
+export const TRACE_DEFAULTS = Object.freeze({
+  dModel: 8,
+  heads: 2,
+  dK: 0,
+  seed: 42,
+  mask: 'none',
+  scale: true,
+  temperature: 1,
+  bias: false,
+  outputProjection: true,
+  init: 'scaled',
+  positionalEncoding: true,
+  embedding: 'hash',
+  attention: 'softmax',
+});
+/** A mask's settings' defaults (a default MaskSpec): a pattern's width, causal, global tokens, dilation, block, random blocks and seed. */
+export const MASK_DEFAULTS = Object.freeze({
+  width: 1,
+  causal: false,
+  global: Object.freeze([0]),
+  dilation: 2,
+  block: 4,
+  random: 1,
+  seed: 0,
+});
 /** The names alone. */
 export const STEP_NAMES = Object.freeze(STEPS.map((s) => s.name));
 export const TASK_NAMES = Object.freeze(TASKS.map((t) => t.name));

@@ -6,6 +6,7 @@ import {
   ATTENTION_KINDS,
   D_MODELS,
   GLOBAL_TOKENS,
+  INITS,
   MASKS,
   PRESETS,
   SPARSE,
@@ -189,7 +190,7 @@ export function updateControls(root, state, strings) {
   setProperty($('attention'), 'value', state.attention);
   // A trained model's layers are softmax attention: not a choice there.
   $('attention-control').hidden = trained;
-  options($('init'), ['scaled', 'randn'], (i) => strings[`init.${i}`]);
+  options($('init'), INITS, (i) => strings[`init.${i}`]);
   setProperty($('init'), 'value', state.init);
   $('scale').checked = state.scale;
   $('positionalEncoding').checked = state.positionalEncoding;

@@ -7,6 +7,7 @@ import { TOKENIZATION_MODES } from './tokenize.js';
 import { STEP_COUNT } from './step-keys.js';
 import { LINKABLE_MODELS } from './model-catalog.js';
 import { MAX_SENTENCE_CHARS } from './limits.js';
+import { ATTENTION_KINDS, INITS, LIMITS, MASK_TYPES } from './catalog.js';
 import { createStore as createBaseStore } from './store.js';
 import {
   clip,
@@ -26,8 +27,11 @@ import {
   writeQuery,
 } from './url-fields.js';
 
-export { MAX_SENTENCE_CHARS };
-export const MASKS = ['none', 'causal', 'window', 'dilated', 'longformer', 'bigbird'];
+export { ATTENTION_KINDS, INITS, MAX_SENTENCE_CHARS };
+// The masks the page offers: the engine's (MASK_TYPES) but padding and custom, whose positions or
+// matrix the page has no control for.
+const UNOFFERED_MASKS = ['padding', 'custom'];
+export const MASKS = Object.freeze(MASK_TYPES.filter((type) => !UNOFFERED_MASKS.includes(type)));
 // The sparse patterns' settings (docs/computation.md, "Sparse and local attention"): the link's
 // parser, the number boxes and the engine's options read these bounds. Global tokens are
 // indices into the sentence (the engine ignores one past its end), at most GLOBAL_TOKENS.max of them.
@@ -36,7 +40,7 @@ export const SPARSE = Object.freeze({
   block: Object.freeze({ min: 1, max: 64 }),
   random: Object.freeze({ min: 0, max: 16 }),
 });
-export const GLOBAL_TOKENS = Object.freeze({ min: 0, max: 2047, count: 16 });
+export const GLOBAL_TOKENS = Object.freeze({ min: 0, max: LIMITS.maxTokens - 1, count: 16 });
 // Which settings each pattern takes: a control or a link row for another pattern is hidden/unused.
 // maskCausal keeps only the pattern's keys j ≤ i (a causal sliding window, as in Mistral's local
 // attention): it means nothing for none and causal, which take no settings.
@@ -47,8 +51,6 @@ export const MASK_SETTINGS = Object.freeze({
   bigbird: ['window', 'global', 'block', 'random', 'maskSeed', 'maskCausal'],
 });
 export const takesSetting = (mask, setting) => (MASK_SETTINGS[mask] ?? []).includes(setting);
-// softmax attention, or kernelised linear attention (φ = elu + 1, docs/computation.md).
-export const ATTENTION_KINDS = ['softmax', 'linear'];
 export const D_MODELS = [4, 8, 16, 32, 64, 128, 256, 512];
 // The page's temperature range (inside the engine's, catalog.js TEMPERATURE): the link, the number box and the
 // softmax view's slider all accept exactly this.
@@ -72,6 +74,9 @@ export const PRESETS = [
 export const TUTORIAL_SENTENCE = '我 爱 吃 火锅';
 export const TUTORIAL = { dModel: 8, heads: 1, seed: 42, positionalEncoding: false, init: 'randn', kv: '' };
 
+// The page's defaults, not the engine's (TRACE_DEFAULTS, MASK_DEFAULTS), though most are equal
+// today: a link leaves out every field at its default, so these are part of what each shared
+// link means and must not move when the engine's defaults do.
 export function defaultState(lang = 'en') {
   return {
     sentence: PRESETS[0],
@@ -149,7 +154,7 @@ const ROWS = [
   { key: 'scale', field: 'scale', kind: flag },
   { key: 't', field: 'temperature', kind: decimal(TEMPERATURE) },
   { key: 'pe', field: 'positionalEncoding', kind: flag },
-  { key: 'init', field: 'init', kind: oneOf(['scaled', 'randn']) },
+  { key: 'init', field: 'init', kind: oneOf(INITS) },
   { key: 'step', field: 'step', kind: int({ min: 1, max: STEP_COUNT }) },
   // The allowed views are the registry's (views/registry.js VIEW_KEYS, which loads d3): the
   // parser takes them as an argument, and this row only writes the value.

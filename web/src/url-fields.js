@@ -1,6 +1,7 @@
 // A page's state in its link, for both pages (state.js, the explorer's; playground/state.js):
 // each page declares its fields as rows, and this module reads and writes them. Imports
-// nothing, so that a page's state module (and the server) loads no drawing code.
+// only the engine's generated catalog (a leaf), so that a page's state module (and the server)
+// loads no drawing code.
 //
 //   const ROWS = [{ key: 't', field: 'temperature', kind: decimal(TEMPERATURE) }, …];
 //   const table = fieldTable(ROWS);                   // URL key → row, a Map
@@ -10,9 +11,10 @@
 // A kind is { parse(text) → value or undefined (refused), format(value) → text or undefined (no
 // link can carry it), optionally same(a, b) (an array's equality by content) } and, for numbers,
 // its bounds { min, max }: a control reads them from the same object the link's parser checks.
+import { LIMITS } from './catalog.js';
 
-/** A seed: a whole number the engine's RandomState takes (uint32). */
-export const SEED = Object.freeze({ min: 0, max: 4294967295 });
+/** A seed: a whole number the engine's RandomState takes (uint32, Limits::kMaxSeed). */
+export const SEED = Object.freeze({ min: 0, max: LIMITS.maxSeed });
 
 // Numbers are read as written in decimal digits only: Number() would also take '', ' 42',
 // '0x10', '1e3' and '4294967295.0', so a link could mean something other than it shows.

@@ -3,9 +3,7 @@
 // name the field. Shared by language_model.js and training.js.
 import { describe, invalid } from './errors.js';
 import { errorText, get } from './read.js';
-import { TEMPERATURE } from './catalog.js';
-
-const UINT32_MAX = 2 ** 32 - 1;
+import { LIMITS, TEMPERATURE } from './catalog.js';
 
 /** Object.keys(object), a throwing Proxy or getter becoming an AttentionError for `field`. */
 export function ownKeys(object, field, name) {
@@ -55,11 +53,11 @@ export function integerIn(value, field, min, max, note = '') {
  */
 export function readGenerateOptions(options, vocabularySize) {
   const o = readOptions(options, { count: 1, temperature: 1, topK: 0, greedy: true, seed: 1 }, 'generate');
-  const count = integerIn(o.count, 'count', 1, 1024);
+  const count = integerIn(o.count, 'count', 1, LIMITS.maxGenerate);
   const temperature = numberIn(o.temperature, 'temperature', TEMPERATURE.min, TEMPERATURE.max);
   const topK = integerIn(o.topK, 'topK', 0, vocabularySize, ' (all)');
   if (typeof o.greedy !== 'boolean') throw invalid('greedy', `greedy (${describe(o.greedy)}) must be true or false`);
-  const seed = integerIn(o.seed, 'seed', 0, UINT32_MAX);
+  const seed = integerIn(o.seed, 'seed', 0, LIMITS.maxSeed);
   if (o.greedy) {
     for (const [field, value, fallback] of [
       ['temperature', temperature, 1],

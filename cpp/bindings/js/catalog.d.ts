@@ -91,6 +91,8 @@ export const LIMITS: {
   readonly maxProjectionWidth: number;
   readonly minTemperature: number;
   readonly maxTemperature: number;
+  readonly maxSeed: number;
+  readonly maxGenerate: number;
   readonly maxModelFileBytes: number;
 };
 export const TEMPERATURE: { readonly min: number; readonly max: number };
@@ -101,6 +103,36 @@ export const MODEL_FILE_FIELDS: readonly {
   readonly max?: number;
   readonly values?: readonly string[];
 }[];
+export const MASK_TYPES: readonly (
+  'none' | 'causal' | 'window' | 'padding' | 'custom' | 'longformer' | 'bigbird' | 'dilated'
+)[];
+export const ATTENTION_KINDS: readonly ('softmax' | 'linear')[];
+export const INITS: readonly ('randn' | 'scaled')[];
+export const EMBEDDINGS: readonly ('hash' | 'stream' | 'given')[];
+export const TRACE_DEFAULTS: {
+  readonly dModel: number;
+  readonly heads: number;
+  readonly dK: number;
+  readonly seed: number;
+  readonly mask: string;
+  readonly scale: boolean;
+  readonly temperature: number;
+  readonly bias: boolean;
+  readonly outputProjection: boolean;
+  readonly init: string;
+  readonly positionalEncoding: boolean;
+  readonly embedding: string;
+  readonly attention: string;
+};
+export const MASK_DEFAULTS: {
+  readonly width: number;
+  readonly causal: boolean;
+  readonly global: readonly number[];
+  readonly dilation: number;
+  readonly block: number;
+  readonly random: number;
+  readonly seed: number;
+};
 export const STEP_NAMES: readonly StepName[];
 export const TASK_NAMES: readonly TaskName[];
 export const TASK_BY_NAME: Readonly<Record<TaskName, CatalogTask>>;

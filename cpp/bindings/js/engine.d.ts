@@ -229,6 +229,10 @@ export interface Limits {
   maxProjectionWidth: number;
   minTemperature: number;
   maxTemperature: number;
+  /** Largest seed (2³² − 1: a seed is a uint32, as np.random.seed takes). */
+  maxSeed: number;
+  /** Most tokens one generate() call adds. */
+  maxGenerate: number;
   /** Longest model file loadModel can accept (the largest model the limits allow, stored as float32); longer files need not be read. */
   maxModelFileBytes: number;
   /** Open live traces at most (createEngine option; default 256). */

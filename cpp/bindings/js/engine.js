@@ -28,7 +28,8 @@ export { LiveTrace } from './trace.js';
 export { HEAD_LABELS, HEAD_LABEL_THRESHOLDS, LINE_ENDS, labelHeads } from './head_labels.js';
 export { ROLE_MARKS, TEXT_ROLES, roleKeys, roleScore } from './head_roles.js';
 export { predictionsOf } from './language_model.js';
-// The engine's catalogs (steps, block steps, tasks, the temperature's bounds), generated from C++.
+// The engine's catalogs (steps, block steps, tasks, limits, a run's option names and defaults),
+// generated from C++.
 export * from './catalog.js';
 export { chipsOf, tokenTextsOf } from './bpe_tokenizer.js';
 

@@ -7,44 +7,32 @@ import { AttentionError, describe, invalid } from './errors.js';
 import { boundShape, matrixShape } from './matrix.js';
 import { checkWellFormed, element, get, utf8Length } from './read.js';
 import { TOKENIZATION_MODES } from './segment.js';
+import { ATTENTION_KINDS, EMBEDDINGS, INITS, MASK_DEFAULTS, MASK_TYPES, TRACE_DEFAULTS } from './catalog.js';
 
 export { checkWellFormed } from './read.js';
 
-export const DEFAULTS = Object.freeze({
-  dModel: 8,
-  heads: 2,
-  dK: 0,
-  seed: 42,
-  mask: 'none',
-  scale: true,
-  temperature: 1,
-  bias: false,
-  outputProjection: true,
-  init: 'scaled',
-  positionalEncoding: true,
-  embedding: 'hash',
-  tokenizer: 'words',
-  attention: 'softmax',
-});
+/** A run's defaults: the engine's (a default Config, catalog.js), and the page's word splitting. */
+export const DEFAULTS = Object.freeze({ ...TRACE_DEFAULTS, tokenizer: 'words' });
 
 /** How `text` becomes tokens: the page's segmentations, or the engine's own tokenizer. */
 export const TOKENIZERS = [...TOKENIZATION_MODES, 'engine'];
 const OPTION_NAMES = ['tokens', 'text', 'kvTokens', 'kvText', 'given', ...Object.keys(DEFAULTS)];
-const MASK_TYPES = ['none', 'causal', 'window', 'padding', 'custom', 'longformer', 'bigbird', 'dilated'];
 /**
- * The sparse patterns' options beyond type, width and causal, with their defaults
- * (cpp/include/attention/sparse_pattern.hpp; C++ checks the ranges). A key a pattern does not
- * take is refused: `{ type: 'longformer', window: 3 }` would otherwise run with width 1.
+ * The sparse patterns' options beyond type, width and causal, with their defaults (MaskSpec,
+ * cpp/include/attention/config.hpp; C++ checks the ranges). A key a pattern does not take is
+ * refused: `{ type: 'longformer', window: 3 }` would otherwise run with width 1.
  */
 const PATTERN_OPTIONS = {
-  longformer: { global: [0] },
-  bigbird: { global: [0], block: 4, random: 1, seed: 0 },
-  dilated: { dilation: 2 },
+  longformer: { global: MASK_DEFAULTS.global },
+  bigbird: {
+    global: MASK_DEFAULTS.global,
+    block: MASK_DEFAULTS.block,
+    random: MASK_DEFAULTS.random,
+    seed: MASK_DEFAULTS.seed,
+  },
+  dilated: { dilation: MASK_DEFAULTS.dilation },
 };
-/** softmax, or linear attention (φ = elu + 1); C++ refuses what linear cannot take. */
-const ATTENTION_KINDS = ['softmax', 'linear'];
 const INT32_MAX = 2 ** 31 - 1;
-const UINT32_MAX = 2 ** 32 - 1;
 
 /**
  * An integer that C++ can hold. Beyond int32 the value is refused here, by the value the user
@@ -143,19 +131,19 @@ function normalizeMask(mask, nQuery, nKey, limits) {
       out.block = count('block', 1);
       out.random = count('random', 0);
       const seed = read('seed');
-      if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > UINT32_MAX) {
-        throw invalid('mask.seed', `mask.seed (${describe(seed)}) must be an integer from 0 to ${UINT32_MAX}`);
+      if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > limits.maxSeed) {
+        throw invalid('mask.seed', `mask.seed (${describe(seed)}) must be an integer from 0 to ${limits.maxSeed}`);
       }
       out.seed = seed;
     }
   }
   if (type === 'window' || extra) {
     out.width = integer(
-      get(mask, 'width', 'mask.width') ?? 1,
+      get(mask, 'width', 'mask.width') ?? MASK_DEFAULTS.width,
       'mask.width',
       `an integer from 0 to ${limits.maxTokens}`,
     );
-    out.causal = boolean(get(mask, 'causal', 'mask.causal') ?? false, 'mask.causal');
+    out.causal = boolean(get(mask, 'causal', 'mask.causal') ?? MASK_DEFAULTS.causal, 'mask.causal');
   } else if (type === 'padding') {
     const range = `a key position from 0 to ${nKey - 1}`;
     const positions = get(mask, 'positions', 'mask.positions') ?? [];
@@ -238,8 +226,8 @@ export function normalizeOptions(options, { limits, givenNames, tokenizeText }) 
 
   const dModel = integer(o.dModel, 'dModel', `an integer from 1 to ${limits.maxDModel}`);
   const seed = o.seed;
-  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > UINT32_MAX) {
-    throw invalid('seed', `seed (${describe(seed)}) must be an integer from 0 to ${UINT32_MAX}`);
+  if (typeof seed !== 'number' || !Number.isInteger(seed) || seed < 0 || seed > limits.maxSeed) {
+    throw invalid('seed', `seed (${describe(seed)}) must be an integer from 0 to ${limits.maxSeed}`);
   }
   if (typeof o.temperature !== 'number') {
     throw invalid('temperature', `temperature (${describe(o.temperature)}) must be a number`);
@@ -258,8 +246,8 @@ export function normalizeOptions(options, { limits, givenNames, tokenizeText }) 
     bias: boolean(o.bias, 'bias'),
     outputProjection: boolean(o.outputProjection, 'outputProjection'),
     positionalEncoding: boolean(o.positionalEncoding, 'positionalEncoding'),
-    init: oneOf(o.init, 'init', ['randn', 'scaled']),
-    embedding: oneOf(o.embedding, 'embedding', ['hash', 'stream', 'given']),
+    init: oneOf(o.init, 'init', INITS),
+    embedding: oneOf(o.embedding, 'embedding', EMBEDDINGS),
     attention: oneOf(o.attention, 'attention', ATTENTION_KINDS),
     given: normalizeGiven(o.given, limits, givenNames),
   };

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "attention/matrix.hpp"
+#include "attention/option_names.hpp"
 #include "attention/status.hpp"
 
 namespace attention {
@@ -33,17 +34,23 @@ struct Limits {
   static constexpr int kMaxProjectionWidth = 4096;
   static constexpr double kMinTemperature = 0.01;
   static constexpr double kMaxTemperature = 100.0;
+  // A seed is a uint32 (RandomState), NumPy's np.random.seed range: the trace's, a pattern's,
+  // the trainer's and sampling's seeds alike.
+  static constexpr uint32_t kMaxSeed = 4294967295u;
 };
 
 // kWindow, kLongformer, kBigBird and kDilated are patterns (sparse_pattern.hpp): the engine
 // computes only the scores they allow. The others are computed densely, then masked.
 enum class MaskType { kNone, kCausal, kWindow, kPadding, kCustom, kLongformer, kBigBird, kDilated };
 
-// "none", "causal", "window", …: the names of the JS option mask.type.
-const char* MaskTypeName(MaskType type);
-// Every name, for error messages.
-inline constexpr const char* kMaskTypeNames =
-    "none, causal, window, padding, custom, longformer, bigbird, dilated";
+// The names of the JS option mask.type, in the order error messages list them.
+inline constexpr OptionName<MaskType> kMaskTypes[] = {
+    {MaskType::kNone, "none"},       {MaskType::kCausal, "causal"},
+    {MaskType::kWindow, "window"},   {MaskType::kPadding, "padding"},
+    {MaskType::kCustom, "custom"},   {MaskType::kLongformer, "longformer"},
+    {MaskType::kBigBird, "bigbird"}, {MaskType::kDilated, "dilated"},
+};
+inline const char* MaskTypeName(MaskType type) { return NameOf(kMaskTypes, type); }
 
 struct MaskSpec {
   MaskType type = MaskType::kNone;
@@ -63,19 +70,31 @@ enum class Init {
   kRandn,   // raw N(0, 1) draws, as the tutorials' np.random.randn
   kScaled,  // N(0, 1) / sqrt(fan_in): softmax stays unsaturated at large dModel
 };
+// The names of the JS option `init`.
+inline constexpr OptionName<Init> kInits[] = {{Init::kRandn, "randn"}, {Init::kScaled, "scaled"}};
 
 // How a query mixes the values (docs/computation.md).
 enum class AttentionKind {
   kSoftmax,  // softmax(α·QKᵀ, masked)·V: an n×m matrix of weights per head
   kLinear,  // Katharopoulos et al. 2020: φ(Q)(φ(K)ᵀV) / φ(Q)Σφ(K), φ = elu + 1; no n×m matrix
 };
-// "softmax", "linear": the names of the JS option `attention`.
-const char* AttentionKindName(AttentionKind kind);
+// The names of the JS option `attention`.
+inline constexpr OptionName<AttentionKind> kAttentionKinds[] = {
+    {AttentionKind::kSoftmax, "softmax"},
+    {AttentionKind::kLinear, "linear"},
+};
+inline const char* AttentionKindName(AttentionKind kind) { return NameOf(kAttentionKinds, kind); }
 
 enum class EmbeddingSource {
   kHash,    // row i from a stable hash of token i's text and the seed
   kStream,  // X drawn first from the seed's stream (np.random.seed(s); randn(n, dModel))
   kGiven,   // supplied by the caller
+};
+// The names of the JS option `embedding`.
+inline constexpr OptionName<EmbeddingSource> kEmbeddings[] = {
+    {EmbeddingSource::kHash, "hash"},
+    {EmbeddingSource::kStream, "stream"},
+    {EmbeddingSource::kGiven, "given"},
 };
 
 struct Config {

@@ -7,12 +7,11 @@
 #include <type_traits>
 #include <utility>
 
+#include "attention/config.hpp"
 #include "format.hpp"
 
 namespace attention::train {
 namespace {
-
-constexpr double kUint32Max = 4294967295.0;
 
 // The struct of a TrainerConfig a member lives in: the row's section, and where it is.
 template <typename Part>
@@ -181,7 +180,7 @@ std::vector<TrainerField> MakeFields() {
       Number<&A::min_learning_rate>("minLearningRate", 1e-4, 0, 10),
       Number<&A::clip_norm>("clipNorm", 1, 0, 1e6, "0: no clipping"),
       Int<&T::batch_size>("batchSize", 32, 1, TrainerConfig::kMaxBatch),
-      Int<&T::seed>("seed", 1, 0, kUint32Max),
+      Int<&T::seed>("seed", 1, 0, Limits::kMaxSeed),
       Int<&T::threads>("threads", 1, 1, TrainerConfig::kMaxThreads,
                        "the batch's shards, run at once"),
       Number<&CorpusConfig::repeat_spans>("repeatSpans", 0, 0, 1,

@@ -3,6 +3,7 @@
 
 import { pageLinks } from '../page-kind.js';
 import { STEP_COUNT } from '../steps.js';
+import { SEED } from '../url-fields.js';
 import { VIEWS, VIEW_KEYS } from '../views/registry.js';
 
 let instances = 0;
@@ -71,7 +72,7 @@ export function explorerMarkup() {
     <div class="control-grid">
       <label><span data-i18n="dModel"></span> <select data-role="dModel"></select></label>
       <label><span data-i18n="heads"></span> <select data-role="heads"></select></label>
-      <label><span data-i18n="seed"></span> <input data-role="seed" type="number" min="0" max="4294967295" step="1" /></label>
+      <label><span data-i18n="seed"></span> <input data-role="seed" type="number" min="${SEED.min}" max="${SEED.max}" step="1" /></label>
       <label data-role="attention-control"><span data-i18n="attention"></span> <select data-role="attention" aria-describedby="linear-note"></select></label>
       <label><span data-i18n="mask"></span> <select data-role="mask"></select></label>
       <label data-role="window-control"><span data-i18n="window"></span> <input data-role="window" type="number" min="0" max="64" step="1" /></label>

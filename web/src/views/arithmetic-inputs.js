@@ -4,13 +4,10 @@
 // Each kind: { requests(cell, sizes), draw(trace, s, cell) }; a step's shape and whether it has a
 // matrix per head are the engine's catalog's (step-shapes.js).
 import { computationOf } from '../step-texts.js';
-import { rowRequest, stepRequest } from '../requests.js';
+import { rowRequest, stepRequest, WHOLE } from '../requests.js';
 import { formatValue } from '../format.js';
 import { el, line, num, section, table } from './arithmetic-dom.js';
 import { stepInfo } from '../step-shapes.js';
-
-// Weights are read whole (d_model × h·d_k at most 1024 × 4096), never as block means.
-const WHOLE = 4096;
 
 /** A projection: its input row, its weight matrix, the column offset of head h's slice. */
 const PROJECTIONS = {

@@ -5,12 +5,9 @@
 // head[i, c] = φ(q_i)ᵀ S[:, c] / z_i term by term. With a causal mask query i reads the sums
 // over the keys j ≤ i only (prefix sums), and its arithmetic sums exactly those.
 // Each kind: { kind, requests(cell, sizes), draw(trace, s, cell) } (its shape: the catalog's).
-import { rowRequest, stepRequest } from '../requests.js';
+import { rowRequest, stepRequest, WHOLE } from '../requests.js';
 import { formatValue } from '../format.js';
 import { line, num, section, table } from './arithmetic-dom.js';
-
-// φ(K) and V are read whole (m × d_k), never as block means.
-const WHOLE = 4096;
 
 export const phi = (x) => (x > 0 ? x + 1 : Math.exp(x));
 

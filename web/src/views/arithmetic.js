@@ -4,7 +4,7 @@
 // cell head_h[i, c]: the value rows V[j] weighted by A[i, j], summing to the engine's output
 // row. Every other matrix: arithmetic-inputs.js. One table, KINDS, says what each step's
 // cells read and how they are explained.
-import { rowRequest, stepRequest } from '../requests.js';
+import { rowRequest, stepRequest, WHOLE } from '../requests.js';
 import { formatValue } from '../format.js';
 import { el, line, num, section, table } from './arithmetic-dom.js';
 import { INPUT_KINDS } from './arithmetic-inputs.js';
@@ -13,8 +13,6 @@ import { stepInfo, stepShape, traceHas } from '../step-shapes.js';
 
 // Past this many value rows the output's sum lists the strongest ones and totals the rest.
 const MAX_ROWS = 32;
-// vHead is read whole (n × d_k), never as block means.
-const WHOLE = 4096;
 
 const score = {
   kind: 'score',
