@@ -165,9 +165,9 @@ std::vector<TrainerField> MakeFields() {
       OneOf<&TaskConfig::kind>("task", TaskKind::kSort, tasks).Is("the toy task"),
       Int<&TaskConfig::length>("length", 8, 1, TaskLimits::kMaxLength).Is("symbols per example (copy, reverse, sort; induction at least 2)"),
       Int<&TaskConfig::alphabet>("alphabet", 10, 2, TaskLimits::kMaxAlphabet).Is("distinct symbols (copy, reverse, sort, induction)"),
-      Int<&TaskConfig::modulus>("modulus", 97, 2, TaskLimits::kMaxModulus).Is("p of (a + b) mod p"),
+      Int<&TaskConfig::modulus>("modulus", 97, 2, TaskLimits::kMaxModulus).Is("the modulus p of (a + b) mod p"),
       Int<&M::layers>("layers", 2, 1, ModelLimits::kMaxLayers).Is("transformer blocks"),
-      Int<&M::heads>("heads", 4, 1, width).Is("attention heads per block; they divide dModel unless dK is set"),
+      Int<&M::heads>("heads", 4, 1, width).Is("attention heads per block (they divide dModel unless dK is set)"),
       Int<&M::d_model>("dModel", 64, 1, width).Is("the width of the residual stream"),
       Int<&M::d_k>("dK", 0, 0, width, "0: dModel / heads").Is("the width of one head"),
       Int<&M::d_ff>("dFF", 0, 0, 4 * width, "0: 4 · dModel").Is("the FFN's hidden width"),
@@ -178,7 +178,7 @@ std::vector<TrainerField> MakeFields() {
       Bool<&M::tied_embeddings>("tiedEmbeddings", true).Is("logits from the token embedding, else from a separate matrix"),
       OneOf<&M::positional>("positionalEncoding", PositionalKind::kSinusoidal, {"sinusoidal", "learned"}).Is("the positions added to the token embedding: fixed sines or trained"),
       Above<&M::init_std>("initStd", 0.02, 0, 10).Is("the standard deviation of the initial weights"),
-      NotInModelFile(Above<&M::query_key_init>("queryKeyInit", 1, 0, 10)).Is("W_Q and W_K start at this multiple of their draw (d_k^(−1/4): an unscaled model is the scaled one at step 0)"),
+      NotInModelFile(Above<&M::query_key_init>("queryKeyInit", 1, 0, 10)).Is("W_Q and W_K start at this multiple of their draw (at d_k^(−1/4) an unscaled model is the scaled one at step 0)"),
       Above<&A::learning_rate>("learningRate", 1e-3, 0, 10).Is("AdamW's peak learning rate"),
       // β stays below 1: the bias correction divides by 1 − βᵗ.
       Number<&A::beta1>("beta1", 0.9, 0, 0.999999).Is("AdamW's decay of the gradients' running mean"),
@@ -191,8 +191,8 @@ std::vector<TrainerField> MakeFields() {
       Number<&A::clip_norm>("clipNorm", 1, 0, 1e6, "0: no clipping").Is("global gradient-norm clipping"),
       Int<&T::batch_size>("batchSize", 32, 1, TrainerConfig::kMaxBatch).Is("sequences per update"),
       Int<&T::seed>("seed", 1, 0, kUint32Max).Is("draws the initial weights and the examples"),
-      Int<&T::threads>("threads", 1, 1, TrainerConfig::kMaxThreads, "the batch's shards, run at once").Is("shards of whole sequences per batch, gradients added in order: the weights depend on it, not on the cores"),
-      Number<&CorpusConfig::repeat_spans>("repeatSpans", 0, 0, 1, "the share of windows that repeat a span").Is("windows whose text repeats a span (T/8 to T/4 tokens) further on: only an induction head predicts it (docs/models.md)"),
+      Int<&T::threads>("threads", 1, 1, TrainerConfig::kMaxThreads, "the batch's shards, run at once").Is("shards of whole sequences per batch, their gradients added in order (the weights depend on it, not on the cores)"),
+      Number<&CorpusConfig::repeat_spans>("repeatSpans", 0, 0, 1, "the share of windows that repeat a span").Is("the training windows whose text repeats a span (T/8 to T/4 tokens) further on, which only an induction head predicts (docs/models.md)"),
   };
   // clang-format on
 }
