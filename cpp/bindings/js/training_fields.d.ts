@@ -38,7 +38,7 @@ export interface TrainerConfig {
   positionalEncoding?: 'sinusoidal' | 'learned';
   /** The standard deviation of the initial weights. A number greater than 0 and at most 10. Default 0.02. */
   initStd?: number;
-  /** W_Q and W_K start at this multiple of their draw (at d_k^(−1/4) an unscaled model is the scaled one at step 0). A number greater than 0 and at most 10. Default 1. */
+  /** W_Q's and W_K's multiple of their draw (at d_k^(−1/4) an unscaled model starts as the scaled one). A number greater than 0 and at most 10. Default 1. */
   queryKeyInit?: number;
   /** AdamW's peak learning rate. A number greater than 0 and at most 10. Default 0.001. */
   learningRate?: number;
@@ -62,12 +62,12 @@ export interface TrainerConfig {
   batchSize?: number;
   /** Draws the initial weights and the examples. An integer from 0 to 4294967295. Default 1. */
   seed?: number;
-  /** Shards of whole sequences per batch, their gradients added in order (the weights depend on it, not on the cores). An integer from 1 to 64 (the batch's shards, run at once). Default 1. */
+  /** Shards per batch, their gradients added in order (the weights depend on it, not on the cores). An integer from 1 to 64 (the batch's shards, run at once). Default 1. */
   threads?: number;
 }
 
 /** The trainer fields only a text model's trainer reads (section 'corpus'; createCorpusTrainer). */
 export interface CorpusFields {
-  /** The training windows whose text repeats a span (T/8 to T/4 tokens) further on, which only an induction head predicts (docs/models.md). A number from 0 to 1 (the share of windows that repeat a span). Default 0. */
+  /** Windows repeating a span of T/8 to T/4 tokens, which only an induction head predicts (docs/models.md). A number from 0 to 1 (the share of windows that repeat a span). Default 0. */
   repeatSpans?: number;
 }
