@@ -9,6 +9,8 @@
 //                                 TaskName, RoleName and TextRole unions the other .d.ts use
 //   web/src/catalog.js            the page's copy, a leaf: the page's views may not import the
 //                                 engine, and the state reads it without loading the engine
+//   cpp/bindings/js/training_fields.d.ts   TrainerConfig and CorpusFields from the trainer's rows,
+//                                 and the table of them in docs/training-api.md (trainer-fields.mjs)
 //
 //   node build-scripts/catalog.mjs [engine dir]   (build.sh runs it after the WASM build)
 //
@@ -18,10 +20,16 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as prettier from 'prettier';
+import { TRAINER_TABLE_DOCS, TRAINING_FIELDS_FILE, trainingFieldsDts, withTrainerTable } from './trainer-fields.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The generated files, repository-relative. */
-export const CATALOG_FILES = ['cpp/bindings/js/catalog.js', 'cpp/bindings/js/catalog.d.ts', 'web/src/catalog.js'];
+export const CATALOG_FILES = [
+  'cpp/bindings/js/catalog.js',
+  'cpp/bindings/js/catalog.d.ts',
+  'web/src/catalog.js',
+  TRAINING_FIELDS_FILE,
+];
 
 /** The catalogs of the engine built into `engineDir` (default dist/engine). */
 export async function readCatalog(engineDir = path.join(root, 'dist/engine')) {
@@ -31,13 +39,15 @@ export async function readCatalog(engineDir = path.join(root, 'dist/engine')) {
   const limits = module.limits();
   // The keys a model file records with the engine's kinds and bounds: the trainer fields of every
   // model (model_io.cpp), the two sizes (kModelSizes) and a task model's task rows under their
-  // keys (TaskFileKey: taskLength, …).
+  // keys (TaskFileKey: taskLength, …), and a text model's corpus rows (repeatSpans: its trainer
+  // records it under its name).
   const rule = ({ kind, min, max, values }) => (kind === 'enum' ? { kind, values } : { kind, min, max });
   const fields = module.trainerFields();
   const modelFileFields = [
     ...fields.filter((row) => row.inModelFile).map((row) => ({ name: row.name, ...rule(row) })),
     ...modelSizes.map((row) => ({ name: row.name, ...rule(row) })),
     ...fields.filter((row) => row.taskFileKey).map((row) => ({ name: row.taskFileKey, ...rule(row) })),
+    ...fields.filter((row) => row.section === 'corpus').map((row) => ({ name: row.name, ...rule(row) })),
   ];
   return {
     steps,
@@ -50,6 +60,7 @@ export async function readCatalog(engineDir = path.join(root, 'dist/engine')) {
     roles,
     lineMarks,
     traceOptions: module.traceOptions(),
+    trainerFields: fields,
   };
 }
 
@@ -109,7 +120,7 @@ export const TASKS = ${frozenList(c.tasks)};
 export const LIMITS = Object.freeze(${JSON.stringify(c.limits)});
 /** The engine's temperature bounds (Limits), for attention and sampling alike. */
 export const TEMPERATURE = Object.freeze(${JSON.stringify(c.temperature)});
-/** The keys a model file records with the engine's bounds: the model's trainer fields (model_io.cpp), vocabSize and contextLength (kModelSizes), a task model's task rows (TaskFileKey); each by its name, kind and bounds (bool: none, enum: values). */
+/** The keys a model file records with the engine's bounds: the model's trainer fields (model_io.cpp), vocabSize and contextLength (kModelSizes), a task model's task rows (TaskFileKey), a text model's corpus rows; each by its name, kind and bounds (bool: none, enum: values). */
 export const MODEL_FILE_FIELDS = ${frozenList(c.modelFileFields)};
 ${rolesJs(c)}
 ${traceOptionsJs(c.traceOptions)}
@@ -220,17 +231,28 @@ ${rolesDts(c)}`;
 
 /** { repository path: text } of the generated files for catalog `c`, formatted as committed. */
 export async function catalogFiles(c) {
-  const texts = { js: catalogJs(c), dts: catalogDts(c) };
+  const texts = { js: catalogJs(c), dts: catalogDts(c), [TRAINING_FIELDS_FILE]: trainingFieldsDts(c.trainerFields) };
   const out = {};
   for (const file of CATALOG_FILES) {
     const options = { ...(await prettier.resolveConfig(path.join(root, file))), filepath: path.join(root, file) };
-    out[file] = await prettier.format(file.endsWith('.d.ts') ? texts.dts : texts.js, options);
+    out[file] = await prettier.format(texts[file] ?? (file.endsWith('.d.ts') ? texts.dts : texts.js), options);
   }
   return out;
 }
 
+/** { repository path: text } of the docs with their generated table of trainer options. */
+export function catalogDocs(c) {
+  return Object.fromEntries(
+    TRAINER_TABLE_DOCS.map((file) => [
+      file,
+      withTrainerTable(readFileSync(path.join(root, file), 'utf8'), c.trainerFields),
+    ]),
+  );
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const files = await catalogFiles(await readCatalog(process.argv[2]));
+  const catalog = await readCatalog(process.argv[2]);
+  const files = { ...(await catalogFiles(catalog)), ...catalogDocs(catalog) };
   for (const [file, text] of Object.entries(files)) {
     const at = path.join(root, file);
     let old = null;

@@ -62,6 +62,8 @@ val TrainerFieldsVal() {
       row.set("minOpen", f.min_open);
     }
     if (*f.note) row.set("note", std::string(f.note));
+    // What it is: the generated TrainerConfig's doc comments and the docs' tables read it.
+    row.set("about", std::string(f.about));
     // A model file records it under its name (model_io.cpp): model_config.js checks it so.
     row.set("inModelFile", f.in_model_file);
     // A task row's key in a task model's file (taskLength, …), checked by model_config.js too.

@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string_view>
+
+#include "attention/train/trainer_fields.hpp"
 
 namespace attention::train {
 namespace {
@@ -48,9 +51,14 @@ Status CheckInitModel(const LoadedModel& init, const ModelConfig& run,
                       const std::vector<std::string>& vocabulary, EarlierTraining* earlier) {
   const FlatJson theirs = ModelConfigJson(init.model->config());
   const FlatJson ours = ModelConfigJson(run);
-  for (const char* key :
-       {"layers", "heads", "dModel", "dK", "dFF", "contextLength", "vocabSize", "causal", "scale",
-        "residual", "attentionOnly", "tiedEmbeddings", "positionalEncoding"}) {
+  // The keys ModelConfigJson writes (model_io.cpp): the two sizes, then every model row a file
+  // records but initStd, which only draws the starting weights the file replaces.
+  std::vector<std::string> keys;
+  for (const ModelSize& size : kModelSizes) keys.push_back(size.key);
+  for (const TrainerField& row : TrainerFields()) {
+    if (row.in_model_file && std::string_view(row.name) != "initStd") keys.push_back(row.name);
+  }
+  for (const std::string& key : keys) {
     const FlatJson::Value& a = theirs.values().at(key);
     const FlatJson::Value& b = ours.values().at(key);
     if (!Same(a, b)) {

@@ -106,6 +106,16 @@ TEST(TrainerFields, HoldsSaysWhetherTheMembersTypeHoldsAValue) {
   }
 }
 
+TEST(TrainerFields, EachRowSaysWhatItIsAsAPhrase) {
+  // The generated TrainerConfig's comments and the docs' table read it; the generator adds the
+  // bounds and the default after it, so it does not end a sentence itself.
+  for (const TrainerField& f : TrainerFields()) {
+    const std::string about = f.about;
+    ASSERT_FALSE(about.empty()) << f.name;
+    EXPECT_NE(about.back(), '.') << f.name << ": " << about;
+  }
+}
+
 TEST(TrainerFields, FlagsAreTheJsCommandsSpelling) {
   EXPECT_EQ(FlagOf("learningRate"), "learning-rate");
   EXPECT_EQ(FlagOf("dFF"), "d-ff");

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CATALOG_FILES, catalogFiles, readCatalog } from '../../build-scripts/catalog.mjs';
+import { CATALOG_FILES, catalogDocs, catalogFiles, readCatalog } from '../../build-scripts/catalog.mjs';
 import {
   BLOCK_STEPS,
   LIMITS,
@@ -80,6 +80,21 @@ test('the committed catalog files are what the generator writes from the built e
   // The engine's copy in dist is the page's: the same module, the same rows.
   assert.deepEqual(engineCatalog.STEPS, STEPS);
   assert.deepEqual(engineCatalog.TASKS, TASKS);
+});
+
+test('the docs’ table of trainer options is the one the generator writes from the rows', async () => {
+  for (const [file, text] of Object.entries(catalogDocs(await readCatalog()))) {
+    assert.equal(readFileSync(path.join(root, file), 'utf8'), text, `${file}: run node build-scripts/catalog.mjs`);
+  }
+});
+
+test('TrainerConfig is the generated one: every row a field, none hand-written in training.d.ts', () => {
+  const hand = readFileSync(path.join(root, 'cpp/bindings/js/training.d.ts'), 'utf8');
+  assert.doesNotMatch(hand, /interface (TrainerConfig|CorpusFields)\b/);
+  const dts = readFileSync(path.join(root, 'cpp/bindings/js/training_fields.d.ts'), 'utf8');
+  const declared = [...dts.matchAll(/^\s+(\w+)\?:/gm)].map((m) => m[1]);
+  assert.deepEqual(declared, names(engine.trainerFields));
+  for (const row of engine.trainerFields) assert.ok(row.about, `${row.name}'s row says what it is`);
 });
 
 test('the .d.ts unions are the generated ones only: no hand-written StepName, TaskName or block step names', () => {

@@ -88,12 +88,22 @@ test('the message names the key and what it allows', () => {
     ['tokensSeen', '1.5', /^model\.config\.tokensSeen \(1\.5\) must be an integer from 0/],
     ['title', '7', /^model\.config\.title \(7\) must be a string of at most 200 characters$/],
     ['canonWeighted', '"yes"', /^model\.config\.canonWeighted \("yes"\) must be true or false$/],
+    ['repeatSpans', '1.5', /^model\.config\.repeatSpans \(1\.5\) must be a number from 0 to 1$/],
   ]) {
     assert.throws(
       () => engine.loadModel(forged(key, json)),
       (error) => error.field === `model.config.${key}` && pattern.test(error.message),
       `${key} = ${json}`,
     );
+  }
+});
+
+test('a key that is a trainer field takes its row’s kind and bounds', () => {
+  const kinds = { int: 'integer', number: 'number' };
+  for (const row of engine.trainerFields.filter((f) => f.inModelFile || f.section === 'corpus')) {
+    const rule = MODEL_CONFIG_KEYS[row.name];
+    assert.ok(rule, `${row.name} is checked when a file is loaded`);
+    if (kinds[row.kind]) assert.deepEqual(rule, { type: kinds[row.kind], min: row.min, max: row.max }, row.name);
   }
 });
 

@@ -97,7 +97,7 @@ export const LIMITS = Object.freeze({
 });
 /** The engine's temperature bounds (Limits), for attention and sampling alike. */
 export const TEMPERATURE = Object.freeze({ min: 0.01, max: 100 });
-/** The keys a model file records with the engine's bounds: the model's trainer fields (model_io.cpp), vocabSize and contextLength (kModelSizes), a task model's task rows (TaskFileKey); each by its name, kind and bounds (bool: none, enum: values). */
+/** The keys a model file records with the engine's bounds: the model's trainer fields (model_io.cpp), vocabSize and contextLength (kModelSizes), a task model's task rows (TaskFileKey), a text model's corpus rows; each by its name, kind and bounds (bool: none, enum: values). */
 export const MODEL_FILE_FIELDS = Object.freeze(
   [
     { name: 'layers', kind: 'int', min: 1, max: 12 },
@@ -118,6 +118,7 @@ export const MODEL_FILE_FIELDS = Object.freeze(
     { name: 'taskLength', kind: 'int', min: 1, max: 256 },
     { name: 'taskAlphabet', kind: 'int', min: 2, max: 1024 },
     { name: 'taskModulus', kind: 'int', min: 2, max: 1024 },
+    { name: 'repeatSpans', kind: 'number', min: 0, max: 1 },
   ].map((row) => Object.freeze(row)),
 );
 /** The head roles (kRoles), in the order that breaks a tie: name, positional (its keys are a distance), needsTags (Brown tags), weight (false: broad, the row's entropy). */

@@ -69,7 +69,7 @@ export class Engine {
     this.#givenNames = Object.freeze(this.#module.givenNames());
     /** { maxTokens, maxAttendTokens, maxTextBytes, maxTokenBytes, maxDModel, maxDK, maxProjectionWidth, ..., maxLiveTraces, maxLiveBytes } */
     this.limits = Object.freeze({ ...this.#module.limits(), ...live });
-    /** The trainer's fields, the engine's one table (trainer_fields.hpp): { name, section, kind, fallback, min, max, minOpen, values, note, allowed }. */
+    /** The trainer's fields, the engine's one table (trainer_fields.hpp): { name, section, kind, fallback, min, max, minOpen, values, note, about, allowed }. */
     this.trainerFields = trainerFieldsOf(this.#module);
     /** { name: default } of trainerFields. */
     this.trainerDefaults = defaultsOf(this.trainerFields);

@@ -6,8 +6,9 @@
 // (`toFixed is not a function`). Here every key read anywhere has one rule, and a file that
 // breaks one is refused with an error naming the key (model.config.<key>) and what is allowed.
 // Keys not listed are kept but never read. The keys a model file has from the trainer's fields
-// (layers, heads, dModel, …) take the engine's own kinds and bounds (catalog.js, generated from
-// trainer_fields.cpp), so that this check never refuses a model the engine loaded.
+// (layers, heads, dModel, …, a text model's repeatSpans) take the engine's own kinds and bounds
+// (catalog.js, generated from trainer_fields.cpp), so that this check never refuses a model the
+// engine loaded.
 import { describe, invalid } from './errors.js';
 import { MODEL_FILE_FIELDS } from './catalog.js';
 
@@ -38,7 +39,6 @@ export const MODEL_CONFIG_KEYS = Object.freeze({
   lowercase: boolean,
   canonWeighted: boolean,
   documentStart: string(64),
-  repeatSpans: number(0, 1),
   trainedSteps: integer(0, COUNT),
   tokensSeen: integer(0, COUNT),
   // Losses in nats per token: ln(vocabulary) is at most ln(2^20) ≈ 14 for a uniform guess; a

@@ -1,85 +1,12 @@
 // Type declarations of training in the engine (training.js), re-exported by engine.d.ts.
 import type { Step, StepName } from './engine.js';
 // Generated from the engine's catalogs (catalog.d.ts; engine.d.ts re-exports them).
-import type { BlockStepName, ModelStepName, TaskName } from './catalog.js';
+import type { BlockStepName, ModelStepName } from './catalog.js';
 
-/** A trainer's configuration; every field is optional (Engine.trainerDefaults). */
-export interface TrainerConfig {
-  /** The toy task. Default 'sort'. */
-  task?: TaskName;
-  /** Symbols per example (copy, reverse, sort, induction ≥ 2): 1–256. Default 8. */
-  length?: number;
-  /** Distinct symbols (copy, reverse, sort, induction): 2–1024. Default 10. */
-  alphabet?: number;
-  /** p of (a + b) mod p: 2–1024. Default 97. */
-  modulus?: number;
-  /** Transformer blocks: 1–6. Default 2. */
-  layers?: number;
-  /** Must divide dModel unless dK is set. Default 4. */
-  heads?: number;
-  /** 1–1024. Default 64. */
-  dModel?: number;
-  /** Width of one head; 0 (default): dModel / heads. */
-  dK?: number;
-  /** FFN hidden width; 0 (default): 4 · dModel. */
-  dFF?: number;
-  /** A query sees only earlier keys. Default true. */
-  causal?: boolean;
-  /** Divide scores by √dK. Default true. */
-  scale?: boolean;
-  /** The two residual adds of each block. Default true. */
-  residual?: boolean;
-  /** No FFN and no LayerNorm (the attention-only model of induction-head studies). Default false. */
-  attentionOnly?: boolean;
-  /** Logits from the token embedding, else from a separate matrix. Default true. */
-  tiedEmbeddings?: boolean;
-  /** Default 'sinusoidal'. */
-  positionalEncoding?: 'sinusoidal' | 'learned';
-  /** Standard deviation of the initial weights. Default 0.02. */
-  initStd?: number;
-  /** W_Q and W_K start at this multiple of their draw (the √d_k experiment's control: d_k^(−1/4)
-   * makes an unscaled model the scaled one's function at step 0). Default 1; > 0, at most 10. */
-  queryKeyInit?: number;
-  /** AdamW's peak learning rate. Default 1e-3. */
-  learningRate?: number;
-  /** Default 0.9. */
-  beta1?: number;
-  /** Default 0.95. */
-  beta2?: number;
-  /** Default 1e-8. */
-  epsilon?: number;
-  /** Decoupled weight decay on the linear maps' matrices. Default 0.1. */
-  weightDecay?: number;
-  /** Linear warmup over these steps. Default 0. */
-  warmupSteps?: number;
-  /** Cosine decay to minLearningRate at this step; 0 (default): constant. */
-  totalSteps?: number;
-  /** Default 1e-4. */
-  minLearningRate?: number;
-  /** Global gradient-norm clipping; 0: off. Default 1. */
-  clipNorm?: number;
-  /** Sequences per update: 1–4096. Default 32. */
-  batchSize?: number;
-  /** The initial weights and the examples: 0–4294967295. Default 1. */
-  seed?: number;
-  /**
-   * Each batch is split into this many shards of whole sequences, 1–64 (default 1), whose
-   * gradients are added in order: the weights depend on it (the same seed and threads give the
-   * same weights), not on the cores. A threaded build runs the shards at once; the
-   * single-threaded one runs them one after another.
-   */
-  threads?: number;
-}
-
-/** The trainer fields only a text model's trainer reads (section 'corpus'; createCorpusTrainer). */
-export interface CorpusFields {
-  /**
-   * The share of training windows in which a span of their text (T/8 – T/4 tokens) is copied
-   * further on, 0–1 (default 0): only a head that finds the earlier copy by its content (an
-   * induction head) predicts the copy (docs/models.md, "Induction").
-   */
-  repeatSpans?: number;
-}
+// TrainerConfig and CorpusFields: each field's type, bounds, default and meaning from its row of
+// trainer_fields.cpp (generated: training_fields.d.ts).
+import type { CorpusFields, TrainerConfig } from './training_fields.js';
+export type { CorpusFields, TrainerConfig } from './training_fields.js';
 
 export interface StepMetrics {
   /** Updates done so far. */
@@ -345,7 +272,10 @@ export interface TrainerField {
   minOpen?: boolean;
   /** enum: the allowed names. */
   values?: readonly string[];
+  /** A remark on a special value ("0: dModel / heads"), which errors end with. */
   note?: string;
+  /** What the field is ("transformer blocks"). */
+  about: string;
   /** What the field allows, as errors say it: "an integer from 1 to 12". */
   allowed: string;
   /** A model file records it, under its name (the model's rows but queryKeyInit). */

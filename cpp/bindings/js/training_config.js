@@ -8,7 +8,7 @@ import { errorText, get } from './read.js';
 
 /**
  * The module's rows as frozen objects { name, section, kind, fallback, min, max, minOpen,
- * values, note, allowed }.
+ * values, note, about, allowed }.
  */
 export function trainerFieldsOf(module) {
   return Object.freeze(

@@ -52,8 +52,4 @@ Status ValidateModelConfig(const ModelConfig& c) {
   return Status::Ok();
 }
 
-const char* PositionalKindName(PositionalKind kind) {
-  return kind == PositionalKind::kLearned ? "learned" : "sinusoidal";
-}
-
 }  // namespace attention::train

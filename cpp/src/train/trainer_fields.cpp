@@ -65,13 +65,22 @@ struct MemberOf<Value Part::*> {
   using V = Value;
 };
 
+// A row being built: each builder below returns one, and `.Is("…")` says what the field is
+// (TrainerField::about), so that a row stays one line from its name to its meaning.
+struct Built : TrainerField {
+  Built Is(const char* text) && {
+    about = text;
+    return std::move(*this);
+  }
+};
+
 // A row of `member` (e.g. &ModelConfig::layers): its section and accessors; the builders below
 // add the kind, default and bounds.
 template <auto member>
-TrainerField Row(const char* name, FieldKind kind, double fallback, const char* note) {
+Built Row(const char* name, FieldKind kind, double fallback, const char* note) {
   using Part = typename MemberOf<decltype(member)>::P;
   using Value = typename MemberOf<decltype(member)>::V;
-  TrainerField f;
+  Built f;
   f.name = name;
   f.section = PartOf<Part>::kSection;
   f.kind = kind;
@@ -98,8 +107,8 @@ TrainerField Row(const char* name, FieldKind kind, double fallback, const char* 
 
 // An integer from min to max.
 template <auto member>
-TrainerField Int(const char* name, double fallback, double min, double max, const char* note = "") {
-  TrainerField f = Row<member>(name, FieldKind::kInt, fallback, note);
+Built Int(const char* name, double fallback, double min, double max, const char* note = "") {
+  Built f = Row<member>(name, FieldKind::kInt, fallback, note);
   f.min = min;
   f.max = max;
   return f;
@@ -107,9 +116,8 @@ TrainerField Int(const char* name, double fallback, double min, double max, cons
 
 // A number from min to max.
 template <auto member>
-TrainerField Number(const char* name, double fallback, double min, double max,
-                    const char* note = "") {
-  TrainerField f = Row<member>(name, FieldKind::kNumber, fallback, note);
+Built Number(const char* name, double fallback, double min, double max, const char* note = "") {
+  Built f = Row<member>(name, FieldKind::kNumber, fallback, note);
   f.min = min;
   f.max = max;
   return f;
@@ -117,27 +125,27 @@ TrainerField Number(const char* name, double fallback, double min, double max,
 
 // A number greater than min, at most max.
 template <auto member>
-TrainerField Above(const char* name, double fallback, double min, double max) {
-  TrainerField f = Number<member>(name, fallback, min, max);
+Built Above(const char* name, double fallback, double min, double max) {
+  Built f = Number<member>(name, fallback, min, max);
   f.min_open = true;
   return f;
 }
 
 template <auto member>
-TrainerField Bool(const char* name, bool fallback) {
+Built Bool(const char* name, bool fallback) {
   return Row<member>(name, FieldKind::kBool, fallback ? 1 : 0, "");
 }
 
 // One of `values`, stored as its index (the member's enum in the same order).
 template <auto member, typename Enum>
-TrainerField OneOf(const char* name, Enum fallback, std::vector<std::string> values) {
-  TrainerField f = Row<member>(name, FieldKind::kEnum, static_cast<double>(fallback), "");
+Built OneOf(const char* name, Enum fallback, std::vector<std::string> values) {
+  Built f = Row<member>(name, FieldKind::kEnum, static_cast<double>(fallback), "");
   f.values = std::move(values);
   return f;
 }
 
 // A model row that a model file does not record (it matters only when the weights are drawn).
-TrainerField NotInModelFile(TrainerField f) {
+Built NotInModelFile(Built f) {
   f.in_model_file = false;
   return f;
 }
@@ -150,42 +158,56 @@ std::vector<TrainerField> MakeFields() {
   using M = ModelConfig;
   using A = AdamWConfig;
   using T = TrainerConfig;
+  // Each row: name, default, bounds (and a note on a special value), then what it is.
+  // clang-format off
   return {
-      OneOf<&TaskConfig::kind>("task", TaskKind::kSort, tasks),
-      Int<&TaskConfig::length>("length", 8, 1, TaskLimits::kMaxLength),
-      Int<&TaskConfig::alphabet>("alphabet", 10, 2, TaskLimits::kMaxAlphabet),
-      Int<&TaskConfig::modulus>("modulus", 97, 2, TaskLimits::kMaxModulus),
-      Int<&M::layers>("layers", 2, 1, ModelLimits::kMaxLayers),
-      Int<&M::heads>("heads", 4, 1, width),
-      Int<&M::d_model>("dModel", 64, 1, width),
-      Int<&M::d_k>("dK", 0, 0, width, "0: dModel / heads"),
-      Int<&M::d_ff>("dFF", 0, 0, 4 * width, "0: 4 · dModel"),
-      Bool<&M::causal>("causal", true),
-      Bool<&M::scale>("scale", true),
-      Bool<&M::residual>("residual", true),
-      Bool<&M::attention_only>("attentionOnly", false),
-      Bool<&M::tied_embeddings>("tiedEmbeddings", true),
-      OneOf<&M::positional>("positionalEncoding", PositionalKind::kSinusoidal,
-                            {"sinusoidal", "learned"}),
-      Above<&M::init_std>("initStd", 0.02, 0, 10),
-      NotInModelFile(Above<&M::query_key_init>("queryKeyInit", 1, 0, 10)),
-      Above<&A::learning_rate>("learningRate", 1e-3, 0, 10),
+      OneOf<&TaskConfig::kind>("task", TaskKind::kSort, tasks).Is("the toy task"),
+      Int<&TaskConfig::length>("length", 8, 1, TaskLimits::kMaxLength)
+          .Is("symbols per example (copy, reverse, sort; induction at least 2)"),
+      Int<&TaskConfig::alphabet>("alphabet", 10, 2, TaskLimits::kMaxAlphabet)
+          .Is("distinct symbols (copy, reverse, sort, induction)"),
+      Int<&TaskConfig::modulus>("modulus", 97, 2, TaskLimits::kMaxModulus)
+          .Is("the modulus p of (a + b) mod p"),
+      Int<&M::layers>("layers", 2, 1, ModelLimits::kMaxLayers).Is("transformer blocks"),
+      Int<&M::heads>("heads", 4, 1, width)
+          .Is("attention heads per block (they divide dModel unless dK is set)"),
+      Int<&M::d_model>("dModel", 64, 1, width).Is("the width of the residual stream"),
+      Int<&M::d_k>("dK", 0, 0, width, "0: dModel / heads").Is("the width of one head"),
+      Int<&M::d_ff>("dFF", 0, 0, 4 * width, "0: 4 · dModel").Is("the FFN's hidden width"),
+      Bool<&M::causal>("causal", true).Is("a query sees only earlier keys"),
+      Bool<&M::scale>("scale", true).Is("divide scores by √dK"),
+      Bool<&M::residual>("residual", true).Is("the two residual adds of each block"),
+      Bool<&M::attention_only>("attentionOnly", false)
+          .Is("no FFN and no LayerNorm (the attention-only model of induction-head studies)"),
+      Bool<&M::tied_embeddings>("tiedEmbeddings", true)
+          .Is("logits from the token embedding, else from a separate matrix"),
+      OneOf<&M::positional>("positionalEncoding", PositionalKind::kSinusoidal, {"sinusoidal", "learned"})
+          .Is("the positions added to the token embedding: fixed sines or trained"),
+      Above<&M::init_std>("initStd", 0.02, 0, 10).Is("the standard deviation of the initial weights"),
+      NotInModelFile(Above<&M::query_key_init>("queryKeyInit", 1, 0, 10))
+          .Is("W_Q's and W_K's multiple of their draw (at d_k^(−1/4) an unscaled model starts as the scaled one)"),
+      Above<&A::learning_rate>("learningRate", 1e-3, 0, 10).Is("AdamW's peak learning rate"),
       // β stays below 1: the bias correction divides by 1 − βᵗ.
-      Number<&A::beta1>("beta1", 0.9, 0, 0.999999),
-      Number<&A::beta2>("beta2", 0.95, 0, 0.999999),
-      Above<&A::epsilon>("epsilon", 1e-8, 0, 1),
-      Number<&A::weight_decay>("weightDecay", 0.1, 0, 10),
-      Int<&A::warmup_steps>("warmupSteps", 0, 0, 1e9),
-      Int<&A::total_steps>("totalSteps", 0, 0, 1e9, "0: no cosine decay"),
-      Number<&A::min_learning_rate>("minLearningRate", 1e-4, 0, 10),
-      Number<&A::clip_norm>("clipNorm", 1, 0, 1e6, "0: no clipping"),
-      Int<&T::batch_size>("batchSize", 32, 1, TrainerConfig::kMaxBatch),
-      Int<&T::seed>("seed", 1, 0, Limits::kMaxSeed),
-      Int<&T::threads>("threads", 1, 1, TrainerConfig::kMaxThreads,
-                       "the batch's shards, run at once"),
-      Number<&CorpusConfig::repeat_spans>("repeatSpans", 0, 0, 1,
-                                          "the share of windows that repeat a span"),
+      Number<&A::beta1>("beta1", 0.9, 0, 0.999999).Is("AdamW's decay of the gradients' running mean"),
+      Number<&A::beta2>("beta2", 0.95, 0, 0.999999)
+          .Is("AdamW's decay of the squared gradients' running mean"),
+      Above<&A::epsilon>("epsilon", 1e-8, 0, 1).Is("added to AdamW's denominator"),
+      Number<&A::weight_decay>("weightDecay", 0.1, 0, 10)
+          .Is("decoupled weight decay on the linear maps' matrices"),
+      Int<&A::warmup_steps>("warmupSteps", 0, 0, 1e9).Is("linear warmup over these steps"),
+      Int<&A::total_steps>("totalSteps", 0, 0, 1e9, "0: no cosine decay")
+          .Is("cosine decay to minLearningRate at this step"),
+      Number<&A::min_learning_rate>("minLearningRate", 1e-4, 0, 10)
+          .Is("the learning rate the cosine decay ends at"),
+      Number<&A::clip_norm>("clipNorm", 1, 0, 1e6, "0: no clipping").Is("global gradient-norm clipping"),
+      Int<&T::batch_size>("batchSize", 32, 1, TrainerConfig::kMaxBatch).Is("sequences per update"),
+      Int<&T::seed>("seed", 1, 0, Limits::kMaxSeed).Is("draws the initial weights and the examples"),
+      Int<&T::threads>("threads", 1, 1, TrainerConfig::kMaxThreads, "the batch's shards, run at once")
+          .Is("shards per batch, their gradients added in order (the weights depend on it, not on the cores)"),
+      Number<&CorpusConfig::repeat_spans>("repeatSpans", 0, 0, 1, "the share of windows that repeat a span")
+          .Is("windows repeating a span of T/8 to T/4 tokens, which only an induction head predicts (docs/models.md)"),
   };
+  // clang-format on
 }
 
 // The rows of `Part`'s section into `part`: the structs' defaults.

@@ -82,6 +82,4 @@ inline constexpr ModelSize kModelSizes[] = {
 // field "parameters", naming the count) without allocating it.
 Status ValidateModelConfig(const ModelConfig& config);
 
-const char* PositionalKindName(PositionalKind kind);  // "sinusoidal" or "learned"
-
 }  // namespace attention::train

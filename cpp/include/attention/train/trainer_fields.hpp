@@ -7,9 +7,9 @@
 // trainer takes its flags from them. A new option is one row here, its member, and one line where
 // the engine uses it.
 //
-//   for (const TrainerField& f : TrainerFields()) …        // "layers": int 1 … 12, default 2
-//   Status s = CheckField(*FindTrainerField("layers"), 7);  // "layers (7) must be an integer from
-//   1 to 6"
+//   for (const TrainerField& f : TrainerFields()) …         // "layers": int 1 … 12, default 2
+//   Status s = CheckField(*FindTrainerField("layers"), 13);  // "layers (13) must be an integer
+//                                                            // from 1 to 12"
 #pragma once
 
 #include <string>
@@ -34,8 +34,11 @@ struct TrainerField {
   double min = 0, max = 0;          // int and number: min ≤ value ≤ max
   bool min_open = false;            // value > min instead
   std::vector<std::string> values;  // enum: the allowed names; the value is the index
-  const char* note = "";            // e.g. "0: dModel / heads"
-  bool in_model_file = false;       // a model file records it (the model's rows but one)
+  const char* note = "";            // e.g. "0: dModel / heads" (errors end with it)
+  // What the field is, for a reader of the API ("transformer blocks"): the generated
+  // TrainerConfig's doc comment (training_fields.d.ts) and the docs' tables of options.
+  const char* about = "";
+  bool in_model_file = false;  // a model file records it (the model's rows but one)
   double (*get)(const TrainerConfig&) = nullptr;
   void (*set)(TrainerConfig*, double) = nullptr;
   // Whether the member's type holds `value` (finite; a whole number within an integer's or
