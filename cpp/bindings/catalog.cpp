@@ -1,13 +1,14 @@
 // The engine's catalogs as data, so that JS reads them instead of restating them: the trace's
-// steps (StepCatalog), a trained model's block and model-wide steps (kBlockSteps, kModelSteps)
-// and the tasks (Tasks()). build-scripts/catalog.mjs writes the JS and .d.ts modules the page
-// and the type declarations read from this export; tests/node/catalog.test.mjs checks they equal
-// it.
+// steps (StepCatalog), a trained model's block and model-wide steps (kBlockSteps, kModelSteps),
+// the tasks (Tasks()) and a text model's text options (CorpusTextFields()). build-scripts/
+// catalog.mjs writes the JS and .d.ts modules the page and the type declarations read from this
+// export; tests/node/catalog.test.mjs checks they equal it.
 #include <emscripten/bind.h>
 
 #include <string>
 
 #include "attention/trace.hpp"
+#include "attention/train/corpus_fields.hpp"
 #include "attention/train/model.hpp"
 #include "attention/train/tasks.hpp"
 
@@ -68,6 +69,43 @@ const char* InputShape(const train::TaskSpec& spec) {
   return low == high ? "sequence" : "prompt";
 }
 
+// The text options of a text model (corpus_fields.hpp), one object a row: name, flag (the native
+// tool's, "" for none), kind, required, fallback (null when required; an enum's name), min, max
+// (the tool's), minOpen, pageMax (the page's max), values (enum), help, and allowed (what the
+// page allows, as its messages end). createCorpusTrainer and the pages read these.
+val CorpusTextFieldsVal() {
+  static const char* const kKinds[] = {"int", "number", "bool", "enum"};
+  val rows = val::array();
+  for (const train::CorpusTextField& f : train::CorpusTextFields()) {
+    val row = val::object();
+    row.set("name", std::string(f.name));
+    row.set("flag", f.flag);
+    row.set("kind", std::string(kKinds[static_cast<int>(f.kind)]));
+    row.set("required", f.required);
+    if (f.required) {
+      row.set("fallback", val::null());
+    } else if (f.kind == train::FieldKind::kEnum) {
+      row.set("fallback", f.values[static_cast<size_t>(f.fallback)]);
+    } else {
+      row.set("fallback", f.fallback);
+    }
+    if (f.kind == train::FieldKind::kEnum) {
+      val values = val::array();
+      for (const std::string& name : f.values) values.call<void>("push", name);
+      row.set("values", values);
+    } else {
+      row.set("min", f.min);
+      row.set("max", f.max);
+      row.set("minOpen", f.min_open);
+      row.set("pageMax", f.page_max);
+    }
+    row.set("help", std::string(f.help));
+    row.set("allowed", train::CorpusAllowedValues(f, train::CorpusDoor::kPage));
+    rows.call<void>("push", row);
+  }
+  return rows;
+}
+
 val CatalogVal() {
   val steps = val::array();
   unsigned index = 0;
@@ -106,6 +144,7 @@ val CatalogVal() {
     sizes.set(index++, m);
   }
   out.set("modelSizes", sizes);
+  out.set("corpusTextFields", CorpusTextFieldsVal());
   return out;
 }
 

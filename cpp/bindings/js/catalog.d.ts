@@ -102,3 +102,22 @@ export const MODEL_FILE_FIELDS: readonly {
 export const STEP_NAMES: readonly StepName[];
 export const TASK_NAMES: readonly TaskName[];
 export const TASK_BY_NAME: Readonly<Record<TaskName, CatalogTask>>;
+
+/** A vocabulary's level: character (every code point a token) or word (the engine's tokenizer). */
+export type VocabularyLevel = 'character' | 'word';
+export interface CorpusTextField {
+  readonly name: string;
+  readonly flag: string;
+  readonly kind: 'int' | 'number' | 'enum';
+  readonly required: boolean;
+  readonly fallback: number | string | null;
+  readonly min?: number;
+  readonly max?: number;
+  readonly minOpen?: boolean;
+  readonly pageMax?: number;
+  readonly values?: readonly string[];
+  readonly help: string;
+  readonly allowed: string;
+}
+export const CORPUS_TEXT_FIELDS: readonly CorpusTextField[];
+export const VOCABULARY_LEVELS: readonly VocabularyLevel[];
