@@ -174,6 +174,7 @@ Status CorpusText::Count(size_t begin, size_t end) {
 
 Status CorpusText::Finish(const CorpusTextOptions& options) {
   const int most = CorpusTextLimits::MaxVocabulary();
+  // Each option by its row (corpus_fields.hpp) at the page's bounds, as createCorpusTrainer's.
   for (const auto& [name, value] :
        {std::pair<const char*, double>{"vocabularySize", options.vocabulary_size},
         {"minCount", options.min_count},
