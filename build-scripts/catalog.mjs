@@ -1,8 +1,8 @@
 // Writes the engine's catalogs, read from the built WebAssembly module (cpp/bindings/catalog.cpp:
 // the trace's steps, a trained model's block and model-wide steps, the tasks, the head roles and
-// their line marks, a run's option names and defaults; limits() for the temperature's bounds;
-// trainerFields() for the keys a model file records), as the modules JS reads instead of
-// restating them:
+// their line marks, a run's option names and defaults, a text model's text options; limits() for
+// the temperature's bounds; trainerFields() for the keys a model file records), as the modules JS
+// reads instead of restating them:
 //
 //   cpp/bindings/js/catalog.js    the engine's JS (copied into dist/engine with it)
 //   cpp/bindings/js/catalog.d.ts  its declarations: the StepName, BlockStepName, ModelStepName,
@@ -35,7 +35,7 @@ export const CATALOG_FILES = [
 export async function readCatalog(engineDir = path.join(root, 'dist/engine')) {
   const { compileModule } = await import(pathToFileURL(path.join(engineDir, 'module.js')).href);
   const module = (await compileModule())();
-  const { steps, blockSteps, modelSteps, tasks, modelSizes, roles, lineMarks } = module.catalog();
+  const { steps, blockSteps, modelSteps, tasks, modelSizes, roles, lineMarks, corpusTextFields } = module.catalog();
   const limits = module.limits();
   // The keys a model file records with the engine's kinds and bounds: the trainer fields of every
   // model (model_io.cpp), the two sizes (kModelSizes) and a task model's task rows under their
@@ -61,6 +61,7 @@ export async function readCatalog(engineDir = path.join(root, 'dist/engine')) {
     lineMarks,
     traceOptions: module.traceOptions(),
     trainerFields: fields,
+    corpusTextFields,
   };
 }
 
@@ -171,6 +172,42 @@ export const TEXT_ROLE_NAMES: readonly TextRole[];
 `;
 }
 
+// A text model's text options (corpus_fields.hpp): their rows, and the vocabulary levels (the level
+// row's values) that the API, a model file's "vocabulary" and the playground's level read.
+function corpusTextJs(c) {
+  const levels = c.corpusTextFields.find((f) => f.name === 'level').values;
+  return `
+/** A text model's text options (corpus_fields.hpp), createCorpusTrainer's and the native attention_train_corpus's: name, flag (the tool's; '' for none), kind, required, fallback (null when required), min, max (the tool's), minOpen, pageMax (the page's max), values (enum), help, allowed (the page's, as a message ends). */
+export const CORPUS_TEXT_FIELDS = Object.freeze(${JSON.stringify(c.corpusTextFields)}.map((row) => Object.freeze(row)));
+/** The vocabulary levels: the level row's values. */
+export const VOCABULARY_LEVELS = Object.freeze(${JSON.stringify(levels)});
+`;
+}
+
+function corpusTextDts(c) {
+  const levels = c.corpusTextFields.find((f) => f.name === 'level').values;
+  return `
+/** A vocabulary's level: character (every code point a token) or word (the engine's tokenizer). */
+export type VocabularyLevel = ${union(levels)};
+export interface CorpusTextField {
+  readonly name: string;
+  readonly flag: string;
+  readonly kind: 'int' | 'number' | 'enum';
+  readonly required: boolean;
+  readonly fallback: number | string | null;
+  readonly min?: number;
+  readonly max?: number;
+  readonly minOpen?: boolean;
+  readonly pageMax?: number;
+  readonly values?: readonly string[];
+  readonly help: string;
+  readonly allowed: string;
+}
+export const CORPUS_TEXT_FIELDS: readonly CorpusTextField[];
+export const VOCABULARY_LEVELS: readonly VocabularyLevel[];
+`;
+}
+
 const union = (names) => names.map((n) => `'${n}'`).join(' | ');
 const ONLY = { cross: 'Cross-attention only.', softmax: 'Softmax attention only.', linear: 'Linear attention only.' };
 
@@ -231,7 +268,11 @@ ${rolesDts(c)}`;
 
 /** { repository path: text } of the generated files for catalog `c`, formatted as committed. */
 export async function catalogFiles(c) {
-  const texts = { js: catalogJs(c), dts: catalogDts(c), [TRAINING_FIELDS_FILE]: trainingFieldsDts(c.trainerFields) };
+  const texts = {
+    js: catalogJs(c) + corpusTextJs(c),
+    dts: catalogDts(c) + corpusTextDts(c),
+    [TRAINING_FIELDS_FILE]: trainingFieldsDts(c.trainerFields),
+  };
   const out = {};
   for (const file of CATALOG_FILES) {
     const options = { ...(await prettier.resolveConfig(path.join(root, file))), filepath: path.join(root, file) };

@@ -41,6 +41,7 @@ run() {  # name, steps, flags…
   # shellcheck disable=SC2068
   "$trainer" --train "$prepared/$model.train.txt" --heldout "$prepared/$model.heldout.txt" \
     --level "$level" --vocab 5000 $@ --steps "$steps" --warmup-steps 100 --seed 1 \
+    --positional-encoding learned \
     --eval-every 200 --save-every 1000000 --out "$out/$name.model" --report "$out/$name.json" --force \
     >"$out/$name.log" 2>&1
 }

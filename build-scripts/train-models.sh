@@ -34,7 +34,8 @@ if [ "$quick" = 1 ]; then
   # vocabulary and the n-gram baselines: 25 s on a quiet machine, over 3 minutes on a loaded
   # one), so a short cap could leave no step at all. About a minute each on a quiet machine.
   shape=(--vocab 5000 --layers 1 --heads 2 --d-model 32 --context-length 64 --batch-size 16
-    --eval-every 100 --save-every 100000 --learning-rate 3e-3)
+    --eval-every 100 --save-every 100000 --learning-rate 3e-3
+    --positional-encoding learned)
   steps_tang=(--steps "${QUICK_STEPS:-300}")
   steps_brown=("${steps_tang[@]}")
 else
@@ -46,7 +47,8 @@ else
   # shipped models are to have. Provisional until the side-by-side runs there are done on an idle
   # machine.
   shape=(--vocab 5000 --layers 4 --heads 4 --d-model 128 --context-length 64 --batch-size 32
-    --eval-every 200 --save-every 1000 --learning-rate 2e-3)
+    --eval-every 200 --save-every 1000 --learning-rate 2e-3
+    --positional-encoding learned)
   # Steps per model: Tang's 4.1 M training characters (the canon weighted) about ten times,
   # Brown's 1.2 M words about seven times (more epochs over so small a text overfit).
   steps_tang=(--steps "${STEPS_TANG:-20000}")

@@ -38,12 +38,15 @@ const HEADER =
   '// do not edit. A field, its default, bounds and meaning are its row; the build rewrites this file,\n' +
   '// and tests/node/catalog.test.mjs fails while it differs from what the engine exports.\n';
 
+// The generated file's import, relative to it (cpp/bindings/js), not to this script.
+const IMPORTS = "import type { TaskName } from './catalog.js';";
+
 /** training_fields.d.ts from the rows `fields` (trainerFields()). */
 export function trainingFieldsDts(fields) {
   const trainer = fields.filter((row) => row.section !== 'corpus');
   const corpus = fields.filter((row) => row.section === 'corpus');
   return `${HEADER}
-import type { TaskName } from './catalog.js';
+${IMPORTS}
 
 /** A trainer's configuration; every field is optional (Engine.trainerDefaults). A wrong value is an AttentionError naming the field. */
 export interface TrainerConfig {

@@ -33,7 +33,7 @@ cmake --build "$build" -j"$(nproc)" --target attention_train_corpus >/dev/null
   --level character --vocab 5000 --layers 4 --heads 4 --d-model 128 --context-length 64 \
   --batch-size 32 --eval-every 250 --save-every 100000 --steps 1000 --learning-rate 3e-4 \
   --warmup-steps 50 --seed 7 --threads 2 --repeat-spans 0.25 --canon-weighted true \
-  --document-start newline \
+  --document-start newline --positional-encoding learned \
   --corpus "chinese-poetry@2.0.1 quantangshi, 唐诗三百首 and popular poems weighted (training/tang-canon.mjs), simplified with opencc-js@1.0.5; last 1,000 steps with 唐诗三百首 doubled (training/canon-polish.sh)" \
   --title "Tang poems (trained)" --title-zh "唐诗（训练）" --out "$out/tang.model" \
   --report "$out/tang.report.json" --checkpoint "$out/tang.ckpt" --force | tee "$out/tang.log"

@@ -37,7 +37,7 @@ trainer=$build/cpp/attention_train_corpus
 # runs, docs/models.md): --init refuses a model of another configuration.
 shape=(--vocab 5000 --layers 4 --heads 4 --d-model 128 --context-length 64 --batch-size 32
   --threads 1 --steps 1 --eval-every 1 --learning-rate 1e-300 --min-learning-rate 1e-300
-  --repeat-spans 0.25 --seed 1)
+  --repeat-spans 0.25 --seed 1 --positional-encoding learned)
 
 score() {
   local name=$1 train=$2

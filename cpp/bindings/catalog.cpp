@@ -1,15 +1,16 @@
 // The engine's catalogs as data, so that JS reads them instead of restating them: the trace's
 // steps (StepCatalog), a trained model's block and model-wide steps (kBlockSteps, kModelSteps),
-// the tasks (Tasks()) and the head roles with their line marks (kRoles, kLineMarks); and, in
-// traceOptions(), the names and defaults of a run's options. build-scripts/catalog.mjs writes the
-// JS and .d.ts modules the page and the type declarations read from these exports;
-// tests/node/catalog.test.mjs checks they equal them.
+// the tasks (Tasks()), a text model's text options (CorpusTextFields()) and the head roles with
+// their line marks (kRoles, kLineMarks); and, in traceOptions(), the names and defaults of a run's
+// options. build-scripts/catalog.mjs writes the JS and .d.ts modules the page and the type
+// declarations read from these exports; tests/node/catalog.test.mjs checks they equal them.
 #include <emscripten/bind.h>
 
 #include <string>
 
 #include "attention/config.hpp"
 #include "attention/trace.hpp"
+#include "attention/train/corpus_fields.hpp"
 #include "attention/train/head_roles.hpp"
 #include "attention/train/model.hpp"
 #include "attention/train/tasks.hpp"
@@ -96,6 +97,43 @@ void SetRoleCatalog(val* out) {
   out->set("lineMarks", marks);
 }
 
+// The text options of a text model (corpus_fields.hpp), one object a row: name, flag (the native
+// tool's, "" for none), kind, required, fallback (null when required; an enum's name), min, max
+// (the tool's), minOpen, pageMax (the page's max), values (enum), help, and allowed (what the
+// page allows, as its messages end). createCorpusTrainer and the pages read these.
+val CorpusTextFieldsVal() {
+  static const char* const kKinds[] = {"int", "number", "bool", "enum"};
+  val rows = val::array();
+  for (const train::CorpusTextField& f : train::CorpusTextFields()) {
+    val row = val::object();
+    row.set("name", std::string(f.name));
+    row.set("flag", f.flag);
+    row.set("kind", std::string(kKinds[static_cast<int>(f.kind)]));
+    row.set("required", f.required);
+    if (f.required) {
+      row.set("fallback", val::null());
+    } else if (f.kind == train::FieldKind::kEnum) {
+      row.set("fallback", f.values[static_cast<size_t>(f.fallback)]);
+    } else {
+      row.set("fallback", f.fallback);
+    }
+    if (f.kind == train::FieldKind::kEnum) {
+      val values = val::array();
+      for (const std::string& name : f.values) values.call<void>("push", name);
+      row.set("values", values);
+    } else {
+      row.set("min", f.min);
+      row.set("max", f.max);
+      row.set("minOpen", f.min_open);
+      row.set("pageMax", f.page_max);
+    }
+    row.set("help", std::string(f.help));
+    row.set("allowed", train::CorpusAllowedValues(f, train::CorpusDoor::kPage));
+    rows.call<void>("push", row);
+  }
+  return rows;
+}
+
 val CatalogVal() {
   val steps = val::array();
   unsigned index = 0;
@@ -134,6 +172,7 @@ val CatalogVal() {
     sizes.set(index++, m);
   }
   out.set("modelSizes", sizes);
+  out.set("corpusTextFields", CorpusTextFieldsVal());
   SetRoleCatalog(&out);
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include "attention/config.hpp"
 #include "attention/tokenizer.hpp"
+#include "attention/train/corpus_fields.hpp"
 #include "format.hpp"
 #include "unicode.hpp"
 
@@ -30,7 +31,18 @@ const char* SymbolName(VocabularyLevel level, bool plural) {
   return plural ? "characters" : "character";
 }
 
+double Fallback(const char* name) { return train::CorpusTextFieldNamed(name).fallback; }
+
 }  // namespace
+
+int CorpusTextLimits::MaxVocabulary() {
+  return static_cast<int>(train::CorpusTextFieldNamed("vocabularySize").page_max);
+}
+
+CorpusTextOptions::CorpusTextOptions()
+    : vocabulary_size(static_cast<int>(Fallback("vocabularySize"))),
+      min_count(static_cast<int>(Fallback("minCount"))),
+      held_out(Fallback("heldOut")) {}
 
 Status CorpusText::Start(VocabularyLevel level, size_t total_bytes) {
   *this = CorpusText();
@@ -161,19 +173,15 @@ Status CorpusText::Count(size_t begin, size_t end) {
 }
 
 Status CorpusText::Finish(const CorpusTextOptions& options) {
-  const int most = CorpusTextLimits::kMaxVocabulary;
-  if (options.vocabulary_size <= Vocabulary::kSpecialCount || options.vocabulary_size > most) {
-    return Invalid("vocabularySize",
-                   Format("vocabularySize (%d) must be an integer from %d to %d",
-                          options.vocabulary_size, Vocabulary::kSpecialCount + 1, most));
-  }
-  if (options.min_count < 1 || options.min_count > 1000000) {
-    return Invalid("minCount",
-                   Format("minCount (%d) must be an integer from 1 to 1000000", options.min_count));
-  }
-  if (!(options.held_out > 0 && options.held_out <= 0.5)) {
-    return Invalid("heldOut", Format("heldOut (%g) must be a share greater than 0 and at most 0.5",
-                                     options.held_out));
+  const int most = CorpusTextLimits::MaxVocabulary();
+  // Each option by its row (corpus_fields.hpp) at the page's bounds, as createCorpusTrainer's.
+  for (const auto& [name, value] :
+       {std::pair<const char*, double>{"vocabularySize", options.vocabulary_size},
+        {"minCount", options.min_count},
+        {"heldOut", options.held_out}}) {
+    Status status = train::CheckCorpusTextField(train::CorpusTextFieldNamed(name), value,
+                                                train::CorpusDoor::kPage);
+    if (!status.ok()) return status;
   }
   if (counted_ != total_) {
     return Invalid("text", Format("text has %zu of the %zu bytes announced", text_.size(), total_));

@@ -26,8 +26,9 @@ namespace attention::bindings {
 struct CorpusTextLimits {
   // A page's text: its ids (4 bytes a symbol) and the model share WASM memory with the explorer.
   static constexpr size_t kMaxBytes = size_t{16} << 20;
-  // The vocabulary's ids, specials included: the output layer is V × dModel, its logits B·T × V.
-  static constexpr int kMaxVocabulary = 8192;
+  // The vocabulary's ids, specials included: the page's max of the vocabularySize row
+  // (corpus_fields.hpp).
+  static int MaxVocabulary();
   // Fewer tokens than this teach nothing (a context of 8 and a held-out tail need them).
   static constexpr int64_t kMinTokens = 24;
   // The held-out tail is scored while training: at most this many tokens keep that quick.
@@ -37,10 +38,13 @@ struct CorpusTextLimits {
   static constexpr double kMaxControlShare = 0.01;
 };
 
+// The text's rows of corpus_fields.hpp (the defaults and bounds are theirs): the most ids, the
+// fewest occurrences of a symbol (rarer ones read as <unk>), the share held out at the end.
 struct CorpusTextOptions {
-  int vocabulary_size = CorpusTextLimits::kMaxVocabulary;  // the most ids, 5 … kMaxVocabulary
-  int min_count = 1;                                       // symbols seen fewer times read as <unk>
-  double held_out = 0.1;  // the share of the tokens held out at the end, (0, 0.5]
+  CorpusTextOptions();
+  int vocabulary_size;
+  int min_count;
+  double held_out;
 };
 
 class CorpusText {
@@ -53,7 +57,7 @@ class CorpusText {
   Status Add(const uint8_t* bytes, size_t n);
   // The vocabulary from the counts, once every byte is in. Errors: a binary text (control
   // characters), too few tokens, one distinct symbol ("text"); a vocabulary past the limit
-  // ("vocabulary"); options out of range ("vocabularySize", "minCount", "heldOut").
+  // ("vocabulary"); options outside their rows ("vocabularySize", "minCount", "heldOut").
   Status Finish(const CorpusTextOptions& options);
   // Encodes the next counted piece; after the last one, splits the ids into training text and
   // held-out tail.
@@ -90,7 +94,7 @@ class CorpusText {
   int64_t characters_ = 0;  // code points
   int64_t controls_ = 0;    // control characters but \t \n \r \f
   bool finished_ = false, encoded_ = false;
-  double held_out_share_ = 0.1;
+  double held_out_share_ = 0;  // options.held_out, once finished
   size_t next_piece_ = 0, encoded_bytes_ = 0;
   int64_t unknown_ = 0;
   train::Vocabulary vocabulary_;

@@ -6,30 +6,27 @@
 #include <cmath>
 
 #include "attention/train/corpus.hpp"
+#include "attention/train/corpus_fields.hpp"
 #include "attention/train/model_io.hpp"
 #include "attention/train/trainer_fields.hpp"
 #include "model_handle.hpp"
 #include "train_request.hpp"
 
 namespace attention::bindings {
-namespace {
 
 using emscripten::val;
 
-// The longest context a text model of the page trains with: the heatmaps draw T × T per head.
-constexpr int kMaxCorpusContext = 256;
-
-}  // namespace
-
 val CorpusLimitsVal() {
+  // The page's context bounds are the contextLength row's (corpus_fields.hpp).
+  const train::CorpusTextField& context = train::CorpusTextFieldNamed("contextLength");
   val out = val::object();
   out.set("maxTextBytes", static_cast<double>(CorpusTextLimits::kMaxBytes));
-  out.set("maxVocabulary", CorpusTextLimits::kMaxVocabulary);
+  out.set("maxVocabulary", CorpusTextLimits::MaxVocabulary());
   out.set("minTokens", static_cast<double>(CorpusTextLimits::kMinTokens));
   out.set("maxHeldOutTokens", static_cast<double>(CorpusTextLimits::kMaxHeldOutTokens));
   out.set("maxControlShare", CorpusTextLimits::kMaxControlShare);
-  out.set("minContextLength", 2);
-  out.set("maxContextLength", kMaxCorpusContext);
+  out.set("minContextLength", context.min);
+  out.set("maxContextLength", context.page_max);
   return out;
 }
 
@@ -113,12 +110,9 @@ bool ModelHandle::corpusTrain(const val& config, int context_length) {
   train::TrainerConfig fields;
   status_ = ReadTrainerConfig(config, &fields);
   if (!status_.ok()) return false;
-  if (context_length < 2 || context_length > kMaxCorpusContext) {
-    Fail(ErrorCode::kInvalidArgument, "contextLength",
-         "contextLength (" + std::to_string(context_length) + ") must be an integer from 2 to " +
-             std::to_string(kMaxCorpusContext));
-    return false;
-  }
+  status_ = train::CheckCorpusTextField(train::CorpusTextFieldNamed("contextLength"),
+                                        context_length, train::CorpusDoor::kPage);
+  if (!status_.ok()) return false;
   const std::vector<int>& train_ids = corpus_text_->train_ids();
   if (train_ids.size() < static_cast<size_t>(context_length) + 1) {
     Fail(ErrorCode::kInvalidArgument, "contextLength",

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "attention/parallel.hpp"
+#include "attention/train/corpus_fields.hpp"
 #include "attention/train/corpus_trainer.hpp"
 #include "attention/train/trainer_fields.hpp"
 #include "decimal.hpp"
@@ -24,18 +25,14 @@ constexpr ToolFlag kToolFlags[] = {
     {"train", "", "the training text (UTF-8), required"},
     {"heldout", "", "the held-out text, required"},
     {"sample", "", "a second held-out text, scored in the report"},
-    {"level", "", "character | word, required"},
     {"out", "",
      "the model file to write (float16), required; not an existing file without --force"},
     {"report", "", "the JSON report to write, required; not an existing file without --force"},
     {"force", "",
      "(no value) replace an existing --out and --report (written whole, then renamed)"},
-    {"vocab", "5000", "the largest vocabulary, special symbols included"},
-    {"min-count", "1", "a symbol's fewest occurrences to enter the vocabulary"},
     {"vocabulary-text", "",
      "count the vocabulary from this text instead of --train (a warm restart on a reweighted "
      "text keeps its --init model's vocabulary: pass the text that model was counted from)"},
-    {"context-length", "64", "the model's context, T"},
     {"steps", "3000", "updates (the cosine schedule's length: totalSteps)"},
     {"seconds", "0", "end this sitting after N s of wall time, 0 … 1e9 (0: at --steps)"},
     {"sitting-steps", "0", "end this sitting after N more steps (0: at --steps)"},
@@ -53,13 +50,6 @@ constexpr ToolFlag kToolFlags[] = {
     {"title-zh", "", "its Chinese title (recorded)"},
 };
 
-// The trainer fields' defaults for corpus models, where they differ from the table's: the
-// recipe of the shipped models (docs/models.md). --min-learning-rate defaults to lr / 10.
-const std::map<std::string, double> kCorpusDefaults = {{"dModel", 128},
-                                                       {"learningRate", 3e-3},
-                                                       {"warmupSteps", 100},
-                                                       {"positionalEncoding", 1 /* learned */}};
-
 bool IsTrainerFlag(const TrainerField& f) {
   return f.section != FieldSection::kTask && std::string(f.name) != "totalSteps";
 }
@@ -75,6 +65,12 @@ void PrintHelp(const TrainerConfig& defaults) {
       "usage: attention_train_corpus --train T.txt --heldout H.txt --level L --out M --report R\n");
   for (const ToolFlag& f : kToolFlags) {
     std::printf("  --%-22s %s%s%s\n", f.name, f.help, *f.fallback ? "; default " : "", f.fallback);
+  }
+  for (const CorpusTextField& f : CorpusTextFields()) {
+    if (f.flag.empty()) continue;
+    const std::string fallback = f.required ? "required" : "default " + Number(f.fallback);
+    std::printf("  --%-22s %s; %s; %s\n", f.flag.c_str(), f.help,
+                CorpusAllowedValues(f, CorpusDoor::kTool).c_str(), fallback.c_str());
   }
   for (const TrainerField& f : TrainerFields()) {
     if (!IsTrainerFlag(f)) continue;
@@ -99,6 +95,9 @@ std::string Flags::Get(const std::string& flag) const {
   if (it != values.end()) return it->second;
   for (const ToolFlag& f : kToolFlags) {
     if (flag == f.name) return f.fallback;
+  }
+  for (const CorpusTextField& f : CorpusTextFields()) {
+    if (flag == f.flag && !f.required) return Number(f.fallback);
   }
   return "";
 }
@@ -144,6 +143,9 @@ bool BoolFlag(const Flags& flags, const std::string& flag) {
 Flags ReadFlags(int argc, char** argv, const TrainerConfig& defaults) {
   std::map<std::string, bool> known;
   for (const ToolFlag& f : kToolFlags) known[f.name] = true;
+  for (const CorpusTextField& f : CorpusTextFields()) {
+    if (!f.flag.empty()) known[f.flag] = true;
+  }
   for (const TrainerField& f : TrainerFields()) {
     if (IsTrainerFlag(f)) known[FlagOf(f.name)] = true;
   }
@@ -199,10 +201,25 @@ void ApplyTrainerFlags(const Flags& flags, TrainerConfig* config) {
 }
 
 TrainerConfig CorpusDefaults() {
-  TrainerConfig fields;
-  for (const auto& [name, value] : kCorpusDefaults) FindTrainerField(name)->set(&fields, value);
+  TrainerConfig fields;  // the rows' defaults, as createCorpusTrainer's
   fields.threads = std::min(AvailableThreads(), TrainerConfig::kMaxThreads);
   return fields;
+}
+
+double CorpusTextFlag(const Flags& flags, const char* name) {
+  const CorpusTextField& f = CorpusTextFieldNamed(name);
+  const std::string text = flags.Get(f.flag);
+  double value = std::numeric_limits<double>::quiet_NaN();  // refused by the row below
+  if (f.kind == FieldKind::kEnum) {
+    const auto it = std::find(f.values.begin(), f.values.end(), text);
+    if (it != f.values.end()) value = static_cast<double>(it - f.values.begin());
+  } else if (!ReadDecimal(text, &value)) {
+    value = std::numeric_limits<double>::quiet_NaN();
+  }
+  if (!CheckCorpusTextField(f, value, CorpusDoor::kTool).ok()) {
+    Fail("--" + f.flag + " (" + text + ") must be " + CorpusAllowedValues(f, CorpusDoor::kTool));
+  }
+  return value;
 }
 
 }  // namespace attention::train

@@ -1,4 +1,5 @@
-// The flags of attention_train_corpus (train_corpus.cpp): its own (--train, --steps, …) and
+// The flags of attention_train_corpus (train_corpus.cpp): its own (--train, --steps, …), the
+// text options of corpus_fields.hpp (--level, --context-length, --vocab, --min-count) and
 // every trainer field of the engine's table (trainer_fields.hpp) but the task's and
 // totalSteps, spelled as the JS command spells them (learningRate → --learning-rate).
 #pragma once
@@ -20,9 +21,15 @@ struct Flags {
   bool Has(const std::string& flag) const { return values.count(flag) > 0; }
 };
 
-// The trainer fields' defaults (trainer_fields.cpp) for corpus models, with the shipped
-// models' recipe over them (docs/models.md), and threads = every core.
+// The trainer fields' defaults (trainer_fields.cpp), as createCorpusTrainer takes them, but
+// threads = every core. The shipped models' recipe (docs/models.md) is given as flags by the
+// scripts that train them (build-scripts/train-models.sh): a run's flags are its recipe.
 TrainerConfig CorpusDefaults();
+
+// The flag of a text option's row (corpus_fields.hpp: --level, --context-length, --vocab,
+// --min-count), its default when not given, checked by the row at the tool's bounds; a failure
+// names the flag and what it allows. An enum's value is its index.
+double CorpusTextFlag(const Flags& flags, const char* name);
 
 // Reads --name value pairs; --help prints every flag with its default and exits; an unknown or
 // repeated flag fails, naming the allowed ones.

@@ -5,7 +5,8 @@
 //     --out models/tang.model --report R.json [--vocab 5000] [--context-length 64] [--steps 3000]
 //     [--seconds 0] [--layers 2] [--d-model 128] [--learning-rate 3e-3] [--batch-size 32] …
 //
-// Its flags (corpus_flags.hpp) are its own and every trainer field of the engine's table
+// Its flags (corpus_flags.hpp) are its own, the text's options (corpus_fields.hpp, as
+// createCorpusTrainer's, with their defaults) and every trainer field of the engine's table
 // (trainer_fields.hpp) but the task's and totalSteps (set from --steps), spelled as the JS
 // command spells them (learningRate → --learning-rate); --help lists them with their defaults,
 // and an unknown flag is refused. Every output path is checked before anything is read or trained
@@ -122,7 +123,7 @@ Evaluated SaveAndEvaluate(const Model<float>& model, const Vocabulary& vocabular
 }  // namespace
 
 int main(int argc, char** argv) {
-  // The trainer fields' defaults (trainer_fields.cpp), with the corpus recipe over them.
+  // The trainer fields' defaults (trainer_fields.cpp), as createCorpusTrainer's.
   TrainerConfig fields = CorpusDefaults();
   const Flags options = ReadFlags(argc, argv, fields);
   std::string command = "attention_train_corpus";
@@ -135,9 +136,10 @@ int main(int argc, char** argv) {
     fields.optimizer.min_learning_rate = fields.optimizer.learning_rate / 10;
   }
   // Every number checked before anything is read or trained.
-  const int vocab_size = IntFlag(options, "vocab", 8, ModelLimits::kMaxVocab);
-  const int min_count = IntFlag(options, "min-count", 1, 1 << 30);
-  const int context_length = IntFlag(options, "context-length", 1, ModelLimits::kMaxContext);
+  // The text's options by their rows (corpus_fields.hpp), as the page's.
+  const int vocab_size = static_cast<int>(CorpusTextFlag(options, "vocabularySize"));
+  const int min_count = static_cast<int>(CorpusTextFlag(options, "minCount"));
+  const int context_length = static_cast<int>(CorpusTextFlag(options, "contextLength"));
   const int steps = IntFlag(options, "steps", 1, 1000000000);
   const int sitting_steps = IntFlag(options, "sitting-steps", 0, 1000000000);
   const int every = IntFlag(options, "eval-every", 1, 1000000000);

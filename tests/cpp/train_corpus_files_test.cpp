@@ -266,7 +266,7 @@ TEST_F(TrainCorpusFiles, NumberFlagsAreDecimalNumbersInTheirRange) {
   ExpectRefusedFirst(Train(files, "--seconds 1e10"), "from 0 to 1000000000");
   ExpectRefusedFirst(Train(files, "--sitting-steps ' 5'"),
                      "--sitting-steps ( 5) must be an integer");
-  ExpectRefusedFirst(Train(files, "--vocab 0x20"), "--vocab (0x20) must be an integer from 8");
+  ExpectRefusedFirst(Train(files, "--vocab 0x20"), "--vocab (0x20) must be an integer from 5");
   // A trainer field: its row's range.
   ExpectRefusedFirst(Train(files, "--weight-decay 1e-320"), "--weight-decay (1e-320) must be");
   ExpectRefusedFirst(Train(files, "--learning-rate 0x1p-9"), "--learning-rate (0x1p-9) must be");

@@ -12,6 +12,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "attention/train/corpus_fields.hpp"
+#include "attention/train/trainer_fields.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -45,6 +48,69 @@ TEST(TrainCorpusTool, RefusesABadValueBeforeReadingAnything) {
   EXPECT_NE(run.output.find("--steps (1.5) must be an integer"), std::string::npos) << run.output;
 }
 
+// The help line of `flag`: "  --flag   what it allows; default X".
+std::string HelpLine(const std::string& help, const std::string& flag) {
+  const size_t at = help.find("  --" + flag + " ");
+  if (at == std::string::npos) return "";
+  return help.substr(at, help.find('\n', at) - at);
+}
+
+bool EndsWith(const std::string& text, const std::string& end) {
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
+std::string Shown(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+// The two doors of a text model, this tool and createCorpusTrainer, take one set of defaults:
+// the rows' (trainer_fields.cpp, corpus_fields.cpp), which JS reads from the engine. Threads
+// (every core here) and minLearningRate (learning-rate / 10 here) are the tool's own, said so.
+TEST(TrainCorpusTool, DefaultsAreTheRowsTheJsTrainerReads) {
+  using namespace attention::train;
+  const ToolRun run = Tool("--help");
+  ASSERT_EQ(run.status, 0) << run.output;
+  const TrainerConfig defaults;
+  int checked = 0;
+  for (const TrainerField& f : TrainerFields()) {
+    const std::string name = f.name;
+    if (f.section == FieldSection::kTask || name == "totalSteps") continue;
+    const std::string line = HelpLine(run.output, FlagOf(f.name));
+    ASSERT_FALSE(line.empty()) << FlagOf(f.name) << " not in\n" << run.output;
+    if (name == "threads" || name == "minLearningRate") continue;
+    const double value = f.get(defaults);
+    const std::string shown = f.kind == FieldKind::kEnum   ? f.values[static_cast<size_t>(value)]
+                              : f.kind == FieldKind::kBool ? (value != 0 ? "true" : "false")
+                                                           : Shown(value);
+    EXPECT_TRUE(EndsWith(line, "; default " + shown)) << line << " (the row's: " << shown << ")";
+    ++checked;
+  }
+  for (const CorpusTextField& f : CorpusTextFields()) {
+    if (f.flag.empty()) continue;
+    const std::string line = HelpLine(run.output, f.flag);
+    const std::string end = f.required ? "; required" : "; default " + Shown(f.fallback);
+    EXPECT_TRUE(EndsWith(line, end)) << line << " (the row's: " << end << ")";
+    ++checked;
+  }
+  EXPECT_GT(checked, 20);
+}
+
+TEST(TrainCorpusTool, TextOptionsAreCheckedByTheirRowsAtTheToolsBounds) {
+  ToolRun run = Tool("--context-length 1");
+  EXPECT_NE(run.output.find("--context-length (1) must be an integer from 2 to 2048"),
+            std::string::npos)
+      << run.output;
+  run = Tool("--min-count 1000001");
+  EXPECT_NE(run.output.find("--min-count (1000001) must be an integer from 1 to 1000000"),
+            std::string::npos)
+      << run.output;
+  run = Tool("--vocab 4");
+  EXPECT_NE(run.output.find("--vocab (4) must be an integer from 5 to 65536"), std::string::npos)
+      << run.output;
+}
+
 TEST(TrainCorpusTool, AShortRunWritesTheModelAndAReportOfTokensSeen) {
   const fs::path dir =
       fs::temp_directory_path() / ("train_corpus_tool_test." + std::to_string(getpid()));
@@ -68,7 +134,9 @@ TEST(TrainCorpusTool, AShortRunWritesTheModelAndAReportOfTokensSeen) {
   EXPECT_EQ(report["contextLength"], 8);
   EXPECT_EQ(report["tokensSeen"], 4 * 2 * 8);
   EXPECT_GT(report["tokensPerSecond"].get<double>(), 0.0);
-  EXPECT_DOUBLE_EQ(report["learningRate"].get<double>(), 3e-3);
+  // Not given: the row's default, as createCorpusTrainer's.
+  EXPECT_DOUBLE_EQ(report["learningRate"].get<double>(),
+                   attention::train::TrainerConfig().optimizer.learning_rate);
   EXPECT_GT(report["heldOutLoss"].get<double>(), 0.0);
   EXPECT_NE(report["command"].get<std::string>().find("--batch-size 2"), std::string::npos);
   // The Kneser–Ney baselines, and the loss by position beside the 5-gram's. The

@@ -56,6 +56,7 @@ import { defaultPreset, parseExample, presetConfig, PRESETS } from '../../web/sr
 import { fixedInput } from '../../web/src/playground/session.js';
 import { strings as playgroundStrings } from '../../web/src/playground/i18n.js';
 import { createEngine, root } from './support.mjs';
+import { LEVELS as PLAYGROUND_LEVELS } from '../../web/src/playground/state.js';
 import { parseModelFile } from './corpus_model_support.mjs';
 import { MODEL_CONFIG_KEYS } from '../../dist/engine/model_config.js';
 import * as engineModelConfig from '../../dist/engine/model_config.js';
@@ -464,4 +465,23 @@ test('an attention-only model’s trace has the block steps its catalog rows mar
     trainer.dispose();
   }
   assert.ok(blockStepsOf({ attentionOnly: true }).length < PAGE_BLOCK_STEPS.length);
+});
+// The vocabulary levels are the engine's level row (corpus_fields.hpp): the API, a model file's
+// "vocabulary" and the playground's level read VOCABULARY_LEVELS; none of them lists the levels.
+test('the vocabulary levels are the engine level row, listed nowhere else', () => {
+  const level = engineCatalog.CORPUS_TEXT_FIELDS.find((f) => f.name === 'level');
+  assert.deepEqual(engineCatalog.VOCABULARY_LEVELS, level.values);
+  assert.deepEqual(MODEL_CONFIG_KEYS.vocabulary.values, ['task', ...level.values]);
+  assert.deepEqual(PLAYGROUND_LEVELS, ['auto', ...level.values]);
+  const files = [
+    'cpp/bindings/js/corpus_training.js',
+    'cpp/bindings/js/corpus_training.d.ts',
+    'cpp/bindings/js/language_model.d.ts',
+    'cpp/bindings/js/model_config.js',
+    'web/src/playground/state.js',
+  ];
+  for (const file of files) {
+    const text = readFileSync(path.join(root, file), 'utf8');
+    assert.doesNotMatch(text, /'character',\s*'word'|'character' \| 'word'/, `${file} lists the levels`);
+  }
 });

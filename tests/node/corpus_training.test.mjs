@@ -5,6 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertAttentionError, createEngine } from './support.mjs';
+import { CORPUS_TEXT_FIELDS } from '../../dist/engine/catalog.js';
+import { compileModule } from '../../dist/engine/module.js';
 
 const engine = await createEngine();
 const SMALL = { dModel: 32, heads: 2, layers: 2, learningRate: 3e-3, batchSize: 16, seed: 3 };
@@ -313,4 +315,48 @@ test('creating, training and disposing corpus trainers returns the WASM heap to 
   const after = engine.heapStats();
   assert.equal(after.inUse, before.inUse, 'heap in use');
   assert.equal(after.memory, before.memory, 'WASM memory');
+});
+
+// The text options' rows (corpus_fields.hpp) are the one place of their defaults and bounds: the
+// API takes its defaults and checks from them, and the engine behind it (called here without the
+// API's checks) refuses the same values with the same words.
+test('text options take their defaults and bounds from the engine rows', async () => {
+  const row = Object.fromEntries(CORPUS_TEXT_FIELDS.map((f) => [f.name, f]));
+  assert.equal(row.level.required, true);
+  assert.deepEqual(row.level.values, ['character', 'word']);
+  const { minContextLength, maxContextLength, maxVocabulary } = engine.corpusLimits;
+  assert.deepEqual(
+    [minContextLength, maxContextLength, maxVocabulary],
+    [row.contextLength.min, row.contextLength.pageMax, row.vocabularySize.pageMax],
+  );
+  const trainer = engine.createCorpusTrainer(LINES.repeat(4), { level: 'character', ...SMALL });
+  assert.equal(trainer.trainerConfig.contextLength, row.contextLength.fallback);
+  assert.equal(trainer.summary.heldOutTokens, Math.round(trainer.summary.tokens * row.heldOut.fallback));
+  trainer.dispose();
+
+  const beyond = (f) => (f.kind === 'int' ? f.pageMax + 1 : f.pageMax * 1.5);
+  const below = (f) => (f.minOpen ? f.min : f.min - 1);
+  const module = (await compileModule())();
+  const text = new TextEncoder().encode(LINES.repeat(4));
+  const fallback = (name) => row[name].fallback;
+  for (const f of CORPUS_TEXT_FIELDS.filter((r) => r.kind !== 'enum')) {
+    for (const value of [below(f), beyond(f)]) {
+      const message = `${f.name} (${value}) must be ${f.allowed}`;
+      assertAttentionError(() => train(LINES.repeat(4), { [f.name]: value }), { field: f.name, message });
+      const handle = new module.ModelHandle();
+      try {
+        assert.ok(handle.corpusStart('character', text.length) && handle.corpusAdd(text));
+        const given = (name) => (name === f.name ? value : fallback(name));
+        let ok = handle.corpusFinish(given('vocabularySize'), given('minCount'), given('heldOut'));
+        if (ok && f.name === 'contextLength') {
+          while (!handle.corpusEncode().done);
+          ok = handle.corpusTrain({}, value);
+        }
+        assert.equal(ok, false, `${f.name} ${value} passed the engine`);
+        assert.deepEqual([handle.errorField(), handle.errorMessage()], [f.name, message]);
+      } finally {
+        handle.delete();
+      }
+    }
+  }
 });

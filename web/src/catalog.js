@@ -212,3 +212,73 @@ export const STEP_NAMES = Object.freeze(STEPS.map((s) => s.name));
 export const TASK_NAMES = Object.freeze(TASKS.map((t) => t.name));
 /** { name: row } of TASKS. */
 export const TASK_BY_NAME = Object.freeze(Object.fromEntries(TASKS.map((t) => [t.name, t])));
+
+/** A text model's text options (corpus_fields.hpp), createCorpusTrainer's and the native attention_train_corpus's: name, flag (the tool's; '' for none), kind, required, fallback (null when required), min, max (the tool's), minOpen, pageMax (the page's max), values (enum), help, allowed (the page's, as a message ends). */
+export const CORPUS_TEXT_FIELDS = Object.freeze(
+  [
+    {
+      name: 'level',
+      flag: 'level',
+      kind: 'enum',
+      required: true,
+      fallback: null,
+      values: ['character', 'word'],
+      help: "character: every code point a token; word: the engine's tokenizer",
+      allowed: 'one of character, word',
+    },
+    {
+      name: 'contextLength',
+      flag: 'context-length',
+      kind: 'int',
+      required: false,
+      fallback: 64,
+      min: 2,
+      max: 2048,
+      minOpen: false,
+      pageMax: 256,
+      help: "the model's context, T",
+      allowed: 'an integer from 2 to 256',
+    },
+    {
+      name: 'vocabularySize',
+      flag: 'vocab',
+      kind: 'int',
+      required: false,
+      fallback: 8192,
+      min: 5,
+      max: 65536,
+      minOpen: false,
+      pageMax: 8192,
+      help: 'the most vocabulary ids, <pad> <unk> <bos> <eos> included',
+      allowed: 'an integer from 5 to 8192',
+    },
+    {
+      name: 'minCount',
+      flag: 'min-count',
+      kind: 'int',
+      required: false,
+      fallback: 1,
+      min: 1,
+      max: 1000000,
+      minOpen: false,
+      pageMax: 1000000,
+      help: "a symbol's fewest occurrences to enter the vocabulary (rarer ones read as <unk>)",
+      allowed: 'an integer from 1 to 1000000',
+    },
+    {
+      name: 'heldOut',
+      flag: '',
+      kind: 'number',
+      required: false,
+      fallback: 0.1,
+      min: 0,
+      max: 0.5,
+      minOpen: true,
+      pageMax: 0.5,
+      help: "the share of the tokens held out at the text's end",
+      allowed: 'a number greater than 0 and at most 0.5',
+    },
+  ].map((row) => Object.freeze(row)),
+);
+/** The vocabulary levels: the level row's values. */
+export const VOCABULARY_LEVELS = Object.freeze(['character', 'word']);

@@ -166,3 +166,22 @@ export const ROLES: readonly CatalogRole[];
 export const LINE_MARKS: readonly CatalogLineMark[];
 export const ROLE_NAMES: readonly RoleName[];
 export const TEXT_ROLE_NAMES: readonly TextRole[];
+
+/** A vocabulary's level: character (every code point a token) or word (the engine's tokenizer). */
+export type VocabularyLevel = 'character' | 'word';
+export interface CorpusTextField {
+  readonly name: string;
+  readonly flag: string;
+  readonly kind: 'int' | 'number' | 'enum';
+  readonly required: boolean;
+  readonly fallback: number | string | null;
+  readonly min?: number;
+  readonly max?: number;
+  readonly minOpen?: boolean;
+  readonly pageMax?: number;
+  readonly values?: readonly string[];
+  readonly help: string;
+  readonly allowed: string;
+}
+export const CORPUS_TEXT_FIELDS: readonly CorpusTextField[];
+export const VOCABULARY_LEVELS: readonly VocabularyLevel[];

@@ -2,8 +2,10 @@
 // re-exported by engine.d.ts.
 import type { LanguageModel, LanguageModelInput } from './language_model.js';
 import type { AttentionSnapshot, CorpusFields, StepMetrics, TrainerConfig } from './training.js';
+import type { VocabularyLevel } from './catalog.js';
 
-export type VocabularyLevel = 'character' | 'word';
+/** The engine's vocabulary levels (its level row, generated into catalog.d.ts). */
+export type { VocabularyLevel };
 
 /** The limits of createCorpusTrainer's text (cpp/bindings/corpus_text.hpp). */
 export interface CorpusLimits {
@@ -34,13 +36,15 @@ export interface CorpusProgress {
 /** createCorpusTrainer's options: the text's, then every trainer field but the task's. */
 export interface CorpusTrainerOptions
   extends Omit<TrainerConfig, 'task' | 'length' | 'alphabet' | 'modulus'>, CorpusFields {
+  // The text's options: their defaults and bounds are the engine's rows, CORPUS_TEXT_FIELDS of
+  // catalog.js (min, pageMax, fallback); the figures below are theirs when written.
   /** Character level: every code point a token. Word level: the engine's tokenizer. Required. */
   level: VocabularyLevel;
   /** The model's context T: 2–256. Default 64. */
   contextLength?: number;
   /** The most ids (5 – maxVocabulary); a text with more distinct symbols is refused. Default maxVocabulary. */
   vocabularySize?: number;
-  /** Symbols seen fewer times read as <unk>. Default 1. */
+  /** Symbols seen fewer times read as <unk>: 1 – 1e6. Default 1. */
   minCount?: number;
   /** The share of the tokens held out at the end: (0, 0.5]; at least 2, at most maxHeldOutTokens. Default 0.1. */
   heldOut?: number;

@@ -15,20 +15,21 @@
 //   trainer.save({ precision: 'float16' }); trainer.dispose();
 import { AttentionError, describe, invalid } from './errors.js';
 import { checkWellFormed, get } from './read.js';
-import { integerIn, numberIn, ownKeys } from './call_options.js';
+import { CORPUS_TEXT_FIELDS, VOCABULARY_LEVELS } from './catalog.js';
+import { integerIn, ownKeys } from './call_options.js';
 import { LanguageModel } from './language_model.js';
 import { encodeInput, errorOf, open } from './training.js';
 import { normalizeTrainerConfig } from './training_config.js';
 
-export const LEVELS = Object.freeze(['character', 'word']);
+/** The vocabulary levels (the engine's level row). */
+export const LEVELS = VOCABULARY_LEVELS;
 
-/** The options of createCorpusTrainer that are not trainer fields, with their defaults. */
+/**
+ * The options of createCorpusTrainer that are not trainer fields, with their defaults: the text's
+ * rows (corpus_fields.hpp, from the catalog; level is required), then the API's own.
+ */
 const TEXT_OPTIONS = Object.freeze({
-  level: undefined, // required
-  contextLength: 64,
-  vocabularySize: undefined, // the limit
-  minCount: 1,
-  heldOut: 0.1,
+  ...Object.fromEntries(CORPUS_TEXT_FIELDS.map((f) => [f.name, f.required ? undefined : f.fallback])),
   chunkBytes: 2 ** 20,
   onProgress: undefined,
   corpus: 'your text',
@@ -42,6 +43,19 @@ function textBytes(text) {
   if (text instanceof ArrayBuffer) return new Uint8Array(text);
   if (text instanceof Uint8Array) return text;
   throw invalid('text', `text (${describe(text)}) must be a string, a Uint8Array or an ArrayBuffer of UTF-8`);
+}
+
+/** `value` of text option `f` (a row of CORPUS_TEXT_FIELDS) within the page's bounds, else an AttentionError. */
+function checkTextOption(f, value) {
+  const ok =
+    f.kind === 'enum'
+      ? f.values.includes(value)
+      : typeof value === 'number' &&
+        Number.isFinite(value) &&
+        (f.kind !== 'int' || Number.isInteger(value)) &&
+        (f.minOpen ? value > f.min : value >= f.min) &&
+        value <= f.pageMax;
+  if (!ok) throw invalid(f.name, `${f.name} (${describe(value)}) must be ${f.allowed}`);
 }
 
 /** createCorpusTrainer's options split into the text's (checked) and the trainer fields'. */
@@ -69,16 +83,7 @@ function readCorpusOptions(options, fields, limits) {
       );
     }
   }
-  if (!LEVELS.includes(own.level)) {
-    throw invalid('level', `level (${describe(own.level)}) must be one of ${LEVELS.join(', ')}`);
-  }
-  own.vocabularySize ??= limits.maxVocabulary;
-  integerIn(own.vocabularySize, 'vocabularySize', 5, limits.maxVocabulary);
-  integerIn(own.minCount, 'minCount', 1, 1e6);
-  if (typeof own.heldOut !== 'number' || !(own.heldOut > 0 && own.heldOut <= 0.5)) {
-    throw invalid('heldOut', `heldOut (${describe(own.heldOut)}) must be a share greater than 0 and at most 0.5`);
-  }
-  integerIn(own.contextLength, 'contextLength', limits.minContextLength, limits.maxContextLength);
+  for (const f of CORPUS_TEXT_FIELDS) checkTextOption(f, own[f.name]);
   integerIn(own.chunkBytes, 'chunkBytes', 1, limits.maxTextBytes);
   if (own.onProgress !== undefined && typeof own.onProgress !== 'function') {
     throw invalid('onProgress', `onProgress (${describe(own.onProgress)}) must be a function`);

@@ -2,6 +2,7 @@
 // by engine.d.ts.
 import type { LayerOptions, LayerTrace, ModelTrace, TrainedModel } from './training.js';
 import type { TextRole } from './catalog.js';
+import type { VocabularyLevel } from './catalog.js';
 
 /** Which tokens a language model keeps of a text longer than its context. */
 export type Keep = 'start' | 'end';
@@ -92,7 +93,7 @@ export interface LanguageModel extends Omit<
   TrainedModel,
   'trace' | 'evaluate' | 'taskPrompt' | 'layerInput' | 'layerOptions'
 > {
-  readonly vocabularyLevel: 'character' | 'word';
+  readonly vocabularyLevel: VocabularyLevel;
   encode(text: string, options?: { keep?: Keep }): Encoded;
   trace(input: LanguageModelInput, options?: { steps?: string[]; keep?: Keep }): ModelTrace & ReadFields;
   trace(input: LanguageModelInput, options: { layer: number; steps?: string[]; keep?: Keep }): LayerTrace & ReadFields;

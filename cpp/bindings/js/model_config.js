@@ -10,7 +10,7 @@
 // (catalog.js, generated from trainer_fields.cpp), so that this check never refuses a model the
 // engine loaded.
 import { describe, invalid } from './errors.js';
-import { MODEL_FILE_FIELDS } from './catalog.js';
+import { MODEL_FILE_FIELDS, VOCABULARY_LEVELS } from './catalog.js';
 
 const string = (most) => ({ type: 'string', most });
 const number = (min, max) => ({ type: 'number', min, max });
@@ -30,7 +30,8 @@ export const MODEL_CONFIG_KEYS = Object.freeze({
   // The model's shape and sizes, and a task model's task (the engine refuses a wrong one too; the
   // page reads them directly), with the engine's kinds and bounds.
   ...Object.fromEntries(MODEL_FILE_FIELDS.map((f) => [f.name, fieldRule(f)])),
-  vocabulary: oneOf('task', 'character', 'word'),
+  // A task model's, or a text model's level (the engine's level row).
+  vocabulary: oneOf('task', ...VOCABULARY_LEVELS),
   format: string(100),
   // What a corpus model was trained on, shown by the explorer's model panel.
   title: string(200),

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <iterator>
 #include <utility>
 
 #include "attention/config.hpp"
@@ -70,15 +71,19 @@ Status ForEachSymbol(std::string_view text, VocabularyLevel level,
 }  // namespace
 
 const char* VocabularyLevelName(VocabularyLevel level) {
-  return level == VocabularyLevel::kWord ? "word" : "character";
+  return kVocabularyLevelNames[static_cast<size_t>(level)];
 }
 
 Status ParseVocabularyLevel(const std::string& name, VocabularyLevel* level) {
-  if (name == "character" || name == "word") {
-    *level = name == "word" ? VocabularyLevel::kWord : VocabularyLevel::kCharacter;
-    return Status::Ok();
+  std::string names;
+  for (size_t i = 0; i < std::size(kVocabularyLevelNames); ++i) {
+    if (name == kVocabularyLevelNames[i]) {
+      *level = static_cast<VocabularyLevel>(i);
+      return Status::Ok();
+    }
+    names += (i ? ", " : "") + std::string(kVocabularyLevelNames[i]);
   }
-  return Invalid("level", "level (\"" + name + "\") must be one of character, word");
+  return Invalid("level", "level (\"" + name + "\") must be one of " + names);
 }
 
 Vocabulary::Vocabulary() {

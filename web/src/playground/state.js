@@ -4,6 +4,7 @@
 // One row per field (as the explorer's state.js; url-fields.js reads and writes them). The model
 // knobs default to the task's preset, and a link writes only what differs from it. Bad values
 // fall back to the defaults and are reported as notices naming the key.
+import { VOCABULARY_LEVELS } from '../catalog.js';
 import { LANGUAGES } from '../i18n.js';
 import {
   clippedOnce,
@@ -27,8 +28,8 @@ export const TEXT_MODE = 'text';
 export const MODES = [...TASK_NAMES, TEXT_MODE];
 /** A text's source: a ready text, or the learner's own (typed, pasted or opened). */
 export const SOURCES = [...READY_NAMES, 'own'];
-/** auto: the level texts.js proposes for the text. */
-export const LEVELS = ['auto', 'character', 'word'];
+/** auto: the level texts.js proposes for the text; then the engine's levels (its level row). */
+export const LEVELS = ['auto', ...VOCABULARY_LEVELS];
 
 export const D_MODELS = [16, 32, 64, 128];
 export const BATCHES = [8, 16, 32, 64, 128];

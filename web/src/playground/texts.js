@@ -5,6 +5,7 @@
 // The Tang poems are public domain (8th–9th century), in simplified characters; the English
 // paragraph and the text of repeated names were written for this project.
 import { FIXED, knobFields } from './presets.js';
+import { CORPUS_TEXT_FIELDS } from '../catalog.js';
 
 const POEMS = `静夜思　李白
 床前明月光，疑是地上霜。举头望明月，低头思故乡。
@@ -107,13 +108,17 @@ function roughTokens(text, level, most = Infinity) {
   return text.trim().split(/\s+/).filter(Boolean).slice(0, most);
 }
 
+/** The engine's rows of the text's options (corpus_fields.hpp): contextLength, heldOut, …. */
+const TEXT_ROW = Object.fromEntries(CORPUS_TEXT_FIELDS.map((f) => [f.name, f]));
+
 /**
- * The context length for a text of about `tokens` tokens: 64, or a power of two small enough that
- * the training text holds four windows (at least 8).
+ * The context length for a text of about `tokens` tokens: the engine's default (64), or a power
+ * of two small enough that the training text (less the held-out share) holds four windows (at
+ * least 8).
  */
 export function contextLengthFor(tokens) {
-  let length = 64;
-  while (length > 8 && tokens * 0.9 < 4 * (length + 1)) length /= 2;
+  let length = TEXT_ROW.contextLength.fallback;
+  while (length > 8 && tokens * (1 - TEXT_ROW.heldOut.fallback) < 4 * (length + 1)) length /= 2;
   return length;
 }
 

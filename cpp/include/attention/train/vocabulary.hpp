@@ -18,6 +18,9 @@
 namespace attention::train {
 
 enum class VocabularyLevel { kCharacter, kWord };
+// The levels' names, at their enum's indices: the one list of them (a model file's "vocabulary",
+// the text option "level" of corpus_fields.hpp, which JS reads from the catalog).
+inline constexpr const char* kVocabularyLevelNames[] = {"character", "word"};
 
 // "character" or "word"; ParseVocabularyLevel gives kInvalidArgument for field "level".
 const char* VocabularyLevelName(VocabularyLevel level);
