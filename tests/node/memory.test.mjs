@@ -33,7 +33,14 @@ test('10,000 runs keep the WASM heap bounded', fullTier, () => {
   console.log(
     `  heap in use: start ${start.inUse} B, end ${end.inUse} B, ${inUseWhileOpen} B while a 64-token trace is open; memory ${start.memory} → ${end.memory} B`,
   );
-  assert.equal(end.inUse, start.inUse, 'every allocation of every run was freed');
+  // dlmalloc hands out a whole free chunk when what would remain of it is under its 16-byte
+  // minimum, so the bytes in use after a run depend on where the run's blocks landed, by 8 or 16
+  // bytes; a leak of one block a run would be 10,000 × 16 bytes or more.
+  const SLACK = 64;
+  assert.ok(
+    Math.abs(end.inUse - start.inUse) <= SLACK,
+    `every allocation of every run was freed: ${end.inUse - start.inUse} B of slack (at most ${SLACK})`,
+  );
   assert.equal(end.memory, start.memory, 'WASM memory did not grow');
   assert.ok(inUseWhileOpen > start.inUse + 64 * 32 * 4, 'an open trace does hold memory (the measure works)');
 });
