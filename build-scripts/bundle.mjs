@@ -113,7 +113,7 @@ const roleEntries = await Promise.all(
 );
 const virtualRoles = virtualText('model-roles', JSON.stringify(Object.fromEntries(roleEntries)));
 // The English held-out sample's first whole lines (about 9 kB): the text "measure roles" reads for a
-// GPT-2 checkpoint, which has no sidecar (web/src/models/panel.js hands it to the worker). Read
+// GPT-2 checkpoint, which has no sidecar (web/src/models/panel-roles.js hands it to the worker). Read
 // from the sample itself, bundled because the single file has no site to fetch it from.
 const heldOut = await readFile(path.join(root, 'models/heldout/brown.txt'), 'utf8');
 const virtualRolesSample = virtualText('roles-sample', heldOut.slice(0, heldOut.lastIndexOf('\n', 9000) + 1));

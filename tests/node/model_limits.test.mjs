@@ -167,7 +167,7 @@ test('the page’s greedy continue, which sends its sampling settings along, is 
   const model = engine.loadModel(bytes);
   try {
     const expected = model.generate({ text: '床前' }, { count: 1 }).text;
-    // As panel.js sends a second greedy click: the seed has moved on, the temperature is the slider's.
+    // As panel-continue.js sends a second greedy click: the seed has moved on, the temperature is the slider's.
     const made = handlers.modelGenerate({ name: 'poem', text: '床前', greedy: true, temperature: 2, topK: 0, seed: 2 });
     assert.equal(made.text, expected);
   } finally {

@@ -1,5 +1,5 @@
-// Rendering: the computer's trace and a state → the page. Draws the texts and tabs, the
-// summary, the stage with its explanation and arithmetic, the chosen view (views/registry.js)
+// Rendering: the computer's trace and a state → the page. Draws the texts and tabs and the
+// summary (page-texts.js), the stage with its explanation and arithmetic, the chosen view (views/registry.js)
 // and the token chips; keeps the panels' widths (a ResizeObserver, so no keystroke reads a
 // layout) and what changed since the last draw (what to animate, whether the stage is stale).
 //
@@ -13,7 +13,6 @@ import * as d3 from 'd3';
 import { markGlobalChips, updateControls } from '../controls.js';
 import { UI_FIELDS } from '../state.js';
 import { stepAt } from '../steps.js';
-import { formatCount } from '../format.js';
 import { drawStage, STAGE_SMALL_CELLS, sweepHighlights } from '../views/stage.js';
 import { drawStageExtras } from '../views/stage-extras.js';
 import { drawExplanation } from '../views/explain.js';
@@ -26,7 +25,7 @@ import { hideTooltip } from '../tooltip.js';
 import { withoutMotion } from '../motion.js';
 import { NotLoaded } from './lazy-trace.js';
 import { chipList } from './chips.js';
-import { figureCaption } from './caption.js';
+import { writeStaticTexts, writeSummary } from './page-texts.js';
 import { frameOf } from './compact-fit.js';
 import { modelStrings } from '../models/i18n.js';
 
@@ -49,172 +48,19 @@ export function createRenderer({ root, $, store, strings, computer, stepper, thr
     // The static texts and tabs depend on the language and the view only: a keystroke skips them.
     if (textsFor !== `${state.lang}:${state.view}`) {
       textsFor = `${state.lang}:${state.view}`;
-      renderStaticTexts(state, s);
+      writeStaticTexts({ root, $, threads }, state, s);
     }
-    renderSummary(state, s);
+    writeSummary($, computer.trace, state, s);
   }
 
-  function renderStaticTexts(state, s) {
-    // Setting lang, even to the same value, restyles every element below (2,048 chips).
-    const lang = state.lang === 'zh' ? 'zh-CN' : 'en';
-    if (root.lang !== lang) root.lang = lang;
-    // Only what differs: writing the same text still replaces its node and lays out again.
-    for (const el of root.querySelectorAll('[data-i18n]')) setText(el, s[el.dataset.i18n]);
-    for (const el of root.querySelectorAll('[data-i18n-label]')) el.setAttribute('aria-label', s[el.dataset.i18nLabel]);
-    for (const el of root.querySelectorAll('[data-i18n-placeholder]')) el.placeholder = s[el.dataset.i18nPlaceholder];
-    // Which engine computes long traces, as the playground says it: for tests, "2" and "" or "1" and why.
-    if (threads?.count) {
-      setText($('engine-threads'), s.engineThreads(threads.count, threads.reason));
-      $('engine-threads').dataset.threads = String(threads.count);
-      $('engine-threads').dataset.threadsReason = threads.reason ?? '';
-    }
-    for (const button of root.querySelectorAll('.language button')) {
-      button.setAttribute('aria-pressed', String(button.dataset.lang === state.lang));
-    }
-    for (const tab of root.querySelectorAll('[role=tab]')) {
-      tab.textContent = s[`view.${tab.dataset.view}`];
-      const selected = tab.dataset.view === state.view;
-      tab.setAttribute('aria-selected', String(selected));
-      tab.tabIndex = selected ? 0 : -1;
-      root.querySelector(`[data-panel="${tab.dataset.view}"]`).hidden = !selected;
-    }
-  }
-
-  function renderSummary(state, s) {
-    const { trace } = computer;
-    // The compact embed's caption (shown by chrome.caption): what the exported figure says.
-    if (!$('figure-caption').hidden) {
-      const { title, subtitle } = figureCaption(state, trace, s);
-      setText($('figure-caption-title'), title);
-      setText($('figure-caption-text'), subtitle);
-    }
-    if (trace) {
-      setText(
-        $('summary'),
-        s.summary(
-          trace.nQuery,
-          trace.heads,
-          trace.dK,
-          formatCount(trace.parameterCount, state.lang),
-          // What the count counts (engine-options.js): no W_O in tutorial mode; a trained
-          // model's layer has biases, random weights have none.
-          state.tutorial ? 'W_Q, W_K, W_V' : 'W_Q, W_K, W_V, W_O',
-          state.model !== 'random',
-        ),
-      );
-      const f = trace.flops;
-      // Linear attention's own FLOPs (its scores … softmax are 0): O(n·d_k²) per head.
-      const linear = trace.attention === 'linear';
-      const attention = linear ? f.featureMap + f.summary + f.normaliser + f.weightedSum : 0;
-      setText(
-        $('cost'),
-        (linear ? s.costLinear : s.cost)(
-          formatCount(linear ? attention : f.scores + f.scaling + f.mask + f.softmax + f.weightedSum, state.lang),
-          formatCount(f.qProjection + f.kProjection + f.vProjection + f.outputProjection, state.lang),
-        ),
-      );
-    } else {
-      setText($('summary'), '');
-      setText($('cost'), '');
-    }
-  }
-
-  // Widths are read once and then kept by a ResizeObserver: reading clientWidth on every
-  // keystroke would force a layout each time.
-  const widths = { stage: 800, views: 900 };
-  const observer = new ResizeObserver((entries) => {
-    let changed = false;
-    for (const entry of entries) {
-      const key = entry.target.dataset.width;
-      const width = Math.floor(entry.contentRect.width);
-      if (width > 0 && widths[key] !== width) {
-        widths[key] = width;
-        changed = true;
-      }
-    }
-    // Nothing to animate: the same state at a new size (also the page's first layout).
-    if (changed) {
-      motionless = true;
-      redraw();
-    }
+  // Nothing to animate after a resize: the same state at a new size (also the page's first layout).
+  const widths = watchWidths(root, $, () => {
+    motionless = true;
+    redraw();
   });
-  $('stage').parentElement.dataset.width = 'stage';
-  root.querySelector('.views').dataset.width = 'views';
-  observer.observe($('stage').parentElement);
-  observer.observe(root.querySelector('.views'));
-
-  const renderStage = loaded((state, s, animateSweep) => {
-    const { trace } = computer;
-    const svg = d3.select($('stage'));
-    if (!trace) {
-      svg.selectAll('*').remove();
-      $('arithmetic').hidden = true;
-      return;
-    }
-    const def = stepAt(state.step, state);
-    const head = state.head === 'all' ? 0 : state.head;
-    const operands = def.operands(trace, head, state);
-    const { cell, width, height } = drawStage(svg, operands, {
-      width: Math.max(300, widths.stage - 8),
-      smallCells: STAGE_SMALL_CELLS,
-      stepKey: `${def.key}:${head}`,
-      legend: { maskedLabel: s.masked },
-      below: (top, width) => drawStageExtras(svg, trace, state, s, top, width),
-      // A cell shows its arithmetic under the stage, outlined (a score's pair is also the link to highlight).
-      picked: cellIn(state, 'stage'),
-      onCell: (operand, row, col) => {
-        const cell = pickedFrom(operand, row, col, 'stage');
-        if (!cell) return;
-        const { head, i, j } = cell;
-        const scoreShaped = operand.step.rows === trace.nQuery && operand.step.cols === trace.nKey;
-        store.set({ cell, ...(scoreShaped ? { pair: { head, i, j } } : {}) });
-      },
-    });
-    // Sized with room to spare: a keystroke that adds a row lays out none of the stage's texts again.
-    fitSvg(svg.node(), width, height);
-    if (animateSweep && operands.some((d) => d.sweep)) sweepHighlights(svg, cell);
-    // "All heads" in the views; the stage draws one head and says which.
-    $('stage-note').hidden = state.head !== 'all' || trace.heads === 1;
-    setText($('stage-note'), s.stageShowsHead(head));
-    drawExplanation(root.querySelector('.explain'), trace, state, s, modelStrings(state.lang).stepTexts);
-    drawArithmetic($('arithmetic'), trace, state, s, () => store.set({ cell: null }));
-  });
-
-  /** Draws with what is loaded; a draw that needs more waits for the render queued after it. */
-  function loaded(draw) {
-    return (...args) => {
-      try {
-        draw(...args);
-      } catch (error) {
-        if (!(error instanceof NotLoaded)) throw error;
-      }
-    };
-  }
-
-  const renderViews = loaded((state, s) => {
-    const { trace } = computer;
-    const view = VIEWS[state.view];
-    if (!trace) {
-      for (const { role } of Object.values(VIEWS)) d3.select($(role)).selectAll('*').remove();
-      return;
-    }
-    const heads = state.head === 'all' ? d3.range(trace.heads) : [state.head];
-    view.draw({
-      trace,
-      state,
-      strings: s,
-      head: state.head === 'all' ? 0 : state.head,
-      heads,
-      query: Math.min(state.query, trace.nQuery - 1),
-      el: $,
-      // Drawn as wide as their panel (viewBox = drawn size): text keeps its size on a phone.
-      width: Math.max(280, widths.views),
-      // A figure (the compact embed): its frame's { width, height } (compact-fit.js), or null.
-      figure: root.classList.contains('compact') ? frameOf(root) : null,
-      get: store.get,
-      set: store.set,
-    });
-  });
+  const parts = { root, $, store, widths: widths.now };
+  const renderStage = loaded((state, s, animateSweep) => drawStagePart(parts, computer.trace, state, s, animateSweep));
+  const renderViews = loaded((state, s) => drawViewPart(parts, computer.trace, state, s));
 
   function changed(state, fields) {
     if (fields.has('step')) stepChanged = true;
@@ -268,8 +114,110 @@ export function createRenderer({ root, $, store, strings, computer, stepper, thr
     get chipsDone() {
       return chipsDone;
     },
-    stop: () => observer.disconnect(),
+    stop: widths.stop,
   };
+}
+
+/**
+ * The stage and the views' panel widths, read once and then kept by a ResizeObserver: reading
+ * clientWidth on every keystroke would force a layout each time. → { now: { stage, views } (px,
+ * kept up to date), stop() }; onResize() after a width changed.
+ */
+function watchWidths(root, $, onResize) {
+  const now = { stage: 800, views: 900 };
+  const observer = new ResizeObserver((entries) => {
+    let changed = false;
+    for (const entry of entries) {
+      const key = entry.target.dataset.width;
+      const width = Math.floor(entry.contentRect.width);
+      if (width > 0 && now[key] !== width) {
+        now[key] = width;
+        changed = true;
+      }
+    }
+    if (changed) onResize();
+  });
+  $('stage').parentElement.dataset.width = 'stage';
+  root.querySelector('.views').dataset.width = 'views';
+  observer.observe($('stage').parentElement);
+  observer.observe(root.querySelector('.views'));
+  return { now, stop: () => observer.disconnect() };
+}
+
+/** Draws with what is loaded; a draw that needs more waits for the render queued after it. */
+function loaded(draw) {
+  return (...args) => {
+    try {
+      draw(...args);
+    } catch (error) {
+      if (!(error instanceof NotLoaded)) throw error;
+    }
+  };
+}
+
+/**
+ * The stage of `state`'s step for one head, with its explanation and a picked cell's arithmetic
+ * (none without a trace). parts: { root, $, store, widths }.
+ */
+function drawStagePart({ root, $, store, widths }, trace, state, s, animateSweep) {
+  const svg = d3.select($('stage'));
+  if (!trace) {
+    svg.selectAll('*').remove();
+    $('arithmetic').hidden = true;
+    return;
+  }
+  const def = stepAt(state.step, state);
+  const head = state.head === 'all' ? 0 : state.head;
+  const operands = def.operands(trace, head, state);
+  const { cell, width, height } = drawStage(svg, operands, {
+    width: Math.max(300, widths.stage - 8),
+    smallCells: STAGE_SMALL_CELLS,
+    stepKey: `${def.key}:${head}`,
+    legend: { maskedLabel: s.masked },
+    below: (top, width) => drawStageExtras(svg, trace, state, s, top, width),
+    // A cell shows its arithmetic under the stage, outlined (a score's pair is also the link to highlight).
+    picked: cellIn(state, 'stage'),
+    onCell: (operand, row, col) => {
+      const cell = pickedFrom(operand, row, col, 'stage');
+      if (!cell) return;
+      const { head, i, j } = cell;
+      const scoreShaped = operand.step.rows === trace.nQuery && operand.step.cols === trace.nKey;
+      store.set({ cell, ...(scoreShaped ? { pair: { head, i, j } } : {}) });
+    },
+  });
+  // Sized with room to spare: a keystroke that adds a row lays out none of the stage's texts again.
+  fitSvg(svg.node(), width, height);
+  if (animateSweep && operands.some((d) => d.sweep)) sweepHighlights(svg, cell);
+  // "All heads" in the views; the stage draws one head and says which.
+  $('stage-note').hidden = state.head !== 'all' || trace.heads === 1;
+  setText($('stage-note'), s.stageShowsHead(head));
+  drawExplanation(root.querySelector('.explain'), trace, state, s, modelStrings(state.lang).stepTexts);
+  drawArithmetic($('arithmetic'), trace, state, s, () => store.set({ cell: null }));
+}
+
+/** The chosen view (views/registry.js) from the registry's one context; every view emptied without a trace. */
+function drawViewPart({ root, $, store, widths }, trace, state, s) {
+  const view = VIEWS[state.view];
+  if (!trace) {
+    for (const { role } of Object.values(VIEWS)) d3.select($(role)).selectAll('*').remove();
+    return;
+  }
+  const heads = state.head === 'all' ? d3.range(trace.heads) : [state.head];
+  view.draw({
+    trace,
+    state,
+    strings: s,
+    head: state.head === 'all' ? 0 : state.head,
+    heads,
+    query: Math.min(state.query, trace.nQuery - 1),
+    el: $,
+    // Drawn as wide as their panel (viewBox = drawn size): text keeps its size on a phone.
+    width: Math.max(280, widths.views),
+    // A figure (the compact embed): its frame's { width, height } (compact-fit.js), or null.
+    figure: root.classList.contains('compact') ? frameOf(root) : null,
+    get: store.get,
+    set: store.set,
+  });
 }
 
 /** { focus: null } and/or { pair: null } when they name what the trace does not have, else null. */

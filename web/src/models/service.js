@@ -44,9 +44,50 @@ const lastRow = (step) => step.data.subarray((step.rows - 1) * step.cols, step.r
  */
 export const ROLES_WINDOW = 64;
 
-export function modelHandlers(engine) {
-  const models = new Map(); // name → TrainedModel
+/**
+ * Everything the model panel draws for the encoded text `e` (encode below): { tokens, unknown,
+ * total, cut, weights: [layer][head] Float32Array T×T, labels, roles (rolesOn), block: { name:
+ * { rows, cols, data } } of `layer`, next: { predictions } }.
+ */
+function viewOf(model, e, { layer, temperature, topK }) {
+  const block = blockStepsOf(model.config);
+  // The next token from this trace's last logits, not from running the model again: a corpus
+  // model's trace carries them (nextLogits, [V]), where its every position's ([T × V]) can
+  // be a gigabyte; a task model (adapter.js), with its small vocabulary, has its logits step.
+  const corpus = typeof model.vocabularyLevel === 'string';
+  const trace = model.trace({ tokens: e.ids }, { steps: ['weights', ...block, ...(corpus ? [] : ['logits'])] });
+  const l = Math.min(Math.max(0, layer), trace.layers.length - 1);
+  const weights = trace.layers.map((lt) => Array.from({ length: lt.heads }, (_, h) => lt.step('weights', h).data));
+  const blockSteps = Object.fromEntries(block.map((n) => [n, plain(trace.layers[l].step(n))]));
+  return {
+    tokens: e.tokens,
+    chips: e.chips ?? null, // a GPT-2 checkpoint's: one per character, over its byte tokens
+    unknown: e.unknown,
+    total: e.total,
+    cut: e.cut,
+    start: e.start,
+    layer: l,
+    weights,
+    // Labelled from the weights just traced (model.headLabels would trace again).
+    labels: labelHeads(trace, model.config.causal !== false),
+    roles: rolesOn(model, e.ids, weights),
+    block: blockSteps,
+    // (A task model's vocabulary can be shorter than the page's top k: all of it, then.)
+    next: predictionsOf(
+      corpus ? trace.nextLogits : lastRow(trace.step('logits')),
+      model.vocabulary,
+      temperature,
+      Math.min(topK, model.vocabulary.length),
+    ),
+  };
+}
 
+/**
+ * The head roles of a model without a sidecar (a GPT-2 checkpoint), measured a batch per request:
+ * the measurements in progress by model name, their handlers, and stop(name) (a model replaced
+ * or disposed ends its measurement). `modelOf(name)` → the loaded model, or throws.
+ */
+function roleMeasureHandlers(modelOf) {
   const measures = new Map(); // name → its roles measurement in progress (gpt2.js measureRoles)
 
   function stopMeasure(name) {
@@ -68,103 +109,7 @@ export function modelHandlers(engine) {
     return measure;
   }
 
-  function modelOf(name) {
-    const model = models.get(name);
-    if (!model) throw new Error(`no model ${JSON.stringify(name)} is loaded`);
-    return model;
-  }
-
-  /** What the page shows about a model: its shape and what it was trained on. */
-  function summaryOf(model) {
-    const c = model.config;
-    return {
-      config: { ...c },
-      vocabularySize: model.vocabulary.length,
-      contextLength: model.contextLength,
-      parameterCount: model.parameterCount,
-      layers: c.layers,
-      heads: c.heads,
-      dModel: c.dModel,
-    };
-  }
-
-  /** The text as the model reads it, cut to its context (keep the end: the next token follows it). */
-  function encode(model, text) {
-    const e = model.encode(text, { keep: 'end' });
-    if (!e.ids.length)
-      throw Object.assign(new Error('the text has no tokens'), { code: 'INVALID_ARGUMENT', field: 'text' });
-    return e;
-  }
-
-  return {
-    modelLoad({ name, bytes, checkpoint }) {
-      // Throws for a file that is not a model: the model loaded before stays.
-      const model = checkpoint ? loadGpt2(engine, checkpoint) : withLanguageAPI(engine.loadModel(bytes));
-      stopMeasure(name); // a measurement of the model replaced ends with it
-      models.get(name)?.dispose();
-      models.set(name, model);
-      // A checkpoint's bytes go back to the page, which moved them here (explorer/lazy-trace.js).
-      return checkpoint ? { ...summaryOf(model), safetensors: checkpoint.safetensors } : summaryOf(model);
-    },
-    modelDispose({ name }) {
-      stopMeasure(name);
-      models.get(name)?.dispose();
-      models.delete(name);
-      return true;
-    },
-    /**
-     * Everything the model panel draws for `text`: { tokens, unknown, total, cut, weights:
-     * [layer][head] Float32Array T×T, labels, roles (rolesOn), block: { name: { rows, cols, data } } of `layer`,
-     * next: { predictions } }.
-     */
-    modelView({ name, text, layer = 0, temperature = 1, topK = 10 }) {
-      const model = modelOf(name);
-      const e = encode(model, text);
-      const block = blockStepsOf(model.config);
-      // The next token from this trace's last logits, not from running the model again: a corpus
-      // model's trace carries them (nextLogits, [V]), where its every position's ([T × V]) can
-      // be a gigabyte; a task model (adapter.js), with its small vocabulary, has its logits step.
-      const corpus = typeof model.vocabularyLevel === 'string';
-      const trace = model.trace({ tokens: e.ids }, { steps: ['weights', ...block, ...(corpus ? [] : ['logits'])] });
-      const l = Math.min(Math.max(0, layer), trace.layers.length - 1);
-      const weights = trace.layers.map((lt) => Array.from({ length: lt.heads }, (_, h) => lt.step('weights', h).data));
-      const blockSteps = Object.fromEntries(block.map((n) => [n, plain(trace.layers[l].step(n))]));
-      return {
-        tokens: e.tokens,
-        chips: e.chips ?? null, // a GPT-2 checkpoint's: one per character, over its byte tokens
-        unknown: e.unknown,
-        total: e.total,
-        cut: e.cut,
-        start: e.start,
-        layer: l,
-        weights,
-        // Labelled from the weights just traced (model.headLabels would trace again).
-        labels: labelHeads(trace, model.config.causal !== false),
-        roles: rolesOn(model, e.ids, weights),
-        block: blockSteps,
-        // (A task model's vocabulary can be shorter than the page's top k: all of it, then.)
-        next: predictionsOf(
-          corpus ? trace.nextLogits : lastRow(trace.step('logits')),
-          model.vocabulary,
-          temperature,
-          Math.min(topK, model.vocabulary.length),
-        ),
-      };
-    },
-    /**
-     * "Export for transformers": { bytes } of the .zip (config.json, model.safetensors, vocab.txt,
-     * README.md); a model GPT-2 cannot express throws, naming the key.
-     */
-    modelExport({ name, fileName }) {
-      return { bytes: hfZip(modelOf(name), fileName, 'the explorer’s “Export for transformers” button') };
-    },
-    /** One more token after `text` (read from its end when it is longer than the context): { token, text }. */
-    modelGenerate({ name, text, greedy = true, temperature = 1, topK = 0, seed = 1 }) {
-      // Greedy takes no sampling options: the API refuses them, as the CLI does.
-      const options = greedy ? { count: 1 } : { count: 1, greedy, temperature, topK, seed };
-      const made = modelOf(name).generate({ text }, options);
-      return { token: made.tokens[0], text: made.text };
-    },
+  const handlers = {
     /**
      * Starts measuring the head roles of model `name` on held-out `text` (the page sends the
      * English sample's start, bundled): `windows` windows of ROLES_WINDOW tokens and `repeats`
@@ -214,6 +159,79 @@ export function modelHandlers(engine) {
       stopMeasure(name);
       return true;
     },
+  };
+  return { stop: stopMeasure, handlers };
+}
+
+export function modelHandlers(engine) {
+  const models = new Map(); // name → TrainedModel
+  const measuring = roleMeasureHandlers(modelOf);
+  const stopMeasure = measuring.stop;
+
+  function modelOf(name) {
+    const model = models.get(name);
+    if (!model) throw new Error(`no model ${JSON.stringify(name)} is loaded`);
+    return model;
+  }
+
+  /** What the page shows about a model: its shape and what it was trained on. */
+  function summaryOf(model) {
+    const c = model.config;
+    return {
+      config: { ...c },
+      vocabularySize: model.vocabulary.length,
+      contextLength: model.contextLength,
+      parameterCount: model.parameterCount,
+      layers: c.layers,
+      heads: c.heads,
+      dModel: c.dModel,
+    };
+  }
+
+  /** The text as the model reads it, cut to its context (keep the end: the next token follows it). */
+  function encode(model, text) {
+    const e = model.encode(text, { keep: 'end' });
+    if (!e.ids.length)
+      throw Object.assign(new Error('the text has no tokens'), { code: 'INVALID_ARGUMENT', field: 'text' });
+    return e;
+  }
+
+  return {
+    modelLoad({ name, bytes, checkpoint }) {
+      // Throws for a file that is not a model: the model loaded before stays.
+      const model = checkpoint ? loadGpt2(engine, checkpoint) : withLanguageAPI(engine.loadModel(bytes));
+      stopMeasure(name); // a measurement of the model replaced ends with it
+      models.get(name)?.dispose();
+      models.set(name, model);
+      // A checkpoint's bytes go back to the page, which moved them here (explorer/lazy-trace.js).
+      return checkpoint ? { ...summaryOf(model), safetensors: checkpoint.safetensors } : summaryOf(model);
+    },
+    modelDispose({ name }) {
+      stopMeasure(name);
+      models.get(name)?.dispose();
+      models.delete(name);
+      return true;
+    },
+    /** Everything the model panel draws for `text` (viewOf). */
+    modelView({ name, text, layer = 0, temperature = 1, topK = 10 }) {
+      const model = modelOf(name);
+      return viewOf(model, encode(model, text), { layer, temperature, topK });
+    },
+    /**
+     * "Export for transformers": { bytes } of the .zip (config.json, model.safetensors, vocab.txt,
+     * README.md); a model GPT-2 cannot express throws, naming the key.
+     */
+    modelExport({ name, fileName }) {
+      return { bytes: hfZip(modelOf(name), fileName, 'the explorer’s “Export for transformers” button') };
+    },
+    /** One more token after `text` (read from its end when it is longer than the context): { token, text }. */
+    modelGenerate({ name, text, greedy = true, temperature = 1, topK = 0, seed = 1 }) {
+      // Greedy takes no sampling options: the API refuses them, as the CLI does.
+      const options = greedy ? { count: 1 } : { count: 1, greedy, temperature, topK, seed };
+      const made = modelOf(name).generate({ text }, options);
+      return { token: made.tokens[0], text: made.text };
+    },
+    ...measuring.handlers,
     /**
      * engine.open() options for the explorer: one layer's attention, given its input and weights
      * (model.layerOptions: the engine's LayerTraceInputs, the one place a trained layer becomes a
