@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createEngine } from './support.mjs';
-import { parseExample, PRESETS, trainerConfig } from '../../web/src/playground/presets.js';
+import { parseExample, presetOf, PRESETS, trainerConfig } from '../../web/src/playground/presets.js';
 import { answer, fixedInput, fixedSequence, headScores, snapshot, taskOf } from '../../web/src/playground/session.js';
 import { defaultState, queryOf, stateFromURL } from '../../web/src/playground/state.js';
 import { emptyHistory, reachedAt, TARGET } from '../../web/src/playground/history.js';
@@ -160,4 +160,11 @@ test('the step held-out exact match first reached 95% is marked, in both languag
   assert.equal(reachedAt({ heldOut: [[10, 0.949]] }), null);
   assert.equal(strings('en').reached(150), 'reached 95% at step 150');
   assert.equal(strings('zh').reached(150), '第 150 步达到 95%');
+});
+
+test('a preset asked for a name that is no task is refused by name, prototype keys too', () => {
+  for (const name of ['__proto__', 'toString', 'constructor', 'text', 'nope', undefined]) {
+    assert.throws(() => presetOf(name), /is not one of copy, reverse, sort, induction, modular/, String(name));
+  }
+  assert.equal(presetOf('sort'), PRESETS.sort);
 });

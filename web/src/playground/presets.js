@@ -82,7 +82,7 @@ export const KNOB_NAMES = Object.keys(PRESETS.sort.knobs);
  * 2n − m + 1 < 2n − 1 tokens), its symbols spread over the alphabet.
  */
 export function fittedInput(task) {
-  const shape = TASK_BY_NAME[task.name].input;
+  const shape = inputShape(task.name);
   const operands = shape === 'operands';
   const symbol = (i) => (i * 7 + 3) % (operands ? task.modulus : task.alphabet);
   if (operands) return [symbol(0), symbol(1)];
@@ -97,18 +97,22 @@ export function fittedInput(task) {
  * modulo 13 for two operands), at a constant learning rate, and an input fitted to that shape.
  */
 export function defaultPreset(name) {
-  const shape = TASK_BY_NAME[name].input;
+  const shape = inputShape(name);
   const task = shape === 'operands' ? { task: name, modulus: 13 } : { task: name, length: 8, alphabet: 10 };
   const input = fittedInput({ name, length: task.length, alphabet: task.alphabet, modulus: task.modulus });
   return { task, knobs: SMALL, input, placeholder: input.join(' ') };
 }
 
-const DEFAULT_PRESETS = new Map();
 /** A task's preset: its row above, or the default one. */
 export function presetOf(name) {
-  if (Object.hasOwn(PRESETS, name)) return PRESETS[name];
-  if (!DEFAULT_PRESETS.has(name)) DEFAULT_PRESETS.set(name, Object.freeze(defaultPreset(name)));
-  return DEFAULT_PRESETS.get(name);
+  return Object.hasOwn(PRESETS, name) ? PRESETS[name] : defaultPreset(name);
+}
+
+/** What a typed input of the engine's task `name` is; a name that is no task is refused by name. */
+function inputShape(name) {
+  if (!Object.hasOwn(TASK_BY_NAME, name))
+    throw new Error(`task ${JSON.stringify(String(name))} is not one of ${TASK_NAMES.join(', ')}`);
+  return TASK_BY_NAME[name].input;
 }
 
 /** The trainer fields the page's knobs set, for a task's trainer and a text's alike. */
