@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "attention/attend.hpp"
+#include "timing.hpp"
 
 namespace {
 
@@ -28,12 +29,7 @@ using attention::AttentionKind;
 using attention::Config;
 using attention::Input;
 using attention::MaskType;
-
-double CpuMs() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
-}
+using attention::bench::ThreadCpuMs;
 
 double WallMs() {
   return std::chrono::duration<double, std::milli>(
@@ -125,9 +121,9 @@ int main(int argc, char** argv) {
       for (int k = 0; k < kKinds; ++k) {
         Attended out;
         const double w0 = WallMs();
-        const double c0 = CpuMs();
+        const double c0 = ThreadCpuMs();
         if (!Run(kCases[k], input, &out)) return 1;
-        const double c1 = CpuMs();
+        const double c1 = ThreadCpuMs();
         const double w1 = WallMs();
         if (r == 0) continue;
         wall[s][k].push_back(w1 - w0);

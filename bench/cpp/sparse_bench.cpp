@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "attention/trace.hpp"
+#include "timing.hpp"
 
 namespace {
 
@@ -18,12 +19,7 @@ using attention::Config;
 using attention::Input;
 using attention::MaskType;
 using attention::Trace;
-
-double CpuMs() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
-}
+using attention::bench::ThreadCpuMs;
 
 struct Case {
   const char* name;
@@ -74,13 +70,13 @@ int main(int argc, char** argv) {
       Trace trace;
       std::vector<double> ms;
       for (int r = 0; r <= runs; ++r) {  // run 0 warms up
-        const double start = CpuMs();
+        const double start = ThreadCpuMs();
         const attention::Status status = Trace::Run(config, input, &trace);
         if (!status.ok()) {
           std::fprintf(stderr, "%s\n", status.message().c_str());
           return 1;
         }
-        if (r > 0) ms.push_back(CpuMs() - start);
+        if (r > 0) ms.push_back(ThreadCpuMs() - start);
       }
       std::sort(ms.begin(), ms.end());
       const double pairs = static_cast<double>(trace.computed_scores());

@@ -18,6 +18,13 @@ struct TimingProtocol {
   double min_seconds = 1.0;
 };
 
+// This thread's CPU time in milliseconds: on a shared machine, the work and not the wait.
+inline double ThreadCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
+}
+
 // Prints {"batch":runs per sample,"samples":[ms per run, …],"cpu":[CPU ms per run, …]} on one
 // line: wall clock, and this thread's CPU time (on a shared machine: the work, not the wait).
 inline void PrintTimedSamples(const std::function<void()>& run, const TimingProtocol& protocol) {
@@ -33,19 +40,14 @@ inline void PrintTimedSamples(const std::function<void()>& run, const TimingProt
   }
   const double per_run = seconds(warm) / runs;
   const int batch = std::max(1, static_cast<int>(0.02 / per_run));
-  auto cpu_ms = [] {
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) * 1e-6;
-  };
   std::vector<double> samples, cpu;
   const Clock::time_point start = Clock::now();
   while (static_cast<int>(samples.size()) < protocol.min_samples ||
          seconds(start) < protocol.min_seconds) {
     const Clock::time_point t = Clock::now();
-    const double c = cpu_ms();
+    const double c = ThreadCpuMs();
     for (int i = 0; i < batch; ++i) run();
-    cpu.push_back((cpu_ms() - c) / batch);
+    cpu.push_back((ThreadCpuMs() - c) / batch);
     samples.push_back(seconds(t) * 1e3 / batch);
   }
   std::printf("{\"batch\":%d,\"samples\":[", batch);
