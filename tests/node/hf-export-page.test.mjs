@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createEngine, root } from './support.mjs';
-import { TINY } from './training_support.mjs';
+import { GPT2_REFUSALS, TINY } from './training_support.mjs';
 import { exportRefusal, hfZip, hfZipName } from '../../web/src/hf-export.js';
 import { HF_EXPORT_TEXT, refusalText } from '../../web/src/i18n-hf-export.js';
 
@@ -51,16 +51,7 @@ test("the worker's .zip of the Tang model holds the CLI's folder, byte for byte 
 });
 
 // Each switch GPT-2 does not have: the button's reason is the key the export refuses.
-const CHANGES = [
-  [{}, null],
-  [{ attentionOnly: true }, 'attentionOnly'],
-  [{ tiedEmbeddings: false }, 'tiedEmbeddings'],
-  [{ positionalEncoding: 'sinusoidal' }, 'positionalEncoding'],
-  [{ scale: false }, 'scale'],
-  [{ causal: false }, 'causal'],
-  [{ residual: false }, 'residual'],
-  [{ dK: 4 }, 'dK'],
-];
+const CHANGES = [[{}, null], ...GPT2_REFUSALS];
 for (const [change, reason] of CHANGES) {
   test(`exportRefusal of a model of ${JSON.stringify(change)} is ${reason}, as the export itself says`, () => {
     const trainer = engine.createTrainer({ ...TINY, positionalEncoding: 'learned', ...change });

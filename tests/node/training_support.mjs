@@ -55,3 +55,14 @@ export function withConfig(file, edit) {
   out.setBigUint64(12, BigInt(bytes.length), true);
   return reseal(bytes, () => {});
 }
+
+/** Each switch GPT-2 does not have, as a change of TINY, with the model key the export refuses. */
+export const GPT2_REFUSALS = [
+  [{ attentionOnly: true }, 'attentionOnly'],
+  [{ tiedEmbeddings: false }, 'tiedEmbeddings'],
+  [{ positionalEncoding: 'sinusoidal' }, 'positionalEncoding'],
+  [{ scale: false }, 'scale'],
+  [{ causal: false }, 'causal'],
+  [{ residual: false }, 'residual'],
+  [{ dK: 4 }, 'dK'],
+];
