@@ -15,14 +15,13 @@
 //   trainer.save({ precision: 'float16' }); trainer.dispose();
 import { AttentionError, describe, invalid } from './errors.js';
 import { checkWellFormed, get } from './read.js';
-import { CORPUS_TEXT_FIELDS, VOCABULARY_LEVELS } from './catalog.js';
+import { CORPUS_TEXT_FIELDS } from './catalog.js';
 import { integerIn, ownKeys } from './call_options.js';
 import { LanguageModel } from './language_model.js';
 import { encodeInput, errorOf, open } from './training.js';
-import { normalizeTrainerConfig } from './training_config.js';
+import { check, normalizeTrainerConfig } from './training_config.js';
 
 /** The vocabulary levels (the engine's level row). */
-export const LEVELS = VOCABULARY_LEVELS;
 
 /**
  * The options of createCorpusTrainer that are not trainer fields, with their defaults: the text's
@@ -43,19 +42,6 @@ function textBytes(text) {
   if (text instanceof ArrayBuffer) return new Uint8Array(text);
   if (text instanceof Uint8Array) return text;
   throw invalid('text', `text (${describe(text)}) must be a string, a Uint8Array or an ArrayBuffer of UTF-8`);
-}
-
-/** `value` of text option `f` (a row of CORPUS_TEXT_FIELDS) within the page's bounds, else an AttentionError. */
-function checkTextOption(f, value) {
-  const ok =
-    f.kind === 'enum'
-      ? f.values.includes(value)
-      : typeof value === 'number' &&
-        Number.isFinite(value) &&
-        (f.kind !== 'int' || Number.isInteger(value)) &&
-        (f.minOpen ? value > f.min : value >= f.min) &&
-        value <= f.pageMax;
-  if (!ok) throw invalid(f.name, `${f.name} (${describe(value)}) must be ${f.allowed}`);
 }
 
 /** createCorpusTrainer's options split into the text's (checked) and the trainer fields'. */
@@ -83,7 +69,8 @@ function readCorpusOptions(options, fields, limits) {
       );
     }
   }
-  for (const f of CORPUS_TEXT_FIELDS) checkTextOption(f, own[f.name]);
+  // A text option's bounds are the page's (pageMax), narrower than the native tool's.
+  for (const f of CORPUS_TEXT_FIELDS) check({ ...f, max: f.pageMax }, own[f.name], f.name);
   integerIn(own.chunkBytes, 'chunkBytes', 1, limits.maxTextBytes);
   if (own.onProgress !== undefined && typeof own.onProgress !== 'function') {
     throw invalid('onProgress', `onProgress (${describe(own.onProgress)}) must be a function`);

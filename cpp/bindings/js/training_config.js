@@ -31,7 +31,8 @@ export function defaultsOf(fields) {
   return Object.freeze(Object.fromEntries(fields.map((f) => [f.name, f.fallback])));
 }
 
-function check(f, value, field) {
+/** `value` of row `f` (a trainer field, or a text option with its page's max) as `field`, else an AttentionError naming it. */
+export function check(f, value, field) {
   const ok =
     f.kind === 'bool'
       ? typeof value === 'boolean'
