@@ -8,7 +8,16 @@
 // export): a full trace of 2,048 tokens is ~700 MB, more than one JS string can hold.
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { ATTENTION_KINDS, AttentionError, createEngine, LIMITS } from '../dist/engine/engine.js';
+import {
+  ATTENTION_KINDS,
+  AttentionError,
+  createEngine,
+  EMBEDDINGS,
+  INITS,
+  LIMITS,
+  MASK_DEFAULTS,
+  TRACE_DEFAULTS,
+} from '../dist/engine/engine.js';
 import {
   CSV_BOM,
   matrixCSV,
@@ -30,30 +39,37 @@ if (isTokenizeCommand(process.argv.slice(2))) process.exit(await runTokenizeComm
 // export-hf (a model as a Hugging Face GPT-2 checkpoint): bin/export_hf.mjs.
 if (isExportCommand(process.argv.slice(2))) process.exit(await runExportCommand(process.argv.slice(2)));
 
+// The engine's defaults, and the choices the command line offers: the default init first; no
+// "given" embeddings (a command line gives no vectors).
+const D = TRACE_DEFAULTS;
+const M = MASK_DEFAULTS;
+const CLI_INITS = [D.init, ...INITS.filter((name) => name !== D.init)];
+const CLI_EMBEDDINGS = EMBEDDINGS.filter((name) => name !== 'given');
+
 const USAGE = `usage: attention-explorer trace <sentence> [options]
 
 Runs self-attention on <sentence> (all the words after "trace", split into words as the page
 splits them; or --tokens a,b,c) and prints the trace.
 
 options:
-  --d-model N        model width (default 8)          --heads N      heads (default 2)
+  --d-model N        model width (default ${D.dModel})          --heads N      heads (default ${D.heads})
   --dk N             per-head width (default d-model / heads)
-  --seed N           random seed, 0 … ${LIMITS.maxSeed} (default 42)
+  --seed N           random seed, 0 … ${LIMITS.maxSeed} (default ${D.seed})
   --mask M           none | causal | window | longformer | bigbird | dilated
                      (the last four compute only the scores their pattern allows)
-  --window W         half-width of a pattern: |i − j| ≤ W (default 1)
+  --window W         half-width of a pattern: |i − j| ≤ W (default ${M.width})
   --causal           a pattern also hides the future (j ≤ i)
-  --global i,j       longformer, bigbird: global tokens (default 0)
-  --dilation D       dilated: every D-th key (default 2)
-  --block B          bigbird: block size (default 4)
-  --random R         bigbird: random key blocks per query block (default 1)
-  --mask-seed S      bigbird: seed of the random blocks (default 0)
-  --temperature T    softmax temperature (default 1)
+  --global i,j       longformer, bigbird: global tokens (default ${M.global.join(',')})
+  --dilation D       dilated: every D-th key (default ${M.dilation})
+  --block B          bigbird: block size (default ${M.block})
+  --random R         bigbird: random key blocks per query block (default ${M.random})
+  --mask-seed S      bigbird: seed of the random blocks (default ${M.seed})
+  --temperature T    softmax temperature (default ${D.temperature})
   --attention A      softmax (default) | linear: φ(q)ᵀΣφ(k)vᵀ / φ(q)ᵀΣφ(k), φ = elu + 1,
                      no n × n matrix; with --mask none or causal only
   --no-scale         do not divide by √d_k            --no-pe        no positional encoding
-  --bias             add biases                       --init I       scaled | randn
-  --embedding E      hash | stream                    --kv <text>    cross-attention keys/values
+  --bias             add biases                       --init I       ${CLI_INITS.join(' | ')}
+  --embedding E      ${CLI_EMBEDDINGS.join(' | ')}                    --kv <text>    cross-attention keys/values
   --tokens a,b,c     give the tokens directly (instead of a sentence)
   --tokenizer T      words (default, as the page) | chars | whitespace | engine
   --step NAME        print one step (e.g. weights, scores, output); --head H (1 … heads) for per-head steps
@@ -212,8 +228,8 @@ if (PATTERNS.includes(mask)) {
 if (values['no-scale']) options.scale = false;
 if (values['no-pe']) options.positionalEncoding = false;
 if (values.bias) options.bias = true;
-set('init', oneOf('init', ['scaled', 'randn']));
-set('embedding', oneOf('embedding', ['hash', 'stream']));
+set('init', oneOf('init', CLI_INITS));
+set('embedding', oneOf('embedding', CLI_EMBEDDINGS));
 // What linear cannot take (a window mask, --no-scale, a temperature) the engine refuses, by field.
 set('attention', oneOf('attention', ATTENTION_KINDS));
 const head = integer('head');
