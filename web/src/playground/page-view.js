@@ -12,12 +12,9 @@
 //   }
 // The store's listener redraws the buttons on `playing` and `info`, the status on `status` and
 // `info`, the controls on `loadedKnobs`.
-import { presetOf } from './presets.js';
+import { presetOf, scoresHeads } from './presets.js';
 import { drawAnswer, drawCurves, drawHeadScores, drawSnapshot, setText } from './render.js';
 import { KNOB_CONTROLS, MODES, TEXT_MODE } from './state.js';
-
-/** Whether the page draws the task's head scores: its preset asks (induction's). */
-const scoresHeads = (state) => state.task !== TEXT_MODE && presetOf(state.task).headScores === true;
 
 /** The parts drawn at most once per frame (schedule.js), in their order: the live heatmaps first. */
 export function frameParts({ root, store, t, experiment }) {
@@ -34,7 +31,7 @@ export function frameParts({ root, store, t, experiment }) {
       () => state().lastAnswer,
       (deadline) => drawAnswer(root, state().lastAnswer, t(), state().heatmapPage, deadline),
     ],
-    ['heads', () => scoresHeads(state()), () => drawHeadScores(root, state().history, t())],
+    ['heads', () => scoresHeads(state().task), () => drawHeadScores(root, state().history, t())],
     ['curves', () => true, () => drawCurves(root, state().history, t(), state().playing)],
     ['experiment', () => true, () => experiment().draw()],
   ];
@@ -77,8 +74,8 @@ export function createPageView({ root, $, store, t, threads, chrome, lines, pane
     fillSelect('task', MODES, (name) => s[`task.${name}`]);
     $('task-help').textContent = s.taskHelp[task];
     // What the head scores' curves show, beside them.
-    $('curves-note').hidden = !scoresHeads(state());
-    $('curves-note').textContent = scoresHeads(state()) ? s.inductionCurves : '';
+    $('curves-note').hidden = !scoresHeads(state().task);
+    $('curves-note').textContent = scoresHeads(state().task) ? s.inductionCurves : '';
     $('example').placeholder = isText() ? '' : presetOf(task).placeholder;
     // "Your text" shows its text and sample panels instead of the typed example.
     $('text-panel').hidden = !isText();
@@ -101,7 +98,7 @@ export function createPageView({ root, $, store, t, threads, chrome, lines, pane
       else $(field).value = String(shown[field]);
     }
     $('example').value = state().example;
-    $('heads-panel').hidden = !scoresHeads(state());
+    $('heads-panel').hidden = !scoresHeads(state().task);
   }
 
   function showPlaying() {

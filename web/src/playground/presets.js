@@ -103,6 +103,9 @@ export function defaultPreset(name) {
   return { task, knobs: SMALL, input, placeholder: input.join(' ') };
 }
 
+/** Whether the page draws a task's head scores as it trains: its row asks (induction's). */
+export const scoresHeads = (task) => Object.hasOwn(PRESETS, task) && PRESETS[task].headScores === true;
+
 /** A task's preset: its row above, or the default one. */
 export function presetOf(name) {
   return Object.hasOwn(PRESETS, name) ? PRESETS[name] : defaultPreset(name);

@@ -17,7 +17,7 @@
 //      { type: 'error', error }
 import { createEngine } from '../../../dist/engine/engine.js';
 import { armConfig, armRow, DK_ARMS, DK_EVAL_EXAMPLES, DK_STEPS } from './dk-experiment.js';
-import { presetOf, TASK_NAMES } from './presets.js';
+import { scoresHeads, TASK_NAMES } from './presets.js';
 import { answer, fixedSequence, headScores, snapshot } from './session.js';
 import { addTextProgress, buildTextTrainer, sampleOf, textInfo, withRoles } from './worker-text.js';
 import { hfZip, hfZipName } from '../hf-export.js';
@@ -142,7 +142,7 @@ function flush(force = false) {
   // Head scores (drawn for a task whose preset asks, induction's): the engine's, on HEAD_EXAMPLES
   // held-out examples (≈ 3 ms), with every post so that the phase change shows; else the fixed
   // example's.
-  if (TASK_NAMES.includes(trainer.config.task) && presetOf(trainer.config.task).headScores) {
+  if (scoresHeads(trainer.config.task)) {
     message.heads = typeof trainer.headScores === 'function' ? trainer.headScores(HEAD_EXAMPLES) : headScores(snap);
   }
   if (force || now - lastEval >= EVAL_MS) {
