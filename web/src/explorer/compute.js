@@ -17,7 +17,7 @@ import { MAX_SENTENCE_CHARS } from '../state.js';
 import { tokenizeSentence, truncateToTokens } from '../tokenize.js';
 import { requestsFor } from './needs.js';
 import { engineOptions, MODEL_FIELDS, modelTraceOptions, TRAINED_FIELDS } from '../engine-options.js';
-import { modelBounds } from '../models/panel.js';
+import { modelBounds } from '../models/bounds.js';
 
 // What a new trace is computed for: the engine's options, or a trained model's layer.
 export const TRACE_FIELDS = [...new Set([...MODEL_FIELDS, ...TRAINED_FIELDS])];

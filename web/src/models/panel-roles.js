@@ -6,7 +6,7 @@
 //   const measure = createRoleMeasurer({ $, store, engine, say, redraw })
 //   measure.measured()           → { revision (the file's modelRevision), roles (as storedRoles'),
 //                                  windows, window, layers, inductionQueries } or null
-//   measure.show(state, checkpoint, s)  the row: shown for a checkpoint, its button and status
+//   measure.show(checkpoint, s)  the row: shown for a checkpoint, its button and status
 //   measure.stop()               ends the running measurement (→ whether one ran)
 //   measure.fileLoading(flag)    a checkpoint is being read: no measurement starts meanwhile
 import { modelStrings } from './i18n.js';
@@ -28,7 +28,7 @@ export function createRoleMeasurer({ $, store, engine, say, redraw }) {
   const s = () => modelStrings(store.get().lang);
 
   /** The measure-roles row: shown for a checkpoint; its button, bar and status as the measurement stands. */
-  function show(state, checkpoint, strings) {
+  function show(checkpoint, strings) {
     $('model-roles').hidden = !checkpoint;
     if (!checkpoint) return;
     $('model-roles-measure').disabled = running || loadingFile;

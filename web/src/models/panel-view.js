@@ -13,17 +13,10 @@ import { drawGrid } from './grid.js';
 import { storedRoles } from './roles.js';
 import { drawBlock } from './block.js';
 import { drawNext } from './next.js';
-
-/** `state`'s layer and head within a model of `summary`'s shape (a head it lacks: all of them). */
-export function modelBounds(state, summary) {
-  return {
-    layer: Math.min(state.layer, summary.layers - 1),
-    head: state.head !== 'all' && state.head >= summary.heads ? 'all' : state.head,
-  };
-}
+import { modelBounds } from './bounds.js';
 
 /** What the model is and what it was trained on, in state.lang; `file`: the opened file's { name, origin }. */
-export function aboutModel(state, summary, file) {
+function aboutModel(state, summary, file) {
   const s = modelStrings(state.lang);
   if (state.model === 'random') return s.aboutRandom;
   const c = summary.config;
@@ -121,7 +114,7 @@ export function createPanelView({ root, $, store, engine, opener, measure, conti
     const measured = measure.measured();
     const ours = checkpoint && measured?.revision === state.modelRevision ? measured : null;
     const stored = state.model === 'file' ? (ours?.roles ?? null) : storedRoles(state.model);
-    measure.show(state, checkpoint, s);
+    measure.show(checkpoint, s);
     // The 对仗 and rhyme sentences are about poems: the prose model's page does not carry them.
     const poems = stored && state.model !== 'brown' && !ours;
     const hint = [s.modelViewHint, stored && s.rolesHint, poems && s.rolesHintPoems];

@@ -20,8 +20,6 @@ import { createModelOpener } from './panel-open.js';
 import { createRoleMeasurer } from './panel-roles.js';
 import { createPanelView } from './panel-view.js';
 
-export { modelBounds } from './panel-view.js';
-
 // The fields the panel draws from; a change of any re-runs the model.
 const PANEL_FIELDS = [
   'model',
@@ -48,6 +46,8 @@ export function createModelPanel(root, store, engine) {
     $('model-notice').hidden = !text;
     $('model-notice').textContent = text ?? '';
   }
+  // The parts are handed to each other below; the measure's redraw and the export button's name
+  // run only after a click or a measurement, once `view` and `opener` exist.
   // "Export for transformers": the shown model's file name names the .zip and its README.
   const exportButton = createExportButton($, engine, store, (key) =>
     key === 'file' ? opener.file().name : `${key}.model`,

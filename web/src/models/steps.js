@@ -6,8 +6,9 @@ import { BLOCK_STEPS as ACTIVATIONS } from '../catalog.js';
 const TRACED = ACTIVATIONS.filter((step) => step.traced);
 
 export const BLOCK_STEPS = Object.freeze(TRACED.map((step) => step.name));
+const ATTENTION_ONLY_STEPS = Object.freeze(TRACED.filter((step) => step.attentionOnly).map((step) => step.name));
 
 /** The block steps a model of `config` has: an attention-only one has no LayerNorm and no FFN. */
 export function blockStepsOf(config) {
-  return config.attentionOnly ? TRACED.filter((step) => step.attentionOnly).map((step) => step.name) : BLOCK_STEPS;
+  return config.attentionOnly ? ATTENTION_ONLY_STEPS : BLOCK_STEPS;
 }
