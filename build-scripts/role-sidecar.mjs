@@ -11,11 +11,9 @@
 // Format 2 adds per head `roles` (two roles within 10% are both named), per score the
 // position-matched ratio, and the list of roles that are a distance by definition (`positional`).
 
-import { ROLE_NAMES } from '../cpp/bindings/js/catalog.js';
-
 // Every role the page names (web/src/models/i18n.js `role`): the engine's kRoles
 // (cpp/src/train/head_roles.cpp), read from the generated catalog.
-export { ROLE_NAMES };
+import { ROLE_NAMES } from '../cpp/bindings/js/catalog.js';
 
 const show = (value) => {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);

@@ -21,8 +21,6 @@ import { LanguageModel } from './language_model.js';
 import { encodeInput, errorOf, open } from './training.js';
 import { check, normalizeTrainerConfig } from './training_config.js';
 
-/** The vocabulary levels (the engine's level row). */
-
 /**
  * The options of createCorpusTrainer that are not trainer fields, with their defaults: the text's
  * rows (corpus_fields.hpp, from the catalog; level is required), then the API's own.
@@ -157,21 +155,21 @@ export function createCorpusTrainer(call, onDispose, text, options, { fields, li
   return open(
     call,
     (handle) => {
-      const check = (ok) => ok || throwOf(handle);
+      const succeeded = (ok) => ok || throwOf(handle);
       // The size is checked by the engine before any byte is copied into WASM memory.
-      check(handle.corpusStart(own.level, total));
+      succeeded(handle.corpusStart(own.level, total));
       for (let at = 0; at < total; at += own.chunkBytes) {
-        check(handle.corpusAdd(bytes.subarray(at, Math.min(total, at + own.chunkBytes))));
+        succeeded(handle.corpusAdd(bytes.subarray(at, Math.min(total, at + own.chunkBytes))));
         progress('count', Math.min(total, at + own.chunkBytes));
       }
-      check(handle.corpusFinish(own.vocabularySize, own.minCount, own.heldOut));
+      succeeded(handle.corpusFinish(own.vocabularySize, own.minCount, own.heldOut));
       for (;;) {
         const step = handle.corpusEncode() ?? throwOf(handle);
         progress('encode', step.bytes);
         if (step.done) break;
       }
       made.summary = { ...handle.corpusSummary() };
-      check(handle.corpusTrain(trainer, own.contextLength));
+      succeeded(handle.corpusTrain(trainer, own.contextLength));
       handle.corpusDescribe(own.corpus, own.title, own.titleZh);
       made.baselines = { ...handle.corpusBaselines() };
       return true;
