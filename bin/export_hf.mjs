@@ -54,12 +54,11 @@ export async function runExportCommand(argv) {
     return 2;
   }
   const engine = await createEngine();
-  let exported, source;
+  let exported;
   try {
     const model = engine.loadModel(bytes); // the engine's checks: magic, checksum, every shape
     try {
       exported = model.exportCheckpoint();
-      source = model.config;
     } finally {
       model.dispose();
     }
@@ -70,7 +69,7 @@ export async function runExportCommand(argv) {
   }
   try {
     mkdirSync(folder, { recursive: true });
-    for (const entry of hfFolder(exported, source, path.basename(file))) {
+    for (const entry of hfFolder(exported, exported.source, path.basename(file))) {
       writeFileSync(path.join(folder, entry.name), entry.bytes);
     }
   } catch (error) {

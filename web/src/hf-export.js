@@ -7,7 +7,7 @@
 //   hfZip(model, fileName, by)        → the .zip's bytes (in the worker)
 //   hfZipName(fileName)               → '<model name>-hf.zip'
 //   downloadBytes(bytes, name)        → the browser's download of them
-import { checkExportable, exportCheckpoint, hfFolder, readModelFile } from '../../dist/engine/hf_export.js';
+import { checkExportable, exportCheckpoint, hfFolder } from '../../dist/engine/hf_export.js';
 import { zipStored } from './zip.js';
 
 /**
@@ -38,9 +38,8 @@ export const hfZipName = (fileName) => `${String(fileName).replace(/\.model$/i, 
  * and vocabulary level).
  */
 export function hfZip(model, fileName, by) {
-  const bytes = model.save();
-  const exported = exportCheckpoint(bytes);
-  return zipStored(hfFolder(exported, readModelFile(bytes).config, fileName, by));
+  const exported = exportCheckpoint(model.save());
+  return zipStored(hfFolder(exported, exported.source, fileName, by));
 }
 
 /** Downloads `bytes` as the file `name` (a blob: URL, no network: the single file too). */

@@ -164,8 +164,9 @@ export function gpt2ConfigOf(config, vocabulary) {
 
 /**
  * A model file's bytes → { config (config.json's object), safetensors (Uint8Array, float32),
- * vocabulary (our symbols in id order) }; throws AttentionError model.config.<key> for a model
- * GPT-2 cannot express.
+ * vocabulary (our symbols in id order), source (the file's own config, which the README reads:
+ * one read of the file serves both) }; throws AttentionError model.config.<key> for a model GPT-2
+ * cannot express.
  */
 export function exportCheckpoint(bytes) {
   const { config, vocabulary, tensors } = readModelFile(bytes);
@@ -180,7 +181,7 @@ export function exportCheckpoint(bytes) {
   }
   out['ln_f.weight'] = vector(tensors.lnFinalGain);
   out['ln_f.bias'] = vector(tensors.lnFinalBias);
-  return { config: gpt2ConfigOf(config, vocabulary), safetensors: safetensorsOf(out), vocabulary };
+  return { config: gpt2ConfigOf(config, vocabulary), safetensors: safetensorsOf(out), vocabulary, source: config };
 }
 
 /** README.md of an exported folder: how our text becomes ids, and transformers in five lines. */
@@ -233,7 +234,8 @@ export const vocabText = (vocabulary) => vocabulary.map((s) => s.replaceAll('\n'
 /**
  * The exported folder's four files, as the CLI writes them and the pages zip them: [{ name,
  * bytes }] of config.json, model.safetensors, vocab.txt and README.md. `exported` is
- * exportCheckpoint()'s answer, `source` the model's own config (how its text becomes ids), `name`
+ * exportCheckpoint()'s answer, `source` the model's own config (how its text becomes ids: the
+ * answer's `source`), `name`
  * the model file's name and `by` what wrote it (the README says so).
  */
 export function hfFolder(exported, source, name, by) {

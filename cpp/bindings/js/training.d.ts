@@ -139,7 +139,13 @@ interface ModelCommon {
    * AttentionError naming model.config.<key> for what GPT-2 cannot express (attentionOnly,
    * tiedEmbeddings false, sinusoidal positions, scale or causal or residual false, dK · heads ≠ dModel).
    */
-  exportCheckpoint(): { config: Record<string, unknown>; safetensors: Uint8Array; vocabulary: string[] };
+  exportCheckpoint(): {
+    config: Record<string, unknown>;
+    safetensors: Uint8Array;
+    vocabulary: string[];
+    /** The model file's own config (the exported README reads it). */
+    source: Record<string, unknown>;
+  };
   /** Frees the WASM memory (not garbage-collected). Further calls throw DISPOSED. */
   dispose(): void;
   readonly disposed: boolean;

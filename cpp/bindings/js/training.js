@@ -310,7 +310,7 @@ class ModelBase {
 
   /**
    * The model as a Hugging Face GPT-2 checkpoint (hf_export.js): { config (config.json's
-   * object), safetensors (float32 bytes), vocabulary }; a model GPT-2 cannot express (attention
+   * object), safetensors (float32 bytes), vocabulary, source (the model file's config) }; a model GPT-2 cannot express (attention
    * only, untied, sinusoidal, unscaled, not causal, no residual, dK · heads ≠ dModel) throws,
    * naming model.config.<key>.
    */
