@@ -140,15 +140,13 @@ export class Engine {
   }
 
   /**
-   * The layer's output alone, without a trace (attend.hpp): up to limits.maxAttendTokens tokens,
-   * holding one head's buffers at a time. What the cost panel times. → { rows, cols, output
-   * (Float32Array, row-major), computedScores (a head's), scoreBytes (its buffers at their peak) }.
+   * `options` as the engine's request, read against `limits` (attend's token bound is its own);
+   * a reader of the options that throws something else is reported as INVALID_ARGUMENT options.
    */
-  attend(options) {
-    let request;
+  #request(options, limits) {
     try {
-      request = normalizeOptions(options, {
-        limits: { ...this.limits, maxTokens: this.limits.maxAttendTokens },
+      return normalizeOptions(options, {
+        limits,
         givenNames: this.#givenNames,
         tokenizeText: (text, field, tokenizer) => this.#textTokens(text, field, tokenizer),
       });
@@ -156,6 +154,15 @@ export class Engine {
       if (error instanceof AttentionError) throw error;
       throw invalid('options', `reading the options threw ${errorText(error)}`);
     }
+  }
+
+  /**
+   * The layer's output alone, without a trace (attend.hpp): up to limits.maxAttendTokens tokens,
+   * holding one head's buffers at a time. What the cost panel times. → { rows, cols, output
+   * (Float32Array, row-major), computedScores (a head's), scoreBytes (its buffers at their peak) }.
+   */
+  attend(options) {
+    const request = this.#request(options, { ...this.limits, maxTokens: this.limits.maxAttendTokens });
     return this.#call((module) => {
       const result = module.attend(request, this.#weights);
       if (!result.ok) throw new AttentionError(result.code, result.field, result.message);
@@ -169,17 +176,7 @@ export class Engine {
    * you need. The caller must call dispose() on the result.
    */
   open(options) {
-    let request;
-    try {
-      request = normalizeOptions(options, {
-        limits: this.limits,
-        givenNames: this.#givenNames,
-        tokenizeText: (text, field, tokenizer) => this.#textTokens(text, field, tokenizer),
-      });
-    } catch (error) {
-      if (error instanceof AttentionError) throw error;
-      throw invalid('options', `reading the options threw ${errorText(error)}`);
-    }
+    const request = this.#request(options, this.limits);
     this.#checkLive();
     const handle = this.#call((m) => new m.TraceHandle());
     const module = this.#module; // the instance the handle belongs to
