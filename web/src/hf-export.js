@@ -2,11 +2,10 @@
 // "Export ours") in one .zip download, from the explorer's model panel and the playground. The
 // four files are the CLI's (hfFolder, dist/engine/hf_export.js); a page cannot write a folder, so
 // they go into one stored ZIP (zip.js). The archive is made where the model lives (the page's
-// engine worker, the playground's training worker): the page only downloads its bytes.
+// engine worker, the playground's training worker): the page only downloads its bytes (download.js).
 //   exportRefusal(config)             → null, or why the button is off (a key of i18n-hf-export.js's exportHfRefused)
 //   hfZip(model, fileName, by)        → the .zip's bytes (in the worker)
 //   hfZipName(fileName)               → '<model name>-hf.zip'
-//   downloadBytes(bytes, name)        → the browser's download of them
 import { checkExportable, exportCheckpoint, hfFolder } from '../../dist/engine/hf_export.js';
 import { zipStored } from './zip.js';
 
@@ -40,12 +39,4 @@ export const hfZipName = (fileName) => `${String(fileName).replace(/\.model$/i, 
 export function hfZip(model, fileName, by) {
   const exported = exportCheckpoint(model.save());
   return zipStored(hfFolder(exported, exported.source, fileName, by));
-}
-
-/** Downloads `bytes` as the file `name` (a blob: URL, no network: the single file too). */
-export function downloadBytes(bytes, name, type = 'application/zip') {
-  const url = URL.createObjectURL(new Blob([bytes], { type }));
-  const a = Object.assign(document.createElement('a'), { href: url, download: name });
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

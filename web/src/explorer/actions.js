@@ -6,7 +6,8 @@
 import * as d3 from 'd3';
 import { VIEWS } from '../views/registry.js';
 import { figureCaption } from './caption.js';
-import { download, figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js';
+import { download } from '../download.js';
+import { figureSVG, svgToPNG, traceCSV, traceJSON } from './export.js';
 import { FIGURE_SIZES } from './share.js';
 
 // A preview is the embed itself, live, scaled to this width (px).

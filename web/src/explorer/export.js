@@ -240,16 +240,3 @@ export function traceJSON(trace, state) {
 export function traceCSV(trace) {
   return CSV_BOM + [...traceLongCSV(matrices(trace))].join('');
 }
-
-export function download(name, content, type) {
-  const blob = content instanceof Blob ? content : new Blob([content], { type });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.hidden = true;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}

@@ -4,7 +4,8 @@
 // and for a GPT-2 checkpoint opened here.
 //   const button = createExportButton($, engine, store, fileNameOf)
 //   button.update(state, summary)   the button and its note for the model shown, in state.lang
-import { downloadBytes, exportRefusal, hfZipName } from '../hf-export.js';
+import { download } from '../download.js';
+import { exportRefusal, hfZipName } from '../hf-export.js';
 import { refusalText } from '../i18n-hf-export.js';
 import { setText } from '../dom.js';
 import { modelStrings } from './i18n.js';
@@ -43,7 +44,7 @@ export function createExportButton($, engine, store, fileNameOf) {
     try {
       const { bytes } = await engine.ask('modelExport', { name: model, fileName });
       const zip = hfZipName(fileName);
-      downloadBytes(bytes, zip);
+      download(zip, bytes, 'application/zip');
       const megabytes = (bytes.length / 1e6).toFixed(1);
       text = (s) => s.exportHfDone(zip, megabytes);
     } catch (error) {

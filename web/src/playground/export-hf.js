@@ -4,7 +4,8 @@
 // it, for a model GPT-2 cannot express (attention only, not divided by √d_k: the page's own
 // switches) and while a new model is being made.
 //   const exportHf = wireExportHf({ $, store, t, worker, lines })   binds the button; draws itself
-import { downloadBytes, exportRefusal } from '../hf-export.js';
+import { download } from '../download.js';
+import { exportRefusal } from '../hf-export.js';
 import { refusalText } from '../i18n-hf-export.js';
 import { setText } from './render.js';
 import { TEXT_MODE } from './state.js';
@@ -41,7 +42,7 @@ export function wireExportHf({ $, store, t, worker, lines }) {
     if (message.error) {
       lines.fail({ kind: 'exportHf', message: message.error.message });
     } else {
-      downloadBytes(message.bytes, message.name);
+      download(message.name, message.bytes, 'application/zip');
       const megabytes = (message.bytes.length / 1e6).toFixed(1);
       done = { info: state().info, text: (s) => s.exportHfDone(message.name, megabytes) };
       if (lines.failure?.kind === 'exportHf') lines.fail(null);

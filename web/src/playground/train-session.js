@@ -9,6 +9,7 @@
 //     trainText()     builds the text, then trains at once ("Train on this text")
 //     togglePlay(), step(), askAnswer(), save(purpose: 'download' | 'explorer'), load(file)
 //   }
+import { download } from '../download.js';
 import { handOverModel, modelLink } from '../model-handoff.js';
 import { pageLinks } from '../page-kind.js';
 import { record } from './history.js';
@@ -91,10 +92,7 @@ export function createTrainSession({ worker, store, view, schedule, lines, ownTe
   worker.on('saved', (message) => {
     const name = isText() ? 'your-text.model' : `${state().task}.model`;
     if (message.purpose === 'explorer') return openInExplorer(message.bytes, name);
-    const url = URL.createObjectURL(new Blob([message.bytes], { type: 'application/octet-stream' }));
-    const a = Object.assign(document.createElement('a'), { href: url, download: name });
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    download(name, message.bytes, 'application/octet-stream');
   });
   worker.on('error', (message) => {
     store.set({ playing: false });
