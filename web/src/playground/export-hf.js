@@ -8,7 +8,7 @@ import { download } from '../download.js';
 import { exportRefusal } from '../hf-export.js';
 import { refusalText } from '../i18n-hf-export.js';
 import { setText } from './render.js';
-import { TEXT_MODE } from './state.js';
+import { modelFileName } from './state.js';
 
 export function wireExportHf({ $, store, t, worker, lines }) {
   const state = store.get;
@@ -17,8 +17,7 @@ export function wireExportHf({ $, store, t, worker, lines }) {
   let done = null; // { info, text: (strings) => text }: the last download, while its model is shown
 
   /** The model file's name, as "Download the model" names it (a loaded file: its own name). */
-  const fileName = () =>
-    state().info?.name ?? (state().task === TEXT_MODE ? 'your-text.model' : `${state().task}.model`);
+  const fileName = () => state().info?.name ?? modelFileName(state());
 
   function show() {
     const s = t();

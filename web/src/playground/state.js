@@ -26,6 +26,8 @@ import { MAX_URL_TEXT, READY_NAMES, TEXT_KNOBS } from './texts.js';
 /** The page's modes: the toy tasks, then "Your text" (texts.js). */
 export const TEXT_MODE = 'text';
 export const MODES = [...TASK_NAMES, TEXT_MODE];
+/** The name the page gives the model it trained: your-text.model for own text, else <task>.model. */
+export const modelFileName = (state) => (state.task === TEXT_MODE ? 'your-text.model' : `${state.task}.model`);
 /** A text's source: a ready text, or the learner's own (typed, pasted or opened). */
 export const SOURCES = [...READY_NAMES, 'own'];
 /** auto: the level texts.js proposes for the text; then the engine's levels (its level row). */

@@ -17,7 +17,7 @@ import { textRefusal } from './own-text.js';
 import { newModel } from './page-store.js';
 import { parseExample, trainerConfig } from './presets.js';
 import { taskOf } from './session.js';
-import { TEXT_MODE } from './state.js';
+import { modelFileName, TEXT_MODE } from './state.js';
 
 /** While training, the typed example is answered again at most this often. */
 const ANSWER_MS = 1000;
@@ -90,7 +90,7 @@ export function createTrainSession({ worker, store, view, schedule, lines, ownTe
     if (message.id === answerId) store.set({ lastAnswer: message });
   });
   worker.on('saved', (message) => {
-    const name = isText() ? 'your-text.model' : `${state().task}.model`;
+    const name = modelFileName(state());
     if (message.purpose === 'explorer') return openInExplorer(message.bytes, name);
     download(name, message.bytes, 'application/octet-stream');
   });
