@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { median } from './timing.mjs';
 
 const folder = process.argv[4] ? pathToFileURL(`${process.argv[4]}/`) : new URL('../dist/engine/', import.meta.url);
 const { createEngine } = await import(new URL('engine.js', folder));
@@ -35,7 +36,6 @@ const optionsOf = (n, kind) => ({
   seed: 42,
   ...kind.options,
 });
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const rounds = Number.parseInt(process.argv[2] ?? '5', 10);
 const native = new Map();

@@ -14,12 +14,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BLOCK_STEPS } from '../web/src/models/steps.js';
+import { median } from './timing.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..');
 const argv = process.argv.slice(2);
 const option = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
-const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 const STEPS = ['weights', ...BLOCK_STEPS];
 
 /** In a child: load the model, trace each length `reps` times; { lengths: [{ n, wall, cpu }] }. */

@@ -14,7 +14,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '../dist/engine/engine.js';
 import { corpusModelFile } from '../tests/node/corpus_model_support.mjs';
-import { median, startSite, writeSection } from './page-site.mjs';
+import { startSite, writeSection } from './page-site.mjs';
+import { median } from './timing.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, fallback) => {

@@ -23,7 +23,8 @@
 // --write puts the table into docs/benchmarks.md between the page-keystroke markers.
 import { VIEWS } from '../web/src/views/registry.js';
 import { LINKABLE_MODELS } from '../web/src/model-catalog.js';
-import { median, startSite, writeSection } from './page-site.mjs';
+import { startSite, writeSection } from './page-site.mjs';
+import { median } from './timing.mjs';
 
 const arg = (name, fallback) => {
   const k = process.argv.indexOf(`--${name}`);

@@ -7,7 +7,8 @@
 //
 // --write puts the table into docs/benchmarks.md between the page-longtask markers.
 import os from 'node:os';
-import { median, startSite, writeSection } from './page-site.mjs';
+import { startSite, writeSection } from './page-site.mjs';
+import { median } from './timing.mjs';
 
 const arg = (name, fallback) => {
   const k = process.argv.indexOf(`--${name}`);

@@ -1,5 +1,5 @@
 // What the page benchmarks share (page-longtask.mjs, page-keystroke.mjs): the built site
-// (dist/site) on the local server in Debian's Chromium, the median, and writing a table into
+// (dist/site) on the local server in Debian's Chromium, and writing a table into
 // docs/benchmarks.md between the script's markers (<!-- name:start --> … <!-- name:end -->).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,8 +25,6 @@ export async function startSite() {
     },
   };
 }
-
-export const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
 
 export function writeSection(name, text) {
   const doc = readFileSync(docs, 'utf8');

@@ -37,6 +37,12 @@ function quantile(sorted, q) {
   return sorted[lo] + (sorted[Math.min(lo + 1, sorted.length - 1)] - sorted[lo]) * (at - lo);
 }
 
+/**
+ * The middle of `xs`, not interpolated (of an even count the upper middle): one measured value,
+ * for the benchmarks that take a few runs or processes rather than timeSamples' samples.
+ */
+export const median = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1];
+
 /** { median, min, max, spread } in ms; spread is the interquartile range over the median. */
 export function summarize(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
