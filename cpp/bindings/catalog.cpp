@@ -81,7 +81,7 @@ void SetRoleCatalog(val* out) {
     r.set("name", std::string(info.name));
     r.set("positional", info.positional);
     r.set("needsTags", info.needs_tags);
-    r.set("weight", info.weight);
+    r.set("weight", train::IsWeightRole(info));
     roles.set(index++, r);
   }
   val marks = val::array();

@@ -200,15 +200,7 @@ Status CorpusText::Finish(const CorpusTextOptions& options) {
   }
   for (const auto& [c, count] : code_points_) {
     std::string symbol;
-    if (c < 0x800) {
-      symbol = {static_cast<char>(0xC0 | (c >> 6)), static_cast<char>(0x80 | (c & 0x3F))};
-    } else if (c < 0x10000) {
-      symbol = {static_cast<char>(0xE0 | (c >> 12)), static_cast<char>(0x80 | ((c >> 6) & 0x3F)),
-                static_cast<char>(0x80 | (c & 0x3F))};
-    } else {
-      symbol = {static_cast<char>(0xF0 | (c >> 18)), static_cast<char>(0x80 | ((c >> 12) & 0x3F)),
-                static_cast<char>(0x80 | ((c >> 6) & 0x3F)), static_cast<char>(0x80 | (c & 0x3F))};
-    }
+    unicode::AppendUtf8(c, &symbol);
     counts_[symbol] = count;
   }
   code_points_.clear();

@@ -106,9 +106,7 @@ train::Trainer* ModelHandle::trainer(const std::string& call) {
 }
 
 bool ModelHandle::create(const val& config) {
-  roles_.reset();  // it points into the model replaced here
-  corpus_trainer_.reset();
-  corpus_text_.reset();
+  DropModel();
   train::TrainerConfig trainer_config;
   status_ = ReadTrainerConfig(config, &trainer_config);
   if (status_.ok())

@@ -37,24 +37,6 @@ const Alphabet& TheAlphabet() {
   return alphabet;
 }
 
-void AppendUtf8(char32_t c, std::string* out) {
-  if (c < 0x80) {
-    out->push_back(static_cast<char>(c));
-  } else if (c < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (c >> 6)));
-    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else if (c < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (c >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (c >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  }
-}
-
 std::string CodePoint(char32_t c) { return Format("U+%04X", static_cast<unsigned>(c)); }
 
 // A JSON object of string keys and integer values, read with its line numbers.
@@ -247,7 +229,7 @@ class VocabularyParser {
             }
             value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
           }
-          AppendUtf8(value, out);
+          unicode::AppendUtf8(value, out);
           break;
         }
         default:
@@ -319,7 +301,7 @@ bool SpellingToBytes(std::string_view spelling, std::string* bytes, char32_t* ba
 
 std::string BytesToSpelling(std::string_view bytes) {
   std::string out;
-  for (const char b : bytes) AppendUtf8(ByteToChar(static_cast<unsigned char>(b)), &out);
+  for (const char b : bytes) unicode::AppendUtf8(ByteToChar(static_cast<unsigned char>(b)), &out);
   return out;
 }
 

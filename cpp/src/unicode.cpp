@@ -140,6 +140,24 @@ std::string AtOffset(std::size_t offset) { return " at byte offset " + std::to_s
 
 }  // namespace
 
+void AppendUtf8(char32_t c, std::string* out) {
+  if (c < 0x80) {
+    *out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    *out += static_cast<char>(0xc0 | (c >> 6));
+    *out += static_cast<char>(0x80 | (c & 0x3f));
+  } else if (c < 0x10000) {
+    *out += static_cast<char>(0xe0 | (c >> 12));
+    *out += static_cast<char>(0x80 | ((c >> 6) & 0x3f));
+    *out += static_cast<char>(0x80 | (c & 0x3f));
+  } else {
+    *out += static_cast<char>(0xf0 | (c >> 18));
+    *out += static_cast<char>(0x80 | ((c >> 12) & 0x3f));
+    *out += static_cast<char>(0x80 | ((c >> 6) & 0x3f));
+    *out += static_cast<char>(0x80 | (c & 0x3f));
+  }
+}
+
 bool DecodeUtf8(std::string_view text, std::size_t offset, char32_t* code_point,
                 std::size_t* length, std::string* error) {
   const auto lead = static_cast<std::uint8_t>(text[offset]);

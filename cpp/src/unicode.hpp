@@ -1,4 +1,5 @@
-// Private Unicode helpers for the tokenizer: strict UTF-8 decoding and a few code point classes.
+// Private Unicode helpers for the tokenizer: strict UTF-8 decoding, encoding and a few code point
+// classes.
 // The classes are compact range tables covering the scripts and symbols the engine is used with
 // (not the whole UCD), so that the library carries no ICU dependency and behaves the same in
 // native and WebAssembly builds.
@@ -41,6 +42,9 @@ inline constexpr char32_t kCombiningEnclosingKeycap = 0x20E3;
 // truncated sequences, overlong forms, surrogates and values above U+10FFFF.
 bool DecodeUtf8(std::string_view text, std::size_t offset, char32_t* code_point,
                 std::size_t* length, std::string* error);
+
+// Appends the UTF-8 bytes (1–4) of `c` (at most U+10FFFF; callers check surrogates) to `out`.
+void AppendUtf8(char32_t c, std::string* out);
 
 // Unicode White_Space (tab, newlines, space, NBSP, the U+2000 spaces, ideographic space, ...).
 bool IsWhiteSpace(char32_t c);

@@ -68,7 +68,7 @@ nlohmann::json RolesJson(const HeadRoles& roles, const ModelConfig& config, int 
                                   {"queries", s.queries}};
         // The best head of a role: one that clears both bars before one that does not, then
         // the highest × chance (broad: the highest entropy).
-        const bool by_score = !kRoles[r].weight;
+        const bool by_score = !IsWeightRole(kRoles[r]);
         const bool holds = !by_score && Holds(kRoles[r], s);
         const double key = by_score ? s.score : s.ratio;
         nlohmann::json& b = best[kRoles[r].name];

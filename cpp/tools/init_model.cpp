@@ -51,8 +51,9 @@ Status CheckInitModel(const LoadedModel& init, const ModelConfig& run,
                       const std::vector<std::string>& vocabulary, EarlierTraining* earlier) {
   const FlatJson theirs = ModelConfigJson(init.model->config());
   const FlatJson ours = ModelConfigJson(run);
-  // The keys ModelConfigJson writes (model_io.cpp): the two sizes, then every model row a file
-  // records but initStd, which only draws the starting weights the file replaces.
+  // The keys ModelConfigJson writes (model_io.cpp), in its tables' order rather than the file's
+  // (alphabetical): the two sizes, then every model row a file records but initStd, which only
+  // draws the starting weights the file replaces.
   std::vector<std::string> keys;
   for (const ModelSize& size : kModelSizes) keys.push_back(size.key);
   for (const TrainerField& row : TrainerFields()) {

@@ -24,10 +24,10 @@ struct EarlierTraining {
 };
 
 // Checks `init` against this run: every key of the model configuration but initStd (only the
-// starting weights, which the file replaces) in the order the file writes them (vocabSize,
-// contextLength, then the model's rows of trainer_fields.cpp), then the vocabulary symbol by
-// symbol, naming the first that differs; then "trainedSteps" and "tokensSeen", each an integer from
-// 0 to kMaxRecordedCount. Field "init".
+// starting weights, which the file replaces) in the tables' order (vocabSize, contextLength, then
+// the model's rows of trainer_fields.cpp), not the file's alphabetical one, then the vocabulary
+// symbol by symbol, naming the first that differs; then "trainedSteps" and "tokensSeen", each an
+// integer from 0 to kMaxRecordedCount. Field "init".
 Status CheckInitModel(const LoadedModel& init, const ModelConfig& run,
                       const std::vector<std::string>& vocabulary, EarlierTraining* earlier);
 

@@ -2,8 +2,8 @@
 // the model file (float16) and a JSON report. build-scripts/train-models.sh runs it; usage:
 //
 //   attention_train_corpus --train T.txt --heldout H.txt [--sample S.txt] --level character
-//     --out models/tang.model --report R.json [--vocab 5000] [--context-length 64] [--steps 3000]
-//     [--seconds 0] [--layers 2] [--d-model 128] [--learning-rate 3e-3] [--batch-size 32] …
+//     --out models/tang.model --report R.json [--vocab 8192] [--context-length 64] [--steps 3000]
+//     [--seconds 0] [--layers 2] [--d-model 64] [--learning-rate 0.001] [--batch-size 32] …
 //
 // Its flags (corpus_flags.hpp) are its own, the text's options (corpus_fields.hpp, as
 // createCorpusTrainer's, with their defaults) and every trainer field of the engine's table

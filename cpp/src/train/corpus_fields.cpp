@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <iterator>
 
 #include "attention/train/model_config.hpp"
 #include "attention/train/vocabulary.hpp"
@@ -45,7 +44,7 @@ std::vector<CorpusTextField> MakeFields() {
   level.flag = "level";
   level.kind = FieldKind::kEnum;
   level.required = true;
-  level.values.assign(std::begin(kVocabularyLevelNames), std::end(kVocabularyLevelNames));
+  for (const OptionName<VocabularyLevel>& row : kVocabularyLevels) level.values.push_back(row.name);
   level.help = "character: every code point a token; word: the engine's tokenizer";
   return {
       level,

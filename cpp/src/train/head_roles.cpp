@@ -11,17 +11,17 @@
 namespace attention::train {
 
 const std::vector<RoleInfo> kRoles = {
-    {RoleKind::kPrevious, "previous", true, false, true},
-    {RoleKind::kLineStart, "lineStart", false, false, true},
-    {RoleKind::kCouplet, "couplet", false, false, true},
-    {RoleKind::kRhyme, "rhyme", false, false, true},
-    {RoleKind::kDuplicate, "duplicate", false, false, true},
-    {RoleKind::kFirst, "first", false, false, true},
-    {RoleKind::kInduction, "induction", false, false, true},
-    {RoleKind::kBroad, "broad", false, false, false},
-    {RoleKind::kNounModifier, "nounModifier", false, true, true},
-    {RoleKind::kVerbNoun, "verbNoun", false, true, true},
-    {RoleKind::kCloseQuote, "closeQuote", false, true, true},
+    {RoleKind::kPrevious, "previous", true, false},
+    {RoleKind::kLineStart, "lineStart", false, false},
+    {RoleKind::kCouplet, "couplet", false, false},
+    {RoleKind::kRhyme, "rhyme", false, false},
+    {RoleKind::kDuplicate, "duplicate", false, false},
+    {RoleKind::kFirst, "first", false, false},
+    {RoleKind::kInduction, "induction", false, false},
+    {RoleKind::kBroad, "broad", false, false},
+    {RoleKind::kNounModifier, "nounModifier", false, true},
+    {RoleKind::kVerbNoun, "verbNoun", false, true},
+    {RoleKind::kCloseQuote, "closeQuote", false, true},
 };
 
 const std::vector<LineMark> kLineMarks = {
@@ -280,7 +280,7 @@ Status ReadTaggedText(const std::string& tagged, std::vector<std::string>* piece
 }
 
 bool Holds(const RoleInfo& role, const RoleScore& score) {
-  return role.weight && score.queries > 0 && score.ratio >= kRoleRatio &&
+  return IsWeightRole(role) && score.queries > 0 && score.ratio >= kRoleRatio &&
          (role.positional || score.matched_ratio >= kMatchedRatio);
 }
 
@@ -288,7 +288,7 @@ std::vector<std::string> RolesOf(const std::vector<RoleScore>& scores) {
   std::vector<size_t> held;
   int broad = -1;
   for (size_t r = 0; r < kRoles.size(); ++r) {
-    if (kRoles[r].kind == RoleKind::kBroad) {
+    if (!IsWeightRole(kRoles[r])) {
       broad = static_cast<int>(r);
       continue;
     }

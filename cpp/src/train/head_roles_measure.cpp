@@ -144,14 +144,14 @@ Status HeadRolesMeasure::Step() {
             for (size_t r = 0; r < kRoles.size(); ++r) {
               const RoleKind kind = kRoles[r].kind;
               const bool skip =
-                  kind == RoleKind::kInduction || kind == RoleKind::kBroad ||
+                  kind == RoleKind::kInduction || !IsWeightRole(kRoles[r]) ||
                   (kRoles[r].needs_tags && tags_.empty()) ||
                   (!options_.poem && (kind == RoleKind::kCouplet || kind == RoleKind::kRhyme));
               keys[r] = skip ? RoleKeys() : TextRoleKeys(kind, window_symbols, window_tags);
             }
           }
           for (size_t r = 0; r < kRoles.size(); ++r) {
-            if (kRoles[r].kind == RoleKind::kBroad) tally_[head][r].AddEntropy(w, t);
+            if (!IsWeightRole(kRoles[r])) tally_[head][r].AddEntropy(w, t);
             if (!keys[r].empty()) tally_[head][r].Add(w, t, keys[r]);
           }
           for (int i = 0; i < t; ++i) {
@@ -184,7 +184,8 @@ void HeadRolesMeasure::Finish(HeadRoles* out) const {
     std::vector<RoleScore> scores;
     for (size_t k = 0; k < kRoles.size(); ++k) {
       // Every weight role against the same profile of the text, induction's too (see the header).
-      scores.push_back(tally_[head][k].Result(kRoles[k].weight ? offset : std::vector<double>()));
+      scores.push_back(
+          tally_[head][k].Result(IsWeightRole(kRoles[k]) ? offset : std::vector<double>()));
     }
     out->roles[head / heads_per_layer].push_back(RolesOf(scores));
     out->scores[head / heads_per_layer].push_back(std::move(scores));

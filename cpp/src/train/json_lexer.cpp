@@ -4,30 +4,9 @@
 #include <cstdlib>
 
 #include "format.hpp"
+#include "unicode.hpp"
 
 namespace attention::train {
-namespace {
-
-void AppendUtf8(char32_t c, std::string* out) {
-  if (c < 0x80) {
-    *out += static_cast<char>(c);
-  } else if (c < 0x800) {
-    *out += static_cast<char>(0xc0 | (c >> 6));
-    *out += static_cast<char>(0x80 | (c & 0x3f));
-  } else if (c < 0x10000) {
-    *out += static_cast<char>(0xe0 | (c >> 12));
-    *out += static_cast<char>(0x80 | ((c >> 6) & 0x3f));
-    *out += static_cast<char>(0x80 | (c & 0x3f));
-  } else {
-    *out += static_cast<char>(0xf0 | (c >> 18));
-    *out += static_cast<char>(0x80 | ((c >> 12) & 0x3f));
-    *out += static_cast<char>(0x80 | ((c >> 6) & 0x3f));
-    *out += static_cast<char>(0x80 | (c & 0x3f));
-  }
-}
-
-}  // namespace
-
 Status JsonLexer::Error(const std::string& what) const {
   const std::string field = key_ ? field_ + "." + *key_ : field_;
   return Status(ErrorCode::kInvalidArgument, field,
@@ -122,7 +101,7 @@ Status JsonLexer::String(std::string* out) {
     } else if (code >= 0xdc00 && code <= 0xdfff) {
       return Error("an unpaired surrogate escape");
     }
-    AppendUtf8(code, out);
+    unicode::AppendUtf8(code, out);
   }
   if (at_ >= text_.size()) return Error("an unterminated string");
   ++at_;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
-#include <iterator>
 #include <utility>
 
 #include "attention/config.hpp"
@@ -70,20 +69,9 @@ Status ForEachSymbol(std::string_view text, VocabularyLevel level,
 
 }  // namespace
 
-const char* VocabularyLevelName(VocabularyLevel level) {
-  return kVocabularyLevelNames[static_cast<size_t>(level)];
-}
-
 Status ParseVocabularyLevel(const std::string& name, VocabularyLevel* level) {
-  std::string names;
-  for (size_t i = 0; i < std::size(kVocabularyLevelNames); ++i) {
-    if (name == kVocabularyLevelNames[i]) {
-      *level = static_cast<VocabularyLevel>(i);
-      return Status::Ok();
-    }
-    names += (i ? ", " : "") + std::string(kVocabularyLevelNames[i]);
-  }
-  return Invalid("level", "level (\"" + name + "\") must be one of " + names);
+  if (ValueOf(kVocabularyLevels, name, level)) return Status::Ok();
+  return Invalid("level", "level (\"" + name + "\") must be one of " + NameList(kVocabularyLevels));
 }
 
 Vocabulary::Vocabulary() {

@@ -83,8 +83,9 @@ struct RoleInfo {
   const char* name;  // the key in models/<name>.roles.json and the page
   bool positional;   // its keys are a distance: the position-matched bar does not apply
   bool needs_tags;
-  bool weight;  // a weight on its keys; false: broad, the row's entropy
 };
+// Whether the role is a weight on its keys; false: broad, the row's entropy.
+inline bool IsWeightRole(const RoleInfo& role) { return role.kind != RoleKind::kBroad; }
 // Every role, in the order that breaks a tie between two heads' best roles. The engine's catalog
 // exports it (cpp/bindings/catalog.cpp): JS reads the names from there.
 extern const std::vector<RoleInfo> kRoles;

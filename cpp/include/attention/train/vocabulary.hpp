@@ -13,17 +13,23 @@
 #include <unordered_map>
 #include <vector>
 
+#include "attention/option_names.hpp"
 #include "attention/status.hpp"
 
 namespace attention::train {
 
 enum class VocabularyLevel { kCharacter, kWord };
-// The levels' names, at their enum's indices: the one list of them (a model file's "vocabulary",
+// The levels' names, in their enum's order: the one list of them (a model file's "vocabulary",
 // the text option "level" of corpus_fields.hpp, which JS reads from the catalog).
-inline constexpr const char* kVocabularyLevelNames[] = {"character", "word"};
+inline constexpr OptionName<VocabularyLevel> kVocabularyLevels[] = {
+    {VocabularyLevel::kCharacter, "character"},
+    {VocabularyLevel::kWord, "word"},
+};
 
 // "character" or "word"; ParseVocabularyLevel gives kInvalidArgument for field "level".
-const char* VocabularyLevelName(VocabularyLevel level);
+inline const char* VocabularyLevelName(VocabularyLevel level) {
+  return NameOf(kVocabularyLevels, level);
+}
 Status ParseVocabularyLevel(const std::string& name, VocabularyLevel* level);
 
 struct VocabularyOptions {
