@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { assertAttentionError, createEngine } from './support.mjs';
 import { CORPUS_TEXT_FIELDS } from '../../dist/engine/catalog.js';
 import { compileModule } from '../../dist/engine/module.js';
+import { parseModelFile } from './corpus_model_support.mjs';
 
 const engine = await createEngine();
 const SMALL = { dModel: 32, heads: 2, layers: 2, learningRate: 3e-3, batchSize: 16, seed: 3 };
@@ -358,5 +359,23 @@ test('text options take their defaults and bounds from the engine rows', async (
         handle.delete();
       }
     }
+  }
+});
+
+test('a handle that read a text model file and then creates a task trainer saves the trainer, not the file', async () => {
+  const engine = await createEngine();
+  const trainer = engine.createCorpusTrainer(LINES.repeat(4), { level: 'character', ...SMALL });
+  const textModel = trainer.save();
+  trainer.dispose();
+  const module = (await compileModule())();
+  const handle = new module.ModelHandle();
+  try {
+    assert.ok(handle.load(textModel), handle.errorMessage());
+    assert.ok(handle.create({ task: 'copy', length: 3, alphabet: 4, layers: 1, heads: 1, dModel: 8 }));
+    const { config } = parseModelFile(handle.save(false));
+    assert.equal(config.vocabulary, 'task');
+    assert.equal(config.task, 'copy');
+  } finally {
+    handle.delete();
   }
 });
